@@ -1,0 +1,694 @@
+//! The game API every Castellan game implements ([`Rules`]), the table that wraps a game
+//! with its dice and history ([`Table`]), and the object-safe face the judge uses
+//! ([`Session`]) so one store, one clock and one set of templates serve every game.
+
+use crate::dice::{BotRng, DiceBox, Roll, Secret};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::fmt::Debug;
+
+/// A player's place at the table, 0-based. Reports name seats by the player's name.
+pub type Seat = usize;
+
+/// Version of the [`Table`] envelope stored by the judge.
+pub const TABLE_VERSION: u32 = 1;
+
+/// A decision the game waits for: who, what, the legal answers, and what happens if the
+/// deadline passes ("every decision has three answers": an order now, a standing order,
+/// a default).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Prompt {
+    pub seat: Seat,
+    /// Stable kind ("turn", "defend", "counter-spy", "place", "draft", "move"...).
+    pub kind: String,
+    /// The question, in one or two sentences.
+    pub question: String,
+    /// Order lines the seat may send now, exactly as they would be written.
+    /// When the legal answers are many, a representative sample.
+    pub choices: Vec<String>,
+    /// What the judge plays if the deadline passes.
+    pub default: String,
+    /// A line that sets a standing order answering this kind of prompt, if the game has one.
+    pub standing: Option<String>,
+}
+
+/// Why an order was refused, with how to write it right.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error("{message}")]
+pub struct OrderError {
+    pub message: String,
+    /// How to write it right ("write: ATTACK Livonia FROM Poland WITH 3").
+    pub hint: Option<String>,
+}
+
+impl OrderError {
+    pub fn new(message: impl Into<String>) -> OrderError {
+        OrderError {
+            message: message.into(),
+            hint: None,
+        }
+    }
+    pub fn hint(mut self, hint: impl Into<String>) -> OrderError {
+        self.hint = Some(hint.into());
+        self
+    }
+}
+
+/// Who may read a narration line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Viewer {
+    /// Every player and observer.
+    Public,
+    /// Only this seat.
+    Seat(Seat),
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Winning seats (several only for a shared result; empty for a draw).
+    pub winners: Vec<Seat>,
+    pub reason: String,
+}
+
+/// One game's rules. Pure: no I/O, no clock; every random draw comes from the [`DiceBox`].
+///
+/// Contract:
+/// * `apply` either succeeds or returns `Err` having changed nothing (the [`Table`] also
+///   applies on a copy, so a half-applied order can never be stored).
+/// * `pending` is empty exactly when `outcome` is `Some`.
+/// * `bot_order` returns an order that `apply` accepts for that seat when it has a prompt.
+/// * `narrate(e, Viewer::Public)` never reveals a hidden fact (hands, hidden armies,
+///   secret choices); private facts go only to `Viewer::Seat(owner)`.
+pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
+    type Options: Clone + Debug + Default + Serialize + DeserializeOwned + Send;
+    type Order: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send;
+    type Event: Clone + Debug + Serialize + DeserializeOwned + Send;
+
+    /// The game's name in commands and stored data ("castle-risk").
+    const GAME: &'static str;
+    /// Version of this game's stored state; bump when the serialized shape changes.
+    const STATE_VERSION: u32;
+
+    /// Seat counts this game supports.
+    fn seat_range() -> std::ops::RangeInclusive<usize>;
+
+    /// Set a game up for these players (names in seat order).
+    fn setup(
+        players: &[String],
+        options: &Self::Options,
+        dice: &mut DiceBox,
+    ) -> Result<(Self, Vec<Self::Event>), OrderError>;
+
+    /// The dice turn: starts at 1 and grows by one at each turn boundary. Each dice turn
+    /// has its own committed seed.
+    fn turn(&self) -> u32;
+
+    /// Who must answer what now.
+    fn pending(&self) -> Vec<Prompt>;
+
+    /// Parse one order line written by `seat`.
+    fn parse(&self, seat: Seat, line: &str) -> Result<Self::Order, OrderError>;
+
+    /// Apply one order. On `Err` nothing changed.
+    fn apply(
+        &mut self,
+        seat: Seat,
+        order: &Self::Order,
+        dice: &mut DiceBox,
+    ) -> Result<Vec<Self::Event>, OrderError>;
+
+    /// The order played for `prompt` when its deadline passes.
+    fn default_order(&self, prompt: &Prompt) -> Self::Order;
+
+    /// What a bot plays for `seat` now (it has a prompt).
+    fn bot_order(&self, seat: Seat, rng: &mut BotRng) -> Self::Order;
+
+    /// The order as a player would write it (parse(order_text(o)) == o).
+    fn order_text(&self, order: &Self::Order) -> String;
+
+    /// The event told to `viewer`, or `None` if `viewer` must not see it.
+    fn narrate(&self, event: &Self::Event, viewer: Viewer) -> Option<String>;
+
+    /// The board (text map) and everything every player may know.
+    fn public_view(&self) -> String;
+
+    /// What only `seat` may know: hand, secrets, standing orders, prompts.
+    fn private_view(&self, seat: Seat) -> String;
+
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Short help on the order language (the ORDERS command).
+    fn order_help() -> String;
+}
+
+/// Who produced an order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Source {
+    Player,
+    /// The deadline passed; the documented default was played.
+    Default,
+    /// A bot stand-in (missed turns, simulate, demo).
+    Bot,
+}
+
+/// One step of the history: an order and what it caused. Setup is entry 0 with no order.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct Entry<R: Rules> {
+    pub turn: u32,
+    pub seat: Option<Seat>,
+    pub source: Option<Source>,
+    pub order: Option<R::Order>,
+    pub events: Vec<R::Event>,
+    pub rolls: Vec<Roll>,
+}
+
+/// A game with its players, options, dice and full history: what the judge stores.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct Table<R: Rules> {
+    pub version: u32,
+    pub state_version: u32,
+    pub game: String,
+    pub players: Vec<String>,
+    pub options: R::Options,
+    pub state: R,
+    pub dice: DiceBox,
+    pub history: Vec<Entry<R>>,
+}
+
+/// Narrated result of some orders: public lines, private lines per seat, and the dice.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Narration {
+    pub public: Vec<String>,
+    pub private: Vec<(Seat, String)>,
+    pub rolls: Vec<Roll>,
+}
+
+impl Narration {
+    pub fn extend(&mut self, other: Narration) {
+        self.public.extend(other.public);
+        self.private.extend(other.private);
+        self.rolls.extend(other.rolls);
+    }
+    pub fn private_for(&self, seat: Seat) -> Vec<&str> {
+        self.private
+            .iter()
+            .filter(|(s, _)| *s == seat)
+            .map(|(_, l)| l.as_str())
+            .collect()
+    }
+}
+
+/// An order line that was refused.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineError {
+    /// 1-based line number in the text sent.
+    pub line_no: usize,
+    pub line: String,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+impl std::fmt::Display for LineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "line {}: \"{}\": {}",
+            self.line_no, self.line, self.message
+        )?;
+        if let Some(h) = &self.hint {
+            write!(f, " ({h})")?;
+        }
+        Ok(())
+    }
+}
+
+/// The verdict on one line of a CHECK.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LineVerdict {
+    /// Legal; what it would do (public narration of its events).
+    Ok(Vec<String>),
+    Err {
+        message: String,
+        hint: Option<String>,
+    },
+    /// Legal so far, but it rolls dice: nothing after it can be predicted.
+    NeedsDice,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineCheck {
+    pub line_no: usize,
+    pub line: String,
+    pub verdict: LineVerdict,
+}
+
+/// Lines of an order text worth reading: trimmed, not empty, not a `#` comment.
+pub fn order_lines(text: &str) -> Vec<(usize, String)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim().to_string()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+        .collect()
+}
+
+/// Build a game's options from `key=value` pairs (CLI `--option`, CREATE mails).
+/// Values that look like booleans or numbers become those; everything else a string.
+pub fn options_from_pairs<O: DeserializeOwned + Default + Serialize>(
+    pairs: &[(String, String)],
+) -> Result<O, String> {
+    let mut map = match serde_json::to_value(O::default()) {
+        Ok(serde_json::Value::Object(m)) => m,
+        _ => serde_json::Map::new(),
+    };
+    for (k, v) in pairs {
+        let key = k.trim().replace('-', "_").to_lowercase();
+        if !map.contains_key(&key) {
+            let known: Vec<String> = map.keys().map(|k| k.replace('_', "-")).collect();
+            return Err(format!(
+                "unknown option \"{k}\"; the options are: {}",
+                known.join(", ")
+            ));
+        }
+        let val = match v.trim() {
+            "true" | "yes" | "on" => serde_json::Value::Bool(true),
+            "false" | "no" | "off" => serde_json::Value::Bool(false),
+            s => match s.parse::<i64>() {
+                Ok(n) => serde_json::Value::from(n),
+                Err(_) => serde_json::Value::String(s.replace('-', "_")),
+            },
+        };
+        map.insert(key, val);
+    }
+    serde_json::from_value(serde_json::Value::Object(map)).map_err(|e| format!("bad option: {e}"))
+}
+
+impl<R: Rules> Table<R> {
+    /// Create a game. `master` is the game's secret (the judge draws it from the OS).
+    pub fn new(
+        game_id: &str,
+        master: Secret,
+        players: Vec<String>,
+        options: R::Options,
+    ) -> Result<Table<R>, OrderError> {
+        if !R::seat_range().contains(&players.len()) {
+            return Err(OrderError::new(format!(
+                "{} is played by {} to {} players, not {}",
+                R::GAME,
+                R::seat_range().start(),
+                R::seat_range().end(),
+                players.len()
+            )));
+        }
+        let mut dice = DiceBox::new(game_id, master);
+        let (state, events) = R::setup(&players, &options, &mut dice)?;
+        let rolls = dice.take_rolls();
+        dice.enter_turn(state.turn());
+        Ok(Table {
+            version: TABLE_VERSION,
+            state_version: R::STATE_VERSION,
+            game: R::GAME.to_string(),
+            players,
+            options,
+            state,
+            dice,
+            history: vec![Entry {
+                turn: 1,
+                seat: None,
+                source: None,
+                order: None,
+                events,
+                rolls,
+            }],
+        })
+    }
+
+    /// Apply one typed order; on error nothing changes.
+    pub fn apply(
+        &mut self,
+        seat: Seat,
+        order: R::Order,
+        source: Source,
+    ) -> Result<&Entry<R>, OrderError> {
+        if seat >= self.players.len() {
+            return Err(OrderError::new(format!("there is no seat {seat}")));
+        }
+        let mut state = self.state.clone();
+        let mut dice = self.dice.clone();
+        dice.enter_turn(state.turn());
+        let turn = dice.turn();
+        let events = state.apply(seat, &order, &mut dice)?;
+        let rolls = dice.take_rolls();
+        dice.enter_turn(state.turn());
+        self.state = state;
+        self.dice = dice;
+        self.history.push(Entry {
+            turn,
+            seat: Some(seat),
+            source: Some(source),
+            order: Some(order),
+            events,
+            rolls,
+        });
+        Ok(self.history.last().expect("just pushed"))
+    }
+
+    fn narrate_entry(&self, entry: &Entry<R>) -> Narration {
+        let mut n = Narration {
+            rolls: entry.rolls.clone(),
+            ..Default::default()
+        };
+        for e in &entry.events {
+            let public = self.state.narrate(e, Viewer::Public);
+            if let Some(p) = &public {
+                n.public.push(p.clone());
+            }
+            for seat in 0..self.players.len() {
+                if let Some(s) = self.state.narrate(e, Viewer::Seat(seat)) {
+                    if Some(&s) != public.as_ref() {
+                        n.private.push((seat, s));
+                    }
+                }
+            }
+        }
+        n
+    }
+
+    /// Narration of history entries `from..` (the judge reports what an order caused).
+    pub fn narrate_since(&self, from: usize) -> Narration {
+        let mut n = Narration::default();
+        for e in self.history.iter().skip(from) {
+            n.extend(self.narrate_entry(e));
+        }
+        n
+    }
+
+    /// Apply every order line of `text` for `seat`, all or nothing: if any line is refused,
+    /// nothing is applied and every refused line is reported.
+    pub fn submit(&mut self, seat: Seat, text: &str) -> Result<Narration, Vec<LineError>> {
+        let mut scratch = self.clone();
+        let start = scratch.history.len();
+        let mut errors = Vec::new();
+        for (line_no, line) in order_lines(text) {
+            let res = scratch
+                .state
+                .parse(seat, &line)
+                .and_then(|o| scratch.apply(seat, o, Source::Player).map(|_| ()));
+            if let Err(e) = res {
+                errors.push(LineError {
+                    line_no,
+                    line: line.clone(),
+                    message: e.message,
+                    hint: e.hint,
+                });
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let n = scratch.narrate_since(start);
+        *self = scratch;
+        Ok(n)
+    }
+
+    /// Check order lines without applying them: each line is parsed and tried on a copy,
+    /// up to the first die.
+    pub fn check(&self, seat: Seat, text: &str) -> Vec<LineCheck> {
+        let mut scratch = self.clone();
+        scratch.dice = self.dice.dry_copy();
+        let mut out = Vec::new();
+        let mut stopped = false;
+        for (line_no, line) in order_lines(text) {
+            let verdict = if stopped {
+                LineVerdict::NeedsDice
+            } else {
+                match scratch.state.parse(seat, &line) {
+                    Err(e) => LineVerdict::Err {
+                        message: e.message,
+                        hint: e.hint,
+                    },
+                    Ok(order) => {
+                        let before = scratch.history.len();
+                        match scratch.apply(seat, order, Source::Player).map(|_| ()) {
+                            Err(e) => LineVerdict::Err {
+                                message: e.message,
+                                hint: e.hint,
+                            },
+                            Ok(_) if scratch.dice.dry_roll_wanted() => {
+                                stopped = true;
+                                LineVerdict::NeedsDice
+                            }
+                            Ok(_) => LineVerdict::Ok(scratch.narrate_since(before).public),
+                        }
+                    }
+                }
+            };
+            out.push(LineCheck {
+                line_no,
+                line,
+                verdict,
+            });
+        }
+        out
+    }
+
+    /// Play the documented default for every prompt `seat` has.
+    pub fn play_default(&mut self, seat: Seat) -> Result<Narration, OrderError> {
+        let start = self.history.len();
+        // A default may raise a further prompt for the same seat; bounded.
+        for _ in 0..64 {
+            let Some(p) = self.state.pending().into_iter().find(|p| p.seat == seat) else {
+                break;
+            };
+            let order = self.state.default_order(&p);
+            self.apply(seat, order, Source::Default)?;
+        }
+        Ok(self.narrate_since(start))
+    }
+
+    fn bot_rng(&self, seat: Seat) -> BotRng {
+        BotRng::new(&format!(
+            "{}/{}/{}/{}",
+            self.dice.game_id,
+            self.history.len(),
+            seat,
+            self.dice.secret_commitment().hex()
+        ))
+    }
+
+    /// The order a bot would play for `seat` now.
+    pub fn bot_order(&self, seat: Seat) -> R::Order {
+        self.state.bot_order(seat, &mut self.bot_rng(seat))
+    }
+
+    /// Let a bot answer one prompt of `seat`.
+    pub fn play_bot(&mut self, seat: Seat) -> Result<Narration, OrderError> {
+        let start = self.history.len();
+        let order = self.bot_order(seat);
+        let text = self.state.order_text(&order);
+        self.apply(seat, order, Source::Bot).map_err(|e| {
+            OrderError::new(format!(
+                "bot order \"{text}\" for seat {seat} refused: {}",
+                e.message
+            ))
+        })?;
+        Ok(self.narrate_since(start))
+    }
+
+    /// Rebuild the game from its seed and history and compare: the `verify` command.
+    pub fn replay(&self) -> Result<Table<R>, String> {
+        let mut t = Table::<R>::new(
+            &self.dice.game_id,
+            self.dice_master(),
+            self.players.clone(),
+            self.options.clone(),
+        )
+        .map_err(|e| e.message)?;
+        for (i, e) in self.history.iter().enumerate().skip(1) {
+            let (Some(seat), Some(order), Some(src)) = (e.seat, e.order.clone(), e.source) else {
+                return Err(format!("history entry {i} has no order"));
+            };
+            let got = t
+                .apply(seat, order, src)
+                .map_err(|er| format!("history entry {i}: {}", er.message))?;
+            if got.rolls != e.rolls {
+                return Err(format!("history entry {i}: dice differ on replay"));
+            }
+        }
+        let a = serde_json::to_value(&t.state).map_err(|e| e.to_string())?;
+        let b = serde_json::to_value(&self.state).map_err(|e| e.to_string())?;
+        if a != b {
+            return Err("final state differs on replay".into());
+        }
+        Ok(t)
+    }
+
+    fn dice_master(&self) -> Secret {
+        self.dice.master_secret()
+    }
+}
+
+/// The object-safe face of a [`Table`], used by the judge for any game.
+pub trait Session: Send {
+    fn game(&self) -> &str;
+    fn game_id(&self) -> &str;
+    fn players(&self) -> &[String];
+    fn turn(&self) -> u32;
+    fn pending(&self) -> Vec<Prompt>;
+    /// Seats the game waits for, without repeats, in seat order.
+    fn awaiting(&self) -> Vec<Seat> {
+        let mut s: Vec<Seat> = self.pending().iter().map(|p| p.seat).collect();
+        s.sort_unstable();
+        s.dedup();
+        s
+    }
+    fn submit(&mut self, seat: Seat, text: &str) -> Result<Narration, Vec<LineError>>;
+    fn check(&self, seat: Seat, text: &str) -> Vec<LineCheck>;
+    fn play_default(&mut self, seat: Seat) -> Result<Narration, String>;
+    fn play_bot(&mut self, seat: Seat) -> Result<Narration, String>;
+    /// The order line a bot would send for `seat` now (the demo mails it).
+    fn bot_text(&self, seat: Seat) -> String;
+    fn public_view(&self) -> String;
+    fn private_view(&self, seat: Seat) -> String;
+    fn outcome(&self) -> Option<Outcome>;
+    fn order_help(&self) -> String;
+    fn dice(&mut self) -> &mut DiceBox;
+    fn history_len(&self) -> usize;
+    /// Narration of history entries from `from` on (HISTORY).
+    fn narrate_since(&self, from: usize) -> Narration;
+    /// Dice turn of each history entry.
+    fn entry_turns(&self) -> Vec<u32>;
+    /// Replay from seed and history; Err says where it diverged.
+    fn verify(&self) -> Result<(), String>;
+    fn to_json(&self) -> Result<serde_json::Value, String>;
+}
+
+impl<R: Rules> Session for Table<R> {
+    fn game(&self) -> &str {
+        R::GAME
+    }
+    fn game_id(&self) -> &str {
+        &self.dice.game_id
+    }
+    fn players(&self) -> &[String] {
+        &self.players
+    }
+    fn turn(&self) -> u32 {
+        self.state.turn()
+    }
+    fn pending(&self) -> Vec<Prompt> {
+        self.state.pending()
+    }
+    fn submit(&mut self, seat: Seat, text: &str) -> Result<Narration, Vec<LineError>> {
+        Table::submit(self, seat, text)
+    }
+    fn check(&self, seat: Seat, text: &str) -> Vec<LineCheck> {
+        Table::check(self, seat, text)
+    }
+    fn play_default(&mut self, seat: Seat) -> Result<Narration, String> {
+        Table::play_default(self, seat).map_err(|e| e.message)
+    }
+    fn play_bot(&mut self, seat: Seat) -> Result<Narration, String> {
+        Table::play_bot(self, seat).map_err(|e| e.message)
+    }
+    fn bot_text(&self, seat: Seat) -> String {
+        self.state.order_text(&self.bot_order(seat))
+    }
+    fn public_view(&self) -> String {
+        self.state.public_view()
+    }
+    fn private_view(&self, seat: Seat) -> String {
+        self.state.private_view(seat)
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.state.outcome()
+    }
+    fn order_help(&self) -> String {
+        R::order_help()
+    }
+    fn dice(&mut self) -> &mut DiceBox {
+        &mut self.dice
+    }
+    fn history_len(&self) -> usize {
+        self.history.len()
+    }
+    fn narrate_since(&self, from: usize) -> Narration {
+        Table::narrate_since(self, from)
+    }
+    fn entry_turns(&self) -> Vec<u32> {
+        self.history.iter().map(|e| e.turn).collect()
+    }
+    fn verify(&self) -> Result<(), String> {
+        self.replay().map(|_| ())
+    }
+    fn to_json(&self) -> Result<serde_json::Value, String> {
+        serde_json::to_value(self).map_err(|e| e.to_string())
+    }
+}
+
+/// Load a stored table of game `R` (the judge's registry calls this per game name).
+pub fn load_table<R: Rules>(json: serde_json::Value) -> Result<Box<dyn Session>, String> {
+    let t: Table<R> = serde_json::from_value(json).map_err(|e| e.to_string())?;
+    if t.version != TABLE_VERSION || t.state_version != R::STATE_VERSION {
+        return Err(format!(
+            "stored {} game has version {}/{}, this build reads {}/{}",
+            R::GAME,
+            t.version,
+            t.state_version,
+            TABLE_VERSION,
+            R::STATE_VERSION
+        ));
+    }
+    Ok(Box::new(t))
+}
+
+/// Result of one bot-played game.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PlayedGame {
+    pub outcome: Option<Outcome>,
+    /// The game's own turn counter at the end.
+    pub turns: u32,
+    pub orders: usize,
+    /// True if the order cap stopped the game (reported, never silent).
+    pub capped: bool,
+}
+
+/// Let bots play a whole game; `max_orders` caps runaway games (reported as `capped`).
+/// Err means a bot order was refused or the game stalled: a bug to report.
+pub fn play_out<R: Rules>(table: &mut Table<R>, max_orders: usize) -> Result<PlayedGame, String> {
+    let mut orders = 0;
+    while table.state.outcome().is_none() {
+        if orders >= max_orders {
+            return Ok(PlayedGame {
+                outcome: None,
+                turns: table.state.turn(),
+                orders,
+                capped: true,
+            });
+        }
+        let pending = table.state.pending();
+        let Some(p) = pending.first() else {
+            return Err(format!(
+                "game stalled at order {orders}: no prompt and no outcome"
+            ));
+        };
+        let seat = p.seat;
+        let order = table.bot_order(seat);
+        let text = table.state.order_text(&order);
+        if let Err(e) = table.apply(seat, order, Source::Bot) {
+            return Err(format!(
+                "bot order \"{text}\" (seat {seat}, prompt {}) refused: {} ",
+                p.kind, e.message
+            ));
+        }
+        orders += 1;
+    }
+    Ok(PlayedGame {
+        outcome: table.state.outcome(),
+        turns: table.state.turn(),
+        orders,
+        capped: false,
+    })
+}

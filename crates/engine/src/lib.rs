@@ -1,0 +1,26 @@
+//! Castellan's pure game core, shared by every game crate.
+//!
+//! * [`api`]: the [`Rules`](api::Rules) trait a game implements, the [`Table`](api::Table)
+//!   that wraps it with dice and history, and the object-safe [`Session`](api::Session) the
+//!   judge drives; prompts, order errors, narration, bot play-outs.
+//! * [`dice`]: auditable randomness (hash-chain commitments, per-turn ChaCha streams,
+//!   rejection sampling, a separate secret stream for cards).
+//! * [`board`]: a map as a graph of territories, groups and edges.
+//! * [`battle`]: Risk-family dice comparison.
+//! * [`names`]: forgiving name matching with "did you mean".
+//!
+//! Nothing here does I/O, reads a clock or touches a database: the crate does not depend
+//! on any crate that could.
+
+pub mod api;
+pub mod battle;
+pub mod board;
+pub mod dice;
+pub mod names;
+
+pub use api::{
+    load_table, options_from_pairs, order_lines, play_out, Entry, LineCheck, LineError,
+    LineVerdict, Narration, OrderError, Outcome, PlayedGame, Prompt, Rules, Seat, Session, Source,
+    Table, Viewer,
+};
+pub use dice::{BotRng, DiceBox, Roll, Secret};

@@ -1,0 +1,252 @@
+//! Forgiving name matching for order text: case, accents, spaces, hyphens and
+//! underscores do not matter; aliases (English and French names) and unique prefixes are
+//! accepted; a miss suggests the nearest names ("did you mean Livonia?").
+
+/// Lowercase, strip accents and keep only letters and digits.
+pub fn normalize(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        let c = fold_accent(c);
+        for l in c.to_lowercase() {
+            if l.is_ascii_alphanumeric() {
+                out.push(l);
+            }
+        }
+    }
+    out
+}
+
+fn fold_accent(c: char) -> char {
+    match c {
+        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'À' | 'Á' | 'Â' | 'Ã' | 'Ä' | 'Å' => 'a',
+        'ç' | 'Ç' => 'c',
+        'è' | 'é' | 'ê' | 'ë' | 'È' | 'É' | 'Ê' | 'Ë' => 'e',
+        'ì' | 'í' | 'î' | 'ï' | 'Ì' | 'Í' | 'Î' | 'Ï' => 'i',
+        'ñ' | 'Ñ' => 'n',
+        'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' | 'Ò' | 'Ó' | 'Ô' | 'Õ' | 'Ö' | 'Ø' => 'o',
+        'ù' | 'ú' | 'û' | 'ü' | 'Ù' | 'Ú' | 'Û' | 'Ü' => 'u',
+        'ý' | 'ÿ' | 'Ý' => 'y',
+        'œ' | 'Œ' => 'o',
+        'æ' | 'Æ' => 'a',
+        other => other,
+    }
+}
+
+/// Levenshtein distance on normalized strings (small inputs only).
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// Why a name did not resolve, ready to be shown to a player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NameError {
+    Unknown {
+        given: String,
+        suggestions: Vec<String>,
+    },
+    Ambiguous {
+        given: String,
+        candidates: Vec<String>,
+    },
+}
+
+impl std::fmt::Display for NameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NameError::Unknown { given, suggestions } if suggestions.is_empty() => {
+                write!(f, "\"{given}\" is not a name I know")
+            }
+            NameError::Unknown { given, suggestions } => write!(
+                f,
+                "\"{given}\" is not a name I know: did you mean {}?",
+                or_list(suggestions)
+            ),
+            NameError::Ambiguous { given, candidates } => write!(
+                f,
+                "\"{given}\" could be {}: write more of the name",
+                or_list(candidates)
+            ),
+        }
+    }
+}
+
+fn or_list(items: &[String]) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].clone(),
+        _ => format!(
+            "{} or {}",
+            items[..items.len() - 1].join(", "),
+            items[items.len() - 1]
+        ),
+    }
+}
+
+/// A table of names for ids of type `T` (territories, cards, players).
+#[derive(Clone, Debug, Default)]
+pub struct Names<T: Copy + PartialEq> {
+    /// (normalized spelling, display name, id)
+    entries: Vec<(String, String, T)>,
+}
+
+impl<T: Copy + PartialEq> Names<T> {
+    pub fn new() -> Self {
+        Names {
+            entries: Vec::new(),
+        }
+    }
+
+    /// Add the display name of `id` (also accepted as input).
+    pub fn add(&mut self, display: &str, id: T) {
+        self.add_alias(display, display, id);
+    }
+
+    /// Add another spelling of `id`; `display` is the name shown in messages.
+    pub fn add_alias(&mut self, alias: &str, display: &str, id: T) {
+        let n = normalize(alias);
+        if n.is_empty() || self.entries.iter().any(|(s, _, i)| *s == n && *i == id) {
+            return;
+        }
+        self.entries.push((n, display.to_string(), id));
+    }
+
+    /// Resolve `given`: exact spelling, then unique prefix, then one typo away.
+    pub fn resolve(&self, given: &str) -> Result<T, NameError> {
+        let g = normalize(given);
+        if g.is_empty() {
+            return Err(NameError::Unknown {
+                given: given.trim().to_string(),
+                suggestions: vec![],
+            });
+        }
+        if let Some((_, _, id)) = self.entries.iter().find(|(s, _, _)| *s == g) {
+            return Ok(*id);
+        }
+        let mut prefixed: Vec<(T, &str)> = Vec::new();
+        for (s, d, id) in &self.entries {
+            if s.starts_with(&g) && !prefixed.iter().any(|(i, _)| i == id) {
+                prefixed.push((*id, d));
+            }
+        }
+        match prefixed.len() {
+            1 => return Ok(prefixed[0].0),
+            n if n > 1 => {
+                return Err(NameError::Ambiguous {
+                    given: given.trim().to_string(),
+                    candidates: prefixed.iter().map(|(_, d)| d.to_string()).collect(),
+                })
+            }
+            _ => {}
+        }
+        // Near misses: a single typo on a name of 5+ letters is accepted if unique.
+        let mut scored: Vec<(usize, T, &str)> = Vec::new();
+        for (s, d, id) in &self.entries {
+            let dist = edit_distance(&g, s);
+            if !scored.iter().any(|(_, i, _)| i == id) {
+                scored.push((dist, *id, d));
+            } else if let Some(e) = scored.iter_mut().find(|(_, i, _)| i == id) {
+                if dist < e.0 {
+                    *e = (dist, *id, d);
+                }
+            }
+        }
+        scored.sort_by_key(|(d, _, _)| *d);
+        if let Some(&(d, id, _)) = scored.first() {
+            let unique = scored.get(1).map(|s| s.0 > d).unwrap_or(true);
+            if d == 1 && g.len() >= 5 && unique {
+                return Ok(id);
+            }
+        }
+        let limit = (g.len() / 2).clamp(2, 4);
+        let suggestions: Vec<String> = scored
+            .iter()
+            .filter(|(d, _, _)| *d <= limit)
+            .take(3)
+            .map(|(_, _, d)| d.to_string())
+            .collect();
+        Err(NameError::Unknown {
+            given: given.trim().to_string(),
+            suggestions,
+        })
+    }
+
+    /// Display names, one per id, in insertion order.
+    pub fn displays(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut seen: Vec<T> = Vec::new();
+        for (_, d, id) in &self.entries {
+            if !seen.contains(id) {
+                seen.push(*id);
+                out.push(d.clone());
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> Names<u8> {
+        let mut n = Names::new();
+        n.add("Livonia", 1);
+        n.add("Saint Petersburg", 2);
+        n.add_alias("Saint-Pétersbourg", "Saint Petersburg", 2);
+        n.add("Saxony", 3);
+        n.add_alias("Saxe", "Saxony", 3);
+        n.add("Sardinia", 4);
+        n
+    }
+
+    #[test]
+    fn case_accents_and_spaces_do_not_matter() {
+        let t = table();
+        assert_eq!(t.resolve("LIVONIA"), Ok(1));
+        assert_eq!(t.resolve("saint-petersbourg"), Ok(2));
+        assert_eq!(t.resolve("Saint Pétersbourg"), Ok(2));
+        assert_eq!(t.resolve("saint_petersburg"), Ok(2));
+    }
+
+    #[test]
+    fn unique_prefix_resolves_and_ambiguous_prefix_lists_candidates() {
+        let t = table();
+        assert_eq!(t.resolve("liv"), Ok(1));
+        assert_eq!(t.resolve("saxo"), Ok(3));
+        match t.resolve("sa") {
+            Err(NameError::Ambiguous { candidates, .. }) => {
+                assert!(candidates.contains(&"Saxony".to_string()));
+                assert!(candidates.contains(&"Sardinia".to_string()));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn one_typo_is_forgiven_and_worse_gets_did_you_mean() {
+        let t = table();
+        let swapped = t.resolve("Livonai").unwrap_err();
+        assert!(swapped.to_string().contains("Livonia"), "{swapped}");
+        assert_eq!(t.resolve("Livnia"), Ok(1));
+        let e = t.resolve("Lavanoa").unwrap_err();
+        assert!(e.to_string().contains("did you mean Livonia?"), "{e}");
+    }
+
+    #[test]
+    fn empty_name_is_an_error_not_a_panic() {
+        assert!(table().resolve("  ").is_err());
+        assert!(table().resolve("!!").is_err());
+    }
+}
