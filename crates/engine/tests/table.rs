@@ -145,11 +145,17 @@ fn table() -> Table<Race> {
 fn a_refused_line_applies_nothing_and_names_the_line() {
     let mut t = table();
     let before = serde_json::to_string(&t).unwrap();
-    let err = t.submit(0, "ADD 2\n\n# comment\nADD 9").unwrap_err();
+    let err = t.submit(0, "# my plan\n\nADD 9").unwrap_err();
     assert_eq!(err.len(), 1);
-    assert_eq!(err[0].line_no, 4);
+    assert_eq!(err[0].line_no, 3);
     assert_eq!(err[0].line, "ADD 9");
     assert_eq!(err[0].hint.as_deref(), Some("write: ADD 2"));
+    // A good line followed by a bad one: the good one is not applied either.
+    let err = t.submit(0, "ADD 2\nADD 3").unwrap_err();
+    assert_eq!(
+        (err[0].line_no, err[0].message.as_str()),
+        (2, "not your turn")
+    );
     assert_eq!(serde_json::to_string(&t).unwrap(), before);
 }
 
