@@ -692,3 +692,66 @@ pub fn play_out<R: Rules>(table: &mut Table<R>, max_orders: usize) -> Result<Pla
         capped: false,
     })
 }
+
+/// What the judge and the command line need to know about one game, without knowing its
+/// types: build one with [`game_info`] for each game and hand the list to the judge.
+#[derive(Clone, Copy)]
+pub struct GameInfo {
+    pub name: &'static str,
+    pub min_seats: usize,
+    pub max_seats: usize,
+    /// Create a game: id, master secret, player names, `key=value` options.
+    pub create:
+        fn(&str, Secret, Vec<String>, &[(String, String)]) -> Result<Box<dyn Session>, String>,
+    /// Load a stored game (the JSON of [`Session::to_json`]).
+    pub load: fn(serde_json::Value) -> Result<Box<dyn Session>, String>,
+    /// The order language's help text.
+    pub help: fn() -> String,
+    /// Bots play one whole game: (game id, master, seats, options, order cap) ->
+    /// (result, replayed identically from its seed).
+    pub simulate:
+        fn(&str, Secret, usize, &[(String, String)], usize) -> Result<(PlayedGame, bool), String>,
+    /// The options this game accepts with their defaults, as JSON.
+    pub options: fn() -> serde_json::Value,
+}
+
+fn create_table<R: Rules>(
+    id: &str,
+    master: Secret,
+    players: Vec<String>,
+    options: &[(String, String)],
+) -> Result<Box<dyn Session>, String> {
+    let o: R::Options = options_from_pairs(options)?;
+    Table::<R>::new(id, master, players, o)
+        .map(|t| Box::new(t) as Box<dyn Session>)
+        .map_err(|e| e.message)
+}
+
+fn simulate_table<R: Rules>(
+    id: &str,
+    master: Secret,
+    seats: usize,
+    options: &[(String, String)],
+    cap: usize,
+) -> Result<(PlayedGame, bool), String> {
+    let o: R::Options = options_from_pairs(options)?;
+    let players = (1..=seats).map(|i| format!("Bot {i}")).collect();
+    let mut t = Table::<R>::new(id, master, players, o).map_err(|e| e.message)?;
+    let played = play_out(&mut t, cap)?;
+    let replayed = t.replay().is_ok();
+    Ok((played, replayed))
+}
+
+/// The [`GameInfo`] of game `R`.
+pub fn game_info<R: Rules>() -> GameInfo {
+    GameInfo {
+        name: R::GAME,
+        min_seats: *R::seat_range().start(),
+        max_seats: *R::seat_range().end(),
+        create: create_table::<R>,
+        load: load_table::<R>,
+        help: R::order_help,
+        simulate: simulate_table::<R>,
+        options: || serde_json::to_value(R::Options::default()).unwrap_or_default(),
+    }
+}

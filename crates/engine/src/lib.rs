@@ -13,6 +13,7 @@
 //! on any crate that could.
 
 pub mod api;
+pub mod assault;
 pub mod battle;
 pub mod board;
 pub mod dice;
@@ -24,3 +25,6 @@ pub use api::{
     Table, Viewer,
 };
 pub use dice::{BotRng, DiceBox, Roll, Secret};
+#[cfg(feature = "toy")]
+pub mod toy;
+pub use api::{game_info, GameInfo};

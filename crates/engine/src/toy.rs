@@ -1,0 +1,134 @@
+//! A toy game for testing the machinery around games (judge, store, mail) without a real
+//! rule set: seats take turns adding 1 to 3 to a shared count, plus one when a die shows an
+//! even face; whoever brings the count to 10 wins. Seat 0 holds a secret card, so tests can
+//! check that private facts stay private. Compiled only with the `toy` feature.
+
+use crate::*;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Race {
+    count: u32,
+    to_move: Seat,
+    seats: usize,
+    turn: u32,
+    winner: Option<Seat>,
+    secret_card: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Step {
+    Add(u32),
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Ev {
+    Added { seat: Seat, n: u32, die: u8 },
+    Drew { seat: Seat, card: usize },
+}
+
+impl Rules for Race {
+    type Options = ();
+    type Order = Step;
+    type Event = Ev;
+    const GAME: &'static str = "race";
+    const STATE_VERSION: u32 = 1;
+    fn seat_range() -> std::ops::RangeInclusive<usize> {
+        2..=3
+    }
+    fn setup(p: &[String], _: &(), dice: &mut DiceBox) -> Result<(Self, Vec<Ev>), OrderError> {
+        let card = dice.secret_below(52);
+        Ok((
+            Race {
+                count: 0,
+                to_move: 0,
+                seats: p.len(),
+                turn: 1,
+                winner: None,
+                secret_card: card,
+            },
+            vec![Ev::Drew { seat: 0, card }],
+        ))
+    }
+    fn turn(&self) -> u32 {
+        self.turn
+    }
+    fn pending(&self) -> Vec<Prompt> {
+        if self.winner.is_some() {
+            return vec![];
+        }
+        vec![Prompt {
+            seat: self.to_move,
+            kind: "turn".into(),
+            question: "add 1 to 3".into(),
+            choices: vec!["ADD 1".into(), "ADD 2".into(), "ADD 3".into()],
+            default: "ADD 1".into(),
+            standing: None,
+        }]
+    }
+    fn parse(&self, _: Seat, line: &str) -> Result<Step, OrderError> {
+        let mut w = line.split_whitespace();
+        match (
+            w.next().map(|s| s.to_uppercase()),
+            w.next().map(str::parse::<u32>),
+        ) {
+            (Some(k), Some(Ok(n))) if k == "ADD" => Ok(Step::Add(n)),
+            _ => Err(OrderError::new("not an order").hint("write: ADD 2")),
+        }
+    }
+    fn apply(&mut self, seat: Seat, o: &Step, dice: &mut DiceBox) -> Result<Vec<Ev>, OrderError> {
+        let Step::Add(n) = *o;
+        if seat != self.to_move {
+            return Err(OrderError::new("not your turn"));
+        }
+        if !(1..=3).contains(&n) {
+            return Err(OrderError::new("add 1, 2 or 3").hint("write: ADD 2"));
+        }
+        let die = dice.roll(6).value;
+        self.count += n + u32::from(die % 2 == 0);
+        if self.count >= 10 {
+            self.winner = Some(seat);
+        }
+        self.to_move = (seat + 1) % self.seats;
+        self.turn += 1;
+        Ok(vec![Ev::Added { seat, n, die }])
+    }
+    fn default_order(&self, _: &Prompt) -> Step {
+        Step::Add(1)
+    }
+    fn bot_order(&self, _: Seat, rng: &mut BotRng) -> Step {
+        Step::Add(1 + rng.below(3) as u32)
+    }
+    fn order_text(&self, o: &Step) -> String {
+        let Step::Add(n) = o;
+        format!("ADD {n}")
+    }
+    fn narrate(&self, e: &Ev, v: Viewer) -> Option<String> {
+        match (e, v) {
+            (Ev::Added { seat, n, die }, _) => Some(format!("seat {seat} adds {n}, die {die}")),
+            (Ev::Drew { seat, card }, Viewer::Seat(s)) if s == *seat => {
+                Some(format!("you hold card {card}"))
+            }
+            (Ev::Drew { seat, .. }, _) => Some(format!("seat {seat} draws a card")),
+        }
+    }
+    fn public_view(&self) -> String {
+        format!("count {}", self.count)
+    }
+    fn private_view(&self, seat: Seat) -> String {
+        if seat == 0 {
+            format!("card {}", self.secret_card)
+        } else {
+            String::new()
+        }
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.winner.map(|w| Outcome {
+            winners: vec![w],
+            reason: "reached ten".into(),
+        })
+    }
+    fn order_help() -> String {
+        "ADD n".into()
+    }
+}
