@@ -693,6 +693,15 @@ pub fn play_out<R: Rules>(table: &mut Table<R>, max_orders: usize) -> Result<Pla
     })
 }
 
+/// `key=value` game options as written on the command line or in a CREATE mail.
+pub type OptionPairs = [(String, String)];
+/// Creates a game: id, master secret, player names, options.
+pub type CreateFn = fn(&str, Secret, Vec<String>, &OptionPairs) -> Result<Box<dyn Session>, String>;
+/// Bots play one whole game: (game id, master, seats, options, order cap) ->
+/// (result, replayed identically from its seed).
+pub type SimulateFn =
+    fn(&str, Secret, usize, &OptionPairs, usize) -> Result<(PlayedGame, bool), String>;
+
 /// What the judge and the command line need to know about one game, without knowing its
 /// types: build one with [`game_info`] for each game and hand the list to the judge.
 #[derive(Clone, Copy)]
@@ -709,8 +718,7 @@ pub struct GameInfo {
     pub help: fn() -> String,
     /// Bots play one whole game: (game id, master, seats, options, order cap) ->
     /// (result, replayed identically from its seed).
-    pub simulate:
-        fn(&str, Secret, usize, &[(String, String)], usize) -> Result<(PlayedGame, bool), String>,
+    pub simulate: SimulateFn,
     /// The options this game accepts with their defaults, as JSON.
     pub options: fn() -> serde_json::Value,
 }

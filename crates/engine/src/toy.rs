@@ -85,7 +85,7 @@ impl Rules for Race {
             return Err(OrderError::new("add 1, 2 or 3").hint("write: ADD 2"));
         }
         let die = dice.roll(6).value;
-        self.count += n + u32::from(die % 2 == 0);
+        self.count += n + u32::from(die.is_multiple_of(2));
         if self.count >= 10 {
             self.winner = Some(seat);
         }
