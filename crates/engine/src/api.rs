@@ -710,8 +710,7 @@ pub struct GameInfo {
     pub min_seats: usize,
     pub max_seats: usize,
     /// Create a game: id, master secret, player names, `key=value` options.
-    pub create:
-        fn(&str, Secret, Vec<String>, &[(String, String)]) -> Result<Box<dyn Session>, String>,
+    pub create: CreateFn,
     /// Load a stored game (the JSON of [`Session::to_json`]).
     pub load: fn(serde_json::Value) -> Result<Box<dyn Session>, String>,
     /// The order language's help text.
