@@ -16,6 +16,7 @@ pub mod api;
 pub mod assault;
 pub mod battle;
 pub mod board;
+pub mod claim;
 pub mod dice;
 pub mod names;
 

@@ -1,0 +1,1 @@
+//! castello: work in progress.

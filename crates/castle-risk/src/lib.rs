@@ -1,0 +1,1 @@
+//! castle-risk: work in progress.

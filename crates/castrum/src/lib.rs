@@ -1,0 +1,1 @@
+//! castrum: work in progress.

@@ -1,0 +1,225 @@
+//! Shared by the map games' set-up: drafting territories from ranked lists, dealing them
+//! at random, and reading territory lists and army placements out of order text.
+//! (Claiming 44 territories one army at a time is slow by email; these are the by-email
+//! forms that keep the rule's fairness.)
+
+use crate::api::OrderError;
+use crate::board::{Board, TerritoryId};
+use crate::dice::DiceBox;
+use crate::Seat;
+
+/// Round-robin draft: seats pick in `order`, again and again, each taking the first
+/// territory of its ranked list that is still free; a seat whose list is used up takes the
+/// free territory with the lowest id (documented fallback). Stops when `available` is empty.
+pub fn draft_round_robin(
+    order: &[Seat],
+    rankings: &[Vec<TerritoryId>],
+    available: &[TerritoryId],
+) -> Vec<(Seat, TerritoryId)> {
+    let mut free: Vec<TerritoryId> = available.to_vec();
+    free.sort_unstable();
+    let mut picks = Vec::with_capacity(free.len());
+    let mut cursor = vec![0usize; rankings.len()];
+    'outer: loop {
+        for &seat in order {
+            if free.is_empty() {
+                break 'outer;
+            }
+            let mut choice = None;
+            if let (Some(list), Some(c)) = (rankings.get(seat), cursor.get_mut(seat)) {
+                while *c < list.len() {
+                    let t = list[*c];
+                    *c += 1;
+                    if let Some(pos) = free.iter().position(|&f| f == t) {
+                        choice = Some(free.remove(pos));
+                        break;
+                    }
+                }
+            }
+            let t = choice.unwrap_or_else(|| free.remove(0));
+            picks.push((seat, t));
+        }
+        if order.is_empty() {
+            break;
+        }
+    }
+    picks
+}
+
+/// Deal `available` territories round-robin in `order` after a public shuffle (the deal
+/// is public knowledge, so it uses the turn's public dice and is auditable).
+pub fn deal_at_random(
+    order: &[Seat],
+    available: &[TerritoryId],
+    dice: &mut DiceBox,
+) -> Vec<(Seat, TerritoryId)> {
+    let mut pool: Vec<TerritoryId> = available.to_vec();
+    pool.sort_unstable();
+    let mut out = Vec::with_capacity(pool.len());
+    let mut i = 0;
+    while !pool.is_empty() && !order.is_empty() {
+        let k = if pool.len() == 1 {
+            0
+        } else {
+            public_index(dice, pool.len())
+        };
+        out.push((order[i % order.len()], pool.remove(k)));
+        i += 1;
+    }
+    out
+}
+
+/// A public uniform index below `n` (n may exceed 255: drawn as two dice digits).
+pub fn public_index(dice: &mut DiceBox, n: usize) -> usize {
+    if n <= 255 {
+        return dice.public_below(n);
+    }
+    loop {
+        let hi = dice.public_below(256usize.min(n.div_ceil(256)));
+        let lo = dice.public_below(255);
+        let v = hi * 255 + lo;
+        if v < n {
+            return v;
+        }
+    }
+}
+
+/// Territory names separated by commas (or one per word when no comma is given).
+pub fn parse_territory_list(board: &Board, text: &str) -> Result<Vec<TerritoryId>, OrderError> {
+    let parts: Vec<&str> = if text.contains(',') || text.contains(';') {
+        text.split([',', ';']).collect()
+    } else {
+        text.split_whitespace().collect()
+    };
+    let mut out = Vec::new();
+    for p in parts.iter().map(|p| p.trim()).filter(|p| !p.is_empty()) {
+        let t = board.resolve(p).map_err(|e| {
+            OrderError::new(e.to_string())
+                .hint("separate territories with commas: Livonia, Poland, Moscow")
+        })?;
+        if out.contains(&t) {
+            return Err(OrderError::new(format!(
+                "{} is listed twice",
+                board.name(t)
+            )));
+        }
+        out.push(t);
+    }
+    if out.is_empty() {
+        return Err(
+            OrderError::new("no territory given").hint("name territories separated by commas")
+        );
+    }
+    Ok(out)
+}
+
+/// Placements like "5 Livonia, 3 Poland" (or "Livonia 5"): armies per territory.
+pub fn parse_placements(board: &Board, text: &str) -> Result<Vec<(TerritoryId, u32)>, OrderError> {
+    let hint = "write the armies then the territory, separated by commas: 5 Livonia, 3 Poland";
+    let mut out: Vec<(TerritoryId, u32)> = Vec::new();
+    for part in text
+        .split([',', ';'])
+        .map(|p| p.trim())
+        .filter(|p| !p.is_empty())
+    {
+        let words: Vec<&str> = part.split_whitespace().collect();
+        let (n, name) = match (
+            words.first().map(|w| w.parse::<u32>()),
+            words.last().map(|w| w.parse::<u32>()),
+        ) {
+            (Some(Ok(n)), _) => (n, words[1..].join(" ")),
+            (_, Some(Ok(n))) => (n, words[..words.len() - 1].join(" ")),
+            _ => {
+                return Err(
+                    OrderError::new(format!("\"{part}\" has no number of armies")).hint(hint),
+                )
+            }
+        };
+        if n == 0 {
+            return Err(OrderError::new(format!("\"{part}\": place at least one army")).hint(hint));
+        }
+        let t = board
+            .resolve(&name)
+            .map_err(|e| OrderError::new(e.to_string()).hint(hint))?;
+        match out.iter_mut().find(|(x, _)| *x == t) {
+            Some(e) => e.1 += n,
+            None => out.push((t, n)),
+        }
+    }
+    if out.is_empty() {
+        return Err(OrderError::new("no placement given").hint(hint));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{BoardBuilder, Edge};
+    use crate::dice::Secret;
+
+    fn board() -> Board {
+        let mut b = BoardBuilder::default();
+        let g = b.group("g", "G", 0);
+        for (k, n) in [
+            ("a", "Alpha"),
+            ("b", "Beta"),
+            ("c", "Gamma"),
+            ("d", "Delta"),
+            ("e", "Epsilon"),
+        ] {
+            b.territory(k, n, g).unwrap();
+        }
+        for (x, y) in [("a", "b"), ("b", "c"), ("c", "d"), ("d", "e")] {
+            b.edge(x, y, Edge::Land);
+        }
+        b.build().unwrap()
+    }
+
+    #[test]
+    fn draft_gives_each_seat_its_best_free_choice_in_turn() {
+        // seat 1 picks first; both want 0 first.
+        let picks = draft_round_robin(&[1, 0], &[vec![0, 1, 2], vec![0, 3]], &[0, 1, 2, 3, 4]);
+        assert_eq!(picks, vec![(1, 0), (0, 1), (1, 3), (0, 2), (1, 4)]);
+    }
+
+    #[test]
+    fn deal_covers_every_territory_once() {
+        let mut d = DiceBox::new("g", Secret::derive(b"deal"));
+        let picks = deal_at_random(&[0, 1, 2], &[0, 1, 2, 3, 4], &mut d);
+        let mut ts: Vec<_> = picks.iter().map(|p| p.1).collect();
+        ts.sort();
+        assert_eq!(ts, vec![0, 1, 2, 3, 4]);
+        assert_eq!(picks.iter().filter(|p| p.0 == 0).count(), 2);
+        assert!(
+            !d.take_rolls().is_empty(),
+            "the deal is drawn with public dice"
+        );
+    }
+
+    #[test]
+    fn placements_and_lists_parse_forgivingly() {
+        let b = board();
+        assert_eq!(
+            parse_placements(&b, "5 alpha, gamma 3, 1 Alpha").unwrap(),
+            vec![(0, 6), (2, 3)]
+        );
+        assert!(parse_placements(&b, "five alpha").is_err());
+        assert!(parse_placements(&b, "0 alpha").is_err());
+        assert_eq!(
+            parse_territory_list(&b, "delta, ALPHA").unwrap(),
+            vec![3, 0]
+        );
+        assert!(parse_territory_list(&b, "alpha, alpha").is_err());
+        let e = parse_territory_list(&b, "Gumna").unwrap_err();
+        assert!(e.message.contains("Gamma"), "{}", e.message);
+    }
+
+    #[test]
+    fn large_public_index_stays_in_range() {
+        let mut d = DiceBox::new("g", Secret::derive(b"x"));
+        for _ in 0..200 {
+            assert!(public_index(&mut d, 1000) < 1000);
+        }
+    }
+}

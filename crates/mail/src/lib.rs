@@ -1,0 +1,1 @@
+//! mail: work in progress.

@@ -1,0 +1,1 @@
+//! risk: work in progress.

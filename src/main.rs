@@ -1,0 +1,3 @@
+fn main() {
+    println!("castellan: work in progress");
+}
