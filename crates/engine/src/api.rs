@@ -697,10 +697,10 @@ pub fn play_out<R: Rules>(table: &mut Table<R>, max_orders: usize) -> Result<Pla
 pub type OptionPairs = [(String, String)];
 /// Creates a game: id, master secret, player names, options.
 pub type CreateFn = fn(&str, Secret, Vec<String>, &OptionPairs) -> Result<Box<dyn Session>, String>;
-/// Bots play one whole game: (game id, master, seats, options, order cap) ->
-/// (result, replayed identically from its seed).
+/// Bots play one whole game: (game id, master, seats, options, order cap, replay?) ->
+/// (result, replayed identically from its seed; false when not asked).
 pub type SimulateFn =
-    fn(&str, Secret, usize, &OptionPairs, usize) -> Result<(PlayedGame, bool), String>;
+    fn(&str, Secret, usize, &OptionPairs, usize, bool) -> Result<(PlayedGame, bool), String>;
 
 /// What the judge and the command line need to know about one game, without knowing its
 /// types: build one with [`game_info`] for each game and hand the list to the judge.
@@ -740,12 +740,13 @@ fn simulate_table<R: Rules>(
     seats: usize,
     options: &[(String, String)],
     cap: usize,
+    replay: bool,
 ) -> Result<(PlayedGame, bool), String> {
     let o: R::Options = options_from_pairs(options)?;
     let players = (1..=seats).map(|i| format!("Bot {i}")).collect();
     let mut t = Table::<R>::new(id, master, players, o).map_err(|e| e.message)?;
     let played = play_out(&mut t, cap)?;
-    let replayed = t.replay().is_ok();
+    let replayed = replay && t.replay().is_ok();
     Ok((played, replayed))
 }
 

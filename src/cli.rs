@@ -1,0 +1,168 @@
+//! Raw command-line flags (clap). `main` turns them into resolved settings: the config
+//! file merged with flags, so the rest of the program never looks at flags.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(name = "castellan", version, about = "A play-by-email judge for Castle Risk, Risk, Castrum and Castello")]
+pub struct Cli {
+    /// Configuration file (every key optional; see docs/config.md).
+    #[arg(long, global = true, default_value = "config/castellan.yaml")]
+    pub config: PathBuf,
+    /// Override the configuration's data_dir (database, Maildir inbox, file outbox).
+    #[arg(long, global = true)]
+    pub data_dir: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the judge: read the inbox, run deadlines, send the outbox.
+    Serve {
+        /// Process everything waiting (inbox, due deadlines), drain the outbox, and exit.
+        #[arg(long)]
+        once: bool,
+    },
+    /// Take one raw message (a file, or - for stdin as an MTA pipe delivers it).
+    /// Exit 0 once stored, 75 (EX_TEMPFAIL) if the store cannot take it.
+    Ingest {
+        #[arg(default_value = "-")]
+        file: String,
+    },
+    /// The game master's local commands.
+    #[command(subcommand)]
+    Game(GameCommand),
+    /// Bots play whole games through the engine and report turns, winners and speed.
+    Simulate(SimulateArgs),
+    /// Replay a stored game from its seed and history and check every dice commitment.
+    Verify {
+        /// Game id, like castle-1.
+        game: String,
+    },
+    /// Play a whole game by email with bots through the real pipeline on the embedded
+    /// defaults (Maildir in, files out, sled on disk) and say where the mails are.
+    Demo(DemoArgs),
+    /// Measure emails/s end to end and arrival-to-outbox latency, with durability on.
+    Bench(BenchArgs),
+    /// Write the whole database to a file (JSON lines), or restore one into an empty database.
+    Backup {
+        /// Output file (default: DATA_DIR/backup-<unix time>.jsonl).
+        file: Option<PathBuf>,
+        /// Restore this backup into the (empty) database instead.
+        #[arg(long, conflicts_with = "file")]
+        restore: Option<PathBuf>,
+    },
+    /// Print the effective configuration (defaults merged with the file).
+    Config,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum GameCommand {
+    /// Create a game.
+    New {
+        /// castle-risk, risk, castrum or castello.
+        #[arg(long)]
+        game: String,
+        /// A player as NAME=ADDRESS (repeat, in seat order).
+        #[arg(long = "player", value_name = "NAME=ADDRESS")]
+        players: Vec<String>,
+        /// The game master's address.
+        #[arg(long)]
+        gm: String,
+        /// A game option KEY=VALUE (repeat).
+        #[arg(long = "option", value_name = "KEY=VALUE")]
+        options: Vec<String>,
+    },
+    /// List games.
+    List,
+    /// Show a game: players, status, deadline, the public map.
+    Show { game: String },
+    Pause { game: String },
+    Resume { game: String },
+    /// Push the current deadline back by HOURS.
+    Extend { game: String, hours: u32 },
+    /// Give a seat to another player: SEAT is the seat number (1-based) or the player's name.
+    Replace {
+        game: String,
+        seat: String,
+        /// NAME=ADDRESS of the new player.
+        player: String,
+    },
+    /// End a game now.
+    End { game: String },
+    /// Write a game (record and log) as JSON.
+    Export {
+        game: String,
+        /// Output file (default: stdout).
+        file: Option<PathBuf>,
+    },
+    /// Read a game written by export.
+    Import { file: PathBuf },
+}
+
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    #[arg(long, default_value = "castle-risk")]
+    pub game: String,
+    #[arg(long, default_value_t = 4)]
+    pub players: usize,
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// A game option KEY=VALUE (repeat).
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+    /// Print JSON (fields: games, finished, capped, turns_mean, turns_max, wins_by_seat, games_per_sec...).
+    #[arg(long)]
+    pub json: bool,
+    /// Orders after which a game is stopped and counted as capped.
+    #[arg(long, default_value_t = 200_000)]
+    pub max_orders: usize,
+    /// Skip replaying each game from its seed.
+    #[arg(long)]
+    pub no_replay: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    #[arg(long, default_value = "castle-risk")]
+    pub game: String,
+    #[arg(long, default_value_t = 3)]
+    pub players: usize,
+    #[arg(long, default_value_t = 7)]
+    pub seed: u64,
+    /// A game option KEY=VALUE (repeat).
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+    /// Data folder for the demo (emptied first). Default: DATA_DIR/demo.
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// Stop after this many order mails (the game is reported as unfinished).
+    #[arg(long, default_value_t = 20_000)]
+    pub max_mails: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Order mails to push through the pipeline.
+    #[arg(long, default_value_t = 500)]
+    pub mails: usize,
+    #[arg(long, default_value = "castle-risk")]
+    pub game: String,
+    /// Also time whole simulated games per game (engine only).
+    #[arg(long, default_value_t = 50)]
+    pub games: usize,
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Split `KEY=VALUE` (or `NAME=ADDRESS`), with a message naming the flag on error.
+pub fn key_value(s: &str, flag: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+        _ => Err(format!("{flag} takes KEY=VALUE, got \"{s}\"")),
+    }
+}

@@ -1,0 +1,220 @@
+//! The server's configuration: config/castellan.yaml, every key optional, with defaults
+//! that need no mail server (Maildir in, files out, sled on disk, all under `data_dir`).
+//! docs/config.md documents every key; keep the two in step.
+
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Where the database, the Maildir inbox and the file outbox live.
+    pub data_dir: PathBuf,
+    /// sled database folder (default: DATA_DIR/db).
+    pub database: Option<PathBuf>,
+    /// Templates folder read at run time; missing files fall back to the built-in wording.
+    pub templates_dir: PathBuf,
+    pub inbound: Inbound,
+    pub outbound: Outbound,
+    /// Seconds between deadline checks in `serve`.
+    pub tick_seconds: u64,
+    /// Largest message body read, in bytes (the rest is cut with a note in the reply).
+    pub max_message_bytes: usize,
+    /// The judge's own settings (address, deadlines, limits).
+    pub judge: castellan_judge::JudgeConfig,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Inbound {
+    /// `maildir` (default), `imap`, or `none` (only `ingest` feeds the judge).
+    pub kind: InboundKind,
+    /// Maildir folder (default: DATA_DIR/mail/inbox).
+    pub maildir: Option<PathBuf>,
+    pub imap: Imap,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum InboundKind {
+    #[default]
+    Maildir,
+    Imap,
+    None,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Imap {
+    pub host: String,
+    pub port: u16,
+    /// TLS from the first byte (port 993). `false` only for a server on 127.0.0.1.
+    pub tls: bool,
+    pub user: String,
+    pub password: String,
+    pub mailbox: String,
+    /// Seconds between polls.
+    pub poll_seconds: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Outbound {
+    /// `file` (default: one .eml per mail in `dir`), `smtp` or `sendmail`.
+    pub kind: OutboundKind,
+    /// Folder for the file transport (default: DATA_DIR/mail/outbox).
+    pub dir: Option<PathBuf>,
+    pub smtp: Smtp,
+    /// The sendmail program for the sendmail transport.
+    pub sendmail: PathBuf,
+    /// Attempts before a mail is parked as failed (it stays in the database).
+    pub max_attempts: u32,
+    /// First retry delay in seconds; doubles each attempt up to `retry_max_seconds`.
+    pub retry_base_seconds: u64,
+    pub retry_max_seconds: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum OutboundKind {
+    #[default]
+    File,
+    Smtp,
+    Sendmail,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Smtp {
+    pub host: String,
+    pub port: u16,
+    /// `none`, `starttls` or `tls`.
+    pub security: String,
+    pub user: Option<String>,
+    pub password: Option<String>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            data_dir: PathBuf::from("var"),
+            database: None,
+            templates_dir: PathBuf::from("templates"),
+            inbound: Inbound::default(),
+            outbound: Outbound::default(),
+            tick_seconds: 60,
+            max_message_bytes: 256 * 1024,
+            judge: castellan_judge::JudgeConfig::default(),
+        }
+    }
+}
+
+impl Default for Inbound {
+    fn default() -> Self {
+        Inbound {
+            kind: InboundKind::Maildir,
+            maildir: None,
+            imap: Imap::default(),
+        }
+    }
+}
+
+impl Default for Imap {
+    fn default() -> Self {
+        Imap {
+            host: "127.0.0.1".into(),
+            port: 993,
+            tls: true,
+            user: String::new(),
+            password: String::new(),
+            mailbox: "INBOX".into(),
+            poll_seconds: 30,
+        }
+    }
+}
+
+impl Default for Outbound {
+    fn default() -> Self {
+        Outbound {
+            kind: OutboundKind::File,
+            dir: None,
+            smtp: Smtp::default(),
+            sendmail: PathBuf::from("/usr/sbin/sendmail"),
+            max_attempts: 8,
+            retry_base_seconds: 30,
+            retry_max_seconds: 3600,
+        }
+    }
+}
+
+impl Default for Smtp {
+    fn default() -> Self {
+        Smtp {
+            host: "127.0.0.1".into(),
+            port: 587,
+            security: "starttls".into(),
+            user: None,
+            password: None,
+        }
+    }
+}
+
+impl Config {
+    /// Read `path`; a missing file at the default path means "all defaults".
+    pub fn load(path: &Path, must_exist: bool) -> Result<Config, String> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => serde_yaml::from_str(&text)
+                .map_err(|e| format!("{}: {e}", path.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !must_exist => {
+                Ok(Config::default())
+            }
+            Err(e) => Err(format!("{}: {e}", path.display())),
+        }
+    }
+
+    pub fn database_path(&self) -> PathBuf {
+        self.database
+            .clone()
+            .unwrap_or_else(|| self.data_dir.join("db"))
+    }
+    pub fn inbox_path(&self) -> PathBuf {
+        self.inbound
+            .maildir
+            .clone()
+            .unwrap_or_else(|| self.data_dir.join("mail/inbox"))
+    }
+    pub fn outbox_path(&self) -> PathBuf {
+        self.outbound
+            .dir
+            .clone()
+            .unwrap_or_else(|| self.data_dir.join("mail/outbox"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_config_file_parses_and_matches_the_defaults() {
+        let shipped = Config::load(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/config/castellan.yaml")), true).unwrap();
+        let d = Config::default();
+        assert_eq!(serde_yaml::to_string(&shipped).unwrap(), serde_yaml::to_string(&d).unwrap());
+    }
+
+    #[test]
+    fn unknown_keys_are_refused_with_the_file_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("c.yaml");
+        std::fs::write(&p, "data_dir: x\ncolour: red\n").unwrap();
+        let e = Config::load(&p, true).unwrap_err();
+        assert!(e.contains("c.yaml") && e.contains("colour"), "{e}");
+    }
+
+    #[test]
+    fn a_missing_default_file_means_defaults() {
+        let c = Config::load(Path::new("/nonexistent/castellan.yaml"), false).unwrap();
+        assert_eq!(c.inbox_path(), PathBuf::from("var/mail/inbox"));
+        assert!(Config::load(Path::new("/nonexistent/castellan.yaml"), true).is_err());
+    }
+}

@@ -1,0 +1,21 @@
+//! The games this judge runs: one [`GameInfo`] per game crate.
+
+use castellan_engine::{game_info, GameInfo};
+
+/// Every game, in the order HELP and LIST show them.
+pub fn all() -> Vec<GameInfo> {
+    vec![
+        game_info::<castellan_castle_risk::CastleRisk>(),
+        game_info::<castellan_risk::Risk>(),
+        game_info::<castellan_castrum::Castrum>(),
+        game_info::<castellan_castello::Castello>(),
+    ]
+}
+
+/// The game called `name` (accepts "castle-risk", "castle_risk", "Castle Risk").
+pub fn find(name: &str) -> Option<GameInfo> {
+    let want = castellan_engine::names::normalize(name);
+    all()
+        .into_iter()
+        .find(|g| castellan_engine::names::normalize(g.name) == want)
+}

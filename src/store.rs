@@ -1,0 +1,246 @@
+//! sled behind the judge's [`Store`] trait: one inbound message = one transaction over
+//! every tree it touches, flushed to disk before the message is acknowledged.
+//!
+//! Trees: `games` (id → GameRecord JSON), `processed` (Message-ID → unix time),
+//! `outbox` (big-endian sequence → [`OutboxItem`] JSON), `sent` (Message-ID → unix time),
+//! `log` (game id, 0, big-endian sequence → LogLine JSON), `senders` (address → SenderRecord).
+
+use castellan_judge::{Changes, GameRecord, Outbound, SenderRecord, Store, StoreError};
+use serde::{Deserialize, Serialize};
+use sled::transaction::{ConflictableTransactionError, TransactionError};
+use sled::Transactional;
+use std::path::Path;
+
+/// A reply waiting to be sent, with its retry state.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct OutboxItem {
+    pub mail: Outbound,
+    pub attempts: u32,
+    /// Unix time before which it is not retried.
+    pub not_before: i64,
+    pub last_error: Option<String>,
+    /// Parked after too many permanent failures (kept, never dropped).
+    pub failed: bool,
+}
+
+#[derive(Clone)]
+pub struct SledStore {
+    db: sled::Db,
+    games: sled::Tree,
+    processed: sled::Tree,
+    outbox: sled::Tree,
+    sent: sled::Tree,
+    log: sled::Tree,
+    senders: sled::Tree,
+}
+
+fn err(e: impl std::fmt::Display) -> StoreError {
+    StoreError(e.to_string())
+}
+
+impl SledStore {
+    pub fn open(path: &Path) -> Result<SledStore, StoreError> {
+        let db = sled::Config::new()
+            .path(path)
+            .mode(sled::Mode::HighThroughput)
+            .open()
+            .map_err(|e| err(format!("cannot open the database at {}: {e}", path.display())))?;
+        Ok(SledStore {
+            games: db.open_tree("games").map_err(err)?,
+            processed: db.open_tree("processed").map_err(err)?,
+            outbox: db.open_tree("outbox").map_err(err)?,
+            sent: db.open_tree("sent").map_err(err)?,
+            log: db.open_tree("log").map_err(err)?,
+            senders: db.open_tree("senders").map_err(err)?,
+            db,
+        })
+    }
+
+    pub fn flush(&self) -> Result<(), StoreError> {
+        self.db.flush().map(|_| ()).map_err(err)
+    }
+
+    /// Replies waiting, oldest first, with their keys.
+    pub fn outbox(&self) -> Result<Vec<(u64, OutboxItem)>, StoreError> {
+        let mut out = Vec::new();
+        for kv in self.outbox.iter() {
+            let (k, v) = kv.map_err(err)?;
+            let key = u64::from_be_bytes(k.as_ref().try_into().map_err(err)?);
+            out.push((key, serde_json::from_slice(&v).map_err(err)?));
+        }
+        Ok(out)
+    }
+
+    /// A reply went out: drop it from the outbox, remember its Message-ID, flush.
+    pub fn mark_sent(&self, key: u64, message_id: &str, now: i64) -> Result<(), StoreError> {
+        (&self.outbox, &self.sent)
+            .transaction(|(o, s)| {
+                o.remove(&key.to_be_bytes())?;
+                s.insert(message_id.as_bytes(), &now.to_be_bytes())?;
+                Ok::<(), ConflictableTransactionError<()>>(())
+            })
+            .map_err(|e: TransactionError<()>| err(format!("{e:?}")))?;
+        self.flush()
+    }
+
+    pub fn update_outbox(&self, key: u64, item: &OutboxItem) -> Result<(), StoreError> {
+        self.outbox
+            .insert(key.to_be_bytes(), serde_json::to_vec(item).map_err(err)?)
+            .map_err(err)?;
+        self.flush()
+    }
+
+    pub fn was_sent(&self, message_id: &str) -> Result<bool, StoreError> {
+        self.sent.contains_key(message_id.as_bytes()).map_err(err)
+    }
+
+    /// Log lines of one game, in order.
+    pub fn game_log(&self, id: &str) -> Result<Vec<serde_json::Value>, StoreError> {
+        let mut prefix = id.as_bytes().to_vec();
+        prefix.push(0);
+        self.log
+            .scan_prefix(&prefix)
+            .map(|kv| {
+                let (_, v) = kv.map_err(err)?;
+                serde_json::from_slice(&v).map_err(err)
+            })
+            .collect()
+    }
+
+    /// Every tree as JSON lines `{"tree":..,"key":hex,"value":hex}`: the whole-database backup.
+    pub fn backup(&self, out: &mut dyn std::io::Write) -> Result<usize, StoreError> {
+        let mut n = 0;
+        for name in ["games", "processed", "outbox", "sent", "log", "senders"] {
+            let tree = self.db.open_tree(name).map_err(err)?;
+            for kv in tree.iter() {
+                let (k, v) = kv.map_err(err)?;
+                let line = serde_json::json!({"tree": name, "key": hex::encode(&k), "value": hex::encode(&v)});
+                writeln!(out, "{line}").map_err(err)?;
+                n += 1;
+            }
+        }
+        Ok(n)
+    }
+
+    /// Load a backup made by [`SledStore::backup`] into this (empty) database.
+    pub fn restore(&self, input: &str) -> Result<usize, StoreError> {
+        if !self.games.is_empty() || !self.processed.is_empty() {
+            return Err(err("restore needs an empty database"));
+        }
+        let mut n = 0;
+        for (i, line) in input.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let v: serde_json::Value = serde_json::from_str(line).map_err(|e| err(format!("line {}: {e}", i + 1)))?;
+            let (Some(tree), Some(k), Some(val)) = (v["tree"].as_str(), v["key"].as_str(), v["value"].as_str()) else {
+                return Err(err(format!("line {}: not a backup record", i + 1)));
+            };
+            let tree = self.db.open_tree(tree).map_err(err)?;
+            tree.insert(hex::decode(k).map_err(err)?, hex::decode(val).map_err(err)?)
+                .map_err(err)?;
+            n += 1;
+        }
+        self.flush()?;
+        Ok(n)
+    }
+}
+
+impl Store for SledStore {
+    fn game(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+        match self.games.get(id.as_bytes()).map_err(err)? {
+            None => Ok(None),
+            Some(v) => serde_json::from_slice(&v)
+                .map(Some)
+                .map_err(|e| err(format!("game {id} is unreadable: {e}"))),
+        }
+    }
+
+    fn game_ids(&self) -> Result<Vec<String>, StoreError> {
+        self.games
+            .iter()
+            .keys()
+            .map(|k| k.map(|k| String::from_utf8_lossy(&k).into_owned()).map_err(err))
+            .collect()
+    }
+
+    fn is_processed(&self, message_id: &str) -> Result<bool, StoreError> {
+        self.processed.contains_key(message_id.as_bytes()).map_err(err)
+    }
+
+    fn sender(&self, address: &str) -> Result<Option<SenderRecord>, StoreError> {
+        match self.senders.get(address.as_bytes()).map_err(err)? {
+            None => Ok(None),
+            Some(v) => serde_json::from_slice(&v).map(Some).map_err(err),
+        }
+    }
+
+    fn commit(&self, changes: &Changes) -> Result<(), StoreError> {
+        // Everything is serialized and every key chosen before the transaction, so the
+        // closure (which sled may run more than once) has no side effects.
+        let now = changes_time(changes);
+        let games: Vec<(Vec<u8>, Vec<u8>)> = changes
+            .games
+            .iter()
+            .map(|g| Ok((g.id.as_bytes().to_vec(), serde_json::to_vec(g).map_err(err)?)))
+            .collect::<Result<_, StoreError>>()?;
+        let outbox: Vec<(Vec<u8>, Vec<u8>)> = changes
+            .outbox
+            .iter()
+            .map(|m| {
+                let id = self.db.generate_id().map_err(err)?;
+                let item = OutboxItem {
+                    mail: m.clone(),
+                    attempts: 0,
+                    not_before: 0,
+                    last_error: None,
+                    failed: false,
+                };
+                Ok((id.to_be_bytes().to_vec(), serde_json::to_vec(&item).map_err(err)?))
+            })
+            .collect::<Result<_, StoreError>>()?;
+        let log: Vec<(Vec<u8>, Vec<u8>)> = changes
+            .log
+            .iter()
+            .map(|l| {
+                let mut k = l.game.as_bytes().to_vec();
+                k.push(0);
+                k.extend_from_slice(&self.db.generate_id().map_err(err)?.to_be_bytes());
+                Ok((k, serde_json::to_vec(l).map_err(err)?))
+            })
+            .collect::<Result<_, StoreError>>()?;
+        let senders: Vec<(Vec<u8>, Vec<u8>)> = changes
+            .senders
+            .iter()
+            .map(|s| Ok((s.address.as_bytes().to_vec(), serde_json::to_vec(s).map_err(err)?)))
+            .collect::<Result<_, StoreError>>()?;
+        (
+            &self.games,
+            &self.processed,
+            &self.outbox,
+            &self.log,
+            &self.senders,
+        )
+            .transaction(|(g, p, o, l, s)| {
+                for id in &changes.processed {
+                    p.insert(id.as_bytes(), &now.to_be_bytes())?;
+                }
+                for (k, v) in &games {
+                    g.insert(k.as_slice(), v.as_slice())?;
+                }
+                for (k, v) in &outbox {
+                    o.insert(k.as_slice(), v.as_slice())?;
+                }
+                for (k, v) in &log {
+                    l.insert(k.as_slice(), v.as_slice())?;
+                }
+                for (k, v) in &senders {
+                    s.insert(k.as_slice(), v.as_slice())?;
+                }
+                Ok::<(), ConflictableTransactionError<()>>(())
+            })
+            .map_err(|e: TransactionError<()>| err(format!("transaction failed: {e:?}")))?;
+        self.flush()
+    }
+}
+
+fn changes_time(changes: &Changes) -> i64 {
+    changes.log.iter().map(|l| l.at).max().unwrap_or(0)
+}
