@@ -483,6 +483,28 @@ impl<R: Rules> Table<R> {
         self.state.bot_order(seat, &mut self.bot_rng(seat))
     }
 
+    /// The order lines a bot would send in one mail: its orders while `seat` is the only
+    /// seat the game waits for (worked out on a copy, whose dice are the real ones, so the
+    /// lines stay legal when the judge applies them), at most `max_lines`.
+    pub fn bot_turn(&self, seat: Seat, max_lines: usize) -> Vec<String> {
+        let mut scratch = self.clone();
+        let mut lines = Vec::new();
+        while lines.len() < max_lines.max(1) {
+            let waiting: Vec<Seat> = scratch.state.pending().iter().map(|p| p.seat).collect();
+            if !waiting.contains(&seat) || (!lines.is_empty() && waiting.iter().any(|s| *s != seat))
+            {
+                break;
+            }
+            let order = scratch.bot_order(seat);
+            let text = scratch.state.order_text(&order);
+            if scratch.apply(seat, order, Source::Bot).is_err() {
+                break;
+            }
+            lines.push(text);
+        }
+        lines
+    }
+
     /// Let a bot answer one prompt of `seat`.
     pub fn play_bot(&mut self, seat: Seat) -> Result<Narration, OrderError> {
         let start = self.history.len();
@@ -548,8 +570,10 @@ pub trait Session: Send {
     fn check(&self, seat: Seat, text: &str) -> Vec<LineCheck>;
     fn play_default(&mut self, seat: Seat) -> Result<Narration, String>;
     fn play_bot(&mut self, seat: Seat) -> Result<Narration, String>;
-    /// The order line a bot would send for `seat` now (the demo mails it).
+    /// The order line a bot would send for `seat` now.
     fn bot_text(&self, seat: Seat) -> String;
+    /// The lines a bot would send in one mail for `seat` (see [`Table::bot_turn`]).
+    fn bot_turn(&self, seat: Seat, max_lines: usize) -> Vec<String>;
     fn public_view(&self) -> String;
     fn private_view(&self, seat: Seat) -> String;
     fn outcome(&self) -> Option<Outcome>;
@@ -595,6 +619,9 @@ impl<R: Rules> Session for Table<R> {
     }
     fn bot_text(&self, seat: Seat) -> String {
         self.state.order_text(&self.bot_order(seat))
+    }
+    fn bot_turn(&self, seat: Seat, max_lines: usize) -> Vec<String> {
+        Table::bot_turn(self, seat, max_lines)
     }
     fn public_view(&self) -> String {
         self.state.public_view()

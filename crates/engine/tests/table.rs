@@ -117,3 +117,16 @@ fn options_come_from_key_value_pairs() {
         "{e}"
     );
 }
+
+#[test]
+fn a_bot_turn_submitted_as_one_mail_is_accepted() {
+    let mut t = table();
+    let lines = t.bot_turn(0, 10);
+    // Race passes the turn after each order: one line, then seat 1 is awaited.
+    assert_eq!(lines.len(), 1);
+    assert!(t.submit(0, &lines.join("\n")).is_ok());
+    assert!(
+        t.bot_turn(0, 10).is_empty(),
+        "seat 0 is not awaited any more"
+    );
+}

@@ -1,0 +1,294 @@
+//! The imperative shell around the judge: raw mail in, one durable transaction per
+//! message, acknowledgement after the flush, and the outbox drained with retries.
+//!
+//! Order of effects for one inbound message (the crash-safety argument):
+//! 1. parse (mail crate) → 2. `Judge::handle` (pure) → 3. `Store::commit`: the Message-ID
+//!    marked processed, game records, log and every reply in the outbox, in one sled
+//!    transaction, flushed → 4. acknowledge (Maildir new/ → cur/, IMAP \Seen, MTA exit 0).
+//!
+//! A crash before 3 leaves the message unacknowledged: it is handled again from scratch.
+//! A crash between 3 and 4 leaves it unacknowledged but processed: it is acknowledged
+//! without being applied again. Replies are sent from the outbox after the commit and
+//! removed only once the transport accepted them, so a crash can resend a reply (with the
+//! same Message-ID) but never lose one.
+
+use crate::config::{Config, OutboundKind};
+use crate::store::{OutboxItem, SledStore};
+use castellan_judge::{Changes, Env, Inbound, Judge, Outbound, Store, StoreError, Templates};
+use castellan_mail::{Maildir, OutgoingMail, ParsedMail, Transport};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The wall clock, injectable so tests and the benchmark can run on a fake one.
+pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
+
+pub fn system_clock() -> Clock {
+    Arc::new(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs() as i64)
+            .unwrap_or(0)
+    })
+}
+
+/// Fresh randomness for game secrets, passwords and tokens.
+pub fn entropy() -> [u8; 32] {
+    rand::random()
+}
+
+pub struct Service {
+    pub config: Config,
+    pub store: SledStore,
+    pub judge: Judge,
+    pub clock: Clock,
+}
+
+/// What happened to one inbound message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Handled {
+    /// Applied and committed; this many replies queued.
+    Committed { replies: usize },
+    /// Seen before (same Message-ID): acknowledged, not applied again.
+    Duplicate,
+    /// Not a mail at all (unparseable): acknowledged, nothing to answer.
+    Unreadable(String),
+}
+
+/// Read templates/ at run time: every `*.txt` file overrides the built-in template of the
+/// same name, so a game master can reword mails without recompiling.
+pub fn load_templates(dir: &Path) -> Result<Templates, String> {
+    let mut files = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        entries.sort();
+        for p in entries {
+            if p.extension().and_then(|e| e.to_str()) == Some("txt") {
+                let name = p
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .unwrap_or_default()
+                    .to_string();
+                let text = std::fs::read_to_string(&p)
+                    .map_err(|e| format!("{}: {e}", p.display()))?;
+                files.push((name, text));
+            }
+        }
+    }
+    Templates::with_overrides(files)
+}
+
+pub fn to_inbound(m: ParsedMail) -> Inbound {
+    Inbound {
+        message_id: m.message_id,
+        from: m.from,
+        from_name: m.from_name,
+        to: m.to,
+        subject: m.subject,
+        body: m.body,
+        in_reply_to: m.in_reply_to,
+        references: m.references,
+        attachments: m.attachments,
+        html_only: m.html_only,
+        automatic: m.automatic,
+        truncated: m.truncated,
+    }
+}
+
+pub fn to_outgoing(o: &Outbound, from: &str) -> OutgoingMail {
+    OutgoingMail {
+        message_id: o.message_id.clone(),
+        from: from.to_string(),
+        to: o.to.clone(),
+        subject: o.subject.clone(),
+        body: o.body.clone(),
+        in_reply_to: o.in_reply_to.clone(),
+        references: o.references.clone(),
+    }
+}
+
+impl Service {
+    pub fn open(config: Config, clock: Clock) -> Result<Service, String> {
+        let store = SledStore::open(&config.database_path()).map_err(|e| e.0)?;
+        let templates = load_templates(&config.templates_dir)?;
+        let judge = Judge::new(config.judge.clone(), crate::games::all(), templates);
+        Ok(Service {
+            config,
+            store,
+            judge,
+            clock,
+        })
+    }
+
+    pub fn env(&self) -> Env {
+        Env {
+            now: (self.clock)(),
+            entropy: entropy(),
+        }
+    }
+
+    /// Handle one raw message durably. Returns once the result is on disk.
+    pub fn handle_raw(&self, raw: &[u8]) -> Result<Handled, StoreError> {
+        let parsed = match castellan_mail::parse(raw, self.config.max_message_bytes) {
+            Ok(p) => p,
+            Err(e) => return Ok(Handled::Unreadable(e.to_string())),
+        };
+        let inbound = to_inbound(parsed);
+        if self.store.is_processed(&inbound.message_id)? {
+            return Ok(Handled::Duplicate);
+        }
+        let changes = self.judge.handle(&self.store, &inbound, &self.env())?;
+        let replies = changes.outbox.len();
+        self.store.commit(&changes)?;
+        fault_point("after-commit");
+        Ok(Handled::Committed { replies })
+    }
+
+    /// Apply a judge result (tick, admin) durably.
+    pub fn commit(&self, changes: &Changes) -> Result<(), StoreError> {
+        self.store.commit(changes)
+    }
+
+    /// Handle every message waiting in the Maildir inbox; each is acknowledged (moved to
+    /// cur/) only after its transaction is on disk. Returns how many were taken.
+    pub fn process_maildir(&self) -> Result<usize, String> {
+        let inbox = Maildir::open(&self.config.inbox_path()).map_err(|e| e.to_string())?;
+        let mut n = 0;
+        for path in inbox.list_new().map_err(|e| e.to_string())? {
+            let raw = match inbox.read(&path) {
+                Ok(r) => r,
+                Err(e) => {
+                    tracing::warn!("cannot read {}: {e}", path.display());
+                    continue;
+                }
+            };
+            let r = self.handle_raw(&raw).map_err(|e| e.0)?;
+            if let Handled::Unreadable(why) = &r {
+                tracing::warn!("{}: not a mail ({why}); set aside", path.display());
+            }
+            inbox.acknowledge(&path).map_err(|e| e.to_string())?;
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    /// Deadlines: reminders, defaults, stand-ins.
+    pub fn tick(&self) -> Result<usize, StoreError> {
+        let changes = self.judge.tick(&self.store, &self.env())?;
+        let n = changes.outbox.len();
+        if !changes.games.is_empty() || !changes.outbox.is_empty() || !changes.log.is_empty() {
+            self.store.commit(&changes)?;
+        }
+        Ok(n)
+    }
+
+    pub fn transport(&self) -> Transport {
+        let o = &self.config.outbound;
+        match o.kind {
+            OutboundKind::File => Transport::File {
+                dir: self.config.outbox_path(),
+            },
+            OutboundKind::Sendmail => Transport::Sendmail {
+                command: o.sendmail.clone(),
+            },
+            OutboundKind::Smtp => Transport::Smtp {
+                host: o.smtp.host.clone(),
+                port: o.smtp.port,
+                security: match o.smtp.security.to_lowercase().as_str() {
+                    "none" | "plain" => castellan_mail::Security::None,
+                    "tls" | "smtps" => castellan_mail::Security::Tls,
+                    _ => castellan_mail::Security::StartTls,
+                },
+                user: o.smtp.user.clone(),
+                password: o.smtp.password.clone(),
+            },
+        }
+    }
+
+    /// Send every due reply. A transient failure is retried later with exponential
+    /// backoff; after `max_attempts` the reply is parked (kept, marked failed).
+    pub async fn drain_outbox(&self, transport: &Transport) -> Result<(usize, usize), String> {
+        let (mut sent, mut failed) = (0, 0);
+        let now = (self.clock)();
+        let from = self.config.judge.address.clone();
+        for (key, mut item) in self.store.outbox().map_err(|e| e.0)? {
+            if item.failed || item.not_before > now {
+                continue;
+            }
+            if self.store.was_sent(&item.mail.message_id).map_err(|e| e.0)? {
+                self.store
+                    .mark_sent(key, &item.mail.message_id, now)
+                    .map_err(|e| e.0)?;
+                continue;
+            }
+            let mail = to_outgoing(&item.mail, &from);
+            match transport.send(&mail, now).await {
+                Ok(()) => {
+                    fault_point("after-send");
+                    self.store
+                        .mark_sent(key, &item.mail.message_id, now)
+                        .map_err(|e| e.0)?;
+                    sent += 1;
+                }
+                Err(e) => {
+                    item.attempts += 1;
+                    item.last_error = Some(e.to_string());
+                    let o = &self.config.outbound;
+                    if !e.is_transient() || item.attempts >= o.max_attempts {
+                        item.failed = true;
+                        tracing::error!("reply {} parked: {e}", item.mail.message_id);
+                    } else {
+                        let delay = o
+                            .retry_base_seconds
+                            .saturating_mul(1u64 << item.attempts.min(20))
+                            .min(o.retry_max_seconds);
+                        item.not_before = now + delay as i64;
+                        tracing::warn!("reply {} will be retried: {e}", item.mail.message_id);
+                    }
+                    self.store.update_outbox(key, &item).map_err(|e| e.0)?;
+                    failed += 1;
+                }
+            }
+        }
+        Ok((sent, failed))
+    }
+
+    /// One full pass: inbox, deadlines, outbox (`serve --once`).
+    pub async fn run_once(&self, transport: &Transport) -> Result<PassReport, String> {
+        let taken = match self.config.inbound.kind {
+            crate::config::InboundKind::Maildir => self.process_maildir()?,
+            crate::config::InboundKind::Imap => crate::daemon::poll_imap(self).await?,
+            crate::config::InboundKind::None => 0,
+        };
+        let ticked = self.tick().map_err(|e| e.0)?;
+        let (sent, failed) = self.drain_outbox(transport).await?;
+        Ok(PassReport {
+            taken,
+            ticked,
+            sent,
+            failed,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PassReport {
+    pub taken: usize,
+    pub ticked: usize,
+    pub sent: usize,
+    pub failed: usize,
+}
+
+/// Fault injection for the crash tests: `CASTELLAN_FAULT=after-commit` kills the process
+/// right after the commit, before the message is acknowledged (a real crash, not a mock).
+pub fn fault_point(name: &str) {
+    if std::env::var("CASTELLAN_FAULT").ok().as_deref() == Some(name) {
+        eprintln!("castellan: injected crash at {name}");
+        std::process::abort();
+    }
+}
+
+impl OutboxItem {
+    pub fn pending(&self) -> bool {
+        !self.failed
+    }
+}
