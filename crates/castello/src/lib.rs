@@ -1,1 +1,1056 @@
-//! castello: work in progress.
+//! Castello (Carl Renström, BRIO/Alga): a two-player game on a 21 × 15 board. Each side
+//! moves one pawn a turn (a step in 8 directions, two squares on its first move, or chained
+//! jumps over pawns that capture the enemy ones jumped, at most five); castles fall when
+//! three of their four orthogonal neighbours hold the capturer's pawns. Four castles or 28
+//! enemy pawns win.
+//!
+//! Rules: `/work/shared/seeds/004_fccdcef77053ae88.txt`; decisions in
+//! `docs/rules/castello.md`; order language in `docs/orders/castello.md`. The starting
+//! position is the published one, `data/board.yaml`.
+//!
+//! There is no hidden information and no die in this game: who moves first is an option
+//! (`first: red|black|random`, random uses one public draw at setup).
+
+pub mod bot;
+pub mod geom;
+pub mod layout;
+pub mod moves;
+
+pub use geom::{sq, Sq};
+pub use moves::{Kind, Move, MAX_CAPTURES};
+
+use castellan_engine::{BotRng, DiceBox, OrderError, Outcome, Prompt, Rules, Seat, Viewer};
+use geom::{COLS, ORTHO, ROWS};
+use serde::{Deserialize, Serialize};
+
+/// Seat 0 plays red (columns A–B at the start), seat 1 black (columns T–U).
+pub const RED: u8 = 0;
+pub const BLACK: u8 = 1;
+
+/// Seed "But du jeu": "Capturer 4 châteaux ... ou 28 pions opposés."
+pub const CASTLES_TO_WIN: usize = 4;
+pub const PAWNS_TO_WIN: u32 = 28;
+
+/// How many legal moves a prompt lists as choices.
+const PROMPT_CHOICES: usize = 40;
+
+/// "Red" or "Black".
+pub fn colour(seat: u8) -> &'static str {
+    if seat == RED {
+        "Red"
+    } else {
+        "Black"
+    }
+}
+
+fn other(seat: u8) -> u8 {
+    1 - seat
+}
+
+/// What a square holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Cell {
+    Empty,
+    /// A pawn; `moved` is false until its first move (which may go two squares).
+    Pawn {
+        seat: u8,
+        moved: bool,
+    },
+    Castle,
+}
+
+/// A castle: where, which section, and who took it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Castle {
+    pub sq: Sq,
+    /// Home section it stands in (its owner may never take it); `None` = central section.
+    pub home: Option<u8>,
+    /// The middle castle of the central section (K8).
+    pub centre: bool,
+    pub taken_by: Option<u8>,
+}
+
+/// Who moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum First {
+    #[default]
+    Red,
+    Black,
+    /// One public draw at setup.
+    Random,
+}
+
+/// Game options (`--option key=value` or a CREATE mail).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "snake_case")]
+pub struct Options {
+    /// Who moves first: red (default), black or random.
+    pub first: First,
+    /// The game is drawn after this many moves in a row (both sides counted) with no pawn
+    /// and no castle captured. 10..=1000; default 100.
+    pub move_limit: u32,
+    /// The game is drawn when the same position (same pawns, same side to move) occurs this
+    /// many times since the last capture. 0 turns it off; otherwise 2..=10; default 3.
+    pub repetition: u32,
+    /// Sackson's reading: no central castle (not only K8) may be taken before a castle of
+    /// the enemy home. Default false (the seed: only "le château du milieu").
+    pub strict_centre: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            first: First::Red,
+            move_limit: 100,
+            repetition: 3,
+            strict_centre: false,
+        }
+    }
+}
+
+/// An order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Order {
+    /// The squares the pawn stands on in turn: "E4-E5", "E4-E6", "E4-E2-C2-A2-C4".
+    Move(Vec<Sq>),
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+}
+
+/// What happened.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Event {
+    Start {
+        first: u8,
+        drawn: bool,
+    },
+    Moved {
+        seat: u8,
+        path: Vec<Sq>,
+        captured: Vec<Sq>,
+    },
+    CastleTaken {
+        seat: u8,
+        sq: Sq,
+        total: usize,
+    },
+    DrawOffered {
+        seat: u8,
+    },
+    DrawDeclined {
+        seat: u8,
+    },
+    DrawAgreed,
+    Resigned {
+        seat: u8,
+    },
+    Ended {
+        winners: Vec<Seat>,
+        reason: String,
+    },
+}
+
+/// The state of a game of Castello.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Castello {
+    options: Options,
+    players: Vec<String>,
+    #[serde(with = "board_rows")]
+    cells: Vec<Cell>,
+    castles: Vec<Castle>,
+    first: u8,
+    to_move: u8,
+    /// Moves played.
+    ply: u32,
+    /// Moves since the last capture of a pawn or a castle.
+    quiet: u32,
+    /// Position hashes since the last capture (repetition draw).
+    seen: Vec<u64>,
+    pawns_taken: [u32; 2],
+    draw_offer: Option<u8>,
+    last: Option<String>,
+    result: Option<Outcome>,
+}
+
+mod board_rows {
+    //! The board stored as 15 text rows, row 15 first ("R" red pawn not yet moved, "r"
+    //! moved, "B"/"b" black, "#" castle, "." empty).
+    use super::Cell;
+    use crate::geom::{COLS, ROWS};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn glyph(c: Cell) -> char {
+        match c {
+            Cell::Empty => '.',
+            Cell::Castle => '#',
+            Cell::Pawn { seat: 0, moved } => {
+                if moved {
+                    'r'
+                } else {
+                    'R'
+                }
+            }
+            Cell::Pawn { moved, .. } => {
+                if moved {
+                    'b'
+                } else {
+                    'B'
+                }
+            }
+        }
+    }
+
+    pub fn from_glyph(g: char) -> Option<Cell> {
+        Some(match g {
+            '.' => Cell::Empty,
+            '#' => Cell::Castle,
+            'R' => Cell::Pawn {
+                seat: 0,
+                moved: false,
+            },
+            'r' => Cell::Pawn {
+                seat: 0,
+                moved: true,
+            },
+            'B' => Cell::Pawn {
+                seat: 1,
+                moved: false,
+            },
+            'b' => Cell::Pawn {
+                seat: 1,
+                moved: true,
+            },
+            _ => return None,
+        })
+    }
+
+    pub fn serialize<S: Serializer>(cells: &[Cell], s: S) -> Result<S::Ok, S::Error> {
+        let rows: Vec<String> = (0..ROWS)
+            .rev()
+            .map(|r| (0..COLS).map(|c| glyph(cells[r * COLS + c])).collect())
+            .collect();
+        rows.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Cell>, D::Error> {
+        let rows = Vec::<String>::deserialize(d)?;
+        parse_rows(&rows).map_err(serde::de::Error::custom)
+    }
+
+    pub fn parse_rows(rows: &[String]) -> Result<Vec<Cell>, String> {
+        if rows.len() != ROWS {
+            return Err(format!("the board has {} rows, not {ROWS}", rows.len()));
+        }
+        let mut cells = vec![Cell::Empty; ROWS * COLS];
+        for (i, line) in rows.iter().enumerate() {
+            let r = ROWS - 1 - i;
+            let g: Vec<char> = line
+                .chars()
+                .filter(|c| !c.is_whitespace() && *c != '|')
+                .collect();
+            if g.len() != COLS {
+                return Err(format!("row {} has {} squares, not {COLS}", r + 1, g.len()));
+            }
+            for (c, ch) in g.into_iter().enumerate() {
+                cells[r * COLS + c] =
+                    from_glyph(ch).ok_or_else(|| format!("unknown mark {ch} in row {}", r + 1))?;
+            }
+        }
+        Ok(cells)
+    }
+}
+
+/// FNV-1a: a position hash that is stable across Rust versions (it is stored).
+fn fnv(bytes: impl Iterator<Item = u8>) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+impl Castello {
+    /// A game at the published start position.
+    pub fn new(players: &[String], options: &Options, first: u8) -> Result<Castello, String> {
+        let l = layout::published()?;
+        let cells = l
+            .cells
+            .iter()
+            .map(|c| match c {
+                layout::Start::Empty => Cell::Empty,
+                layout::Start::Castle => Cell::Castle,
+                layout::Start::Pawn(s) => Cell::Pawn {
+                    seat: *s,
+                    moved: false,
+                },
+            })
+            .collect();
+        let castles = l
+            .castles
+            .iter()
+            .map(|c| Castle {
+                sq: c.sq,
+                home: c.home,
+                centre: c.centre,
+                taken_by: None,
+            })
+            .collect();
+        let mut g = Castello {
+            options: options.clone(),
+            players: players.to_vec(),
+            cells,
+            castles,
+            first,
+            to_move: first,
+            ply: 0,
+            quiet: 0,
+            seen: Vec::new(),
+            pawns_taken: [0, 0],
+            draw_offer: None,
+            last: None,
+            result: None,
+        };
+        g.seen.push(g.position_hash());
+        Ok(g)
+    }
+
+    /// A position set up from a diagram (15 rows, row 15 first; `R`/`r` red pawn not yet
+    /// moved / moved, `B`/`b` black, `#` castle, `.` empty; spaces and `|` ignored), with
+    /// `to_move` to play. Castles keep their published sections; a published castle square
+    /// shown empty counts as taken by nobody and is simply gone. For tests and analysis.
+    pub fn from_diagram(rows: &[&str], to_move: u8, options: &Options) -> Result<Castello, String> {
+        let rows: Vec<String> = rows.iter().map(|s| s.to_string()).collect();
+        let cells = board_rows::parse_rows(&rows)?;
+        let l = layout::published()?;
+        let mut castles = Vec::new();
+        for c in &l.castles {
+            if cells[c.sq.idx()] == Cell::Castle {
+                castles.push(Castle {
+                    sq: c.sq,
+                    home: c.home,
+                    centre: c.centre,
+                    taken_by: None,
+                });
+            }
+        }
+        for (i, c) in cells.iter().enumerate() {
+            if *c == Cell::Castle && !castles.iter().any(|k| k.sq.idx() == i) {
+                return Err(format!("{} is not a castle square", Sq::from_idx(i)));
+            }
+        }
+        let mut g = Castello::new(&["Red".into(), "Black".into()], options, to_move)?;
+        g.cells = cells;
+        g.castles = castles;
+        g.to_move = to_move;
+        g.seen = vec![g.position_hash()];
+        Ok(g)
+    }
+
+    /// Mark the castle on `s` as already taken by `seat` (test set-ups: "Black has already
+    /// taken one castle of the enemy home"). The square must not hold a castle any more in
+    /// the diagram; the castle is added with its published section.
+    pub fn with_castle_taken(mut self, s: Sq, seat: u8) -> Result<Castello, String> {
+        let l = layout::published()?;
+        let spec = l
+            .castles
+            .iter()
+            .find(|c| c.sq == s)
+            .ok_or_else(|| format!("{s} is not a castle square"))?;
+        self.castles.retain(|c| c.sq != s);
+        self.castles.push(Castle {
+            sq: s,
+            home: spec.home,
+            centre: spec.centre,
+            taken_by: Some(seat),
+        });
+        if self.cells[s.idx()] == Cell::Castle {
+            self.cells[s.idx()] = Cell::Empty;
+        }
+        Ok(self)
+    }
+
+    /// Set the count of pawns `seat` has captured (test set-ups).
+    pub fn with_pawns_taken(mut self, seat: u8, n: u32) -> Castello {
+        self.pawns_taken[seat as usize] = n;
+        self
+    }
+
+    /// Set the moves-without-capture counter (test set-ups).
+    pub fn with_quiet_moves(mut self, n: u32) -> Castello {
+        self.quiet = n;
+        self
+    }
+
+    pub fn cell(&self, s: Sq) -> Cell {
+        self.cells[s.idx()]
+    }
+    pub fn to_move(&self) -> u8 {
+        self.to_move
+    }
+    pub fn first(&self) -> u8 {
+        self.first
+    }
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+    pub fn quiet(&self) -> u32 {
+        self.quiet
+    }
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+    pub fn draw_offer(&self) -> Option<u8> {
+        self.draw_offer
+    }
+    pub fn pawns_taken(&self, seat: u8) -> u32 {
+        self.pawns_taken[seat as usize]
+    }
+    pub fn castles(&self) -> &[Castle] {
+        &self.castles
+    }
+    /// Castles `seat` has taken.
+    pub fn castles_taken(&self, seat: u8) -> Vec<Sq> {
+        self.castles
+            .iter()
+            .filter(|c| c.taken_by == Some(seat))
+            .map(|c| c.sq)
+            .collect()
+    }
+    /// How many castles `seat` has taken.
+    pub fn castle_count(&self, seat: u8) -> usize {
+        self.castles
+            .iter()
+            .filter(|c| c.taken_by == Some(seat))
+            .count()
+    }
+    pub fn pawn_count(&self, seat: u8) -> usize {
+        self.cells
+            .iter()
+            .filter(|c| matches!(c, Cell::Pawn { seat: s, .. } if *s == seat))
+            .count()
+    }
+
+    fn position_hash(&self) -> u64 {
+        fnv(self
+            .cells
+            .iter()
+            .map(|c| board_rows::glyph(*c) as u8)
+            .chain([self.to_move]))
+    }
+
+    /// Pawns of `seat` on the castle's four orthogonal neighbours.
+    pub fn surround(&self, castle: Sq, seat: u8) -> usize {
+        ORTHO
+            .iter()
+            .filter_map(|d| castle.step(*d, 1))
+            .filter(|s| matches!(self.cells[s.idx()], Cell::Pawn { seat: p, .. } if p == seat))
+            .count()
+    }
+
+    /// May `seat` take this castle now? Never one of its own home; the centre castle (with
+    /// `strict_centre`, any central one) only after a castle of the enemy home.
+    pub fn may_take(&self, c: &Castle, seat: u8) -> bool {
+        if c.taken_by.is_some() || c.home == Some(seat) {
+            return false;
+        }
+        let needs_enemy_home = c.centre || (self.options.strict_centre && c.home.is_none());
+        if needs_enemy_home {
+            self.castles
+                .iter()
+                .any(|k| k.taken_by == Some(seat) && k.home == Some(other(seat)))
+        } else {
+            true
+        }
+    }
+
+    /// Play a legal move (already checked) and everything it causes.
+    fn play(&mut self, seat: u8, mv: &Move) -> Vec<Event> {
+        let mut ev = Vec::new();
+        self.cells[mv.from().idx()] = Cell::Empty;
+        for c in &mv.captures {
+            self.cells[c.idx()] = Cell::Empty;
+        }
+        self.cells[mv.to().idx()] = Cell::Pawn { seat, moved: true };
+        self.pawns_taken[seat as usize] += mv.captures.len() as u32;
+        ev.push(Event::Moved {
+            seat,
+            path: mv.path.clone(),
+            captured: mv.captures.clone(),
+        });
+        // Castles: taking one of the enemy home may open the centre castle in the same move.
+        let mut took = false;
+        loop {
+            let mut any = false;
+            for i in 0..self.castles.len() {
+                let c = &self.castles[i];
+                if self.may_take(c, seat) && self.surround(c.sq, seat) >= 3 {
+                    let s = c.sq;
+                    self.castles[i].taken_by = Some(seat);
+                    self.cells[s.idx()] = Cell::Empty;
+                    let total = self.castle_count(seat);
+                    ev.push(Event::CastleTaken { seat, sq: s, total });
+                    any = true;
+                    took = true;
+                }
+            }
+            if !any {
+                break;
+            }
+        }
+        self.ply += 1;
+        self.to_move = other(seat);
+        self.last = Some(format!("{} {}", colour(seat), mv.text()));
+        if took || !mv.captures.is_empty() {
+            self.quiet = 0;
+            self.seen.clear();
+        } else {
+            self.quiet += 1;
+        }
+        if self.draw_offer == Some(other(seat)) {
+            self.draw_offer = None;
+            ev.push(Event::DrawDeclined { seat });
+        }
+        let h = self.position_hash();
+        self.seen.push(h);
+        let end = if self.castle_count(seat) >= CASTLES_TO_WIN {
+            Some((
+                vec![seat as Seat],
+                format!("{} took {CASTLES_TO_WIN} castles", colour(seat)),
+            ))
+        } else if self.pawns_taken[seat as usize] >= PAWNS_TO_WIN {
+            Some((
+                vec![seat as Seat],
+                format!("{} took {PAWNS_TO_WIN} enemy pawns", colour(seat)),
+            ))
+        } else if self.options.repetition > 0
+            && self.seen.iter().filter(|x| **x == h).count() >= self.options.repetition as usize
+        {
+            Some((
+                vec![],
+                format!(
+                    "draw: the same position came {} times",
+                    self.options.repetition
+                ),
+            ))
+        } else if self.quiet >= self.options.move_limit {
+            Some((
+                vec![],
+                format!("draw: {} moves without a capture", self.options.move_limit),
+            ))
+        } else if !self.has_move(other(seat)) {
+            Some((
+                vec![seat as Seat],
+                format!("{} cannot move any pawn and loses", colour(other(seat))),
+            ))
+        } else {
+            None
+        };
+        if let Some((winners, reason)) = end {
+            self.finish(winners, reason, &mut ev);
+        }
+        ev
+    }
+
+    fn finish(&mut self, winners: Vec<Seat>, reason: String, ev: &mut Vec<Event>) {
+        self.draw_offer = None;
+        self.result = Some(Outcome {
+            winners: winners.clone(),
+            reason: reason.clone(),
+        });
+        ev.push(Event::Ended { winners, reason });
+    }
+
+    /// The move the judge plays when the deadline passes: the house bot's choice, with its
+    /// tie-break seeded by the move number only (so it is the same every time it is asked).
+    pub fn default_move(&self) -> Order {
+        let mut rng = BotRng::new(&format!("castello/default/{}", self.ply));
+        bot::choose(self, self.to_move, &mut rng)
+    }
+
+    fn name(&self, seat: u8) -> String {
+        match self.players.get(seat as usize) {
+            Some(n) => format!("{} ({n})", colour(seat)),
+            None => colour(seat).to_string(),
+        }
+    }
+
+    /// The text board with coordinates.
+    pub fn board_text(&self) -> String {
+        let mut s = String::new();
+        let header: String = {
+            let mut h = String::from("     ");
+            for c in 0..COLS {
+                if c == 7 || c == 14 {
+                    h.push_str("| ");
+                }
+                h.push((b'A' + c as u8) as char);
+                h.push(' ');
+            }
+            h.trim_end().to_string()
+        };
+        s.push_str(&header);
+        s.push('\n');
+        for r in (0..ROWS).rev() {
+            s.push_str(&format!("{:>3}  ", r + 1));
+            for c in 0..COLS {
+                if c == 7 || c == 14 {
+                    s.push_str("| ");
+                }
+                s.push(board_rows::glyph(self.cells[r * COLS + c]));
+                s.push(' ');
+            }
+            s.push_str(&format!("{}\n", r + 1));
+        }
+        s.push_str(&header);
+        s.push('\n');
+        s
+    }
+}
+
+/// Split an order line into squares: "E4-E2-C2", "e4 e2 c2", "E4xE2xC2", "E4 - E6".
+fn parse_path(text: &str) -> Result<Vec<Sq>, OrderError> {
+    let hint = "write the pawn's square, then each square it stops on: E4-E5 (a step), \
+                E4-E6 (a first move of two, or a jump), E4-E2-C2-A2-C4 (jumps)";
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    let mut out = Vec::new();
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_whitespace() || "-xX,;:>/–—".contains(c) {
+            i += 1;
+            continue;
+        }
+        if c.is_alphabetic() {
+            let mut j = i + 1;
+            while j < chars.len() && chars[j].is_ascii_digit() {
+                j += 1;
+            }
+            let tok: String = chars[i..j].iter().collect();
+            if j == i + 1 {
+                let mut k = i;
+                while k < chars.len() && chars[k].is_alphanumeric() {
+                    k += 1;
+                }
+                let word: String = chars[i..k].iter().collect();
+                return Err(OrderError::new(format!(
+                    "\"{word}\" is not a square or an order (squares are A1..U15; orders: a \
+                     move, RESIGN, OFFER DRAW, ACCEPT DRAW)"
+                ))
+                .hint(hint));
+            }
+            match Sq::parse(&tok) {
+                Some(s) => out.push(s),
+                None => {
+                    return Err(OrderError::new(format!(
+                        "{tok} is off the board: columns run A to U, rows 1 to 15"
+                    ))
+                    .hint(hint))
+                }
+            }
+            i = j;
+            continue;
+        }
+        return Err(OrderError::new(format!("unexpected \"{c}\" in a move")).hint(hint));
+    }
+    if out.is_empty() {
+        return Err(OrderError::new("no move given").hint(hint));
+    }
+    Ok(out)
+}
+
+impl Rules for Castello {
+    type Options = Options;
+    type Order = Order;
+    type Event = Event;
+    const GAME: &'static str = "castello";
+    const STATE_VERSION: u32 = 1;
+
+    fn seat_range() -> std::ops::RangeInclusive<usize> {
+        2..=2
+    }
+
+    fn setup(
+        players: &[String],
+        options: &Options,
+        dice: &mut DiceBox,
+    ) -> Result<(Self, Vec<Event>), OrderError> {
+        if players.len() != 2 {
+            return Err(OrderError::new("Castello is played by exactly 2 players"));
+        }
+        if !(10..=1000).contains(&options.move_limit) {
+            return Err(OrderError::new(format!(
+                "move_limit {} is out of range",
+                options.move_limit
+            ))
+            .hint("move_limit is a number of moves from 10 to 1000, e.g. move_limit=100"));
+        }
+        if options.repetition == 1 || options.repetition > 10 {
+            return Err(OrderError::new(format!(
+                "repetition {} is out of range",
+                options.repetition
+            ))
+            .hint("repetition is 0 (off) or 2 to 10, e.g. repetition=3"));
+        }
+        let (first, drawn) = match options.first {
+            First::Red => (RED, false),
+            First::Black => (BLACK, false),
+            First::Random => (dice.public_below(2) as u8, true),
+        };
+        let g = Castello::new(players, options, first).map_err(OrderError::new)?;
+        Ok((g, vec![Event::Start { first, drawn }]))
+    }
+
+    fn turn(&self) -> u32 {
+        self.ply + 1
+    }
+
+    fn pending(&self) -> Vec<Prompt> {
+        if self.result.is_some() {
+            return vec![];
+        }
+        let seat = self.to_move;
+        let moves = moves::spread_for_listing(self.legal_moves(seat));
+        let mut choices: Vec<String> = moves.iter().take(PROMPT_CHOICES).map(Move::text).collect();
+        let mut question = format!(
+            "Move {}: your move as {}. Move one pawn (a step, a first move of two, or jumps).",
+            self.ply + 1,
+            colour(seat)
+        );
+        if moves.len() > PROMPT_CHOICES {
+            question.push_str(&format!(
+                " {} legal moves; the choices show {PROMPT_CHOICES}, captures first.",
+                moves.len()
+            ));
+        }
+        if self.draw_offer == Some(other(seat)) {
+            question.push_str(&format!(
+                " {} offers a draw: ACCEPT DRAW, or move to decline.",
+                colour(other(seat))
+            ));
+            choices.push("ACCEPT DRAW".into());
+        }
+        let default = self.order_text(&self.default_move());
+        vec![Prompt {
+            seat: seat as Seat,
+            kind: "move".into(),
+            question,
+            choices,
+            default,
+            standing: None,
+        }]
+    }
+
+    fn parse(&self, seat: Seat, line: &str) -> Result<Order, OrderError> {
+        let words: Vec<String> = line
+            .split_whitespace()
+            .map(|w| w.to_uppercase().trim_end_matches(['.', '!']).to_string())
+            .collect();
+        let joined = words.join(" ");
+        match joined.as_str() {
+            "RESIGN" | "I RESIGN" | "ABANDON" => return Ok(Order::Resign),
+            "OFFER DRAW" | "DRAW" | "PROPOSE DRAW" | "PROPOSE NULLE" | "NULLE" => {
+                return Ok(Order::OfferDraw)
+            }
+            "ACCEPT DRAW" | "ACCEPT" | "ACCEPTE NULLE" | "ACCEPT NULLE" => {
+                return Ok(Order::AcceptDraw)
+            }
+            _ => {}
+        }
+        let body = match words.first().map(String::as_str) {
+            Some("MOVE") | Some("PLAY") => words[1..].join(" "),
+            _ => joined.clone(),
+        };
+        let path = parse_path(&body).map_err(|e| {
+            let seat = seat.min(1) as u8;
+            match e.hint {
+                Some(h) if self.result.is_none() && seat == self.to_move => {
+                    let ex = self
+                        .legal_moves(seat)
+                        .first()
+                        .map(|m| format!(" (for instance {})", m.text()))
+                        .unwrap_or_default();
+                    OrderError::new(e.message).hint(format!("{h}{ex}"))
+                }
+                h => OrderError { hint: h, ..e },
+            }
+        })?;
+        if path.len() < 2 {
+            let seat = seat.min(1) as u8;
+            return Err(OrderError::new(format!(
+                "a move names the pawn's square and where it goes; \"{}\" has no destination",
+                path[0]
+            ))
+            .hint(self.moves_hint(seat, path[0])));
+        }
+        Ok(Order::Move(path))
+    }
+
+    fn apply(
+        &mut self,
+        seat: Seat,
+        order: &Order,
+        _dice: &mut DiceBox,
+    ) -> Result<Vec<Event>, OrderError> {
+        if seat > 1 {
+            return Err(OrderError::new(format!(
+                "there is no seat {seat} in Castello"
+            )));
+        }
+        let seat = seat as u8;
+        if let Some(o) = &self.result {
+            return Err(OrderError::new(format!("the game is over: {}", o.reason)));
+        }
+        match order {
+            Order::Resign => {
+                let mut ev = vec![Event::Resigned { seat }];
+                self.finish(
+                    vec![other(seat) as Seat],
+                    format!("{} resigned", colour(seat)),
+                    &mut ev,
+                );
+                Ok(ev)
+            }
+            Order::OfferDraw => {
+                if self.draw_offer == Some(other(seat)) {
+                    return Err(OrderError::new(format!(
+                        "{} has already offered a draw",
+                        colour(other(seat))
+                    ))
+                    .hint("write: ACCEPT DRAW"));
+                }
+                if self.draw_offer == Some(seat) {
+                    return Err(OrderError::new("your draw offer already stands")
+                        .hint("wait for the answer, or write a move"));
+                }
+                self.draw_offer = Some(seat);
+                Ok(vec![Event::DrawOffered { seat }])
+            }
+            Order::AcceptDraw => {
+                if self.draw_offer != Some(other(seat)) {
+                    return Err(OrderError::new(format!(
+                        "{} has not offered a draw",
+                        colour(other(seat))
+                    ))
+                    .hint("write: OFFER DRAW, to offer one yourself"));
+                }
+                let mut ev = vec![Event::DrawAgreed];
+                self.finish(vec![], "draw agreed".into(), &mut ev);
+                Ok(ev)
+            }
+            Order::Move(path) => {
+                if seat != self.to_move {
+                    return Err(OrderError::new(format!(
+                        "it is {}'s move, not yours",
+                        colour(self.to_move)
+                    ))
+                    .hint("wait for your turn (you may OFFER DRAW or RESIGN at any time)"));
+                }
+                let mv = self.check_path(seat, path)?;
+                Ok(self.play(seat, &mv))
+            }
+        }
+    }
+
+    fn default_order(&self, _prompt: &Prompt) -> Order {
+        self.default_move()
+    }
+
+    fn bot_order(&self, seat: Seat, rng: &mut BotRng) -> Order {
+        bot::choose(self, seat.min(1) as u8, rng)
+    }
+
+    fn order_text(&self, order: &Order) -> String {
+        match order {
+            Order::Move(p) => moves::path_text(p),
+            Order::Resign => "RESIGN".into(),
+            Order::OfferDraw => "OFFER DRAW".into(),
+            Order::AcceptDraw => "ACCEPT DRAW".into(),
+        }
+    }
+
+    fn narrate(&self, event: &Event, _viewer: Viewer) -> Option<String> {
+        // Nothing in Castello is hidden: every viewer reads the same line.
+        Some(match event {
+            Event::Start { first, drawn } => format!(
+                "Castello begins: {} (columns A-B) against {} (columns T-U); {} moves first{}.",
+                self.name(RED),
+                self.name(BLACK),
+                colour(*first),
+                if *drawn { " (drawn by lot)" } else { "" }
+            ),
+            Event::Moved {
+                seat,
+                path,
+                captured,
+            } => {
+                let mut s = format!("{} plays {}", colour(*seat), moves::path_text(path));
+                if !captured.is_empty() {
+                    let names: Vec<String> = captured.iter().map(|c| c.to_string()).collect();
+                    s.push_str(&format!(
+                        ", taking {} {} pawn{} ({})",
+                        captured.len(),
+                        colour(other(*seat)).to_lowercase(),
+                        if captured.len() > 1 { "s" } else { "" },
+                        names.join(", ")
+                    ));
+                }
+                s.push('.');
+                s
+            }
+            Event::CastleTaken { seat, sq, total } => format!(
+                "{} takes the castle on {sq} ({total} of {CASTLES_TO_WIN}).",
+                colour(*seat)
+            ),
+            Event::DrawOffered { seat } => format!("{} offers a draw.", colour(*seat)),
+            Event::DrawDeclined { seat } => {
+                format!("{} moves on: the draw offer is declined.", colour(*seat))
+            }
+            Event::DrawAgreed => "The players agree a draw.".into(),
+            Event::Resigned { seat } => format!("{} resigns.", colour(*seat)),
+            Event::Ended { winners, reason } => match winners.first() {
+                Some(w) => format!(
+                    "Game over: {} wins ({reason}).",
+                    self.name((*w).min(1) as u8)
+                ),
+                None => format!("Game over: {reason}."),
+            },
+        })
+    }
+
+    fn public_view(&self) -> String {
+        let mut s = String::new();
+        match &self.result {
+            Some(o) => s.push_str(&format!(
+                "Castello, after {} moves: game over, {}.\n",
+                self.ply, o.reason
+            )),
+            None => s.push_str(&format!(
+                "Castello, move {}: {} to move.\n",
+                self.ply + 1,
+                self.name(self.to_move)
+            )),
+        }
+        s.push_str(&self.board_text());
+        s.push_str(
+            "R r = red pawns, B b = black pawns (capital: has not moved yet, may still go two \
+             squares), # = castle, | = section boundary.\n",
+        );
+        for seat in [RED, BLACK] {
+            let taken: Vec<String> = self
+                .castles_taken(seat)
+                .iter()
+                .map(|c| c.to_string())
+                .collect();
+            s.push_str(&format!(
+                "{}: {} pawns on the board, has taken {} of {PAWNS_TO_WIN} enemy pawns and {} of {CASTLES_TO_WIN} castles{}.\n",
+                self.name(seat),
+                self.pawn_count(seat),
+                self.pawns_taken[seat as usize],
+                taken.len(),
+                if taken.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", taken.join(", "))
+                }
+            ));
+        }
+        let home = |seat: u8| {
+            self.castles
+                .iter()
+                .filter(|c| c.home == Some(seat) && c.taken_by.is_none())
+                .map(|c| c.sq.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        s.push_str(&format!(
+            "Red's home castles (Red may not take them): {}. Black's home castles: {}.\n",
+            home(RED),
+            home(BLACK)
+        ));
+        s.push_str(&format!(
+            "Moves without a capture: {} of {} (then a draw).\n",
+            self.quiet, self.options.move_limit
+        ));
+        if let Some(l) = &self.last {
+            s.push_str(&format!("Last move: {l}.\n"));
+        }
+        if let Some(o) = self.draw_offer {
+            s.push_str(&format!("{} offers a draw.\n", colour(o)));
+        }
+        s
+    }
+
+    fn private_view(&self, seat: Seat) -> String {
+        let Some(me) = [RED, BLACK].into_iter().find(|s| *s as Seat == seat) else {
+            return String::new();
+        };
+        let mut s = format!("You play {}.\n", self.name(me));
+        if self.result.is_some() {
+            s.push_str("The game is over.\n");
+            return s;
+        }
+        if self.draw_offer == Some(other(me)) {
+            s.push_str(&format!(
+                "{} offers you a draw: write ACCEPT DRAW, or move to decline.\n",
+                colour(other(me))
+            ));
+        }
+        if self.draw_offer == Some(me) {
+            s.push_str("Your draw offer stands until your opponent moves.\n");
+        }
+        if self.to_move != me {
+            s.push_str(&format!(
+                "{} is to move; your turn comes after theirs.\n",
+                colour(self.to_move)
+            ));
+            return s;
+        }
+        let moves = moves::spread_for_listing(self.legal_moves(me));
+        s.push_str(&format!(
+            "It is your move. Your legal moves ({}{}), captures first, then each pawn in turn; send one line:\n",
+            moves.len(),
+            if moves.len() >= moves::ENUM_BUDGET {
+                " or more"
+            } else {
+                ""
+            }
+        ));
+        for m in moves.iter().take(60) {
+            if m.captures.is_empty() {
+                s.push_str(&format!("  {}\n", m.text()));
+            } else {
+                s.push_str(&format!("  {}   (takes {})\n", m.text(), m.captures.len()));
+            }
+        }
+        if moves.len() > 60 {
+            s.push_str(&format!("  ... and {} more\n", moves.len() - 60));
+        }
+        s.push_str(&format!(
+            "If the deadline passes, the judge plays {}.\nYou may also write RESIGN or OFFER DRAW.\n",
+            self.order_text(&self.default_move())
+        ));
+        s
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.result.clone()
+    }
+
+    fn order_help() -> String {
+        "Castello orders (one per line):\n\
+         E4-E5            move the pawn on E4 one square (any of the 8 directions)\n\
+         E4-E6            a pawn's first move may go two squares in a straight line\n\
+         E4-E2-C2-A2-C4   jumps over adjacent pawns (either colour, never a castle) to the\n\
+                          empty square beyond; enemy pawns jumped are taken; stop whenever\n\
+                          you like; the move ends after the fifth capture\n\
+         RESIGN           give up the game\n\
+         OFFER DRAW       offer a draw (it stands until your opponent moves)\n\
+         ACCEPT DRAW      accept your opponent's offer\n\
+         Squares are a column A-U and a row 1-15; lowercase, spaces and x work too \
+         (e4 e2 c2, E4xE2xC2)."
+            .into()
+    }
+}

@@ -1,1 +1,551 @@
-//! castle-risk: work in progress.
+//! Castle Risk (Parker Brothers 1986/1990) as a pure Castellan engine: castles, hidden
+//! armies, six kinds of cards answered in and out of turn, Admiral sea attacks, earnings at
+//! the end of the turn and elimination by castle capture. Rules: docs/rules/castle-risk.md;
+//! order language: docs/orders/castle-risk.md.
+//!
+//! * [`map`]: the board (data/board.yaml) with French and English names and seas.
+//! * [`cards`]: the deck of 48.
+//! * [`game`]: the state machine ([`CastleRisk`]) and its rules.
+//! * [`orders`]: parsing and writing orders.
+//! * [`view`]: narration, the text map and the private view.
+//! * [`bot`]: a bot that plays legal, sensible moves.
+
+// Seat-indexed loops read better than zipped iterators here; `sail` mirrors its order.
+#![allow(clippy::needless_range_loop, clippy::too_many_arguments)]
+
+pub mod bot;
+pub mod cards;
+pub mod game;
+pub mod map;
+pub mod orders;
+pub mod view;
+
+pub use cards::Card;
+pub use game::{CastleRisk, ClaimMode, Event, Options, Phase, PlacementMode};
+pub use orders::Order;
+
+use castellan_engine::{BotRng, DiceBox, OrderError, Outcome, Prompt, Rules, Seat, Viewer};
+use game::{Interrupt, OccupyWhat};
+use map::map;
+
+impl CastleRisk {
+    /// The prompts the game waits on now.
+    pub fn prompts(&self) -> Vec<Prompt> {
+        if self.outcome.is_some() {
+            return vec![];
+        }
+        let mut out = Vec::new();
+        let mk = |seat: Seat,
+                  kind: &str,
+                  q: String,
+                  choices: Vec<String>,
+                  default: Order,
+                  standing: Option<&str>| Prompt {
+            seat,
+            kind: kind.into(),
+            question: q,
+            choices,
+            default: orders::order_text(self, &default),
+            standing: standing.map(|s| s.to_string()),
+        };
+        match &self.phase {
+            Phase::Castles { order, next } => {
+                let s = order[*next];
+                let e = self.empire[s];
+                let choices = map().board.groups[e]
+                    .members
+                    .iter()
+                    .filter(|t| self.owner[**t].is_none())
+                    .map(|t| format!("CASTLE {}", Self::tname(*t)))
+                    .collect();
+                out.push(mk(
+                    s,
+                    "castle",
+                    format!(
+                        "You drew the {} token: put your castle on one of its territories.",
+                        map().empire_name(e)
+                    ),
+                    choices,
+                    self.default_for(s, "castle"),
+                    None,
+                ));
+            }
+            Phase::Claim { order, next } => {
+                let s = order[*next % order.len()];
+                let choices = self
+                    .free_territories()
+                    .iter()
+                    .take(8)
+                    .map(|t| format!("CLAIM {}", Self::tname(*t)))
+                    .collect();
+                out.push(mk(
+                    s,
+                    "claim",
+                    "Claim one free territory with one army.".into(),
+                    choices,
+                    self.default_for(s, "claim"),
+                    None,
+                ));
+            }
+            Phase::Draft { ranks } => {
+                for s in 0..self.n() {
+                    if ranks[s].is_none() {
+                        let ex: Vec<&str> = self
+                            .free_territories()
+                            .iter()
+                            .take(4)
+                            .map(|t| Self::tname(*t))
+                            .collect();
+                        out.push(mk(
+                            s,
+                            "rank",
+                            "Send your ranked list of territories, best first; the draft runs round-robin once everyone has sent one.".into(),
+                            vec![format!("RANK {}", ex.join(", ")), "RANK".into()],
+                            self.default_for(s, "rank"),
+                            None,
+                        ));
+                    }
+                }
+            }
+            Phase::Place { order, next } => {
+                let s = order[*next];
+                let due = self.to_place_setup[s].min(5);
+                out.push(mk(
+                    s,
+                    "place",
+                    format!("Place {due} armies on your territories."),
+                    self.place_choices(s, due),
+                    self.default_for(s, "place"),
+                    None,
+                ));
+            }
+            Phase::Blind { sent } => {
+                for s in 0..self.n() {
+                    if sent[s].is_none() && self.to_place_setup[s] > 0 {
+                        let due = self.to_place_setup[s];
+                        out.push(mk(
+                            s,
+                            "place",
+                            format!("Send your whole placement of {due} armies; all placements are revealed together."),
+                            self.place_choices(s, due),
+                            self.default_for(s, "place"),
+                            None,
+                        ));
+                    }
+                }
+            }
+            Phase::Hide => {
+                for s in 0..self.n() {
+                    if !self.hidden[s].iter().any(|h| h.chosen_by == s) {
+                        out.push(mk(
+                            s,
+                            "hide",
+                            "Choose in secret the territory of your hidden armies (any territory without a castle).".into(),
+                            self.territories_of(s)
+                                .iter()
+                                .filter(|t| self.castle_owner_at(**t).is_none())
+                                .take(6)
+                                .map(|t| format!("HIDE {}", Self::tname(*t)))
+                                .collect(),
+                            self.default_for(s, "hide"),
+                            None,
+                        ));
+                    }
+                }
+            }
+            Phase::Play => {
+                if let Some(i) = &self.interrupt {
+                    let s = self.interrupt_seat(i);
+                    let (kind, q, choices, standing) = match i {
+                        Interrupt::Defend(p) => {
+                            let mut c = vec!["DEFEND 2".to_string(), "DEFEND 1".to_string()];
+                            if self.hand_has(s, Card::Marshal) {
+                                c.push("DEFEND 2 MARSHAL".into());
+                            }
+                            if self.hidden[s]
+                                .iter()
+                                .any(|h| !h.used && h.territory == p.to)
+                            {
+                                c.push("DEFEND 2 REVEAL".into());
+                            }
+                            (
+                                "defend",
+                                format!(
+                                    "{} attacks {} ({} armies) from {}{}: how do you defend this attack?",
+                                    self.name(p.attacker),
+                                    Self::tname(p.to),
+                                    self.armies[p.to],
+                                    Self::tname(p.from),
+                                    match p.ship {
+                                        Some(k) => format!(" by sea with {k} armies"),
+                                        None => format!(" ({} armies)", self.armies[p.from]),
+                                    }
+                                ),
+                                c,
+                                "SET DEFEND 2",
+                            )
+                        }
+                        Interrupt::CounterSpy { spy, .. } => {
+                            let mut c = vec!["NO COUNTERSPY".to_string()];
+                            if self.hand_has(s, Card::Spy) {
+                                c.insert(0, "COUNTERSPY".into());
+                            }
+                            (
+                                "counter-spy",
+                                format!(
+                                    "{} plays a Spy on you: counter it with a Spy of your own?",
+                                    self.name(*spy)
+                                ),
+                                c,
+                                "SET COUNTERSPY ALWAYS",
+                            )
+                        }
+                        Interrupt::Reoccupy { vacated, .. } => {
+                            let mut c = vec!["OCCUPY ALL".to_string(), "PASS".to_string()];
+                            c.extend(
+                                vacated
+                                    .iter()
+                                    .filter(|t| self.owner[**t].is_none())
+                                    .take(6)
+                                    .map(|t| format!("OCCUPY {}", Self::tname(*t))),
+                            );
+                            (
+                                "reoccupy",
+                                "You captured a castle: re-occupy vacated territories with one army each (OCCUPY ... FROM ...), OCCUPY ALL, or PASS to leave the rest to the others.".to_string(),
+                                c,
+                                "SET REOCCUPY ALL",
+                            )
+                        }
+                        Interrupt::Annex { vacated, .. } => (
+                            "annex",
+                            "Annex one vacated territory with one army taken from any of yours."
+                                .to_string(),
+                            vacated
+                                .iter()
+                                .take(8)
+                                .map(|t| format!("ANNEX {}", Self::tname(*t)))
+                                .collect(),
+                            "SET ANNEX AUTO",
+                        ),
+                    };
+                    let d = self.default_for(s, kind);
+                    out.push(mk(s, kind, q, choices, d, Some(standing)));
+                } else {
+                    let s = self.current;
+                    if self.to_place > 0 {
+                        out.push(mk(
+                            s,
+                            "place",
+                            format!(
+                                "Place your {} {} armies on your territories.",
+                                self.to_place,
+                                if self.placing_earnings {
+                                    "earned"
+                                } else {
+                                    "reinforcement"
+                                }
+                            ),
+                            self.place_choices(s, self.to_place),
+                            self.default_for(s, "place"),
+                            None,
+                        ));
+                    } else {
+                        out.push(mk(
+                            s,
+                            "turn",
+                            "Your turn: play cards, attack, then END to collect your earnings."
+                                .into(),
+                            self.turn_choices(s),
+                            Order::End,
+                            None,
+                        ));
+                    }
+                }
+            }
+            Phase::Over => {}
+        }
+        out
+    }
+
+    fn place_choices(&self, s: Seat, due: u32) -> Vec<String> {
+        let mut v: Vec<String> = Vec::new();
+        if let Some(c) = self.castle[s] {
+            v.push(format!("PLACE {due} {}", Self::tname(c)));
+        }
+        for t in self.territories_of(s).into_iter().take(4) {
+            let line = format!("PLACE {due} {}", Self::tname(t));
+            if !v.contains(&line) {
+                v.push(line);
+            }
+        }
+        v
+    }
+
+    fn turn_choices(&self, s: Seat) -> Vec<String> {
+        let mut v = Vec::new();
+        if !self.attacked {
+            let r = self.hands[s]
+                .iter()
+                .filter(|c| **c == Card::Reinforcements)
+                .count();
+            if r > 0 {
+                v.push(format!("REINFORCE {r}"));
+            }
+        }
+        for t in self.territories_of(s) {
+            if self.armies[t] < 2 {
+                continue;
+            }
+            for n in map().board.neighbors(t) {
+                if let Some(o) = self.owner[n] {
+                    if o != s && !self.truce_between(s, o) && v.len() < 8 {
+                        v.push(format!(
+                            "ATTACK {} FROM {} UNTIL CONQUERED",
+                            Self::tname(n),
+                            Self::tname(t)
+                        ));
+                    }
+                }
+            }
+        }
+        v.push("END".into());
+        v
+    }
+
+    /// The documented default for a prompt of `kind` for `seat`.
+    pub fn default_for(&self, s: Seat, kind: &str) -> Order {
+        let m = map();
+        let first_own = || {
+            self.castle[s]
+                .filter(|c| self.owner[*c] == Some(s))
+                .or_else(|| self.territories_of(s).first().copied())
+                .unwrap_or(0)
+        };
+        match kind {
+            "castle" => {
+                let e = self.empire[s];
+                let t = m.board.groups[e]
+                    .members
+                    .iter()
+                    .copied()
+                    .find(|t| self.owner[*t].is_none())
+                    .unwrap_or(m.board.groups[e].members[0]);
+                Order::Castle(t)
+            }
+            "claim" => {
+                let free = self.free_territories();
+                let e = self.empire[s];
+                let t = free
+                    .iter()
+                    .copied()
+                    .find(|t| m.group_of(*t) == e)
+                    .or_else(|| free.first().copied())
+                    .unwrap_or(0);
+                Order::Claim(t)
+            }
+            "rank" => Order::Rank(vec![]),
+            "hide" => {
+                let t = self
+                    .territories_of(s)
+                    .into_iter()
+                    .find(|t| self.castle_owner_at(*t).is_none())
+                    .or_else(|| (0..self.owner.len()).find(|t| self.castle_owner_at(*t).is_none()))
+                    .unwrap_or(0);
+                Order::Hide(t)
+            }
+            "place" => {
+                let due = match self.phase {
+                    Phase::Place { .. } => self.to_place_setup[s].min(5),
+                    Phase::Blind { .. } => self.to_place_setup[s],
+                    _ => self.to_place,
+                };
+                Order::Place(vec![(first_own(), due.max(1))])
+            }
+            "defend" => {
+                let Some(Interrupt::Defend(p)) = &self.interrupt else {
+                    return Order::Defend {
+                        dice: 2,
+                        marshal: false,
+                        reveal: false,
+                    };
+                };
+                let d = self.standing_defence(s, p.to);
+                Order::Defend {
+                    dice: d.dice,
+                    marshal: d.marshal
+                        && (self.hand_has(s, Card::Marshal)
+                            || self.in_play.contains(&(s, Card::Marshal))),
+                    reveal: d.reveal,
+                }
+            }
+            "counter-spy" => Order::CounterSpy(
+                self.standing[s]
+                    .counterspy
+                    .unwrap_or(game::DEFAULT_COUNTERSPY)
+                    && self.hand_has(s, Card::Spy),
+            ),
+            "reoccupy" => Order::Occupy(OccupyWhat::All),
+            "annex" => {
+                let Some(Interrupt::Annex { vacated, .. }) = &self.interrupt else {
+                    return Order::Occupy(OccupyWhat::Pass);
+                };
+                let (t, from) = self.default_annex(s, vacated);
+                Order::Annex {
+                    t,
+                    from: Some(from),
+                }
+            }
+            _ => {
+                if self.to_place > 0 {
+                    Order::Place(vec![(first_own(), self.to_place)])
+                } else {
+                    Order::End
+                }
+            }
+        }
+    }
+
+    /// Apply an order; on Err nothing has changed.
+    pub fn apply_order(
+        &mut self,
+        seat: Seat,
+        order: &Order,
+        dice: &mut DiceBox,
+    ) -> Result<Vec<Event>, OrderError> {
+        if seat >= self.n() {
+            return Err(OrderError::new(format!("there is no seat {seat}")));
+        }
+        if self.outcome.is_some() {
+            return Err(OrderError::new("the game is over"));
+        }
+        if !self.alive[seat] {
+            return Err(OrderError::new("you are out of the game"));
+        }
+        let backup = self.clone();
+        let r = match order {
+            Order::Castle(t) => self.castle_place(seat, *t, dice),
+            Order::Claim(t) => self.claim(seat, *t, dice),
+            Order::Rank(l) => self.rank(seat, l),
+            Order::Place(p) => self.place_setup(seat, p, dice),
+            Order::Hide(t) => self.hide(seat, *t, dice),
+            Order::Reinforce(n) => self.reinforce(seat, *n),
+            Order::Truce(w) => self.truce(seat, *w),
+            Order::Spy { target, prefer } => self.spy(seat, *target, prefer),
+            Order::Reveal(t) => self.reveal(seat, *t),
+            Order::Attack {
+                to,
+                from,
+                plan,
+                general,
+            } => self.attack(seat, *from, *to, *plan, *general, dice),
+            Order::Sail {
+                armies,
+                from,
+                to,
+                dice: d,
+                general,
+            } => {
+                let plan = castellan_engine::assault::AttackPlan {
+                    dice: *d,
+                    ..Default::default()
+                };
+                self.sail(seat, *armies, *from, *to, plan, *general, dice)
+            }
+            Order::End => self.end(seat, dice),
+            Order::Occupy(w) => self.occupy(seat, w.clone()),
+            Order::Annex { t, from } => self.annex(seat, *t, *from),
+            Order::Defend {
+                dice: n,
+                marshal,
+                reveal,
+            } => self.defend(
+                seat,
+                game::Defence {
+                    dice: *n,
+                    marshal: *marshal,
+                    reveal: *reveal,
+                },
+                dice,
+            ),
+            Order::CounterSpy(b) => self.counterspy(seat, *b),
+            Order::Set(s) => self.set_standing(seat, s),
+        };
+        if r.is_err() {
+            *self = backup;
+        }
+        r
+    }
+}
+
+impl Rules for CastleRisk {
+    type Options = Options;
+    type Order = Order;
+    type Event = Event;
+    const GAME: &'static str = "castle-risk";
+    const STATE_VERSION: u32 = game::STATE_VERSION;
+
+    fn seat_range() -> std::ops::RangeInclusive<usize> {
+        2..=6
+    }
+
+    fn setup(
+        players: &[String],
+        options: &Options,
+        dice: &mut DiceBox,
+    ) -> Result<(Self, Vec<Event>), OrderError> {
+        CastleRisk::new_game(players, options, dice)
+    }
+
+    fn turn(&self) -> u32 {
+        self.turn.max(1)
+    }
+
+    fn pending(&self) -> Vec<Prompt> {
+        self.prompts()
+    }
+
+    fn parse(&self, seat: Seat, line: &str) -> Result<Order, OrderError> {
+        orders::parse(self, seat, line)
+    }
+
+    fn apply(
+        &mut self,
+        seat: Seat,
+        order: &Order,
+        dice: &mut DiceBox,
+    ) -> Result<Vec<Event>, OrderError> {
+        self.apply_order(seat, order, dice)
+    }
+
+    fn default_order(&self, prompt: &Prompt) -> Order {
+        self.default_for(prompt.seat, &prompt.kind)
+    }
+
+    fn bot_order(&self, seat: Seat, rng: &mut BotRng) -> Order {
+        bot::choose(self, seat, rng)
+    }
+
+    fn order_text(&self, order: &Order) -> String {
+        orders::order_text(self, order)
+    }
+
+    fn narrate(&self, event: &Event, viewer: Viewer) -> Option<String> {
+        view::narrate(self, event, viewer)
+    }
+
+    fn public_view(&self) -> String {
+        view::public_view(self)
+    }
+
+    fn private_view(&self, seat: Seat) -> String {
+        view::private_view(self, seat)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome.clone()
+    }
+
+    fn order_help() -> String {
+        view::HELP.to_string()
+    }
+}

@@ -1,1 +1,472 @@
-//! castrum: work in progress.
+//! Castrum: a castle-building card game for 2 to 4 players (rules: seed 002, French).
+//!
+//! Each player holds 5 hidden cards and owns a building site (chantier). A turn plays 1 or 2
+//! cards (or the Roue de Carrier and 3 building cards) or discards 1 to 3, then refills the
+//! hand to 5. Materials on a site become walls (1 Structores + 2 Lapides + 3 Rustici) and a
+//! tower (1 Structores + 5 Lapides + 6 Rustici); 4 walls and a tower make a castle. Attack
+//! cards hit another player's site and are answered out of turn by defence cards; after
+//! every full round a die picks an event.
+//!
+//! * [`cards`]: card types, names, the deck file.
+//! * [`rules`]: checking and applying orders (all the rules).
+//! * [`text`]: the order language, narration and the views.
+//! * [`bot`]: a heuristic player.
+//! * [`measure`]: bot games without a table, for the deck measurements.
+
+pub mod bot;
+pub mod cards;
+pub mod measure;
+pub mod rules;
+pub mod text;
+
+pub use cards::{Card, Deck, Material};
+
+use castellan_engine::{BotRng, DiceBox, OrderError, Outcome, Prompt, Rules, Seat, Viewer};
+use serde::{Deserialize, Serialize};
+
+/// Rounds after which a classic game that nobody has won is scored like a timed game
+/// (a safety net: bots and players can stall; see docs/rules/castrum.md).
+pub const CLASSIC_ROUND_LIMIT: u32 = 80;
+/// Cards in a full hand.
+pub const HAND: usize = 5;
+/// Walls and towers in a complete castle (also the wooden pieces each player has).
+pub const CASTLE_WALLS: u8 = 4;
+pub const CASTLE_TOWERS: u8 = 1;
+
+/// Family rules or the expert variant of Incendie and Sorcière.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    #[default]
+    Family,
+    Expert,
+}
+
+/// Classic (first complete castle) or timed (a set number of rounds, then points).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Victory {
+    #[default]
+    Classic,
+    Timed,
+}
+
+/// Game options (`mode=expert victory=timed rounds=15`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "snake_case")]
+pub struct Options {
+    pub mode: Mode,
+    pub victory: Victory,
+    /// Length of a timed game in full rounds.
+    pub rounds: u32,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            mode: Mode::Family,
+            victory: Victory::Classic,
+            rounds: 20,
+        }
+    }
+}
+
+/// A building piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Piece {
+    Wall,
+    Tower,
+}
+
+impl Piece {
+    /// (Structores, Lapides, Rustici) needed.
+    pub fn cost(self) -> (u32, u32, u32) {
+        match self {
+            Piece::Wall => (1, 2, 3),
+            Piece::Tower => (1, 5, 6),
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Piece::Wall => "wall",
+            Piece::Tower => "tower",
+        }
+    }
+}
+
+/// The round event, from the die rolled after every full round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Happening {
+    Famine,
+    BadWeather,
+    Plague,
+    ForTheWorks,
+    MonasticReform,
+    FeastOfFools,
+}
+
+impl Happening {
+    pub fn from_die(face: u8) -> Happening {
+        match face {
+            1 => Happening::Famine,
+            2 => Happening::BadWeather,
+            3 => Happening::Plague,
+            4 => Happening::ForTheWorks,
+            5 => Happening::MonasticReform,
+            _ => Happening::FeastOfFools,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Happening::Famine => "Famine",
+            Happening::BadWeather => "Bad weather",
+            Happening::Plague => "Plague",
+            Happening::ForTheWorks => "For the works",
+            Happening::MonasticReform => "Monastic reform",
+            Happening::FeastOfFools => "Feast of fools",
+        }
+    }
+    /// What it does, in one line.
+    pub fn effect(self) -> &'static str {
+        match self {
+            Happening::Famine => "no Structores or Rustici may be put on a site this round",
+            Happening::BadWeather => "nobody may build this round",
+            Happening::Plague => {
+                "every site loses half its Rustici and half its Structores cards (rounded down)"
+            }
+            Happening::ForTheWorks => "every player gives up one card of their site",
+            Happening::MonasticReform => "no Mage or Sorcière may be played this round",
+            Happening::FeastOfFools => "every hand passes to the left neighbour (the next seat)",
+        }
+    }
+}
+
+/// A player's building site: material cards face up, the castle built so far, and the
+/// Mage that blocks it (with its caster), if any.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Site {
+    pub cards: Vec<Card>,
+    pub walls: u8,
+    pub towers: u8,
+    pub mage: Option<Seat>,
+}
+
+impl Site {
+    pub fn units(&self, m: Material) -> u32 {
+        self.cards
+            .iter()
+            .filter_map(|c| c.material())
+            .filter(|(mm, _)| *mm == m)
+            .map(|(_, u)| u)
+            .sum()
+    }
+    pub fn count(&self, c: Card) -> usize {
+        self.cards.iter().filter(|x| **x == c).count()
+    }
+    pub fn points(&self) -> u32 {
+        self.walls as u32 + 4 * self.towers as u32
+    }
+    pub fn complete(&self) -> bool {
+        self.walls >= CASTLE_WALLS && self.towers >= CASTLE_TOWERS
+    }
+}
+
+/// A standing answer to attacks on one's site.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DefendPolicy {
+    /// Ask me each time (the game waits for my answer).
+    #[default]
+    Ask,
+    /// Defend whenever I hold the right card.
+    Always,
+    /// Never defend.
+    Never,
+}
+
+/// An attack card played on a site, waiting for its victim's answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attack {
+    pub attacker: Seat,
+    pub victim: Seat,
+    pub card: Card,
+    /// The site card a Sorcière aims at.
+    pub aim: Option<Card>,
+}
+
+/// What the game waits for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Phase {
+    /// The current player plays.
+    Turn,
+    /// The victim of an attack answers (DEFEND or ACCEPT).
+    Defence(Attack),
+    /// "For the works": these seats must each give up one site card.
+    Works(Vec<Seat>),
+    Over,
+}
+
+/// What the current player has done this turn.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnState {
+    /// Cards played (the Roue de Carrier counts as one).
+    pub played: u8,
+    /// The Roue de Carrier opened this turn.
+    pub wheel: bool,
+    /// An attack card was played this turn.
+    pub attacked: bool,
+}
+
+/// One order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Order {
+    /// Play a card from the hand: materials and the Roue onto one's own site (`target`
+    /// None), attacks onto another player's site; `aim` is the site card a Sorcière hits.
+    Play {
+        card: Card,
+        target: Option<Seat>,
+        aim: Option<Card>,
+    },
+    /// Discard 1 to 3 cards (the whole turn).
+    Discard(Vec<Card>),
+    Build(Piece),
+    /// Exchange an x2 card of one's site for two simple cards from the pile.
+    Exchange(Card),
+    /// End the turn (refill to 5).
+    End,
+    /// Answer an attack with the matching defence card.
+    Defend,
+    /// Let an attack hit.
+    Accept,
+    /// "For the works": give up this site card.
+    Give(Card),
+    SetDefend(DefendPolicy),
+    /// Standing answer to "for the works": the first of these cards on my site (empty:
+    /// ask me).
+    SetWorks(Vec<Card>),
+}
+
+/// Everything that happens, for the history and the reports.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Event {
+    /// Each player's die for who starts, and the winner of the roll.
+    FirstPlayer {
+        rolls: Vec<Vec<(Seat, u8)>>,
+        seat: Seat,
+    },
+    /// Cards dealt or drawn (private to `seat`; the public learns only how many).
+    Drew {
+        seat: Seat,
+        cards: Vec<Card>,
+    },
+    /// The pile ran out: the cards under it were shuffled into a new pile.
+    Reshuffled {
+        cards: usize,
+    },
+    TurnBegins {
+        seat: Seat,
+        round: u32,
+    },
+    /// A Mage leaves the site it blocked (its caster's turn came).
+    MageLeaves {
+        caster: Seat,
+        victim: Seat,
+    },
+    Placed {
+        seat: Seat,
+        card: Card,
+    },
+    Wheel {
+        seat: Seat,
+    },
+    Attacked {
+        attacker: Seat,
+        victim: Seat,
+        card: Card,
+        aim: Option<Card>,
+    },
+    Defended {
+        victim: Seat,
+        defence: Card,
+        attack: Card,
+    },
+    /// Incendie, family: one die per site card, even = lost.
+    FireDie {
+        victim: Seat,
+        card: Card,
+        die: u8,
+        lost: bool,
+    },
+    /// Incendie, expert: cards in lots of three, one taken from each full lot.
+    FireLots {
+        victim: Seat,
+        lots: usize,
+        lost: Vec<Card>,
+    },
+    Witch {
+        victim: Seat,
+        card: Card,
+        die: Option<u8>,
+        destroyed: bool,
+    },
+    Stolen {
+        attacker: Seat,
+        victim: Seat,
+    },
+    Blocked {
+        caster: Seat,
+        victim: Seat,
+    },
+    Built {
+        seat: Seat,
+        piece: Piece,
+        used: Vec<Card>,
+        walls: u8,
+        towers: u8,
+    },
+    Exchanged {
+        seat: Seat,
+        card: Card,
+    },
+    /// Discarded (face down: private to `seat`; the public learns how many).
+    Discarded {
+        seat: Seat,
+        cards: Vec<Card>,
+    },
+    TurnEnds {
+        seat: Seat,
+    },
+    EventDie {
+        round: u32,
+        die: u8,
+        happening: Happening,
+    },
+    Plague {
+        seat: Seat,
+        lost: Vec<Card>,
+    },
+    Gave {
+        seat: Seat,
+        card: Card,
+    },
+    /// Feast of fools: `seat` now holds these cards (private), passed by `from`.
+    Received {
+        seat: Seat,
+        from: Seat,
+        cards: Vec<Card>,
+    },
+    HandsPassed,
+    StandingSet {
+        seat: Seat,
+        text: String,
+    },
+    /// Final scores (timed game, or a classic game at the round limit).
+    Scores {
+        points: Vec<u32>,
+    },
+    Won {
+        winners: Vec<Seat>,
+        reason: String,
+    },
+}
+
+/// The whole game state. Fields are public so tests can set up positions; the judge
+/// never shows it (views come from [`Rules::public_view`] / [`Rules::private_view`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Castrum {
+    pub players: Vec<String>,
+    pub options: Options,
+    pub hands: Vec<Vec<Card>>,
+    pub sites: Vec<Site>,
+    /// The pile: drawn at random from the secret stream at the moment of drawing.
+    pub pile: Vec<Card>,
+    /// Cards put under the pile, not yet shuffled in (drawn once `pile` is empty).
+    pub under: Vec<Card>,
+    /// Who started (a round ends when the turn comes back to this seat).
+    pub first: Seat,
+    pub current: Seat,
+    pub round: u32,
+    /// The dice turn (one per player turn).
+    pub dice_turn: u32,
+    pub turn_state: TurnState,
+    pub phase: Phase,
+    /// The event in force this round (from the die rolled at the end of the last round).
+    pub in_force: Option<Happening>,
+    pub defend: Vec<DefendPolicy>,
+    pub works: Vec<Vec<Card>>,
+    pub outcome: Option<Outcome>,
+}
+
+impl Rules for Castrum {
+    type Options = Options;
+    type Order = Order;
+    type Event = Event;
+    const GAME: &'static str = "castrum";
+    const STATE_VERSION: u32 = 1;
+
+    fn seat_range() -> std::ops::RangeInclusive<usize> {
+        2..=4
+    }
+
+    fn setup(
+        players: &[String],
+        options: &Options,
+        dice: &mut DiceBox,
+    ) -> Result<(Self, Vec<Event>), OrderError> {
+        let deck = Deck::standard().map_err(OrderError::new)?;
+        Castrum::with_deck(players, options, &deck, dice)
+    }
+
+    fn turn(&self) -> u32 {
+        self.dice_turn
+    }
+
+    fn pending(&self) -> Vec<Prompt> {
+        self.prompts()
+    }
+
+    fn parse(&self, seat: Seat, line: &str) -> Result<Order, OrderError> {
+        text::parse(self, seat, line)
+    }
+
+    fn apply(
+        &mut self,
+        seat: Seat,
+        order: &Order,
+        dice: &mut DiceBox,
+    ) -> Result<Vec<Event>, OrderError> {
+        self.check(seat, order)?;
+        Ok(self.exec(seat, order, dice))
+    }
+
+    fn default_order(&self, prompt: &Prompt) -> Order {
+        self.default_for(prompt.seat)
+    }
+
+    fn bot_order(&self, seat: Seat, rng: &mut BotRng) -> Order {
+        bot::choose(self, seat, rng)
+    }
+
+    fn order_text(&self, order: &Order) -> String {
+        text::order_text(self, order)
+    }
+
+    fn narrate(&self, event: &Event, viewer: Viewer) -> Option<String> {
+        text::narrate(self, event, viewer)
+    }
+
+    fn public_view(&self) -> String {
+        text::public_view(self)
+    }
+
+    fn private_view(&self, seat: Seat) -> String {
+        text::private_view(self, seat)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome.clone()
+    }
+
+    fn order_help() -> String {
+        text::HELP.to_string()
+    }
+}

@@ -1,1 +1,25 @@
-//! mail: work in progress.
+//! Castellan's mail edge: raw RFC 5322 bytes in, [`ParsedMail`] out; [`OutgoingMail`] in,
+//! an email on the wire out. No game or judge knowledge lives here.
+//!
+//! - [`parse`]: mail-parser, text/plain with an HTML-only fallback, quoted replies and
+//!   signatures stripped ([`strip_quoted`]), attachments listed and ignored, a size cap, and
+//!   the hygiene verdict ([`ParsedMail::automatic`]): mail we must never answer.
+//! - [`render`] / [`Transport::send`]: lettre; every reply is threaded and says it is
+//!   automatic (`Auto-Submitted: auto-replied`, `X-Auto-Response-Suppress: All`).
+//! - [`Maildir`]: the embedded default inbox (tmp → new → cur).
+//! - [`ImapInbox`]: IMAP over plain TCP or TLS (tokio-rustls); fetching never sets `\Seen`,
+//!   [`ImapInbox::mark_seen`] does, after the judge committed.
+
+mod imap;
+mod maildir;
+mod parse;
+mod quote;
+mod render;
+mod transport;
+
+pub use imap::{ImapError, ImapInbox, ImapStream};
+pub use maildir::Maildir;
+pub use parse::{automatic_reason, parse, ParseError, ParsedMail};
+pub use quote::{flatten_html, strip_html_quotes, strip_html_reply, strip_quoted};
+pub use render::{render, try_render, OutgoingMail, RenderError};
+pub use transport::{eml_file_name, SendError, SmtpSecurity, Transport};

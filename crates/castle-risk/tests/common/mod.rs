@@ -1,0 +1,105 @@
+#![allow(dead_code)]
+use castellan_castle_risk::{CastleRisk, ClaimMode, Options, PlacementMode};
+use castellan_engine::{play_out, PlayedGame, Secret, Table};
+
+pub fn names(n: usize) -> Vec<String> {
+    ["Alice", "Bruno", "Chloé", "Dmitri", "Eva", "Farid"][..n]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+}
+
+pub fn table(id: &str, n: usize, options: Options) -> Table<CastleRisk> {
+    Table::new(id, Secret::derive(id.as_bytes()), names(n), options).expect("table")
+}
+
+pub fn options(claim: ClaimMode, placement: PlacementMode) -> Options {
+    Options {
+        claim,
+        placement,
+        ..Options::default()
+    }
+}
+
+/// One bot game to the end.
+pub fn bot_game(id: &str, n: usize, options: Options) -> (Table<CastleRisk>, PlayedGame) {
+    let mut t = table(id, n, options);
+    let r = play_out(&mut t, 400_000).unwrap_or_else(|e| panic!("{id}: {e}"));
+    (t, r)
+}
+
+use castellan_castle_risk::cards::full_deck;
+use castellan_castle_risk::game::Phase;
+use castellan_castle_risk::map::map;
+use castellan_engine::DiceBox;
+
+pub fn t(name: &str) -> usize {
+    map().board.resolve(name).unwrap()
+}
+
+/// A position in the middle of play: every territory goes round the table with 1 army,
+/// then the listed overrides; castles where given; empty hands; the whole deck in the pile;
+/// seat 0 to play.
+pub fn position(n: usize, castles: &[&str], owners: &[(&str, usize, u32)]) -> CastleRisk {
+    let mut d = DiceBox::new("pos", Secret::derive(b"pos"));
+    let (mut g, _) = CastleRisk::new_game(&names(n), &Options::default(), &mut d).unwrap();
+    for x in 0..g.owner.len() {
+        g.owner[x] = Some(x % n);
+        g.armies[x] = 1;
+    }
+    for (s, c) in castles.iter().enumerate() {
+        let c = t(c);
+        g.castle[s] = Some(c);
+        g.owner[c] = Some(s);
+        g.empire[s] = map().group_of(c);
+        g.tokens[s] = vec![g.empire[s]];
+    }
+    for (name, s, a) in owners {
+        g.owner[t(name)] = Some(*s);
+        g.armies[t(name)] = *a;
+    }
+    for s in 0..n {
+        g.to_place_setup[s] = 0;
+    }
+    g.pile = full_deck();
+    g.phase = Phase::Play;
+    g.current = 0;
+    g.turns_played = 1;
+    g.turn = 1;
+    g
+}
+
+/// Give `seat` these cards from the pile.
+pub fn give(g: &mut CastleRisk, seat: usize, cards: &[castellan_castle_risk::Card]) {
+    for c in cards {
+        let i = g.pile.iter().position(|x| x == c).expect("card in pile");
+        g.pile.remove(i);
+        g.hands[seat].push(*c);
+    }
+}
+
+/// A dice box whose first public d6 rolls satisfy `want` (searching seeds and turns; the
+/// hash chain is computed once per seed).
+pub fn dice_with(count: usize, want: impl Fn(&[u8]) -> bool) -> DiceBox {
+    for i in 0..1000 {
+        let mut base = DiceBox::new(
+            &format!("faces-{i}"),
+            Secret::derive(format!("faces-{i}").as_bytes()),
+        );
+        base.turn_seed(1);
+        for k in 1..1000 {
+            let mut d = base.clone();
+            d.enter_turn(k);
+            let mut probe = d.clone();
+            let faces: Vec<u8> = probe.roll_d6(count).iter().map(|r| r.value).collect();
+            if want(&faces) {
+                return d;
+            }
+        }
+    }
+    panic!("no seed gives the wanted faces");
+}
+
+pub fn any_dice() -> DiceBox {
+    DiceBox::new("any", Secret::derive(b"any"))
+}

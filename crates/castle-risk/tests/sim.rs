@@ -1,0 +1,154 @@
+//! Whole bot games: they finish with a winner and replay identically from their seed.
+mod common;
+use castellan_castle_risk::{ClaimMode, Options, PlacementMode};
+use common::*;
+use std::time::Instant;
+
+fn run(players: usize, games: usize, opts: Options, replay: bool) -> (usize, f64, u32, f64) {
+    let t0 = Instant::now();
+    let mut finished = 0;
+    let mut turns = 0u64;
+    let mut max = 0;
+    for g in 0..games {
+        let id = format!(
+            "sim-{players}-{g}-{:?}-{:?}-{}",
+            opts.claim, opts.placement, opts.ask
+        );
+        let (t, r) = bot_game(&id, players, opts.clone());
+        assert!(!r.capped, "{id} capped after {} orders", r.orders);
+        let o = r.outcome.clone().expect("outcome");
+        assert_eq!(o.winners.len(), 1, "{id}: {o:?}");
+        finished += 1;
+        turns += r.turns as u64;
+        max = max.max(r.turns);
+        if replay {
+            t.replay().unwrap_or_else(|e| panic!("{id}: replay: {e}"));
+        }
+    }
+    let secs = t0.elapsed().as_secs_f64();
+    (
+        finished,
+        turns as f64 / games as f64,
+        max,
+        games as f64 / secs,
+    )
+}
+
+/// Every set-up option and the ask mode play whole games to a winner and replay.
+#[test]
+fn a_few_bot_games_of_every_kind_finish_and_replay() {
+    for (players, claim, placement, ask) in [
+        (2, ClaimMode::Table, PlacementMode::Rounds, false),
+        (3, ClaimMode::Draft, PlacementMode::Blind, true),
+        (4, ClaimMode::Random, PlacementMode::Rounds, true),
+        (5, ClaimMode::Random, PlacementMode::Blind, false),
+        (6, ClaimMode::Draft, PlacementMode::Rounds, false),
+    ] {
+        let opts = Options {
+            claim,
+            placement,
+            ask,
+            turn_limit: 0,
+        };
+        let (f, mean, max, _) = run(players, 2, opts, true);
+        assert_eq!(f, 2);
+        eprintln!("{players} players: turns mean {mean:.1} max {max}");
+    }
+}
+
+fn thousand(players: usize) {
+    let t0 = Instant::now();
+    let (mut finished, mut replayed, mut turns, mut max) = (0, 0, 0u64, 0);
+    let mut capped = Vec::new();
+    for g in 0..1000 {
+        let id = format!("k-{players}-{g}");
+        let mut t = table(
+            &id,
+            players,
+            Options {
+                claim: ClaimMode::Random,
+                ..Options::default()
+            },
+        );
+        let r = castellan_engine::play_out(&mut t, 100_000).unwrap_or_else(|e| panic!("{id}: {e}"));
+        if r.capped {
+            capped.push(g);
+            continue;
+        }
+        if r.outcome.as_ref().is_some_and(|o| o.winners.len() == 1) {
+            finished += 1;
+        }
+        turns += r.turns as u64;
+        max = max.max(r.turns);
+        if t.replay().is_ok() {
+            replayed += 1;
+        }
+    }
+    let secs = t0.elapsed().as_secs_f64();
+    println!(
+        "{players} players: 1000 games, {finished} finished with a winner, {replayed} replayed identically, capped {capped:?}, turns mean {:.1} max {max}, {:.1} games/s (with replay)",
+        turns as f64 / finished.max(1) as f64,
+        1000.0 / secs
+    );
+    assert_eq!(finished, 1000);
+    assert_eq!(replayed, 1000);
+}
+
+#[test]
+#[ignore]
+fn thousand_games_2_players() {
+    thousand(2)
+}
+#[test]
+#[ignore]
+fn thousand_games_3_players() {
+    thousand(3)
+}
+#[test]
+#[ignore]
+fn thousand_games_4_players() {
+    thousand(4)
+}
+#[test]
+#[ignore]
+fn thousand_games_5_players() {
+    thousand(5)
+}
+#[test]
+#[ignore]
+fn thousand_games_6_players() {
+    thousand(6)
+}
+
+/// Quick statistics for tuning (release): 50 games per player count, stalls counted.
+#[test]
+#[ignore]
+fn tuning_stats() {
+    for p in 2..=6 {
+        let mut capped = Vec::new();
+        let mut turns = Vec::new();
+        for g in 0..50 {
+            let id = format!("tune-{p}-{g}");
+            let mut t = table(
+                &id,
+                p,
+                Options {
+                    claim: ClaimMode::Random,
+                    ..Options::default()
+                },
+            );
+            let r = castellan_engine::play_out(&mut t, 60_000).unwrap();
+            if r.capped {
+                capped.push(g)
+            } else {
+                turns.push(r.turns)
+            }
+        }
+        let mean = turns.iter().sum::<u32>() as f64 / turns.len().max(1) as f64;
+        println!(
+            "{p} players: capped {:?}, turns mean {mean:.1} max {:?}",
+            capped,
+            turns.iter().max()
+        );
+    }
+}

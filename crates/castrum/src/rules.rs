@@ -1,0 +1,1179 @@
+//! The rules: setting up, checking an order (nothing changes), applying it.
+//!
+//! `check` looks at everything first; `exec` then mutates and never fails, so `apply`
+//! changes nothing when it returns `Err`.
+
+use crate::*;
+use castellan_engine::Prompt;
+
+fn err(msg: impl Into<String>) -> OrderError {
+    OrderError::new(msg)
+}
+
+fn remove_one(v: &mut Vec<Card>, c: Card) -> bool {
+    if let Some(i) = v.iter().position(|x| *x == c) {
+        v.remove(i);
+        true
+    } else {
+        false
+    }
+}
+
+/// True if `hand` holds every card of `cards` (as a multiset).
+pub fn holds_all(hand: &[Card], cards: &[Card]) -> bool {
+    let mut h = hand.to_vec();
+    cards.iter().all(|c| remove_one(&mut h, *c))
+}
+
+impl Castrum {
+    /// Set a game up with a given deck (the standard one is `data/deck.yaml`).
+    pub fn with_deck(
+        players: &[String],
+        options: &Options,
+        deck: &Deck,
+        dice: &mut DiceBox,
+    ) -> Result<(Castrum, Vec<Event>), OrderError> {
+        let n = players.len();
+        if !(2..=4).contains(&n) {
+            return Err(err(format!("Castrum is played by 2 to 4 players, not {n}")));
+        }
+        if (deck.total() as usize) < HAND * n {
+            return Err(err("the deck is too small to deal the hands"));
+        }
+        if options.victory == Victory::Timed && options.rounds == 0 {
+            return Err(err("a timed game needs at least one round").hint("write: rounds=15"));
+        }
+        let mut g = Castrum {
+            players: players.to_vec(),
+            options: options.clone(),
+            hands: vec![Vec::new(); n],
+            sites: vec![Site::default(); n],
+            pile: deck.cards(),
+            under: Vec::new(),
+            first: 0,
+            current: 0,
+            round: 1,
+            dice_turn: 1,
+            turn_state: TurnState::default(),
+            phase: Phase::Turn,
+            in_force: None,
+            defend: vec![DefendPolicy::Ask; n],
+            works: vec![Vec::new(); n],
+            outcome: None,
+        };
+        let mut events = Vec::new();
+        // "Chaque joueur lance le dé et celui qui réalise le meilleur score débute."
+        let mut contenders: Vec<Seat> = (0..n).collect();
+        let mut rolls = Vec::new();
+        for _ in 0..50 {
+            let r: Vec<(Seat, u8)> = contenders
+                .iter()
+                .map(|s| (*s, dice.roll(6).value))
+                .collect();
+            let best = r.iter().map(|(_, v)| *v).max().unwrap_or(0);
+            contenders = r
+                .iter()
+                .filter(|(_, v)| *v == best)
+                .map(|(s, _)| *s)
+                .collect();
+            rolls.push(r);
+            if contenders.len() == 1 {
+                break;
+            }
+        }
+        let first = contenders.first().copied().unwrap_or(0);
+        events.push(Event::FirstPlayer { rolls, seat: first });
+        for s in 0..n {
+            events.extend(g.draw(s, HAND, dice));
+        }
+        g.first = first;
+        events.extend(g.begin_turn(first, dice));
+        Ok((g, events))
+    }
+
+    pub fn seats(&self) -> usize {
+        self.players.len()
+    }
+
+    pub fn name(&self, seat: Seat) -> &str {
+        self.players.get(seat).map(|s| s.as_str()).unwrap_or("?")
+    }
+
+    /// Every card of the game, wherever it is (always the deck's total).
+    pub fn card_count(&self) -> usize {
+        let pending = match &self.phase {
+            Phase::Defence(_) => 1,
+            _ => 0,
+        };
+        self.hands.iter().map(|h| h.len()).sum::<usize>()
+            + self
+                .sites
+                .iter()
+                .map(|s| s.cards.len() + usize::from(s.mage.is_some()))
+                .sum::<usize>()
+            + self.pile.len()
+            + self.under.len()
+            + pending
+    }
+
+    pub fn pile_size(&self) -> usize {
+        self.pile.len() + self.under.len()
+    }
+
+    pub fn blocked(&self, seat: Seat) -> bool {
+        self.sites
+            .get(seat)
+            .map(|s| s.mage.is_some())
+            .unwrap_or(false)
+    }
+
+    /// Draw up to `k` cards for `seat` from the secret stream.
+    fn draw(&mut self, seat: Seat, k: usize, dice: &mut DiceBox) -> Vec<Event> {
+        let mut ev = Vec::new();
+        let mut got = Vec::new();
+        for _ in 0..k {
+            if self.pile.is_empty() && !self.under.is_empty() {
+                ev.push(Event::Reshuffled {
+                    cards: self.under.len(),
+                });
+                self.pile.append(&mut self.under);
+            }
+            if self.pile.is_empty() {
+                break;
+            }
+            let i = dice.secret_below(self.pile.len());
+            got.push(self.pile.swap_remove(i));
+        }
+        if !got.is_empty() {
+            self.hands[seat].extend(got.iter().copied());
+            ev.push(Event::Drew { seat, cards: got });
+        }
+        ev
+    }
+
+    fn refill(&mut self, seat: Seat, dice: &mut DiceBox) -> Vec<Event> {
+        let k = HAND.saturating_sub(self.hands[seat].len());
+        self.draw(seat, k, dice)
+    }
+
+    /// Put the cards under the pile and shuffle the whole pile.
+    fn shuffle_in(&mut self) {
+        self.pile.append(&mut self.under);
+    }
+
+    fn begin_turn(&mut self, seat: Seat, dice: &mut DiceBox) -> Vec<Event> {
+        let mut ev = Vec::new();
+        self.dice_turn += 1;
+        self.current = seat;
+        self.turn_state = TurnState::default();
+        self.phase = Phase::Turn;
+        ev.push(Event::TurnBegins {
+            seat,
+            round: self.round,
+        });
+        // "la carte Mage reste sur le chantier cible jusqu'au tour suivant de celui qui l'a posée"
+        for v in 0..self.seats() {
+            if self.sites[v].mage == Some(seat) {
+                self.sites[v].mage = None;
+                self.under.push(Card::Mage);
+                ev.push(Event::MageLeaves {
+                    caster: seat,
+                    victim: v,
+                });
+            }
+        }
+        // "Veillez à bien avoir toujours 5 cartes dans votre jeu"
+        ev.extend(self.refill(seat, dice));
+        ev
+    }
+
+    // ------------------------------------------------------------------ checking
+
+    /// Is this order legal for `seat` now? Changes nothing.
+    pub fn check(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
+        if seat >= self.seats() {
+            return Err(err(format!("there is no seat {seat}")));
+        }
+        match order {
+            Order::SetDefend(_) => return Ok(()),
+            Order::SetWorks(cards) => {
+                if cards.len() > 16 {
+                    return Err(err("name at most 16 cards"));
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
+        if self.outcome.is_some() {
+            return Err(err("the game is over"));
+        }
+        match &self.phase {
+            Phase::Over => Err(err("the game is over")),
+            Phase::Defence(att) => self.check_defence(seat, order, att),
+            Phase::Works(owed) => self.check_works(seat, order, owed),
+            Phase::Turn => self.check_turn(seat, order),
+        }
+    }
+
+    fn check_defence(&self, seat: Seat, order: &Order, att: &Attack) -> Result<(), OrderError> {
+        if seat != att.victim {
+            return Err(err(format!(
+                "the game waits for {} to answer the {} played on their site",
+                self.name(att.victim),
+                att.card.name()
+            )));
+        }
+        let def = att.defence_card();
+        match order {
+            Order::Accept => Ok(()),
+            Order::Defend => {
+                if self.hands[seat].contains(&def) {
+                    Ok(())
+                } else {
+                    Err(err(format!(
+                        "you hold no {}: only {} stop a {}",
+                        def.name(),
+                        def.name(),
+                        att.card.name()
+                    ))
+                    .hint("write: ACCEPT"))
+                }
+            }
+            _ => Err(err(format!(
+                "{} played {} on your site: answer it first",
+                self.name(att.attacker),
+                att.card.name()
+            ))
+            .hint(format!("write: DEFEND (with {}) or ACCEPT", def.name()))),
+        }
+    }
+
+    fn check_works(&self, seat: Seat, order: &Order, owed: &[Seat]) -> Result<(), OrderError> {
+        if !owed.contains(&seat) {
+            return Err(err(format!(
+                "the game waits for {} to give a card for the works",
+                owed.iter()
+                    .map(|s| self.name(*s).to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        match order {
+            Order::Give(c) if self.sites[seat].cards.contains(c) => Ok(()),
+            Order::Give(c) => {
+                Err(err(format!("there is no {} on your site", c.name()))
+                    .hint(self.give_hint(seat)))
+            }
+            _ => {
+                Err(err("for the works, give up one card of your site").hint(self.give_hint(seat)))
+            }
+        }
+    }
+
+    fn give_hint(&self, seat: Seat) -> String {
+        match self.sites[seat].cards.first() {
+            Some(c) => format!("write: GIVE {}", c.name()),
+            None => "write: GIVE Rustici".into(),
+        }
+    }
+
+    fn check_turn(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
+        match order {
+            Order::Defend | Order::Accept => {
+                return Err(err("nobody is attacking your site now"));
+            }
+            Order::Give(_) => return Err(err("nobody asks for a card for the works now")),
+            _ => {}
+        }
+        if seat != self.current {
+            return Err(err(format!(
+                "it is {}'s turn, not yours",
+                self.name(self.current)
+            ))
+            .hint("you may send SET DEFEND ALWAYS|NEVER|ASK or SET WORKS at any time"));
+        }
+        let ts = &self.turn_state;
+        let blocked_err = || {
+            let caster = self.sites[seat].mage.unwrap_or(0);
+            err(format!(
+                "your site is blocked by the Mage of {} until their next turn",
+                self.name(caster)
+            ))
+            .hint("you may only DISCARD 1 to 3 cards or END")
+        };
+        match order {
+            Order::Play { card, target, aim } => {
+                self.check_play(seat, *card, *target, *aim, &blocked_err)
+            }
+            Order::Discard(cards) => {
+                if ts.played > 0 {
+                    return Err(err(
+                        "you have played cards this turn: a turn is either playing or discarding",
+                    )
+                    .hint("write: END"));
+                }
+                if cards.is_empty() || cards.len() > 3 {
+                    return Err(err("discard 1, 2 or 3 cards").hint("write: DISCARD Mage, Lapides"));
+                }
+                if !holds_all(&self.hands[seat], cards) {
+                    return Err(err("you do not hold all these cards")
+                        .hint(format!("your hand: {}", list(&self.hands[seat]))));
+                }
+                Ok(())
+            }
+            Order::Build(piece) => {
+                if self.blocked(seat) {
+                    return Err(blocked_err());
+                }
+                if self.in_force == Some(Happening::BadWeather) {
+                    return Err(err(
+                        "bad weather: nobody may build this round (event die 2)",
+                    ));
+                }
+                let site = &self.sites[seat];
+                match piece {
+                    Piece::Wall if site.walls >= CASTLE_WALLS => {
+                        return Err(
+                            err("your castle has its 4 walls already").hint("write: BUILD TOWER")
+                        )
+                    }
+                    Piece::Tower if site.towers >= CASTLE_TOWERS => {
+                        return Err(
+                            err("your castle has its tower already").hint("write: BUILD WALL")
+                        )
+                    }
+                    _ => {}
+                }
+                let (s, l, r) = piece.cost();
+                let (hs, hl, hr) = (
+                    site.units(Material::Structores),
+                    site.units(Material::Lapides),
+                    site.units(Material::Rustici),
+                );
+                if hs < s || hl < l || hr < r {
+                    return Err(err(format!(
+                        "a {} needs {s} Structores, {l} Lapides and {r} Rustici; your site has {hs}, {hl} and {hr}",
+                        piece.name()
+                    )));
+                }
+                Ok(())
+            }
+            Order::Exchange(card) => {
+                if !card.is_double() {
+                    return Err(err(format!("{} is not an x2 card", card.name()))
+                        .hint("write: EXCHANGE Lapides x2"));
+                }
+                if self.blocked(seat) {
+                    return Err(blocked_err());
+                }
+                if !self.sites[seat].cards.contains(card) {
+                    return Err(err(format!("there is no {} on your site", card.name())));
+                }
+                let simple = card.simple();
+                let avail = self
+                    .pile
+                    .iter()
+                    .chain(self.under.iter())
+                    .filter(|c| **c == simple)
+                    .count();
+                if avail < 2 {
+                    return Err(err(format!(
+                        "the pile holds fewer than two {} cards",
+                        simple.name()
+                    )));
+                }
+                Ok(())
+            }
+            Order::End => {
+                if ts.played == 0 && !self.blocked(seat) && !self.hands[seat].is_empty() {
+                    return Err(
+                        err("play 1 or 2 cards or discard 1 to 3 before ending your turn")
+                            .hint("write: PLAY Lapides, or DISCARD Mage"),
+                    );
+                }
+                Ok(())
+            }
+            _ => Err(err("that order is not for your turn")),
+        }
+    }
+
+    fn check_play(
+        &self,
+        seat: Seat,
+        card: Card,
+        target: Option<Seat>,
+        aim: Option<Card>,
+        blocked_err: &dyn Fn() -> OrderError,
+    ) -> Result<(), OrderError> {
+        let ts = &self.turn_state;
+        if !self.hands[seat].contains(&card) {
+            return Err(err(format!("you hold no {}", card.name()))
+                .hint(format!("your hand: {}", list(&self.hands[seat]))));
+        }
+        if self.blocked(seat) {
+            return Err(blocked_err());
+        }
+        if ts.wheel {
+            if ts.played >= 4 {
+                return Err(
+                    err("you have put your 3 cards after the Roue de Carrier").hint("write: END")
+                );
+            }
+            if !card.is_material() {
+                return Err(err(
+                    "after the Roue de Carrier you may only put building cards on your site (no attack card with it)",
+                )
+                .hint("write: PLAY Lapides, or END"));
+            }
+        } else if ts.played >= 2 {
+            return Err(err("you have played 2 cards this turn").hint("write: END"));
+        }
+        let own = target.is_none() || target == Some(seat);
+        if card.is_defence() {
+            return Err(err(format!(
+                "{} are played out of your turn, when your site is attacked",
+                card.name()
+            ))
+            .hint(format!("keep it, or write: DISCARD {}", card.name())));
+        }
+        if aim.is_some()
+            && card != Card::Sorciere
+            && !(card == Card::PiecesOr && aim == Some(Card::Structores))
+        {
+            return Err(err(format!("{} takes no TARGET", card.name())));
+        }
+        if card == Card::Roue {
+            if !own {
+                return Err(err("the Roue de Carrier goes on your own site")
+                    .hint("write: PLAY Roue de Carrier"));
+            }
+            if ts.played > 0 {
+                return Err(err(
+                    "the Roue de Carrier is played at the start of your turn, as your first card",
+                ));
+            }
+            return Ok(());
+        }
+        if let Some((m, _)) = card.material() {
+            if !own {
+                return Err(err(format!(
+                    "{} goes on your own site, not on another player's",
+                    card.name()
+                ))
+                .hint(format!("write: PLAY {}", card.name())));
+            }
+            if self.in_force == Some(Happening::Famine) && m != Material::Lapides {
+                return Err(err(
+                    "famine: no Structores or Rustici may be put on a site this round (event die 1)",
+                ));
+            }
+            return Ok(());
+        }
+        // An attack card.
+        let Some(t) = target.filter(|t| *t != seat && *t < self.seats()) else {
+            return Err(err(format!(
+                "{} is played on another player's site",
+                card.name()
+            ))
+            .hint(self.attack_hint(seat, card)));
+        };
+        if self.in_force == Some(Happening::MonasticReform)
+            && matches!(card, Card::Mage | Card::Sorciere)
+        {
+            return Err(err(
+                "monastic reform: no Mage or Sorcière may be played this round (event die 5)",
+            ));
+        }
+        let site = &self.sites[t];
+        match card {
+            Card::Incendie if site.cards.is_empty() => Err(err(format!(
+                "{}'s site has no card to burn",
+                self.name(t)
+            ))),
+            Card::Sorciere => match aim {
+                None => Err(err("name the site card the Sorcière aims at")
+                    .hint(self.attack_hint(seat, card))),
+                Some(a) if !site.cards.contains(&a) => Err(err(format!(
+                    "there is no {} on {}'s site",
+                    a.name(),
+                    self.name(t)
+                ))
+                .hint(self.attack_hint(seat, card))),
+                Some(_) => Ok(()),
+            },
+            Card::PiecesOr if !site.cards.contains(&Card::Structores) => Err(err(format!(
+                "there is no Structores on {}'s site to hire away",
+                self.name(t)
+            ))),
+            Card::PiecesOr if self.in_force == Some(Happening::Famine) => Err(err(
+                "famine: no Structores may be put on a site this round, not even a hired one (event die 1)",
+            )),
+            Card::Mage if site.mage.is_some() => Err(err(format!(
+                "{}'s site is blocked by a Mage already",
+                self.name(t)
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    fn attack_hint(&self, seat: Seat, card: Card) -> String {
+        let other = (seat + 1) % self.seats();
+        match card {
+            Card::Sorciere => {
+                let aim = self.sites[other]
+                    .cards
+                    .first()
+                    .copied()
+                    .unwrap_or(Card::Structores);
+                format!(
+                    "write: PLAY Sorcière ON {} TARGET {}",
+                    self.name(other),
+                    aim.name()
+                )
+            }
+            c => format!("write: PLAY {} ON {}", c.name(), self.name(other)),
+        }
+    }
+
+    // ------------------------------------------------------------------ applying
+
+    /// Apply a checked order. Never fails; call [`Castrum::check`] first.
+    pub fn exec(&mut self, seat: Seat, order: &Order, dice: &mut DiceBox) -> Vec<Event> {
+        let mut ev = Vec::new();
+        match order {
+            Order::SetDefend(p) => {
+                self.defend[seat] = *p;
+                ev.push(Event::StandingSet {
+                    seat,
+                    text: crate::text::order_text(self, order),
+                });
+            }
+            Order::SetWorks(v) => {
+                self.works[seat] = v.clone();
+                ev.push(Event::StandingSet {
+                    seat,
+                    text: crate::text::order_text(self, order),
+                });
+            }
+            Order::Defend => {
+                if let Phase::Defence(att) = self.phase.clone() {
+                    ev.extend(self.defend_now(&att, dice));
+                    self.phase = Phase::Turn;
+                }
+            }
+            Order::Accept => {
+                if let Phase::Defence(att) = self.phase.clone() {
+                    self.phase = Phase::Turn;
+                    ev.extend(self.resolve(&att, dice));
+                }
+            }
+            Order::Give(c) => {
+                if remove_one(&mut self.sites[seat].cards, *c) {
+                    self.under.push(*c);
+                    ev.push(Event::Gave { seat, card: *c });
+                }
+                if let Phase::Works(owed) = &mut self.phase {
+                    owed.retain(|s| *s != seat);
+                    if owed.is_empty() {
+                        let first = self.first;
+                        ev.extend(self.begin_turn(first, dice));
+                    }
+                }
+            }
+            Order::Play { card, target, aim } => {
+                remove_one(&mut self.hands[seat], *card);
+                self.turn_state.played += 1;
+                if *card == Card::Roue {
+                    self.turn_state.wheel = true;
+                    self.under.push(Card::Roue);
+                    ev.push(Event::Wheel { seat });
+                } else if card.is_material() {
+                    self.sites[seat].cards.push(*card);
+                    ev.push(Event::Placed { seat, card: *card });
+                } else {
+                    self.turn_state.attacked = true;
+                    let att = Attack {
+                        attacker: seat,
+                        victim: target.unwrap_or(0),
+                        card: *card,
+                        aim: if *card == Card::Sorciere { *aim } else { None },
+                    };
+                    ev.push(Event::Attacked {
+                        attacker: seat,
+                        victim: att.victim,
+                        card: *card,
+                        aim: att.aim,
+                    });
+                    let holds = self.hands[att.victim].contains(&att.defence_card());
+                    match self.defend[att.victim] {
+                        DefendPolicy::Always if holds => ev.extend(self.defend_now(&att, dice)),
+                        DefendPolicy::Always | DefendPolicy::Never => {
+                            ev.extend(self.resolve(&att, dice))
+                        }
+                        DefendPolicy::Ask => self.phase = Phase::Defence(att),
+                    }
+                }
+            }
+            Order::Discard(cards) => {
+                for c in cards {
+                    if remove_one(&mut self.hands[seat], *c) {
+                        self.under.push(*c);
+                    }
+                }
+                ev.push(Event::Discarded {
+                    seat,
+                    cards: cards.clone(),
+                });
+                ev.extend(self.end_turn(dice));
+            }
+            Order::Build(piece) => ev.extend(self.build(seat, *piece)),
+            Order::Exchange(card) => {
+                if remove_one(&mut self.sites[seat].cards, *card) {
+                    let simple = card.simple();
+                    let mut taken = 0;
+                    while taken < 2 {
+                        if !remove_one(&mut self.pile, simple)
+                            && !remove_one(&mut self.under, simple)
+                        {
+                            break;
+                        }
+                        self.sites[seat].cards.push(simple);
+                        taken += 1;
+                    }
+                    self.under.push(*card);
+                    self.shuffle_in();
+                    ev.push(Event::Exchanged { seat, card: *card });
+                }
+            }
+            Order::End => ev.extend(self.end_turn(dice)),
+        }
+        ev
+    }
+
+    fn defend_now(&mut self, att: &Attack, dice: &mut DiceBox) -> Vec<Event> {
+        let def = att.defence_card();
+        let mut ev = Vec::new();
+        remove_one(&mut self.hands[att.victim], def);
+        // "les deux cartes sont placées sous la pioche qui est ensuite mélangée"
+        self.under.push(att.card);
+        self.under.push(def);
+        self.shuffle_in();
+        ev.push(Event::Defended {
+            victim: att.victim,
+            defence: def,
+            attack: att.card,
+        });
+        // "N'oubliez pas de reconstituer votre main avant que le joueur suivant ne commence"
+        ev.extend(self.refill(att.victim, dice));
+        ev
+    }
+
+    /// The attack hits (no defence).
+    fn resolve(&mut self, att: &Attack, dice: &mut DiceBox) -> Vec<Event> {
+        let mut ev = Vec::new();
+        let v = att.victim;
+        match att.card {
+            Card::Incendie => {
+                match self.options.mode {
+                    Mode::Family => {
+                        let cards = std::mem::take(&mut self.sites[v].cards);
+                        for c in cards {
+                            let die = dice.roll(6).value;
+                            let lost = die.is_multiple_of(2);
+                            if lost {
+                                self.under.push(c);
+                            } else {
+                                self.sites[v].cards.push(c);
+                            }
+                            ev.push(Event::FireDie {
+                                victim: v,
+                                card: c,
+                                die,
+                                lost,
+                            });
+                        }
+                    }
+                    Mode::Expert => {
+                        let lots = self.sites[v].cards.len() / 3;
+                        let mut lost = Vec::new();
+                        for _ in 0..lots {
+                            let n = self.sites[v].cards.len();
+                            if n == 0 {
+                                break;
+                            }
+                            let i = dice.public_below(n.min(255));
+                            let c = self.sites[v].cards.remove(i);
+                            self.under.push(c);
+                            lost.push(c);
+                        }
+                        ev.push(Event::FireLots {
+                            victim: v,
+                            lots,
+                            lost,
+                        });
+                    }
+                }
+                self.under.push(Card::Incendie);
+            }
+            Card::Sorciere => {
+                let aim = att.aim.unwrap_or(Card::Structores);
+                let die = match self.options.mode {
+                    Mode::Family => Some(dice.roll(6).value),
+                    Mode::Expert => None,
+                };
+                let destroyed = die.map(|d| d.is_multiple_of(2)).unwrap_or(true)
+                    && remove_one(&mut self.sites[v].cards, aim);
+                if destroyed {
+                    self.under.push(aim);
+                }
+                ev.push(Event::Witch {
+                    victim: v,
+                    card: aim,
+                    die,
+                    destroyed,
+                });
+                self.under.push(Card::Sorciere);
+            }
+            Card::PiecesOr => {
+                if remove_one(&mut self.sites[v].cards, Card::Structores) {
+                    self.sites[att.attacker].cards.push(Card::Structores);
+                    ev.push(Event::Stolen {
+                        attacker: att.attacker,
+                        victim: v,
+                    });
+                }
+                self.under.push(Card::PiecesOr);
+            }
+            Card::Mage => {
+                self.sites[v].mage = Some(att.attacker);
+                ev.push(Event::Blocked {
+                    caster: att.attacker,
+                    victim: v,
+                });
+            }
+            other => self.under.push(other),
+        }
+        ev
+    }
+
+    /// Which site cards pay for `piece`: x2 cards first, then simple ones, one more x2 if
+    /// the simple ones fall short (its second unit is lost).
+    pub fn payment(&self, seat: Seat, piece: Piece) -> Vec<Card> {
+        let (s, l, r) = piece.cost();
+        let site = &self.sites[seat];
+        let mut used = Vec::new();
+        for _ in 0..s {
+            used.push(Card::Structores);
+        }
+        for (simple, double, need) in [
+            (Card::Lapides, Card::LapidesX2, l),
+            (Card::Rustici, Card::RusticiX2, r),
+        ] {
+            let d = site.count(double) as u32;
+            let sc = site.count(simple) as u32;
+            let mut dbl = d.min(need / 2);
+            let mut rest = need - 2 * dbl;
+            let simple_used = rest.min(sc);
+            rest -= simple_used;
+            if rest > 0 && dbl < d {
+                dbl += 1;
+            }
+            for _ in 0..dbl {
+                used.push(double);
+            }
+            for _ in 0..simple_used {
+                used.push(simple);
+            }
+        }
+        used
+    }
+
+    fn build(&mut self, seat: Seat, piece: Piece) -> Vec<Event> {
+        let used = self.payment(seat, piece);
+        for c in &used {
+            if remove_one(&mut self.sites[seat].cards, *c) {
+                self.under.push(*c);
+            }
+        }
+        let site = &mut self.sites[seat];
+        match piece {
+            Piece::Wall => site.walls += 1,
+            Piece::Tower => site.towers += 1,
+        }
+        let mut ev = vec![Event::Built {
+            seat,
+            piece,
+            used,
+            walls: site.walls,
+            towers: site.towers,
+        }];
+        if site.complete() {
+            let reason = format!(
+                "{} completed a castle of 4 walls and a tower",
+                self.name(seat)
+            );
+            ev.push(self.finish(vec![seat], reason));
+        }
+        ev
+    }
+
+    fn finish(&mut self, winners: Vec<Seat>, reason: String) -> Event {
+        self.outcome = Some(Outcome {
+            winners: winners.clone(),
+            reason: reason.clone(),
+        });
+        self.phase = Phase::Over;
+        Event::Won { winners, reason }
+    }
+
+    fn end_turn(&mut self, dice: &mut DiceBox) -> Vec<Event> {
+        let seat = self.current;
+        let mut ev = self.refill(seat, dice);
+        ev.push(Event::TurnEnds { seat });
+        let next = (seat + 1) % self.seats();
+        if next == self.first {
+            ev.extend(self.end_round(dice));
+        } else {
+            ev.extend(self.begin_turn(next, dice));
+        }
+        ev
+    }
+
+    fn score(&mut self, why: &str) -> Vec<Event> {
+        let points: Vec<u32> = self.sites.iter().map(|s| s.points()).collect();
+        let best = points.iter().copied().max().unwrap_or(0);
+        let winners: Vec<Seat> = (0..self.seats()).filter(|s| points[*s] == best).collect();
+        let names: Vec<&str> = winners.iter().map(|s| self.name(*s)).collect();
+        let reason = format!(
+            "{why}: {} with {best} point{}",
+            names.join(" and "),
+            if best == 1 { "" } else { "s" }
+        );
+        vec![Event::Scores { points }, self.finish(winners, reason)]
+    }
+
+    fn end_round(&mut self, dice: &mut DiceBox) -> Vec<Event> {
+        if self.options.victory == Victory::Timed && self.round >= self.options.rounds {
+            let why = format!("the {} rounds are over", self.options.rounds);
+            return self.score(&why);
+        }
+        if self.options.victory == Victory::Classic && self.round >= CLASSIC_ROUND_LIMIT {
+            let why = format!("nobody finished a castle in {CLASSIC_ROUND_LIMIT} rounds");
+            return self.score(&why);
+        }
+        let mut ev = Vec::new();
+        let die = dice.roll(6).value;
+        let h = Happening::from_die(die);
+        ev.push(Event::EventDie {
+            round: self.round,
+            die,
+            happening: h,
+        });
+        self.round += 1;
+        ev.extend(self.happen(h, dice));
+        ev
+    }
+
+    /// Put the round event `h` in force and carry out its immediate effects, then start
+    /// the next round (unless "for the works" waits for players).
+    pub fn happen(&mut self, h: Happening, dice: &mut DiceBox) -> Vec<Event> {
+        let mut ev = Vec::new();
+        self.in_force = Some(h);
+        match h {
+            Happening::Plague => {
+                for s in 0..self.seats() {
+                    let lost = self.plague(s);
+                    if !lost.is_empty() {
+                        ev.push(Event::Plague { seat: s, lost });
+                    }
+                }
+            }
+            Happening::FeastOfFools => {
+                let n = self.seats();
+                let old = std::mem::take(&mut self.hands);
+                let mut new = vec![Vec::new(); n];
+                for (i, h) in old.into_iter().enumerate() {
+                    new[(i + 1) % n] = h;
+                }
+                self.hands = new;
+                ev.push(Event::HandsPassed);
+                for s in 0..n {
+                    ev.push(Event::Received {
+                        seat: s,
+                        from: (s + n - 1) % n,
+                        cards: self.hands[s].clone(),
+                    });
+                }
+            }
+            Happening::ForTheWorks => {
+                let mut owed = Vec::new();
+                for s in 0..self.seats() {
+                    if self.sites[s].cards.is_empty() {
+                        continue;
+                    }
+                    let pref = self.works[s]
+                        .iter()
+                        .find(|c| self.sites[s].cards.contains(c))
+                        .copied();
+                    match pref {
+                        Some(c) => {
+                            remove_one(&mut self.sites[s].cards, c);
+                            self.under.push(c);
+                            ev.push(Event::Gave { seat: s, card: c });
+                        }
+                        None => owed.push(s),
+                    }
+                }
+                if !owed.is_empty() {
+                    self.phase = Phase::Works(owed);
+                    return ev;
+                }
+            }
+            _ => {}
+        }
+        let first = self.first;
+        ev.extend(self.begin_turn(first, dice));
+        ev
+    }
+
+    /// "Chaque joueur rassemble ses cartes Rustici et Structores et en retire une sur deux."
+    fn plague(&mut self, s: Seat) -> Vec<Card> {
+        let mut lost = Vec::new();
+        for (simple, double) in [
+            (Card::Rustici, Card::RusticiX2),
+            (Card::Structores, Card::Structores),
+        ] {
+            let site = &mut self.sites[s];
+            let total = if simple == double {
+                site.count(simple)
+            } else {
+                site.count(simple) + site.count(double)
+            };
+            for _ in 0..total / 2 {
+                let c = if site.cards.contains(&simple) {
+                    simple
+                } else {
+                    double
+                };
+                if remove_one(&mut site.cards, c) {
+                    lost.push(c);
+                }
+            }
+        }
+        self.under.extend(lost.iter().copied());
+        lost
+    }
+
+    // ------------------------------------------------------------------ prompts
+
+    /// Orders worth offering `seat` now (every one passes [`Castrum::check`]).
+    pub fn legal_orders(&self, seat: Seat) -> Vec<Order> {
+        let mut out = Vec::new();
+        match &self.phase {
+            Phase::Over => {}
+            Phase::Defence(_) => {
+                out.push(Order::Defend);
+                out.push(Order::Accept);
+            }
+            Phase::Works(_) => {
+                let mut seen = Vec::new();
+                for c in &self.sites[seat].cards {
+                    if !seen.contains(c) {
+                        seen.push(*c);
+                        out.push(Order::Give(*c));
+                    }
+                }
+            }
+            Phase::Turn => {
+                out.push(Order::Build(Piece::Tower));
+                out.push(Order::Build(Piece::Wall));
+                for c in [Card::LapidesX2, Card::RusticiX2] {
+                    out.push(Order::Exchange(c));
+                }
+                let mut distinct: Vec<Card> = self.hands[seat].clone();
+                distinct.sort();
+                distinct.dedup();
+                for &c in &distinct {
+                    if c.is_attack() {
+                        for t in (0..self.seats()).filter(|t| *t != seat) {
+                            if c == Card::Sorciere {
+                                let mut aims = self.sites[t].cards.clone();
+                                aims.sort();
+                                aims.dedup();
+                                for a in aims {
+                                    out.push(Order::Play {
+                                        card: c,
+                                        target: Some(t),
+                                        aim: Some(a),
+                                    });
+                                }
+                            } else {
+                                out.push(Order::Play {
+                                    card: c,
+                                    target: Some(t),
+                                    aim: None,
+                                });
+                            }
+                        }
+                    } else {
+                        out.push(Order::Play {
+                            card: c,
+                            target: None,
+                            aim: None,
+                        });
+                    }
+                }
+                for &c in &distinct {
+                    out.push(Order::Discard(vec![c]));
+                }
+                out.push(Order::End);
+            }
+        }
+        out.retain(|o| self.check(seat, o).is_ok());
+        out
+    }
+
+    /// The documented default (deadline passed): see docs/rules/castrum.md.
+    pub fn default_for(&self, seat: Seat) -> Order {
+        match &self.phase {
+            Phase::Defence(att) => {
+                if self.hands[seat].contains(&att.defence_card()) {
+                    Order::Defend
+                } else {
+                    Order::Accept
+                }
+            }
+            Phase::Works(_) => {
+                for c in [
+                    Card::Rustici,
+                    Card::Lapides,
+                    Card::RusticiX2,
+                    Card::LapidesX2,
+                    Card::Structores,
+                ] {
+                    if self.sites[seat].cards.contains(&c) {
+                        return Order::Give(c);
+                    }
+                }
+                Order::Give(
+                    self.sites[seat]
+                        .cards
+                        .first()
+                        .copied()
+                        .unwrap_or(Card::Rustici),
+                )
+            }
+            _ => {
+                for p in [Piece::Tower, Piece::Wall] {
+                    if self.check(seat, &Order::Build(p)).is_ok() {
+                        return Order::Build(p);
+                    }
+                }
+                if self.turn_state.played == 0 && !self.blocked(seat) {
+                    let mut hand = self.hands[seat].clone();
+                    hand.sort();
+                    for c in hand.iter().filter(|c| c.is_material()) {
+                        let o = Order::Play {
+                            card: *c,
+                            target: None,
+                            aim: None,
+                        };
+                        if self.check(seat, &o).is_ok() {
+                            return o;
+                        }
+                    }
+                    // Discard one card of the type held most (ties: deck order).
+                    let mut best: Option<(usize, Card)> = None;
+                    for c in &hand {
+                        let k = hand.iter().filter(|x| *x == c).count();
+                        if best.map(|(bk, _)| k > bk).unwrap_or(true) {
+                            best = Some((k, *c));
+                        }
+                    }
+                    if let Some((_, c)) = best {
+                        return Order::Discard(vec![c]);
+                    }
+                }
+                Order::End
+            }
+        }
+    }
+
+    pub(crate) fn prompts(&self) -> Vec<Prompt> {
+        let mk = |seat: Seat, kind: &str, question: String, standing: Option<&str>| {
+            let choices: Vec<String> = self
+                .legal_orders(seat)
+                .iter()
+                .take(24)
+                .map(|o| crate::text::order_text(self, o))
+                .collect();
+            Prompt {
+                seat,
+                kind: kind.into(),
+                question,
+                choices,
+                default: crate::text::order_text(self, &self.default_for(seat)),
+                standing: standing.map(str::to_string),
+            }
+        };
+        match &self.phase {
+            Phase::Over => vec![],
+            Phase::Turn => {
+                let s = self.current;
+                let q = if self.blocked(s) {
+                    "Your turn: your site is blocked by a Mage; you may DISCARD 1 to 3 cards or END."
+                        .to_string()
+                } else if self.turn_state.played == 0 {
+                    "Your turn: play 1 or 2 cards (or the Roue de Carrier and 3 building cards), or discard 1 to 3; BUILD whenever your site holds a wall or a tower; END when done.".to_string()
+                } else {
+                    format!(
+                        "Your turn goes on: {} card(s) played; play more, BUILD, or END.",
+                        self.turn_state.played
+                    )
+                };
+                vec![mk(s, "turn", q, None)]
+            }
+            Phase::Defence(att) => {
+                let q = format!(
+                    "{} plays {} on your site{}. Answer at once: DEFEND (with {}) or ACCEPT.",
+                    self.name(att.attacker),
+                    att.card.name(),
+                    att.aim
+                        .map(|a| format!(" (aiming at your {})", a.name()))
+                        .unwrap_or_default(),
+                    att.defence_card().name()
+                );
+                vec![mk(att.victim, "defend", q, Some("SET DEFEND ALWAYS"))]
+            }
+            Phase::Works(owed) => owed
+                .iter()
+                .map(|s| {
+                    mk(
+                        *s,
+                        "works",
+                        "For the works: give up one card of your site.".to_string(),
+                        Some("SET WORKS Rustici, Lapides"),
+                    )
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Attack {
+    pub fn defence_card(&self) -> Card {
+        self.card.defence().unwrap_or(Card::Gardes)
+    }
+}
+
+/// "Lapides, Lapides, Mage"
+pub fn list(cards: &[Card]) -> String {
+    if cards.is_empty() {
+        return "(none)".into();
+    }
+    cards
+        .iter()
+        .map(|c| c.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,81 @@
+//! Calendar arithmetic on unix seconds, without a clock: deadlines are shown in UTC as
+//! "Tue 18:00 UTC" (subjects) or "Tue 14 Jan 2025 18:00 UTC" (bodies).
+
+const DAYS: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+const MONTHS: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
+
+/// (year, month 1..=12, day 1..=31) of a day count since 1970-01-01
+/// (Howard Hinnant's civil_from_days).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+struct Parts {
+    weekday: &'static str,
+    year: i64,
+    month: &'static str,
+    day: u32,
+    hour: i64,
+    minute: i64,
+}
+
+fn parts(t: i64) -> Parts {
+    let days = t.div_euclid(86_400);
+    let secs = t.rem_euclid(86_400);
+    // 1970-01-01 was a Thursday (index 3 from Monday).
+    let weekday = DAYS[(days + 3).rem_euclid(7) as usize];
+    let (year, m, day) = civil_from_days(days);
+    Parts {
+        weekday,
+        year,
+        month: MONTHS[(m - 1) as usize],
+        day,
+        hour: secs / 3600,
+        minute: (secs % 3600) / 60,
+    }
+}
+
+/// "Tue 18:00 UTC".
+pub fn format_short(t: i64) -> String {
+    let p = parts(t);
+    format!("{} {:02}:{:02} UTC", p.weekday, p.hour, p.minute)
+}
+
+/// "Tue 14 Jan 2025 18:00 UTC".
+pub fn format_long(t: i64) -> String {
+    let p = parts(t);
+    format!(
+        "{} {} {} {} {:02}:{:02} UTC",
+        p.weekday, p.day, p.month, p.year, p.hour, p.minute
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 3 (Outbound): subjects carry "deadline Tue 18:00 UTC"; checked against
+    /// known dates (computed independently: `date -u -d @...`).
+    #[test]
+    fn known_dates() {
+        assert_eq!(format_long(0), "Thu 1 Jan 1970 00:00 UTC");
+        // 2025-01-14 18:00:00 UTC was a Tuesday.
+        assert_eq!(format_long(1_736_877_600), "Tue 14 Jan 2025 18:00 UTC");
+        assert_eq!(format_short(1_736_877_600), "Tue 18:00 UTC");
+        // 2024-02-29 (leap day) 23:59 UTC, a Thursday.
+        assert_eq!(format_long(1_709_251_140), "Thu 29 Feb 2024 23:59 UTC");
+        // 2000-03-01 00:00 UTC, a Wednesday.
+        assert_eq!(format_long(951_868_800), "Wed 1 Mar 2000 00:00 UTC");
+    }
+}

@@ -1,0 +1,52 @@
+//! The judge's settings (the `judge:` section of config/castellan.yaml).
+//! docs/commands.md lists every key with its default; keep the two in step.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct JudgeConfig {
+    /// The judge's own address (From of every mail; plus-addresses carry tokens).
+    pub address: String,
+    /// Domain of the Message-IDs the judge makes.
+    pub domain: String,
+    /// Hours to answer a prompt, unless the game sets its own.
+    pub deadline_hours: u32,
+    /// Reminder this many hours before a deadline (0: no reminders).
+    pub reminder_hours: u32,
+    /// Orders still accepted this many hours after a deadline before the default is played.
+    pub grace_hours: u32,
+    /// Deadlines missed in a row before a bot stands in and the game master is told.
+    pub max_misses: u32,
+    /// Vacation days a player may take per game.
+    pub vacation_limit_days: u32,
+    /// Mails per sender per hour; beyond it mail is not processed (one warning reply).
+    pub rate_limit_per_hour: u32,
+    /// Largest body read, in bytes; longer bodies are refused with a reply.
+    pub max_body_bytes: usize,
+    /// Most order lines read from one mail.
+    pub max_lines: usize,
+    /// Addresses allowed to CREATE games by mail (empty: anyone).
+    pub creators: Vec<String>,
+    /// Highest value of the deadline a game master may set, in hours.
+    pub max_deadline_hours: u32,
+}
+
+impl Default for JudgeConfig {
+    fn default() -> JudgeConfig {
+        JudgeConfig {
+            address: "judge@castellan.invalid".into(),
+            domain: "castellan.invalid".into(),
+            deadline_hours: 48,
+            reminder_hours: 12,
+            grace_hours: 0,
+            max_misses: 2,
+            vacation_limit_days: 14,
+            rate_limit_per_hour: 30,
+            max_body_bytes: 64 * 1024,
+            max_lines: 500,
+            creators: Vec::new(),
+            max_deadline_hours: 24 * 14,
+        }
+    }
+}

@@ -1,0 +1,281 @@
+//! What the judge reads and writes: mails in and out, game records, the store interface.
+
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Mutex;
+
+/// One inbound mail, already parsed and quote-stripped by the mail layer.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Inbound {
+    pub message_id: String,
+    pub from: String,
+    pub from_name: Option<String>,
+    pub to: Vec<String>,
+    pub subject: String,
+    pub body: String,
+    pub in_reply_to: Option<String>,
+    pub references: Vec<String>,
+    pub attachments: Vec<String>,
+    pub html_only: bool,
+    /// `Some(reason)`: an automatic mail (auto-reply, bounce, list): never answered.
+    pub automatic: Option<String>,
+    /// The body was cut at the size cap.
+    pub truncated: bool,
+}
+
+/// One mail to send. The Message-ID is stable: handling the same input again gives the
+/// same IDs, so a resent reply is recognised as the same mail.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outbound {
+    pub message_id: String,
+    pub to: String,
+    pub subject: String,
+    pub body: String,
+    pub in_reply_to: Option<String>,
+    pub references: Vec<String>,
+}
+
+/// The injected world: the time and fresh randomness (game secrets, passwords, tokens).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Env {
+    /// Unix seconds.
+    pub now: i64,
+    pub entropy: [u8; 32],
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error("store: {0}")]
+pub struct StoreError(pub String);
+
+/// One line of a game's event log (the judge's own journal, beside the game's history).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogLine {
+    /// Game id; empty for mail that touched no game.
+    pub game: String,
+    /// Unix seconds.
+    pub at: i64,
+    /// "mail", "orders", "default", "bot", "start", "end", "admin", ...
+    pub kind: String,
+    pub text: String,
+}
+
+/// Per-sender bookkeeping for the rate limit.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SenderRecord {
+    pub address: String,
+    /// Start of the current one-hour window.
+    pub window_start: i64,
+    /// Mails counted in the window.
+    pub count: u32,
+    /// The "slow down" reply was sent in this window (never more than one).
+    pub warned: bool,
+}
+
+/// Everything one handling writes, applied atomically by [`Store::commit`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Changes {
+    /// Message-IDs now processed.
+    pub processed: Vec<String>,
+    /// Game records to insert or replace.
+    pub games: Vec<GameRecord>,
+    pub outbox: Vec<Outbound>,
+    pub log: Vec<LogLine>,
+    pub senders: Vec<SenderRecord>,
+}
+
+impl Changes {
+    pub fn is_empty(&self) -> bool {
+        self.processed.is_empty()
+            && self.games.is_empty()
+            && self.outbox.is_empty()
+            && self.log.is_empty()
+            && self.senders.is_empty()
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Status {
+    /// Waiting for players to JOIN (or the game master to START).
+    Forming,
+    Running,
+    Paused,
+    Finished,
+}
+
+/// Deadline settings of one game, in hours.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeadlineSettings {
+    /// Hours to answer a prompt whose kind has no setting of its own.
+    pub hours: u32,
+    /// Hours per prompt kind ("turn", "defend", ...).
+    #[serde(default)]
+    pub per_kind: BTreeMap<String, u32>,
+    /// Reminder this many hours before the deadline (0: none).
+    pub reminder_hours: u32,
+    /// Orders still accepted this many hours after the deadline before the default.
+    pub grace_hours: u32,
+}
+
+impl DeadlineSettings {
+    pub fn hours_for(&self, kind: &str) -> u32 {
+        self.per_kind.get(kind).copied().unwrap_or(self.hours)
+    }
+}
+
+/// One seat of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatRecord {
+    pub name: String,
+    /// `None`: an open seat waiting for a JOIN.
+    pub address: Option<String>,
+    /// SHA-256 hex of `salt ":" password` (see [`GameRecord::salt`]).
+    pub password_hash: String,
+    /// Per-player token accepted in the subject ("[castle-7 #k3j9x]") or a plus-address.
+    pub token: String,
+    /// Deadlines missed in a row.
+    pub misses: u32,
+    /// On vacation until this unix time.
+    pub vacation_until: Option<i64>,
+    /// Vacation days used so far (limited by the configuration).
+    #[serde(default)]
+    pub vacation_days: u32,
+    /// A bot plays this seat (after too many misses, a KICK or a RESIGN) until REPLACE.
+    pub bot: bool,
+    pub resigned: bool,
+}
+
+/// A game as the judge stores it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// "castle-7".
+    pub id: String,
+    /// The game's name ("castle-risk").
+    pub game: String,
+    pub status: Status,
+    /// The game master's address.
+    pub gm: String,
+    /// SHA-256 hex of `salt ":" password` of the game master.
+    pub gm_password_hash: String,
+    pub gm_token: String,
+    /// SHA-256 hex of `salt ":" password` of the join password (open seats).
+    pub join_password_hash: String,
+    /// Per-game salt of every password hash here (hex).
+    pub salt: String,
+    pub seats: Vec<SeatRecord>,
+    pub observers: Vec<String>,
+    /// Game options as `key=value` pairs (handed to the game).
+    pub options: Vec<(String, String)>,
+    pub deadlines: DeadlineSettings,
+    /// Current deadline (unix seconds), while running and waiting for someone.
+    pub deadline: Option<i64>,
+    /// Seconds left on the deadline when the game was paused.
+    pub paused_left: Option<i64>,
+    /// History length when the current deadline was set (a change resets it).
+    pub deadline_history: usize,
+    /// Seats reminded for the current deadline.
+    pub reminded: BTreeSet<usize>,
+    /// Mails sent by ticks and admin commands for this game (stable Message-IDs).
+    pub out_counter: u64,
+    /// History entries already reported to the players.
+    pub reported: usize,
+    /// Dice turns whose seeds were revealed (1..=revealed).
+    pub revealed: u32,
+    pub created: i64,
+    /// Why it ended, once Finished.
+    pub ended: Option<String>,
+    /// The final report (with the secret key) was sent.
+    #[serde(default)]
+    pub final_sent: bool,
+    /// The game itself ([`castellan_engine::Session::to_json`]); `None` while forming.
+    pub table: Option<serde_json::Value>,
+}
+
+impl GameRecord {
+    pub fn seat_of(&self, address: &str) -> Option<usize> {
+        self.seats.iter().position(|s| {
+            s.address
+                .as_deref()
+                .is_some_and(|a| a.eq_ignore_ascii_case(address))
+        })
+    }
+    pub fn open_seats(&self) -> usize {
+        self.seats.iter().filter(|s| s.address.is_none()).count()
+    }
+}
+
+/// Where the judge's state lives. `commit` applies a whole [`Changes`] atomically and
+/// durably (the sled version flushes before returning).
+pub trait Store {
+    fn game(&self, id: &str) -> Result<Option<GameRecord>, StoreError>;
+    fn game_ids(&self) -> Result<Vec<String>, StoreError>;
+    fn is_processed(&self, message_id: &str) -> Result<bool, StoreError>;
+    fn sender(&self, address: &str) -> Result<Option<SenderRecord>, StoreError>;
+    fn commit(&self, changes: &Changes) -> Result<(), StoreError>;
+}
+
+#[derive(Default, Debug)]
+struct Mem {
+    games: BTreeMap<String, GameRecord>,
+    processed: BTreeSet<String>,
+    outbox: Vec<Outbound>,
+    log: Vec<LogLine>,
+    senders: BTreeMap<String, SenderRecord>,
+}
+
+/// An in-memory [`Store`] for tests and as the reference behaviour.
+#[derive(Default, Debug)]
+pub struct MemoryStore {
+    inner: Mutex<Mem>,
+}
+
+impl MemoryStore {
+    pub fn new() -> MemoryStore {
+        MemoryStore::default()
+    }
+    fn lock(&self) -> Result<std::sync::MutexGuard<'_, Mem>, StoreError> {
+        self.inner
+            .lock()
+            .map_err(|_| StoreError("memory store poisoned".into()))
+    }
+    /// Every mail committed so far, in order.
+    pub fn outbox(&self) -> Vec<Outbound> {
+        self.lock().map(|m| m.outbox.clone()).unwrap_or_default()
+    }
+    /// Take the committed mails out (as a sender would).
+    pub fn drain_outbox(&self) -> Vec<Outbound> {
+        self.lock()
+            .map(|mut m| std::mem::take(&mut m.outbox))
+            .unwrap_or_default()
+    }
+    pub fn log(&self) -> Vec<LogLine> {
+        self.lock().map(|m| m.log.clone()).unwrap_or_default()
+    }
+}
+
+impl Store for MemoryStore {
+    fn game(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+        Ok(self.lock()?.games.get(id).cloned())
+    }
+    fn game_ids(&self) -> Result<Vec<String>, StoreError> {
+        Ok(self.lock()?.games.keys().cloned().collect())
+    }
+    fn is_processed(&self, message_id: &str) -> Result<bool, StoreError> {
+        Ok(self.lock()?.processed.contains(message_id))
+    }
+    fn sender(&self, address: &str) -> Result<Option<SenderRecord>, StoreError> {
+        Ok(self.lock()?.senders.get(address).cloned())
+    }
+    fn commit(&self, c: &Changes) -> Result<(), StoreError> {
+        let mut m = self.lock()?;
+        m.processed.extend(c.processed.iter().cloned());
+        for g in &c.games {
+            m.games.insert(g.id.clone(), g.clone());
+        }
+        m.outbox.extend(c.outbox.iter().cloned());
+        m.log.extend(c.log.iter().cloned());
+        for s in &c.senders {
+            m.senders.insert(s.address.clone(), s.clone());
+        }
+        Ok(())
+    }
+}

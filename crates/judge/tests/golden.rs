@@ -1,0 +1,136 @@
+//! Issue 3 (Real parts in the tests): "Golden files ... for every template".
+//! Each built-in template is rendered with a fixed context and compared with
+//! tests/golden/<name>; `UPDATE_GOLDEN=1 cargo test -p castellan-judge --test golden`
+//! rewrites the files (then read the diff before keeping it).
+
+use castellan_judge::Templates;
+use serde_json::json;
+
+fn contexts() -> Vec<(&'static str, serde_json::Value)> {
+    let prompt = json!({"kind": "turn", "question": "Attack, fortify or end your turn.",
+        "choices": ["ATTACK Livonia FROM Poland UNTIL CONQUERED", "END"],
+        "default": "END", "standing": "SET DEFEND 2"});
+    vec![
+        (
+            "reply.txt",
+            json!({"greeting": "The judge answers your mail.", "judge": "judge@example.org",
+            "sections": [
+                {"title": "Orders for castle-7", "text": "2 order line(s) applied.\nRed attacks Livonia."},
+                {"title": "Orders for castle-8 refused", "text": "line 4: \"ATACK Livonia\"\n  unknown order ATACK\n  write: ATTACK Livonia FROM Poland"}
+            ]}),
+        ),
+        (
+            "report.txt",
+            json!({"game_id": "castle-7", "game": "castle-risk", "turn": 12,
+                "happened": ["Red attacks Livonia from Poland", "Blue loses 2 armies"],
+                "rolls": [{"turn": 12, "index": 0, "sides": 6, "value": 6},
+                          {"turn": 12, "index": 1, "sides": 6, "value": 3},
+                          {"turn": 12, "index": 2, "sides": 4, "value": 2}],
+                "map": "Poland      Red  5\nLivonia     Blue 1", "awaiting": ["Red"],
+                "deadline": "Tue 14 Jan 2025 18:00 UTC", "finished": false, "outcome": "",
+                "secret_key": null, "secret_commitment": "c0ffee", "commitment": "abcdef",
+                "revealed": [{"turn": 11, "seed": "1111"}], "revealed_last": 11,
+                "next_turn": 12, "players": ["Red", "Blue (bot)"]}),
+        ),
+        (
+            "report_final.txt",
+            json!({"game_id": "castle-7", "game": "castle-risk", "turn": 40,
+                "happened": ["Red takes Moscow"], "rolls": [], "map": "Moscow Red 3",
+                "awaiting": [], "deadline": null, "finished": true,
+                "outcome": "Red won (every castle taken)", "secret_key": "5ec2e7",
+                "secret_commitment": "c0ffee", "commitment": "abcdef",
+                "revealed": [{"turn": 40, "seed": "4040"}], "revealed_last": 40,
+                "next_turn": 40, "players": ["Red", "Blue (resigned)"]}),
+        ),
+        (
+            "private.txt",
+            json!({"game_id": "castle-7", "name": "Red", "turn": 12,
+                "happened": ["you draw a Marshal card"], "view": "Hand: Marshal, Spy",
+                "prompts": [prompt], "deadline": "Tue 14 Jan 2025 18:00 UTC"}),
+        ),
+        (
+            "welcome.txt",
+            json!({"name": "Anna", "role": "a player", "game_id": "castle-7",
+                "game": "castle-risk", "players": ["Anna", "Bob"], "password": "pw",
+                "token": "k3j9x", "judge": "judge@example.org", "join_password": "letmein"}),
+        ),
+        (
+            "reminder.txt",
+            json!({"game_id": "castle-7", "name": "Anna", "deadline": "Tue 14 Jan 2025 18:00 UTC",
+                "prompts": [prompt]}),
+        ),
+        (
+            "notice.txt",
+            json!({"game_id": "castle-7", "title": "paused", "text": "The game master paused the game."}),
+        ),
+        (
+            "press.txt",
+            json!({"game_id": "castle-7", "from": "Bob", "text": "Peace in the north?"}),
+        ),
+        (
+            "help.txt",
+            json!({"judge": "judge@example.org", "games": [{"name": "castle-risk", "min": 2, "max": 6}, {"name": "risk", "min": 2, "max": 6}]}),
+        ),
+    ]
+}
+
+#[test]
+fn every_template_matches_its_golden_file() {
+    let t = Templates::builtin();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let update = std::env::var("UPDATE_GOLDEN").is_ok();
+    let mut failures = Vec::new();
+    for (file, ctx) in contexts() {
+        let template = if file == "report_final.txt" {
+            "report.txt"
+        } else {
+            file
+        };
+        let got = t.render(template, &ctx);
+        assert!(!got.contains("failed"), "{file} did not render: {got}");
+        let path = dir.join(file);
+        if update {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &got).unwrap();
+            continue;
+        }
+        let want = std::fs::read_to_string(&path).unwrap_or_default();
+        if want != got {
+            failures.push(format!("{file}:\n--- want\n{want}\n--- got\n{got}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Issue 3 (Reports): "read at run time so a game master can reword": an override
+/// replaces the wording; a bad override is refused with its name; an override that fails
+/// to render falls back to the built-in wording.
+#[test]
+fn overrides_reword_and_are_checked() {
+    let t = Templates::with_overrides(vec![(
+        "press.txt".into(),
+        "{{ from }} says: {{ text }}".into(),
+    )])
+    .unwrap();
+    assert_eq!(
+        t.render(
+            "press.txt",
+            &json!({"from": "Bob", "text": "hi", "game_id": "x"})
+        ),
+        "Bob says: hi\n"
+    );
+    let e = Templates::with_overrides(vec![("nope.txt".into(), "x".into())]).unwrap_err();
+    assert!(e.contains("unknown template \"nope.txt\""), "{e}");
+    let e = Templates::with_overrides(vec![("press.txt".into(), "{% if %}".into())]).unwrap_err();
+    assert!(e.contains("press.txt"), "{e}");
+    let t = Templates::with_overrides(vec![(
+        "notice.txt".into(),
+        "{{ title | nosuchfilter }}".into(),
+    )])
+    .unwrap_or_else(|_| Templates::builtin());
+    let out = t.render(
+        "notice.txt",
+        &json!({"game_id": "castle-7", "title": "paused", "text": "t"}),
+    );
+    assert!(out.starts_with("castle-7: paused"), "{out}");
+}

@@ -1,0 +1,293 @@
+//! An IMAP inbox (async-imap over tokio; TLS with tokio-rustls and the webpki roots).
+//!
+//! Fetching uses `BODY.PEEK[]`, so nothing is flagged `\Seen` until the judge has
+//! committed and calls [`ImapInbox::mark_seen`]: a crash in between means the message is
+//! fetched again, and the judge's Message-ID check makes that harmless.
+
+use std::fmt;
+use std::io;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use async_imap::extensions::idle::IdleResponse;
+use async_imap::Session;
+use futures_util::TryStreamExt;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpStream;
+use tokio_rustls::rustls;
+use tokio_rustls::TlsConnector;
+
+/// What went wrong talking to the IMAP server (all worth a retry later, except bad
+/// credentials or a missing mailbox, which need the configuration fixed).
+#[derive(Debug, thiserror::Error)]
+pub enum ImapError {
+    #[error("cannot connect to {0}: {1}")]
+    Connect(String, io::Error),
+    #[error("TLS with {0}: {1}")]
+    Tls(String, String),
+    #[error("login as {0} refused: {1}")]
+    Login(String, String),
+    #[error("cannot select mailbox {0}: {1}")]
+    Select(String, String),
+    #[error("IMAP: {0}")]
+    Protocol(String),
+    #[error("the IMAP session is closed")]
+    Closed,
+}
+
+impl From<async_imap::error::Error> for ImapError {
+    fn from(e: async_imap::error::Error) -> Self {
+        ImapError::Protocol(e.to_string())
+    }
+}
+
+/// A TCP stream, plain or TLS.
+pub enum ImapStream {
+    Plain(TcpStream),
+    Tls(Box<tokio_rustls::client::TlsStream<TcpStream>>),
+}
+
+impl fmt::Debug for ImapStream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ImapStream::Plain(_) => f.write_str("ImapStream::Plain"),
+            ImapStream::Tls(_) => f.write_str("ImapStream::Tls"),
+        }
+    }
+}
+
+impl AsyncRead for ImapStream {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            ImapStream::Plain(s) => Pin::new(s).poll_read(cx, buf),
+            ImapStream::Tls(s) => Pin::new(s.as_mut()).poll_read(cx, buf),
+        }
+    }
+}
+
+impl AsyncWrite for ImapStream {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        match self.get_mut() {
+            ImapStream::Plain(s) => Pin::new(s).poll_write(cx, buf),
+            ImapStream::Tls(s) => Pin::new(s.as_mut()).poll_write(cx, buf),
+        }
+    }
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            ImapStream::Plain(s) => Pin::new(s).poll_flush(cx),
+            ImapStream::Tls(s) => Pin::new(s.as_mut()).poll_flush(cx),
+        }
+    }
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            ImapStream::Plain(s) => Pin::new(s).poll_shutdown(cx),
+            ImapStream::Tls(s) => Pin::new(s.as_mut()).poll_shutdown(cx),
+        }
+    }
+}
+
+/// One logged-in IMAP session on one selected mailbox.
+pub struct ImapInbox {
+    session: Option<Session<ImapStream>>,
+    mailbox: String,
+}
+
+impl fmt::Debug for ImapInbox {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ImapInbox")
+            .field("mailbox", &self.mailbox)
+            .field("open", &self.session.is_some())
+            .finish()
+    }
+}
+
+const NETWORK_TIMEOUT: Duration = Duration::from_secs(60);
+
+async fn timed<T>(
+    what: &str,
+    fut: impl std::future::Future<Output = Result<T, ImapError>>,
+) -> Result<T, ImapError> {
+    match tokio::time::timeout(NETWORK_TIMEOUT, fut).await {
+        Ok(r) => r,
+        Err(_) => Err(ImapError::Protocol(format!(
+            "{what}: no answer within {NETWORK_TIMEOUT:?}"
+        ))),
+    }
+}
+
+fn tls_connector(host: &str) -> Result<TlsConnector, ImapError> {
+    let mut roots = rustls::RootCertStore::empty();
+    roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| ImapError::Tls(host.to_string(), e.to_string()))?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok(TlsConnector::from(Arc::new(config)))
+}
+
+impl ImapInbox {
+    /// Connects (TLS from the first byte when `tls`, as on port 993; plain TCP otherwise,
+    /// for tests on 127.0.0.1), logs in and selects `mailbox`.
+    pub async fn connect(
+        host: &str,
+        port: u16,
+        tls: bool,
+        user: &str,
+        password: &str,
+        mailbox: &str,
+    ) -> Result<ImapInbox, ImapError> {
+        let addr = format!("{host}:{port}");
+        let tcp = timed("connect", async {
+            TcpStream::connect((host, port))
+                .await
+                .map_err(|e| ImapError::Connect(addr.clone(), e))
+        })
+        .await?;
+        let stream = if tls {
+            let name = rustls::pki_types::ServerName::try_from(host.to_string())
+                .map_err(|e| ImapError::Tls(host.to_string(), e.to_string()))?;
+            let s = timed("TLS handshake", async {
+                tls_connector(host)?
+                    .connect(name, tcp)
+                    .await
+                    .map_err(|e| ImapError::Tls(host.to_string(), e.to_string()))
+            })
+            .await?;
+            ImapStream::Tls(Box::new(s))
+        } else {
+            ImapStream::Plain(tcp)
+        };
+        let mut client = async_imap::Client::new(stream);
+        timed("greeting", async {
+            client
+                .read_response()
+                .await
+                .map_err(|e| ImapError::Protocol(format!("no greeting: {e}")))?
+                .ok_or_else(|| ImapError::Protocol("connection closed before the greeting".into()))
+        })
+        .await?;
+        let mut session = timed("login", async {
+            client
+                .login(user, password)
+                .await
+                .map_err(|(e, _)| ImapError::Login(user.to_string(), e.to_string()))
+        })
+        .await?;
+        timed("select", async {
+            session
+                .select(mailbox)
+                .await
+                .map_err(|e| ImapError::Select(mailbox.to_string(), e.to_string()))
+        })
+        .await?;
+        Ok(ImapInbox {
+            session: Some(session),
+            mailbox: mailbox.to_string(),
+        })
+    }
+
+    fn session(&mut self) -> Result<&mut Session<ImapStream>, ImapError> {
+        self.session.as_mut().ok_or(ImapError::Closed)
+    }
+
+    /// Every unseen message, by UID in increasing order, with its raw bytes. Sets no flag
+    /// (`UID SEARCH UNSEEN`, then `UID FETCH … BODY.PEEK[]`).
+    pub async fn fetch_unseen(&mut self) -> Result<Vec<(u32, Vec<u8>)>, ImapError> {
+        let session = self.session()?;
+        timed("fetch", async move {
+            // a NOOP first so the server reports mail that arrived since SELECT
+            session.noop().await?;
+            let mut uids: Vec<u32> = session.uid_search("UNSEEN").await?.into_iter().collect();
+            uids.sort_unstable();
+            let mut out = Vec::new();
+            for chunk in uids.chunks(50) {
+                let set = chunk
+                    .iter()
+                    .map(|u| u.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",");
+                let fetches: Vec<_> = session
+                    .uid_fetch(&set, "(UID BODY.PEEK[])")
+                    .await?
+                    .try_collect()
+                    .await?;
+                for f in fetches {
+                    if let (Some(uid), Some(body)) = (f.uid, f.body()) {
+                        out.push((uid, body.to_vec()));
+                    }
+                }
+            }
+            out.sort_by_key(|(uid, _)| *uid);
+            out.dedup_by_key(|(uid, _)| *uid);
+            Ok(out)
+        })
+        .await
+    }
+
+    /// Flags one message `\Seen` (call only after the judge has committed it).
+    pub async fn mark_seen(&mut self, uid: u32) -> Result<(), ImapError> {
+        let session = self.session()?;
+        timed("store", async move {
+            let _: Vec<_> = session
+                .uid_store(uid.to_string(), "+FLAGS (\\Seen)")
+                .await?
+                .try_collect()
+                .await?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// The flags of one message, as the server states them (`\Seen`, `\Recent`, …).
+    pub async fn flags(&mut self, uid: u32) -> Result<Vec<String>, ImapError> {
+        let session = self.session()?;
+        timed("fetch flags", async move {
+            let fetches: Vec<_> = session
+                .uid_fetch(uid.to_string(), "(UID FLAGS)")
+                .await?
+                .try_collect()
+                .await?;
+            Ok(fetches
+                .iter()
+                .filter(|f| f.uid == Some(uid))
+                .flat_map(|f| f.flags().map(|fl| format!("{fl:?}")))
+                .collect())
+        })
+        .await
+    }
+
+    /// Waits (IMAP IDLE) until the server reports a change in the mailbox or `timeout`
+    /// passes. Returns true when something happened (then call [`Self::fetch_unseen`]).
+    pub async fn idle_wait(&mut self, timeout: Duration) -> Result<bool, ImapError> {
+        let session = self.session.take().ok_or(ImapError::Closed)?;
+        let mut handle = session.idle();
+        handle.init().await?;
+        let (wait, _stop) = handle.wait_with_timeout(timeout);
+        let result = wait.await;
+        let news = matches!(result, Ok(IdleResponse::NewData(_)));
+        let session = timed("IDLE done", async { Ok(handle.done().await?) }).await?;
+        self.session = Some(session);
+        result?;
+        Ok(news)
+    }
+
+    /// Logs out and closes the connection.
+    pub async fn logout(mut self) -> Result<(), ImapError> {
+        if let Some(mut s) = self.session.take() {
+            timed("logout", async move { Ok(s.logout().await?) }).await?;
+        }
+        Ok(())
+    }
+}

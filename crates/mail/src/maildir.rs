@@ -1,0 +1,146 @@
+//! A Maildir folder (new/, cur/, tmp/), by hand with std::fs.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// A Maildir: mail is written into tmp/ and renamed into new/ (so a reader never sees half
+/// a message), read from new/, and moved to cur/ with the Seen flag once acknowledged.
+#[derive(Debug, Clone)]
+pub struct Maildir {
+    root: PathBuf,
+}
+
+impl Maildir {
+    /// Opens the Maildir at `path`, creating it and its new/, cur/ and tmp/ if needed.
+    pub fn open(path: impl AsRef<Path>) -> io::Result<Maildir> {
+        let root = path.as_ref().to_path_buf();
+        for sub in ["new", "cur", "tmp"] {
+            fs::create_dir_all(root.join(sub))?;
+        }
+        Ok(Maildir { root })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.root
+    }
+
+    /// Delivers one message: written and synced in tmp/, then renamed into new/. Names sort
+    /// in delivery order (time, then a process-wide counter). Returns the path in new/.
+    pub fn deliver(&self, raw: &[u8]) -> io::Result<PathBuf> {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default();
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let name = format!(
+            "{:010}.M{:06}P{}Q{:06}.castellan",
+            now.as_secs(),
+            now.subsec_micros(),
+            std::process::id(),
+            n
+        );
+        let tmp = self.root.join("tmp").join(&name);
+        {
+            let mut f = fs::File::create(&tmp)?;
+            f.write_all(raw)?;
+            f.sync_all()?;
+        }
+        let dest = self.root.join("new").join(&name);
+        if let Err(e) = fs::rename(&tmp, &dest) {
+            let _ = fs::remove_file(&tmp);
+            return Err(e);
+        }
+        Ok(dest)
+    }
+
+    /// The messages waiting in new/, sorted by file name (dotfiles and folders ignored).
+    pub fn list_new(&self) -> io::Result<Vec<PathBuf>> {
+        let mut out = Vec::new();
+        for entry in fs::read_dir(self.root.join("new"))? {
+            let entry = entry?;
+            let name = entry.file_name();
+            if name.to_string_lossy().starts_with('.') {
+                continue;
+            }
+            if entry.file_type()?.is_file() {
+                out.push(entry.path());
+            }
+        }
+        out.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
+        Ok(out)
+    }
+
+    /// The raw bytes of one message.
+    pub fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
+        fs::read(path)
+    }
+
+    /// Marks a message processed: moves it from new/ to cur/ with the Seen flag
+    /// (`NAME:2,S`; existing flags kept, in ASCII order). Acknowledging a message that is
+    /// already in cur/ is a no-op, so a retry after a crash is harmless. Returns the new path.
+    pub fn acknowledge(&self, path: &Path) -> io::Result<PathBuf> {
+        let name = path
+            .file_name()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a message path"))?
+            .to_string_lossy()
+            .into_owned();
+        let (base, flags) = match name.split_once(":2,") {
+            Some((b, f)) => (b.to_string(), f.to_string()),
+            None => (name.clone(), String::new()),
+        };
+        let mut flags: Vec<char> = flags.chars().collect();
+        if !flags.contains(&'S') {
+            flags.push('S');
+        }
+        flags.sort_unstable();
+        flags.dedup();
+        let flags: String = flags.into_iter().collect();
+        let dest = self.root.join("cur").join(format!("{base}:2,{flags}"));
+        let source = self.root.join("new").join(&name);
+        match fs::rename(&source, &dest) {
+            Ok(()) => Ok(dest),
+            Err(e) if e.kind() == io::ErrorKind::NotFound && dest.exists() => Ok(dest),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deliver_list_read_acknowledge() {
+        let dir = tempfile::tempdir().unwrap();
+        let md = Maildir::open(dir.path().join("inbox")).unwrap();
+        let a = md.deliver(b"first").unwrap();
+        let b = md.deliver(b"second").unwrap();
+        fs::write(md.path().join("new/.hidden"), b"x").unwrap();
+        assert_eq!(md.list_new().unwrap(), vec![a.clone(), b.clone()]);
+        assert_eq!(md.read(&a).unwrap(), b"first");
+        assert!(fs::read_dir(md.path().join("tmp"))
+            .unwrap()
+            .next()
+            .is_none());
+        let cur = md.acknowledge(&a).unwrap();
+        assert!(cur.to_string_lossy().ends_with(":2,S"));
+        assert_eq!(cur.parent().unwrap(), md.path().join("cur"));
+        assert_eq!(md.read(&cur).unwrap(), b"first");
+        assert_eq!(md.list_new().unwrap(), vec![b]);
+        // twice is fine
+        assert_eq!(md.acknowledge(&a).unwrap(), cur);
+    }
+
+    #[test]
+    fn existing_flags_are_kept_sorted() {
+        let dir = tempfile::tempdir().unwrap();
+        let md = Maildir::open(dir.path()).unwrap();
+        fs::write(md.path().join("new/m1:2,T"), b"x").unwrap();
+        let cur = md.acknowledge(&md.path().join("new/m1:2,T")).unwrap();
+        assert!(cur.ends_with("m1:2,ST"));
+    }
+}

@@ -1,0 +1,511 @@
+//! Raw RFC 5322 bytes into a [`ParsedMail`], with the hygiene verdict.
+
+use mail_parser::{Address, HeaderValue, Message, MessageParser, MimeHeaders, PartType};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::quote::{flatten_html, strip_html_quotes, strip_quoted};
+
+/// One inbound email, reduced to what the judge needs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ParsedMail {
+    /// With angle brackets. A message without one gets `<sha256-of-raw@castellan.invalid>`,
+    /// so the same bytes twice are recognised as the same message.
+    pub message_id: String,
+    /// Bare lowercase address (From, else Sender, else Reply-To, else Return-Path).
+    pub from: String,
+    pub from_name: Option<String>,
+    /// To, Cc, Delivered-To and X-Original-To addresses, lowercase, each once, in that
+    /// order: plus-address tokens live here.
+    pub to: Vec<String>,
+    pub subject: String,
+    /// The new text only: quoted replies and signatures stripped, HTML-only mail flattened.
+    pub body: String,
+    /// With angle brackets.
+    pub in_reply_to: Option<String>,
+    /// With angle brackets, oldest first as in the header.
+    pub references: Vec<String>,
+    /// File names of attachments (ignored by the judge; it may say so in its reply).
+    pub attachments: Vec<String>,
+    /// The message had no text/plain body: the body is flattened HTML.
+    pub html_only: bool,
+    /// Why this mail must not be answered (automatic mail: auto-replies, bounces, bulk and
+    /// list mail), or None for mail from a person.
+    pub automatic: Option<String>,
+    /// The message was over the size cap: the body was cut and ends with a note.
+    pub truncated: bool,
+}
+
+/// Why a message could not be read at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    #[error("empty message")]
+    Empty,
+    #[error("not an email: no header could be read")]
+    NotAnEmail,
+    #[error("the message has no sender address (no From, Sender, Reply-To or Return-Path)")]
+    NoSender,
+}
+
+/// The note appended to a body that was cut at the size cap.
+pub const TRUNCATION_NOTE: &str = "[castellan: message too long, only its beginning was read]";
+
+/// Parses raw bytes. Never panics; never fails for size: a message longer than the cap is
+/// read up to the cap (`truncated`, body cut with [`TRUNCATION_NOTE`]).
+///
+/// `max_body_bytes` caps the body text kept (after quotes are stripped). The raw bytes
+/// parsed are capped at `max(16 × max_body_bytes, 1 MiB)`: past that only the beginning of
+/// the message is parsed (attachments beyond it are not listed) and `truncated` is set.
+pub fn parse(raw: &[u8], max_body_bytes: usize) -> Result<ParsedMail, ParseError> {
+    if raw.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(ParseError::Empty);
+    }
+    let raw_cap = max_body_bytes.saturating_mul(16).max(1 << 20);
+    let (input, raw_cut) = if raw.len() > raw_cap {
+        (&raw[..raw_cap], true)
+    } else {
+        (raw, false)
+    };
+    // mail-parser is meant not to panic; a bug there must not take the daemon down.
+    let parsed = std::panic::catch_unwind(|| parse_inner(raw, input, max_body_bytes, raw_cut));
+    match parsed {
+        Ok(r) => r,
+        Err(_) => Err(ParseError::NotAnEmail),
+    }
+}
+
+fn parse_inner(
+    raw: &[u8],
+    input: &[u8],
+    max_body_bytes: usize,
+    raw_cut: bool,
+) -> Result<ParsedMail, ParseError> {
+    let msg = MessageParser::default()
+        .parse(input)
+        .ok_or(ParseError::NotAnEmail)?;
+    if msg.headers().is_empty() {
+        return Err(ParseError::NotAnEmail);
+    }
+
+    let (from, from_name) = sender(&msg).ok_or(ParseError::NoSender)?;
+
+    let message_id = match msg.message_id().map(str::trim).filter(|s| !s.is_empty()) {
+        Some(id) => bracket(id),
+        None => synthetic_message_id(raw),
+    };
+
+    let mut to: Vec<String> = Vec::new();
+    let mut push = |a: String| {
+        if !a.is_empty() && !to.contains(&a) {
+            to.push(a);
+        }
+    };
+    for addr in msg.all_to().chain(msg.all_cc()) {
+        for a in addresses(addr) {
+            push(a);
+        }
+    }
+    for name in ["Delivered-To", "X-Original-To"] {
+        for value in msg.header_values(name) {
+            match value {
+                HeaderValue::Address(addr) => addresses(addr).into_iter().for_each(&mut push),
+                HeaderValue::Text(t) => push(bare_address(t)),
+                _ => {}
+            }
+        }
+        for raw_value in raw_header_values(&msg, name) {
+            push(bare_address(&raw_value));
+        }
+    }
+
+    let subject = msg.subject().unwrap_or("").trim().to_string();
+
+    let in_reply_to = ids(msg.in_reply_to()).into_iter().next();
+    let references = ids(msg.references());
+
+    let mut attachments = Vec::new();
+    for part in msg.attachments() {
+        let name = part
+            .attachment_name()
+            .map(|n| n.to_string())
+            .unwrap_or_else(|| match part.content_type() {
+                Some(ct) => format!(
+                    "(unnamed {}/{})",
+                    ct.ctype(),
+                    ct.subtype().unwrap_or("octet-stream")
+                ),
+                None => "(unnamed)".to_string(),
+            });
+        attachments.push(name);
+    }
+
+    let (body, html_only) = body_text(&msg);
+    let (body, body_cut) = cut(&body, max_body_bytes);
+    let truncated = raw_cut || body_cut;
+    let body = if truncated {
+        if body.is_empty() {
+            TRUNCATION_NOTE.to_string()
+        } else {
+            format!("{body}\n{TRUNCATION_NOTE}")
+        }
+    } else {
+        body
+    };
+
+    Ok(ParsedMail {
+        message_id,
+        automatic: automatic_reason(&msg, &from),
+        from,
+        from_name,
+        to,
+        subject,
+        body,
+        in_reply_to,
+        references,
+        attachments,
+        html_only,
+        truncated,
+    })
+}
+
+/// `<hex sha256 of the raw bytes@castellan.invalid>`.
+fn synthetic_message_id(raw: &[u8]) -> String {
+    format!("<{}@castellan.invalid>", hex::encode(Sha256::digest(raw)))
+}
+
+fn bracket(id: &str) -> String {
+    let id = id.trim().trim_start_matches('<').trim_end_matches('>');
+    format!("<{id}>")
+}
+
+fn ids(value: &HeaderValue) -> Vec<String> {
+    match value {
+        HeaderValue::Text(t) => t
+            .split_whitespace()
+            .filter(|s| !s.is_empty())
+            .map(bracket)
+            .collect(),
+        HeaderValue::TextList(list) => list
+            .iter()
+            .map(|s| s.trim())
+            .filter(|s| !s.is_empty())
+            .map(bracket)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn raw_header_values(msg: &Message, name: &str) -> Vec<String> {
+    msg.headers_raw()
+        .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.trim().to_string())
+        .collect()
+}
+
+/// `Name <a@b>` or `<a@b>` or `a@b` → `a@b`, lowercase.
+fn bare_address(text: &str) -> String {
+    let t = text.trim();
+    let inner = match (t.rfind('<'), t.rfind('>')) {
+        (Some(a), Some(b)) if a < b => &t[a + 1..b],
+        _ => t,
+    };
+    inner.trim().to_lowercase()
+}
+
+fn addresses(addr: &Address) -> Vec<String> {
+    addr.iter()
+        .filter_map(|a| a.address())
+        .map(|a| a.trim().to_lowercase())
+        .filter(|a| !a.is_empty())
+        .collect()
+}
+
+fn sender(msg: &Message) -> Option<(String, Option<String>)> {
+    for addr in [msg.from(), msg.sender(), msg.reply_to()]
+        .into_iter()
+        .flatten()
+    {
+        if let Some(first) = addr
+            .iter()
+            .find(|a| a.address().is_some_and(|s| !s.trim().is_empty()))
+        {
+            let address = first.address().unwrap_or("").trim().to_lowercase();
+            let name = first
+                .name()
+                .map(|n| n.trim().to_string())
+                .filter(|n| !n.is_empty());
+            return Some((address, name));
+        }
+    }
+    // a bounce may carry nothing but its envelope sender
+    for value in raw_header_values(msg, "Return-Path") {
+        let a = bare_address(&value);
+        if !a.is_empty() {
+            return Some((a, None));
+        }
+    }
+    None
+}
+
+/// The body's new text and whether it came from HTML only.
+fn body_text(msg: &Message) -> (String, bool) {
+    let mut texts = Vec::new();
+    let mut htmls = Vec::new();
+    for part in msg.text_bodies() {
+        match &part.body {
+            PartType::Text(t) => texts.push(t.to_string()),
+            PartType::Html(h) => htmls.push(h.to_string()),
+            _ => {}
+        }
+    }
+    if !texts.is_empty() {
+        return (strip_quoted(&texts.join("\n")), false);
+    }
+    if htmls.is_empty() {
+        for part in msg.html_bodies() {
+            if let PartType::Html(h) = &part.body {
+                htmls.push(h.to_string());
+            }
+        }
+    }
+    if !htmls.is_empty() {
+        let flat: Vec<String> = htmls
+            .iter()
+            .map(|h| flatten_html(&strip_html_quotes(h)))
+            .collect();
+        return (strip_quoted(&flat.join("\n")), true);
+    }
+    (String::new(), false)
+}
+
+/// Cuts `text` to at most `max` bytes, at a line break when one is near, else at a char
+/// boundary.
+fn cut(text: &str, max: usize) -> (String, bool) {
+    if text.len() <= max {
+        return (text.to_string(), false);
+    }
+    let mut end = max;
+    while end > 0 && !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = &text[..end];
+    let head = match head.rfind('\n') {
+        Some(nl) if nl * 2 >= end => &head[..nl],
+        _ => head,
+    };
+    (head.trim_end().to_string(), true)
+}
+
+/// Why a message is automatic (must never be answered), or None.
+///
+/// - `Auto-Submitted` other than `no` (RFC 3834: auto-replied, auto-generated, …);
+/// - a bounce: empty `Return-Path: <>`, sender `MAILER-DAEMON` or `postmaster`, or a
+///   `multipart/report` (delivery status notification);
+/// - `Precedence: bulk`, `list` or `junk`;
+/// - `List-Id` (mailing-list traffic);
+/// - `X-Auto-Response-Suppress` (the sender asks for no automatic answer; Exchange sets it
+///   on its own automatic mail);
+/// - vacation responders' `X-Autoreply` / `X-Autorespond`.
+pub fn automatic_reason(msg: &Message, from: &str) -> Option<String> {
+    let header = |name: &str| raw_header_values(msg, name);
+    for v in header("Auto-Submitted") {
+        let kind = v
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        if kind != "no" {
+            return Some(format!("Auto-Submitted: {}", v.trim()));
+        }
+    }
+    for v in header("Return-Path") {
+        if v.trim()
+            .trim_start_matches('<')
+            .trim_end_matches('>')
+            .trim()
+            .is_empty()
+        {
+            return Some("bounce: empty Return-Path <>".to_string());
+        }
+    }
+    let local = from.split('@').next().unwrap_or("").to_ascii_lowercase();
+    if local == "mailer-daemon" || local == "postmaster" {
+        return Some(format!("bounce: sent by {from}"));
+    }
+    if let Some(ct) = msg.root_part().content_type() {
+        if ct.ctype().eq_ignore_ascii_case("multipart")
+            && ct
+                .subtype()
+                .is_some_and(|s| s.eq_ignore_ascii_case("report"))
+        {
+            return Some("bounce: multipart/report (delivery status notification)".to_string());
+        }
+    }
+    for v in header("Precedence") {
+        let p = v.trim().to_ascii_lowercase();
+        if matches!(p.as_str(), "bulk" | "list" | "junk") {
+            return Some(format!("Precedence: {p}"));
+        }
+    }
+    if let Some(v) = header("List-Id").into_iter().next() {
+        return Some(format!("list mail: List-Id {}", v.trim()));
+    }
+    if let Some(v) = header("X-Auto-Response-Suppress").into_iter().next() {
+        return Some(format!("X-Auto-Response-Suppress: {}", v.trim()));
+    }
+    for name in ["X-Autoreply", "X-Autorespond"] {
+        if let Some(v) = header(name).into_iter().next() {
+            return Some(format!("{name}: {}", v.trim()));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mail(headers: &str) -> Vec<u8> {
+        format!("{headers}\r\n\r\nPASS\r\n").into_bytes()
+    }
+
+    fn auto(headers: &str) -> Option<String> {
+        parse(&mail(headers), 10_000).unwrap().automatic
+    }
+
+    const BASE: &str =
+        "From: Alice <Alice@Example.org>\r\nTo: judge@x.org\r\nSubject: t\r\nMessage-ID: <m1@x>";
+
+    #[test]
+    fn a_person_is_answered() {
+        assert_eq!(auto(BASE), None);
+        assert_eq!(auto(&format!("{BASE}\r\nAuto-Submitted: no")), None);
+        assert_eq!(
+            auto(&format!("{BASE}\r\nReturn-Path: <alice@example.org>")),
+            None
+        );
+        assert_eq!(auto(&format!("{BASE}\r\nPrecedence: first-class")), None);
+    }
+
+    #[test]
+    fn auto_submitted_other_than_no_is_automatic() {
+        for v in [
+            "auto-replied",
+            "auto-generated",
+            "Auto-Replied; owner-email=x@y",
+            "auto-notified",
+        ] {
+            let r = auto(&format!("{BASE}\r\nAuto-Submitted: {v}"));
+            assert!(
+                r.as_deref().unwrap().starts_with("Auto-Submitted"),
+                "{v}: {r:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn bounces_are_automatic() {
+        assert!(auto(&format!("{BASE}\r\nReturn-Path: <>"))
+            .unwrap()
+            .contains("Return-Path"));
+        let r =
+            auto("From: MAILER-DAEMON@mx.example.org\r\nTo: judge@x.org\r\nSubject: Undelivered");
+        assert!(r.unwrap().contains("mailer-daemon@mx.example.org"));
+        let r = auto("From: Postmaster <postmaster@example.org>\r\nTo: judge@x.org");
+        assert!(r.unwrap().contains("postmaster"));
+        let r = auto(&format!(
+            "{BASE}\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=b"
+        ));
+        assert!(r.unwrap().contains("multipart/report"));
+    }
+
+    #[test]
+    fn bulk_list_junk_and_list_id_are_automatic() {
+        for p in ["bulk", "list", "junk", "BULK"] {
+            assert!(auto(&format!("{BASE}\r\nPrecedence: {p}"))
+                .unwrap()
+                .starts_with("Precedence"));
+        }
+        assert!(auto(&format!("{BASE}\r\nList-Id: <games.example.org>"))
+            .unwrap()
+            .contains("List-Id"));
+        assert!(auto(&format!("{BASE}\r\nX-Auto-Response-Suppress: All")).is_some());
+        assert!(auto(&format!("{BASE}\r\nX-Autoreply: yes")).is_some());
+    }
+
+    #[test]
+    fn sender_is_bare_lowercase_and_name_is_kept() {
+        let p = parse(&mail(BASE), 1000).unwrap();
+        assert_eq!(p.from, "alice@example.org");
+        assert_eq!(p.from_name.as_deref(), Some("Alice"));
+        assert_eq!(p.message_id, "<m1@x>");
+    }
+
+    #[test]
+    fn recipients_include_delivered_to_and_original_to_once() {
+        let h = "From: a@b.c\r\nTo: Judge <Judge+Tok123@x.org>, bob@x.org\r\nCc: carol@x.org\r\nDelivered-To: judge+tok123@x.org\r\nX-Original-To: judge+other@x.org";
+        let p = parse(&mail(h), 1000).unwrap();
+        assert_eq!(
+            p.to,
+            [
+                "judge+tok123@x.org",
+                "bob@x.org",
+                "carol@x.org",
+                "judge+other@x.org"
+            ]
+        );
+    }
+
+    #[test]
+    fn threading_ids_keep_brackets() {
+        let h = "From: a@b.c\r\nIn-Reply-To: <r2@j>\r\nReferences: <r1@j> <r2@j>";
+        let p = parse(&mail(h), 1000).unwrap();
+        assert_eq!(p.in_reply_to.as_deref(), Some("<r2@j>"));
+        assert_eq!(p.references, ["<r1@j>", "<r2@j>"]);
+    }
+
+    #[test]
+    fn missing_message_id_is_stable_and_distinct() {
+        let a = mail("From: a@b.c\r\nSubject: x");
+        let b = mail("From: a@b.c\r\nSubject: y");
+        let pa = parse(&a, 1000).unwrap();
+        assert_eq!(pa.message_id, parse(&a, 1000).unwrap().message_id);
+        assert_ne!(pa.message_id, parse(&b, 1000).unwrap().message_id);
+        assert!(pa.message_id.ends_with("@castellan.invalid>"));
+        assert_eq!(pa.message_id.len(), 64 + "<@castellan.invalid>".len());
+    }
+
+    #[test]
+    fn unreadable_input_is_an_error_not_a_panic() {
+        assert_eq!(parse(b"", 100), Err(ParseError::Empty));
+        assert_eq!(parse(b"  \r\n", 100), Err(ParseError::Empty));
+        assert_eq!(
+            parse(b"Subject: no sender\r\n\r\nhi", 100),
+            Err(ParseError::NoSender)
+        );
+    }
+
+    #[test]
+    fn body_over_the_cap_is_cut_with_a_note() {
+        let body = "PASS\n".repeat(100);
+        let raw = format!("From: a@b.c\r\n\r\n{body}");
+        let p = parse(raw.as_bytes(), 50).unwrap();
+        assert!(p.truncated);
+        assert!(p.body.ends_with(TRUNCATION_NOTE));
+        let kept = p.body.trim_end_matches(TRUNCATION_NOTE).trim_end();
+        assert!(
+            kept.len() <= 50 && kept.starts_with("PASS\nPASS"),
+            "{kept:?}"
+        );
+        let p = parse(raw.as_bytes(), 10_000).unwrap();
+        assert!(!p.truncated);
+    }
+
+    #[test]
+    fn cut_respects_char_boundaries() {
+        let (s, c) = cut("ééééé", 3);
+        assert!(c);
+        assert_eq!(s, "é");
+    }
+}

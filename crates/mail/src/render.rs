@@ -1,0 +1,173 @@
+//! Outgoing replies rendered to RFC 5322 bytes with lettre.
+
+use std::time::{Duration, SystemTime};
+
+use lettre::message::header::{ContentType, HeaderName, HeaderValue, MIME_VERSION_1_0};
+use lettre::message::Mailbox;
+use lettre::Message;
+use serde::{Deserialize, Serialize};
+
+/// One email the judge sends.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutgoingMail {
+    /// With angle brackets; stable (the judge derives it) so a resend is recognised.
+    pub message_id: String,
+    /// `judge@example.org` or `Castellan <judge@example.org>`.
+    pub from: String,
+    /// Same forms as `from`.
+    pub to: String,
+    pub subject: String,
+    /// UTF-8 plain text.
+    pub body: String,
+    /// With angle brackets.
+    pub in_reply_to: Option<String>,
+    /// With angle brackets, oldest first.
+    pub references: Vec<String>,
+}
+
+/// Why a mail cannot be rendered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RenderError {
+    #[error("bad {field} address {value:?}: {reason}")]
+    BadAddress {
+        field: &'static str,
+        value: String,
+        reason: String,
+    },
+    #[error("cannot build the message: {0}")]
+    Build(String),
+}
+
+/// The address of a `from`/`to` field, parsed.
+pub(crate) fn mailbox(field: &'static str, value: &str) -> Result<Mailbox, RenderError> {
+    value
+        .trim()
+        .parse::<Mailbox>()
+        .map_err(|e| RenderError::BadAddress {
+            field,
+            value: value.to_string(),
+            reason: e.to_string(),
+        })
+}
+
+fn bracket(id: &str) -> String {
+    let id = id.trim().trim_start_matches('<').trim_end_matches('>');
+    format!("<{id}>")
+}
+
+fn raw(name: &'static str, value: &str) -> HeaderValue {
+    HeaderValue::new(HeaderName::new_from_ascii_str(name), value.to_string())
+}
+
+/// Renders the mail as it goes on the wire: Message-ID, In-Reply-To, References,
+/// `Auto-Submitted: auto-replied` (RFC 3834: other robots must not answer it),
+/// `X-Auto-Response-Suppress: All` (Exchange: no out-of-office answers), a Date fixed from
+/// `date_unix` (seconds since 1970, UTC; so golden files are stable), UTF-8 text/plain.
+/// Fails only for an address that does not parse.
+pub fn try_render(mail: &OutgoingMail, date_unix: i64) -> Result<Vec<u8>, RenderError> {
+    let from = mailbox("from", &mail.from)?;
+    let to = mailbox("to", &mail.to)?;
+    let date = SystemTime::UNIX_EPOCH + Duration::from_secs(date_unix.max(0) as u64);
+    let mut builder = Message::builder()
+        .message_id(Some(bracket(&mail.message_id)))
+        .date(date)
+        .from(from)
+        .to(to)
+        .subject(mail.subject.replace(['\r', '\n'], " "));
+    if let Some(irt) = &mail.in_reply_to {
+        builder = builder.in_reply_to(bracket(irt));
+    }
+    let refs: Vec<String> = mail
+        .references
+        .iter()
+        .filter(|r| !r.trim().is_empty())
+        .map(|r| bracket(r))
+        .collect();
+    if !refs.is_empty() {
+        builder = builder.references(refs.join(" "));
+    }
+    let message = builder
+        .raw_header(raw("Auto-Submitted", "auto-replied"))
+        .raw_header(raw("X-Auto-Response-Suppress", "All"))
+        .header(MIME_VERSION_1_0)
+        .header(ContentType::TEXT_PLAIN)
+        .body(mail.body.clone())
+        .map_err(|e| RenderError::Build(e.to_string()))?;
+    Ok(message.formatted())
+}
+
+/// [`try_render`], for callers that have already checked the addresses (as
+/// [`crate::Transport::send`] does). Never panics: an address that does not parse is
+/// replaced by `invalid@castellan.invalid` so the bytes still show what was meant.
+pub fn render(mail: &OutgoingMail, date_unix: i64) -> Vec<u8> {
+    match try_render(mail, date_unix) {
+        Ok(bytes) => bytes,
+        Err(_) => {
+            let fix = |a: &str| {
+                if mailbox("x", a).is_ok() {
+                    a.to_string()
+                } else {
+                    "invalid@castellan.invalid".to_string()
+                }
+            };
+            let fixed = OutgoingMail {
+                from: fix(&mail.from),
+                to: fix(&mail.to),
+                ..mail.clone()
+            };
+            try_render(&fixed, date_unix).unwrap_or_default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> OutgoingMail {
+        OutgoingMail {
+            message_id: "<r1.castle-7@judge.example>".into(),
+            from: "Castellan <judge@judge.example>".into(),
+            to: "alice@example.org".into(),
+            subject: "[castle-7] Turn 12: Red to move".into(),
+            body: "Your move.\n".into(),
+            in_reply_to: Some("<m1@example.org>".into()),
+            references: vec!["<m0@example.org>".into(), "<m1@example.org>".into()],
+        }
+    }
+
+    #[test]
+    fn reply_headers_are_present() {
+        let out = String::from_utf8(render(&sample(), 1_700_000_000)).unwrap();
+        for h in [
+            "Message-ID: <r1.castle-7@judge.example>",
+            "In-Reply-To: <m1@example.org>",
+            "References: <m0@example.org> <m1@example.org>",
+            "Auto-Submitted: auto-replied",
+            "X-Auto-Response-Suppress: All",
+            "Date: Tue, 14 Nov 2023 22:13:20 +0000",
+            "Content-Type: text/plain; charset=utf-8",
+            "MIME-Version: 1.0",
+        ] {
+            assert!(out.contains(h), "missing {h} in\n{out}");
+        }
+        assert!(!out.contains("Precedence"));
+    }
+
+    #[test]
+    fn bad_address_is_an_error_and_render_does_not_panic() {
+        let mut m = sample();
+        m.to = "not an address".into();
+        assert!(matches!(
+            try_render(&m, 0),
+            Err(RenderError::BadAddress { field: "to", .. })
+        ));
+        let out = String::from_utf8(render(&m, 0)).unwrap();
+        assert!(out.contains("To: invalid@castellan.invalid"));
+    }
+
+    #[test]
+    fn the_same_mail_renders_the_same_bytes() {
+        assert_eq!(render(&sample(), 5), render(&sample(), 5));
+    }
+}

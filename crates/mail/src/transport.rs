@@ -1,0 +1,275 @@
+//! Sending replies: a folder of .eml files, SMTP, or a sendmail command.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use lettre::address::Envelope;
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::client::{Tls, TlsParameters};
+use lettre::{AsyncSendmailTransport, AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+
+use crate::render::{mailbox, try_render, OutgoingMail};
+
+/// How an SMTP connection is secured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SmtpSecurity {
+    /// Plain text (a local relay, tests).
+    None,
+    /// STARTTLS is required (port 587).
+    StartTls,
+    /// TLS from the first byte (port 465).
+    Tls,
+}
+
+/// Where outgoing mail goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Transport {
+    /// One `<message-id>.eml` file per mail in `dir` (written to a dotfile, then renamed).
+    File { dir: PathBuf },
+    Smtp {
+        host: String,
+        port: u16,
+        security: SmtpSecurity,
+        user: Option<String>,
+        password: Option<String>,
+    },
+    /// A sendmail-compatible command (`/usr/sbin/sendmail`), given the message on stdin.
+    Sendmail { command: PathBuf },
+}
+
+/// Why a mail was not sent, and whether trying again later may help.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SendError {
+    /// Try again later (connection refused, timeout, 4xx answer, disk full, …).
+    #[error("temporary failure, retry later: {0}")]
+    Transient(String),
+    /// Retrying will not help (bad address, 5xx answer).
+    #[error("permanent failure: {0}")]
+    Permanent(String),
+}
+
+impl SendError {
+    pub fn is_transient(&self) -> bool {
+        matches!(self, SendError::Transient(_))
+    }
+}
+
+/// The file name a mail gets in a File transport: its Message-ID without brackets, every
+/// character other than `A-Za-z0-9 . _ @ + -` replaced by `_`, then `.eml`.
+pub fn eml_file_name(message_id: &str) -> String {
+    let id = message_id
+        .trim()
+        .trim_start_matches('<')
+        .trim_end_matches('>');
+    let mut name: String = id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '@' | '+' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if name.is_empty() || name.starts_with('.') {
+        name.insert(0, '_');
+    }
+    name.truncate(200);
+    format!("{name}.eml")
+}
+
+impl Transport {
+    /// Sends one mail (rendered with [`crate::render`] at `date_unix`). A bad address is a
+    /// permanent error; network trouble and 4xx answers are transient.
+    pub async fn send(&self, mail: &OutgoingMail, date_unix: i64) -> Result<(), SendError> {
+        let bytes = try_render(mail, date_unix).map_err(|e| SendError::Permanent(e.to_string()))?;
+        match self {
+            Transport::File { dir } => {
+                let dir = dir.clone();
+                let name = eml_file_name(&mail.message_id);
+                tokio::task::spawn_blocking(move || write_atomically(&dir, &name, &bytes))
+                    .await
+                    .map_err(|e| SendError::Transient(format!("file writer stopped: {e}")))?
+                    .map_err(|e| SendError::Transient(format!("cannot write the mail file: {e}")))
+            }
+            Transport::Smtp {
+                host,
+                port,
+                security,
+                user,
+                password,
+            } => {
+                let envelope = envelope(mail)?;
+                let tls = match security {
+                    SmtpSecurity::None => Tls::None,
+                    SmtpSecurity::StartTls => Tls::Required(tls_parameters(host)?),
+                    SmtpSecurity::Tls => Tls::Wrapper(tls_parameters(host)?),
+                };
+                let mut builder =
+                    AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(host.as_str())
+                        .port(*port)
+                        .tls(tls)
+                        .timeout(Some(Duration::from_secs(60)));
+                if let Some(user) = user {
+                    builder = builder.credentials(Credentials::new(
+                        user.clone(),
+                        password.clone().unwrap_or_default(),
+                    ));
+                }
+                let transport: AsyncSmtpTransport<Tokio1Executor> = builder.build();
+                transport
+                    .send_raw(&envelope, &bytes)
+                    .await
+                    .map(|_| ())
+                    .map_err(|e| {
+                        if e.is_permanent() {
+                            SendError::Permanent(format!("SMTP {host}:{port}: {e}"))
+                        } else {
+                            SendError::Transient(format!("SMTP {host}:{port}: {e}"))
+                        }
+                    })
+            }
+            Transport::Sendmail { command } => {
+                let envelope = envelope(mail)?;
+                let transport =
+                    AsyncSendmailTransport::<Tokio1Executor>::new_with_command(command.as_os_str());
+                // sendmail's exit codes do not say reliably what is permanent: retry.
+                transport
+                    .send_raw(&envelope, &bytes)
+                    .await
+                    .map_err(|e| SendError::Transient(format!("{}: {e}", command.display())))
+            }
+        }
+    }
+}
+
+fn tls_parameters(host: &str) -> Result<TlsParameters, SendError> {
+    TlsParameters::new(host.to_string())
+        .map_err(|e| SendError::Permanent(format!("TLS set-up for {host}: {e}")))
+}
+
+fn envelope(mail: &OutgoingMail) -> Result<Envelope, SendError> {
+    let from = mailbox("from", &mail.from).map_err(|e| SendError::Permanent(e.to_string()))?;
+    let to = mailbox("to", &mail.to).map_err(|e| SendError::Permanent(e.to_string()))?;
+    Envelope::new(Some(from.email), vec![to.email])
+        .map_err(|e| SendError::Permanent(format!("envelope: {e}")))
+}
+
+fn write_atomically(dir: &std::path::Path, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    std::fs::create_dir_all(dir)?;
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+    }
+    if let Err(e) = std::fs::rename(&tmp, dir.join(name)) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mail(to: &str) -> OutgoingMail {
+        OutgoingMail {
+            message_id: "<r1/x@judge.example>".into(),
+            from: "judge@judge.example".into(),
+            to: to.into(),
+            subject: "s".into(),
+            body: "b".into(),
+            in_reply_to: None,
+            references: vec![],
+        }
+    }
+
+    #[test]
+    fn eml_names_are_safe() {
+        assert_eq!(
+            eml_file_name("<r1/x@judge.example>"),
+            "r1_x@judge.example.eml"
+        );
+        assert_eq!(eml_file_name("<../../etc>"), "_.._.._etc.eml");
+        assert_eq!(eml_file_name("<>"), "_.eml");
+    }
+
+    #[tokio::test]
+    async fn file_transport_writes_one_eml_and_no_temp_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let t = Transport::File {
+            dir: dir.path().join("out"),
+        };
+        t.send(&mail("alice@example.org"), 0).await.unwrap();
+        let names: Vec<String> = std::fs::read_dir(dir.path().join("out"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["r1_x@judge.example.eml"]);
+        let bytes = std::fs::read(dir.path().join("out/r1_x@judge.example.eml")).unwrap();
+        assert_eq!(bytes, crate::render(&mail("alice@example.org"), 0));
+    }
+
+    #[tokio::test]
+    async fn bad_address_is_permanent() {
+        let dir = tempfile::tempdir().unwrap();
+        let t = Transport::File {
+            dir: dir.path().to_path_buf(),
+        };
+        let e = t.send(&mail("nobody"), 0).await.unwrap_err();
+        assert!(!e.is_transient(), "{e}");
+    }
+
+    #[tokio::test]
+    async fn refused_connection_is_transient() {
+        // a port nothing listens on: bind, read the port, close
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let t = Transport::Smtp {
+            host: "127.0.0.1".into(),
+            port,
+            security: SmtpSecurity::None,
+            user: None,
+            password: None,
+        };
+        let e = t.send(&mail("alice@example.org"), 0).await.unwrap_err();
+        assert!(e.is_transient(), "{e}");
+    }
+
+    #[tokio::test]
+    async fn sendmail_gets_the_envelope_and_the_rendered_bytes() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let cmd = dir.path().join("fake-sendmail");
+        let script = format!(
+            "#!/bin/sh\necho \"$@\" > {d}/args\ncat > {d}/stdin\n",
+            d = dir.path().display()
+        );
+        std::fs::write(&cmd, script).unwrap();
+        std::fs::set_permissions(&cmd, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let t = Transport::Sendmail { command: cmd };
+        t.send(&mail("Alice <alice@example.org>"), 7).await.unwrap();
+        let args = std::fs::read_to_string(dir.path().join("args")).unwrap();
+        assert_eq!(
+            args.trim(),
+            "-i -f judge@judge.example -- alice@example.org"
+        );
+        let sent = std::fs::read(dir.path().join("stdin")).unwrap();
+        assert_eq!(sent, crate::render(&mail("Alice <alice@example.org>"), 7));
+    }
+
+    #[tokio::test]
+    async fn failing_sendmail_is_transient() {
+        let t = Transport::Sendmail {
+            command: "/bin/false".into(),
+        };
+        let e = t.send(&mail("alice@example.org"), 0).await.unwrap_err();
+        assert!(e.is_transient(), "{e}");
+    }
+}

@@ -1,0 +1,977 @@
+//! Rule-by-rule tests. Each names the rule (seed 003, French) it checks.
+
+mod common;
+use castellan_engine::dice::commit_text;
+use castellan_engine::{DiceBox, Rules, Secret, Viewer};
+use castellan_risk::cards::set_value;
+use castellan_risk::{Event, Order, Owner, Phase, Policy, Risk, Stage};
+use common::*;
+
+fn events(t: &castellan_engine::Table<Risk>, from: usize) -> Vec<Event> {
+    t.history[from..]
+        .iter()
+        .flat_map(|e| e.events.clone())
+        .collect()
+}
+
+/// Préparation 1: "Pour trois joueurs, chaque joueur prend 35 armées ... quatre 30 ... cinq 25
+/// ... six 20"; two players: "Prenez-vous chacun 40 armées".
+#[test]
+fn starting_armies_by_player_count() {
+    for (n, armies) in [(2, 40), (3, 35), (4, 30), (5, 25), (6, 20)] {
+        let mut t = table(n, &[("claim", "random"), ("placement", "blind")], "start");
+        to_play(&mut t);
+        for p in 0..n {
+            let on_board: u32 = t.state.owned(p).iter().map(|&x| t.state.armies[x]).sum();
+            assert_eq!(on_board, armies, "{n} players, seat {p}");
+        }
+    }
+}
+
+/// Préparation 2–3 and 6: claim one free territory at a time, in turn; "Le joueur qui a été
+/// le premier à placer une armée commence la partie".
+#[test]
+fn table_claim_takes_free_territories_in_turn_and_the_first_claimer_starts() {
+    let mut t = table(3, &[], "claim");
+    assert_eq!(t.state.phase, Phase::Claim);
+    let first = t.state.to_move;
+    assert_eq!(t.state.first, first);
+    submit(&mut t, first, "CLAIM Alaska");
+    let second = (first + 1) % 3;
+    assert_eq!(t.state.to_move, second);
+    let (m, h) = refused(&mut t, second, "CLAIM alaska");
+    assert!(m.contains("already claimed"), "{m}");
+    assert!(h.unwrap().starts_with("write: CLAIM"));
+    let (m, _) = refused(&mut t, first, "CLAIM Peru");
+    assert!(m.contains("turn"), "{m}");
+    to_play(&mut t);
+    assert_eq!(t.state.to_move, first);
+    assert!(t.state.owns(first, id("Alaska")));
+    // 42 claimed, 14 each
+    for p in 0..3 {
+        assert_eq!(t.state.count_owned(p), 14);
+    }
+}
+
+/// Draft option: ranked lists drafted round-robin, first player first.
+#[test]
+fn draft_gives_each_their_best_free_choice() {
+    let mut t = table(3, &[("claim", "draft")], "draft");
+    let f = t.state.first;
+    let o = [f, (f + 1) % 3, (f + 2) % 3];
+    submit(&mut t, o[1], "RANK Peru, Brazil");
+    let public = submit(&mut t, o[0], "RANK Brazil, Peru");
+    // rankings stay private until the draft
+    assert_eq!(public, vec![format!("P{} has sent a ranking.", o[0])]);
+    assert_eq!(t.state.owner[id("Brazil")], Owner::Nobody);
+    submit(&mut t, o[2], "RANK Brazil, Peru, Argentina");
+    assert!(t.state.owns(o[0], id("Brazil")));
+    assert!(t.state.owns(o[1], id("Peru")));
+    assert!(t.state.owns(o[2], id("Argentina")));
+}
+
+/// Deux joueurs 1–3: 14 territories each and 14 neutral from the dealt cards; "place trois
+/// armées: deux de tes armées et une armée neutre".
+#[test]
+fn two_player_setup_deals_three_piles_and_places_two_plus_one_neutral() {
+    let mut t = table(2, &[], "two");
+    let s = &t.state;
+    assert_eq!(s.count_owned(0), 14);
+    assert_eq!(s.count_owned(1), 14);
+    assert_eq!(s.owner.iter().filter(|o| **o == Owner::Neutral).count(), 14);
+    let p = s.to_move;
+    let mine = s.owned(p)[0];
+    let neutral = (0..42).find(|&x| s.owner[x] == Owner::Neutral).unwrap();
+    let mine_n = castellan_risk::map::name(mine);
+    let neu_n = castellan_risk::map::name(neutral);
+    let (m, h) = refused(&mut t, p, &format!("PLACE 3 {mine_n}"));
+    assert!(m.contains("exactly 2"), "{m}");
+    assert!(h.unwrap().contains("NEUTRAL"));
+    submit(&mut t, p, &format!("PLACE 2 {mine_n} NEUTRAL 1 {neu_n}"));
+    assert_eq!(t.state.armies[mine], 3);
+    assert_eq!(t.state.armies[neutral], 2);
+    to_play(&mut t);
+    let neutral_total: u32 = (0..42)
+        .filter(|&x| t.state.owner[x] == Owner::Neutral)
+        .map(|x| t.state.armies[x])
+        .sum();
+    assert_eq!(neutral_total, 40);
+}
+
+/// Ramasser: "divise le total par trois ... 11 territoires = 3 armées, 14 = 4, 17 = 5 ...
+/// un minimum de 3"; continents: Australia +2, Asia +7.
+#[test]
+fn reinforcements_are_territories_over_three_min_three_plus_continents() {
+    let aus = [
+        "Eastern Australia",
+        "Indonesia",
+        "New Guinea",
+        "Western Australia",
+    ];
+    let mut t = position(3, &[], "reinf", 0, seat(1), &[]);
+    let all: Vec<usize> = (0..42).collect();
+    for (k, want) in [(11, 3), (14, 4), (17, 5), (2, 3)] {
+        for &x in &all {
+            t.state.owner[x] = seat(1);
+        }
+        // spread over the continents, never all of one
+        let b = castellan_risk::map::board();
+        let mut spread = Vec::new();
+        for i in 0..12 {
+            for g in &b.groups {
+                if i + 1 < g.members.len() {
+                    spread.push(g.members[i]);
+                }
+            }
+        }
+        for &x in spread.iter().take(k) {
+            t.state.owner[x] = seat(0);
+        }
+        let (terr, total, conts) = t.state.base_reinforcements(0);
+        assert_eq!(
+            (terr, total, conts.len()),
+            (k as u32, want, 0),
+            "{k} territories"
+        );
+    }
+    for &x in &all {
+        t.state.owner[x] = seat(1);
+    }
+    for a in aus {
+        t.state.owner[id(a)] = seat(0);
+    }
+    assert_eq!(t.state.base_reinforcements(0).1, 3 + 2);
+}
+
+/// Cartes RISK 2: "les combinaisons échangées par n'importe quel joueur"; value table;
+/// 4: "+2 armées ... sur le territoire en question ... pas plus de deux armées en prime".
+#[test]
+fn set_values_count_across_players_and_the_territory_bonus_is_at_most_two_a_turn() {
+    let mut t = position(
+        3,
+        &[],
+        "trade",
+        0,
+        seat(1),
+        &[
+            ("Alaska", seat(0), 1),
+            ("Peru", seat(0), 1),
+            ("Ural", seat(0), 1),
+        ],
+    );
+    let s = &mut t.state;
+    s.sets_traded = 2; // two sets already traded by others
+    s.turn_state.stage = Stage::Reinforce;
+    s.turn_state.reinforcements = 3;
+    // Alaska infantry, Peru infantry, Argentina infantry; Ural cavalry, Alberta cavalry, Yakutsk cavalry
+    s.hands[0] = vec![
+        id("Alaska"),
+        id("Peru"),
+        id("Argentina"),
+        id("Ural"),
+        id("Alberta"),
+        id("Yakutsk"),
+    ];
+    s.deck.retain(|c| !s.hands[0].contains(c));
+    let pub1 = submit(&mut t, 0, "TRADE Alaska, Peru, Argentina");
+    assert_eq!(t.state.turn_state.reinforcements, 3 + set_value(3, false));
+    assert_eq!(set_value(3, false), 8);
+    // +2 on the first listed held territory only
+    assert_eq!(t.state.armies[id("Alaska")], 3);
+    assert_eq!(t.state.armies[id("Peru")], 1);
+    assert!(pub1.iter().any(|l| l.contains("+2 on Alaska")), "{pub1:?}");
+    submit(&mut t, 0, "TRADE Ural, Alberta, Yakutsk");
+    assert_eq!(t.state.armies[id("Ural")], 1, "no second bonus this turn");
+    assert_eq!(t.state.turn_state.reinforcements, 3 + 8 + 10);
+    assert_eq!(t.state.sets_traded, 4);
+}
+
+/// Cartes RISK 3: "Une fois que tu as cinq cartes RISK, tu dois échanger" at the start of
+/// the turn: placing is refused until a set is traded.
+#[test]
+fn five_cards_must_be_traded_before_placing() {
+    let mut t = position(3, &[], "five", 0, seat(1), &[("Alaska", seat(0), 1)]);
+    let s = &mut t.state;
+    s.turn_state.stage = Stage::Reinforce;
+    s.turn_state.reinforcements = 3;
+    s.hands[0] = vec![id("Alaska"), id("Peru"), id("Argentina"), id("Ural"), 42];
+    s.deck.retain(|c| !s.hands[0].contains(c));
+    let (m, h) = refused(&mut t, 0, "PLACE 3 Alaska");
+    assert!(m.contains("trade"), "{m}");
+    assert!(h.unwrap().starts_with("write: TRADE"));
+    let (m, _) = refused(&mut t, 0, "ATTACK Kamchatka FROM Alaska");
+    assert!(m.contains("trade"), "{m}");
+    let (m, _) = refused(&mut t, 0, "TRADE Alaska, Peru, Ural");
+    assert!(m.contains("not a set"), "{m}");
+    submit(&mut t, 0, "TRADE Alaska, Peru, Argentina");
+    submit(&mut t, 0, "PLACE 7 Alaska");
+    assert_eq!(t.state.turn_state.stage, Stage::Attack);
+}
+
+/// Attaquer 1–2: only an adjacent territory, from a territory with at least two armies.
+#[test]
+fn attacks_need_adjacency_two_armies_and_an_enemy_target() {
+    let mut t = position(
+        3,
+        &[],
+        "adj",
+        0,
+        seat(1),
+        &[
+            ("Alaska", seat(0), 5),
+            ("Alberta", seat(0), 1),
+            ("Peru", seat(0), 3),
+        ],
+    );
+    let (m, h) = refused(&mut t, 0, "ATTACK Brazil FROM Alaska");
+    assert!(m.contains("does not border"), "{m}");
+    assert!(h.unwrap().contains("ATTACK Brazil FROM Peru"));
+    let (m, _) = refused(&mut t, 0, "ATTACK Ontario FROM Alberta");
+    assert!(m.contains("only 1 army"), "{m}");
+    let (m, _) = refused(&mut t, 0, "ATTACK Alberta FROM Alaska");
+    assert!(m.contains("already yours"), "{m}");
+    let (m, _) = refused(&mut t, 1, "ATTACK Alaska FROM Kamchatka");
+    assert!(m.contains("turn"), "{m}");
+}
+
+/// Attaquer 3–4 and "L'attaquant ne peut jamais perdre plus de deux armées avec un lancer":
+/// attacker dice ≤ 3 and ≤ armies − 1; defender 1 die with 1 army, else 2; ties to the
+/// defender; conquest moves in at least the dice last rolled and leaves one behind.
+#[test]
+fn every_exchange_follows_the_dice_rules() {
+    for k in 0..20 {
+        let mut t = position(
+            3,
+            &[],
+            &format!("dice{k}"),
+            0,
+            seat(1),
+            &[("Alaska", seat(0), 4), ("Kamchatka", seat(1), 3)],
+        );
+        let h = t.history.len();
+        submit(&mut t, 0, "ATTACK Kamchatka FROM Alaska");
+        let (mut a, mut d) = (4u32, 3u32);
+        for e in events(&t, h) {
+            match e {
+                Event::Battle {
+                    attack,
+                    defence,
+                    attacker_losses,
+                    defender_losses,
+                    ..
+                } => {
+                    assert_eq!(attack.len() as u32, (a - 1).min(3));
+                    assert_eq!(defence.len() as u32, d.min(2));
+                    let pairs = attack.len().min(defence.len());
+                    let mut al = 0;
+                    for i in 0..pairs {
+                        if attack[i] <= defence[i] {
+                            al += 1;
+                        }
+                    }
+                    assert_eq!(attacker_losses, al, "ties go to the defender");
+                    assert_eq!(defender_losses as usize, pairs - al as usize);
+                    assert!(attacker_losses <= 2);
+                    a -= attacker_losses;
+                    d -= defender_losses;
+                }
+                Event::Conquered { moved, .. } => {
+                    let last = (a - 1).min(3);
+                    assert!(
+                        moved >= last.min(a - 1) && moved < a,
+                        "moved {moved} of {a}"
+                    );
+                    assert_eq!(t.state.armies[id("Alaska")], a - moved);
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// "Tu gagnes une carte RISK à la fin d'un tour où tu as réussi à capturer un territoire
+/// ... tu peux prendre une carte RISK seulement"; no card without a conquest.
+#[test]
+fn one_card_at_the_end_of_a_turn_with_conquests_and_none_without() {
+    let mut t = position(
+        3,
+        &[],
+        "card",
+        0,
+        seat(1),
+        &[
+            ("Alaska", seat(0), 40),
+            ("Kamchatka", seat(1), 1),
+            ("Alberta", seat(1), 1),
+            ("Greenland", seat(2), 3),
+            ("Iceland", seat(2), 3),
+        ],
+    );
+    submit(
+        &mut t,
+        0,
+        "ATTACK Kamchatka FROM Alaska MOVE 1\nATTACK Alberta FROM Alaska MOVE 1",
+    );
+    assert!(t.state.owns(0, id("Kamchatka")) && t.state.owns(0, id("Alberta")));
+    let h = t.history.len();
+    submit(&mut t, 0, "END");
+    assert_eq!(t.state.hands[0].len(), 1);
+    let drew = events(&t, h)
+        .iter()
+        .filter(|e| matches!(e, Event::Drew { .. }))
+        .count();
+    assert_eq!(drew, 1);
+    // seat 1 ends without attacking: no card
+    let next = t.state.to_move;
+    t.play_default(next).unwrap();
+    assert!(t.state.hands[next].is_empty());
+}
+
+/// Fortifier: "Déplace ... d'un de tes territoires (et seulement d'un) dans un de tes
+/// territoires adjacents"; "laisser au moins une armée"; the move ends the turn.
+#[test]
+fn one_fortify_move_between_adjacent_territories_leaving_one() {
+    let mut t = position(
+        3,
+        &[],
+        "fort",
+        0,
+        seat(1),
+        &[
+            ("Alaska", seat(0), 5),
+            ("Alberta", seat(0), 1),
+            ("Ontario", seat(0), 1),
+        ],
+    );
+    let (m, _) = refused(&mut t, 0, "FORTIFY 5 FROM Alaska TO Alberta");
+    assert!(m.contains("leave at least one"), "{m}");
+    let (m, _) = refused(&mut t, 0, "FORTIFY 2 FROM Alaska TO Ontario");
+    assert!(m.contains("does not border"), "{m}");
+    submit(&mut t, 0, "FORTIFY 4 FROM Alaska TO Alberta");
+    assert_eq!(t.state.armies[id("Alberta")], 5);
+    assert_ne!(t.state.to_move, 0, "the move ends the turn");
+}
+
+/// Optional "Faciliter les défenses": several moves, along chains of one's own territories.
+#[test]
+fn free_fortify_moves_along_chains_of_own_territories() {
+    let mut t = position(
+        3,
+        &[("free_fortify", "true")],
+        "free",
+        0,
+        seat(1),
+        &[
+            ("South Africa", seat(0), 5),
+            ("Congo", seat(0), 1),
+            ("North Africa", seat(0), 1),
+            ("Brazil", seat(0), 1),
+            ("Madagascar", seat(0), 4),
+        ],
+    );
+    submit(&mut t, 0, "FORTIFY 3 FROM South Africa TO Brazil");
+    assert_eq!(t.state.armies[id("Brazil")], 4);
+    assert_eq!(t.state.to_move, 0, "still my turn");
+    assert_eq!(t.state.turn_state.stage, Stage::Fortify);
+    t.state.owner[id("Congo")] = seat(1);
+    let (m, _) = refused(&mut t, 0, "FORTIFY 1 FROM South Africa TO North Africa");
+    assert!(m.contains("no chain"), "{m}");
+    let (m, _) = refused(&mut t, 0, "ATTACK Congo FROM South Africa");
+    assert!(m.contains("fortify"), "{m}");
+    submit(&mut t, 0, "FORTIFY 3 FROM Madagascar TO South Africa\nEND");
+    assert_ne!(t.state.to_move, 0);
+}
+
+/// Éliminer un adversaire: the victor takes the cards; "six cartes ou plus, tu dois
+/// immédiatement échanger ... jusqu'à ce qu'il ne te reste que quatre cartes ou moins" and
+/// place those armies.
+#[test]
+fn eliminating_a_player_takes_their_cards_and_six_force_trades_down_to_four() {
+    let mut t = position(
+        3,
+        &[],
+        "elim",
+        0,
+        seat(1),
+        &[("Alaska", seat(0), 40), ("Kamchatka", seat(2), 1)],
+    );
+    let s = &mut t.state;
+    s.hands[0] = vec![id("Alaska"), id("Alberta"), id("Peru")]; // inf, cav, inf
+    s.hands[2] = vec![id("Argentina"), id("Ural"), id("Yakutsk"), 42]; // inf, cav, cav, wild
+    let held: Vec<usize> = s.hands.concat();
+    s.deck.retain(|c| !held.contains(c));
+    submit(&mut t, 0, "ATTACK Kamchatka FROM Alaska");
+    assert!(t.state.eliminated[2]);
+    assert_eq!(t.state.hands[0].len(), 7);
+    assert!(t.state.hands[2].is_empty());
+    assert_eq!(t.state.turn_state.stage, Stage::Reinforce);
+    let (m, _) = refused(&mut t, 0, "ATTACK Alberta FROM Alaska");
+    assert!(m.contains("trade"), "{m}");
+    submit(&mut t, 0, "TRADE Alaska, Peru, Argentina");
+    // 4 cards left: no further trade forced; place the 4 armies
+    assert_eq!(t.state.hands[0].len(), 4);
+    let r = t.state.turn_state.reinforcements;
+    assert_eq!(r, 4);
+    submit(&mut t, 0, "PLACE 4 Kamchatka");
+    assert_eq!(t.state.turn_state.stage, Stage::Attack);
+    // eliminated players get no more turns
+    submit(&mut t, 0, "END");
+    assert_eq!(t.state.to_move, 1);
+    t.play_default(1).unwrap();
+    assert_eq!(t.state.to_move, 0);
+}
+
+/// Gagner: "Le premier joueur qui réussit à éliminer tous ses adversaires en capturant les
+/// 42 territoires ... gagne".
+#[test]
+fn holding_all_42_territories_wins() {
+    let mut t = position(
+        3,
+        &[],
+        "win",
+        0,
+        seat(0),
+        &[
+            ("Alaska", seat(0), 40),
+            ("Kamchatka", seat(1), 1),
+            ("Alberta", seat(2), 1),
+        ],
+    );
+    submit(&mut t, 0, "ATTACK Kamchatka FROM Alaska MOVE 1");
+    assert!(t.state.outcome.is_none());
+    submit(&mut t, 0, "ATTACK Alberta FROM Alaska");
+    let o = t.state.outcome.clone().unwrap();
+    assert_eq!(o.winners, vec![0]);
+    assert!(t.state.pending().is_empty());
+    let (m, _) = refused(&mut t, 0, "END");
+    assert!(m.contains("over"));
+}
+
+/// Deux joueurs, Attaquer: "Chaque fois que tu attaques un territoire neutre, ton adversaire
+/// lance les dés pour défendre" (by email: a prompt, a standing order, a default);
+/// "ne peuvent jamais être renforcées"; win by eliminating the other even with neutrals left.
+#[test]
+fn two_player_the_opponent_defends_neutrals_and_wins_by_elimination() {
+    let mut t = position(
+        2,
+        &[],
+        "neutral",
+        0,
+        Owner::Neutral,
+        &[
+            ("Alaska", seat(0), 30),
+            ("Kamchatka", Owner::Neutral, 3),
+            ("Alberta", seat(1), 1),
+        ],
+    );
+    submit(&mut t, 1, "SET NEUTRAL ASK");
+    let h = t.history.len();
+    submit(&mut t, 0, "ATTACK Kamchatka FROM Alaska");
+    assert!(events(&t, h)
+        .iter()
+        .any(|e| matches!(e, Event::AwaitDefence { responder: 1, .. })));
+    let p = t.state.pending();
+    assert_eq!(p.len(), 1);
+    assert_eq!((p[0].seat, p[0].kind.as_str()), (1, "defend-neutral"));
+    assert_eq!(p[0].choices, vec!["DEFEND 2", "DEFEND 1"]);
+    assert_eq!(p[0].default, "DEFEND 2");
+    assert_eq!(p[0].standing.as_deref(), Some("SET NEUTRAL 2"));
+    assert_eq!(t.state.default_order(&p[0]), Order::Defend(2));
+    let (m, _) = refused(&mut t, 0, "END");
+    assert!(m.contains("waits for P1"), "{m}");
+    // answer, then the standing order answers the rest
+    submit(&mut t, 1, "SET NEUTRAL 2");
+    submit(&mut t, 1, "DEFEND 2");
+    assert!(t.state.battle.is_none());
+    assert!(t.state.owns(0, id("Kamchatka")));
+    // neutrals are never reinforced
+    t.state.turn_state.stage = Stage::Reinforce;
+    t.state.turn_state.reinforcements = 3;
+    let (m, _) = refused(&mut t, 0, "PLACE 3 Alaska NEUTRAL 1 Japan");
+    assert!(m.contains("never reinforced"), "{m}");
+    submit(&mut t, 0, "PLACE 3 Alaska");
+    submit(&mut t, 0, "ATTACK Alberta FROM Alaska");
+    assert_eq!(t.state.outcome.clone().unwrap().winners, vec![0]);
+    assert!(
+        t.state.owner.contains(&Owner::Neutral),
+        "neutrals may remain"
+    );
+}
+
+/// Defender's dice (Attaquer 4) by email: `SET DEFEND ASK` pauses the attack with a prompt;
+/// `DEFEND n` answers; the default is the most dice allowed; `SET DEFEND 1` is obeyed.
+#[test]
+fn the_defender_answers_by_prompt_standing_order_or_default() {
+    let mut t = position(
+        3,
+        &[],
+        "defend",
+        0,
+        seat(1),
+        &[("Alaska", seat(0), 10), ("Kamchatka", seat(2), 5)],
+    );
+    submit(&mut t, 2, "SET DEFEND ASK");
+    submit(&mut t, 0, "ATTACK Kamchatka FROM Alaska FOR 2 ROLLS");
+    let p = t.state.pending();
+    assert_eq!((p[0].seat, p[0].kind.as_str()), (2, "defend"));
+    let (m, _) = refused(&mut t, 1, "DEFEND 2");
+    assert!(m.contains("not waiting"), "{m}");
+    let h = t.history.len();
+    submit(&mut t, 2, "DEFEND 1");
+    let defence: Vec<usize> = events(&t, h)
+        .iter()
+        .filter_map(|e| match e {
+            Event::Battle { defence, .. } => Some(defence.len()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        defence,
+        vec![1],
+        "one exchange with the answer, then it asks again"
+    );
+    let h = t.history.len();
+    t.play_default(2).unwrap();
+    let battles: Vec<usize> = events(&t, h)
+        .iter()
+        .filter_map(|e| match e {
+            Event::Battle { defence, .. } => Some(defence.len()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(battles, vec![2], "the default is the most dice allowed");
+    assert!(t.state.battle.is_none(), "FOR 2 ROLLS is done");
+    submit(&mut t, 2, "SET DEFEND 1");
+    let h = t.history.len();
+    submit(&mut t, 0, "ATTACK Kamchatka FROM Alaska FOR 1 ROLLS");
+    assert!(events(&t, h)
+        .iter()
+        .any(|e| matches!(e, Event::Battle { defence, .. } if defence.len() == 1)));
+    assert_eq!(t.state.stand_defend[2], Policy::Dice(1));
+}
+
+/// Optional "Nombre d'armées par territoire": at most 12; "des armées que tu ne peux pas
+/// placer, tu les perds".
+#[test]
+fn at_most_twelve_armies_and_unplaceable_armies_are_lost() {
+    let mut t = position(
+        3,
+        &[("max_armies_per_territory", "12")],
+        "cap",
+        0,
+        seat(1),
+        &[("Alaska", seat(0), 11), ("Alberta", seat(0), 12)],
+    );
+    t.state.turn_state.stage = Stage::Reinforce;
+    t.state.turn_state.reinforcements = 2;
+    let (m, _) = refused(&mut t, 0, "PLACE 2 Alaska");
+    assert!(m.contains("more than 12"), "{m}");
+    submit(&mut t, 0, "PLACE 1 Alaska");
+    // next turn of seat 0: 2 territories → 3 armies, room for 0: all lost
+    t.state.turn_state.stage = Stage::Attack;
+    submit(&mut t, 0, "END");
+    while t.state.to_move != 0 {
+        let s = t.state.to_move;
+        t.play_default(s).unwrap();
+    }
+    let lost = t
+        .history
+        .iter()
+        .rev()
+        .take(3)
+        .flat_map(|e| e.events.clone())
+        .any(|e| matches!(e, Event::ArmiesLost { seat: 0, armies: 3 }));
+    assert!(lost);
+    assert_eq!(t.state.turn_state.stage, Stage::Attack);
+}
+
+fn find_seed_with(
+    v: &[(&str, &str)],
+    order: &str,
+    hand: Vec<usize>,
+    pred: impl Fn(&Event) -> bool,
+) -> (castellan_engine::Table<Risk>, Vec<Event>) {
+    for k in 0..400 {
+        let mut t = position(
+            3,
+            v,
+            &format!("seek{k}"),
+            0,
+            seat(1),
+            &[("Alaska", seat(0), 10), ("Kamchatka", seat(1), 10)],
+        );
+        t.state.hands[0] = hand.clone();
+        t.state.deck.retain(|c| !hand.contains(c));
+        let h = t.history.len();
+        submit(&mut t, 0, order);
+        let ev = events(&t, h);
+        if ev.iter().any(&pred) {
+            return (t, ev);
+        }
+    }
+    panic!("no seed found");
+}
+
+/// Optional "Changement à l'attaque": with a card showing either territory the attacker
+/// re-rolls one die in a battle; "reprends ta carte"; refused when the option is off.
+#[test]
+fn reroll_with_a_card_showing_either_territory() {
+    let (t, ev) = find_seed_with(
+        &[("reroll", "true")],
+        "ATTACK Kamchatka FROM Alaska FOR 1 ROLLS REROLL",
+        vec![id("Kamchatka")],
+        |e| {
+            matches!(
+                e,
+                Event::Battle {
+                    reroll: Some(_),
+                    ..
+                }
+            )
+        },
+    );
+    let Some(Event::Battle {
+        reroll: Some((card, _, new)),
+        attack,
+        ..
+    }) = ev.iter().find(|e| {
+        matches!(
+            e,
+            Event::Battle {
+                reroll: Some(_),
+                ..
+            }
+        )
+    })
+    else {
+        unreachable!()
+    };
+    assert_eq!(*card, id("Kamchatka"));
+    assert!(attack.contains(new));
+    assert_eq!(
+        t.state.hands[0],
+        vec![id("Kamchatka")],
+        "the card returns to the hand"
+    );
+    // no card showing either territory: no re-roll ever
+    for k in 0..10 {
+        let mut t = position(
+            3,
+            &[("reroll", "true")],
+            &format!("nr{k}"),
+            0,
+            seat(1),
+            &[("Alaska", seat(0), 10), ("Kamchatka", seat(1), 10)],
+        );
+        t.state.hands[0] = vec![id("Peru")];
+        let h = t.history.len();
+        submit(&mut t, 0, "ATTACK Kamchatka FROM Alaska FOR 3 ROLLS REROLL");
+        assert!(!events(&t, h).iter().any(|e| matches!(
+            e,
+            Event::Battle {
+                reroll: Some(_),
+                ..
+            }
+        )));
+    }
+    let mut t = position(3, &[], "nore", 0, seat(1), &[("Alaska", seat(0), 10)]);
+    let (m, _) = refused(&mut t, 0, "ATTACK Kamchatka FROM Alaska REROLL");
+    assert!(m.contains("re-roll rule is not in play"), "{m}");
+}
+
+/// Optional "Commandants": "tourner un des dés ... pour que le 6 apparaisse ... une fois par
+/// tour".
+#[test]
+fn commander_turns_one_die_to_six_once_a_turn() {
+    let (mut t, ev) = find_seed_with(
+        &[("commander", "true")],
+        "ATTACK Kamchatka FROM Alaska FOR 3 ROLLS COMMANDER",
+        vec![],
+        |e| {
+            matches!(
+                e,
+                Event::Battle {
+                    commander: Some(_),
+                    ..
+                }
+            )
+        },
+    );
+    let used: Vec<&Event> = ev
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                Event::Battle {
+                    commander: Some(_),
+                    ..
+                }
+            )
+        })
+        .collect();
+    assert_eq!(used.len(), 1);
+    if let Event::Battle { attack, .. } = used[0] {
+        assert!(attack.contains(&6));
+    }
+    assert!(t.state.turn_state.commander_used);
+    t.state.armies[id("Alaska")] = 20;
+    t.state.armies[id("Kamchatka")] = 20;
+    let h = t.history.len();
+    submit(
+        &mut t,
+        0,
+        "ATTACK Kamchatka FROM Alaska FOR 5 ROLLS COMMANDER",
+    );
+    assert!(!events(&t, h).iter().any(|e| matches!(
+        e,
+        Event::Battle {
+            commander: Some(_),
+            ..
+        }
+    )));
+}
+
+/// Jeu de courte durée 1–2: secret headquarters, committed and revealed together; 3–4:
+/// win holding the required headquarters and one's own (4 players quick: 2); "4 b) Remets
+/// ta carte à cet adversaire"; 4 c) never in sets.
+#[test]
+fn headquarters_are_committed_revealed_captured_and_win_the_short_game() {
+    let mut t = table(
+        4,
+        &[
+            ("headquarters", "quick"),
+            ("claim", "random"),
+            ("placement", "blind"),
+        ],
+        "hq",
+    );
+    while t.state.phase != Phase::Headquarters {
+        let s = t.state.pending()[0].seat;
+        t.play_default(s).unwrap();
+    }
+    let mine = t.state.owned(0)[0];
+    let n = t
+        .submit(0, &format!("HQ {}", castellan_risk::map::name(mine)))
+        .unwrap();
+    assert!(
+        n.public
+            .iter()
+            .all(|l| !l.contains(castellan_risk::map::name(mine)) || !l.contains("headquarters")),
+        "{:?}",
+        n.public
+    );
+    assert!(t.state.public_view().contains("commitment"));
+    for s in 1..4 {
+        t.play_default(s).unwrap();
+    }
+    assert!(t.state.hq_revealed);
+    let salt: Secret = t.state.hq_salt[0].unwrap();
+    let key = &castellan_risk::map::board().territories[mine].key;
+    assert_eq!(Some(commit_text(&salt, key)), t.state.hq_commit[0]);
+    // the headquarters cards left the deck (never in sets)
+    for s in 0..4 {
+        assert!(!t.state.deck.contains(&t.state.hq[s].unwrap()));
+    }
+    // capture two headquarters while holding one's own: a win with 4 players (quick)
+    let hqs: Vec<usize> = (0..4).map(|s| t.state.hq[s].unwrap()).collect();
+    let s = &mut t.state;
+    s.to_move = 0;
+    s.battle = None;
+    s.turn_state.stage = Stage::Attack;
+    for x in 0..42 {
+        s.owner[x] = seat(3);
+        s.armies[x] = 1;
+    }
+    s.owner[hqs[0]] = seat(0);
+    s.owner[hqs[1]] = seat(0);
+    s.owner[hqs[2]] = seat(2);
+    s.armies[hqs[2]] = 1;
+    // find a territory of ours next to hq 2
+    let from = castellan_risk::map::board()
+        .neighbors(hqs[2])
+        .find(|x| !hqs.contains(x))
+        .unwrap();
+    s.owner[from] = seat(0);
+    s.armies[from] = 30;
+    let text = format!(
+        "ATTACK {} FROM {}",
+        castellan_risk::map::name(hqs[2]),
+        castellan_risk::map::name(from)
+    );
+    submit(&mut t, 0, &text);
+    assert_eq!(
+        t.state.hq_card_holder[2], 0,
+        "the captured headquarters card passes"
+    );
+    let o = t.state.outcome.clone().expect("won");
+    assert_eq!(o.winners, vec![0]);
+}
+
+/// Tournoi: "le joueur le plus puissant (celui qui occupe le plus de territoires) est déclaré
+/// gagnant"; "Dans le cas d'une égalité, la partie est prolongée".
+#[test]
+fn turn_limit_most_territories_wins_and_a_tie_plays_on() {
+    let mut t = position(3, &[("turn_limit", "1")], "limit", 0, seat(1), &[]);
+    // 14 each: a tie
+    for x in 0..42 {
+        t.state.owner[x] = seat(x % 3);
+    }
+    t.state.first = 0;
+    t.state.round = 1;
+    t.state.limit_round = 1;
+    submit(&mut t, 0, "END");
+    t.play_default(1).unwrap();
+    let h = t.history.len();
+    t.play_default(2).unwrap();
+    assert!(events(&t, h)
+        .iter()
+        .any(|e| matches!(e, Event::Extended { .. })));
+    assert!(t.state.outcome.is_none());
+    // seat 2 gains one territory before the end of the extension round
+    t.state.owner[0] = seat(2);
+    for s in 0..3 {
+        t.play_default(s).unwrap();
+    }
+    let o = t.state.outcome.clone().expect("decided");
+    assert_eq!(o.winners, vec![2]);
+    assert!(o.reason.contains("most territories"));
+}
+
+/// House rule: apply changes nothing when it refuses; every refusal has a hint.
+#[test]
+fn a_refused_order_changes_nothing() {
+    let t = position(3, &[], "noop", 0, seat(1), &[("Alaska", seat(0), 3)]);
+    let mut s = t.state.clone();
+    let before = serde_json::to_value(&s).unwrap();
+    let mut dice = DiceBox::new("x", Secret::derive(b"x"));
+    for o in [
+        Order::Fortify {
+            from: id("Alaska"),
+            to: id("Peru"),
+            armies: 1,
+        },
+        Order::Defend(2),
+        Order::Claim(0),
+        Order::Trade(vec![]),
+        Order::Place {
+            own: vec![(id("Alaska"), 1)],
+            neutral: vec![],
+        },
+    ] {
+        let e = s.apply(0, &o, &mut dice).unwrap_err();
+        assert!(e.hint.is_some(), "{o:?}: {e:?}");
+        assert_eq!(before, serde_json::to_value(&s).unwrap());
+    }
+}
+
+/// Orders: parse(order_text(o)) == o; forgiving names (French, accents, prefixes);
+/// errors say how to write it.
+#[test]
+fn orders_round_trip_and_names_are_forgiving() {
+    let t = position(2, &[], "parse", 0, seat(1), &[]);
+    let s = &t.state;
+    for line in [
+        "CLAIM Alaska",
+        "RANK Siam, Indonesia, Peru",
+        "PLACE 3 Alaska, 2 Peru",
+        "PLACE 2 Alaska NEUTRAL 1 Peru",
+        "HQ Ural",
+        "TRADE Alaska, Peru, WILD",
+        "ATTACK Kamchatka FROM Alaska",
+        "ATTACK Western Europe FROM Great Britain UNTIL 3 LEFT WITH 2 DICE MOVE ALL REROLL COMMANDER",
+        "ATTACK Brazil FROM North Africa FOR 2 ROLLS LEAVE 2",
+        "DEFEND 1",
+        "FORTIFY 4 FROM Northwest Territory TO Alberta",
+        "END",
+        "SET DEFEND 2",
+        "SET DEFEND ASK",
+        "SET NEUTRAL 1",
+    ] {
+        let o = s.parse(0, line).unwrap_or_else(|e| panic!("{line}: {e:?}"));
+        assert_eq!(s.order_text(&o), line);
+        assert_eq!(s.parse(0, &s.order_text(&o)).unwrap(), o);
+    }
+    assert_eq!(
+        s.parse(0, "attaque brésil from afrique du nord").unwrap(),
+        s.parse(0, "ATTACK Brazil FROM North Africa").unwrap()
+    );
+    assert_eq!(
+        s.parse(0, "fortify 1 from kamch to yakut").unwrap(),
+        Order::Fortify {
+            from: id("Kamchatka"),
+            to: id("Yakutsk"),
+            armies: 1
+        }
+    );
+    let e = s.parse(0, "ATTACK Livonia FROM Alaska").unwrap_err();
+    assert!(e.hint.is_some());
+    let e = s
+        .parse(0, "ATTACK Kamchatka FROM Alsaka")
+        .unwrap_err()
+        .message;
+    assert!(e.contains("did you mean Alaska"), "{e}");
+    let e = s.parse(0, "ATTACK Kamchatka").unwrap_err();
+    assert!(e.message.contains("FROM") && e.hint.unwrap().contains("ATTACK"));
+    assert!(s.parse(0, "SET DEFEND 3").is_err());
+    assert!(s.parse(0, "TRADE Alaska, Peru").is_err());
+    assert!(s.parse(0, "bogus").unwrap_err().hint.is_some());
+    assert!(s.parse(0, "").is_err());
+}
+
+/// The text map groups territories by continent with owner and armies, and lists the
+/// continents held; the private view shows the hand with symbols and the prompt lines.
+#[test]
+fn the_world_map_and_the_private_view() {
+    let mut t = position(
+        3,
+        &[],
+        "views",
+        0,
+        seat(1),
+        &[
+            ("Eastern Australia", seat(0), 4),
+            ("Indonesia", seat(0), 2),
+            ("New Guinea", seat(0), 1),
+            ("Western Australia", seat(0), 1),
+        ],
+    );
+    t.state.hands[0] = vec![id("Alaska"), 42];
+    let pv = t.state.public_view();
+    assert!(pv.contains("Australia (bonus 2) — held by P0"), "{pv}");
+    assert!(pv.contains("Eastern Australia"));
+    assert!(
+        pv.lines()
+            .any(|l| l.contains("Eastern Australia") && l.contains("  4  P0")),
+        "{pv}"
+    );
+    assert!(!pv.contains("infantry"));
+    let me = t.state.private_view(0);
+    assert!(
+        me.contains("Alaska (infantry)") && me.contains("wild card"),
+        "{me}"
+    );
+    assert!(me.contains("Waiting for you") && me.contains("END"), "{me}");
+    assert!(!t.state.private_view(1).contains("Alaska (infantry)"));
+    assert!(t
+        .state
+        .narrate(
+            &Event::Drew {
+                seat: 0,
+                card: id("Alaska")
+            },
+            Viewer::Public
+        )
+        .unwrap()
+        .contains("draws a card"));
+    assert!(!t
+        .state
+        .narrate(
+            &Event::Drew {
+                seat: 0,
+                card: id("Alaska")
+            },
+            Viewer::Public
+        )
+        .unwrap()
+        .contains("Alaska"));
+}
