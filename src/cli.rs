@@ -5,7 +5,11 @@ use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
 #[derive(Debug, Parser)]
-#[command(name = "castellan", version, about = "A play-by-email judge for Castle Risk, Risk, Castrum and Castello")]
+#[command(
+    name = "castellan",
+    version,
+    about = "A play-by-email judge for Castle Risk, Risk, Castrum and Castello"
+)]
 pub struct Cli {
     /// Configuration file (every key optional; see docs/config.md).
     #[arg(long, global = true, default_value = "config/castellan.yaml")]
@@ -78,11 +82,20 @@ pub enum GameCommand {
     /// List games.
     List,
     /// Show a game: players, status, deadline, the public map.
-    Show { game: String },
-    Pause { game: String },
-    Resume { game: String },
+    Show {
+        game: String,
+    },
+    Pause {
+        game: String,
+    },
+    Resume {
+        game: String,
+    },
     /// Push the current deadline back by HOURS.
-    Extend { game: String, hours: u32 },
+    Extend {
+        game: String,
+        hours: u32,
+    },
     /// Give a seat to another player: SEAT is the seat number (1-based) or the player's name.
     Replace {
         game: String,
@@ -91,7 +104,9 @@ pub enum GameCommand {
         player: String,
     },
     /// End a game now.
-    End { game: String },
+    End {
+        game: String,
+    },
     /// Write a game (record and log) as JSON.
     Export {
         game: String,
@@ -99,7 +114,9 @@ pub enum GameCommand {
         file: Option<PathBuf>,
     },
     /// Read a game written by export.
-    Import { file: PathBuf },
+    Import {
+        file: PathBuf,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -152,9 +169,16 @@ pub struct BenchArgs {
     pub mails: usize,
     #[arg(long, default_value = "castle-risk")]
     pub game: String,
-    /// Also time whole simulated games per game (engine only).
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 3)]
+    pub players: usize,
+    /// Games played at once.
+    #[arg(long, default_value_t = 4)]
+    pub tables: usize,
+    /// Whole bot games per game for the engine-only numbers (0: skip).
+    #[arg(long, default_value_t = 20)]
     pub games: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
     #[arg(long)]
     pub json: bool,
 }

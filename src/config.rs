@@ -163,8 +163,7 @@ impl Config {
     /// Read `path`; a missing file at the default path means "all defaults".
     pub fn load(path: &Path, must_exist: bool) -> Result<Config, String> {
         match std::fs::read_to_string(path) {
-            Ok(text) => serde_yaml::from_str(&text)
-                .map_err(|e| format!("{}: {e}", path.display())),
+            Ok(text) => serde_yaml::from_str(&text).map_err(|e| format!("{}: {e}", path.display())),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && !must_exist => {
                 Ok(Config::default())
             }
@@ -197,9 +196,19 @@ mod tests {
 
     #[test]
     fn the_shipped_config_file_parses_and_matches_the_defaults() {
-        let shipped = Config::load(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/config/castellan.yaml")), true).unwrap();
+        let shipped = Config::load(
+            Path::new(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/config/castellan.yaml"
+            )),
+            true,
+        )
+        .unwrap();
         let d = Config::default();
-        assert_eq!(serde_yaml::to_string(&shipped).unwrap(), serde_yaml::to_string(&d).unwrap());
+        assert_eq!(
+            serde_yaml::to_string(&shipped).unwrap(),
+            serde_yaml::to_string(&d).unwrap()
+        );
     }
 
     #[test]

@@ -24,7 +24,9 @@ pub async fn poll_imap(svc: &Service) -> Result<usize, String> {
 /// every `tick_seconds`, and drains the outbox.
 pub async fn serve(svc: Service, transport: Transport) -> Result<(), String> {
     let poll = match svc.config.inbound.kind {
-        crate::config::InboundKind::Imap => Duration::from_secs(svc.config.inbound.imap.poll_seconds.max(1)),
+        crate::config::InboundKind::Imap => {
+            Duration::from_secs(svc.config.inbound.imap.poll_seconds.max(1))
+        }
         _ => Duration::from_secs(2),
     };
     let tick_every = Duration::from_secs(svc.config.tick_seconds.max(1));

@@ -1,3 +1,332 @@
-fn main() {
-    println!("castellan: work in progress");
+//! The `castellan` binary: resolves flags against the configuration and calls the library.
+
+use castellan::cli::{key_value, Cli, Command, GameCommand};
+use castellan::config::Config;
+use castellan::service::{system_clock, Service};
+use castellan_judge::AdminCommand;
+use clap::Parser;
+use std::io::Read;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// sysexits EX_TEMPFAIL: the MTA keeps the message and retries.
+const EX_TEMPFAIL: u8 = 75;
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("CASTELLAN_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("castellan: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn pairs(list: &[String], flag: &str) -> Result<Vec<(String, String)>, String> {
+    list.iter().map(|s| key_value(s, flag)).collect()
+}
+
+fn load_config(cli: &Cli) -> Result<Config, String> {
+    let default_path = Path::new("config/castellan.yaml");
+    let mut c = Config::load(&cli.config, cli.config != default_path)?;
+    if let Some(d) = &cli.data_dir {
+        c.data_dir = d.clone();
+    }
+    Ok(c)
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+fn admin(config: Config, cmd: AdminCommand) -> Result<ExitCode, String> {
+    let svc = Service::open(config, system_clock())?;
+    let (changes, text) = svc
+        .judge
+        .admin(&svc.store, cmd, &svc.env())
+        .map_err(|e| e.to_string())?;
+    svc.commit(&changes).map_err(|e| e.0)?;
+    println!("{}", text.trim_end());
+    if !changes.outbox.is_empty() {
+        let transport = svc.transport();
+        let (sent, failed) = runtime()?.block_on(svc.drain_outbox(&transport))?;
+        println!(
+            "{sent} mail(s) sent{}",
+            if failed > 0 {
+                format!(", {failed} kept for retry")
+            } else {
+                String::new()
+            }
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run(cli: Cli) -> Result<ExitCode, String> {
+    let config = load_config(&cli)?;
+    match cli.command {
+        Command::Config => {
+            print!(
+                "{}",
+                serde_yaml::to_string(&config).map_err(|e| e.to_string())?
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Serve { once } => {
+            let svc = Service::open(config, system_clock())?;
+            let transport = svc.transport();
+            let rt = runtime()?;
+            if once {
+                let r = rt.block_on(svc.run_once(&transport))?;
+                println!(
+                    "took {} message(s), {} deadline mail(s), sent {}, {} kept for retry",
+                    r.taken, r.ticked, r.sent, r.failed
+                );
+                svc.store.flush().map_err(|e| e.0)?;
+                Ok(ExitCode::SUCCESS)
+            } else {
+                rt.block_on(castellan::daemon::serve(svc, transport))?;
+                Ok(ExitCode::SUCCESS)
+            }
+        }
+        Command::Ingest { file } => {
+            let mut raw = Vec::new();
+            let read = if file == "-" {
+                std::io::stdin().read_to_end(&mut raw).map(|_| ())
+            } else {
+                std::fs::read(&file).map(|r| raw = r)
+            };
+            if let Err(e) = read {
+                eprintln!("castellan ingest: cannot read {file}: {e}");
+                return Ok(ExitCode::from(EX_TEMPFAIL));
+            }
+            // The message is safe on disk first (Maildir, synced); then handled if the
+            // database is free. A running daemon holds the database: it takes the
+            // message from the Maildir on its next pass.
+            let inbox = match castellan_mail::Maildir::open(config.inbox_path()) {
+                Ok(m) => m,
+                Err(e) => {
+                    eprintln!(
+                        "castellan ingest: inbox {}: {e}",
+                        config.inbox_path().display()
+                    );
+                    return Ok(ExitCode::from(EX_TEMPFAIL));
+                }
+            };
+            if let Err(e) = inbox.deliver(&raw) {
+                eprintln!("castellan ingest: cannot store the message: {e}");
+                return Ok(ExitCode::from(EX_TEMPFAIL));
+            }
+            match Service::open(config, system_clock()) {
+                Ok(svc) => {
+                    let n = svc.process_maildir()?;
+                    let transport = svc.transport();
+                    let (sent, _) = runtime()?.block_on(svc.drain_outbox(&transport))?;
+                    println!("handled {n} message(s), sent {sent} mail(s)");
+                }
+                Err(e) => println!("stored in the inbox; the running judge will take it ({e})"),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Game(g) => game_command(config, g),
+        Command::Simulate(a) => {
+            let game = castellan::games::find(&a.game).ok_or_else(|| unknown_game(&a.game))?;
+            let settings = castellan::simulate::SimulateSettings {
+                game,
+                players: a.players,
+                games: a.games,
+                seed: a.seed,
+                options: pairs(&a.options, "--option")?,
+                order_cap: a.max_orders,
+                replay: !a.no_replay,
+            };
+            let r = castellan::simulate::run(&settings);
+            if a.json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?
+                );
+            } else {
+                print!("{}", r.text());
+            }
+            Ok(if r.errors.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+        Command::Verify { game } => {
+            let svc = Service::open(config, system_clock())?;
+            match svc
+                .judge
+                .admin(&svc.store, AdminCommand::Verify { game }, &svc.env())
+            {
+                Ok((_, text)) => {
+                    println!("{text}");
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(e) => {
+                    println!("{e}");
+                    Ok(ExitCode::FAILURE)
+                }
+            }
+        }
+        Command::Demo(a) => {
+            castellan::games::find(&a.game).ok_or_else(|| unknown_game(&a.game))?;
+            let dir = a
+                .dir
+                .clone()
+                .unwrap_or_else(|| config.data_dir.join("demo"));
+            let settings = castellan::demo::DemoSettings {
+                game: a.game.clone(),
+                players: a.players,
+                seed: a.seed,
+                options: pairs(&a.options, "--option")?,
+                dir,
+                max_mails: a.max_mails,
+                minutes_per_pass: 10,
+            };
+            let r = castellan::demo::run(&settings, &config)?;
+            print!("{}", r.text());
+            Ok(if r.audit.starts_with("AUDIT FAILED") {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        Command::Bench(a) => {
+            castellan::games::find(&a.game).ok_or_else(|| unknown_game(&a.game))?;
+            let r = castellan::bench::run(
+                &castellan::bench::BenchSettings {
+                    game: a.game.clone(),
+                    players: a.players,
+                    mails: a.mails,
+                    tables: a.tables,
+                    engine_games: a.games,
+                    seed: a.seed,
+                },
+                &config,
+            )?;
+            if a.json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?
+                );
+            } else {
+                print!("{}", r.text());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Backup { file, restore } => {
+            let svc = Service::open(config, system_clock())?;
+            if let Some(path) = restore {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                let n = svc.store.restore(&text).map_err(|e| e.0)?;
+                println!("restored {n} records from {}", path.display());
+            } else {
+                let path = file.unwrap_or_else(|| {
+                    svc.config
+                        .data_dir
+                        .join(format!("backup-{}.jsonl", (svc.clock)()))
+                });
+                let tmp = path.with_extension("partial");
+                let mut f = std::io::BufWriter::new(
+                    std::fs::File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?,
+                );
+                let n = svc.store.backup(&mut f).map_err(|e| e.0)?;
+                let f = f.into_inner().map_err(|e| e.to_string())?;
+                f.sync_all().map_err(|e| e.to_string())?;
+                std::fs::rename(&tmp, &path).map_err(|e| e.to_string())?;
+                println!("{n} records written to {}", path.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn unknown_game(name: &str) -> String {
+    let names: Vec<&str> = castellan::games::all().iter().map(|g| g.name).collect();
+    format!(
+        "unknown game \"{name}\"; the games are: {}",
+        names.join(", ")
+    )
+}
+
+fn game_command(config: Config, g: GameCommand) -> Result<ExitCode, String> {
+    match g {
+        GameCommand::New {
+            game,
+            players,
+            gm,
+            options,
+        } => {
+            let info = castellan::games::find(&game).ok_or_else(|| unknown_game(&game))?;
+            admin(
+                config,
+                AdminCommand::New {
+                    game: info.name.to_string(),
+                    players: pairs(&players, "--player")?,
+                    gm,
+                    options: pairs(&options, "--option")?,
+                },
+            )
+        }
+        GameCommand::List => admin(config, AdminCommand::List),
+        GameCommand::Show { game } => admin(config, AdminCommand::Show { game }),
+        GameCommand::Pause { game } => admin(config, AdminCommand::Pause { game }),
+        GameCommand::Resume { game } => admin(config, AdminCommand::Resume { game }),
+        GameCommand::Extend { game, hours } => admin(config, AdminCommand::Extend { game, hours }),
+        GameCommand::Replace { game, seat, player } => {
+            // NAME=ADDRESS or a bare address.
+            let address = match player.split_once('=') {
+                Some((_, a)) => a.trim().to_string(),
+                None => player.trim().to_string(),
+            };
+            admin(
+                config,
+                AdminCommand::Replace {
+                    game,
+                    seat,
+                    address,
+                },
+            )
+        }
+        GameCommand::End { game } => admin(config, AdminCommand::End { game }),
+        GameCommand::Export { game, file } => {
+            let svc = Service::open(config, system_clock())?;
+            let e = castellan::transfer::export(&svc.store, &game)?;
+            let text = serde_json::to_string_pretty(&e).map_err(|e| e.to_string())?;
+            match file {
+                Some(p) => {
+                    std::fs::write(&p, text + "\n").map_err(|e| format!("{}: {e}", p.display()))?;
+                    eprintln!(
+                        "{game} written to {} (it holds the game's secret: keep it private)",
+                        p.display()
+                    );
+                }
+                None => println!("{text}"),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        GameCommand::Import { file } => {
+            let svc = Service::open(config, system_clock())?;
+            let text =
+                std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+            let id = castellan::transfer::import(&svc.store, &text, &castellan::games::all())?;
+            println!("imported {id}");
+            Ok(ExitCode::SUCCESS)
+        }
+    }
 }

@@ -17,6 +17,7 @@ use crate::store::{OutboxItem, SledStore};
 use castellan_judge::{Changes, Env, Inbound, Judge, Outbound, Store, StoreError, Templates};
 use castellan_mail::{Maildir, OutgoingMail, ParsedMail, Transport};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// The wall clock, injectable so tests and the benchmark can run on a fake one.
@@ -31,9 +32,29 @@ pub fn system_clock() -> Clock {
     })
 }
 
-/// Fresh randomness for game secrets, passwords and tokens.
-pub fn entropy() -> [u8; 32] {
-    rand::random()
+/// Where fresh randomness for game secrets, passwords and tokens comes from: the OS, or
+/// (demo, bench, tests) a seed, so a run can be repeated exactly.
+pub enum Entropy {
+    Os,
+    Seeded { seed: u64, drawn: AtomicU64 },
+}
+
+impl Entropy {
+    pub fn seeded(seed: u64) -> Entropy {
+        Entropy::Seeded {
+            seed,
+            drawn: AtomicU64::new(0),
+        }
+    }
+    pub fn draw(&self) -> [u8; 32] {
+        match self {
+            Entropy::Os => rand::random(),
+            Entropy::Seeded { seed, drawn } => {
+                let n = drawn.fetch_add(1, Ordering::Relaxed);
+                castellan_engine::dice::sha256(format!("castellan-entropy/{seed}/{n}").as_bytes())
+            }
+        }
+    }
 }
 
 pub struct Service {
@@ -41,6 +62,7 @@ pub struct Service {
     pub store: SledStore,
     pub judge: Judge,
     pub clock: Clock,
+    pub entropy: Entropy,
 }
 
 /// What happened to one inbound message.
@@ -68,8 +90,8 @@ pub fn load_templates(dir: &Path) -> Result<Templates, String> {
                     .and_then(|n| n.to_str())
                     .unwrap_or_default()
                     .to_string();
-                let text = std::fs::read_to_string(&p)
-                    .map_err(|e| format!("{}: {e}", p.display()))?;
+                let text =
+                    std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
                 files.push((name, text));
             }
         }
@@ -116,13 +138,14 @@ impl Service {
             store,
             judge,
             clock,
+            entropy: Entropy::Os,
         })
     }
 
     pub fn env(&self) -> Env {
         Env {
             now: (self.clock)(),
-            entropy: entropy(),
+            entropy: self.entropy.draw(),
         }
     }
 
@@ -194,9 +217,9 @@ impl Service {
                 host: o.smtp.host.clone(),
                 port: o.smtp.port,
                 security: match o.smtp.security.to_lowercase().as_str() {
-                    "none" | "plain" => castellan_mail::Security::None,
-                    "tls" | "smtps" => castellan_mail::Security::Tls,
-                    _ => castellan_mail::Security::StartTls,
+                    "none" | "plain" => castellan_mail::SmtpSecurity::None,
+                    "tls" | "smtps" => castellan_mail::SmtpSecurity::Tls,
+                    _ => castellan_mail::SmtpSecurity::StartTls,
                 },
                 user: o.smtp.user.clone(),
                 password: o.smtp.password.clone(),
@@ -214,7 +237,11 @@ impl Service {
             if item.failed || item.not_before > now {
                 continue;
             }
-            if self.store.was_sent(&item.mail.message_id).map_err(|e| e.0)? {
+            if self
+                .store
+                .was_sent(&item.mail.message_id)
+                .map_err(|e| e.0)?
+            {
                 self.store
                     .mark_sent(key, &item.mail.message_id, now)
                     .map_err(|e| e.0)?;

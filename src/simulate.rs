@@ -5,7 +5,7 @@ use castellan_engine::{GameInfo, Secret};
 use serde::Serialize;
 use std::time::Instant;
 
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct SimulateSettings {
     pub game: GameInfo,
     pub players: usize,

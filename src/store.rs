@@ -44,7 +44,12 @@ impl SledStore {
             .path(path)
             .mode(sled::Mode::HighThroughput)
             .open()
-            .map_err(|e| err(format!("cannot open the database at {}: {e}", path.display())))?;
+            .map_err(|e| {
+                err(format!(
+                    "cannot open the database at {}: {e}",
+                    path.display()
+                ))
+            })?;
         Ok(SledStore {
             games: db.open_tree("games").map_err(err)?,
             processed: db.open_tree("processed").map_err(err)?,
@@ -128,9 +133,16 @@ impl SledStore {
             return Err(err("restore needs an empty database"));
         }
         let mut n = 0;
-        for (i, line) in input.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-            let v: serde_json::Value = serde_json::from_str(line).map_err(|e| err(format!("line {}: {e}", i + 1)))?;
-            let (Some(tree), Some(k), Some(val)) = (v["tree"].as_str(), v["key"].as_str(), v["value"].as_str()) else {
+        for (i, line) in input
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let v: serde_json::Value =
+                serde_json::from_str(line).map_err(|e| err(format!("line {}: {e}", i + 1)))?;
+            let (Some(tree), Some(k), Some(val)) =
+                (v["tree"].as_str(), v["key"].as_str(), v["value"].as_str())
+            else {
                 return Err(err(format!("line {}: not a backup record", i + 1)));
             };
             let tree = self.db.open_tree(tree).map_err(err)?;
@@ -157,12 +169,17 @@ impl Store for SledStore {
         self.games
             .iter()
             .keys()
-            .map(|k| k.map(|k| String::from_utf8_lossy(&k).into_owned()).map_err(err))
+            .map(|k| {
+                k.map(|k| String::from_utf8_lossy(&k).into_owned())
+                    .map_err(err)
+            })
             .collect()
     }
 
     fn is_processed(&self, message_id: &str) -> Result<bool, StoreError> {
-        self.processed.contains_key(message_id.as_bytes()).map_err(err)
+        self.processed
+            .contains_key(message_id.as_bytes())
+            .map_err(err)
     }
 
     fn sender(&self, address: &str) -> Result<Option<SenderRecord>, StoreError> {
@@ -179,7 +196,12 @@ impl Store for SledStore {
         let games: Vec<(Vec<u8>, Vec<u8>)> = changes
             .games
             .iter()
-            .map(|g| Ok((g.id.as_bytes().to_vec(), serde_json::to_vec(g).map_err(err)?)))
+            .map(|g| {
+                Ok((
+                    g.id.as_bytes().to_vec(),
+                    serde_json::to_vec(g).map_err(err)?,
+                ))
+            })
             .collect::<Result<_, StoreError>>()?;
         let outbox: Vec<(Vec<u8>, Vec<u8>)> = changes
             .outbox
@@ -193,7 +215,10 @@ impl Store for SledStore {
                     last_error: None,
                     failed: false,
                 };
-                Ok((id.to_be_bytes().to_vec(), serde_json::to_vec(&item).map_err(err)?))
+                Ok((
+                    id.to_be_bytes().to_vec(),
+                    serde_json::to_vec(&item).map_err(err)?,
+                ))
             })
             .collect::<Result<_, StoreError>>()?;
         let log: Vec<(Vec<u8>, Vec<u8>)> = changes
@@ -209,7 +234,12 @@ impl Store for SledStore {
         let senders: Vec<(Vec<u8>, Vec<u8>)> = changes
             .senders
             .iter()
-            .map(|s| Ok((s.address.as_bytes().to_vec(), serde_json::to_vec(s).map_err(err)?)))
+            .map(|s| {
+                Ok((
+                    s.address.as_bytes().to_vec(),
+                    serde_json::to_vec(s).map_err(err)?,
+                ))
+            })
             .collect::<Result<_, StoreError>>()?;
         (
             &self.games,

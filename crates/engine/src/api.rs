@@ -261,6 +261,8 @@ pub fn options_from_pairs<O: DeserializeOwned + Default + Serialize>(
 ) -> Result<O, String> {
     let mut map = match serde_json::to_value(O::default()) {
         Ok(serde_json::Value::Object(m)) => m,
+        // A game without options (`()`): nothing to set, and any key is unknown.
+        _ if pairs.is_empty() => return Ok(O::default()),
         _ => serde_json::Map::new(),
     };
     for (k, v) in pairs {

@@ -119,6 +119,14 @@ fn options_come_from_key_value_pairs() {
 }
 
 #[test]
+fn a_game_without_options_takes_no_pairs_and_refuses_any_key() {
+    // Castello has `Options = ()`: creating it must not fail on "no options".
+    options_from_pairs::<()>(&[]).unwrap();
+    let e = options_from_pairs::<()>(&[("speed".into(), "2".into())]).unwrap_err();
+    assert!(e.contains("unknown option"), "{e}");
+}
+
+#[test]
 fn a_bot_turn_submitted_as_one_mail_is_accepted() {
     let mut t = table();
     let lines = t.bot_turn(0, 10);

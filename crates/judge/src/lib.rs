@@ -20,7 +20,7 @@ mod templates;
 
 pub use clock::{format_long, format_short};
 pub use config::JudgeConfig;
-pub use judge::{AdminCommand, Judge, JudgeError};
+pub use judge::{audit, AdminCommand, Judge, JudgeError};
 pub use model::{
     Changes, DeadlineSettings, Env, GameRecord, Inbound, LogLine, MemoryStore, Outbound,
     SeatRecord, SenderRecord, Status, Store, StoreError,

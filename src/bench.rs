@@ -1,0 +1,230 @@
+//! `castellan bench`: numbers, never assertions. End to end: bot players' order mails go
+//! through the real pipeline (Maildir → parse → judge → sled transaction flushed to disk →
+//! acknowledge → .eml outbox), several games at once; we time each mail from its delivery
+//! into the inbox to the end of the pass that answered it. Engine only: whole bot games
+//! per second for every game.
+
+use crate::config::Config;
+use crate::demo::{local_config, DEMO_EPOCH};
+use crate::players::{play_games, MailPlayers, PlayError};
+use crate::service::{Entropy, Service};
+use crate::simulate::{self, SimulateSettings};
+use serde::Serialize;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub struct BenchSettings {
+    pub game: String,
+    pub players: usize,
+    /// Order mails to push through the pipeline.
+    pub mails: usize,
+    /// Games played at once (one mail each per pass).
+    pub tables: usize,
+    /// Whole bot games per game for the engine-only numbers (0: skip).
+    pub engine_games: usize,
+    pub seed: u64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct BenchReport {
+    pub game: String,
+    pub players: usize,
+    pub tables: usize,
+    pub mails_in: usize,
+    pub mails_out: usize,
+    pub games_created: usize,
+    pub wall_seconds: f64,
+    /// Order mails per second, bots' thinking included.
+    pub mails_per_sec: f64,
+    /// Time inside the service passes only, per order mail, in ms.
+    pub service_ms_per_mail: f64,
+    /// Delivery into the inbox → its answers in the outbox, in ms.
+    pub latency_ms_p50: f64,
+    pub latency_ms_p99: f64,
+    pub latency_ms_max: f64,
+    pub database_bytes: u64,
+    /// Peak resident memory of the process (VmHWM), in KiB.
+    pub peak_rss_kib: Option<u64>,
+    pub engine: Vec<EngineSpeed>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct EngineSpeed {
+    pub game: String,
+    pub players: usize,
+    pub games: usize,
+    pub games_per_sec: f64,
+    pub orders_per_sec: f64,
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)].as_secs_f64() * 1000.0
+}
+
+fn dir_size(p: &std::path::Path) -> u64 {
+    let mut n = 0;
+    if let Ok(rd) = std::fs::read_dir(p) {
+        for e in rd.flatten() {
+            match e.metadata() {
+                Ok(m) if m.is_dir() => n += dir_size(&e.path()),
+                Ok(m) => n += m.len(),
+                Err(_) => {}
+            }
+        }
+    }
+    n
+}
+
+pub fn peak_rss_kib() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    s.lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+pub fn run(s: &BenchSettings, base: &Config) -> Result<BenchReport, String> {
+    let dir = std::env::temp_dir().join(format!("castellan-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let result = run_in(s, base, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
+fn run_in(s: &BenchSettings, base: &Config, dir: &std::path::Path) -> Result<BenchReport, String> {
+    let config = local_config(base, dir);
+    let now = Arc::new(AtomicI64::new(DEMO_EPOCH));
+    let clock_now = now.clone();
+    let mut svc = Service::open(config, Arc::new(move || clock_now.load(Ordering::SeqCst)))?;
+    svc.entropy = Entropy::seeded(s.seed);
+    let transport = svc.transport();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let mut bots = MailPlayers::new(&svc, "bench").map_err(|e| e.to_string())?;
+    let max_lines = svc.config.judge.max_lines;
+    let mut latencies = Vec::with_capacity(s.mails);
+    let mut service_time = Duration::ZERO;
+    let mut mails = 0;
+    let mut created = 0;
+    let start = Instant::now();
+    while mails < s.mails {
+        let mut ids = Vec::new();
+        for _ in 0..s.tables.max(1) {
+            ids.push(bots.create_game(&svc, &s.game, s.players, &[])?);
+            created += 1;
+        }
+        rt.block_on(svc.run_once(&transport))?;
+        let played = play_games(&svc, &mut bots, &ids, s.mails - mails, max_lines, |round| {
+            now.fetch_add(60, Ordering::SeqCst);
+            let t0 = Instant::now();
+            rt.block_on(svc.run_once(&transport))
+                .map_err(PlayError::Io)?;
+            let end = Instant::now();
+            service_time += end - t0;
+            latencies.extend(round.iter().map(|m| end - m.delivered_at));
+            Ok(())
+        })
+        .map_err(|e| e.to_string())?;
+        if played.mails == 0 {
+            return Err("no game took a mail: nothing to measure".into());
+        }
+        mails += played.mails;
+    }
+    let wall = start.elapsed().as_secs_f64();
+    latencies.sort();
+    bots.read_outbox().map_err(|e| e.to_string())?;
+    let mails_out = std::fs::read_dir(svc.config.outbox_path())
+        .map(|rd| rd.count())
+        .unwrap_or(0);
+    svc.store.flush().map_err(|e| e.0)?;
+    let mut engine = Vec::new();
+    if s.engine_games > 0 {
+        for info in crate::games::all() {
+            let players = s.players.clamp(info.min_seats, info.max_seats);
+            let r = simulate::run(&SimulateSettings {
+                game: info,
+                players,
+                games: s.engine_games,
+                seed: s.seed,
+                options: Vec::new(),
+                order_cap: 200_000,
+                replay: false,
+            });
+            engine.push(EngineSpeed {
+                game: info.name.to_string(),
+                players,
+                games: s.engine_games,
+                games_per_sec: r.games_per_sec,
+                orders_per_sec: r.orders_per_sec,
+            });
+        }
+    }
+    Ok(BenchReport {
+        game: s.game.clone(),
+        players: s.players,
+        tables: s.tables,
+        mails_in: mails,
+        mails_out,
+        games_created: created,
+        wall_seconds: wall,
+        mails_per_sec: mails as f64 / wall.max(1e-9),
+        service_ms_per_mail: service_time.as_secs_f64() * 1000.0 / mails.max(1) as f64,
+        latency_ms_p50: percentile(&latencies, 0.50),
+        latency_ms_p99: percentile(&latencies, 0.99),
+        latency_ms_max: latencies
+            .last()
+            .map(|d| d.as_secs_f64() * 1000.0)
+            .unwrap_or(0.0),
+        database_bytes: dir_size(&svc.config.database_path()),
+        peak_rss_kib: peak_rss_kib(),
+        engine,
+    })
+}
+
+impl BenchReport {
+    pub fn text(&self) -> String {
+        let mut out = format!(
+            "end to end ({} with {} players, {} games at once, sled flushed per mail):\n\
+             \x20 order mails in: {}, mails out: {}, games: {}, wall {:.2} s\n\
+             \x20 throughput: {:.1} order mails/s (bots' thinking included); service time {:.2} ms per mail\n\
+             \x20 latency inbox → outbox: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms\n\
+             \x20 database on disk: {:.1} MiB; peak RSS {}\n",
+            self.game,
+            self.players,
+            self.tables,
+            self.mails_in,
+            self.mails_out,
+            self.games_created,
+            self.wall_seconds,
+            self.mails_per_sec,
+            self.service_ms_per_mail,
+            self.latency_ms_p50,
+            self.latency_ms_p99,
+            self.latency_ms_max,
+            self.database_bytes as f64 / 1048576.0,
+            self.peak_rss_kib
+                .map(|k| format!("{:.1} MiB", k as f64 / 1024.0))
+                .unwrap_or_else(|| "unknown".into()),
+        );
+        if !self.engine.is_empty() {
+            out += "engine only (bots, no mail, no store):\n";
+            for e in &self.engine {
+                out += &format!(
+                    "  {:<12} {} players: {:>8.1} games/s, {:>10.0} orders/s ({} games)\n",
+                    e.game, e.players, e.games_per_sec, e.orders_per_sec, e.games
+                );
+            }
+        }
+        out
+    }
+}

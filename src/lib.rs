@@ -1,0 +1,36 @@
+//! Castellan: a play-by-email judge for Castle Risk, Risk, Castrum and Castello.
+//!
+//! This crate is the imperative shell; the rules and the judge are pure crates beside it.
+//!
+//! * `crates/engine` (`castellan_engine`): the shared game API ([`castellan_engine::Rules`],
+//!   [`castellan_engine::Table`]), auditable dice, board and battle helpers. No I/O.
+//! * `crates/castle-risk`, `crates/risk`, `crates/castrum`, `crates/castello`: one pure
+//!   rules crate per game, listed in [`games`].
+//! * `crates/judge` (`castellan_judge`): mail commands, authentication, deadlines, reports,
+//!   as "a message + the time → changes + replies". Pure.
+//! * `crates/mail` (`castellan_mail`): parsing, quote stripping, rendering, Maildir, IMAP,
+//!   SMTP / sendmail / file transports.
+//!
+//! Here:
+//! * [`cli`]: raw flags (clap); `main` resolves them against [`config`].
+//! * [`config`]: config/castellan.yaml, every key optional, defaults need no mail server.
+//! * [`store`]: sled behind the judge's `Store`: one transaction per message, flushed.
+//! * [`service`]: parse → judge → commit → acknowledge; the outbox with retries.
+//! * [`daemon`]: the tokio loop (`serve`) and IMAP polling.
+//! * [`players`]: bot players that play by mail through the real pipeline (demo, bench,
+//!   end-to-end tests).
+//! * [`demo`]: one whole game by email on the embedded defaults.
+//! * [`simulate`], [`bench`]: engine-only games and the end-to-end benchmark.
+//! * [`transfer`]: export and import of one game.
+
+pub mod bench;
+pub mod cli;
+pub mod config;
+pub mod daemon;
+pub mod demo;
+pub mod games;
+pub mod players;
+pub mod service;
+pub mod simulate;
+pub mod store;
+pub mod transfer;

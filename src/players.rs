@@ -1,0 +1,326 @@
+//! Bot players that play by email through the real pipeline: each order mail is a raw
+//! RFC 5322 message delivered into the Maildir inbox, handled by the [`Service`] (parse →
+//! judge → sled commit → acknowledge) and answered into the file outbox. A bot learns its
+//! password from its welcome mail in the outbox, as a person would, and decides its orders
+//! with the game's bot (`Session::bot_turn`). Used by `castellan demo`, `castellan bench`
+//! and the end-to-end tests.
+
+use crate::service::Service;
+use castellan_judge::{AdminCommand, GameRecord, Status, Store};
+use castellan_mail::Maildir;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+/// The domain of bot players' addresses.
+pub const PLAYER_DOMAIN: &str = "players.invalid";
+
+pub fn player_address(i: usize) -> String {
+    format!("bot{i}@{PLAYER_DOMAIN}")
+}
+
+/// A mail one bot sent, for the caller's bookkeeping.
+#[derive(Debug, Clone)]
+pub struct Sent {
+    pub game: String,
+    pub seat: usize,
+    pub message_id: String,
+    pub path: PathBuf,
+    pub delivered_at: std::time::Instant,
+}
+
+pub struct MailPlayers {
+    inbox: Maildir,
+    outbox_dir: PathBuf,
+    /// Outbox files already read.
+    seen: BTreeSet<PathBuf>,
+    /// (address, game id) → password, learnt from welcome mails.
+    passwords: BTreeMap<(String, String), String>,
+    sent: usize,
+    label: String,
+}
+
+/// Why the bots could not go on.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    #[error("{0}")]
+    Io(String),
+    #[error("game {game}: seat {seat} has no password (no welcome mail in the outbox)")]
+    NoPassword { game: String, seat: usize },
+    #[error("game {game} does not move: the judge answered {reply}")]
+    Stalled { game: String, reply: String },
+}
+
+impl MailPlayers {
+    /// `label` keeps Message-IDs of several runs apart.
+    pub fn new(svc: &Service, label: &str) -> Result<MailPlayers, PlayError> {
+        let inbox =
+            Maildir::open(svc.config.inbox_path()).map_err(|e| PlayError::Io(e.to_string()))?;
+        Ok(MailPlayers {
+            inbox,
+            outbox_dir: svc.config.outbox_path(),
+            seen: BTreeSet::new(),
+            passwords: BTreeMap::new(),
+            sent: 0,
+            label: label.to_string(),
+        })
+    }
+
+    /// Mails sent so far.
+    pub fn sent(&self) -> usize {
+        self.sent
+    }
+
+    /// Create a game by the game master's local command, with `players` bots
+    /// (bot1@players.invalid, ...). Returns the game id.
+    pub fn create_game(
+        &self,
+        svc: &Service,
+        game: &str,
+        players: usize,
+        options: &[(String, String)],
+    ) -> Result<String, String> {
+        let players = (1..=players)
+            .map(|i| (format!("Bot{i}"), player_address(i)))
+            .collect();
+        let (changes, text) = svc
+            .judge
+            .admin(
+                &svc.store,
+                AdminCommand::New {
+                    game: game.to_string(),
+                    players,
+                    gm: format!("gm@{PLAYER_DOMAIN}"),
+                    options: options.to_vec(),
+                },
+                &svc.env(),
+            )
+            .map_err(|e| e.to_string())?;
+        svc.commit(&changes).map_err(|e| e.0)?;
+        text.strip_prefix("created ")
+            .map(|s| s.trim().to_string())
+            .ok_or(text)
+    }
+
+    /// Read the outbox files written since the last call; learn passwords from welcome
+    /// mails. Returns the new files.
+    pub fn read_outbox(&mut self) -> Result<Vec<(PathBuf, castellan_mail::ParsedMail)>, PlayError> {
+        let mut out = Vec::new();
+        let rd = match std::fs::read_dir(&self.outbox_dir) {
+            Ok(rd) => rd,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+            Err(e) => return Err(PlayError::Io(e.to_string())),
+        };
+        let mut paths: Vec<PathBuf> = rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("eml"))
+            .filter(|p| !self.seen.contains(p))
+            .collect();
+        paths.sort();
+        for p in paths {
+            let raw = std::fs::read(&p).map_err(|e| PlayError::Io(e.to_string()))?;
+            self.seen.insert(p.clone());
+            let Ok(m) = castellan_mail::parse(&raw, usize::MAX) else {
+                continue;
+            };
+            if let Some((game, pw)) = welcome_password(&m.body) {
+                // The welcome goes to the player's address: the first To.
+                for to in &m.to {
+                    self.passwords
+                        .insert((to.clone(), game.clone()), pw.clone());
+                }
+            }
+            out.push((p, m));
+        }
+        Ok(out)
+    }
+
+    /// Deliver one order mail for the first seat the game waits for that a person (not a
+    /// stand-in bot) holds. Returns None when the game is over or waits for nobody.
+    pub fn play_one(
+        &mut self,
+        svc: &Service,
+        game: &str,
+        max_lines: usize,
+    ) -> Result<Option<Sent>, PlayError> {
+        self.read_outbox()?;
+        let rec = svc
+            .store
+            .game(game)
+            .map_err(|e| PlayError::Io(e.0))?
+            .ok_or_else(|| PlayError::Io(format!("no game {game}")))?;
+        if rec.status != Status::Running {
+            return Ok(None);
+        }
+        let Some(session) = load(svc, &rec)? else {
+            return Ok(None);
+        };
+        let Some(seat) = session.awaiting().into_iter().find(|&s| {
+            rec.seats
+                .get(s)
+                .is_some_and(|r| !r.bot && r.address.is_some())
+        }) else {
+            return Ok(None);
+        };
+        let address = rec.seats[seat].address.clone().unwrap_or_default();
+        let password = self
+            .passwords
+            .get(&(address.clone(), rec.id.clone()))
+            .cloned()
+            .ok_or_else(|| PlayError::NoPassword {
+                game: rec.id.clone(),
+                seat,
+            })?;
+        let lines = session.bot_turn(seat, max_lines);
+        self.sent += 1;
+        let message_id = format!("<{}-{}@{PLAYER_DOMAIN}>", self.label, self.sent);
+        let mut body = format!("GAME {} {password}\n", rec.id);
+        for l in &lines {
+            body.push_str(l);
+            body.push('\n');
+        }
+        let raw = order_mail(
+            &address,
+            &rec.seats[seat].name,
+            &svc.config.judge.address,
+            &message_id,
+            &body,
+        );
+        let path = self
+            .inbox
+            .deliver(raw.as_bytes())
+            .map_err(|e| PlayError::Io(e.to_string()))?;
+        Ok(Some(Sent {
+            game: rec.id.clone(),
+            seat,
+            message_id,
+            path,
+            delivered_at: std::time::Instant::now(),
+        }))
+    }
+
+    /// The judge's direct answer to one of our mails (threaded by In-Reply-To), if written.
+    pub fn reply_to(&mut self, message_id: &str) -> Result<Option<String>, PlayError> {
+        self.read_outbox()?;
+        for p in &self.seen {
+            let Ok(raw) = std::fs::read(p) else { continue };
+            if let Ok(m) = castellan_mail::parse(&raw, usize::MAX) {
+                if m.in_reply_to.as_deref() == Some(message_id) {
+                    return Ok(Some(m.body));
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// Progress marker of a game: (history length, status, awaited seats).
+pub fn progress(svc: &Service, game: &str) -> Result<(usize, Status, Vec<usize>), PlayError> {
+    let rec = svc
+        .store
+        .game(game)
+        .map_err(|e| PlayError::Io(e.0))?
+        .ok_or_else(|| PlayError::Io(format!("no game {game}")))?;
+    let (len, awaiting) = match load(svc, &rec)? {
+        Some(s) => (s.history_len(), s.awaiting()),
+        None => (0, Vec::new()),
+    };
+    Ok((len, rec.status, awaiting))
+}
+
+fn load(
+    svc: &Service,
+    rec: &GameRecord,
+) -> Result<Option<Box<dyn castellan_engine::Session>>, PlayError> {
+    let Some(table) = &rec.table else {
+        return Ok(None);
+    };
+    let info = crate::games::find(&rec.game)
+        .ok_or_else(|| PlayError::Io(format!("unknown game {}", rec.game)))?;
+    let _ = svc;
+    (info.load)(table.clone()).map(Some).map_err(PlayError::Io)
+}
+
+/// (game id, password) from a welcome mail's body.
+pub fn welcome_password(body: &str) -> Option<(String, String)> {
+    let pw = body
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Your password:"))?
+        .trim()
+        .to_string();
+    // "Bot1, you are seat 1 in castle-1 (castle-risk)."
+    let first = body.lines().find(|l| l.contains(", you are "))?;
+    let after = first.split(" in ").nth(1)?;
+    let game = after.split_whitespace().next()?.to_string();
+    Some((game, pw))
+}
+
+/// A plain-text order mail as a mail client would write it.
+pub fn order_mail(from: &str, name: &str, to: &str, message_id: &str, body: &str) -> String {
+    format!(
+        "From: {name} <{from}>\r\nTo: {to}\r\nSubject: orders\r\nMessage-ID: {message_id}\r\nDate: Mon, 23 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}",
+        body.replace('\n', "\r\n")
+    )
+}
+
+/// What [`play_games`] did.
+pub struct Finished {
+    pub mails: usize,
+    pub passes: usize,
+}
+
+/// Drive games by mail until each is over or waits for nobody, or `max_mails` mails went.
+/// After each round of deliveries (one mail per game still going) `pass` is called.
+pub fn play_games<F>(
+    svc: &Service,
+    bots: &mut MailPlayers,
+    games: &[String],
+    max_mails: usize,
+    max_lines: usize,
+    mut pass: F,
+) -> Result<Finished, PlayError>
+where
+    F: FnMut(&[Sent]) -> Result<(), PlayError>,
+{
+    let mut stalls: BTreeMap<String, usize> = BTreeMap::new();
+    let mut done = Finished {
+        mails: 0,
+        passes: 0,
+    };
+    loop {
+        let mut round = Vec::new();
+        let mut before = BTreeMap::new();
+        for g in games {
+            if done.mails + round.len() >= max_mails {
+                break;
+            }
+            before.insert(g.clone(), progress(svc, g)?);
+            if let Some(s) = bots.play_one(svc, g, max_lines)? {
+                round.push(s);
+            }
+        }
+        if round.is_empty() {
+            return Ok(done);
+        }
+        done.mails += round.len();
+        pass(&round)?;
+        done.passes += 1;
+        for s in &round {
+            let after = progress(svc, &s.game)?;
+            if Some(&after) == before.get(&s.game) {
+                let n = stalls.entry(s.game.clone()).or_default();
+                *n += 1;
+                if *n >= 3 {
+                    let reply = bots
+                        .reply_to(&s.message_id)?
+                        .unwrap_or_else(|| "nothing".into());
+                    return Err(PlayError::Stalled {
+                        game: s.game.clone(),
+                        reply,
+                    });
+                }
+            } else {
+                stalls.insert(s.game.clone(), 0);
+            }
+        }
+    }
+}
