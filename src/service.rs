@@ -174,7 +174,7 @@ impl Service {
     /// Handle every message waiting in the Maildir inbox; each is acknowledged (moved to
     /// cur/) only after its transaction is on disk. Returns how many were taken.
     pub fn process_maildir(&self) -> Result<usize, String> {
-        let inbox = Maildir::open(&self.config.inbox_path()).map_err(|e| e.to_string())?;
+        let inbox = Maildir::open(self.config.inbox_path()).map_err(|e| e.to_string())?;
         let mut n = 0;
         for path in inbox.list_new().map_err(|e| e.to_string())? {
             let raw = match inbox.read(&path) {
