@@ -14,8 +14,19 @@ use std::path::PathBuf;
 /// The domain of bot players' addresses.
 pub const PLAYER_DOMAIN: &str = "players.invalid";
 
+/// Seat `i` (1-based) of the first game a [`MailPlayers`] creates.
 pub fn player_address(i: usize) -> String {
     format!("bot{i}@{PLAYER_DOMAIN}")
+}
+
+/// Seat `i` (1-based) of the `n`th game (1-based) a [`MailPlayers`] creates: every game has
+/// its own people, as on a real judge (and each stays under the per-sender rate limit).
+pub fn seat_address(n: usize, i: usize) -> String {
+    if n <= 1 {
+        player_address(i)
+    } else {
+        format!("bot{i}.g{n}@{PLAYER_DOMAIN}")
+    }
 }
 
 /// A mail one bot sent, for the caller's bookkeeping.
@@ -36,6 +47,7 @@ pub struct MailPlayers {
     /// (address, game id) → password, learnt from welcome mails.
     passwords: BTreeMap<(String, String), String>,
     sent: usize,
+    created: usize,
     label: String,
 }
 
@@ -61,6 +73,7 @@ impl MailPlayers {
             seen: BTreeSet::new(),
             passwords: BTreeMap::new(),
             sent: 0,
+            created: 0,
             label: label.to_string(),
         })
     }
@@ -71,16 +84,18 @@ impl MailPlayers {
     }
 
     /// Create a game by the game master's local command, with `players` bots
-    /// (bot1@players.invalid, ...). Returns the game id.
+    /// ([`seat_address`]). Returns the game id.
     pub fn create_game(
-        &self,
+        &mut self,
         svc: &Service,
         game: &str,
         players: usize,
         options: &[(String, String)],
     ) -> Result<String, String> {
+        self.created += 1;
+        let n = self.created;
         let players = (1..=players)
-            .map(|i| (format!("Bot{i}"), player_address(i)))
+            .map(|i| (format!("Bot{i}"), seat_address(n, i)))
             .collect();
         let (changes, text) = svc
             .judge
@@ -142,7 +157,6 @@ impl MailPlayers {
         game: &str,
         max_lines: usize,
     ) -> Result<Option<Sent>, PlayError> {
-        self.read_outbox()?;
         let rec = svc
             .store
             .game(game)
@@ -162,9 +176,13 @@ impl MailPlayers {
             return Ok(None);
         };
         let address = rec.seats[seat].address.clone().unwrap_or_default();
+        let key = (address.clone(), rec.id.clone());
+        if !self.passwords.contains_key(&key) {
+            self.read_outbox()?;
+        }
         let password = self
             .passwords
-            .get(&(address.clone(), rec.id.clone()))
+            .get(&key)
             .cloned()
             .ok_or_else(|| PlayError::NoPassword {
                 game: rec.id.clone(),

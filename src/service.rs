@@ -230,7 +230,7 @@ impl Service {
     /// Send every due reply. A transient failure is retried later with exponential
     /// backoff; after `max_attempts` the reply is parked (kept, marked failed).
     pub async fn drain_outbox(&self, transport: &Transport) -> Result<(usize, usize), String> {
-        let (mut sent, mut failed) = (0, 0);
+        let (mut sent, mut failed, mut marked) = (0, 0, false);
         let now = (self.clock)();
         let from = self.config.judge.address.clone();
         for (key, mut item) in self.store.outbox().map_err(|e| e.0)? {
@@ -245,6 +245,7 @@ impl Service {
                 self.store
                     .mark_sent(key, &item.mail.message_id, now)
                     .map_err(|e| e.0)?;
+                marked = true;
                 continue;
             }
             let mail = to_outgoing(&item.mail, &from);
@@ -275,6 +276,9 @@ impl Service {
                     failed += 1;
                 }
             }
+        }
+        if sent > 0 || marked {
+            self.store.flush().map_err(|e| e.0)?;
         }
         Ok((sent, failed))
     }

@@ -76,7 +76,9 @@ impl SledStore {
         Ok(out)
     }
 
-    /// A reply went out: drop it from the outbox, remember its Message-ID, flush.
+    /// A reply went out: drop it from the outbox, remember its Message-ID. Not flushed
+    /// here: the caller flushes once per batch (losing this mark in a crash only resends
+    /// the reply, with the same Message-ID, which receivers and the `sent` tree recognise).
     pub fn mark_sent(&self, key: u64, message_id: &str, now: i64) -> Result<(), StoreError> {
         (&self.outbox, &self.sent)
             .transaction(|(o, s)| {
@@ -85,7 +87,7 @@ impl SledStore {
                 Ok::<(), ConflictableTransactionError<()>>(())
             })
             .map_err(|e: TransactionError<()>| err(format!("{e:?}")))?;
-        self.flush()
+        Ok(())
     }
 
     pub fn update_outbox(&self, key: u64, item: &OutboxItem) -> Result<(), StoreError> {
