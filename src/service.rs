@@ -285,11 +285,12 @@ impl Service {
 
     /// One full pass: inbox, deadlines, outbox (`serve --once`).
     pub async fn run_once(&self, transport: &Transport) -> Result<PassReport, String> {
-        let taken = match self.config.inbound.kind {
-            crate::config::InboundKind::Maildir => self.process_maildir()?,
-            crate::config::InboundKind::Imap => crate::daemon::poll_imap(self).await?,
-            crate::config::InboundKind::None => 0,
-        };
+        // The Maildir is always read: it is the inbox of the default set-up and the spool
+        // `castellan ingest` writes to when the database is busy.
+        let mut taken = self.process_maildir()?;
+        if self.config.inbound.kind == crate::config::InboundKind::Imap {
+            taken += crate::daemon::poll_imap(self).await?;
+        }
         let ticked = self.tick().map_err(|e| e.0)?;
         let (sent, failed) = self.drain_outbox(transport).await?;
         Ok(PassReport {

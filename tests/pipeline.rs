@@ -497,3 +497,63 @@ fn the_demo_plays_a_whole_game_and_audits_it() {
         "{text}"
     );
 }
+
+/// Issue 3, "a sender task drains the outbox with retries and backoff": a relay that is down
+/// (a closed port on 127.0.0.1) is a transient failure; the reply stays in the outbox with
+/// its error and a doubled delay, and after `max_attempts` it is parked, never dropped.
+#[test]
+fn replies_wait_with_backoff_while_the_relay_is_down_and_are_parked_not_dropped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let mut c = config(tmp.path());
+    c.outbound.kind = castellan::config::OutboundKind::Smtp;
+    c.outbound.smtp.host = "127.0.0.1".into();
+    c.outbound.smtp.port = port;
+    c.outbound.smtp.security = "none".into();
+    c.outbound.max_attempts = 3;
+    c.outbound.retry_base_seconds = 30;
+    let now = Arc::new(AtomicI64::new(DEMO_EPOCH));
+    let n = now.clone();
+    let mut svc = Service::open(c, Arc::new(move || n.load(Ordering::SeqCst))).unwrap();
+    svc.entropy = Entropy::seeded(1);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut bots = MailPlayers::new(&svc, "down").unwrap();
+    bots.create_game(&svc, "castle-risk", 2, &[]).unwrap();
+    let t = svc.transport();
+    let queued = svc.store.outbox().unwrap().len();
+    assert!(queued >= 3, "welcome mails queued");
+    let (sent, failed) = rt.block_on(svc.drain_outbox(&t)).unwrap();
+    assert_eq!((sent, failed), (0, queued));
+    let items = svc.store.outbox().unwrap();
+    assert_eq!(items.len(), queued, "nothing dropped");
+    for (_, i) in &items {
+        assert_eq!(i.attempts, 1);
+        assert!(!i.failed);
+        assert_eq!(i.not_before, DEMO_EPOCH + 60, "30 s doubled once");
+        assert!(
+            i.last_error.as_deref().unwrap_or("").contains("temporary"),
+            "{:?}",
+            i.last_error
+        );
+    }
+    // Not due yet: not tried again.
+    assert_eq!(rt.block_on(svc.drain_outbox(&t)).unwrap(), (0, 0));
+    now.fetch_add(61, Ordering::SeqCst);
+    assert_eq!(rt.block_on(svc.drain_outbox(&t)).unwrap(), (0, queued));
+    now.fetch_add(3600, Ordering::SeqCst);
+    rt.block_on(svc.drain_outbox(&t)).unwrap();
+    let items = svc.store.outbox().unwrap();
+    assert_eq!(items.len(), queued, "parked replies stay in the database");
+    assert!(items.iter().all(|(_, i)| i.failed && i.attempts == 3));
+    now.fetch_add(7200, Ordering::SeqCst);
+    assert_eq!(
+        rt.block_on(svc.drain_outbox(&t)).unwrap(),
+        (0, 0),
+        "parked: not retried"
+    );
+}
