@@ -557,3 +557,53 @@ fn replies_wait_with_backoff_while_the_relay_is_down_and_are_parked_not_dropped(
         "parked: not retried"
     );
 }
+
+/// `castellan serve`, the daemon: a mail dropped into the Maildir while it runs is answered
+/// within a few polls, and SIGINT stops it cleanly (exit 0, database flushed).
+#[test]
+fn the_daemon_answers_mail_as_it_arrives_and_stops_on_sigint() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = write_config(tmp.path());
+    let child = bin()
+        .arg("--config")
+        .arg(&cfg)
+        .arg("serve")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let inbox = castellan_mail::Maildir::open(tmp.path().join("mail/inbox")).unwrap();
+    inbox
+        .deliver(b"From: Ann <ann@example.org>\r\nTo: judge@castellan.invalid\r\nSubject: help\r\nMessage-ID: <daemon-1@example.org>\r\n\r\nHELP\r\n")
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let answered = loop {
+        let found = std::fs::read_dir(tmp.path().join("mail/outbox"))
+            .map(|rd| rd.count() > 0)
+            .unwrap_or(false);
+        if found || std::time::Instant::now() > deadline {
+            break found;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        answered,
+        "no answer within 60 s: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let replies: Vec<_> = outbox_mails(tmp.path())
+        .into_iter()
+        .filter(|m| m.in_reply_to.as_deref() == Some("<daemon-1@example.org>"))
+        .collect();
+    assert_eq!(replies.len(), 1);
+}
