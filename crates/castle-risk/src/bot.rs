@@ -311,9 +311,28 @@ fn play(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Order {
     Order::End
 }
 
+/// Nobody can gain an army any more except by revealing hidden armies: every Reinforcements
+/// card is on the track and no player earns. Holding armies back then only stalls the game
+/// (there is no free move), so the bot lets every army fight, the castle's too.
+pub fn starved(g: &CastleRisk) -> bool {
+    !g.reinforcements_left() && (0..g.n()).all(|o| !g.alive[o] || g.earnings(o).0 == 0)
+}
+
+/// The attack to make now, if any: at the bot's usual odds, or, when the game is
+/// [`starved`] and nothing else is worth it, any attack at all, from the castle too.
 fn best_attack(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Option<Order> {
+    search_attack(g, s, rng, false).or_else(|| {
+        if starved(g) {
+            search_attack(g, s, rng, true)
+        } else {
+            None
+        }
+    })
+}
+
+fn search_attack(g: &CastleRisk, s: Seat, rng: &mut BotRng, starved: bool) -> Option<Order> {
     let m = map();
-    let reserve = castle_reserve(g, s);
+    let reserve = if starved { 1 } else { castle_reserve(g, s) };
     // Late in the game a bot accepts worse odds, so games cannot stall.
     let patience = g.turns_played / (g.n() as u32 * 15).max(1);
     let general = g.hand_has(s, Card::General);
@@ -364,7 +383,11 @@ fn best_attack(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Option<Order> {
                 d * 3 + 3
             };
             let floor = if value > 0 || patience >= 3 { 1 } else { d + 1 };
-            let need = need.saturating_sub(patience).max(floor);
+            let need = if starved {
+                1
+            } else {
+                need.saturating_sub(patience).max(floor)
+            };
             if usable < need {
                 continue;
             }
@@ -443,7 +466,7 @@ fn best_attack(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Option<Order> {
                 1
             };
             let a = g.armies[from];
-            if a <= keep + 2 {
+            if a <= keep + if starved { 0 } else { 2 } {
                 continue;
             }
             let ship = a - keep;
@@ -455,7 +478,11 @@ fn best_attack(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Option<Order> {
                 let d = g.armies[to];
                 let castle = g.castle[o] == Some(to);
                 let need = if castle { d * 2 + 3 } else { d * 2 + 2 };
-                let need = need.saturating_sub(patience).max(d + 1);
+                let need = if starved {
+                    1
+                } else {
+                    need.saturating_sub(patience).max(d + 1)
+                };
                 if ship < need {
                     continue;
                 }

@@ -1820,6 +1820,135 @@ impl CastleRisk {
         ev
     }
 
+    // ------------------------------------------------------------------ stalemate
+
+    /// Why the position is still live (rules notes, "Stalemate"): the first thing some
+    /// player in the game can still do, or may yet be dealt the means to do. `None` means no
+    /// player can ever attack or gain an army again, whatever cards are drawn: a dead
+    /// position. Truces are ignored (they expire within a round).
+    pub fn still_live(&self) -> Option<String> {
+        let m = map();
+        // (a) A Reinforcements card not yet on the track can still be played by someone.
+        if self.reinforcements_left() {
+            return Some("a Reinforcements card is still to be played".into());
+        }
+        for s in (0..self.n()).filter(|&s| self.alive[s]) {
+            // (b) Earnings at the end of the turn.
+            if self.earnings(s).0 > 0 {
+                return Some(format!("{} earns armies", self.name(s)));
+            }
+            // (c) Hidden armies that can be revealed now (they are worth something).
+            if self.hidden_value() > 0
+                && self.hidden[s]
+                    .iter()
+                    .any(|h| !h.used && self.owner[h.territory] == Some(s))
+            {
+                return Some(format!("{} can reveal hidden armies", self.name(s)));
+            }
+            let enemy = |t: T| self.owner[t].is_some_and(|o| o != s);
+            for from in
+                (0..self.owner.len()).filter(|&t| self.owner[t] == Some(s) && self.armies[t] >= 2)
+            {
+                // (d) A land (or dotted-line) attack.
+                if let Some(to) = m.board.neighbors(from).find(|&n| enemy(n)) {
+                    return Some(format!(
+                        "{} can attack {} from {}",
+                        self.name(s),
+                        Self::tname(to),
+                        Self::tname(from)
+                    ));
+                }
+                // (e) A sea attack, with an Admiral held now or drawn later.
+                if m.sea[from] != Sea::None {
+                    if let Some(to) = (0..self.owner.len())
+                        .find(|&t| enemy(t) && shares_sea(m.sea[from], m.sea[t]))
+                    {
+                        return Some(format!(
+                            "{} can sail from {} to {} with an Admiral",
+                            self.name(s),
+                            Self::tname(from),
+                            Self::tname(to)
+                        ));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Some Reinforcements card is not on the track yet (in a hand, the pile or the discard):
+    /// someone can still play it.
+    pub fn reinforcements_left(&self) -> bool {
+        self.pile
+            .iter()
+            .chain(self.discard.iter())
+            .chain(self.hands.iter().flatten())
+            .chain(self.in_play.iter().map(|(_, c)| c))
+            .any(|c| *c == Card::Reinforcements)
+    }
+
+    /// A dead position (see [`CastleRisk::still_live`]); only in play, between orders.
+    pub fn stalemate(&self) -> bool {
+        self.phase == Phase::Play
+            && self.interrupt.is_none()
+            && self.alive_count() >= 2
+            && self.still_live().is_none()
+    }
+
+    /// The stalemate standings, best first: (seat, territories, armies on the board).
+    /// Castle tokens are not compared: a captured token earns 8 armies a turn, so in a dead
+    /// position every player still in the game holds exactly its own.
+    pub fn stalemate_standings(&self) -> Vec<(Seat, usize, u64)> {
+        let mut v: Vec<(Seat, usize, u64)> = (0..self.n())
+            .filter(|&s| self.alive[s])
+            .map(|s| {
+                let terr = self.territories_of(s);
+                let armies = terr.iter().map(|t| self.armies[*t] as u64).sum();
+                (s, terr.len(), armies)
+            })
+            .collect();
+        v.sort_by_key(|&(s, t, a)| (std::cmp::Reverse((t, a)), s));
+        v
+    }
+
+    /// End a dead position: the most territories win, then the most armies on the board;
+    /// players still equal share the result.
+    fn end_in_stalemate(&mut self) -> Event {
+        let table = self.stalemate_standings();
+        let winners: Vec<Seat> = match table.first() {
+            Some(&(_, t0, a0)) => table
+                .iter()
+                .filter(|&&(_, t, a)| (t, a) == (t0, a0))
+                .map(|x| x.0)
+                .collect(),
+            None => vec![],
+        };
+        let standings = table
+            .iter()
+            .map(|&(s, t, a)| format!("{} {t} territories, {a} armies", self.name(s)))
+            .collect::<Vec<_>>()
+            .join("; ");
+        let verdict = match winners.as_slice() {
+            [w] => format!("{} wins", self.name(*w)),
+            _ => format!(
+                "shared by {}",
+                winners
+                    .iter()
+                    .map(|s| self.name(*s))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        let reason = format!(
+            "stalemate after {} turns: no player can ever attack or gain an army again \
+             (every Reinforcements card is on the track, nobody earns, no hidden armies can be \
+             revealed, no territory of 2+ armies borders an enemy by land or sea); decided by \
+             territories, then armies: {verdict} ({standings})",
+            self.turns_played
+        );
+        self.end_game(winners, reason)
+    }
+
     fn end_game(&mut self, winners: Vec<Seat>, reason: String) -> Event {
         self.phase = Phase::Over;
         self.interrupt = None;
@@ -2200,6 +2329,10 @@ impl CastleRisk {
                     });
                 }
             }
+        }
+        if self.stalemate() {
+            ev.push(self.end_in_stalemate());
+            return ev;
         }
         if self.options.turn_limit > 0 && self.turns_played >= self.options.turn_limit {
             let best = (0..self.n())

@@ -389,7 +389,9 @@ fn rule4_reinforcements_track() {
 /// Rule 3: "all other cards are reshuffled into a new pile when the pile runs out".
 #[test]
 fn rule3_discard_is_reshuffled_when_the_pile_runs_out() {
-    let mut g = position(3, &["Paris", "London", "Moscow"], &[]);
+    // Paris keeps 3 armies next to London: without them this would be a dead position, which
+    // ends the game at this END (see the stalemate tests).
+    let mut g = position(3, &["Paris", "London", "Moscow"], &[("Paris", 0, 3)]);
     g.discard = std::mem::take(&mut g.pile);
     g.discard.retain(|c| *c != Card::Reinforcements);
     g.track = 12;
@@ -1050,4 +1052,236 @@ fn orders_are_forgiving_and_round_trip() {
     assert!(e.hint.unwrap().contains("ATTACK Livonia FROM Poland"));
     let e = g.parse(0, "DANCE").unwrap_err();
     assert!(e.hint.is_some());
+}
+
+// ---------------------------------------------------------------------- stalemate
+
+/// A dead position (rules notes, "Stalemate"): every territory holds one army, every
+/// Reinforcements card is on the track, nobody earns, no hidden armies; seat 0 to play.
+fn dead(n: usize) -> CastleRisk {
+    let castles = ["Paris", "London", "Moscow", "Berlin", "Vienna", "Turkey"];
+    let mut g = position(n, &castles[..n], &[]);
+    g.pile.retain(|c| *c != Card::Reinforcements);
+    g.track = 12;
+    assert_eq!(g.cards_accounted(), 48);
+    assert_eq!(g.still_live(), None, "the test position is dead");
+    g
+}
+
+/// Move 1-army territories (not castles, not in `keep`) from the seat with more territories
+/// to the other until both hold as many (two players).
+fn balance(g: &mut CastleRisk, keep: &[usize]) {
+    loop {
+        let (a, b) = (g.territories_of(0).len(), g.territories_of(1).len());
+        if a == b {
+            return;
+        }
+        let (from, to) = if a > b { (0, 1) } else { (1, 0) };
+        let x = g
+            .territories_of(from)
+            .into_iter()
+            .find(|x| g.armies[*x] == 1 && g.castle_owner_at(*x).is_none() && !keep.contains(x))
+            .expect("a territory to move");
+        g.owner[x] = Some(to);
+    }
+}
+
+fn end_turn(g: &mut CastleRisk) -> Vec<Event> {
+    let mut d = any_dice();
+    let s = g.current;
+    run(g, s, "END", &mut d)
+}
+
+/// Stalemate (the texts are silent; rules notes): when no player can ever attack or gain an
+/// army again, the game ends at the end of that turn with a "stalemate" outcome. Hidden armies
+/// on a territory their owner does not hold cannot be revealed and do not keep it alive.
+#[test]
+fn stalemate_a_dead_position_ends_the_game_at_the_end_of_the_turn() {
+    let mut g = dead(3);
+    let theirs = g
+        .territories_of(0)
+        .into_iter()
+        .find(|x| g.castle_owner_at(*x).is_none())
+        .unwrap();
+    g.hidden[1].push(Hidden {
+        territory: theirs,
+        salt: "ab".into(),
+        commitment: "cd".into(),
+        chosen_by: 1,
+        used: false,
+    });
+    assert_eq!(g.still_live(), None);
+    // Nothing ends in the middle of a turn: seat 0 is still asked for its turn.
+    assert!(g.outcome().is_none());
+    assert_eq!(g.pending()[0].kind, "turn");
+    let ev = end_turn(&mut g);
+    let o = g.outcome().expect("a dead position ends the game");
+    assert!(o.reason.starts_with("stalemate"), "{}", o.reason);
+    assert!(
+        o.reason.contains("territories, then armies"),
+        "{}",
+        o.reason
+    );
+    assert!(ev.iter().any(|e| matches!(e, Event::GameOver { .. })));
+    assert_eq!(g.phase, Phase::Over);
+    assert!(g.pending().is_empty());
+    // The most territories wins (all armies are 1 here).
+    let most = (0..3).map(|s| g.territories_of(s).len()).max().unwrap();
+    let expect: Vec<usize> = (0..3)
+        .filter(|&s| g.territories_of(s).len() == most)
+        .collect();
+    assert_eq!(o.winners, expect);
+    let mut d = any_dice();
+    let e = refused(&mut g, 1, "END", &mut d);
+    assert!(e.message.contains("over"), "{}", e.message);
+}
+
+/// Stalemate tie-break (rules notes): the most territories, then the most armies on the
+/// board; players still equal share the result.
+#[test]
+fn stalemate_tie_break_territories_then_armies_then_shared() {
+    // Equal territories, equal armies: shared.
+    let mut g = dead(2);
+    balance(&mut g, &[]);
+    assert_eq!(g.territories_of(0).len(), 22);
+    assert_eq!(g.still_live(), None);
+    end_turn(&mut g);
+    let o = g.outcome().expect("over");
+    assert_eq!(o.winners, vec![0, 1]);
+    assert!(o.reason.contains("shared by Alice, Bruno"), "{}", o.reason);
+
+    // Bruno keeps 6 armies in Switzerland, behind his own lines (landlocked, every neighbour
+    // his): still dead. Equal territories: the armies decide.
+    let mut g = dead(2);
+    let sw = t("Switzerland");
+    let mut block = vec![sw];
+    block.extend(map().board.neighbors(sw));
+    for &x in &block {
+        g.owner[x] = Some(1);
+    }
+    g.armies[sw] = 6;
+    balance(&mut g, &block);
+    assert_eq!(g.territories_of(0).len(), g.territories_of(1).len());
+    assert_eq!(g.still_live(), None, "an interior stack cannot attack");
+    let mut g2 = g.clone();
+    end_turn(&mut g);
+    let o = g.outcome().expect("over");
+    assert_eq!(o.winners, vec![1], "{}", o.reason);
+    assert!(o.reason.contains("Bruno wins"), "{}", o.reason);
+
+    // One territory more for Alice outweighs Bruno's armies: territories come first.
+    let x = g2
+        .territories_of(1)
+        .into_iter()
+        .find(|x| g2.armies[*x] == 1 && g2.castle_owner_at(*x).is_none() && !block.contains(x))
+        .unwrap();
+    g2.owner[x] = Some(0);
+    assert_eq!(g2.still_live(), None);
+    assert!(g2.territories_of(0).len() > g2.territories_of(1).len());
+    let armies = |g: &CastleRisk, s| {
+        g.territories_of(s)
+            .iter()
+            .map(|x| g.armies[*x])
+            .sum::<u32>()
+    };
+    assert!(armies(&g2, 1) > armies(&g2, 0));
+    end_turn(&mut g2);
+    assert_eq!(g2.outcome().expect("over").winners, vec![0]);
+}
+
+/// Stalemate only for a dead position: while any one player (even one not in turn) can still
+/// attack, sail, play a Reinforcements card, reveal hidden armies or earn, the game goes on.
+#[test]
+fn stalemate_not_while_any_player_can_still_act() {
+    let hidden_on = |g: &mut CastleRisk, s: usize| {
+        let x = g
+            .territories_of(s)
+            .into_iter()
+            .find(|x| g.castle_owner_at(*x).is_none())
+            .unwrap();
+        g.hidden[s].push(Hidden {
+            territory: x,
+            salt: "ab".into(),
+            commitment: "cd".into(),
+            chosen_by: s,
+            used: false,
+        });
+    };
+    type Change = Box<dyn Fn(&mut CastleRisk)>;
+    let cases: Vec<(&str, &str, Change)> = vec![
+        (
+            "a 2-army territory of seat 2 borders an enemy",
+            "can attack",
+            Box::new(|g: &mut CastleRisk| {
+                let x = g.territories_of(2)[0];
+                g.armies[x] = 2;
+            }),
+        ),
+        (
+            "the only attack is barred by truces for now",
+            "can attack",
+            Box::new(|g: &mut CastleRisk| {
+                let x = g.territories_of(2)[0];
+                g.armies[x] = 2;
+                for with in [0, 1] {
+                    g.truces.push(Truce {
+                        by: 2,
+                        with,
+                        made: g.turns_played,
+                    });
+                }
+                assert!(g.truce_between(2, 0) && g.truce_between(2, 1));
+            }),
+        ),
+        (
+            "a coastal stack behind its own lines, no Admiral in hand",
+            "sail",
+            Box::new(|g: &mut CastleRisk| {
+                let ir = t("Ireland");
+                for x in std::iter::once(ir).chain(map().board.neighbors(ir)) {
+                    if g.castle_owner_at(x).is_none() {
+                        g.owner[x] = Some(2);
+                    }
+                }
+                assert!(map().board.neighbors(ir).all(|x| g.owner[x] == Some(2)));
+                g.armies[ir] = 3;
+                assert!(g.hands.iter().all(|h| !h.contains(&Card::Admiral)));
+            }),
+        ),
+        (
+            "a Reinforcements card is back in the pile",
+            "Reinforcements",
+            Box::new(|g: &mut CastleRisk| {
+                g.track = 11;
+                g.pile.push(Card::Reinforcements);
+            }),
+        ),
+        (
+            "seat 1 can reveal hidden armies",
+            "hidden armies",
+            Box::new(move |g: &mut CastleRisk| hidden_on(g, 1)),
+        ),
+        (
+            "seat 1 holds a whole empire",
+            "earns",
+            Box::new(|g: &mut CastleRisk| {
+                for x in map().board.groups[4].members.clone() {
+                    if g.castle_owner_at(x).is_none() {
+                        g.owner[x] = Some(1);
+                    }
+                }
+                assert!(g.earnings(1).0 > 0);
+            }),
+        ),
+    ];
+    for (what, says, change) in cases {
+        let mut g = dead(3);
+        change(&mut g);
+        let live = g.still_live().unwrap_or_else(|| panic!("{what}: not dead"));
+        assert!(live.contains(says), "{what}: {live}");
+        assert!(!g.stalemate(), "{what}");
+        end_turn(&mut g);
+        assert!(g.outcome().is_none(), "{what}: the game goes on");
+        assert_eq!(g.current, 1, "{what}: next player's turn");
+    }
 }

@@ -56,10 +56,58 @@ fn a_few_bot_games_of_every_kind_finish_and_replay() {
     }
 }
 
+/// Regression: these bot games (seeds of the 1000-game runs) used to run for ever: every bot
+/// kept its last armies in its castle as a reserve and nothing else could attack or earn.
+/// Now a starved bot attacks from its castle too, and they end with a castle capture.
+#[test]
+fn bot_games_that_used_to_stall_finish() {
+    for (players, g) in [(3, 208), (4, 0), (6, 143)] {
+        let id = format!("k-{players}-{g}");
+        let mut t = table(
+            &id,
+            players,
+            Options {
+                claim: ClaimMode::Random,
+                ..Options::default()
+            },
+        );
+        let r = castellan_engine::play_out(&mut t, 20_000).unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert!(!r.capped, "{id} stalls again");
+        let o = r.outcome.expect("outcome");
+        assert_eq!(o.winners.len(), 1, "{id}: {o:?}");
+        assert!(o.reason.contains("every castle token"), "{id}: {o:?}");
+    }
+}
+
+/// Stalemate (rules notes): a bot game that reaches a dead position (nobody can ever attack
+/// or gain an army again) ends there, decided by territories, and replays identically.
+#[test]
+fn a_bot_game_reaching_a_dead_position_ends_in_stalemate() {
+    let id = "h-2-4991";
+    let mut t = table(
+        id,
+        2,
+        Options {
+            claim: ClaimMode::Draft,
+            ..Options::default()
+        },
+    );
+    let r = castellan_engine::play_out(&mut t, 20_000).unwrap();
+    assert!(!r.capped);
+    let o = r.outcome.expect("outcome");
+    assert!(o.reason.starts_with("stalemate"), "{o:?}");
+    assert_eq!(t.state.still_live(), None);
+    let terr = |s| t.state.territories_of(s).len();
+    assert!(terr(1) > terr(0));
+    assert_eq!(o.winners, vec![1], "{o:?}");
+    t.replay().expect("replays");
+}
+
 fn thousand(players: usize) {
     let t0 = Instant::now();
-    let (mut finished, mut replayed, mut turns, mut max) = (0, 0, 0u64, 0);
+    let (mut finished, mut won, mut replayed, mut turns, mut max) = (0, 0, 0, 0u64, 0);
     let mut capped = Vec::new();
+    let mut stalemates = Vec::new();
     for g in 0..1000 {
         let id = format!("k-{players}-{g}");
         let mut t = table(
@@ -75,8 +123,13 @@ fn thousand(players: usize) {
             capped.push(g);
             continue;
         }
-        if r.outcome.as_ref().is_some_and(|o| o.winners.len() == 1) {
-            finished += 1;
+        let o = r.outcome.clone().expect("an uncapped game has an outcome");
+        finished += 1;
+        if o.winners.len() == 1 {
+            won += 1;
+        }
+        if o.reason.starts_with("stalemate") {
+            stalemates.push(g);
         }
         turns += r.turns as u64;
         max = max.max(r.turns);
@@ -86,7 +139,7 @@ fn thousand(players: usize) {
     }
     let secs = t0.elapsed().as_secs_f64();
     println!(
-        "{players} players: 1000 games, {finished} finished with a winner, {replayed} replayed identically, capped {capped:?}, turns mean {:.1} max {max}, {:.1} games/s (with replay)",
+        "{players} players: 1000 games, {finished} finished ({won} with one winner, stalemates {stalemates:?}), {replayed} replayed identically, capped {capped:?}, turns mean {:.1} max {max}, {:.1} games/s (with replay)",
         turns as f64 / finished.max(1) as f64,
         1000.0 / secs
     );
