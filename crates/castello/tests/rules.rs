@@ -768,3 +768,149 @@ fn options_from_key_value_pairs() {
         .unwrap_err();
     assert!(e.hint.unwrap().contains("move_limit"));
 }
+
+// ------------------------------------------------------------------------------------------
+// Coverage audit of issue 5 (Castello): rules that had no test of their own.
+
+/// Issue 5: "Board 21 × 15 with the notation and the published starting position in
+/// ../shared/research/castello.yaml (home, central and enemy sections of 7 columns each)";
+/// seed: "71 pièces dont 30 pions rouges, 30 pions noirs et 11 châteaux", "Tous les pions
+/// sont installés sur le tablier", "Les châteaux sont des pièces fixes". The diagram below
+/// is copied from the research file (row 15 on top), independently of the crate's parser.
+#[test]
+fn a_new_game_starts_from_the_published_position() {
+    const PUBLISHED: [&str; 15] = [
+        "RR.....|.......|.....BB",
+        "RR...#.|.......|#....BB",
+        "RR.....|...#...|.....BB",
+        "RR.....|.......|.....BB",
+        "RR.....|.......|.....BB",
+        "RR....#|.......|.#...BB",
+        "RR.....|.......|.....BB",
+        "RR.....|...#...|.....BB",
+        "RR.....|.......|.....BB",
+        "RR...#.|.......|#....BB",
+        "RR.....|.......|.....BB",
+        "RR.....|.......|.....BB",
+        "RR.....|...#...|.....BB",
+        "RR....#|.......|.#...BB",
+        "RR.....|.......|.....BB",
+    ];
+    let t = Table::<Castello>::new(
+        "start",
+        Secret::derive(b"start"),
+        vec!["Alice".into(), "Bob".into()],
+        Options::default(),
+    )
+    .unwrap();
+    let g = &t.state;
+    for (i, line) in PUBLISHED.iter().enumerate() {
+        let row = 15 - i;
+        let marks: Vec<char> = line.chars().filter(|c| *c != '|').collect();
+        assert_eq!(marks.len(), 21);
+        for (col, m) in marks.iter().enumerate() {
+            let s = castellan_castello::Sq {
+                col: col as u8,
+                row: (row - 1) as u8,
+            };
+            let want = match m {
+                'R' => Cell::Pawn {
+                    seat: RED,
+                    moved: false,
+                },
+                'B' => Cell::Pawn {
+                    seat: BLACK,
+                    moved: false,
+                },
+                '#' => Cell::Castle,
+                _ => Cell::Empty,
+            };
+            assert_eq!(g.cell(s), want, "{s}");
+        }
+    }
+    assert_eq!((g.pawn_count(RED), g.pawn_count(BLACK)), (30, 30));
+    // The castles and their sections: 4 in each home (A–G red, O–U black), 3 central (H–N).
+    let mut homes: Vec<(String, Option<u8>, bool)> = g
+        .castles()
+        .iter()
+        .map(|c| (c.sq.to_string(), c.home, c.centre))
+        .collect();
+    homes.sort();
+    let mut want: Vec<(String, Option<u8>, bool)> = Vec::new();
+    for s in ["G2", "F6", "G10", "F14"] {
+        want.push((s.into(), Some(RED), false));
+    }
+    for s in ["K3", "K8", "K13"] {
+        want.push((s.into(), None, s == "K8"));
+    }
+    for s in ["P2", "O6", "P10", "O14"] {
+        want.push((s.into(), Some(BLACK), false));
+    }
+    want.sort();
+    assert_eq!(homes, want);
+    assert!(g.castles().iter().all(|c| c.taken_by.is_none()));
+    // the section boundaries are drawn after G and after N
+    assert!(g
+        .board_text()
+        .contains("  6  R R . . . # . | . . . . . . . | # . . . . B B 6"));
+}
+
+/// Seed: "un pion peut prendre un maximum de cinq pions adverses": only *enemy* pawns count
+/// (docs/rules/castello.md: "Jumps over one's own pawns do not count towards the five"),
+/// and after the fifth capture the move ends even if a jump over one's own pawn is open.
+#[test]
+fn own_pawns_jumped_do_not_count_towards_the_five() {
+    // Black on A5 jumps its own B5, then five red pawns: six jumps, five captures.
+    let mut pieces = vec![("A5", 'b'), ("B5", 'b'), ("U15", 'b')];
+    for s in ["D5", "F5", "H5", "J5", "L5"] {
+        pieces.push((s, 'r'));
+    }
+    let g = pos(&pieces, BLACK);
+    let mut a = g.clone();
+    let ev = play(&mut a, BLACK, "A5-C5-E5-G5-I5-K5-M5").unwrap();
+    assert!(matches!(&ev[0], Event::Moved { captured, path, .. }
+        if captured.len() == 5 && path.len() == 7));
+    assert_eq!(a.pawns_taken(BLACK), 5);
+    assert_eq!(
+        a.cell(sq("B5")),
+        Cell::Pawn {
+            seat: BLACK,
+            moved: true
+        },
+        "own pawn stays"
+    );
+    // Five reds first, then an own pawn to jump: the move ends behind the fifth.
+    let mut pieces = vec![("A5", 'b'), ("L5", 'b'), ("U15", 'b')];
+    for s in ["B5", "D5", "F5", "H5", "J5"] {
+        pieces.push((s, 'r'));
+    }
+    let h = pos(&pieces, BLACK);
+    let e = play(&mut h.clone(), BLACK, "A5-C5-E5-G5-I5-K5-M5").unwrap_err();
+    assert!(e.message.contains("fifth"), "{}", e.message);
+    let mut b = h.clone();
+    play(&mut b, BLACK, "A5-C5-E5-G5-I5-K5").unwrap();
+    assert_eq!(b.pawns_taken(BLACK), 5);
+}
+
+/// Seed: "Lors de son premier mouvement, un pion peut être déplacé de deux cases, ensuite,
+/// tout pion ne sera déplacé que d'une seule case": a jump is the pawn's first move too
+/// (docs/rules/castello.md §Moves), and a pawn never steps onto a castle.
+#[test]
+fn a_jump_uses_up_the_first_move_and_no_pawn_steps_onto_a_castle() {
+    let mut g = pos(&[("E8", 'R'), ("E9", 'r'), ("F5", 'R'), ("U1", 'b')], RED);
+    play(&mut g, RED, "E8-E10").unwrap();
+    assert_eq!(
+        g.cell(sq("E10")),
+        Cell::Pawn {
+            seat: RED,
+            moved: true
+        }
+    );
+    play(&mut g, BLACK, "U1-U2").unwrap();
+    let e = play(&mut g.clone(), RED, "E10-E12").unwrap_err();
+    assert!(e.message.contains("already moved"), "{}", e.message);
+    // F6 is a castle of Red's home: no step onto it, and not two squares over it.
+    assert!(!legal(&g, "F5").iter().any(|m| m == "F5-F6" || m == "F5-F7"));
+    assert!(play(&mut g.clone(), RED, "F5-F6").is_err());
+    assert!(play(&mut g.clone(), RED, "F5-F7").is_err());
+}

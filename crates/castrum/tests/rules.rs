@@ -822,3 +822,150 @@ fn orders_are_forgiving_and_errors_have_hints() {
     assert!(e.hint.unwrap().contains("PLAY"));
     assert!(p("").is_err() && p("SET").is_err() && p("BUILD castle").is_err());
 }
+
+// ------------------------------------------------------------------------------------------
+// Coverage audit of issue 5 (Castrum): rules that had no test of their own.
+
+/// Issue 5: "Hands only in private mails; sites and castles in the public report". Rules:
+/// the site is "zone située devant chaque joueur où des cartes sont posées face visible";
+/// hands are kept "faces cachées".
+#[test]
+fn the_public_report_shows_sites_and_castles_and_only_the_owner_sees_a_hand() {
+    let (mut g, _) = position(
+        2,
+        &family(),
+        "view",
+        &[
+            &[Reliques, Gardes, Moines, Roue, Sorciere],
+            &[Incendie, Incendie, Lapides, Lapides, Lapides],
+        ],
+        &[&[Structores, LapidesX2, Rustici], &[]],
+    );
+    g.sites[0].walls = 2;
+    g.sites[0].towers = 1;
+    g.sites[1].mage = Some(0);
+    let pv = g.public_view();
+    let alice = pv
+        .lines()
+        .find(|l| l.trim_start().starts_with("Alice"))
+        .expect("Alice's site line");
+    assert!(
+        alice.contains("castle: 2/4 walls, 1/1 tower (6 pt)"),
+        "{alice}"
+    );
+    assert!(
+        alice.contains("1 Structores, 1 Lapides x2, 1 Rustici"),
+        "{alice}"
+    );
+    assert!(alice.contains("[S 1 L 2 R 1]"), "{alice}");
+    assert!(alice.contains("hand: 5 cards"), "{alice}");
+    let bob = pv
+        .lines()
+        .find(|l| l.trim_start().starts_with("Bob"))
+        .expect("Bob's site line");
+    assert!(bob.contains("site: empty"), "{bob}");
+    assert!(bob.contains("BLOCKED by Alice's Mage"), "{bob}");
+    for hidden in [
+        "Reliques",
+        "Gardes",
+        "Moines",
+        "Roue",
+        "Sorcière",
+        "Incendie",
+    ] {
+        assert!(!pv.contains(hidden), "public report shows {hidden}:\n{pv}");
+    }
+    let mine = g.private_view(0);
+    assert!(mine.contains("Your hand (5)"), "{mine}");
+    assert!(
+        mine.contains("Reliques") && mine.contains("Sorcière"),
+        "{mine}"
+    );
+    let theirs = g.private_view(1);
+    assert!(theirs.contains("Incendie"), "{theirs}");
+    assert!(!theirs.contains("Reliques") && !theirs.contains("Sorcière"));
+}
+
+/// QUAND CONSTRUIRE: "On peut transformer les cartes de son chantier en construction à
+/// n'importe quel moment de son tour": before a card is played, between and after the
+/// plays; never in another player's turn.
+#[test]
+fn building_is_at_any_moment_of_ones_own_turn_and_only_then() {
+    let two_walls: &[Card] = &[
+        Structores, Structores, Lapides, Lapides, Lapides, Lapides, Rustici, Rustici, Rustici,
+        Rustici, Rustici, Rustici,
+    ];
+    let one_wall: &[Card] = &[Structores, Lapides, Lapides, Rustici, Rustici, Rustici];
+    let (mut g, mut d) = position(
+        2,
+        &family(),
+        "when",
+        &[
+            &[Lapides, Lapides, Lapides, Rustici, Rustici],
+            &[Lapides; 5],
+        ],
+        &[two_walls, one_wall],
+    );
+    ok(&mut g, &mut d, 0, "BUILD WALL");
+    assert_eq!(g.sites[0].walls, 1, "before any card is played");
+    ok(&mut g, &mut d, 0, "PLAY Lapides");
+    ok(&mut g, &mut d, 0, "PLAY Lapides");
+    let e = refused(&mut g, &mut d, 1, "BUILD WALL");
+    assert!(e.message.contains("Alice's turn"), "{}", e.message);
+    ok(&mut g, &mut d, 0, "BUILD WALL");
+    assert_eq!(g.sites[0].walls, 2, "after the cards played");
+    assert_eq!(g.sites[0].cards, vec![Lapides, Lapides]);
+    ok(&mut g, &mut d, 0, "END");
+    ok(&mut g, &mut d, 1, "BUILD WALL");
+    assert_eq!(g.sites[1].walls, 1, "in Bob's own turn");
+}
+
+/// SE DEFENDRE: a defence card is played "en dehors de son tour de jeu" when attacked; in
+/// one's own turn it can only be kept or discarded (docs/rules/castrum.md decision 7).
+#[test]
+fn defence_cards_are_never_played_in_ones_own_turn() {
+    let (mut g, mut d) = position(
+        2,
+        &family(),
+        "own-def",
+        &[&[Gardes, Moines, Reliques, Lapides, Lapides]],
+        &[&[], &[Lapides]],
+    );
+    for line in ["PLAY Gardes", "PLAY Moines ON Bob", "PLAY Reliques"] {
+        let e = refused(&mut g, &mut d, 0, line);
+        assert!(
+            e.message.contains("out of your turn"),
+            "{line}: {}",
+            e.message
+        );
+    }
+    ok(&mut g, &mut d, 0, "DISCARD Gardes");
+    assert_eq!(g.current, 1);
+}
+
+/// Decision 18 (docs/rules/castrum.md): EXCHANGE is allowed under famine and bad weather
+/// (no new worker arrives, nothing is built) but not on a site blocked by a Mage ("bloque
+/// toute activité du chantier").
+#[test]
+fn an_exchange_under_famine_or_bad_weather_but_not_under_a_mage() {
+    for h in [Happening::Famine, Happening::BadWeather] {
+        let (mut g, mut d) = position(2, &family(), "ex-ev", &[], &[&[RusticiX2]]);
+        g.in_force = Some(h);
+        if h == Happening::Famine {
+            let e = refused(&mut g, &mut d, 0, "PLAY Rustici");
+            assert!(e.message.contains("famine"), "{}", e.message);
+        }
+        ok(&mut g, &mut d, 0, "EXCHANGE Rustici x2");
+        assert_eq!(g.sites[0].cards, vec![Rustici, Rustici], "{h:?}");
+    }
+    let (mut g, mut d) = position(2, &family(), "ex-mage", &[], &[&[RusticiX2]]);
+    g.sites[0].mage = Some(1);
+    remove_from_pile(&mut g, Mage);
+    let e = refused(&mut g, &mut d, 0, "EXCHANGE Rustici x2");
+    assert!(e.message.contains("blocked"), "{}", e.message);
+}
+
+fn remove_from_pile(g: &mut Castrum, c: Card) {
+    let i = g.pile.iter().position(|x| *x == c).expect("in the pile");
+    g.pile.remove(i);
+}

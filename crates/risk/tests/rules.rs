@@ -975,3 +975,619 @@ fn the_world_map_and_the_private_view() {
         .unwrap()
         .contains("Alaska"));
 }
+
+// ------------------------------------------------------------------------------------------
+// Coverage audit of issue 4: rules that had no test, or only a test that could not fail.
+
+fn name(t: usize) -> &'static str {
+    castellan_risk::map::name(t)
+}
+
+/// Cards of one symbol showing territories of `seat(1)` in a `position` (no +2 bonus for
+/// seat 0), leaving out the territories named.
+fn cards_of(sym: castellan_risk::map::Symbol, not: &[&str]) -> Vec<usize> {
+    let not: Vec<usize> = not.iter().map(|n| id(n)).collect();
+    (0..42)
+        .filter(|c| castellan_risk::cards::symbol(*c) == Some(sym) && !not.contains(c))
+        .collect()
+}
+
+/// Préparation 4: "Quand les 42 territoires sont pris, les joueurs, à tour de rôle, placent
+/// une armée sur un des territoires qu'ils occupent. Ceci se poursuit ainsi jusqu'à ce que
+/// les joueurs aient placé toutes leurs armées"; 6: "Le joueur qui a été le premier à
+/// placer une armée commence la partie".
+#[test]
+fn after_the_claims_armies_are_placed_one_at_a_time_in_turn() {
+    let mut t = table(3, &[], "place-one");
+    while t.state.phase == Phase::Claim {
+        let s = t.state.pending()[0].seat;
+        t.play_default(s).unwrap();
+    }
+    assert_eq!(t.state.phase, Phase::Place);
+    let f = t.state.first;
+    // 42 claims from the first player: the last claim was the seat before the first, so
+    // placement goes on ("à tour de rôle") with the first player.
+    assert_eq!(t.state.to_move, f);
+    assert_eq!(t.state.to_place, vec![35 - 14; 3]);
+    let mine = t.state.owned(f)[0];
+    let theirs = t.state.owned((f + 1) % 3)[0];
+    let (m, _) = refused(&mut t, f, &format!("PLACE 2 {}", name(mine)));
+    assert!(m.contains("exactly 1"), "{m}");
+    let (m, _) = refused(&mut t, f, &format!("PLACE 1 {}", name(theirs)));
+    assert!(m.contains("not yours"), "{m}");
+    let (m, _) = refused(&mut t, (f + 1) % 3, &format!("PLACE 1 {}", name(theirs)));
+    assert!(m.contains("turn"), "{m}");
+    submit(&mut t, f, &format!("PLACE 1 {}", name(mine)));
+    assert_eq!(t.state.armies[mine], 2);
+    assert_eq!(t.state.to_place[f], 20);
+    // one army a turn, in seat order, until every army is placed
+    let mut expect = (f + 1) % 3;
+    let mut steps = 1;
+    while t.state.phase == Phase::Place {
+        assert_eq!(t.state.to_move, expect);
+        let before: u32 = t.state.armies.iter().sum();
+        t.play_default(expect).unwrap();
+        let after: u32 = t.state.armies.iter().sum();
+        assert_eq!(after, before + 1, "one army per placement turn");
+        expect = (expect + 1) % 3;
+        steps += 1;
+    }
+    assert_eq!(steps, 3 * 21);
+    assert_eq!(t.state.phase, Phase::Play);
+    assert_eq!(t.state.to_move, f, "the first to place starts");
+}
+
+/// By-email claiming, `claim=random` (docs/rules/risk.md §Setup): the territories are
+/// "dealt round-robin with public dice" from the first player; the deal is public at once.
+#[test]
+fn random_claim_deals_round_robin_from_the_first_player_with_public_dice() {
+    let t = table(3, &[("claim", "random")], "deal");
+    let f = t.state.first;
+    let picks = t.history[0]
+        .events
+        .iter()
+        .find_map(|e| match e {
+            Event::Allotted { picks, .. } => Some(picks.clone()),
+            _ => None,
+        })
+        .expect("dealt at setup");
+    assert_eq!(picks.len(), 42);
+    let mut ids: Vec<usize> = picks.iter().map(|p| p.1).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, (0..42).collect::<Vec<_>>(), "every territory once");
+    for (i, (o, x)) in picks.iter().enumerate() {
+        assert_eq!(*o, seat((f + i) % 3), "pick {i} goes round-robin");
+        assert_eq!(t.state.owner[*x], *o);
+        assert_eq!(t.state.armies[*x], 1);
+    }
+    assert_eq!(t.state.to_place, vec![35 - 14; 3]);
+    assert_eq!((t.state.phase, t.state.to_move), (Phase::Place, f));
+    // public dice: logged with the setup, and the narration names every territory
+    assert!(t.history[0].rolls.len() >= 40, "one public draw per card");
+    let public = t.narrate_since(0).public.join("\n");
+    assert!(public.contains("dealt at random"), "{public}");
+    for x in 0..42 {
+        assert!(public.contains(name(x)), "{} missing", name(x));
+    }
+    let other = table(3, &[("claim", "random")], "deal-2");
+    assert_ne!(
+        other.state.owner, t.state.owner,
+        "a deal, not a fixed split"
+    );
+}
+
+/// By-email placement, `placement=blind` (docs/rules/risk.md §Setup): "everyone sends all
+/// their placements at once; they stay secret until all have sent, then are revealed
+/// together".
+#[test]
+fn blind_placements_stay_secret_until_all_have_sent() {
+    let mut t = table(3, &[("claim", "random"), ("placement", "blind")], "blind");
+    assert_eq!(t.state.phase, Phase::BlindPlace);
+    let mut waiting: Vec<usize> = t.state.pending().iter().map(|p| p.seat).collect();
+    waiting.sort_unstable();
+    assert_eq!(waiting, vec![0, 1, 2], "everyone places at once");
+    let start = t.state.armies.clone();
+    let a = t.state.owned(0)[0];
+    let (b1, b2) = (t.state.owned(1)[0], t.state.owned(1)[1]);
+    let c = t.state.owned(2)[3];
+    let (m, _) = refused(&mut t, 0, &format!("PLACE 20 {}", name(a)));
+    assert!(m.contains("exactly 21"), "{m}");
+    let n = t.submit(0, &format!("PLACE 21 {}", name(a))).unwrap();
+    assert_eq!(n.public, vec!["P0 has sent a placement.".to_string()]);
+    assert!(n.private_for(0).iter().any(|l| l.contains("secret")));
+    assert_eq!(
+        t.state.armies, start,
+        "nothing on the board before all have sent"
+    );
+    let (m, _) = refused(&mut t, 0, &format!("PLACE 21 {}", name(a)));
+    assert!(m.contains("already sent"), "{m}");
+    let n = t
+        .submit(1, &format!("PLACE 11 {}, 10 {}", name(b1), name(b2)))
+        .unwrap();
+    assert_eq!(n.public, vec!["P1 has sent a placement.".to_string()]);
+    assert_eq!(t.state.armies, start);
+    assert!(!t.state.public_view().contains(" 22 "));
+    let n = submit(&mut t, 2, &format!("PLACE 21 {}", name(c)));
+    let revealed = n.join("\n");
+    assert!(revealed.contains("Placements revealed"), "{revealed}");
+    assert!(revealed.contains(name(a)) && revealed.contains(name(b2)));
+    assert_eq!(t.state.armies[a], 22);
+    assert_eq!((t.state.armies[b1], t.state.armies[b2]), (12, 11));
+    assert_eq!(t.state.armies[c], 22);
+    assert_eq!(t.state.phase, Phase::Play);
+    assert_eq!(t.state.to_move, t.state.first);
+}
+
+/// Ramasser, Continents: "tu reçois aussi des armées pour chaque continent sous ton emprise
+/// (Pour contrôler un continent, tu dois occuper tous ses territoires au début de ton
+/// tour)"; the table: Amérique (du Nord) 5, (Amérique du Sud) 2, Europe 5, Afrique 3,
+/// Asie 7, Australie 2. Checked on a real turn start, not the helper alone.
+#[test]
+fn each_whole_continent_adds_its_printed_bonus_at_the_start_of_the_turn() {
+    let b = castellan_risk::map::board();
+    for (g, bonus, member) in [
+        (0, 5, "Alaska"),
+        (1, 2, "Brazil"),
+        (2, 5, "Iceland"),
+        (3, 3, "Egypt"),
+        (4, 7, "Siam"),
+        (5, 2, "Indonesia"),
+    ] {
+        let mut t = position(3, &[], &format!("cont{g}"), 2, seat(1), &[]);
+        let members = &b.groups[g].members;
+        assert!(members.contains(&id(member)));
+        for &x in members {
+            t.state.owner[x] = seat(0);
+        }
+        let h = t.history.len();
+        submit(&mut t, 2, "END");
+        assert_eq!(t.state.to_move, 0);
+        let k = members.len() as u32;
+        let want = (k / 3).max(3) + bonus;
+        let begun = events(&t, h)
+            .into_iter()
+            .find_map(|e| match e {
+                Event::TurnBegins {
+                    seat: 0,
+                    continents,
+                    total,
+                    ..
+                } => Some((continents, total)),
+                _ => None,
+            })
+            .expect("seat 0's turn begins");
+        assert_eq!(begun, (vec![g], want), "{member}'s continent");
+        assert_eq!(t.state.turn_state.reinforcements, want);
+    }
+}
+
+/// Cartes RISK 2, "Valeur des combinaisons" optional rule: "augmente-la de un. Ainsi, la
+/// première combinaison vaudrait quatre armées, la deuxième cinq, la troisième six": the
+/// game option is used by a real trade (the third set of the game is worth 6, not 8).
+#[test]
+fn rising_sets_option_makes_the_third_set_worth_six() {
+    use castellan_risk::map::Symbol;
+    for (opt, want) in [("true", 6), ("false", 8)] {
+        let mut t = position(
+            3,
+            &[("rising_sets", opt)],
+            "rising",
+            0,
+            seat(1),
+            &[("Alaska", seat(0), 1)],
+        );
+        let cav = cards_of(Symbol::Cavalry, &[]);
+        let s = &mut t.state;
+        s.sets_traded = 2;
+        s.turn_state.stage = Stage::Reinforce;
+        s.turn_state.reinforcements = 3;
+        s.hands[0] = cav[..3].to_vec();
+        s.deck.retain(|c| !cav[..3].contains(c));
+        let line = format!("TRADE {}, {}, {}", name(cav[0]), name(cav[1]), name(cav[2]));
+        submit(&mut t, 0, &line);
+        assert_eq!(t.state.turn_state.reinforcements, 3 + want, "rising={opt}");
+        assert_eq!(t.state.sets_traded, 3);
+    }
+}
+
+/// Éliminer un adversaire: "Si tu détiens cinq cartes ou moins, tu dois attendre le début de
+/// ton prochain tour pour échanger tes combinaisons" (and then, Cartes RISK 3, with five or
+/// more "tu dois échanger").
+#[test]
+fn eliminating_into_five_cards_or_fewer_waits_for_the_next_turn() {
+    use castellan_risk::map::Symbol;
+    let mut t = position(
+        3,
+        &[],
+        "elim5",
+        0,
+        seat(1),
+        &[("Alaska", seat(0), 40), ("Kamchatka", seat(2), 1)],
+    );
+    let inf = cards_of(Symbol::Infantry, &["Alaska", "Kamchatka"]);
+    let s = &mut t.state;
+    s.hands[0] = vec![inf[0], inf[1]];
+    s.hands[2] = vec![inf[2], inf[3], inf[4]];
+    let held: Vec<usize> = s.hands.concat();
+    s.deck.retain(|c| !held.contains(c));
+    let h = t.history.len();
+    submit(&mut t, 0, "ATTACK Kamchatka FROM Alaska");
+    assert!(t.state.eliminated[2]);
+    assert_eq!(t.state.hands[0].len(), 5, "the victor takes the cards");
+    assert!(!events(&t, h)
+        .iter()
+        .any(|e| matches!(e, Event::MustTrade { .. })));
+    assert_eq!(t.state.turn_state.stage, Stage::Attack, "no trade now");
+    let (m, _) = refused(
+        &mut t,
+        0,
+        &format!("TRADE {}, {}, {}", name(inf[0]), name(inf[1]), name(inf[2])),
+    );
+    assert!(m.contains("start of a turn"), "{m}");
+    submit(&mut t, 0, "END");
+    assert_eq!(t.state.hands[0].len(), 6, "five plus the conquest card");
+    t.play_default(1).unwrap();
+    assert_eq!(t.state.to_move, 0, "the eliminated seat is skipped");
+    let (m, _) = refused(&mut t, 0, "PLACE 3 Alaska");
+    assert!(m.contains("trade a set first"), "{m}");
+}
+
+/// Éliminer un adversaire: "tu dois immédiatement échanger toutes tes combinaisons jusqu'à
+/// ce qu'il ne te reste que quatre cartes ou moins ... des armées additionnelles que tu
+/// placeras immédiatement": with 8 cards that is two trades, then the armies of both.
+#[test]
+fn eliminating_into_eight_cards_trades_twice_down_to_two() {
+    use castellan_risk::map::Symbol;
+    let mut t = position(
+        3,
+        &[],
+        "elim8",
+        0,
+        seat(1),
+        &[("Alaska", seat(0), 40), ("Kamchatka", seat(2), 1)],
+    );
+    let not = ["Alaska", "Kamchatka"];
+    let inf = cards_of(Symbol::Infantry, &not);
+    let cav = cards_of(Symbol::Cavalry, &not);
+    let art = cards_of(Symbol::Artillery, &not);
+    let s = &mut t.state;
+    s.hands[0] = vec![inf[0], inf[1], inf[2], cav[0]];
+    s.hands[2] = vec![cav[1], cav[2], art[0], art[1]];
+    let held: Vec<usize> = s.hands.concat();
+    s.deck.retain(|c| !held.contains(c));
+    submit(&mut t, 0, "ATTACK Kamchatka FROM Alaska");
+    assert_eq!(t.state.hands[0].len(), 8);
+    assert_eq!(t.state.turn_state.stage, Stage::Reinforce);
+    let trade = |c: &[usize]| format!("TRADE {}, {}, {}", name(c[0]), name(c[1]), name(c[2]));
+    submit(&mut t, 0, &trade(&inf));
+    assert_eq!(t.state.hands[0].len(), 5);
+    let (m, _) = refused(&mut t, 0, "PLACE 4 Alaska");
+    assert!(m.contains("trade a set first"), "5 cards left: {m}");
+    let (m, _) = refused(&mut t, 0, "ATTACK Alberta FROM Alaska");
+    assert!(m.contains("trade"), "{m}");
+    submit(&mut t, 0, &trade(&cav));
+    assert_eq!(t.state.hands[0].len(), 2, "four or fewer");
+    assert_eq!(t.state.turn_state.reinforcements, 4 + 6);
+    let (m, _) = refused(&mut t, 0, "ATTACK Alberta FROM Alaska");
+    assert!(m.contains("place your 10 armies"), "{m}");
+    submit(&mut t, 0, "PLACE 10 Kamchatka");
+    assert_eq!(t.state.turn_state.stage, Stage::Attack);
+}
+
+/// Deux joueurs: "Les armées neutres ne peuvent pas attaquer et ne peuvent jamais être
+/// renforcées au cours de la partie"; "Le premier des deux joueurs qui élimine son
+/// adversaire ... gagne". Over a whole bot game: no battle starts from a neutral
+/// territory, no turn is a neutral one, a neutral territory never gains an army.
+#[test]
+fn neutrals_never_attack_and_never_grow_in_a_whole_two_player_game() {
+    let mut t = table(2, &[], "neutral-whole");
+    to_play(&mut t);
+    let mut last: Vec<Option<u32>> = (0..42)
+        .map(|x| (t.state.owner[x] == Owner::Neutral).then_some(t.state.armies[x]))
+        .collect();
+    assert_eq!(last.iter().flatten().sum::<u32>(), 40);
+    let mut neutral_battles = 0;
+    for _ in 0..20_000 {
+        if t.state.outcome.is_some() {
+            break;
+        }
+        let s = t.state.pending()[0].seat;
+        let o = t.bot_order(s);
+        let h = t.history.len();
+        t.apply(s, o, castellan_engine::Source::Bot).unwrap();
+        for e in events(&t, h) {
+            match e {
+                Event::Battle { seat, from, to, .. } => {
+                    assert!(seat < 2);
+                    assert_eq!(
+                        t.state.owner[from],
+                        Owner::Seat(seat),
+                        "attacks from own land"
+                    );
+                    if last[to].is_some() {
+                        neutral_battles += 1;
+                    }
+                }
+                Event::TurnBegins { seat, .. } => assert!(seat < 2),
+                Event::Placed { neutral, .. } => assert!(neutral.is_empty()),
+                _ => {}
+            }
+        }
+        for (x, l) in last.iter_mut().enumerate() {
+            match (t.state.owner[x], *l) {
+                (Owner::Neutral, Some(before)) => {
+                    assert!(t.state.armies[x] <= before, "a neutral army grew");
+                    *l = Some(t.state.armies[x]);
+                }
+                (Owner::Neutral, None) => panic!("a territory became neutral"),
+                _ => *l = None,
+            }
+        }
+    }
+    let o = t.state.outcome.clone().expect("finished");
+    assert_eq!(o.winners.len(), 1);
+    assert!(o.reason.contains("eliminated the opponent"), "{}", o.reason);
+    assert!(neutral_battles > 0, "the game did attack neutrals");
+}
+
+/// Jeu de courte durée 3: "Le premier joueur à capturer tous les territoires des quartiers
+/// généraux, en ayant toujours le sien, gagne"; "Jeu à quatre joueurs ... deux quartiers
+/// généraux ... cinq ou à six joueurs ... trois"; 4 b) "Si ton quartier général se fait
+/// capturer ... tu n'es pas éliminé".
+#[test]
+fn the_short_game_needs_the_required_headquarters_and_ones_own() {
+    for (n, mode, want) in [
+        (2, "all", 1),
+        (3, "all", 2),
+        (4, "all", 3),
+        (5, "all", 4),
+        (6, "all", 5),
+        (2, "quick", 1),
+        (3, "quick", 2),
+        (4, "quick", 2),
+        (5, "quick", 3),
+        (6, "quick", 3),
+    ] {
+        let t = table(n, &[("headquarters", mode), ("claim", "random")], "hq-need");
+        assert_eq!(t.state.hq_needed(), want, "{n} players, {mode}");
+    }
+    for own_held in [false, true] {
+        let mut t = position(3, &[("headquarters", "all")], "hq-all", 0, seat(1), &[]);
+        assert!(t.state.hq_revealed);
+        let hqs: Vec<usize> = (0..3).map(|s| t.state.hq[s].unwrap()).collect();
+        let b = castellan_risk::map::board();
+        let from = b.neighbors(hqs[2]).find(|x| !hqs.contains(x)).unwrap();
+        let spare = (0..42).find(|x| !hqs.contains(x) && *x != from).unwrap();
+        let s = &mut t.state;
+        s.owner[hqs[0]] = if own_held { seat(0) } else { seat(1) };
+        s.owner[hqs[1]] = seat(0);
+        s.owner[hqs[2]] = seat(2);
+        s.owner[spare] = seat(2);
+        s.owner[from] = seat(0);
+        s.armies[from] = 30;
+        submit(
+            &mut t,
+            0,
+            &format!("ATTACK {} FROM {}", name(hqs[2]), name(from)),
+        );
+        assert!(t.state.owns(0, hqs[2]));
+        assert_eq!(t.state.hq_card_holder[2], 0);
+        assert!(
+            !t.state.eliminated[2],
+            "a fallen headquarters does not eliminate"
+        );
+        if own_held {
+            assert_eq!(t.state.outcome.clone().unwrap().winners, vec![0]);
+        } else {
+            assert!(
+                t.state.outcome.is_none(),
+                "both enemy headquarters but not one's own: no win"
+            );
+        }
+    }
+}
+
+/// Optional "Nombre d'armées par territoire": "tu ne peux pas avoir plus de 12 armées par
+/// territoire. Si, à cause de ce règlement, tu as des armées que tu ne peux pas placer, tu
+/// les perds": also for a fortify move and the +2 of a traded card.
+#[test]
+fn the_twelve_army_limit_holds_for_fortify_and_the_card_bonus() {
+    use castellan_risk::map::Symbol;
+    let mut t = position(
+        3,
+        &[("max_armies_per_territory", "12")],
+        "cap-more",
+        0,
+        seat(1),
+        &[
+            ("Alaska", seat(0), 11),
+            ("Alberta", seat(0), 5),
+            ("Northwest Territory", seat(0), 12),
+        ],
+    );
+    let (m, _) = refused(&mut t, 0, "FORTIFY 2 FROM Alberta TO Alaska");
+    assert!(m.contains("more than 12"), "{m}");
+    assert_eq!(
+        castellan_risk::cards::symbol(id("Alaska")),
+        Some(Symbol::Infantry)
+    );
+    let inf = cards_of(
+        Symbol::Infantry,
+        &["Alaska", "Alberta", "Northwest Territory"],
+    );
+    let s = &mut t.state;
+    s.turn_state.stage = Stage::Reinforce;
+    s.turn_state.reinforcements = 3;
+    s.hands[0] = vec![id("Alaska"), inf[0], inf[1]];
+    let held = s.hands[0].clone();
+    s.deck.retain(|c| !held.contains(c));
+    let h = t.history.len();
+    submit(
+        &mut t,
+        0,
+        &format!("TRADE Alaska, {}, {}", name(inf[0]), name(inf[1])),
+    );
+    assert_eq!(t.state.armies[id("Alaska")], 12, "+2 capped at 12");
+    let lost: Vec<u32> = events(&t, h)
+        .iter()
+        .filter_map(|e| match e {
+            Event::ArmiesLost { seat: 0, armies } => Some(*armies),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(lost, vec![1], "the army that cannot be placed is lost");
+    assert_eq!(t.state.turn_state.reinforcements, 3 + 4);
+}
+
+/// Optional "Changement à l'attaque": "une carte RISK qui illustre le territoire d'où tu
+/// attaques ou celui que tu convoites": the card of the attacking territory works too, and
+/// "reprends ta carte".
+#[test]
+fn reroll_with_the_card_of_the_attacking_territory() {
+    let (t, ev) = find_seed_with(
+        &[("reroll", "true")],
+        "ATTACK Kamchatka FROM Alaska FOR 1 ROLLS REROLL",
+        vec![id("Alaska")],
+        |e| {
+            matches!(
+                e,
+                Event::Battle {
+                    reroll: Some(_),
+                    ..
+                }
+            )
+        },
+    );
+    let rerolls: Vec<(usize, u8, u8)> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Battle {
+                reroll: Some(r), ..
+            } => Some(*r),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rerolls.len(), 1, "one re-roll for the one battle");
+    assert_eq!(rerolls[0].0, id("Alaska"));
+    assert_eq!(t.state.hands[0], vec![id("Alaska")], "the card returns");
+}
+
+/// Optional "Commandants": "tu peux tourner un des dés que tu as lancés pour que le 6
+/// apparaisse" and "Changement à l'attaque": "relancer un dé": checked against the dice
+/// actually rolled (the public roll log): exactly one attack die changed, the defence dice
+/// untouched, and (docs/rules/risk.md) only when it helps: the commander die was not a 6
+/// and the change saves an army or kills one more; the re-roll replaces the lowest compared
+/// die of a roll that would have cost an army.
+#[test]
+fn commander_and_reroll_change_exactly_one_rolled_die() {
+    use castellan_engine::battle::exchange;
+    let sorted = |v: &[u8]| {
+        let mut v = v.to_vec();
+        v.sort_unstable_by(|x, y| y.cmp(x));
+        v
+    };
+    let score = |a: &[u8], d: &[u8]| {
+        let e = exchange(a, d, 0, 0);
+        (e.attacker_losses, std::cmp::Reverse(e.defender_losses))
+    };
+    let (t, ev) = find_seed_with(
+        &[("commander", "true")],
+        "ATTACK Kamchatka FROM Alaska FOR 1 ROLLS COMMANDER",
+        vec![],
+        |e| {
+            matches!(
+                e,
+                Event::Battle {
+                    commander: Some(_),
+                    ..
+                }
+            )
+        },
+    );
+    let raw: Vec<u8> = t
+        .history
+        .last()
+        .unwrap()
+        .rolls
+        .iter()
+        .map(|r| r.value)
+        .collect();
+    assert_eq!(raw.len(), 5, "3 attack dice, 2 defence dice");
+    let Some(Event::Battle {
+        attack,
+        defence,
+        commander: Some(v),
+        attacker_losses,
+        defender_losses,
+        ..
+    }) = ev.iter().find(|e| matches!(e, Event::Battle { .. }))
+    else {
+        unreachable!()
+    };
+    assert_ne!(*v, 6);
+    let mut want = sorted(&raw[..3]);
+    let i = want
+        .iter()
+        .position(|x| x == v)
+        .expect("the turned die was rolled");
+    want[i] = 6;
+    assert_eq!(
+        *attack,
+        sorted(&want),
+        "one die turned to 6, the others as rolled"
+    );
+    assert_eq!(*defence, sorted(&raw[3..]));
+    assert!(
+        score(attack, defence) < score(&raw[..3], &raw[3..]),
+        "it helped"
+    );
+    let e = exchange(attack, defence, 0, 0);
+    assert_eq!(
+        (*attacker_losses, *defender_losses),
+        (e.attacker_losses, e.defender_losses)
+    );
+
+    let (t, ev) = find_seed_with(
+        &[("reroll", "true")],
+        "ATTACK Kamchatka FROM Alaska FOR 1 ROLLS REROLL",
+        vec![id("Kamchatka")],
+        |e| {
+            matches!(
+                e,
+                Event::Battle {
+                    reroll: Some(_),
+                    ..
+                }
+            )
+        },
+    );
+    let raw: Vec<u8> = t
+        .history
+        .last()
+        .unwrap()
+        .rolls
+        .iter()
+        .map(|r| r.value)
+        .collect();
+    assert_eq!(
+        raw.len(),
+        6,
+        "3 attack dice, 2 defence dice, then the re-roll die"
+    );
+    let Some(Event::Battle {
+        attack,
+        defence,
+        reroll: Some((_, old, new)),
+        ..
+    }) = ev.iter().find(|e| matches!(e, Event::Battle { .. }))
+    else {
+        unreachable!()
+    };
+    assert!(exchange(&raw[..3], &raw[3..5], 0, 0).attacker_losses > 0);
+    let mut want = sorted(&raw[..3]);
+    assert_eq!(want[1], *old, "the lowest of the two compared dice");
+    assert_eq!(raw[5], *new, "the re-roll is the next public die");
+    want[1] = *new;
+    assert_eq!(*attack, sorted(&want));
+    assert_eq!(*defence, sorted(&raw[3..5]));
+}
