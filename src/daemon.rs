@@ -1,6 +1,6 @@
 //! tokio wiring only: poll the inbox, tick the deadline clock, drain the outbox.
 
-use crate::service::Service;
+use crate::service::{Handled, Service};
 use castellan_mail::{ImapInbox, Transport};
 use std::time::Duration;
 
@@ -12,7 +12,9 @@ pub async fn poll_imap(svc: &Service) -> Result<usize, String> {
         .map_err(|e| format!("IMAP {}:{}: {e}", c.host, c.port))?;
     let mut n = 0;
     for (uid, raw) in inbox.fetch_unseen().await.map_err(|e| e.to_string())? {
-        svc.handle_raw(&raw).map_err(|e| e.0)?;
+        if let Handled::Unreadable(why) = svc.handle_raw(&raw).map_err(|e| e.0)? {
+            tracing::warn!("IMAP message UID {uid}: not a mail ({why}); flagged seen, set aside");
+        }
         inbox.mark_seen(uid).await.map_err(|e| e.to_string())?;
         n += 1;
     }
@@ -20,9 +22,56 @@ pub async fn poll_imap(svc: &Service) -> Result<usize, String> {
     Ok(n)
 }
 
+/// Ctrl-C (SIGINT) and SIGTERM, listened to for the whole run: a signal that comes while a
+/// pass is running is kept and ends the loop right after that pass. (A `ctrl_c()` future
+/// made afresh at each sleep misses a signal sent during a pass, and without a SIGTERM
+/// listener `kill`, systemd or docker end the process wherever it is.)
+struct Shutdown {
+    #[cfg(unix)]
+    int: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    term: tokio::signal::unix::Signal,
+}
+
+impl Shutdown {
+    #[cfg(unix)]
+    fn listen() -> Result<Shutdown, String> {
+        use tokio::signal::unix::{signal, SignalKind};
+        let listen = |kind: SignalKind, name: &str| {
+            signal(kind).map_err(|e| format!("cannot listen for {name}: {e}"))
+        };
+        Ok(Shutdown {
+            int: listen(SignalKind::interrupt(), "SIGINT")?,
+            term: listen(SignalKind::terminate(), "SIGTERM")?,
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn listen() -> Result<Shutdown, String> {
+        Ok(Shutdown {})
+    }
+
+    /// Resolves when a stop signal came (now or since the last call); names it.
+    #[cfg(unix)]
+    async fn recv(&mut self) -> &'static str {
+        tokio::select! {
+            _ = self.int.recv() => "SIGINT",
+            _ = self.term.recv() => "SIGTERM",
+        }
+    }
+
+    #[cfg(not(unix))]
+    async fn recv(&mut self) -> &'static str {
+        let _ = tokio::signal::ctrl_c().await;
+        "Ctrl-C"
+    }
+}
+
 /// Run until interrupted (Ctrl-C / SIGTERM): each loop takes the inbox, runs deadlines
-/// every `tick_seconds`, and drains the outbox.
+/// every `tick_seconds`, and drains the outbox. A stop signal ends the loop between two
+/// passes, with the database flushed.
 pub async fn serve(svc: Service, transport: Transport) -> Result<(), String> {
+    let mut shutdown = Shutdown::listen()?;
     let poll = match svc.config.inbound.kind {
         crate::config::InboundKind::Imap => {
             Duration::from_secs(svc.config.inbound.imap.poll_seconds.max(1))
@@ -33,15 +82,17 @@ pub async fn serve(svc: Service, transport: Transport) -> Result<(), String> {
     let mut last_tick = tokio::time::Instant::now() - tick_every;
     tracing::info!("castellan serving; inbox {:?}", svc.config.inbound.kind);
     loop {
-        let taken = match svc.config.inbound.kind {
-            crate::config::InboundKind::Maildir => svc.process_maildir(),
-            crate::config::InboundKind::Imap => poll_imap(&svc).await,
-            crate::config::InboundKind::None => Ok(0),
-        };
-        match taken {
-            Ok(n) if n > 0 => tracing::info!("took {n} message(s)"),
-            Ok(_) => {}
-            Err(e) => tracing::error!("inbox: {e}"),
+        // The Maildir is read whatever the kind: it is also `ingest`'s spool.
+        let mut taken = vec![svc.process_maildir()];
+        if svc.config.inbound.kind == crate::config::InboundKind::Imap {
+            taken.push(poll_imap(&svc).await);
+        }
+        for t in taken {
+            match t {
+                Ok(n) if n > 0 => tracing::info!("took {n} message(s)"),
+                Ok(_) => {}
+                Err(e) => tracing::error!("inbox: {e}"),
+            }
         }
         if last_tick.elapsed() >= tick_every {
             last_tick = tokio::time::Instant::now();
@@ -54,8 +105,8 @@ pub async fn serve(svc: Service, transport: Transport) -> Result<(), String> {
         }
         tokio::select! {
             _ = tokio::time::sleep(poll) => {}
-            _ = tokio::signal::ctrl_c() => {
-                tracing::info!("stopping");
+            signal = shutdown.recv() => {
+                tracing::info!("{signal}: stopping");
                 return svc.store.flush().map_err(|e| e.0);
             }
         }
