@@ -172,6 +172,11 @@ pub struct Castello {
     draw_offer: Option<u8>,
     last: Option<String>,
     result: Option<Outcome>,
+    /// The default move of this position, computed once: every prompt shows it and the bot
+    /// search behind it is the costliest thing the judge asks of a position. Not stored;
+    /// emptied by every change of the position.
+    #[serde(skip)]
+    default_memo: std::sync::OnceLock<Order>,
 }
 
 mod board_rows {
@@ -312,6 +317,7 @@ impl Castello {
             draw_offer: None,
             last: None,
             result: None,
+            default_memo: std::sync::OnceLock::new(),
         };
         g.seen.push(g.position_hash());
         Ok(g)
@@ -353,6 +359,7 @@ impl Castello {
     /// taken one castle of the enemy home"). The square must not hold a castle any more in
     /// the diagram; the castle is added with its published section.
     pub fn with_castle_taken(mut self, s: Sq, seat: u8) -> Result<Castello, String> {
+        self.default_memo = std::sync::OnceLock::new();
         let l = layout::published()?;
         let spec = l
             .castles
@@ -374,12 +381,14 @@ impl Castello {
 
     /// Set the count of pawns `seat` has captured (test set-ups).
     pub fn with_pawns_taken(mut self, seat: u8, n: u32) -> Castello {
+        self.default_memo = std::sync::OnceLock::new();
         self.pawns_taken[seat as usize] = n;
         self
     }
 
     /// Set the moves-without-capture counter (test set-ups).
     pub fn with_quiet_moves(mut self, n: u32) -> Castello {
+        self.default_memo = std::sync::OnceLock::new();
         self.quiet = n;
         self
     }
@@ -468,6 +477,7 @@ impl Castello {
 
     /// Play a legal move (already checked) and everything it causes.
     fn play(&mut self, seat: u8, mv: &Move) -> Vec<Event> {
+        self.default_memo = std::sync::OnceLock::new();
         let mut ev = Vec::new();
         self.cells[mv.from().idx()] = Cell::Empty;
         for c in &mv.captures {
@@ -555,6 +565,7 @@ impl Castello {
     }
 
     fn finish(&mut self, winners: Vec<Seat>, reason: String, ev: &mut Vec<Event>) {
+        self.default_memo = std::sync::OnceLock::new();
         self.draw_offer = None;
         self.result = Some(Outcome {
             winners: winners.clone(),
@@ -566,8 +577,12 @@ impl Castello {
     /// The move the judge plays when the deadline passes: the house bot's choice, with its
     /// tie-break seeded by the move number only (so it is the same every time it is asked).
     pub fn default_move(&self) -> Order {
-        let mut rng = BotRng::new(&format!("castello/default/{}", self.ply));
-        bot::choose(self, self.to_move, &mut rng)
+        self.default_memo
+            .get_or_init(|| {
+                let mut rng = BotRng::new(&format!("castello/default/{}", self.ply));
+                bot::choose(self, self.to_move, &mut rng)
+            })
+            .clone()
     }
 
     fn name(&self, seat: u8) -> String {
@@ -794,6 +809,7 @@ impl Rules for Castello {
         order: &Order,
         _dice: &mut DiceBox,
     ) -> Result<Vec<Event>, OrderError> {
+        self.default_memo = std::sync::OnceLock::new();
         if seat > 1 {
             return Err(OrderError::new(format!(
                 "there is no seat {seat} in Castello"
