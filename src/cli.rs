@@ -58,6 +58,12 @@ pub enum Command {
         #[arg(long, conflicts_with = "file")]
         restore: Option<PathBuf>,
     },
+    /// Replies waiting to be sent or parked after failures, with their last error.
+    Outbox {
+        /// Give every parked reply a fresh start (after fixing the relay or the address).
+        #[arg(long)]
+        retry: bool,
+    },
     /// Print the effective configuration (defaults merged with the file).
     Config,
 }

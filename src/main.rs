@@ -228,6 +228,30 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Outbox { retry } => {
+            let svc = Service::open(config, system_clock())?;
+            if retry {
+                let n = svc.store.retry_parked().map_err(|e| e.0)?;
+                println!(
+                    "{n} parked repl{} will be tried again",
+                    if n == 1 { "y" } else { "ies" }
+                );
+            }
+            let items = svc.store.outbox().map_err(|e| e.0)?;
+            let parked = items.iter().filter(|(_, i)| i.failed).count();
+            println!("{} waiting, {parked} parked", items.len() - parked);
+            for (key, i) in items {
+                println!(
+                    "{key:>8} {:<7} to {} \"{}\" attempts {}{}",
+                    if i.failed { "PARKED" } else { "waiting" },
+                    i.mail.to,
+                    i.mail.subject,
+                    i.attempts,
+                    i.last_error.map(|e| format!(": {e}")).unwrap_or_default()
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Backup { file, restore } => {
             let svc = Service::open(config, system_clock())?;
             if let Some(path) = restore {

@@ -97,6 +97,25 @@ impl SledStore {
         self.flush()
     }
 
+    /// Give every parked reply a fresh start (`castellan outbox --retry`, once the relay
+    /// or the address is fixed). Returns how many.
+    pub fn retry_parked(&self) -> Result<usize, StoreError> {
+        let mut n = 0;
+        for (key, mut item) in self.outbox()? {
+            if item.failed {
+                item.failed = false;
+                item.attempts = 0;
+                item.not_before = 0;
+                self.outbox
+                    .insert(key.to_be_bytes(), serde_json::to_vec(&item).map_err(err)?)
+                    .map_err(err)?;
+                n += 1;
+            }
+        }
+        self.flush()?;
+        Ok(n)
+    }
+
     pub fn was_sent(&self, message_id: &str) -> Result<bool, StoreError> {
         self.sent.contains_key(message_id.as_bytes()).map_err(err)
     }

@@ -556,6 +556,15 @@ fn replies_wait_with_backoff_while_the_relay_is_down_and_are_parked_not_dropped(
         (0, 0),
         "parked: not retried"
     );
+    // `castellan outbox --retry`: parked replies get a fresh start and are tried again.
+    assert_eq!(svc.store.retry_parked().unwrap(), queued);
+    assert!(svc
+        .store
+        .outbox()
+        .unwrap()
+        .iter()
+        .all(|(_, i)| !i.failed && i.attempts == 0));
+    assert_eq!(rt.block_on(svc.drain_outbox(&t)).unwrap(), (0, queued));
 }
 
 /// `castellan serve`, the daemon: a mail dropped into the Maildir while it runs is answered
