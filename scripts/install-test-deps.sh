@@ -9,6 +9,8 @@ set -euo pipefail
 need=()
 dpkg -s dovecot-imapd >/dev/null 2>&1 || need+=(dovecot-imapd)
 dpkg -s python3-aiosmtpd >/dev/null 2>&1 || need+=(python3-aiosmtpd)
+# openssl makes the throwaway CA and server certificate for the TLS tests.
+command -v openssl >/dev/null 2>&1 || need+=(openssl)
 
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
@@ -36,6 +38,7 @@ if ! { $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
   exit 1
 fi
 
+command -v openssl >/dev/null 2>&1 || { echo "install-test-deps: openssl did not install" >&2; exit 1; }
 for p in dovecot-imapd python3-aiosmtpd; do
   dpkg -s "$p" >/dev/null 2>&1 || { echo "install-test-deps: $p did not install" >&2; exit 1; }
 done

@@ -1,7 +1,12 @@
 #!/usr/bin/python3
 """A small real SMTP server for Castellan's tests (aiosmtpd, Debian's python3-aiosmtpd).
 
-Usage: smtp_sink.py HOST PORT MAILROOT
+Usage: smtp_sink.py HOST PORT MAILROOT [--cert PEM --key PEM]
+                    [--starttls-port PORT] [--smtps-port PORT]
+
+PORT is plain SMTP. With a certificate and its key, --starttls-port also listens for SMTP
+that must say STARTTLS before MAIL (port 587 style) and --smtps-port for SMTP over TLS
+from the first byte (port 465 style); all of them deliver the same way.
 
 Every message accepted is delivered into the Maildir of each recipient's local part
 (plus-address tag dropped, lowercased): MAILROOT/<user>/Maildir/new/, written in tmp/
@@ -9,16 +14,20 @@ first and then renamed, so a reader never sees half a message. A Return-Path hea
 the envelope sender and a Delivered-To header with the full recipient address are
 prepended, as a real MTA does. Unknown users get a mailbox created on first delivery.
 """
-import asyncio
+import argparse
+import itertools
 import os
 import signal
 import socket
+import ssl
 import sys
 import time
 
 from aiosmtpd.controller import Controller
 
-_counter = 0
+# one counter for every listener (each Controller runs in a thread of its own);
+# next() on itertools.count is atomic in CPython
+_counter = itertools.count(1)
 
 
 def ensure_dir(path, owner):
@@ -35,13 +44,11 @@ def ensure_dir(path, owner):
 
 
 def deliver(mailroot, user, data):
-    global _counter
     owner = os.stat(mailroot)
     base = os.path.join(mailroot, user, "Maildir")
     for sub in ("tmp", "new", "cur"):
         ensure_dir(os.path.join(base, sub), owner)
-    _counter += 1
-    name = "%d.P%dQ%d.%s" % (time.time(), os.getpid(), _counter, socket.gethostname())
+    name = "%d.P%dQ%d.%s" % (time.time(), os.getpid(), next(_counter), socket.gethostname())
     tmp = os.path.join(base, "tmp", name)
     with open(tmp, "wb") as f:
         f.write(data)
@@ -78,22 +85,72 @@ class MaildirHandler:
 
 
 def main():
-    if len(sys.argv) != 4:
-        print(__doc__, file=sys.stderr)
-        sys.exit(2)
-    host, port, mailroot = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    controller = Controller(
-        MaildirHandler(mailroot),
-        hostname=host,
-        port=port,
+    ap = argparse.ArgumentParser(usage=__doc__)
+    ap.add_argument("host")
+    ap.add_argument("port", type=int)
+    ap.add_argument("mailroot")
+    ap.add_argument("--cert", help="server certificate (PEM) for the TLS ports")
+    ap.add_argument("--key", help="its private key (PEM)")
+    ap.add_argument("--starttls-port", type=int, help="SMTP with STARTTLS required")
+    ap.add_argument("--smtps-port", type=int, help="SMTP over TLS from the first byte")
+    args = ap.parse_args()
+    tls_ports = args.starttls_port or args.smtps_port
+    if tls_ports and not (args.cert and args.key):
+        ap.error("--starttls-port and --smtps-port need --cert and --key")
+
+    handler = MaildirHandler(args.mailroot)
+    common = dict(
+        hostname=args.host,
         # keep the raw bytes: 8-bit bodies must arrive unchanged
         decode_data=False,
         data_size_limit=50 * 1024 * 1024,
     )
-    controller.start()
-    print("smtp_sink listening on %s:%d, delivering into %s" % (host, port, mailroot), flush=True)
-    signal.signal(signal.SIGTERM, lambda *_: (controller.stop(), sys.exit(0)))
-    signal.signal(signal.SIGINT, lambda *_: (controller.stop(), sys.exit(0)))
+    listening = ["%s:%d" % (args.host, args.port)]
+    controllers = [Controller(handler, port=args.port, **common)]
+    if tls_ports:
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(args.cert, args.key)
+        if args.starttls_port:
+            controllers.append(
+                Controller(
+                    handler,
+                    port=args.starttls_port,
+                    tls_context=context,
+                    require_starttls=True,
+                    **common,
+                )
+            )
+            listening.append("%s:%d (STARTTLS)" % (args.host, args.starttls_port))
+        if args.smtps_port:
+            controllers.append(
+                Controller(handler, port=args.smtps_port, ssl_context=context, **common)
+            )
+            listening.append("%s:%d (TLS)" % (args.host, args.smtps_port))
+
+    def stop_all():
+        for c in controllers:
+            try:
+                c.stop()
+            except Exception:  # never started
+                pass
+
+    def stop(*_):
+        stop_all()
+        sys.exit(0)
+
+    try:
+        for c in controllers:
+            c.start()
+    except BaseException:
+        stop_all()
+        raise
+    # printed only once every port is bound: mail-servers.sh waits for this line
+    print(
+        "smtp_sink listening on %s, delivering into %s" % (", ".join(listening), args.mailroot),
+        flush=True,
+    )
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     while True:
         time.sleep(3600)
 

@@ -50,6 +50,10 @@ pub struct Imap {
     pub port: u16,
     /// TLS from the first byte (port 993). `false` only for a server on 127.0.0.1.
     pub tls: bool,
+    /// A PEM file of CA certificates trusted besides the built-in (webpki) roots: the
+    /// operator's private CA, or the server's own self-signed certificate. Only with `tls`.
+    #[serde(default)]
+    pub ca_file: Option<PathBuf>,
     pub user: String,
     pub password: String,
     pub mailbox: String,
@@ -90,6 +94,10 @@ pub struct Smtp {
     pub port: u16,
     /// `none`, `starttls` or `tls`.
     pub security: String,
+    /// A PEM file of CA certificates trusted besides the built-in (webpki) roots: the
+    /// operator's private CA, or the server's own self-signed certificate. Only with TLS.
+    #[serde(default)]
+    pub ca_file: Option<PathBuf>,
     pub user: Option<String>,
     pub password: Option<String>,
 }
@@ -125,6 +133,7 @@ impl Default for Imap {
             host: "127.0.0.1".into(),
             port: 993,
             tls: true,
+            ca_file: None,
             user: String::new(),
             password: String::new(),
             mailbox: "INBOX".into(),
@@ -153,6 +162,7 @@ impl Default for Smtp {
             host: "127.0.0.1".into(),
             port: 587,
             security: "starttls".into(),
+            ca_file: None,
             user: None,
             password: None,
         }
@@ -218,6 +228,37 @@ mod tests {
         std::fs::write(&p, "data_dir: x\ncolour: red\n").unwrap();
         let e = Config::load(&p, true).unwrap_err();
         assert!(e.contains("c.yaml") && e.contains("colour"), "{e}");
+    }
+
+    #[test]
+    fn ca_files_are_optional_and_read_when_given() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("c.yaml");
+        // a file written before the keys existed still parses: no CA file
+        std::fs::write(
+            &p,
+            "inbound:\n  imap: { host: imap.example.org, tls: true }\n\
+             outbound:\n  smtp: { host: smtp.example.org, security: tls }\n",
+        )
+        .unwrap();
+        let c = Config::load(&p, true).unwrap();
+        assert_eq!(c.inbound.imap.ca_file, None);
+        assert_eq!(c.outbound.smtp.ca_file, None);
+        std::fs::write(
+            &p,
+            "inbound:\n  imap: { ca_file: /etc/castellan/ca.pem }\n\
+             outbound:\n  smtp: { ca_file: private-ca.pem }\n",
+        )
+        .unwrap();
+        let c = Config::load(&p, true).unwrap();
+        assert_eq!(
+            c.inbound.imap.ca_file,
+            Some(PathBuf::from("/etc/castellan/ca.pem"))
+        );
+        assert_eq!(
+            c.outbound.smtp.ca_file,
+            Some(PathBuf::from("private-ca.pem"))
+        );
     }
 
     #[test]

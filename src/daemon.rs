@@ -1,13 +1,19 @@
 //! tokio wiring only: poll the inbox, tick the deadline clock, drain the outbox.
 
 use crate::service::{Handled, Service};
-use castellan_mail::{ImapInbox, Transport};
+use castellan_mail::{ImapInbox, ImapTls, Transport};
 use std::time::Duration;
 
 /// Fetch unseen IMAP messages, handle each durably, and only then flag it \Seen.
 pub async fn poll_imap(svc: &Service) -> Result<usize, String> {
     let c = &svc.config.inbound.imap;
-    let mut inbox = ImapInbox::connect(&c.host, c.port, c.tls, &c.user, &c.password, &c.mailbox)
+    let tls = match c.tls {
+        true => ImapTls::Tls {
+            ca_file: c.ca_file.clone(),
+        },
+        false => ImapTls::None,
+    };
+    let mut inbox = ImapInbox::connect(&c.host, c.port, &tls, &c.user, &c.password, &c.mailbox)
         .await
         .map_err(|e| format!("IMAP {}:{}: {e}", c.host, c.port))?;
     let mut n = 0;

@@ -15,7 +15,7 @@
 use crate::config::{Config, OutboundKind};
 use crate::store::{OutboxItem, SledStore};
 use castellan_judge::{Changes, Env, Inbound, Judge, Outbound, Store, StoreError, Templates};
-use castellan_mail::{Maildir, OutgoingMail, ParsedMail, Transport};
+use castellan_mail::{Maildir, OutgoingMail, ParsedMail, SmtpSecurity, Transport};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -213,17 +213,31 @@ impl Service {
             OutboundKind::Sendmail => Transport::Sendmail {
                 command: o.sendmail.clone(),
             },
-            OutboundKind::Smtp => Transport::Smtp {
-                host: o.smtp.host.clone(),
-                port: o.smtp.port,
-                security: match o.smtp.security.to_lowercase().as_str() {
-                    "none" | "plain" => castellan_mail::SmtpSecurity::None,
-                    "tls" | "smtps" => castellan_mail::SmtpSecurity::Tls,
-                    _ => castellan_mail::SmtpSecurity::StartTls,
-                },
-                user: o.smtp.user.clone(),
-                password: o.smtp.password.clone(),
-            },
+            OutboundKind::Smtp => {
+                let security = match o.smtp.security.to_lowercase().as_str() {
+                    "none" | "plain" => SmtpSecurity::None,
+                    "tls" | "smtps" => SmtpSecurity::Tls,
+                    _ => SmtpSecurity::StartTls,
+                };
+                // The CA file is read at each connection; a bad one is said now as well,
+                // not only in the error of every reply it parks.
+                if let (Some(ca), false) = (&o.smtp.ca_file, security == SmtpSecurity::None) {
+                    if let Err(e) = castellan_mail::check_ca_file(ca) {
+                        tracing::error!(
+                            "outbound.smtp.ca_file: {e}; replies over SMTP fail (and are \
+                             parked) until it is fixed"
+                        );
+                    }
+                }
+                Transport::Smtp {
+                    host: o.smtp.host.clone(),
+                    port: o.smtp.port,
+                    security,
+                    user: o.smtp.user.clone(),
+                    password: o.smtp.password.clone(),
+                    ca_file: o.smtp.ca_file.clone(),
+                }
+            }
         }
     }
 

@@ -441,7 +441,7 @@ impl World {
             let mut inbox = ImapInbox::connect(
                 "127.0.0.1",
                 self.servers.imap_port,
-                false,
+                &castellan_mail::ImapTls::None,
                 "judge",
                 MAIL_PASSWORD,
                 "INBOX",

@@ -16,16 +16,9 @@ fn config() -> JudgeConfig {
     }
 }
 
-/// The toy's GameInfo. Its `create` goes through `options_from_pairs`, which cannot build
-/// the toy's `()` options (reported to the lead), so the test builds the table directly.
+/// The toy's GameInfo (its options are `()`).
 pub fn race_info() -> castellan_engine::GameInfo {
-    let mut info = game_info::<Race>();
-    info.create = |id, master, players, _| {
-        castellan_engine::Table::<Race>::new(id, master, players, ())
-            .map(|t| Box::new(t) as Box<dyn castellan_engine::Session>)
-            .map_err(|e| e.message)
-    };
-    info
+    game_info::<Race>()
 }
 
 fn judge_with(config: JudgeConfig) -> Judge {

@@ -1,4 +1,5 @@
-//! An IMAP inbox (async-imap over tokio; TLS with tokio-rustls and the webpki roots).
+//! An IMAP inbox (async-imap over tokio; TLS with tokio-rustls, the server's certificate
+//! checked against the webpki roots plus, optionally, the operator's own CA file).
 //!
 //! Fetching uses `BODY.PEEK[]`, so nothing is flagged `\Seen` until the judge has
 //! committed and calls [`ImapInbox::mark_seen`]: a crash in between means the message is
@@ -6,6 +7,7 @@
 
 use std::fmt;
 use std::io;
+use std::path::PathBuf;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -19,14 +21,48 @@ use tokio::net::TcpStream;
 use tokio_rustls::rustls;
 use tokio_rustls::TlsConnector;
 
+use crate::tls::{certificate_error, root_store, CERTIFICATE_HINT, CERTIFICATE_REFUSED};
+
+/// How [`ImapInbox::connect`] secures its connection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImapTls {
+    /// Plain TCP: only for a server on 127.0.0.1 (tests, a local relay).
+    None,
+    /// TLS from the first byte (IMAPS, port 993). The server's certificate must chain to
+    /// one of the webpki roots or, when `ca_file` is given, to one of the certificates of
+    /// that PEM file (a private CA, or the server's own self-signed certificate).
+    Tls { ca_file: Option<PathBuf> },
+}
+
+impl ImapTls {
+    /// TLS trusting the webpki roots only.
+    pub fn webpki() -> ImapTls {
+        ImapTls::Tls { ca_file: None }
+    }
+
+    /// TLS trusting the webpki roots and the certificates of the PEM file `ca_file`.
+    pub fn with_ca_file(ca_file: impl Into<PathBuf>) -> ImapTls {
+        ImapTls::Tls {
+            ca_file: Some(ca_file.into()),
+        }
+    }
+}
+
 /// What went wrong talking to the IMAP server (all worth a retry later, except bad
-/// credentials or a missing mailbox, which need the configuration fixed).
+/// credentials, a missing mailbox, an untrusted certificate or a bad CA file, which need
+/// the configuration fixed).
 #[derive(Debug, thiserror::Error)]
 pub enum ImapError {
     #[error("cannot connect to {0}: {1}")]
     Connect(String, io::Error),
     #[error("TLS with {0}: {1}")]
     Tls(String, String),
+    /// The server's certificate was refused (unknown issuer, expired, wrong name, …).
+    #[error("TLS with {0}: {refused} ({1}); {hint}", refused = CERTIFICATE_REFUSED, hint = CERTIFICATE_HINT)]
+    Certificate(String, String),
+    /// The CA file is missing, unreadable or holds no usable certificate; the text names it.
+    #[error("{0}")]
+    CaFile(String),
     #[error("login as {0} refused: {1}")]
     Login(String, String),
     #[error("cannot select mailbox {0}: {1}")]
@@ -125,9 +161,8 @@ async fn timed<T>(
     }
 }
 
-fn tls_connector(host: &str) -> Result<TlsConnector, ImapError> {
-    let mut roots = rustls::RootCertStore::empty();
-    roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+fn tls_connector(host: &str, ca_file: Option<&std::path::Path>) -> Result<TlsConnector, ImapError> {
+    let roots = root_store(ca_file).map_err(ImapError::CaFile)?;
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let config = rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
@@ -138,31 +173,39 @@ fn tls_connector(host: &str) -> Result<TlsConnector, ImapError> {
 }
 
 impl ImapInbox {
-    /// Connects (TLS from the first byte when `tls`, as on port 993; plain TCP otherwise,
-    /// for tests on 127.0.0.1), logs in and selects `mailbox`.
+    /// Connects (secured as `tls` says), logs in and selects `mailbox`. A CA file that
+    /// cannot be used is an [`ImapError::CaFile`], found before any connection is made;
+    /// a refused server certificate is an [`ImapError::Certificate`].
     pub async fn connect(
         host: &str,
         port: u16,
-        tls: bool,
+        tls: &ImapTls,
         user: &str,
         password: &str,
         mailbox: &str,
     ) -> Result<ImapInbox, ImapError> {
         let addr = format!("{host}:{port}");
+        let connector = match tls {
+            ImapTls::None => None,
+            ImapTls::Tls { ca_file } => Some(tls_connector(host, ca_file.as_deref())?),
+        };
         let tcp = timed("connect", async {
             TcpStream::connect((host, port))
                 .await
                 .map_err(|e| ImapError::Connect(addr.clone(), e))
         })
         .await?;
-        let stream = if tls {
+        let stream = if let Some(connector) = connector {
             let name = rustls::pki_types::ServerName::try_from(host.to_string())
                 .map_err(|e| ImapError::Tls(host.to_string(), e.to_string()))?;
             let s = timed("TLS handshake", async {
-                tls_connector(host)?
+                connector
                     .connect(name, tcp)
                     .await
-                    .map_err(|e| ImapError::Tls(host.to_string(), e.to_string()))
+                    .map_err(|e| match certificate_error(&e) {
+                        Some(why) => ImapError::Certificate(host.to_string(), why),
+                        None => ImapError::Tls(host.to_string(), e.to_string()),
+                    })
             })
             .await?;
             ImapStream::Tls(Box::new(s))

@@ -9,17 +9,22 @@
 //! - [`Maildir`]: the embedded default inbox (tmp → new → cur).
 //! - [`ImapInbox`]: IMAP over plain TCP or TLS (tokio-rustls); fetching never sets `\Seen`,
 //!   [`ImapInbox::mark_seen`] does, after the judge committed.
+//! - TLS, for IMAP ([`ImapTls`]) and SMTP ([`SmtpSecurity`]): the server's certificate is
+//!   checked against the webpki roots plus an optional PEM CA file (a private CA or a
+//!   self-signed server; [`check_ca_file`] tests one at start-up).
 
 mod imap;
 mod maildir;
 mod parse;
 mod quote;
 mod render;
+mod tls;
 mod transport;
 
-pub use imap::{ImapError, ImapInbox, ImapStream};
+pub use imap::{ImapError, ImapInbox, ImapStream, ImapTls};
 pub use maildir::Maildir;
 pub use parse::{automatic_reason, parse, ParseError, ParsedMail};
 pub use quote::{flatten_html, strip_html_quotes, strip_html_reply, strip_quoted};
 pub use render::{render, try_render, OutgoingMail, RenderError};
+pub use tls::check_ca_file;
 pub use transport::{eml_file_name, SendError, SmtpSecurity, Transport};

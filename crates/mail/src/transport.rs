@@ -1,14 +1,17 @@
 //! Sending replies: a folder of .eml files, SMTP, or a sendmail command.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use lettre::address::Envelope;
 use lettre::transport::smtp::authentication::Credentials;
-use lettre::transport::smtp::client::{Tls, TlsParameters};
+use lettre::transport::smtp::client::{Certificate, CertificateStore, Tls, TlsParameters};
 use lettre::{AsyncSendmailTransport, AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 
 use crate::render::{mailbox, try_render, OutgoingMail};
+use crate::tls::{
+    ca_file_error, certificate_error, load_ca_file, CERTIFICATE_HINT, CERTIFICATE_REFUSED,
+};
 
 /// How an SMTP connection is secured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,12 +29,17 @@ pub enum SmtpSecurity {
 pub enum Transport {
     /// One `<message-id>.eml` file per mail in `dir` (written to a dotfile, then renamed).
     File { dir: PathBuf },
+    /// An SMTP relay. With TLS (`security` not `None`) the server's certificate must chain
+    /// to one of the webpki roots or, when `ca_file` is given, to one of the certificates of
+    /// that PEM file (a private CA, or the server's own self-signed certificate); `ca_file`
+    /// is read at each connection and ignored without TLS.
     Smtp {
         host: String,
         port: u16,
         security: SmtpSecurity,
         user: Option<String>,
         password: Option<String>,
+        ca_file: Option<PathBuf>,
     },
     /// A sendmail-compatible command (`/usr/sbin/sendmail`), given the message on stdin.
     Sendmail { command: PathBuf },
@@ -43,7 +51,9 @@ pub enum SendError {
     /// Try again later (connection refused, timeout, 4xx answer, disk full, …).
     #[error("temporary failure, retry later: {0}")]
     Transient(String),
-    /// Retrying will not help (bad address, 5xx answer).
+    /// Retrying will not help (bad address, 5xx answer, a server certificate that is not
+    /// trusted, a CA file that cannot be used: the last two need the configuration fixed,
+    /// and then the parked mail retried).
     #[error("permanent failure: {0}")]
     Permanent(String),
 }
@@ -79,8 +89,9 @@ pub fn eml_file_name(message_id: &str) -> String {
 }
 
 impl Transport {
-    /// Sends one mail (rendered with [`crate::render`] at `date_unix`). A bad address is a
-    /// permanent error; network trouble and 4xx answers are transient.
+    /// Sends one mail (rendered with [`crate::render`] at `date_unix`). A bad address, a
+    /// 5xx answer, an untrusted server certificate and an unusable CA file are permanent
+    /// errors; network trouble and 4xx answers are transient.
     pub async fn send(&self, mail: &OutgoingMail, date_unix: i64) -> Result<(), SendError> {
         let bytes = try_render(mail, date_unix).map_err(|e| SendError::Permanent(e.to_string()))?;
         match self {
@@ -98,12 +109,17 @@ impl Transport {
                 security,
                 user,
                 password,
+                ca_file,
             } => {
                 let envelope = envelope(mail)?;
                 let tls = match security {
                     SmtpSecurity::None => Tls::None,
-                    SmtpSecurity::StartTls => Tls::Required(tls_parameters(host)?),
-                    SmtpSecurity::Tls => Tls::Wrapper(tls_parameters(host)?),
+                    SmtpSecurity::StartTls => {
+                        Tls::Required(tls_parameters(host, *port, ca_file.as_deref())?)
+                    }
+                    SmtpSecurity::Tls => {
+                        Tls::Wrapper(tls_parameters(host, *port, ca_file.as_deref())?)
+                    }
                 };
                 let mut builder =
                     AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(host.as_str())
@@ -122,7 +138,13 @@ impl Transport {
                     .await
                     .map(|_| ())
                     .map_err(|e| {
-                        if e.is_permanent() {
+                        // an untrusted certificate will not fix itself: park the mail
+                        // (and say why) rather than retry it for hours
+                        if let Some(why) = certificate_error(&e) {
+                            SendError::Permanent(format!(
+                                "SMTP {host}:{port}: {CERTIFICATE_REFUSED} ({why}); {CERTIFICATE_HINT}"
+                            ))
+                        } else if e.is_permanent() {
                             SendError::Permanent(format!("SMTP {host}:{port}: {e}"))
                         } else {
                             SendError::Transient(format!("SMTP {host}:{port}: {e}"))
@@ -143,9 +165,27 @@ impl Transport {
     }
 }
 
-fn tls_parameters(host: &str) -> Result<TlsParameters, SendError> {
-    TlsParameters::new(host.to_string())
-        .map_err(|e| SendError::Permanent(format!("TLS set-up for {host}: {e}")))
+/// The webpki roots plus the certificates of `ca_file`. A CA file that cannot be used is
+/// permanent: the same file fails the same way until the configuration is fixed.
+fn tls_parameters(
+    host: &str,
+    port: u16,
+    ca_file: Option<&Path>,
+) -> Result<TlsParameters, SendError> {
+    let mut builder =
+        TlsParameters::builder(host.to_string()).certificate_store(CertificateStore::WebpkiRoots);
+    if let Some(path) = ca_file {
+        let bad = |why: &str| {
+            SendError::Permanent(format!("SMTP {host}:{port}: {}", ca_file_error(path, why)))
+        };
+        for der in load_ca_file(path).map_err(|e| bad(&e))? {
+            let cert = Certificate::from_der(der.to_vec()).map_err(|e| bad(&e.to_string()))?;
+            builder = builder.add_root_certificate(cert);
+        }
+    }
+    builder
+        .build_rustls()
+        .map_err(|e| SendError::Permanent(format!("TLS set-up for {host}:{port}: {e}")))
 }
 
 fn envelope(mail: &OutgoingMail) -> Result<Envelope, SendError> {
@@ -237,9 +277,43 @@ mod tests {
             security: SmtpSecurity::None,
             user: None,
             password: None,
+            ca_file: None,
         };
         let e = t.send(&mail("alice@example.org"), 0).await.unwrap_err();
         assert!(e.is_transient(), "{e}");
+    }
+
+    #[tokio::test]
+    async fn an_unusable_ca_file_is_permanent_and_named_before_connecting() {
+        // nothing listens on the port: the CA file is refused before any connection
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let dir = tempfile::tempdir().unwrap();
+        let not_pem = dir.path().join("not-a-ca.pem");
+        std::fs::write(&not_pem, "hello\n").unwrap();
+        for (security, ca_file) in [
+            (SmtpSecurity::StartTls, dir.path().join("missing.pem")),
+            (SmtpSecurity::Tls, not_pem),
+        ] {
+            let t = Transport::Smtp {
+                host: "127.0.0.1".into(),
+                port,
+                security,
+                user: None,
+                password: None,
+                ca_file: Some(ca_file.clone()),
+            };
+            let e = t.send(&mail("alice@example.org"), 0).await.unwrap_err();
+            assert!(!e.is_transient(), "{e}");
+            assert!(
+                e.to_string()
+                    .contains(&format!("CA file {}", ca_file.display())),
+                "{e}"
+            );
+        }
     }
 
     #[tokio::test]

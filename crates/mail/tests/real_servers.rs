@@ -4,18 +4,30 @@
 //! `ImapInbox` (fetching sets no `\Seen`; `mark_seen` does), IDLE wakes up on new mail, and
 //! the judge's reply lands in Alice's own Maildir.
 //!
+//! TLS, on the same servers: IMAPS, SMTP with STARTTLS required and SMTP over TLS, with a
+//! certificate for 127.0.0.1 / localhost signed by a throwaway CA the script makes at each
+//! start. Trusting that CA's file, every one of them works; without it, each is refused with
+//! a certificate error that says so (for SMTP a permanent one: it will not fix itself).
+//!
 //! If the servers cannot start, this FAILS (never skips): run scripts/install-test-deps.sh.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use castellan_mail::{parse, ImapError, ImapInbox, Maildir, OutgoingMail, SmtpSecurity, Transport};
+use castellan_mail::{
+    parse, ImapError, ImapInbox, ImapTls, Maildir, OutgoingMail, SmtpSecurity, Transport,
+};
 
 struct Servers {
     dir: tempfile::TempDir,
     smtp_port: u16,
+    smtp_starttls_port: u16,
+    smtps_port: u16,
     imap_port: u16,
+    imaps_port: u16,
+    /// The throwaway CA that signed the servers' certificate (PEM).
+    ca_file: PathBuf,
 }
 
 fn script() -> PathBuf {
@@ -45,15 +57,30 @@ impl Servers {
             );
         }
         let env = std::fs::read_to_string(dir.path().join("ports.env")).expect("ports.env");
-        let port = |key: &str| -> u16 {
+        let value = |key: &str| -> String {
             env.lines()
                 .find_map(|l| l.strip_prefix(&format!("{key}=")))
-                .and_then(|v| v.trim().parse().ok())
+                .map(|v| v.trim().to_string())
                 .unwrap_or_else(|| panic!("{key} missing in ports.env: {env}"))
         };
+        let port = |key: &str| -> u16 {
+            value(key)
+                .parse()
+                .unwrap_or_else(|e| panic!("{key} in ports.env: {e}"))
+        };
+        let ca_file = PathBuf::from(value("CA_FILE"));
+        assert!(
+            ca_file.is_file(),
+            "CA_FILE {} is missing",
+            ca_file.display()
+        );
         Servers {
             smtp_port: port("SMTP_PORT"),
+            smtp_starttls_port: port("SMTP_STARTTLS_PORT"),
+            smtps_port: port("SMTPS_PORT"),
             imap_port: port("IMAP_PORT"),
+            imaps_port: port("IMAPS_PORT"),
+            ca_file,
             dir,
         }
     }
@@ -65,13 +92,43 @@ impl Servers {
             security: SmtpSecurity::None,
             user: None,
             password: None,
+            ca_file: None,
+        }
+    }
+
+    /// SMTP with TLS (`StartTls` on the port that requires it, `Tls` on the SMTPS port) to
+    /// `host` (127.0.0.1 or localhost, both in the certificate), trusting `ca_file`.
+    fn smtp_tls(&self, host: &str, security: SmtpSecurity, ca_file: Option<PathBuf>) -> Transport {
+        Transport::Smtp {
+            host: host.into(),
+            port: match security {
+                SmtpSecurity::StartTls => self.smtp_starttls_port,
+                SmtpSecurity::Tls => self.smtps_port,
+                SmtpSecurity::None => panic!("smtp_tls is for TLS"),
+            },
+            security,
+            user: None,
+            password: None,
+            ca_file,
         }
     }
 
     async fn imap(&self, user: &str) -> ImapInbox {
-        ImapInbox::connect("127.0.0.1", self.imap_port, false, user, "secret", "INBOX")
-            .await
-            .unwrap_or_else(|e| panic!("IMAP login as {user}: {e}"))
+        ImapInbox::connect(
+            "127.0.0.1",
+            self.imap_port,
+            &ImapTls::None,
+            user,
+            "secret",
+            "INBOX",
+        )
+        .await
+        .unwrap_or_else(|e| panic!("IMAP login as {user}: {e}"))
+    }
+
+    /// IMAP over TLS from the first byte, to `host`, as the judge.
+    async fn imaps(&self, host: &str, tls: &ImapTls) -> Result<ImapInbox, ImapError> {
+        ImapInbox::connect(host, self.imaps_port, tls, "judge", "secret", "INBOX").await
     }
 
     fn maildir(&self, user: &str) -> PathBuf {
@@ -86,6 +143,20 @@ impl Drop for Servers {
             .arg("stop")
             .arg(self.dir.path())
             .output();
+    }
+}
+
+/// Waits until `n` messages are in `user`'s Maildir new/ (delivery is asynchronous), 15 s
+/// at most, then returns what is there.
+async fn wait_delivered(servers: &Servers, user: &str, n: usize) -> Vec<PathBuf> {
+    let maildir = Maildir::open(servers.maildir(user)).unwrap();
+    let start = Instant::now();
+    loop {
+        let got = maildir.list_new().unwrap();
+        if got.len() >= n || start.elapsed() > Duration::from_secs(15) {
+            return got;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
 
@@ -196,12 +267,7 @@ async fn smtp_in_imap_read_reply_out() {
         .await
         .expect("SMTP reply");
     let alice = Maildir::open(servers.maildir("alice")).unwrap();
-    let start = Instant::now();
-    let mut delivered = alice.list_new().unwrap();
-    while delivered.is_empty() && start.elapsed() < Duration::from_secs(15) {
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        delivered = alice.list_new().unwrap();
-    }
+    let delivered = wait_delivered(&servers, "alice", 1).await;
     assert_eq!(
         delivered.len(),
         1,
@@ -259,7 +325,7 @@ async fn wrong_password_and_unreachable_server_are_errors() {
     let err = ImapInbox::connect(
         "127.0.0.1",
         servers.imap_port,
-        false,
+        &ImapTls::None,
         "judge",
         "wrong",
         "INBOX",
@@ -270,7 +336,7 @@ async fn wrong_password_and_unreachable_server_are_errors() {
     let err = ImapInbox::connect(
         "127.0.0.1",
         servers.imap_port,
-        false,
+        &ImapTls::None,
         "judge",
         "secret",
         "NoSuchBox",
@@ -287,7 +353,185 @@ async fn wrong_password_and_unreachable_server_are_errors() {
         security: SmtpSecurity::None,
         user: None,
         password: None,
+        ca_file: None,
     };
     let err = down.send(&orders_mail(), 0).await.unwrap_err();
     assert!(err.is_transient(), "{err}");
+}
+
+// ---- TLS -------------------------------------------------------------------------------
+
+/// The wording of a refused certificate: says it is the certificate, why, and what to do.
+fn assert_says_untrusted(err: &str) {
+    assert!(
+        err.contains("certificate is not trusted")
+            && err.contains("UnknownIssuer")
+            && err.contains("ca_file"),
+        "not a clear certificate error: {err}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn imaps_trusting_the_ca_file_fetches_and_marks_seen() {
+    let servers = Servers::start();
+    servers
+        .smtp()
+        .send(&orders_mail(), 0)
+        .await
+        .expect("SMTP send");
+    let trust = ImapTls::with_ca_file(&servers.ca_file);
+    let mut judge = servers
+        .imaps("127.0.0.1", &trust)
+        .await
+        .unwrap_or_else(|e| panic!("IMAPS with the CA file: {e}"));
+    let got = wait_unseen(&mut judge, 1).await;
+    assert_eq!(got.len(), 1, "the mail did not reach the judge over IMAPS");
+    let mail = parse(&got[0].1, 64 * 1024).unwrap();
+    assert_eq!(mail.message_id, "<orders-1@example.org>");
+    judge.mark_seen(got[0].0).await.unwrap();
+    judge.logout().await.unwrap();
+
+    // by name too (the certificate names DNS:localhost as well as IP:127.0.0.1): seen now
+    let mut by_name = servers
+        .imaps("localhost", &trust)
+        .await
+        .unwrap_or_else(|e| panic!("IMAPS to localhost with the CA file: {e}"));
+    assert!(by_name.fetch_unseen().await.unwrap().is_empty());
+    by_name.logout().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn imaps_without_the_ca_file_is_a_certificate_error() {
+    let servers = Servers::start();
+    // the webpki roots alone do not know the throwaway CA
+    let err = servers
+        .imaps("127.0.0.1", &ImapTls::webpki())
+        .await
+        .unwrap_err();
+    assert!(matches!(err, ImapError::Certificate(..)), "{err:?}");
+    assert_says_untrusted(&err.to_string());
+    assert!(err.to_string().contains("127.0.0.1"), "{err}");
+
+    // a CA file that is not there: named, and no connection is tried
+    let missing = servers.dir.path().join("tls/no-such-ca.pem");
+    let err = servers
+        .imaps("127.0.0.1", &ImapTls::with_ca_file(&missing))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, ImapError::CaFile(..)), "{err:?}");
+    assert!(
+        err.to_string()
+            .contains(&format!("CA file {}", missing.display())),
+        "{err}"
+    );
+
+    // the server's own key is no CA file either (no certificate in it)
+    let key = servers.dir.path().join("tls/server.key");
+    let err = servers
+        .imaps("127.0.0.1", &ImapTls::with_ca_file(&key))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, ImapError::CaFile(..)) && err.to_string().contains("no certificate"),
+        "{err:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn smtp_starttls_trusting_the_ca_file_delivers() {
+    let servers = Servers::start();
+
+    // this port requires STARTTLS (plain text is refused), so what arrives came over TLS
+    let plain_on_tls_port = Transport::Smtp {
+        host: "127.0.0.1".into(),
+        port: servers.smtp_starttls_port,
+        security: SmtpSecurity::None,
+        user: None,
+        password: None,
+        ca_file: None,
+    };
+    let err = plain_on_tls_port.send(&orders_mail(), 0).await.unwrap_err();
+    assert!(
+        !err.is_transient() && err.to_string().contains("STARTTLS"),
+        "{err}"
+    );
+
+    let reply = OutgoingMail {
+        message_id: "<tls-reply-1@castellan.test>".into(),
+        from: "Castellan <judge@castellan.test>".into(),
+        to: "alice@example.org".into(),
+        subject: "[castle-7] over STARTTLS".into(),
+        body: "Orders accepted.\n".into(),
+        in_reply_to: Some("<orders-1@example.org>".into()),
+        references: vec!["<orders-1@example.org>".into()],
+    };
+    servers
+        .smtp_tls(
+            "127.0.0.1",
+            SmtpSecurity::StartTls,
+            Some(servers.ca_file.clone()),
+        )
+        .send(&reply, 0)
+        .await
+        .unwrap_or_else(|e| panic!("SMTP STARTTLS with the CA file: {e}"));
+    let delivered = wait_delivered(&servers, "alice", 1).await;
+    assert_eq!(delivered.len(), 1, "the mail did not reach alice's Maildir");
+    let alice = Maildir::open(servers.maildir("alice")).unwrap();
+    let got = parse(&alice.read(&delivered[0]).unwrap(), 64 * 1024).unwrap();
+    assert_eq!(got.message_id, "<tls-reply-1@castellan.test>");
+    assert_eq!(got.body, "Orders accepted.");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn smtps_trusting_the_ca_file_delivers_by_name() {
+    let servers = Servers::start();
+    let mut reply = orders_mail();
+    reply.to = "bob@example.org".into();
+    servers
+        .smtp_tls(
+            "localhost",
+            SmtpSecurity::Tls,
+            Some(servers.ca_file.clone()),
+        )
+        .send(&reply, 0)
+        .await
+        .unwrap_or_else(|e| panic!("SMTP over TLS to localhost with the CA file: {e}"));
+    let delivered = wait_delivered(&servers, "bob", 1).await;
+    assert_eq!(delivered.len(), 1, "the mail did not reach bob's Maildir");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn smtp_tls_without_the_ca_file_is_a_permanent_certificate_error() {
+    let servers = Servers::start();
+    for security in [SmtpSecurity::StartTls, SmtpSecurity::Tls] {
+        let err = servers
+            .smtp_tls("127.0.0.1", security, None)
+            .send(&orders_mail(), 0)
+            .await
+            .unwrap_err();
+        // retrying will not make the certificate trusted: the outbox parks the mail
+        assert!(!err.is_transient(), "{security:?}: {err}");
+        assert_says_untrusted(&err.to_string());
+    }
+    // a CA file that is not there: permanent, named
+    let missing = servers.dir.path().join("tls/no-such-ca.pem");
+    let err = servers
+        .smtp_tls("127.0.0.1", SmtpSecurity::StartTls, Some(missing.clone()))
+        .send(&orders_mail(), 0)
+        .await
+        .unwrap_err();
+    assert!(
+        !err.is_transient()
+            && err
+                .to_string()
+                .contains(&format!("CA file {}", missing.display())),
+        "{err}"
+    );
+    // nothing was delivered
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(Maildir::open(servers.maildir("judge"))
+        .unwrap()
+        .list_new()
+        .unwrap()
+        .is_empty());
 }

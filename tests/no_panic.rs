@@ -1,0 +1,182 @@
+//! Standards: "Bad input gets a clear answer and changes nothing ... No panic on any input,
+//! ever." Property tests over every game and the judge: arbitrary text, and real orders
+//! with words swapped, inserted or cut, sent at arbitrary points of real games.
+
+use castellan_engine::{Secret, Session};
+use castellan_judge::{Env, Inbound, Judge, JudgeConfig, MemoryStore, Store, Templates};
+use proptest::prelude::*;
+
+/// Game `g` (index into the registry) with `seats` players, after `steps` bot moves.
+fn game_after(g: usize, seats: usize, steps: usize, seed: u64) -> Box<dyn Session> {
+    let info = castellan::games::all()[g % 4];
+    let seats = seats.clamp(info.min_seats, info.max_seats);
+    let players = (1..=seats).map(|i| format!("P{i}")).collect();
+    let mut s = (info.create)(
+        "np-1",
+        Secret::derive(format!("no-panic/{seed}").as_bytes()),
+        players,
+        &[],
+    )
+    .unwrap();
+    for _ in 0..steps {
+        if s.outcome().is_some() {
+            break;
+        }
+        let Some(&seat) = s.awaiting().first() else {
+            break;
+        };
+        s.play_bot(seat).unwrap();
+    }
+    s
+}
+
+/// Words the games use, so that mutated lines get deep into the parsers.
+const WORDS: &[&str] = &[
+    "ATTACK",
+    "FROM",
+    "UNTIL",
+    "CONQUERED",
+    "MOVE",
+    "FOR",
+    "SAIL",
+    "PLAY",
+    "PLACE",
+    "END",
+    "CLAIM",
+    "DEFEND",
+    "GIVE",
+    "ACCEPT",
+    "DRAW",
+    "RESIGN",
+    "FORTIFY",
+    "TRADE",
+    "SET",
+    "x2",
+    "0",
+    "1",
+    "3",
+    "99",
+    "-1",
+    "18446744073709551616",
+    "Paris",
+    "Alaska",
+    "A1",
+    "K8",
+    "U15",
+    "->",
+    ",",
+    ":",
+    "é",
+    "🏰",
+    "",
+    "\t",
+    "ALL",
+    "NEUTRAL",
+    "HQ",
+    "SPY",
+    "Marshal",
+];
+
+fn mutate(line: &str, edits: &[(usize, usize, u8)]) -> String {
+    let mut words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+    for &(at, w, kind) in edits {
+        let word = WORDS[w % WORDS.len()].to_string();
+        let i = if words.is_empty() {
+            0
+        } else {
+            at % (words.len() + 1)
+        };
+        match kind % 3 {
+            0 if i < words.len() => words[i] = word,
+            1 => words.insert(i.min(words.len()), word),
+            _ if i < words.len() => {
+                words.remove(i);
+            }
+            _ => words.push(word),
+        }
+    }
+    words.join(" ")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Every game: arbitrary or mutated orders from any seat never panic; a refused text
+    /// leaves the game exactly as it was, and `check` never changes it.
+    #[test]
+    fn no_order_text_panics_and_a_refused_one_changes_nothing(
+        g in 0usize..4,
+        seats in 2usize..7,
+        steps in 0usize..80,
+        seed in 0u64..1000,
+        seat in 0usize..7,
+        junk in proptest::collection::vec(any::<String>(), 0..3),
+        edits in proptest::collection::vec((0usize..12, 0usize..64, 0u8..3), 0..5),
+    ) {
+        let mut s = game_after(g, seats, steps, seed);
+        let seat = seat % s.players().len().max(1);
+        let mut lines: Vec<String> = s.bot_turn(seat, 20).iter().map(|l| mutate(l, &edits)).collect();
+        lines.extend(junk);
+        let text = lines.join("\n");
+        let before = s.to_json().unwrap();
+        let _ = s.check(seat, &text);
+        prop_assert_eq!(&s.to_json().unwrap(), &before, "check changed the game");
+        if let Err(errors) = s.submit(seat, &text) {
+            prop_assert!(!errors.is_empty());
+            prop_assert_eq!(&s.to_json().unwrap(), &before, "a refused text changed the game");
+        }
+        // Out of range seats are refused, never a panic.
+        let _ = s.submit(99, &text);
+    }
+
+    /// The judge: any body from a stranger, and any body from a player, is answered without
+    /// a panic; a stranger's mail never changes a game.
+    #[test]
+    fn no_mail_body_panics_the_judge(
+        body in proptest::collection::vec(
+            prop_oneof![
+                any::<String>(),
+                "(GAME|JOIN|CREATE|SET|CHECK|HISTORY|PRESS|VACATION|EXTEND|KICK|REPLACE|END|PAUSE) [a-z0-9 =:@.-]{0,30}",
+                Just("GAME castle-1 wrong".to_string()),
+                Just("HISTORY castle-1 99999999999999999999".to_string()),
+                Just("VACATION 4294967296".to_string()),
+                Just("CREATE castle-risk player=a:b seats=0 deadline=-5".to_string()),
+            ],
+            0..8,
+        ),
+        stranger in any::<bool>(),
+        subject in any::<String>(),
+    ) {
+        let judge = Judge::new(
+            JudgeConfig { address: "judge@example.org".into(), domain: "example.org".into(), ..JudgeConfig::default() },
+            castellan::games::all(),
+            Templates::builtin(),
+        );
+        let store = MemoryStore::new();
+        let env = Env { now: 1_800_000_000, entropy: [7; 32] };
+        let (changes, _) = judge
+            .admin(&store, castellan_judge::AdminCommand::New {
+                game: "castle-risk".into(),
+                players: vec![("A".into(), "a@example.org".into()), ("B".into(), "b@example.org".into())],
+                gm: "gm@example.org".into(),
+                options: vec![],
+            }, &env)
+            .unwrap();
+        store.commit(&changes).unwrap();
+        let before = store.game("castle-1").unwrap();
+        let mail = Inbound {
+            message_id: "<np@example.org>".into(),
+            from: if stranger { "x@example.net".into() } else { "a@example.org".into() },
+            to: vec!["judge@example.org".into()],
+            subject,
+            body: body.join("\n"),
+            ..Inbound::default()
+        };
+        let changes = judge.handle(&store, &mail, &env).unwrap();
+        if stranger {
+            prop_assert!(changes.games.iter().all(|g| g.id != "castle-1"), "a stranger changed castle-1");
+            store.commit(&changes).unwrap();
+            prop_assert_eq!(store.game("castle-1").unwrap(), before);
+        }
+    }
+}
