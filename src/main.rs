@@ -84,6 +84,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Serve { once } => {
+            check_ca_files(&config)?;
             let svc = Service::open(config, system_clock())?;
             let transport = svc.transport();
             let rt = runtime()?;
@@ -278,6 +279,35 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// A configured CA file that cannot be used stops `serve` at once, naming the key, rather
+/// than failing every poll and parking every reply.
+fn check_ca_files(c: &Config) -> Result<(), String> {
+    use castellan::config::{InboundKind, OutboundKind};
+    let mut files = Vec::new();
+    if c.inbound.kind == InboundKind::Imap && c.inbound.imap.tls {
+        files.extend(
+            c.inbound
+                .imap
+                .ca_file
+                .iter()
+                .map(|f| ("inbound.imap.ca_file", f)),
+        );
+    }
+    if c.outbound.kind == OutboundKind::Smtp && c.outbound.smtp.security != "none" {
+        files.extend(
+            c.outbound
+                .smtp
+                .ca_file
+                .iter()
+                .map(|f| ("outbound.smtp.ca_file", f)),
+        );
+    }
+    for (key, f) in files {
+        castellan_mail::check_ca_file(f).map_err(|e| format!("{key}: {e}"))?;
+    }
+    Ok(())
 }
 
 fn unknown_game(name: &str) -> String {

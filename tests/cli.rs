@@ -127,3 +127,26 @@ fn config_prints_the_effective_configuration() {
         "a config file named on the command line must exist"
     );
 }
+
+/// A configured CA file that cannot be used stops `serve` before it starts, naming the key.
+#[test]
+fn serve_refuses_an_unusable_ca_file_naming_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("c.yaml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "data_dir: {}\noutbound:\n  kind: smtp\n  smtp: {{ ca_file: {}/missing.pem }}\n",
+            dir.path().display(),
+            dir.path().display()
+        ),
+    )
+    .unwrap();
+    let out = castellan(&["--config", cfg.to_str().unwrap(), "serve", "--once"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("outbound.smtp.ca_file") && err.contains("missing.pem"),
+        "{err}"
+    );
+}

@@ -495,3 +495,36 @@ fn the_daemon_answers_mail_as_it_arrives_and_stops_cleanly_on_sigterm() {
     w.serve_once();
     assert_eq!(w.counts(&["alice", "bob"]), counts);
 }
+
+/// Issue 3, "IMAP (TLS via rustls)" and "SMTP (STARTTLS or TLS)": the daemon configured for
+/// IMAPS and STARTTLS, trusting the servers' private CA through `ca_file`, reads a player's
+/// mail over TLS and answers it over TLS (the welcome mails of a new game too).
+#[test]
+fn the_judge_reads_over_imaps_and_answers_over_starttls_trusting_a_private_ca() {
+    let mut w = World::new_tls("tls");
+    let id = w.new_game("castle-risk", &["alice", "bob"]);
+    let pw = w.password("alice", &id);
+    assert!(!pw.is_empty(), "the welcome mail came over STARTTLS");
+    let mid = w.next_message_id();
+    w.send_raw(
+        "alice",
+        &letter(
+            "alice",
+            &mid,
+            "status",
+            &[],
+            &format!("GAME {id} {pw}\nSTATUS\n"),
+        ),
+    );
+    w.serve_once();
+    let answers = w.answers("alice", &mid);
+    assert_eq!(
+        answers.len(),
+        1,
+        "one answer, read over IMAPS and sent over STARTTLS"
+    );
+    assert!(
+        w.judge_unseen().is_empty(),
+        "the mail is flagged \\Seen over IMAPS"
+    );
+}

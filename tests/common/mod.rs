@@ -40,6 +40,11 @@ pub struct Servers {
     pub dir: tempfile::TempDir,
     pub smtp_port: u16,
     pub imap_port: u16,
+    /// IMAP with TLS from the first byte, STARTTLS-only SMTP, and the throwaway CA that
+    /// signed both servers' certificate.
+    pub imaps_port: u16,
+    pub smtp_starttls_port: u16,
+    pub ca_file: PathBuf,
 }
 
 impl Servers {
@@ -78,9 +83,17 @@ impl Servers {
                 .and_then(|v| v.trim().parse().ok())
                 .unwrap_or_else(|| panic!("{key} missing in ports.env: {env}"))
         };
+        let ca_file = env
+            .lines()
+            .find_map(|l| l.strip_prefix("CA_FILE="))
+            .map(|v| PathBuf::from(v.trim()))
+            .unwrap_or_else(|| panic!("CA_FILE missing in ports.env: {env}"));
         Servers {
             smtp_port: port("SMTP_PORT"),
             imap_port: port("IMAP_PORT"),
+            imaps_port: port("IMAPS_PORT"),
+            smtp_starttls_port: port("SMTP_STARTTLS_PORT"),
+            ca_file,
             dir,
         }
     }
@@ -246,6 +259,16 @@ pub struct World {
 impl World {
     /// Servers up, config written. `label` keeps the Message-IDs of tests apart.
     pub fn new(label: &str) -> World {
+        World::with(label, false)
+    }
+
+    /// Like [`World::new`], but the judge reads over IMAPS and sends over STARTTLS, trusting
+    /// the servers' private CA through `ca_file` (players still use the plain SMTP port).
+    pub fn new_tls(label: &str) -> World {
+        World::with(label, true)
+    }
+
+    fn with(label: &str, tls: bool) -> World {
         let servers = Servers::start();
         let data = tempfile::Builder::new()
             .prefix("castellan-e2e-data-")
@@ -258,15 +281,17 @@ impl World {
             "data_dir: {data}\n\
              templates_dir: {templates}\n\
              inbound:\n  kind: imap\n  imap:\n    host: 127.0.0.1\n    port: {imap}\n    \
-             tls: false\n    user: judge\n    password: {MAIL_PASSWORD}\n    mailbox: INBOX\n    \
+             tls: {tls}\n    ca_file: {ca}\n    user: judge\n    password: {MAIL_PASSWORD}\n    mailbox: INBOX\n    \
              poll_seconds: 1\n\
              outbound:\n  kind: smtp\n  smtp:\n    host: 127.0.0.1\n    port: {smtp}\n    \
-             security: none\n\
+             security: {security}\n    ca_file: {ca}\n\
              judge:\n  address: {JUDGE}\n  domain: castellan.test\n  rate_limit_per_hour: 100000\n",
             data = data.path().join("judge").display(),
             templates = repo().join("templates").display(),
-            imap = servers.imap_port,
-            smtp = servers.smtp_port,
+            imap = if tls { servers.imaps_port } else { servers.imap_port },
+            smtp = if tls { servers.smtp_starttls_port } else { servers.smtp_port },
+            security = if tls { "starttls" } else { "none" },
+            ca = if tls { servers.ca_file.display().to_string() } else { "null".to_string() },
         );
         std::fs::write(&config_path, yaml).unwrap();
         World {
