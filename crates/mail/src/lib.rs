@@ -23,7 +23,7 @@ mod transport;
 
 pub use imap::{ImapError, ImapInbox, ImapStream, ImapTls};
 pub use maildir::Maildir;
-pub use parse::{automatic_reason, parse, ParseError, ParsedMail};
+pub use parse::{automatic_reason, parse, ParseError, ParsedMail, TRUNCATION_NOTE};
 pub use quote::{flatten_html, strip_html_quotes, strip_html_reply, strip_quoted};
 pub use render::{render, try_render, OutgoingMail, RenderError};
 pub use tls::check_ca_file;
