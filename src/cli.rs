@@ -52,7 +52,7 @@ pub enum Command {
     Bench(BenchArgs),
     /// Write the whole database to a file (JSON lines), or restore one into an empty database.
     Backup {
-        /// Output file (default: DATA_DIR/backup-<unix time>.jsonl).
+        /// Output file (default: `DATA_DIR/backup-<unix time>.jsonl`).
         file: Option<PathBuf>,
         /// Restore this backup into the (empty) database instead.
         #[arg(long, conflicts_with = "file")]

@@ -20,7 +20,7 @@
 //! * [`players`]: bot players that play by mail through the real pipeline (demo, bench,
 //!   end-to-end tests).
 //! * [`demo`]: one whole game by email on the embedded defaults.
-//! * [`simulate`], [`bench`]: engine-only games and the end-to-end benchmark.
+//! * [`simulate`], [`bench`](mod@bench): engine-only games and the end-to-end benchmark.
 //! * [`transfer`]: export and import of one game.
 
 pub mod bench;

@@ -3,7 +3,7 @@
 //! the end of the turn and elimination by castle capture. Rules: docs/rules/castle-risk.md;
 //! order language: docs/orders/castle-risk.md.
 //!
-//! * [`map`]: the board (data/board.yaml) with French and English names and seas.
+//! * [`map`](mod@map): the board (data/board.yaml) with French and English names and seas.
 //! * [`cards`]: the deck of 48.
 //! * [`game`]: the state machine ([`CastleRisk`]) and its rules.
 //! * [`orders`]: parsing and writing orders.

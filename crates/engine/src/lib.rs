@@ -1,7 +1,7 @@
 //! Castellan's pure game core, shared by every game crate.
 //!
-//! * [`api`]: the [`Rules`](api::Rules) trait a game implements, the [`Table`](api::Table)
-//!   that wraps it with dice and history, and the object-safe [`Session`](api::Session) the
+//! * [`api`]: the [`Rules`] trait a game implements, the [`Table`]
+//!   that wraps it with dice and history, and the object-safe [`Session`] the
 //!   judge drives; prompts, order errors, narration, bot play-outs.
 //! * [`dice`]: auditable randomness (hash-chain commitments, per-turn ChaCha streams,
 //!   rejection sampling, a separate secret stream for cards).
