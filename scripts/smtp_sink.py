@@ -79,7 +79,11 @@ class MaildirHandler:
         sender = envelope.mail_from or ""
         for rcpt in envelope.rcpt_tos:
             user = rcpt.split("@", 1)[0].split("+", 1)[0].lower()
-            head = ("Return-Path: <%s>\r\nDelivered-To: %s\r\n" % (sender, rcpt)).encode()
+            # X-Sink-Peer: the client's address and port, so tests can tell whether
+            # several mails came over one connection.
+            peer = "%s:%s" % tuple(session.peer[:2]) if session.peer else "unknown"
+            head = ("Return-Path: <%s>\r\nDelivered-To: %s\r\nX-Sink-Peer: %s\r\n"
+                    % (sender, rcpt, peer)).encode()
             deliver(self.mailroot, user, head + content)
         return "250 Message accepted for delivery"
 

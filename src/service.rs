@@ -247,6 +247,8 @@ impl Service {
         let (mut sent, mut failed, mut marked) = (0, 0, false);
         let now = (self.clock)();
         let from = self.config.judge.address.clone();
+        // One mailer for the whole drain: SMTP reuses its connection across the batch.
+        let mut mailer = transport.mailer();
         for (key, mut item) in self.store.outbox().map_err(|e| e.0)? {
             if item.failed || item.not_before > now {
                 continue;
@@ -263,7 +265,7 @@ impl Service {
                 continue;
             }
             let mail = to_outgoing(&item.mail, &from);
-            match transport.send(&mail, now).await {
+            match mailer.send(&mail, now).await {
                 Ok(()) => {
                     fault_point("after-send");
                     self.store

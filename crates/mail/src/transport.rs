@@ -91,10 +91,66 @@ pub fn eml_file_name(message_id: &str) -> String {
 impl Transport {
     /// Sends one mail (rendered with [`crate::render`] at `date_unix`). A bad address, a
     /// 5xx answer, an untrusted server certificate and an unusable CA file are permanent
-    /// errors; network trouble and 4xx answers are transient.
+    /// errors; network trouble and 4xx answers are transient. To send several mails, use
+    /// [`Transport::mailer`]: SMTP then reuses one connection.
     pub async fn send(&self, mail: &OutgoingMail, date_unix: i64) -> Result<(), SendError> {
+        self.mailer().send(mail, date_unix).await
+    }
+
+    /// A sender for a batch of mails. For SMTP the lettre transport (with its connection
+    /// pool) is built on the first mail and kept, so the batch shares connections and TLS
+    /// handshakes instead of opening one per mail; it closes when the mailer is dropped.
+    pub fn mailer(&self) -> Mailer<'_> {
+        Mailer {
+            transport: self,
+            smtp: None,
+        }
+    }
+
+    fn smtp_transport(&self) -> Result<Option<AsyncSmtpTransport<Tokio1Executor>>, SendError> {
+        let Transport::Smtp {
+            host,
+            port,
+            security,
+            user,
+            password,
+            ca_file,
+        } = self
+        else {
+            return Ok(None);
+        };
+        let tls = match security {
+            SmtpSecurity::None => Tls::None,
+            SmtpSecurity::StartTls => {
+                Tls::Required(tls_parameters(host, *port, ca_file.as_deref())?)
+            }
+            SmtpSecurity::Tls => Tls::Wrapper(tls_parameters(host, *port, ca_file.as_deref())?),
+        };
+        let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(host.as_str())
+            .port(*port)
+            .tls(tls)
+            .timeout(Some(Duration::from_secs(60)));
+        if let Some(user) = user {
+            builder = builder.credentials(Credentials::new(
+                user.clone(),
+                password.clone().unwrap_or_default(),
+            ));
+        }
+        Ok(Some(builder.build()))
+    }
+}
+
+/// Sends a batch of mails through one [`Transport`] (see [`Transport::mailer`]).
+pub struct Mailer<'a> {
+    transport: &'a Transport,
+    smtp: Option<AsyncSmtpTransport<Tokio1Executor>>,
+}
+
+impl Mailer<'_> {
+    /// Sends one mail; errors as [`Transport::send`].
+    pub async fn send(&mut self, mail: &OutgoingMail, date_unix: i64) -> Result<(), SendError> {
         let bytes = try_render(mail, date_unix).map_err(|e| SendError::Permanent(e.to_string()))?;
-        match self {
+        match self.transport {
             Transport::File { dir } => {
                 let dir = dir.clone();
                 let name = eml_file_name(&mail.message_id);
@@ -103,36 +159,14 @@ impl Transport {
                     .map_err(|e| SendError::Transient(format!("file writer stopped: {e}")))?
                     .map_err(|e| SendError::Transient(format!("cannot write the mail file: {e}")))
             }
-            Transport::Smtp {
-                host,
-                port,
-                security,
-                user,
-                password,
-                ca_file,
-            } => {
+            Transport::Smtp { host, port, .. } => {
                 let envelope = envelope(mail)?;
-                let tls = match security {
-                    SmtpSecurity::None => Tls::None,
-                    SmtpSecurity::StartTls => {
-                        Tls::Required(tls_parameters(host, *port, ca_file.as_deref())?)
-                    }
-                    SmtpSecurity::Tls => {
-                        Tls::Wrapper(tls_parameters(host, *port, ca_file.as_deref())?)
-                    }
-                };
-                let mut builder =
-                    AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(host.as_str())
-                        .port(*port)
-                        .tls(tls)
-                        .timeout(Some(Duration::from_secs(60)));
-                if let Some(user) = user {
-                    builder = builder.credentials(Credentials::new(
-                        user.clone(),
-                        password.clone().unwrap_or_default(),
-                    ));
+                if self.smtp.is_none() {
+                    self.smtp = self.transport.smtp_transport()?;
                 }
-                let transport: AsyncSmtpTransport<Tokio1Executor> = builder.build();
+                let Some(transport) = &self.smtp else {
+                    return Err(SendError::Permanent("not an SMTP transport".into()));
+                };
                 transport
                     .send_raw(&envelope, &bytes)
                     .await

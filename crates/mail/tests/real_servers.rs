@@ -535,3 +535,66 @@ async fn smtp_tls_without_the_ca_file_is_a_permanent_certificate_error() {
         .unwrap()
         .is_empty());
 }
+
+/// The client port each delivered mail came from (the sink's `X-Sink-Peer` header).
+fn peers(servers: &Servers, user: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for dir in ["new", "cur"] {
+        let Ok(rd) = std::fs::read_dir(servers.maildir(user).join(dir)) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let raw = std::fs::read_to_string(e.path()).unwrap_or_default();
+            if let Some(p) = raw.lines().find_map(|l| l.strip_prefix("X-Sink-Peer: ")) {
+                out.push(p.trim().to_string());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A batch sent through one [`Transport::mailer`] shares one SMTP connection (and one
+/// STARTTLS handshake); separate `send` calls each open their own. lettre hands a
+/// connection back to its pool in a task of its own, so mails sent back to back may open a
+/// second one; the short pause here lets the hand-back finish, which makes the count exact.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mailer_sends_a_batch_over_one_connection() {
+    let servers = Servers::start();
+    let t = servers.smtp_tls(
+        "127.0.0.1",
+        SmtpSecurity::StartTls,
+        Some(servers.ca_file.clone()),
+    );
+    let mail = |n: usize, to: &str| OutgoingMail {
+        message_id: format!("<batch-{n}@castellan.test>"),
+        from: "judge@castellan.test".into(),
+        to: to.into(),
+        subject: format!("batch {n}"),
+        body: "x\n".into(),
+        in_reply_to: None,
+        references: vec![],
+    };
+    let mut mailer = t.mailer();
+    for n in 0..3 {
+        mailer.send(&mail(n, "carol@example.org"), 0).await.unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    drop(mailer);
+    for n in 3..6 {
+        t.send(&mail(n, "dave@example.org"), 0).await.unwrap();
+    }
+    wait_delivered(&servers, "carol", 3).await;
+    wait_delivered(&servers, "dave", 3).await;
+    let mut batch = peers(&servers, "carol");
+    assert_eq!(batch.len(), 3);
+    batch.dedup();
+    assert_eq!(batch.len(), 1, "one connection for the batch: {batch:?}");
+    let mut single = peers(&servers, "dave");
+    single.dedup();
+    assert_eq!(
+        single.len(),
+        3,
+        "a connection per separate send: {single:?}"
+    );
+}
