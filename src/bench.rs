@@ -5,13 +5,10 @@
 //! per second for every game.
 
 use crate::config::Config;
-use crate::demo::{local_config, DEMO_EPOCH};
+use crate::demo::LocalJudge;
 use crate::players::{play_games, MailPlayers, PlayError};
-use crate::service::{Entropy, Service};
 use crate::simulate::{self, SimulateSettings};
 use serde::Serialize;
-use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub struct BenchSettings {
@@ -100,17 +97,9 @@ pub fn run(s: &BenchSettings, base: &Config) -> Result<BenchReport, String> {
 }
 
 fn run_in(s: &BenchSettings, base: &Config, dir: &std::path::Path) -> Result<BenchReport, String> {
-    let config = local_config(base, dir);
-    let now = Arc::new(AtomicI64::new(DEMO_EPOCH));
-    let clock_now = now.clone();
-    let mut svc = Service::open(config, Arc::new(move || clock_now.load(Ordering::SeqCst)))?;
-    svc.entropy = Entropy::seeded(s.seed);
-    let transport = svc.transport();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| e.to_string())?;
-    let mut bots = MailPlayers::new(&svc, "bench").map_err(|e| e.to_string())?;
+    let local = LocalJudge::open(base, dir, s.seed)?;
+    let svc = &local.svc;
+    let mut bots = MailPlayers::new(svc, "bench").map_err(|e| e.to_string())?;
     let max_lines = svc.config.judge.max_lines;
     let mut latencies = Vec::with_capacity(s.mails);
     let mut service_time = Duration::ZERO;
@@ -120,15 +109,13 @@ fn run_in(s: &BenchSettings, base: &Config, dir: &std::path::Path) -> Result<Ben
     while mails < s.mails {
         let mut ids = Vec::new();
         for _ in 0..s.tables.max(1) {
-            ids.push(bots.create_game(&svc, &s.game, s.players, &[])?);
+            ids.push(bots.create_game(svc, &s.game, s.players, &[])?);
             created += 1;
         }
-        rt.block_on(svc.run_once(&transport))?;
-        let played = play_games(&svc, &mut bots, &ids, s.mails - mails, max_lines, |round| {
-            now.fetch_add(60, Ordering::SeqCst);
+        local.pass_after(0)?;
+        let played = play_games(svc, &mut bots, &ids, s.mails - mails, max_lines, |round| {
             let t0 = Instant::now();
-            rt.block_on(svc.run_once(&transport))
-                .map_err(PlayError::Io)?;
+            local.pass_after(60).map_err(PlayError::Io)?;
             let end = Instant::now();
             service_time += end - t0;
             latencies.extend(round.iter().map(|m| end - m.delivered_at));

@@ -2,8 +2,8 @@
 //! embedded defaults (Maildir inbox, sled on disk, file outbox), then the game is audited.
 
 use crate::config::Config;
-use crate::players::{play_games, MailPlayers, PlayError};
-use crate::service::{Entropy, Service};
+use crate::players::{load_session, play_games, MailPlayers, PlayError};
+use crate::service::{Entropy, PassReport, Service};
 use castellan_judge::{AdminCommand, Status, Store};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -38,6 +38,53 @@ pub struct DemoReport {
 /// Noon UTC, 23 November 2026: the demo's simulated start.
 pub const DEMO_EPOCH: i64 = 1_795_435_200;
 
+/// The whole judge on the embedded defaults under one folder, on a fake clock and seeded
+/// entropy, so a run can be repeated exactly: the demo, the benchmark and the end-to-end
+/// tests drive it pass by pass.
+pub struct LocalJudge {
+    pub svc: Service,
+    pub transport: castellan_mail::Transport,
+    /// The fake clock (unix seconds) the service reads.
+    pub now: Arc<AtomicI64>,
+    rt: tokio::runtime::Runtime,
+}
+
+impl LocalJudge {
+    /// Open the judge with every path under `dir` ([`local_config`]), the clock at
+    /// [`DEMO_EPOCH`] and entropy drawn from `seed`.
+    pub fn open(base: &Config, dir: &std::path::Path, seed: u64) -> Result<LocalJudge, String> {
+        let now = Arc::new(AtomicI64::new(DEMO_EPOCH));
+        let clock = now.clone();
+        let mut svc = Service::open(
+            local_config(base, dir),
+            Arc::new(move || clock.load(Ordering::SeqCst)),
+        )?;
+        svc.entropy = Entropy::seeded(seed);
+        let transport = svc.transport();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())?;
+        Ok(LocalJudge {
+            svc,
+            transport,
+            now,
+            rt,
+        })
+    }
+
+    /// Move the fake clock `seconds` on, then run one pass: inbox, deadlines, outbox.
+    pub fn pass_after(&self, seconds: i64) -> Result<PassReport, String> {
+        self.now.fetch_add(seconds, Ordering::SeqCst);
+        self.rt.block_on(self.svc.run_once(&self.transport))
+    }
+
+    /// Run a future of the service (an outbox drain, say) to its end.
+    pub fn block_on<F: std::future::Future>(&self, f: F) -> F::Output {
+        self.rt.block_on(f)
+    }
+}
+
 /// A configuration whose every path is under `dir`, Maildir in and files out.
 pub fn local_config(base: &Config, dir: &std::path::Path) -> Config {
     let mut c = base.clone();
@@ -55,34 +102,19 @@ pub fn run(s: &DemoSettings, base: &Config) -> Result<DemoReport, String> {
         std::fs::remove_dir_all(&s.dir).map_err(|e| format!("{}: {e}", s.dir.display()))?;
     }
     std::fs::create_dir_all(&s.dir).map_err(|e| format!("{}: {e}", s.dir.display()))?;
-    let config = local_config(base, &s.dir);
-    let now = Arc::new(AtomicI64::new(DEMO_EPOCH));
-    let clock_now = now.clone();
-    let mut svc = Service::open(config, Arc::new(move || clock_now.load(Ordering::SeqCst)))?;
-    svc.entropy = Entropy::seeded(s.seed);
-    let transport = svc.transport();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| e.to_string())?;
-    let mut bots =
-        MailPlayers::new(&svc, &format!("demo-{}", s.seed)).map_err(|e| e.to_string())?;
-    let id = bots.create_game(&svc, &s.game, s.players, &s.options)?;
-    rt.block_on(svc.run_once(&transport))?;
-    let max_lines = svc.config.judge.max_lines;
+    let local = LocalJudge::open(base, &s.dir, s.seed)?;
+    let svc = &local.svc;
+    let mut bots = MailPlayers::new(svc, &format!("demo-{}", s.seed)).map_err(|e| e.to_string())?;
+    let id = bots.create_game(svc, &s.game, s.players, &s.options)?;
+    local.pass_after(0)?;
     let step = s.minutes_per_pass * 60;
     let played = play_games(
-        &svc,
+        svc,
         &mut bots,
         std::slice::from_ref(&id),
         s.max_mails,
-        max_lines,
-        |_| {
-            now.fetch_add(step, Ordering::SeqCst);
-            rt.block_on(svc.run_once(&transport))
-                .map(|_| ())
-                .map_err(PlayError::Io)
-        },
+        svc.config.judge.max_lines,
+        |_| local.pass_after(step).map(|_| ()).map_err(PlayError::Io),
     )
     .map_err(|e| e.to_string())?;
     let rec = svc
@@ -90,10 +122,9 @@ pub fn run(s: &DemoSettings, base: &Config) -> Result<DemoReport, String> {
         .game(&id)
         .map_err(|e| e.0)?
         .ok_or("the game vanished")?;
-    let turns = match (&rec.table, crate::games::find(&rec.game)) {
-        (Some(t), Some(info)) => (info.load)(t.clone()).map(|s| s.turn()).unwrap_or(0),
-        _ => 0,
-    };
+    let turns = load_session(&rec)
+        .map_err(|e| e.to_string())?
+        .map_or(0, |s| s.turn());
     let audit = match svc.judge.admin(
         &svc.store,
         AdminCommand::Verify { game: id.clone() },

@@ -153,14 +153,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 replay: !a.no_replay,
             };
             let r = castellan::simulate::run(&settings);
-            if a.json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?
-                );
-            } else {
-                print!("{}", r.text());
-            }
+            print_report(a.json, &r, &r.text())?;
             Ok(if r.errors.is_empty() {
                 ExitCode::SUCCESS
             } else {
@@ -219,14 +212,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 },
                 &config,
             )?;
-            if a.json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?
-                );
-            } else {
-                print!("{}", r.text());
-            }
+            print_report(a.json, &r, &r.text())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Outbox { retry } => {
@@ -306,6 +292,17 @@ fn check_ca_files(c: &Config) -> Result<(), String> {
     }
     for (key, f) in files {
         castellan_mail::check_ca_file(f).map_err(|e| format!("{key}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// A report as JSON (`--json`, for scripts) or as text.
+fn print_report<R: serde::Serialize>(json: bool, report: &R, text: &str) -> Result<(), String> {
+    if json {
+        let j = serde_json::to_string_pretty(report).map_err(|e| e.to_string())?;
+        println!("{j}");
+    } else {
+        print!("{text}");
     }
     Ok(())
 }

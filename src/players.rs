@@ -165,7 +165,7 @@ impl MailPlayers {
         if rec.status != Status::Running {
             return Ok(None);
         }
-        let Some(session) = load(svc, &rec)? else {
+        let Some(session) = load_session(&rec)? else {
             return Ok(None);
         };
         let Some(seat) = session.awaiting().into_iter().find(|&s| {
@@ -238,15 +238,15 @@ pub fn progress(svc: &Service, game: &str) -> Result<(usize, Status, Vec<usize>)
         .game(game)
         .map_err(|e| PlayError::Io(e.0))?
         .ok_or_else(|| PlayError::Io(format!("no game {game}")))?;
-    let (len, awaiting) = match load(svc, &rec)? {
+    let (len, awaiting) = match load_session(&rec)? {
         Some(s) => (s.history_len(), s.awaiting()),
         None => (0, Vec::new()),
     };
     Ok((len, rec.status, awaiting))
 }
 
-fn load(
-    svc: &Service,
+/// The game of a stored record (None while it is forming).
+pub fn load_session(
     rec: &GameRecord,
 ) -> Result<Option<Box<dyn castellan_engine::Session>>, PlayError> {
     let Some(table) = &rec.table else {
@@ -254,7 +254,6 @@ fn load(
     };
     let info = crate::games::find(&rec.game)
         .ok_or_else(|| PlayError::Io(format!("unknown game {}", rec.game)))?;
-    let _ = svc;
     (info.load)(table.clone()).map(Some).map_err(PlayError::Io)
 }
 

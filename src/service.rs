@@ -13,7 +13,7 @@
 //! same Message-ID) but never lose one.
 
 use crate::config::{Config, OutboundKind};
-use crate::store::{OutboxItem, SledStore};
+use crate::store::SledStore;
 use castellan_judge::{Changes, Env, Inbound, Judge, Outbound, Store, StoreError, Templates};
 use castellan_mail::{Maildir, OutgoingMail, ParsedMail, SmtpSecurity, Transport};
 use std::path::{Path, PathBuf};
@@ -332,11 +332,5 @@ pub fn fault_point(name: &str) {
     if std::env::var("CASTELLAN_FAULT").ok().as_deref() == Some(name) {
         eprintln!("castellan: injected crash at {name}");
         std::process::abort();
-    }
-}
-
-impl OutboxItem {
-    pub fn pending(&self) -> bool {
-        !self.failed
     }
 }

@@ -5,46 +5,27 @@
 //! tests/real_mail.rs.
 
 use castellan::config::Config;
-use castellan::demo::{local_config, DEMO_EPOCH};
+use castellan::demo::{LocalJudge, DEMO_EPOCH};
 use castellan::players::{play_games, MailPlayers, PlayError, PLAYER_DOMAIN};
-use castellan::service::{Entropy, Service};
+use castellan::service::Service;
 use castellan_judge::{AdminCommand, Status, Store};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
-fn config(dir: &Path) -> Config {
-    let mut c = local_config(&Config::default(), dir);
-    c.templates_dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/templates"));
-    c
+/// The judge on the embedded defaults under `dir`, with this checkout's templates.
+fn open(dir: &Path, seed: u64) -> LocalJudge {
+    let base = Config {
+        templates_dir: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/templates")),
+        ..Config::default()
+    };
+    LocalJudge::open(&base, dir, seed).unwrap()
 }
 
-struct Judge {
-    svc: Service,
-    now: Arc<AtomicI64>,
-    rt: tokio::runtime::Runtime,
-}
-
-fn open(dir: &Path, seed: u64) -> Judge {
-    let now = Arc::new(AtomicI64::new(DEMO_EPOCH));
-    let n = now.clone();
-    let mut svc = Service::open(config(dir), Arc::new(move || n.load(Ordering::SeqCst))).unwrap();
-    svc.entropy = Entropy::seeded(seed);
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    Judge { svc, now, rt }
-}
-
-impl Judge {
-    fn pass(&self) {
-        self.now.fetch_add(600, Ordering::SeqCst);
-        let t = self.svc.transport();
-        self.rt.block_on(self.svc.run_once(&t)).unwrap();
-    }
+/// Ten simulated minutes, then one pass: inbox, deadlines, outbox.
+fn pass(j: &LocalJudge) {
+    j.pass_after(600).unwrap();
 }
 
 fn outbox_mails(dir: &Path) -> Vec<castellan_mail::ParsedMail> {
@@ -65,11 +46,16 @@ fn count(dir: &Path) -> usize {
 }
 
 /// Play `game` with `players` bots by mail to its end; returns the judge and the game id.
-fn play_to_the_end(dir: &Path, game: &str, players: usize, seed: u64) -> (Judge, String, usize) {
+fn play_to_the_end(
+    dir: &Path,
+    game: &str,
+    players: usize,
+    seed: u64,
+) -> (LocalJudge, String, usize) {
     let j = open(dir, seed);
     let mut bots = MailPlayers::new(&j.svc, &format!("t{seed}")).unwrap();
     let id = bots.create_game(&j.svc, game, players, &[]).unwrap();
-    j.pass();
+    pass(&j);
     let played = play_games(
         &j.svc,
         &mut bots,
@@ -77,7 +63,7 @@ fn play_to_the_end(dir: &Path, game: &str, players: usize, seed: u64) -> (Judge,
         5_000,
         500,
         |_| {
-            j.pass();
+            pass(&j);
             Ok(())
         },
     )
@@ -152,14 +138,15 @@ fn no_mail_reaches_anyone_with_another_players_private_facts() {
         let j = open(tmp.path(), seed);
         let mut bots = MailPlayers::new(&j.svc, "leak").unwrap();
         let id = bots.create_game(&j.svc, game, players, &[]).unwrap();
-        j.pass();
+        pass(&j);
         let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
         let mut checked = 0usize;
         let mut hidden: BTreeSet<String> = BTreeSet::new();
         let mut check = |svc: &Service| {
             let rec = svc.store.game(&id).unwrap().unwrap();
-            let Some(t) = &rec.table else { return };
-            let s = (castellan::games::find(&rec.game).unwrap().load)(t.clone()).unwrap();
+            let Some(s) = castellan::players::load_session(&rec).unwrap() else {
+                return;
+            };
             // The hidden facts each game shows a player: hands, hidden armies, draws.
             let lines = |text: String| -> BTreeSet<String> {
                 text.lines()
@@ -226,7 +213,7 @@ fn no_mail_reaches_anyone_with_another_players_private_facts() {
             3_000,
             500,
             |_| {
-                j.pass();
+                pass(&j);
                 check(&j.svc);
                 Ok::<(), PlayError>(())
             },
@@ -406,10 +393,10 @@ fn an_exported_game_imports_into_another_judge_and_goes_on() {
     let j = open(a.path(), 5);
     let mut bots = MailPlayers::new(&j.svc, "exp").unwrap();
     let id = bots.create_game(&j.svc, "castle-risk", 2, &[]).unwrap();
-    j.pass();
+    pass(&j);
     for _ in 0..3 {
         bots.play_one(&j.svc, &id, 500).unwrap().unwrap();
-        j.pass();
+        pass(&j);
     }
     let exported = castellan::transfer::export(&j.svc.store, &id).unwrap();
     let text = serde_json::to_string(&exported).unwrap();
@@ -507,27 +494,21 @@ fn replies_wait_with_backoff_while_the_relay_is_down_and_are_parked_not_dropped(
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = closed.local_addr().unwrap().port();
     drop(closed);
-    let mut c = config(tmp.path());
-    c.outbound.kind = castellan::config::OutboundKind::Smtp;
-    c.outbound.smtp.host = "127.0.0.1".into();
-    c.outbound.smtp.port = port;
-    c.outbound.smtp.security = "none".into();
-    c.outbound.max_attempts = 3;
-    c.outbound.retry_base_seconds = 30;
-    let now = Arc::new(AtomicI64::new(DEMO_EPOCH));
-    let n = now.clone();
-    let mut svc = Service::open(c, Arc::new(move || n.load(Ordering::SeqCst))).unwrap();
-    svc.entropy = Entropy::seeded(1);
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let mut bots = MailPlayers::new(&svc, "down").unwrap();
-    bots.create_game(&svc, "castle-risk", 2, &[]).unwrap();
-    let t = svc.transport();
+    let mut j = open(tmp.path(), 1);
+    let o = &mut j.svc.config.outbound;
+    o.kind = castellan::config::OutboundKind::Smtp;
+    o.smtp.host = "127.0.0.1".into();
+    o.smtp.port = port;
+    o.smtp.security = "none".into();
+    o.max_attempts = 3;
+    o.retry_base_seconds = 30;
+    j.transport = j.svc.transport();
+    let (svc, t, now) = (&j.svc, &j.transport, &j.now);
+    let mut bots = MailPlayers::new(svc, "down").unwrap();
+    bots.create_game(svc, "castle-risk", 2, &[]).unwrap();
     let queued = svc.store.outbox().unwrap().len();
     assert!(queued >= 3, "welcome mails queued");
-    let (sent, failed) = rt.block_on(svc.drain_outbox(&t)).unwrap();
+    let (sent, failed) = j.block_on(svc.drain_outbox(t)).unwrap();
     assert_eq!((sent, failed), (0, queued));
     let items = svc.store.outbox().unwrap();
     assert_eq!(items.len(), queued, "nothing dropped");
@@ -542,17 +523,17 @@ fn replies_wait_with_backoff_while_the_relay_is_down_and_are_parked_not_dropped(
         );
     }
     // Not due yet: not tried again.
-    assert_eq!(rt.block_on(svc.drain_outbox(&t)).unwrap(), (0, 0));
+    assert_eq!(j.block_on(svc.drain_outbox(t)).unwrap(), (0, 0));
     now.fetch_add(61, Ordering::SeqCst);
-    assert_eq!(rt.block_on(svc.drain_outbox(&t)).unwrap(), (0, queued));
+    assert_eq!(j.block_on(svc.drain_outbox(t)).unwrap(), (0, queued));
     now.fetch_add(3600, Ordering::SeqCst);
-    rt.block_on(svc.drain_outbox(&t)).unwrap();
+    j.block_on(svc.drain_outbox(t)).unwrap();
     let items = svc.store.outbox().unwrap();
     assert_eq!(items.len(), queued, "parked replies stay in the database");
     assert!(items.iter().all(|(_, i)| i.failed && i.attempts == 3));
     now.fetch_add(7200, Ordering::SeqCst);
     assert_eq!(
-        rt.block_on(svc.drain_outbox(&t)).unwrap(),
+        j.block_on(svc.drain_outbox(t)).unwrap(),
         (0, 0),
         "parked: not retried"
     );
@@ -564,7 +545,7 @@ fn replies_wait_with_backoff_while_the_relay_is_down_and_are_parked_not_dropped(
         .unwrap()
         .iter()
         .all(|(_, i)| !i.failed && i.attempts == 0));
-    assert_eq!(rt.block_on(svc.drain_outbox(&t)).unwrap(), (0, queued));
+    assert_eq!(j.block_on(svc.drain_outbox(t)).unwrap(), (0, queued));
 }
 
 /// `castellan serve`, the daemon: a mail dropped into the Maildir while it runs is answered
