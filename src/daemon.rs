@@ -88,12 +88,7 @@ pub async fn serve(svc: Service, transport: Transport) -> Result<(), String> {
     let mut last_tick = tokio::time::Instant::now() - tick_every;
     tracing::info!("castellan serving; inbox {:?}", svc.config.inbound.kind);
     loop {
-        // The Maildir is read whatever the kind: it is also `ingest`'s spool.
-        let mut taken = vec![svc.process_maildir()];
-        if svc.config.inbound.kind == crate::config::InboundKind::Imap {
-            taken.push(poll_imap(&svc).await);
-        }
-        for t in taken {
+        for t in svc.take_inboxes().await {
             match t {
                 Ok(n) if n > 0 => tracing::info!("took {n} message(s)"),
                 Ok(_) => {}

@@ -136,7 +136,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     let (sent, _) = runtime()?.block_on(svc.drain_outbox(&transport))?;
                     println!("handled {n} message(s), sent {sent} mail(s)");
                 }
-                Err(e) => println!("stored in the inbox; the running judge will take it ({e})"),
+                Err(e) => println!(
+                    "stored in the inbox; the database is not free ({e}): `castellan serve` takes it on its next pass"
+                ),
             }
             Ok(ExitCode::SUCCESS)
         }

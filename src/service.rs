@@ -300,12 +300,21 @@ impl Service {
     }
 
     /// One full pass: inbox, deadlines, outbox (`serve --once`).
-    pub async fn run_once(&self, transport: &Transport) -> Result<PassReport, String> {
-        // The Maildir is always read: it is the inbox of the default set-up and the spool
-        // `castellan ingest` writes to when the database is busy.
-        let mut taken = self.process_maildir()?;
+    /// Every inbox this judge reads, each tried even if another failed: the Maildir always
+    /// (the inbox of the default set-up and the spool `castellan ingest` writes to when the
+    /// database is busy), and IMAP when configured. One result per inbox.
+    pub async fn take_inboxes(&self) -> Vec<Result<usize, String>> {
+        let mut taken = vec![self.process_maildir()];
         if self.config.inbound.kind == crate::config::InboundKind::Imap {
-            taken += crate::daemon::poll_imap(self).await?;
+            taken.push(crate::daemon::poll_imap(self).await);
+        }
+        taken
+    }
+
+    pub async fn run_once(&self, transport: &Transport) -> Result<PassReport, String> {
+        let mut taken = 0;
+        for t in self.take_inboxes().await {
+            taken += t?;
         }
         let ticked = self.tick().map_err(|e| e.0)?;
         let (sent, failed) = self.drain_outbox(transport).await?;
