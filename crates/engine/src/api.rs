@@ -269,10 +269,14 @@ pub fn options_from_pairs<O: DeserializeOwned + Default + Serialize>(
         let key = k.trim().replace('-', "_").to_lowercase();
         if !map.contains_key(&key) {
             let known: Vec<String> = map.keys().map(|k| k.replace('_', "-")).collect();
-            return Err(format!(
-                "unknown option \"{k}\"; the options are: {}",
-                known.join(", ")
-            ));
+            return Err(if known.is_empty() {
+                format!("unknown option \"{k}\"; this game has no options: leave it out")
+            } else {
+                format!(
+                    "unknown option \"{k}\"; the options are: {}",
+                    known.join(", ")
+                )
+            });
         }
         let val = match v.trim() {
             "true" | "yes" | "on" => serde_json::Value::Bool(true),
