@@ -119,14 +119,14 @@ proptest! {
         lines.extend(junk);
         let text = lines.join("\n");
         let before = s.to_json().unwrap();
-        let _ = s.check(seat, &text);
+        let _ = s.check(seat, &text, castellan_engine::Lang::En);
         prop_assert_eq!(&s.to_json().unwrap(), &before, "check changed the game");
-        if let Err(errors) = s.submit(seat, &text) {
+        if let Err(errors) = s.submit(seat, &text, castellan_engine::Lang::En) {
             prop_assert!(!errors.is_empty());
             prop_assert_eq!(&s.to_json().unwrap(), &before, "a refused text changed the game");
         }
         // Out of range seats are refused, never a panic.
-        let _ = s.submit(99, &text);
+        let _ = s.submit(99, &text, castellan_engine::Lang::En);
     }
 
     /// The judge: any body from a stranger, and any body from a player, is answered without

@@ -154,9 +154,10 @@ fn no_mail_reaches_anyone_with_another_players_private_facts() {
                     .filter(|l| PRIVATE_LINES.iter().any(|p| l.starts_with(p)))
                     .collect()
             };
-            let public = lines(s.public_view());
-            let views: Vec<BTreeSet<String>> =
-                (0..players).map(|i| lines(s.private_view(i))).collect();
+            let public = lines(s.public_view(castellan_engine::Lang::En));
+            let views: Vec<BTreeSet<String>> = (0..players)
+                .map(|i| lines(s.private_view(i, castellan_engine::Lang::En)))
+                .collect();
             let mut secrets: BTreeMap<usize, Vec<String>> = BTreeMap::new();
             for (i, v) in views.iter().enumerate() {
                 for l in v {

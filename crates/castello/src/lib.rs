@@ -19,7 +19,9 @@ pub mod moves;
 pub use geom::{sq, Sq};
 pub use moves::{Kind, Move, MAX_CAPTURES};
 
-use castellan_engine::{BotRng, DiceBox, OrderError, Outcome, Prompt, Rules, Seat, Viewer};
+use castellan_engine::{
+    BotRng, DiceBox, Lang, OrderError, Outcome, Prompt, PromptKind, Rules, Seat, Viewer,
+};
 use geom::{COLS, ORTHO, ROWS};
 use serde::{Deserialize, Serialize};
 
@@ -567,10 +569,7 @@ impl Castello {
     fn finish(&mut self, winners: Vec<Seat>, reason: String, ev: &mut Vec<Event>) {
         self.default_memo = std::sync::OnceLock::new();
         self.draw_offer = None;
-        self.result = Some(Outcome {
-            winners: winners.clone(),
-            reason: reason.clone(),
-        });
+        self.result = Some(Outcome::new(winners.clone(), reason.clone()));
         ev.push(Event::Ended { winners, reason });
     }
 
@@ -682,6 +681,7 @@ impl Rules for Castello {
     type Event = Event;
     const GAME: &'static str = "castello";
     const STATE_VERSION: u32 = 1;
+    const PROMPT_KINDS: &'static [PromptKind] = &[PromptKind::Move];
 
     fn seat_range() -> std::ops::RangeInclusive<usize> {
         2..=2
@@ -722,7 +722,7 @@ impl Rules for Castello {
         self.ply + 1
     }
 
-    fn pending(&self) -> Vec<Prompt> {
+    fn pending(&self, _lang: Lang) -> Vec<Prompt> {
         if self.result.is_some() {
             return vec![];
         }
@@ -750,7 +750,7 @@ impl Rules for Castello {
         let default = self.order_text(&self.default_move());
         vec![Prompt {
             seat: seat as Seat,
-            kind: "move".into(),
+            kind: PromptKind::Move,
             question,
             choices,
             default,
@@ -887,7 +887,7 @@ impl Rules for Castello {
         }
     }
 
-    fn narrate(&self, event: &Event, _viewer: Viewer) -> Option<String> {
+    fn narrate(&self, event: &Event, _viewer: Viewer, _lang: Lang) -> Option<String> {
         // Nothing in Castello is hidden: every viewer reads the same line.
         Some(match event {
             Event::Start { first, drawn } => format!(
@@ -936,7 +936,7 @@ impl Rules for Castello {
         })
     }
 
-    fn public_view(&self) -> String {
+    fn public_view(&self, _lang: Lang) -> String {
         let mut s = String::new();
         match &self.result {
             Some(o) => s.push_str(&format!(
@@ -999,7 +999,7 @@ impl Rules for Castello {
         s
     }
 
-    fn private_view(&self, seat: Seat) -> String {
+    fn private_view(&self, seat: Seat, _lang: Lang) -> String {
         let Some(me) = [RED, BLACK].into_iter().find(|s| *s as Seat == seat) else {
             return String::new();
         };
@@ -1055,7 +1055,7 @@ impl Rules for Castello {
         self.result.clone()
     }
 
-    fn order_help() -> String {
+    fn order_help(_lang: Lang) -> String {
         "Castello orders (one per line):\n\
          E4-E5            move the pawn on E4 one square (any of the 8 directions)\n\
          E4-E6            a pawn's first move may go two squares in a straight line\n\

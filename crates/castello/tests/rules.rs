@@ -408,7 +408,7 @@ fn four_castles_win() {
     let o = g.outcome().expect("over");
     assert_eq!(o.winners, vec![0]);
     assert!(o.reason.contains("4 castles"));
-    assert!(g.pending().is_empty());
+    assert!(g.pending(castellan_engine::Lang::En).is_empty());
     assert!(play(&mut g, BLACK, "U1-U2").is_err());
 }
 
@@ -507,8 +507,14 @@ fn who_moves_first() {
         )
         .unwrap()
     };
-    assert_eq!(mk(First::Red).state.pending()[0].seat, 0);
-    assert_eq!(mk(First::Black).state.pending()[0].seat, 1);
+    assert_eq!(
+        mk(First::Red).state.pending(castellan_engine::Lang::En)[0].seat,
+        0
+    );
+    assert_eq!(
+        mk(First::Black).state.pending(castellan_engine::Lang::En)[0].seat,
+        1
+    );
     let r = mk(First::Random);
     assert_eq!(
         r.history[0].rolls.len(),
@@ -516,7 +522,10 @@ fn who_moves_first() {
         "the draw is a public, logged roll"
     );
     let face = r.history[0].rolls[0].value as usize;
-    assert_eq!(r.state.pending()[0].seat, face - 1);
+    assert_eq!(
+        r.state.pending(castellan_engine::Lang::En)[0].seat,
+        face - 1
+    );
     assert!(Table::<Castello>::new(
         "x",
         Secret::derive(b"x"),
@@ -604,7 +613,7 @@ fn resign_and_draw_offers() {
     let mut b = g.clone();
     play(&mut b, RED, "OFFER DRAW").unwrap();
     play(&mut b, RED, "E4-E5").unwrap();
-    let p = &b.pending()[0];
+    let p = &b.pending(castellan_engine::Lang::En)[0];
     assert_eq!(p.seat, 1);
     assert!(p.choices.contains(&"ACCEPT DRAW".to_string()));
     play(&mut b, BLACK, "accept draw").unwrap();
@@ -629,8 +638,8 @@ fn the_prompt_lists_legal_lines_and_a_default() {
         Options::default(),
     )
     .unwrap();
-    let p = &t.state.pending()[0];
-    assert_eq!(p.kind, "move");
+    let p = &t.state.pending(castellan_engine::Lang::En)[0];
+    assert_eq!(p.kind, castellan_engine::PromptKind::Move);
     assert!(!p.choices.is_empty() && p.choices.len() <= 41);
     for c in &p.choices {
         let mut s = t.state.clone();
@@ -641,7 +650,7 @@ fn the_prompt_lists_legal_lines_and_a_default() {
     assert_eq!(t.state.order_text(&d), p.default);
     let mut t2 = t.clone();
     t2.play_default(0).unwrap();
-    assert_eq!(t2.state.pending()[0].seat, 1);
+    assert_eq!(t2.state.pending(castellan_engine::Lang::En)[0].seat, 1);
 }
 
 /// The public view is the board with coordinates; the private view speaks only to its seat
@@ -655,7 +664,7 @@ fn views_show_coordinates_and_private_views_stay_private() {
         Options::default(),
     )
     .unwrap();
-    let v = t.state.public_view();
+    let v = t.state.public_view(castellan_engine::Lang::En);
     assert!(
         v.contains("A B C D E F G | H I J K L M N | O P Q R S T U"),
         "{v}"
@@ -666,22 +675,30 @@ fn views_show_coordinates_and_private_views_stay_private() {
         "{v}"
     );
     for _ in 0..30 {
-        let n = t.narrate_since(t.history.len().saturating_sub(1));
+        let n = t.narrate_since(
+            t.history.len().saturating_sub(1),
+            castellan_engine::Lang::En,
+        );
         assert!(n.private.is_empty(), "nothing is private in Castello");
         t.play_bot(t.state.to_move() as usize).unwrap();
         let mover = t.state.to_move() as usize;
         let waiting = 1 - mover;
-        let mine = t.state.private_view(mover);
-        let theirs = t.state.private_view(waiting);
+        let mine = t.state.private_view(mover, castellan_engine::Lang::En);
+        let theirs = t.state.private_view(waiting, castellan_engine::Lang::En);
         assert!(mine.contains("It is your move"));
         assert!(!theirs.contains("It is your move"));
         assert!(!theirs.contains("legal moves"), "{theirs}");
-        assert!(t.state.private_view(7).is_empty());
+        assert!(t
+            .state
+            .private_view(7, castellan_engine::Lang::En)
+            .is_empty());
     }
     let e = &t.history.last().unwrap().events[0];
     assert_eq!(
-        t.state.narrate(e, Viewer::Public),
-        t.state.narrate(e, Viewer::Seat(0))
+        t.state
+            .narrate(e, Viewer::Public, castellan_engine::Lang::En),
+        t.state
+            .narrate(e, Viewer::Seat(0), castellan_engine::Lang::En)
     );
 }
 
@@ -697,11 +714,14 @@ fn submit_is_all_or_nothing() {
     )
     .unwrap();
     let before = t.history.len();
-    let err = t.submit(0, "B8-D8\nOFFER DRAW\nB9-B10").unwrap_err();
+    let err = t
+        .submit(0, "B8-D8\nOFFER DRAW\nB9-B10", castellan_engine::Lang::En)
+        .unwrap_err();
     assert_eq!(err.len(), 1);
     assert_eq!(err[0].line_no, 3);
     assert_eq!(t.history.len(), before);
-    t.submit(0, "OFFER DRAW\nB8-D8").unwrap();
+    t.submit(0, "OFFER DRAW\nB8-D8", castellan_engine::Lang::En)
+        .unwrap();
     assert_eq!(
         t.state.cell(sq("D8")),
         Cell::Pawn {

@@ -25,7 +25,7 @@ fn run(n: usize, prefix: &str, check_replay: bool) -> (BTreeMap<String, usize>, 
         let p = play_out(&mut t, 20_000).unwrap_or_else(|e| panic!("{id}: {e}"));
         assert!(!p.capped, "{id} hit the order cap");
         let o = p.outcome.expect("finished");
-        assert!(t.state.pending().is_empty());
+        assert!(t.state.pending(castellan_engine::Lang::En).is_empty());
         orders += p.orders;
         let key = o
             .reason

@@ -175,7 +175,7 @@ pub fn choose(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Order {
                     (coast * 2 - outside * 2 + inside, rng.below(3))
                 });
             best.map(Order::Castle)
-                .unwrap_or_else(|| g.default_for(s, "castle"))
+                .unwrap_or_else(|| g.default_for(s, castellan_engine::PromptKind::Castle))
         }
         Phase::Claim { .. } => {
             let free = g.free_territories();
@@ -183,7 +183,7 @@ pub fn choose(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Order {
                 .copied()
                 .max_by_key(|&t| (territory_score(g, s, t), rng.below(5)))
                 .map(Order::Claim)
-                .unwrap_or_else(|| g.default_for(s, "claim"))
+                .unwrap_or_else(|| g.default_for(s, castellan_engine::PromptKind::Claim))
         }
         Phase::Draft { .. } => {
             let mut keyed: Vec<(i64, usize, T)> = g
@@ -209,7 +209,7 @@ pub fn choose(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Order {
                 .collect();
             match rng.pick(&own) {
                 Some(t) => Order::Hide(*t),
-                None => g.default_for(s, "hide"),
+                None => g.default_for(s, castellan_engine::PromptKind::Hide),
             }
         }
         Phase::Play => play(g, s, rng),
@@ -219,7 +219,7 @@ pub fn choose(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Order {
 
 fn place_order(g: &CastleRisk, s: Seat, due: u32, rng: &mut BotRng) -> Order {
     if due == 0 {
-        return g.default_for(s, "place");
+        return g.default_for(s, castellan_engine::PromptKind::Place);
     }
     let a = placement_target(g, s, rng);
     let castle = g.castle[s].filter(|c| g.owner[*c] == Some(s));
@@ -247,7 +247,7 @@ fn play(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Order {
             }
             Interrupt::CounterSpy { .. } => Order::CounterSpy(g.hand_has(s, Card::Spy)),
             Interrupt::Reoccupy { .. } => Order::Occupy(OccupyWhat::All),
-            Interrupt::Annex { .. } => g.default_for(s, "annex"),
+            Interrupt::Annex { .. } => g.default_for(s, castellan_engine::PromptKind::Annex),
         };
     }
     if g.to_place > 0 {

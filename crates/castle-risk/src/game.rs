@@ -1952,10 +1952,7 @@ impl CastleRisk {
     fn end_game(&mut self, winners: Vec<Seat>, reason: String) -> Event {
         self.phase = Phase::Over;
         self.interrupt = None;
-        self.outcome = Some(Outcome {
-            winners: winners.clone(),
-            reason: reason.clone(),
-        });
+        self.outcome = Some(Outcome::new(winners.clone(), reason.clone()));
         Event::GameOver { winners, reason }
     }
 

@@ -24,25 +24,27 @@ pub use cards::Card;
 pub use game::{CastleRisk, ClaimMode, Event, Options, Phase, PlacementMode};
 pub use orders::Order;
 
-use castellan_engine::{BotRng, DiceBox, OrderError, Outcome, Prompt, Rules, Seat, Viewer};
+use castellan_engine::{
+    BotRng, DiceBox, Lang, OrderError, Outcome, Prompt, PromptKind, Rules, Seat, Viewer,
+};
 use game::{Interrupt, OccupyWhat};
 use map::map;
 
 impl CastleRisk {
     /// The prompts the game waits on now.
-    pub fn prompts(&self) -> Vec<Prompt> {
+    pub fn prompts(&self, _lang: Lang) -> Vec<Prompt> {
         if self.outcome.is_some() {
             return vec![];
         }
         let mut out = Vec::new();
         let mk = |seat: Seat,
-                  kind: &str,
+                  kind: PromptKind,
                   q: String,
                   choices: Vec<String>,
                   default: Order,
                   standing: Option<&str>| Prompt {
             seat,
-            kind: kind.into(),
+            kind,
             question: q,
             choices,
             default: orders::order_text(self, &default),
@@ -60,13 +62,13 @@ impl CastleRisk {
                     .collect();
                 out.push(mk(
                     s,
-                    "castle",
+                    PromptKind::Castle,
                     format!(
                         "You drew the {} token: put your castle on one of its territories.",
                         map().empire_name(e)
                     ),
                     choices,
-                    self.default_for(s, "castle"),
+                    self.default_for(s, PromptKind::Castle),
                     None,
                 ));
             }
@@ -80,10 +82,10 @@ impl CastleRisk {
                     .collect();
                 out.push(mk(
                     s,
-                    "claim",
+                    PromptKind::Claim,
                     "Claim one free territory with one army.".into(),
                     choices,
-                    self.default_for(s, "claim"),
+                    self.default_for(s, PromptKind::Claim),
                     None,
                 ));
             }
@@ -98,10 +100,10 @@ impl CastleRisk {
                             .collect();
                         out.push(mk(
                             s,
-                            "rank",
+                            PromptKind::Rank,
                             "Send your ranked list of territories, best first; the draft runs round-robin once everyone has sent one.".into(),
                             vec![format!("RANK {}", ex.join(", ")), "RANK".into()],
-                            self.default_for(s, "rank"),
+                            self.default_for(s, PromptKind::Rank),
                             None,
                         ));
                     }
@@ -112,10 +114,10 @@ impl CastleRisk {
                 let due = self.to_place_setup[s].min(5);
                 out.push(mk(
                     s,
-                    "place",
+                    PromptKind::Place,
                     format!("Place {due} armies on your territories."),
                     self.place_choices(s, due),
-                    self.default_for(s, "place"),
+                    self.default_for(s, PromptKind::Place),
                     None,
                 ));
             }
@@ -125,10 +127,10 @@ impl CastleRisk {
                         let due = self.to_place_setup[s];
                         out.push(mk(
                             s,
-                            "place",
+                            PromptKind::Place,
                             format!("Send your whole placement of {due} armies; all placements are revealed together."),
                             self.place_choices(s, due),
-                            self.default_for(s, "place"),
+                            self.default_for(s, PromptKind::Place),
                             None,
                         ));
                     }
@@ -139,7 +141,7 @@ impl CastleRisk {
                     if !self.hidden[s].iter().any(|h| h.chosen_by == s) {
                         out.push(mk(
                             s,
-                            "hide",
+                            PromptKind::Hide,
                             "Choose in secret the territory of your hidden armies (any territory without a castle).".into(),
                             self.territories_of(s)
                                 .iter()
@@ -147,7 +149,7 @@ impl CastleRisk {
                                 .take(6)
                                 .map(|t| format!("HIDE {}", Self::tname(*t)))
                                 .collect(),
-                            self.default_for(s, "hide"),
+                            self.default_for(s, PromptKind::Hide),
                             None,
                         ));
                     }
@@ -169,7 +171,7 @@ impl CastleRisk {
                                 c.push("DEFEND 2 REVEAL".into());
                             }
                             (
-                                "defend",
+                                PromptKind::Defend,
                                 format!(
                                     "{} attacks {} ({} armies) from {}{}: how do you defend this attack?",
                                     self.name(p.attacker),
@@ -191,7 +193,7 @@ impl CastleRisk {
                                 c.insert(0, "COUNTERSPY".into());
                             }
                             (
-                                "counter-spy",
+                                PromptKind::CounterSpy,
                                 format!(
                                     "{} plays a Spy on you: counter it with a Spy of your own?",
                                     self.name(*spy)
@@ -210,14 +212,14 @@ impl CastleRisk {
                                     .map(|t| format!("OCCUPY {}", Self::tname(*t))),
                             );
                             (
-                                "reoccupy",
+                                PromptKind::Reoccupy,
                                 "You captured a castle: re-occupy vacated territories with one army each (OCCUPY ... FROM ...), OCCUPY ALL, or PASS to leave the rest to the others.".to_string(),
                                 c,
                                 "SET REOCCUPY ALL",
                             )
                         }
                         Interrupt::Annex { vacated, .. } => (
-                            "annex",
+                            PromptKind::Annex,
                             "Annex one vacated territory with one army taken from any of yours."
                                 .to_string(),
                             vacated
@@ -235,7 +237,7 @@ impl CastleRisk {
                     if self.to_place > 0 {
                         out.push(mk(
                             s,
-                            "place",
+                            PromptKind::Place,
                             format!(
                                 "Place your {} {} armies on your territories.",
                                 self.to_place,
@@ -246,13 +248,13 @@ impl CastleRisk {
                                 }
                             ),
                             self.place_choices(s, self.to_place),
-                            self.default_for(s, "place"),
+                            self.default_for(s, PromptKind::Place),
                             None,
                         ));
                     } else {
                         out.push(mk(
                             s,
-                            "turn",
+                            PromptKind::Turn,
                             "Your turn: play cards, attack, then END to collect your earnings."
                                 .into(),
                             self.turn_choices(s),
@@ -313,7 +315,7 @@ impl CastleRisk {
     }
 
     /// The documented default for a prompt of `kind` for `seat`.
-    pub fn default_for(&self, s: Seat, kind: &str) -> Order {
+    pub fn default_for(&self, s: Seat, kind: PromptKind) -> Order {
         let m = map();
         let first_own = || {
             self.castle[s]
@@ -322,7 +324,7 @@ impl CastleRisk {
                 .unwrap_or(0)
         };
         match kind {
-            "castle" => {
+            PromptKind::Castle => {
                 let e = self.empire[s];
                 let t = m.board.groups[e]
                     .members
@@ -332,7 +334,7 @@ impl CastleRisk {
                     .unwrap_or(m.board.groups[e].members[0]);
                 Order::Castle(t)
             }
-            "claim" => {
+            PromptKind::Claim => {
                 let free = self.free_territories();
                 let e = self.empire[s];
                 let t = free
@@ -343,8 +345,8 @@ impl CastleRisk {
                     .unwrap_or(0);
                 Order::Claim(t)
             }
-            "rank" => Order::Rank(vec![]),
-            "hide" => {
+            PromptKind::Rank => Order::Rank(vec![]),
+            PromptKind::Hide => {
                 let t = self
                     .territories_of(s)
                     .into_iter()
@@ -353,7 +355,7 @@ impl CastleRisk {
                     .unwrap_or(0);
                 Order::Hide(t)
             }
-            "place" => {
+            PromptKind::Place => {
                 let due = match self.phase {
                     Phase::Place { .. } => self.to_place_setup[s].min(5),
                     Phase::Blind { .. } => self.to_place_setup[s],
@@ -361,7 +363,7 @@ impl CastleRisk {
                 };
                 Order::Place(vec![(first_own(), due.max(1))])
             }
-            "defend" => {
+            PromptKind::Defend => {
                 let Some(Interrupt::Defend(p)) = &self.interrupt else {
                     return Order::Defend {
                         dice: 2,
@@ -378,14 +380,14 @@ impl CastleRisk {
                     reveal: d.reveal,
                 }
             }
-            "counter-spy" => Order::CounterSpy(
+            PromptKind::CounterSpy => Order::CounterSpy(
                 self.standing[s]
                     .counterspy
                     .unwrap_or(game::DEFAULT_COUNTERSPY)
                     && self.hand_has(s, Card::Spy),
             ),
-            "reoccupy" => Order::Occupy(OccupyWhat::All),
-            "annex" => {
+            PromptKind::Reoccupy => Order::Occupy(OccupyWhat::All),
+            PromptKind::Annex => {
                 let Some(Interrupt::Annex { vacated, .. }) = &self.interrupt else {
                     return Order::Occupy(OccupyWhat::Pass);
                 };
@@ -395,7 +397,13 @@ impl CastleRisk {
                     from: Some(from),
                 }
             }
-            _ => {
+            // The turn; the other games' kinds are never raised here (PROMPT_KINDS).
+            PromptKind::Turn
+            | PromptKind::Draft
+            | PromptKind::Headquarters
+            | PromptKind::Works
+            | PromptKind::DefendNeutral
+            | PromptKind::Move => {
                 if self.to_place > 0 {
                     Order::Place(vec![(first_own(), self.to_place)])
                 } else {
@@ -483,6 +491,18 @@ impl Rules for CastleRisk {
     type Event = Event;
     const GAME: &'static str = "castle-risk";
     const STATE_VERSION: u32 = game::STATE_VERSION;
+    const PROMPT_KINDS: &'static [PromptKind] = &[
+        PromptKind::Castle,
+        PromptKind::Claim,
+        PromptKind::Rank,
+        PromptKind::Place,
+        PromptKind::Hide,
+        PromptKind::Turn,
+        PromptKind::Defend,
+        PromptKind::CounterSpy,
+        PromptKind::Reoccupy,
+        PromptKind::Annex,
+    ];
 
     fn seat_range() -> std::ops::RangeInclusive<usize> {
         2..=6
@@ -500,8 +520,8 @@ impl Rules for CastleRisk {
         self.turn.max(1)
     }
 
-    fn pending(&self) -> Vec<Prompt> {
-        self.prompts()
+    fn pending(&self, lang: Lang) -> Vec<Prompt> {
+        self.prompts(lang)
     }
 
     fn parse(&self, seat: Seat, line: &str) -> Result<Order, OrderError> {
@@ -518,7 +538,7 @@ impl Rules for CastleRisk {
     }
 
     fn default_order(&self, prompt: &Prompt) -> Order {
-        self.default_for(prompt.seat, &prompt.kind)
+        self.default_for(prompt.seat, prompt.kind)
     }
 
     fn bot_order(&self, seat: Seat, rng: &mut BotRng) -> Order {
@@ -529,23 +549,23 @@ impl Rules for CastleRisk {
         orders::order_text(self, order)
     }
 
-    fn narrate(&self, event: &Event, viewer: Viewer) -> Option<String> {
-        view::narrate(self, event, viewer)
+    fn narrate(&self, event: &Event, viewer: Viewer, lang: Lang) -> Option<String> {
+        view::narrate(self, event, viewer, lang)
     }
 
-    fn public_view(&self) -> String {
-        view::public_view(self)
+    fn public_view(&self, lang: Lang) -> String {
+        view::public_view(self, lang)
     }
 
-    fn private_view(&self, seat: Seat) -> String {
-        view::private_view(self, seat)
+    fn private_view(&self, seat: Seat, lang: Lang) -> String {
+        view::private_view(self, seat, lang)
     }
 
     fn outcome(&self) -> Option<Outcome> {
         self.outcome.clone()
     }
 
-    fn order_help() -> String {
-        view::HELP.to_string()
+    fn order_help(lang: Lang) -> String {
+        view::help(lang)
     }
 }

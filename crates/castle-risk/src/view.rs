@@ -3,7 +3,7 @@
 use crate::cards::hand_text;
 use crate::game::{CastleRisk, Event, Phase, PlaceWhy, T};
 use crate::map::{map, EMPIRES};
-use castellan_engine::{Rules, Seat, Viewer};
+use castellan_engine::{Lang, Rules, Seat, Viewer};
 
 fn tn(t: T) -> &'static str {
     CastleRisk::tname(t)
@@ -33,7 +33,7 @@ fn private_to(e: &Event) -> Option<Seat> {
     }
 }
 
-pub fn narrate(g: &CastleRisk, e: &Event, v: Viewer) -> Option<String> {
+pub fn narrate(g: &CastleRisk, e: &Event, v: Viewer, _lang: Lang) -> Option<String> {
     let me = |s: Seat| v == Viewer::Seat(s);
     let n = |s: Seat| g.name(s).to_string();
     if let Some(owner) = private_to(e) {
@@ -281,7 +281,7 @@ pub fn narrate(g: &CastleRisk, e: &Event, v: Viewer) -> Option<String> {
 }
 
 /// The text map every player and observer sees.
-pub fn public_view(g: &CastleRisk) -> String {
+pub fn public_view(g: &CastleRisk, _lang: Lang) -> String {
     let m = map();
     let mut out = String::new();
     let phase = match &g.phase {
@@ -468,7 +468,7 @@ fn standing_text(g: &CastleRisk, s: Seat) -> Vec<String> {
 }
 
 /// What only `seat` may know.
-pub fn private_view(g: &CastleRisk, s: Seat) -> String {
+pub fn private_view(g: &CastleRisk, s: Seat, lang: Lang) -> String {
     if s >= g.n() {
         return String::new();
     }
@@ -514,7 +514,11 @@ pub fn private_view(g: &CastleRisk, s: Seat) -> String {
     for l in standing_text(g, s) {
         out.push_str(&format!("  {l}\n"));
     }
-    let prompts: Vec<_> = g.pending().into_iter().filter(|p| p.seat == s).collect();
+    let prompts: Vec<_> = g
+        .pending(lang)
+        .into_iter()
+        .filter(|p| p.seat == s)
+        .collect();
     if prompts.is_empty() {
         out.push_str("Nothing is asked of you now.\n");
     }
@@ -529,6 +533,11 @@ pub fn private_view(g: &CastleRisk, s: Seat) -> String {
         }
     }
     out
+}
+
+/// The order help (ORDERS), in `lang`.
+pub fn help(_lang: castellan_engine::Lang) -> String {
+    HELP.to_string()
 }
 
 pub const HELP: &str = "\

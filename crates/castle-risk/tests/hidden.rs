@@ -13,14 +13,16 @@ fn bot_games_never_leak_hands_or_hidden_territories() {
         let mut t = table(id, n, options(ClaimMode::Draft, PlacementMode::Blind));
         let mut steps = 0;
         while t.state.outcome().is_none() && steps < 50_000 {
-            let seat = t.state.pending()[0].seat;
+            let seat = t.state.pending(castellan_engine::Lang::En)[0].seat;
             let o = t.bot_order(seat);
             let start = t.history.len();
             t.apply(seat, o, Source::Bot).unwrap();
             steps += 1;
             let s = &t.state;
             for e in &t.history[start].events {
-                let public = s.narrate(e, Viewer::Public).unwrap_or_default();
+                let public = s
+                    .narrate(e, Viewer::Public, castellan_engine::Lang::En)
+                    .unwrap_or_default();
                 match e {
                     // Card identities drawn or dealt never appear in public.
                     Event::Drew { cards, .. } | Event::CardsDealt { cards, .. }
@@ -51,7 +53,7 @@ fn bot_games_never_leak_hands_or_hidden_territories() {
                 }
             }
             if steps % 25 == 0 {
-                let pv = s.public_view();
+                let pv = s.public_view(castellan_engine::Lang::En);
                 assert!(!pv.contains("Hand:"));
                 for seat in 0..n {
                     for h in &s.hidden[seat] {
@@ -59,7 +61,7 @@ fn bot_games_never_leak_hands_or_hidden_territories() {
                             assert!(!pv.contains(&h.salt), "the salt stays secret until used");
                         }
                     }
-                    let mine = s.private_view(seat);
+                    let mine = s.private_view(seat, castellan_engine::Lang::En);
                     for other in 0..n {
                         if other == seat {
                             continue;
@@ -96,7 +98,7 @@ fn bot_games_never_leak_hands_or_hidden_territories() {
 fn dealing_cards_uses_no_public_dice() {
     let mut t = table("deal", 2, options(ClaimMode::Random, PlacementMode::Blind));
     while t.state.phase != castellan_castle_risk::Phase::Play {
-        let p = t.state.pending()[0].clone();
+        let p = t.state.pending(castellan_engine::Lang::En)[0].clone();
         let o = t.state.default_order(&p);
         let e = t.apply(p.seat, o, Source::Player).unwrap();
         let dealt = e

@@ -42,7 +42,7 @@ fn check_game(seed: u64, players: usize, claim: ClaimMode, placement: PlacementM
     let mut orders = 0;
     while t.state.outcome().is_none() {
         assert!(orders < 200_000, "{id}: the game must end");
-        let p = t.state.pending();
+        let p = t.state.pending(castellan_engine::Lang::En);
         assert!(!p.is_empty(), "pending is empty only when the game is over");
         let seat = p[0].seat;
         let before = t.state.total_armies() as i64;
@@ -85,7 +85,7 @@ fn check_game(seed: u64, players: usize, claim: ClaimMode, placement: PlacementM
         }
         orders += 1;
     }
-    assert!(t.state.pending().is_empty());
+    assert!(t.state.pending(castellan_engine::Lang::En).is_empty());
     assert_eq!(t.state.outcome().unwrap().winners.len(), 1);
     // the same seed and orders replay to the same game
     t.replay().unwrap_or_else(|e| panic!("{id}: {e}"));
@@ -144,9 +144,9 @@ fn garbage_orders_never_panic_and_change_nothing() {
     for seat in 0..3 {
         for l in lines {
             let before = serde_json::to_string(&t).unwrap();
-            let _ = t.submit(seat, l);
-            let _ = t.check(seat, l);
-            if t.submit(seat, l).is_err() {
+            let _ = t.submit(seat, l, castellan_engine::Lang::En);
+            let _ = t.check(seat, l, castellan_engine::Lang::En);
+            if t.submit(seat, l, castellan_engine::Lang::En).is_err() {
                 assert_eq!(serde_json::to_string(&t).unwrap(), before, "{l}");
             }
         }

@@ -63,7 +63,7 @@ fn rule1_starting_armies_by_player_count() {
             options(ClaimMode::Random, PlacementMode::Blind),
         );
         while t2.state.phase != Phase::Hide {
-            let p = t2.state.pending()[0].clone();
+            let p = t2.state.pending(castellan_engine::Lang::En)[0].clone();
             let o = t2.state.default_order(&p);
             t2.apply(p.seat, o, castellan_engine::Source::Player)
                 .unwrap();
@@ -117,7 +117,7 @@ fn rule1_castle_goes_in_the_drawn_empire_never_on_an_independent() {
 fn rule1_table_claim_one_free_territory_in_turn() {
     let mut tb = table("claim", 2, Options::default());
     for _ in 0..2 {
-        let p = &tb.state.pending()[0];
+        let p = &tb.state.pending(castellan_engine::Lang::En)[0];
         let o = tb.state.default_order(p);
         tb.apply(p.seat, o, castellan_engine::Source::Player)
             .unwrap();
@@ -139,7 +139,7 @@ fn rule1_table_claim_one_free_territory_in_turn() {
     );
     run(&mut tb.state, seat, "CLAIM Naples", &mut d);
     assert_eq!(tb.state.owner[t("Naples")], Some(seat));
-    assert_eq!(tb.state.pending()[0].seat, other);
+    assert_eq!(tb.state.pending(castellan_engine::Lang::En)[0].seat, other);
 }
 
 /// Rule 1 (by email): "a draft from ranked lists that each player sends once (the engine
@@ -148,26 +148,38 @@ fn rule1_table_claim_one_free_territory_in_turn() {
 fn rule1_draft_from_ranked_lists() {
     let mut tb = table("draft", 2, options(ClaimMode::Draft, PlacementMode::Rounds));
     for _ in 0..2 {
-        let p = &tb.state.pending()[0];
+        let p = &tb.state.pending(castellan_engine::Lang::En)[0];
         let o = tb.state.default_order(p);
         tb.apply(p.seat, o, castellan_engine::Source::Player)
             .unwrap();
     }
     assert!(matches!(tb.state.phase, Phase::Draft { .. }));
-    assert_eq!(tb.state.pending().len(), 2, "both send lists at once");
+    assert_eq!(
+        tb.state.pending(castellan_engine::Lang::En).len(),
+        2,
+        "both send lists at once"
+    );
     let first = tb.state.current; // the set-up order starts with the first castle placer
     let second = 1 - first;
-    let n1 = tb.submit(second, "RANK Naples, Rome, Venise").unwrap();
+    let n1 = tb
+        .submit(
+            second,
+            "RANK Naples, Rome, Venise",
+            castellan_engine::Lang::En,
+        )
+        .unwrap();
     assert!(
         n1.public.iter().all(|l| !l.contains("Naples")),
         "list is private: {:?}",
         n1.public
     );
     assert!(
-        tb.submit(second, "RANK Madrid").is_err(),
+        tb.submit(second, "RANK Madrid", castellan_engine::Lang::En)
+            .is_err(),
         "a list is sent once"
     );
-    tb.submit(first, "RANK Naples, Madrid").unwrap();
+    tb.submit(first, "RANK Naples, Madrid", castellan_engine::Lang::En)
+        .unwrap();
     let s = &tb.state;
     assert_eq!(
         s.owner[t("Naples")],
@@ -191,36 +203,48 @@ fn rule1_placement_in_rounds_of_five_and_blind() {
         options(ClaimMode::Random, PlacementMode::Rounds),
     );
     for _ in 0..2 {
-        let p = &tb.state.pending()[0];
+        let p = &tb.state.pending(castellan_engine::Lang::En)[0];
         let o = tb.state.default_order(p);
         tb.apply(p.seat, o, castellan_engine::Source::Player)
             .unwrap();
     }
-    let p = tb.state.pending()[0].clone();
+    let p = tb.state.pending(castellan_engine::Lang::En)[0].clone();
     let mine = tb.state.territories_of(p.seat)[0];
     let name = CastleRisk::tname(mine);
-    let e = tb.submit(p.seat, &format!("PLACE 4 {name}")).unwrap_err();
+    let e = tb
+        .submit(
+            p.seat,
+            &format!("PLACE 4 {name}"),
+            castellan_engine::Lang::En,
+        )
+        .unwrap_err();
     assert!(e[0].message.contains("exactly 5"), "{}", e[0].message);
-    tb.submit(p.seat, &format!("PLACE 3 {name}, 2 {name}"))
-        .unwrap();
+    tb.submit(
+        p.seat,
+        &format!("PLACE 3 {name}, 2 {name}"),
+        castellan_engine::Lang::En,
+    )
+    .unwrap();
     assert_eq!(
-        tb.state.pending()[0].seat,
+        tb.state.pending(castellan_engine::Lang::En)[0].seat,
         1 - p.seat,
         "then the next player"
     );
 
     let mut tb = table("blind", 2, options(ClaimMode::Random, PlacementMode::Blind));
     for _ in 0..2 {
-        let p = &tb.state.pending()[0];
+        let p = &tb.state.pending(castellan_engine::Lang::En)[0];
         let o = tb.state.default_order(p);
         tb.apply(p.seat, o, castellan_engine::Source::Player)
             .unwrap();
     }
-    assert_eq!(tb.state.pending().len(), 2);
+    assert_eq!(tb.state.pending(castellan_engine::Lang::En).len(), 2);
     let due = tb.state.to_place_setup[0];
     let t0 = CastleRisk::tname(tb.state.territories_of(0)[0]);
     let before = tb.state.armies.clone();
-    let n = tb.submit(0, &format!("PLACE {due} {t0}")).unwrap();
+    let n = tb
+        .submit(0, &format!("PLACE {due} {t0}"), castellan_engine::Lang::En)
+        .unwrap();
     assert_eq!(
         tb.state.armies, before,
         "nothing is on the board until all are in"
@@ -231,7 +255,8 @@ fn rule1_placement_in_rounds_of_five_and_blind() {
         .all(|l| !l.contains(t0) || !l.contains("places")));
     let due1 = tb.state.to_place_setup[1];
     let t1 = CastleRisk::tname(tb.state.territories_of(1)[0]);
-    tb.submit(1, &format!("PLACE {due1} {t1}")).unwrap();
+    tb.submit(1, &format!("PLACE {due1} {t1}"), castellan_engine::Lang::En)
+        .unwrap();
     assert_eq!(
         tb.state.armies[map().board.resolve(t0).unwrap()],
         before[map().board.resolve(t0).unwrap()] + due
@@ -245,14 +270,18 @@ fn rule1_placement_in_rounds_of_five_and_blind() {
 fn rule1_hidden_army_commitment_and_three_cards_each() {
     let mut tb = table("hide", 2, options(ClaimMode::Random, PlacementMode::Blind));
     while tb.state.phase != Phase::Hide {
-        let p = tb.state.pending()[0].clone();
+        let p = tb.state.pending(castellan_engine::Lang::En)[0].clone();
         let o = tb.state.default_order(&p);
         tb.apply(p.seat, o, castellan_engine::Source::Player)
             .unwrap();
     }
     let c = tb.state.castle[1].unwrap();
     let e = tb
-        .submit(0, &format!("HIDE {}", CastleRisk::tname(c)))
+        .submit(
+            0,
+            &format!("HIDE {}", CastleRisk::tname(c)),
+            castellan_engine::Lang::En,
+        )
         .unwrap_err();
     assert!(e[0].message.contains("castle"));
     let theirs = tb
@@ -262,7 +291,11 @@ fn rule1_hidden_army_commitment_and_three_cards_each() {
         .find(|x| Some(*x) != tb.state.castle[1])
         .unwrap();
     let n = tb
-        .submit(0, &format!("HIDE {}", CastleRisk::tname(theirs)))
+        .submit(
+            0,
+            &format!("HIDE {}", CastleRisk::tname(theirs)),
+            castellan_engine::Lang::En,
+        )
         .unwrap();
     assert!(
         n.public
@@ -281,7 +314,8 @@ fn rule1_hidden_army_commitment_and_three_cards_each() {
         n.public.iter().any(|l| l.contains(&h.commitment)),
         "the commitment is public"
     );
-    tb.submit(1, "HIDE Naples").unwrap();
+    tb.submit(1, "HIDE Naples", castellan_engine::Lang::En)
+        .unwrap();
     assert_eq!(tb.state.phase, Phase::Play);
     let cur = tb.state.current;
     for s in 0..2 {
@@ -418,7 +452,13 @@ fn rule4_spy_and_counter_spy() {
         .any(|e| matches!(e, Event::SpySaw { hand, .. } if hand.len() == 2)));
     let public: Vec<String> = ev
         .iter()
-        .filter_map(|e| g.narrate(e, castellan_engine::Viewer::Public))
+        .filter_map(|e| {
+            g.narrate(
+                e,
+                castellan_engine::Viewer::Public,
+                castellan_engine::Lang::En,
+            )
+        })
         .collect();
     assert!(
         public.iter().any(|l| l.contains("discard a General")),
@@ -460,7 +500,7 @@ fn rule4_counter_spy_standing_order_and_prompt() {
     g.standing[1] = Standing::default();
     give(&mut g, 1, &[Card::Spy]);
     run(&mut g, 0, "SPY Bruno", &mut d);
-    let p = g.pending();
+    let p = g.pending(castellan_engine::Lang::En);
     assert_eq!((p[0].seat, p[0].kind.as_str()), (1, "counter-spy"));
     assert!(p[0].choices.contains(&"COUNTERSPY".to_string()));
     assert_eq!(p[0].standing.as_deref(), Some("SET COUNTERSPY ALWAYS"));
@@ -851,7 +891,7 @@ fn rule6_castle_capture_eliminates() {
     );
     assert_eq!(g.armies[t("Wales")], 0, "their armies leave the board");
     // the victor is asked to re-occupy (no standing order)
-    let p = g.pending();
+    let p = g.pending(castellan_engine::Lang::En);
     assert_eq!((p[0].seat, p[0].kind.as_str()), (0, "reoccupy"));
     let e = refused(&mut g, 0, "ATTACK Naples FROM Brittany", &mut d);
     assert!(e.message.contains("waits"));
@@ -888,7 +928,7 @@ fn rule6_the_last_castle_wins() {
     run(&mut g, 0, "ATTACK London FROM Paris", &mut d);
     let o = g.outcome().expect("over");
     assert_eq!(o.winners, vec![0]);
-    assert!(g.pending().is_empty());
+    assert!(g.pending(castellan_engine::Lang::En).is_empty());
 }
 
 /// Rule 7: "once per game, in a territory the player holds at that moment; their number is
@@ -912,7 +952,13 @@ fn rule7_hidden_armies() {
     assert_eq!(g.armies[t("Naples")], 1 + 7);
     let public: Vec<String> = ev
         .iter()
-        .filter_map(|e| g.narrate(e, castellan_engine::Viewer::Public))
+        .filter_map(|e| {
+            g.narrate(
+                e,
+                castellan_engine::Viewer::Public,
+                castellan_engine::Lang::En,
+            )
+        })
         .collect();
     assert!(
         public[0].contains("salt ab"),
@@ -961,7 +1007,7 @@ fn defence_prompt_standing_order_and_default() {
     g.options.ask = true;
     let mut d = any_dice();
     run(&mut g, 0, "ATTACK Brittany FROM Gascony FOR 1 ROLL", &mut d);
-    let p = &g.pending()[0];
+    let p = &g.pending(castellan_engine::Lang::En)[0];
     assert_eq!((p.seat, p.kind.as_str()), (1, "defend"));
     assert_eq!(p.default, "DEFEND 2");
     assert_eq!(p.standing.as_deref(), Some("SET DEFEND 2"));
@@ -1113,7 +1159,7 @@ fn stalemate_a_dead_position_ends_the_game_at_the_end_of_the_turn() {
     assert_eq!(g.still_live(), None);
     // Nothing ends in the middle of a turn: seat 0 is still asked for its turn.
     assert!(g.outcome().is_none());
-    assert_eq!(g.pending()[0].kind, "turn");
+    assert_eq!(g.pending(castellan_engine::Lang::En)[0].kind, "turn");
     let ev = end_turn(&mut g);
     let o = g.outcome().expect("a dead position ends the game");
     assert!(o.reason.starts_with("stalemate"), "{}", o.reason);
@@ -1124,7 +1170,7 @@ fn stalemate_a_dead_position_ends_the_game_at_the_end_of_the_turn() {
     );
     assert!(ev.iter().any(|e| matches!(e, Event::GameOver { .. })));
     assert_eq!(g.phase, Phase::Over);
-    assert!(g.pending().is_empty());
+    assert!(g.pending(castellan_engine::Lang::En).is_empty());
     // The most territories wins (all armies are 1 here).
     let most = (0..3).map(|s| g.territories_of(s).len()).max().unwrap();
     let expect: Vec<usize> = (0..3)

@@ -21,7 +21,9 @@ pub mod text;
 
 pub use cards::{Card, Deck, Material};
 
-use castellan_engine::{BotRng, DiceBox, OrderError, Outcome, Prompt, Rules, Seat, Viewer};
+use castellan_engine::{
+    BotRng, DiceBox, Lang, OrderError, Outcome, Prompt, PromptKind, Rules, Seat, Viewer,
+};
 use serde::{Deserialize, Serialize};
 
 /// Rounds after which a classic game that nobody has won is scored like a timed game
@@ -402,6 +404,8 @@ impl Rules for Castrum {
     type Event = Event;
     const GAME: &'static str = "castrum";
     const STATE_VERSION: u32 = 1;
+    const PROMPT_KINDS: &'static [PromptKind] =
+        &[PromptKind::Turn, PromptKind::Defend, PromptKind::Works];
 
     fn seat_range() -> std::ops::RangeInclusive<usize> {
         2..=4
@@ -420,8 +424,8 @@ impl Rules for Castrum {
         self.dice_turn
     }
 
-    fn pending(&self) -> Vec<Prompt> {
-        self.prompts()
+    fn pending(&self, lang: Lang) -> Vec<Prompt> {
+        self.prompts(lang)
     }
 
     fn parse(&self, seat: Seat, line: &str) -> Result<Order, OrderError> {
@@ -450,23 +454,23 @@ impl Rules for Castrum {
         text::order_text(self, order)
     }
 
-    fn narrate(&self, event: &Event, viewer: Viewer) -> Option<String> {
-        text::narrate(self, event, viewer)
+    fn narrate(&self, event: &Event, viewer: Viewer, lang: Lang) -> Option<String> {
+        text::narrate(self, event, viewer, lang)
     }
 
-    fn public_view(&self) -> String {
-        text::public_view(self)
+    fn public_view(&self, lang: Lang) -> String {
+        text::public_view(self, lang)
     }
 
-    fn private_view(&self, seat: Seat) -> String {
-        text::private_view(self, seat)
+    fn private_view(&self, seat: Seat, lang: Lang) -> String {
+        text::private_view(self, seat, lang)
     }
 
     fn outcome(&self) -> Option<Outcome> {
         self.outcome.clone()
     }
 
-    fn order_help() -> String {
-        text::HELP.to_string()
+    fn order_help(lang: Lang) -> String {
+        text::help(lang)
     }
 }

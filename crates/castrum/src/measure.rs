@@ -48,7 +48,7 @@ pub fn play_game(
         if orders >= max_orders {
             return Err(format!("{seed}: no end after {max_orders} orders"));
         }
-        let Some(p) = g.prompts().into_iter().next() else {
+        let Some(p) = g.prompts(castellan_engine::Lang::En).into_iter().next() else {
             return Err(format!("{seed}: stalled"));
         };
         let mut rng = BotRng::new(&format!("{seed}/{orders}/{}", p.seat));

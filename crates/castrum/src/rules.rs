@@ -4,7 +4,7 @@
 //! changes nothing when it returns `Err`.
 
 use crate::*;
-use castellan_engine::Prompt;
+use castellan_engine::{Lang, Prompt, PromptKind};
 
 fn err(msg: impl Into<String>) -> OrderError {
     OrderError::new(msg)
@@ -818,10 +818,7 @@ impl Castrum {
     }
 
     fn finish(&mut self, winners: Vec<Seat>, reason: String) -> Event {
-        self.outcome = Some(Outcome {
-            winners: winners.clone(),
-            reason: reason.clone(),
-        });
+        self.outcome = Some(Outcome::new(winners.clone(), reason.clone()));
         self.phase = Phase::Over;
         Event::Won { winners, reason }
     }
@@ -1099,8 +1096,8 @@ impl Castrum {
         }
     }
 
-    pub(crate) fn prompts(&self) -> Vec<Prompt> {
-        let mk = |seat: Seat, kind: &str, question: String, standing: Option<&str>| {
+    pub(crate) fn prompts(&self, _lang: Lang) -> Vec<Prompt> {
+        let mk = |seat: Seat, kind: PromptKind, question: String, standing: Option<&str>| {
             let choices: Vec<String> = self
                 .legal_orders(seat)
                 .iter()
@@ -1109,7 +1106,7 @@ impl Castrum {
                 .collect();
             Prompt {
                 seat,
-                kind: kind.into(),
+                kind,
                 question,
                 choices,
                 default: crate::text::order_text(self, &self.default_for(seat)),
@@ -1131,7 +1128,7 @@ impl Castrum {
                         self.turn_state.played
                     )
                 };
-                vec![mk(s, "turn", q, None)]
+                vec![mk(s, PromptKind::Turn, q, None)]
             }
             Phase::Defence(att) => {
                 let q = format!(
@@ -1143,14 +1140,19 @@ impl Castrum {
                         .unwrap_or_default(),
                     att.defence_card().name()
                 );
-                vec![mk(att.victim, "defend", q, Some("SET DEFEND ALWAYS"))]
+                vec![mk(
+                    att.victim,
+                    PromptKind::Defend,
+                    q,
+                    Some("SET DEFEND ALWAYS"),
+                )]
             }
             Phase::Works(owed) => owed
                 .iter()
                 .map(|s| {
                     mk(
                         *s,
-                        "works",
+                        PromptKind::Works,
                         "For the works: give up one card of your site.".to_string(),
                         Some("SET WORKS Rustici, Lapides"),
                     )

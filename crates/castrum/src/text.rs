@@ -4,6 +4,11 @@ use crate::rules::list;
 use crate::*;
 use castellan_engine::names::{normalize, Names};
 
+/// The order help (ORDERS), in `lang`.
+pub fn help(_lang: castellan_engine::Lang) -> String {
+    HELP.to_string()
+}
+
 pub const HELP: &str = "\
 Castrum orders (one per line; case and accents do not matter; card names in Latin, French or English):
   PLAY Lapides                         put a building card on your site
@@ -266,7 +271,7 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 /// The event told to `viewer` (`None`: not for them).
-pub fn narrate(g: &Castrum, ev: &Event, viewer: Viewer) -> Option<String> {
+pub fn narrate(g: &Castrum, ev: &Event, viewer: Viewer, _lang: Lang) -> Option<String> {
     let n = |s: &Seat| g.name(*s).to_string();
     let mine = |s: &Seat| viewer == Viewer::Seat(*s);
     Some(match ev {
@@ -463,7 +468,7 @@ fn site_line(g: &Castrum, s: Seat) -> String {
 }
 
 /// The public report: every site and castle, the pile, the event in force.
-pub fn public_view(g: &Castrum) -> String {
+pub fn public_view(g: &Castrum, _lang: Lang) -> String {
     let mut out = Vec::new();
     let goal = match g.options.victory {
         Victory::Classic => {
@@ -521,7 +526,7 @@ pub fn public_view(g: &Castrum) -> String {
 }
 
 /// What only `seat` may see: the hand, standing orders, prompts.
-pub fn private_view(g: &Castrum, seat: Seat) -> String {
+pub fn private_view(g: &Castrum, seat: Seat, _lang: Lang) -> String {
     if seat >= g.seats() {
         return String::new();
     }
@@ -533,7 +538,11 @@ pub fn private_view(g: &Castrum, seat: Seat) -> String {
         order_text(g, &Order::SetDefend(g.defend[seat])),
         order_text(g, &Order::SetWorks(g.works[seat].clone()))
     ));
-    for p in g.prompts().into_iter().filter(|p| p.seat == seat) {
+    for p in g
+        .prompts(castellan_engine::Lang::En)
+        .into_iter()
+        .filter(|p| p.seat == seat)
+    {
         out.push(p.question.clone());
         out.push(format!("  You may write: {}", p.choices.join(" | ")));
         out.push(format!("  If you do not answer: {}", p.default));

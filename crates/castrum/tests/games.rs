@@ -32,7 +32,7 @@ fn checked_game(seats: usize, options: Options, id: &str) -> Table<Castrum> {
     for step in 0..20_000 {
         let g = &t.state;
         assert_eq!(g.card_count(), 90, "{id}: cards conserved at step {step}");
-        let pending = g.pending();
+        let pending = g.pending(castellan_engine::Lang::En);
         assert_eq!(
             pending.is_empty(),
             g.outcome().is_some(),
@@ -66,8 +66,8 @@ fn checked_game(seats: usize, options: Options, id: &str) -> Table<Castrum> {
                 }
             }
             assert_eq!(
-                g.public_view(),
-                other.public_view(),
+                g.public_view(castellan_engine::Lang::En),
+                other.public_view(castellan_engine::Lang::En),
                 "{id}: public view leaks a hand"
             );
             for s in 0..seats {
@@ -84,8 +84,8 @@ fn checked_game(seats: usize, options: Options, id: &str) -> Table<Castrum> {
                     }
                 }
                 assert_eq!(
-                    g.private_view(s),
-                    o2.private_view(s),
+                    g.private_view(s, castellan_engine::Lang::En),
+                    o2.private_view(s, castellan_engine::Lang::En),
                     "{id}: seat {s} sees another hand"
                 );
             }
@@ -113,7 +113,7 @@ fn checked_game(seats: usize, options: Options, id: &str) -> Table<Castrum> {
                 let mut viewers = vec![Viewer::Public];
                 viewers.extend((0..seats).filter(|s| *s != owner).map(Viewer::Seat));
                 for v in viewers {
-                    if let Some(line) = t.state.narrate(e, v) {
+                    if let Some(line) = t.state.narrate(e, v, castellan_engine::Lang::En) {
                         for n in &names {
                             assert!(!line.contains(n), "{id}: {v:?} reads \"{line}\"");
                         }
@@ -143,7 +143,13 @@ fn play_out_finishes_and_bad_orders_change_nothing() {
     let mut t = table(3, Options::default(), "castrum-po");
     let snapshot = serde_json::to_value(&t.state).unwrap();
     let current = t.state.current;
-    let errs = t.submit(current, "PLAY Lapides\nBUILD CASTLE").unwrap_err();
+    let errs = t
+        .submit(
+            current,
+            "PLAY Lapides\nBUILD CASTLE",
+            castellan_engine::Lang::En,
+        )
+        .unwrap_err();
     assert_eq!(errs.len(), errs.iter().filter(|e| e.line_no >= 1).count());
     assert_eq!(serde_json::to_value(&t.state).unwrap(), snapshot);
     assert!(t
@@ -165,7 +171,7 @@ fn a_game_of_defaults_finishes() {
     };
     let mut t = table(3, o, "castrum-defaults");
     for _ in 0..5_000 {
-        let Some(p) = t.state.pending().first().cloned() else {
+        let Some(p) = t.state.pending(castellan_engine::Lang::En).first().cloned() else {
             break;
         };
         t.play_default(p.seat).unwrap();

@@ -391,7 +391,7 @@ fn each_defence_card_cancels_its_attacks_out_of_turn() {
             &[&[], bob_site],
         );
         ok(&mut g, &mut d, 0, line);
-        let p = g.pending();
+        let p = g.pending(castellan_engine::Lang::En);
         assert_eq!(p.len(), 1);
         assert_eq!((p[0].seat, p[0].kind.as_str()), (1, "defend"));
         assert!(p[0].choices.contains(&"DEFEND".to_string()));
@@ -432,7 +432,7 @@ fn the_wrong_defence_card_is_refused() {
         &[],
     );
     ok(&mut g, &mut d, 0, "PLAY Mage ON Bob");
-    let p = &g.pending()[0];
+    let p = &g.pending(castellan_engine::Lang::En)[0];
     assert_eq!(p.choices, vec!["ACCEPT".to_string()]);
     let e = refused(&mut g, &mut d, 1, "DEFEND");
     assert_eq!(e.hint.as_deref(), Some("write: ACCEPT"));
@@ -459,21 +459,21 @@ fn standing_defence_orders_answer_without_a_prompt() {
         site,
     );
     ok(&mut g, &mut d, 0, "PLAY Incendie ON Bob");
-    assert_eq!(g.pending()[0].kind, "defend");
-    assert_eq!(g.pending()[0].default, "ACCEPT");
+    assert_eq!(g.pending(castellan_engine::Lang::En)[0].kind, "defend");
+    assert_eq!(g.pending(castellan_engine::Lang::En)[0].default, "ACCEPT");
 
     let (mut g, mut d) = position(2, &family(), "s1", hands, site);
     ok(&mut g, &mut d, 1, "SET DEFEND ALWAYS");
     let ev = ok(&mut g, &mut d, 0, "PLAY Incendie ON Bob");
     assert!(ev.iter().any(|e| matches!(e, Event::Defended { .. })));
-    assert_eq!(g.pending()[0].kind, "turn");
+    assert_eq!(g.pending(castellan_engine::Lang::En)[0].kind, "turn");
 
     let (mut g, mut d) = position(2, &family(), "s2", hands, site);
     ok(&mut g, &mut d, 1, "set defend never");
     let ev = ok(&mut g, &mut d, 0, "PLAY Incendie ON Bob");
     assert!(ev.iter().any(|e| matches!(e, Event::FireDie { .. })));
     assert!(g.hands[1].contains(&Gardes));
-    assert_eq!(g.pending()[0].kind, "turn");
+    assert_eq!(g.pending(castellan_engine::Lang::En)[0].kind, "turn");
 }
 
 /// Roue de Carrier: "Jouer cette carte au début de son tour permet de poser 4 cartes sur son
@@ -554,6 +554,7 @@ fn the_event_die_is_rolled_after_every_full_round_and_told_to_all() {
                     .unwrap()
                     .clone(),
                 Viewer::Public,
+                castellan_engine::Lang::En,
             )
             .unwrap();
         assert!(public.contains(h.name()));
@@ -643,7 +644,7 @@ fn for_the_works_asks_each_player_with_site_cards_for_one() {
         vec![Rustici],
         "standing order gave the Lapides"
     );
-    let p = g.pending();
+    let p = g.pending(castellan_engine::Lang::En);
     assert_eq!(p.len(), 1, "Bob has nothing to give");
     assert_eq!((p[0].seat, p[0].kind.as_str()), (0, "works"));
     assert_eq!(p[0].default, "GIVE Rustici", "documented default");
@@ -651,7 +652,7 @@ fn for_the_works_asks_each_player_with_site_cards_for_one() {
     refused(&mut g, &mut d, 0, "GIVE Mage");
     ok(&mut g, &mut d, 0, "GIVE Structores");
     assert_eq!(g.sites[0].cards, vec![Lapides, Rustici]);
-    assert_eq!(g.pending()[0].kind, "turn");
+    assert_eq!(g.pending(castellan_engine::Lang::En)[0].kind, "turn");
 }
 
 /// 5 REFORME MONASTIQUE: "empêche toute utilisation des cartes Mage et Sorcière pendant le tour à venir."
@@ -692,7 +693,7 @@ fn feast_of_fools_passes_every_hand_to_the_left() {
     }
     // The public hears that hands passed, not what they hold.
     for e in &ev {
-        if let Some(p) = g.narrate(e, Viewer::Public) {
+        if let Some(p) = g.narrate(e, Viewer::Public, castellan_engine::Lang::En) {
             assert!(!p.contains("Mage") && !p.contains("Gardes"), "{p}");
         }
     }
@@ -712,7 +713,7 @@ fn classic_game_ends_with_the_first_complete_castle() {
     ok(&mut g, &mut d, 0, "BUILD TOWER");
     let o = g.outcome().expect("game over");
     assert_eq!(o.winners, vec![0]);
-    assert!(g.pending().is_empty());
+    assert!(g.pending(castellan_engine::Lang::En).is_empty());
     refused(&mut g, &mut d, 1, "PLAY Rustici");
 
     let (mut g, mut d) = position(2, &family(), "cw2", &[], &[tower]);
@@ -747,7 +748,7 @@ fn timed_game_scores_tower_4_wall_1_at_the_end_of_the_last_round() {
     ok(&mut g, &mut d, 1, "DISCARD Lapides");
     let out = g.outcome().expect("over after 2 rounds");
     assert_eq!(out.winners, vec![0, 1], "tie shared");
-    assert!(g.pending().is_empty());
+    assert!(g.pending(castellan_engine::Lang::En).is_empty());
 }
 
 /// Our decision: a classic game nobody has won after CLASSIC_ROUND_LIMIT rounds is scored.
@@ -844,7 +845,7 @@ fn the_public_report_shows_sites_and_castles_and_only_the_owner_sees_a_hand() {
     g.sites[0].walls = 2;
     g.sites[0].towers = 1;
     g.sites[1].mage = Some(0);
-    let pv = g.public_view();
+    let pv = g.public_view(castellan_engine::Lang::En);
     let alice = pv
         .lines()
         .find(|l| l.trim_start().starts_with("Alice"))
@@ -875,13 +876,13 @@ fn the_public_report_shows_sites_and_castles_and_only_the_owner_sees_a_hand() {
     ] {
         assert!(!pv.contains(hidden), "public report shows {hidden}:\n{pv}");
     }
-    let mine = g.private_view(0);
+    let mine = g.private_view(0, castellan_engine::Lang::En);
     assert!(mine.contains("Your hand (5)"), "{mine}");
     assert!(
         mine.contains("Reliques") && mine.contains("Sorcière"),
         "{mine}"
     );
-    let theirs = g.private_view(1);
+    let theirs = g.private_view(1, castellan_engine::Lang::En);
     assert!(theirs.contains("Incendie"), "{theirs}");
     assert!(!theirs.contains("Reliques") && !theirs.contains("Sorcière"));
 }

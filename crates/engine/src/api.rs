@@ -3,6 +3,7 @@
 //! ([`Session`]) so one store, one clock and one set of templates serve every game.
 
 use crate::dice::{BotRng, DiceBox, Roll, Secret};
+use crate::lang::Lang;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::fmt::Debug;
@@ -13,15 +14,113 @@ pub type Seat = usize;
 /// Version of the [`Table`] envelope stored by the judge.
 pub const TABLE_VERSION: u32 = 1;
 
+/// What kind of decision a prompt asks for. Closed: a game lists the kinds it prompts in
+/// [`Rules::PROMPT_KINDS`], deadlines may be set per kind (`deadline-defend=12`), and
+/// defaults match on it exhaustively. Stored and written kebab-case ("counter-spy").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PromptKind {
+    /// Castle Risk: choose your castle's territory.
+    Castle,
+    /// Claim a territory at setup.
+    Claim,
+    /// Castle Risk: rank the empires for the draft.
+    Rank,
+    /// Place armies.
+    Place,
+    /// Castle Risk: hide armies at setup.
+    Hide,
+    /// Play a turn.
+    Turn,
+    /// Answer an attack.
+    Defend,
+    /// Castrum: defend a neutral card.
+    DefendNeutral,
+    /// Castle Risk: answer a spy.
+    CounterSpy,
+    /// Castle Risk: re-occupy vacated territories after taking a castle.
+    Reoccupy,
+    /// Castle Risk: annex a vacated territory.
+    Annex,
+    /// Castrum: the draft.
+    Draft,
+    /// Castrum: choose the headquarters.
+    Headquarters,
+    /// Castrum: the works.
+    Works,
+    /// Castello: a move.
+    Move,
+}
+
+impl PromptKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [PromptKind; 15] = [
+        PromptKind::Castle,
+        PromptKind::Claim,
+        PromptKind::Rank,
+        PromptKind::Place,
+        PromptKind::Hide,
+        PromptKind::Turn,
+        PromptKind::Defend,
+        PromptKind::DefendNeutral,
+        PromptKind::CounterSpy,
+        PromptKind::Reoccupy,
+        PromptKind::Annex,
+        PromptKind::Draft,
+        PromptKind::Headquarters,
+        PromptKind::Works,
+        PromptKind::Move,
+    ];
+
+    /// The kind as written in options and stored ("counter-spy").
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PromptKind::Castle => "castle",
+            PromptKind::Claim => "claim",
+            PromptKind::Rank => "rank",
+            PromptKind::Place => "place",
+            PromptKind::Hide => "hide",
+            PromptKind::Turn => "turn",
+            PromptKind::Defend => "defend",
+            PromptKind::DefendNeutral => "defend-neutral",
+            PromptKind::CounterSpy => "counter-spy",
+            PromptKind::Reoccupy => "reoccupy",
+            PromptKind::Annex => "annex",
+            PromptKind::Draft => "draft",
+            PromptKind::Headquarters => "headquarters",
+            PromptKind::Works => "works",
+            PromptKind::Move => "move",
+        }
+    }
+
+    /// Read a kind as written ("counter-spy", "COUNTER_SPY").
+    pub fn parse(s: &str) -> Option<PromptKind> {
+        let s = s.trim().to_lowercase().replace('_', "-");
+        PromptKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+/// `kind == "counter-spy"`: compares with the written form.
+impl PartialEq<&str> for PromptKind {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl std::fmt::Display for PromptKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// A decision the game waits for: who, what, the legal answers, and what happens if the
 /// deadline passes ("every decision has three answers": an order now, a standing order,
 /// a default).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Prompt {
     pub seat: Seat,
-    /// Stable kind ("turn", "defend", "counter-spy", "place", "draft", "move"...).
-    pub kind: String,
-    /// The question, in one or two sentences.
+    pub kind: PromptKind,
+    /// The question, in one or two sentences, in the language asked for.
     pub question: String,
     /// Order lines the seat may send now, exactly as they would be written.
     /// When the legal answers are many, a representative sample.
@@ -32,12 +131,23 @@ pub struct Prompt {
     pub standing: Option<String>,
 }
 
-/// Why an order was refused, with how to write it right.
+/// Why an order was refused, with how to write it right: in English, and in French when
+/// the game gives it (`OrderError::new(en).fr(fr).hint(en).hint_fr(fr)`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 #[error("{message}")]
 pub struct OrderError {
     pub message: String,
     /// How to write it right ("write: ATTACK Livonia FROM Poland WITH 3").
+    pub hint: Option<String>,
+    /// The same in French, when the game words it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub french: Option<Box<Translation>>,
+}
+
+/// An [`OrderError`]'s message and hint in another language.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Translation {
+    pub message: Option<String>,
     pub hint: Option<String>,
 }
 
@@ -46,11 +156,36 @@ impl OrderError {
         OrderError {
             message: message.into(),
             hint: None,
+            french: None,
         }
     }
     pub fn hint(mut self, hint: impl Into<String>) -> OrderError {
         self.hint = Some(hint.into());
         self
+    }
+    /// The message in French.
+    pub fn fr(mut self, message: impl Into<String>) -> OrderError {
+        self.french.get_or_insert_with(Default::default).message = Some(message.into());
+        self
+    }
+    /// The hint in French.
+    pub fn hint_fr(mut self, hint: impl Into<String>) -> OrderError {
+        self.french.get_or_insert_with(Default::default).hint = Some(hint.into());
+        self
+    }
+    /// The message in `lang` (English where the game gave no French).
+    pub fn message_in(&self, lang: Lang) -> &str {
+        match (lang, &self.french) {
+            (Lang::Fr, Some(t)) => t.message.as_deref().unwrap_or(&self.message),
+            _ => &self.message,
+        }
+    }
+    /// The hint in `lang` (English where the game gave no French).
+    pub fn hint_in(&self, lang: Lang) -> Option<&str> {
+        match (lang, &self.french) {
+            (Lang::Fr, Some(t)) => t.hint.as_deref().or(self.hint.as_deref()),
+            _ => self.hint.as_deref(),
+        }
     }
 }
 
@@ -69,6 +204,32 @@ pub struct Outcome {
     /// Winning seats (several only for a shared result; empty for a draw).
     pub winners: Vec<Seat>,
     pub reason: String,
+    /// The reason in French, when the game words it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason_fr: Option<String>,
+}
+
+impl Outcome {
+    /// An outcome with its reason in English only.
+    pub fn new(winners: Vec<Seat>, reason: impl Into<String>) -> Outcome {
+        Outcome {
+            winners,
+            reason: reason.into(),
+            reason_fr: None,
+        }
+    }
+    /// The reason in French.
+    pub fn fr(mut self, reason: impl Into<String>) -> Outcome {
+        self.reason_fr = Some(reason.into());
+        self
+    }
+    /// The reason in `lang`.
+    pub fn reason_in(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::Fr => self.reason_fr.as_deref().unwrap_or(&self.reason),
+            Lang::En => &self.reason,
+        }
+    }
 }
 
 /// One game's rules. Pure: no I/O, no clock; every random draw comes from the [`DiceBox`].
@@ -90,6 +251,9 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
     /// Version of this game's stored state; bump when the serialized shape changes.
     const STATE_VERSION: u32;
 
+    /// Every kind of prompt this game may raise (deadlines per kind are checked against it).
+    const PROMPT_KINDS: &'static [PromptKind];
+
     /// Seat counts this game supports.
     fn seat_range() -> std::ops::RangeInclusive<usize>;
 
@@ -104,8 +268,8 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
     /// has its own committed seed.
     fn turn(&self) -> u32;
 
-    /// Who must answer what now.
-    fn pending(&self) -> Vec<Prompt>;
+    /// Who must answer what now; questions and choices worded in `lang`.
+    fn pending(&self, lang: Lang) -> Vec<Prompt>;
 
     /// Parse one order line written by `seat`.
     fn parse(&self, seat: Seat, line: &str) -> Result<Self::Order, OrderError>;
@@ -127,19 +291,19 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
     /// The order as a player would write it (parse(order_text(o)) == o).
     fn order_text(&self, order: &Self::Order) -> String;
 
-    /// The event told to `viewer`, or `None` if `viewer` must not see it.
-    fn narrate(&self, event: &Self::Event, viewer: Viewer) -> Option<String>;
+    /// The event told to `viewer` in `lang`, or `None` if `viewer` must not see it.
+    fn narrate(&self, event: &Self::Event, viewer: Viewer, lang: Lang) -> Option<String>;
 
-    /// The board (text map) and everything every player may know.
-    fn public_view(&self) -> String;
+    /// The board (text map) and everything every player may know, in `lang`.
+    fn public_view(&self, lang: Lang) -> String;
 
-    /// What only `seat` may know: hand, secrets, standing orders, prompts.
-    fn private_view(&self, seat: Seat) -> String;
+    /// What only `seat` may know: hand, secrets, standing orders, prompts, in `lang`.
+    fn private_view(&self, seat: Seat, lang: Lang) -> String;
 
     fn outcome(&self) -> Option<Outcome>;
 
-    /// Short help on the order language (the ORDERS command).
-    fn order_help() -> String;
+    /// Short help on the order language (the ORDERS command), in `lang`.
+    fn order_help(lang: Lang) -> String;
 }
 
 /// Who produced an order.
@@ -361,18 +525,18 @@ impl<R: Rules> Table<R> {
         Ok(self.history.last().expect("just pushed"))
     }
 
-    fn narrate_entry(&self, entry: &Entry<R>) -> Narration {
+    fn narrate_entry(&self, entry: &Entry<R>, lang: Lang) -> Narration {
         let mut n = Narration {
             rolls: entry.rolls.clone(),
             ..Default::default()
         };
         for e in &entry.events {
-            let public = self.state.narrate(e, Viewer::Public);
+            let public = self.state.narrate(e, Viewer::Public, lang);
             if let Some(p) = &public {
                 n.public.push(p.clone());
             }
             for seat in 0..self.players.len() {
-                if let Some(s) = self.state.narrate(e, Viewer::Seat(seat)) {
+                if let Some(s) = self.state.narrate(e, Viewer::Seat(seat), lang) {
                     if Some(&s) != public.as_ref() {
                         n.private.push((seat, s));
                     }
@@ -382,18 +546,25 @@ impl<R: Rules> Table<R> {
         n
     }
 
-    /// Narration of history entries `from..` (the judge reports what an order caused).
-    pub fn narrate_since(&self, from: usize) -> Narration {
+    /// Narration of history entries `from..` in `lang` (the judge reports what an order
+    /// caused).
+    pub fn narrate_since(&self, from: usize, lang: Lang) -> Narration {
         let mut n = Narration::default();
         for e in self.history.iter().skip(from) {
-            n.extend(self.narrate_entry(e));
+            n.extend(self.narrate_entry(e, lang));
         }
         n
     }
 
     /// Apply every order line of `text` for `seat`, all or nothing: if any line is refused,
-    /// nothing is applied and every refused line is reported.
-    pub fn submit(&mut self, seat: Seat, text: &str) -> Result<Narration, Vec<LineError>> {
+    /// nothing is applied and every refused line is reported. Errors and narration are
+    /// worded in `lang`.
+    pub fn submit(
+        &mut self,
+        seat: Seat,
+        text: &str,
+        lang: Lang,
+    ) -> Result<Narration, Vec<LineError>> {
         let mut scratch = self.clone();
         let start = scratch.history.len();
         let mut errors = Vec::new();
@@ -406,22 +577,22 @@ impl<R: Rules> Table<R> {
                 errors.push(LineError {
                     line_no,
                     line: line.clone(),
-                    message: e.message,
-                    hint: e.hint,
+                    message: e.message_in(lang).to_string(),
+                    hint: e.hint_in(lang).map(str::to_string),
                 });
             }
         }
         if !errors.is_empty() {
             return Err(errors);
         }
-        let n = scratch.narrate_since(start);
+        let n = scratch.narrate_since(start, lang);
         *self = scratch;
         Ok(n)
     }
 
     /// Check order lines without applying them: each line is parsed and tried on a copy,
-    /// up to the first die.
-    pub fn check(&self, seat: Seat, text: &str) -> Vec<LineCheck> {
+    /// up to the first die. Verdicts are worded in `lang`.
+    pub fn check(&self, seat: Seat, text: &str, lang: Lang) -> Vec<LineCheck> {
         let mut scratch = self.clone();
         scratch.dice = self.dice.dry_copy();
         let mut out = Vec::new();
@@ -432,21 +603,21 @@ impl<R: Rules> Table<R> {
             } else {
                 match scratch.state.parse(seat, &line) {
                     Err(e) => LineVerdict::Err {
-                        message: e.message,
-                        hint: e.hint,
+                        message: e.message_in(lang).to_string(),
+                        hint: e.hint_in(lang).map(str::to_string),
                     },
                     Ok(order) => {
                         let before = scratch.history.len();
                         match scratch.apply(seat, order, Source::Player).map(|_| ()) {
                             Err(e) => LineVerdict::Err {
-                                message: e.message,
-                                hint: e.hint,
+                                message: e.message_in(lang).to_string(),
+                                hint: e.hint_in(lang).map(str::to_string),
                             },
                             Ok(_) if scratch.dice.dry_roll_wanted() => {
                                 stopped = true;
                                 LineVerdict::NeedsDice
                             }
-                            Ok(_) => LineVerdict::Ok(scratch.narrate_since(before).public),
+                            Ok(_) => LineVerdict::Ok(scratch.narrate_since(before, lang).public),
                         }
                     }
                 }
@@ -465,13 +636,18 @@ impl<R: Rules> Table<R> {
         let start = self.history.len();
         // A default may raise a further prompt for the same seat; bounded.
         for _ in 0..64 {
-            let Some(p) = self.state.pending().into_iter().find(|p| p.seat == seat) else {
+            let Some(p) = self
+                .state
+                .pending(Lang::En)
+                .into_iter()
+                .find(|p| p.seat == seat)
+            else {
                 break;
             };
             let order = self.state.default_order(&p);
             self.apply(seat, order, Source::Default)?;
         }
-        Ok(self.narrate_since(start))
+        Ok(self.narrate_since(start, Lang::En))
     }
 
     fn bot_rng(&self, seat: Seat) -> BotRng {
@@ -496,7 +672,12 @@ impl<R: Rules> Table<R> {
         let mut scratch = self.clone();
         let mut lines = Vec::new();
         while lines.len() < max_lines.max(1) {
-            let waiting: Vec<Seat> = scratch.state.pending().iter().map(|p| p.seat).collect();
+            let waiting: Vec<Seat> = scratch
+                .state
+                .pending(Lang::En)
+                .iter()
+                .map(|p| p.seat)
+                .collect();
             if !waiting.contains(&seat) || (!lines.is_empty() && waiting.iter().any(|s| *s != seat))
             {
                 break;
@@ -522,7 +703,7 @@ impl<R: Rules> Table<R> {
                 e.message
             ))
         })?;
-        Ok(self.narrate_since(start))
+        Ok(self.narrate_since(start, Lang::En))
     }
 
     /// Rebuild the game from its seed and history and compare: the `verify` command.
@@ -564,30 +745,33 @@ pub trait Session: Send {
     fn game_id(&self) -> &str;
     fn players(&self) -> &[String];
     fn turn(&self) -> u32;
-    fn pending(&self) -> Vec<Prompt>;
+    /// Who must answer what now, worded in `lang`.
+    fn pending(&self, lang: Lang) -> Vec<Prompt>;
     /// Seats the game waits for, without repeats, in seat order.
     fn awaiting(&self) -> Vec<Seat> {
-        let mut s: Vec<Seat> = self.pending().iter().map(|p| p.seat).collect();
+        let mut s: Vec<Seat> = self.pending(Lang::En).iter().map(|p| p.seat).collect();
         s.sort_unstable();
         s.dedup();
         s
     }
-    fn submit(&mut self, seat: Seat, text: &str) -> Result<Narration, Vec<LineError>>;
-    fn check(&self, seat: Seat, text: &str) -> Vec<LineCheck>;
+    fn submit(&mut self, seat: Seat, text: &str, lang: Lang) -> Result<Narration, Vec<LineError>>;
+    fn check(&self, seat: Seat, text: &str, lang: Lang) -> Vec<LineCheck>;
     fn play_default(&mut self, seat: Seat) -> Result<Narration, String>;
     fn play_bot(&mut self, seat: Seat) -> Result<Narration, String>;
     /// The order line a bot would send for `seat` now.
     fn bot_text(&self, seat: Seat) -> String;
     /// The lines a bot would send in one mail for `seat` (see [`Table::bot_turn`]).
     fn bot_turn(&self, seat: Seat, max_lines: usize) -> Vec<String>;
-    fn public_view(&self) -> String;
-    fn private_view(&self, seat: Seat) -> String;
+    fn public_view(&self, lang: Lang) -> String;
+    fn private_view(&self, seat: Seat, lang: Lang) -> String;
     fn outcome(&self) -> Option<Outcome>;
-    fn order_help(&self) -> String;
+    fn order_help(&self, lang: Lang) -> String;
+    /// The kinds of prompt this game raises.
+    fn prompt_kinds(&self) -> &'static [PromptKind];
     fn dice(&mut self) -> &mut DiceBox;
     fn history_len(&self) -> usize;
-    /// Narration of history entries from `from` on (HISTORY).
-    fn narrate_since(&self, from: usize) -> Narration;
+    /// Narration of history entries from `from` on (HISTORY, reports), in `lang`.
+    fn narrate_since(&self, from: usize, lang: Lang) -> Narration;
     /// Dice turn of each history entry.
     fn entry_turns(&self) -> Vec<u32>;
     /// Replay from seed and history; Err says where it diverged.
@@ -608,14 +792,14 @@ impl<R: Rules> Session for Table<R> {
     fn turn(&self) -> u32 {
         self.state.turn()
     }
-    fn pending(&self) -> Vec<Prompt> {
-        self.state.pending()
+    fn pending(&self, lang: Lang) -> Vec<Prompt> {
+        self.state.pending(lang)
     }
-    fn submit(&mut self, seat: Seat, text: &str) -> Result<Narration, Vec<LineError>> {
-        Table::submit(self, seat, text)
+    fn submit(&mut self, seat: Seat, text: &str, lang: Lang) -> Result<Narration, Vec<LineError>> {
+        Table::submit(self, seat, text, lang)
     }
-    fn check(&self, seat: Seat, text: &str) -> Vec<LineCheck> {
-        Table::check(self, seat, text)
+    fn check(&self, seat: Seat, text: &str, lang: Lang) -> Vec<LineCheck> {
+        Table::check(self, seat, text, lang)
     }
     fn play_default(&mut self, seat: Seat) -> Result<Narration, String> {
         Table::play_default(self, seat).map_err(|e| e.message)
@@ -629,17 +813,20 @@ impl<R: Rules> Session for Table<R> {
     fn bot_turn(&self, seat: Seat, max_lines: usize) -> Vec<String> {
         Table::bot_turn(self, seat, max_lines)
     }
-    fn public_view(&self) -> String {
-        self.state.public_view()
+    fn public_view(&self, lang: Lang) -> String {
+        self.state.public_view(lang)
     }
-    fn private_view(&self, seat: Seat) -> String {
-        self.state.private_view(seat)
+    fn private_view(&self, seat: Seat, lang: Lang) -> String {
+        self.state.private_view(seat, lang)
     }
     fn outcome(&self) -> Option<Outcome> {
         self.state.outcome()
     }
-    fn order_help(&self) -> String {
-        R::order_help()
+    fn order_help(&self, lang: Lang) -> String {
+        R::order_help(lang)
+    }
+    fn prompt_kinds(&self) -> &'static [PromptKind] {
+        R::PROMPT_KINDS
     }
     fn dice(&mut self) -> &mut DiceBox {
         &mut self.dice
@@ -647,8 +834,8 @@ impl<R: Rules> Session for Table<R> {
     fn history_len(&self) -> usize {
         self.history.len()
     }
-    fn narrate_since(&self, from: usize) -> Narration {
-        Table::narrate_since(self, from)
+    fn narrate_since(&self, from: usize, lang: Lang) -> Narration {
+        Table::narrate_since(self, from, lang)
     }
     fn entry_turns(&self) -> Vec<u32> {
         self.history.iter().map(|e| e.turn).collect()
@@ -701,7 +888,7 @@ pub fn play_out<R: Rules>(table: &mut Table<R>, max_orders: usize) -> Result<Pla
                 capped: true,
             });
         }
-        let pending = table.state.pending();
+        let pending = table.state.pending(Lang::En);
         let Some(p) = pending.first() else {
             return Err(format!(
                 "game stalled at order {orders}: no prompt and no outcome"
@@ -746,8 +933,10 @@ pub struct GameInfo {
     pub create: CreateFn,
     /// Load a stored game (the JSON of [`Session::to_json`]).
     pub load: fn(serde_json::Value) -> Result<Box<dyn Session>, String>,
-    /// The order language's help text.
-    pub help: fn() -> String,
+    /// The order language's help text, in a language.
+    pub help: fn(Lang) -> String,
+    /// Every kind of prompt the game raises (deadlines per kind are checked against it).
+    pub prompt_kinds: &'static [PromptKind],
     /// Bots play one whole game: (game id, master, seats, options, order cap) ->
     /// (result, replayed identically from its seed).
     pub simulate: SimulateFn,
@@ -792,6 +981,7 @@ pub fn game_info<R: Rules>() -> GameInfo {
         create: create_table::<R>,
         load: load_table::<R>,
         help: R::order_help,
+        prompt_kinds: R::PROMPT_KINDS,
         simulate: simulate_table::<R>,
         options: || serde_json::to_value(R::Options::default()).unwrap_or_default(),
     }

@@ -8,6 +8,7 @@
 //! * [`board`]: a map as a graph of territories, groups and edges.
 //! * [`battle`]: Risk-family dice comparison.
 //! * [`names`]: forgiving name matching with "did you mean".
+//! * [`lang`]: the languages players read ([`Lang`]) and a little French grammar.
 //!
 //! Nothing here does I/O, reads a clock or touches a database: the crate does not depend
 //! on any crate that could.
@@ -18,14 +19,16 @@ pub mod battle;
 pub mod board;
 pub mod claim;
 pub mod dice;
+pub mod lang;
 pub mod names;
 
 pub use api::{
     load_table, options_from_pairs, order_lines, play_out, Entry, LineCheck, LineError,
-    LineVerdict, Narration, OrderError, Outcome, PlayedGame, Prompt, Rules, Seat, Session, Source,
-    Table, Viewer,
+    LineVerdict, Narration, OrderError, Outcome, PlayedGame, Prompt, PromptKind, Rules, Seat,
+    Session, Source, Table, Translation, Viewer,
 };
 pub use dice::{BotRng, DiceBox, Roll, Secret};
+pub use lang::Lang;
 #[cfg(feature = "toy")]
 pub mod toy;
 pub use api::{game_info, GameInfo};

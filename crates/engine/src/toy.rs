@@ -33,6 +33,7 @@ impl Rules for Race {
     type Event = Ev;
     const GAME: &'static str = "race";
     const STATE_VERSION: u32 = 1;
+    const PROMPT_KINDS: &'static [PromptKind] = &[PromptKind::Turn];
     fn seat_range() -> std::ops::RangeInclusive<usize> {
         2..=3
     }
@@ -53,14 +54,14 @@ impl Rules for Race {
     fn turn(&self) -> u32 {
         self.turn
     }
-    fn pending(&self) -> Vec<Prompt> {
+    fn pending(&self, lang: Lang) -> Vec<Prompt> {
         if self.winner.is_some() {
             return vec![];
         }
         vec![Prompt {
             seat: self.to_move,
-            kind: "turn".into(),
-            question: "add 1 to 3".into(),
+            kind: PromptKind::Turn,
+            question: lang.pick("add 1 to 3", "ajoutez 1 à 3").into(),
             choices: vec!["ADD 1".into(), "ADD 2".into(), "ADD 3".into()],
             default: "ADD 1".into(),
             standing: None,
@@ -72,17 +73,23 @@ impl Rules for Race {
             w.next().map(|s| s.to_uppercase()),
             w.next().map(str::parse::<u32>),
         ) {
-            (Some(k), Some(Ok(n))) if k == "ADD" => Ok(Step::Add(n)),
-            _ => Err(OrderError::new("not an order").hint("write: ADD 2")),
+            (Some(k), Some(Ok(n))) if k == "ADD" || k == "AJOUTE" => Ok(Step::Add(n)),
+            _ => Err(OrderError::new("not an order")
+                .hint("write: ADD 2")
+                .fr("ce n'est pas un ordre")
+                .hint_fr("écrivez : ADD 2")),
         }
     }
     fn apply(&mut self, seat: Seat, o: &Step, dice: &mut DiceBox) -> Result<Vec<Ev>, OrderError> {
         let Step::Add(n) = *o;
         if seat != self.to_move {
-            return Err(OrderError::new("not your turn"));
+            return Err(OrderError::new("not your turn").fr("ce n'est pas votre tour"));
         }
         if !(1..=3).contains(&n) {
-            return Err(OrderError::new("add 1, 2 or 3").hint("write: ADD 2"));
+            return Err(OrderError::new("add 1, 2 or 3")
+                .hint("write: ADD 2")
+                .fr("ajoutez 1, 2 ou 3")
+                .hint_fr("écrivez : ADD 2"));
         }
         let die = dice.roll(6).value;
         self.count += n + u32::from(die.is_multiple_of(2));
@@ -103,32 +110,39 @@ impl Rules for Race {
         let Step::Add(n) = o;
         format!("ADD {n}")
     }
-    fn narrate(&self, e: &Ev, v: Viewer) -> Option<String> {
-        match (e, v) {
-            (Ev::Added { seat, n, die }, _) => Some(format!("seat {seat} adds {n}, die {die}")),
-            (Ev::Drew { seat, card }, Viewer::Seat(s)) if s == *seat => {
-                Some(format!("you hold card {card}"))
+    fn narrate(&self, e: &Ev, v: Viewer, lang: Lang) -> Option<String> {
+        match (e, v, lang) {
+            (Ev::Added { seat, n, die }, _, Lang::En) => {
+                Some(format!("seat {seat} adds {n}, die {die}"))
             }
-            (Ev::Drew { seat, .. }, _) => Some(format!("seat {seat} draws a card")),
+            (Ev::Added { seat, n, die }, _, Lang::Fr) => {
+                Some(format!("le siège {seat} ajoute {n}, dé {die}"))
+            }
+            (Ev::Drew { seat, card }, Viewer::Seat(s), _) if s == *seat => Some(lang.pick(
+                format!("you hold card {card}"),
+                format!("vous tenez la carte {card}"),
+            )),
+            (Ev::Drew { seat, .. }, _, _) => Some(lang.pick(
+                format!("seat {seat} draws a card"),
+                format!("le siège {seat} tire une carte"),
+            )),
         }
     }
-    fn public_view(&self) -> String {
-        format!("count {}", self.count)
+    fn public_view(&self, lang: Lang) -> String {
+        format!("{} {}", lang.pick("count", "total"), self.count)
     }
-    fn private_view(&self, seat: Seat) -> String {
+    fn private_view(&self, seat: Seat, lang: Lang) -> String {
         if seat == 0 {
-            format!("card {}", self.secret_card)
+            format!("{} {}", lang.pick("card", "carte"), self.secret_card)
         } else {
             String::new()
         }
     }
     fn outcome(&self) -> Option<Outcome> {
-        self.winner.map(|w| Outcome {
-            winners: vec![w],
-            reason: "reached ten".into(),
-        })
+        self.winner
+            .map(|w| Outcome::new(vec![w], "reached ten").fr("a atteint dix"))
     }
-    fn order_help() -> String {
-        "ADD n".into()
+    fn order_help(lang: Lang) -> String {
+        lang.pick("ADD n", "ADD n (ou AJOUTE n)").into()
     }
 }

@@ -19,13 +19,17 @@ fn table() -> Table<Race> {
 fn a_refused_line_applies_nothing_and_names_the_line() {
     let mut t = table();
     let before = serde_json::to_string(&t).unwrap();
-    let err = t.submit(0, "# my plan\n\nADD 9").unwrap_err();
+    let err = t
+        .submit(0, "# my plan\n\nADD 9", castellan_engine::Lang::En)
+        .unwrap_err();
     assert_eq!(err.len(), 1);
     assert_eq!(err[0].line_no, 3);
     assert_eq!(err[0].line, "ADD 9");
     assert_eq!(err[0].hint.as_deref(), Some("write: ADD 2"));
     // A good line followed by a bad one: the good one is not applied either.
-    let err = t.submit(0, "ADD 2\nADD 3").unwrap_err();
+    let err = t
+        .submit(0, "ADD 2\nADD 3", castellan_engine::Lang::En)
+        .unwrap_err();
     assert_eq!(
         (err[0].line_no, err[0].message.as_str()),
         (2, "not your turn")
@@ -37,10 +41,10 @@ fn a_refused_line_applies_nothing_and_names_the_line() {
 fn check_stops_at_the_first_die_and_changes_nothing() {
     let t = table();
     let before = serde_json::to_string(&t).unwrap();
-    let v = t.check(0, "ADD 2\nADD 1");
+    let v = t.check(0, "ADD 2\nADD 1", castellan_engine::Lang::En);
     assert_eq!(v[0].verdict, LineVerdict::NeedsDice);
     assert_eq!(v[1].verdict, LineVerdict::NeedsDice);
-    let v = t.check(0, "ADD 7");
+    let v = t.check(0, "ADD 7", castellan_engine::Lang::En);
     assert!(matches!(v[0].verdict, LineVerdict::Err { .. }));
     assert_eq!(serde_json::to_string(&t).unwrap(), before);
 }
@@ -48,7 +52,7 @@ fn check_stops_at_the_first_die_and_changes_nothing() {
 #[test]
 fn private_narration_goes_only_to_its_seat() {
     let t = table();
-    let n = t.narrate_since(0);
+    let n = t.narrate_since(0, castellan_engine::Lang::En);
     assert_eq!(n.public, vec!["seat 0 draws a card".to_string()]);
     assert_eq!(n.private.len(), 1);
     assert_eq!(n.private[0].0, 0);
@@ -135,7 +139,9 @@ fn a_bot_turn_submitted_as_one_mail_is_accepted() {
     let lines = t.bot_turn(0, 10);
     // Race passes the turn after each order: one line, then seat 1 is awaited.
     assert_eq!(lines.len(), 1);
-    assert!(t.submit(0, &lines.join("\n")).is_ok());
+    assert!(t
+        .submit(0, &lines.join("\n"), castellan_engine::Lang::En)
+        .is_ok());
     assert!(
         t.bot_turn(0, 10).is_empty(),
         "seat 0 is not awaited any more"

@@ -792,7 +792,7 @@ impl<'a> Run<'a> {
         };
         let ok = match (&g.session, g.rec.seat_of(from)) {
             (Some(s), Some(seat)) => s
-                .check(seat, line)
+                .check(seat, line, castellan_engine::Lang::En)
                 .first()
                 .is_some_and(|c| !matches!(c.verdict, LineVerdict::Err { .. })),
             _ => false,
@@ -974,7 +974,7 @@ impl<'a> Run<'a> {
         };
         if check {
             let mut out = Vec::new();
-            for c in session.check(seat, &text) {
+            for c in session.check(seat, &text, castellan_engine::Lang::En) {
                 out.push(quote(c.line_no, &c.line));
                 match c.verdict {
                     LineVerdict::Ok(lines) if lines.is_empty() => out.push("  ok".into()),
@@ -999,7 +999,7 @@ impl<'a> Run<'a> {
             self.put(g);
             return Ok(());
         }
-        match session.submit(seat, &text) {
+        match session.submit(seat, &text, castellan_engine::Lang::En) {
             Ok(n) => {
                 let s = &mut g.rec.seats[seat];
                 s.misses = 0;
@@ -1191,7 +1191,10 @@ impl<'a> Run<'a> {
                     None => None,
                 };
                 match name.and_then(|n| self.j.info(&n).copied()) {
-                    Some(info) => self.section(format!("ORDERS for {}", info.name), (info.help)()),
+                    Some(info) => self.section(
+                        format!("ORDERS for {}", info.name),
+                        (info.help)(castellan_engine::Lang::En),
+                    ),
                     None => {
                         let names: Vec<&str> = self.j.games.iter().map(|g| g.name).collect();
                         self.section(
@@ -1320,7 +1323,11 @@ impl<'a> Run<'a> {
             out.push_str(&format!("observers: {}\n", r.observers.join(", ")));
         }
         if let Some(s) = &g.session {
-            out.push_str(&format!("turn {}\n{}\n", s.turn(), s.public_view()));
+            out.push_str(&format!(
+                "turn {}\n{}\n",
+                s.turn(),
+                s.public_view(castellan_engine::Lang::En)
+            ));
         }
         out
     }
@@ -1731,7 +1738,7 @@ impl<'a> Run<'a> {
                 Some(s) => format!(
                     "You now receive every public report of {id}.\nTurn {}.\n{}",
                     s.turn(),
-                    s.public_view()
+                    s.public_view(castellan_engine::Lang::En)
                 ),
                 None => format!("You will receive every public report of {id} once it starts."),
             };
@@ -1759,9 +1766,13 @@ impl<'a> Run<'a> {
             text.push_str(&format!(
                 "\n\nYour private view ({}):\n{}",
                 g.rec.seats[s].name,
-                session.private_view(s)
+                session.private_view(s, castellan_engine::Lang::En)
             ));
-            for p in session.pending().iter().filter(|p| p.seat == s) {
+            for p in session
+                .pending(castellan_engine::Lang::En)
+                .iter()
+                .filter(|p| p.seat == s)
+            {
                 text.push_str(&format!(
                     "\nYou are asked: {} For example: {}. Default: {}",
                     p.question,
@@ -1791,7 +1802,7 @@ impl<'a> Run<'a> {
                 } else {
                     waiting.join(", ")
                 },
-                s.public_view()
+                s.public_view(castellan_engine::Lang::En)
             ));
         }
         out
@@ -1838,8 +1849,8 @@ impl<'a> Run<'a> {
         };
         let from_i = turns.iter().position(|t| *t >= a).unwrap_or(turns.len());
         let to_i = turns.iter().position(|t| *t > b).unwrap_or(turns.len());
-        let all = s.narrate_since(from_i);
-        let tail = s.narrate_since(to_i);
+        let all = s.narrate_since(from_i, castellan_engine::Lang::En);
+        let tail = s.narrate_since(to_i, castellan_engine::Lang::En);
         let keep = |v: usize, t: usize| v.saturating_sub(t);
         let public: Vec<String> = all.public[..keep(all.public.len(), tail.public.len())].to_vec();
         let rolls = &all.rolls[..keep(all.rolls.len(), tail.rolls.len())];
@@ -2252,7 +2263,7 @@ impl<'a> Run<'a> {
                     continue;
                 };
                 let prompts: Vec<_> = session
-                    .pending()
+                    .pending(castellan_engine::Lang::En)
                     .iter()
                     .filter(|p| p.seat == seat)
                     .map(prompt_json)
@@ -2337,10 +2348,10 @@ impl<'a> Run<'a> {
             } else {
                 let hl = session.history_len();
                 if g.rec.deadline.is_none() || g.rec.deadline_history != hl {
-                    let pending = session.pending();
+                    let pending = session.pending(castellan_engine::Lang::En);
                     let hours = pending
                         .iter()
-                        .map(|p| g.rec.deadlines.hours_for(&p.kind))
+                        .map(|p| g.rec.deadlines.hours_for(p.kind.as_str()))
                         .max()
                         .unwrap_or(g.rec.deadlines.hours);
                     let mut d = now + i64::from(hours) * 3600;
@@ -2380,7 +2391,7 @@ impl<'a> Run<'a> {
             return;
         };
         let finished = g.rec.status == Status::Finished;
-        let n: Narration = session.narrate_since(g.rec.reported);
+        let n: Narration = session.narrate_since(g.rec.reported, castellan_engine::Lang::En);
         let turn = session.turn();
         // Turns before the current one are over: reveal their seeds.
         let upto = if finished {
@@ -2430,7 +2441,7 @@ impl<'a> Run<'a> {
             .collect();
         let ctx = json!({
             "game_id": id, "game": g.rec.game, "turn": turn, "happened": n.public,
-            "rolls": rolls, "map": session.public_view(), "awaiting": waiting_names,
+            "rolls": rolls, "map": session.public_view(castellan_engine::Lang::En), "awaiting": waiting_names,
             "deadline": deadline.map(format_long), "finished": finished, "outcome": outcome,
             "secret_key": secret_key, "secret_commitment": secret_commitment,
             "commitment": commitment, "revealed": revealed,
@@ -2463,7 +2474,7 @@ impl<'a> Run<'a> {
             });
         }
         // Private mails: only to the seat's own address, one mail each.
-        let pending = session.pending();
+        let pending = session.pending(castellan_engine::Lang::En);
         for (seat, s) in g.rec.seats.iter().enumerate() {
             let Some(addr) = &s.address else { continue };
             if s.resigned {
@@ -2481,7 +2492,7 @@ impl<'a> Run<'a> {
             let body = self.j.templates.render(
                 "private.txt",
                 &json!({"game_id": id, "name": s.name, "turn": turn, "happened": mine,
-                        "view": session.private_view(seat), "prompts": prompts,
+                        "view": session.private_view(seat, castellan_engine::Lang::En), "prompts": prompts,
                         "deadline": deadline.map(format_long)}),
             );
             let subject = if prompts.is_empty() {
@@ -2564,7 +2575,7 @@ fn quote(no: usize, line: &str) -> String {
 /// whole game replays from its secret and its orders. Returns (all good, the report).
 pub fn audit(rec: &GameRecord, s: &mut dyn Session) -> (bool, String) {
     let revealed = rec.revealed;
-    let rolls = s.narrate_since(0).rolls;
+    let rolls = s.narrate_since(0, castellan_engine::Lang::En).rolls;
     let game_id = s.game_id().to_string();
     let mut out = Vec::new();
     let mut ok = true;

@@ -167,18 +167,18 @@ fn hq_choice(s: &Risk, seat: Seat) -> TerritoryId {
 /// The documented default for each prompt (docs/rules/risk.md §Defaults).
 pub fn default_order(s: &Risk, p: &Prompt) -> Order {
     let seat = p.seat;
-    match p.kind.as_str() {
-        "claim" => {
+    match p.kind {
+        PromptKind::Claim => {
             let free = (0..s.owner.len()).filter(|&t| s.owner[t] == Owner::Nobody);
             Order::Claim(
                 free.max_by_key(|&t| (claim_score(s, seat, t), std::cmp::Reverse(t)))
                     .unwrap_or(0),
             )
         }
-        "draft" => Order::Rank(ranking(seat)),
-        "place" => setup_place(s, seat),
-        "headquarters" => Order::Hq(hq_choice(s, seat)),
-        "defend" | "defend-neutral" => Order::Defend(
+        PromptKind::Draft => Order::Rank(ranking(seat)),
+        PromptKind::Place => setup_place(s, seat),
+        PromptKind::Headquarters => Order::Hq(hq_choice(s, seat)),
+        PromptKind::Defend | PromptKind::DefendNeutral => Order::Defend(
             s.battle
                 .as_ref()
                 .map(|b| max_defence_dice(s.armies[b.to], 2))
@@ -208,11 +208,14 @@ fn turn_default(s: &Risk, seat: Seat) -> Order {
 
 /// What the bot plays for `seat` now.
 pub fn bot_order(s: &Risk, seat: Seat, rng: &mut BotRng) -> Order {
-    let Some(p) = crate::view::pending(s).into_iter().find(|p| p.seat == seat) else {
+    let Some(p) = crate::view::pending(s, castellan_engine::Lang::En)
+        .into_iter()
+        .find(|p| p.seat == seat)
+    else {
         return Order::End;
     };
-    match p.kind.as_str() {
-        "claim" => {
+    match p.kind {
+        PromptKind::Claim => {
             let free: Vec<TerritoryId> = (0..s.owner.len())
                 .filter(|&t| s.owner[t] == Owner::Nobody)
                 .collect();
@@ -227,7 +230,7 @@ pub fn bot_order(s: &Risk, seat: Seat, rng: &mut BotRng) -> Order {
                 .collect();
             Order::Claim(rng.pick(&top).copied().unwrap_or(0))
         }
-        "draft" => {
+        PromptKind::Draft => {
             let mut r = ranking(seat + rng.below(6));
             // keep continents together but vary the start a little
             if r.len() > 2 && rng.chance(0.5) {
@@ -235,7 +238,7 @@ pub fn bot_order(s: &Risk, seat: Seat, rng: &mut BotRng) -> Order {
             }
             Order::Rank(r)
         }
-        "turn" => bot_turn(s, seat, rng),
+        PromptKind::Turn => bot_turn(s, seat, rng),
         _ => default_order(s, &p),
     }
 }

@@ -1300,10 +1300,7 @@ impl Risk {
     fn finish(&mut self, winners: Vec<Seat>, reason: String, ev: &mut Vec<Event>) {
         self.phase = Phase::Over;
         self.battle = None;
-        self.outcome = Some(Outcome {
-            winners: winners.clone(),
-            reason: reason.clone(),
-        });
+        self.outcome = Some(Outcome::new(winners.clone(), reason.clone()));
         ev.push(Event::Won { winners, reason });
     }
 

@@ -21,7 +21,9 @@ mod view;
 use cards::{Card, CardRef};
 use castellan_engine::assault::AttackPlan;
 use castellan_engine::board::TerritoryId;
-use castellan_engine::{BotRng, DiceBox, OrderError, Outcome, Prompt, Rules, Seat, Secret, Viewer};
+use castellan_engine::{
+    BotRng, DiceBox, Lang, OrderError, Outcome, Prompt, PromptKind, Rules, Seat, Secret, Viewer,
+};
 use serde::{Deserialize, Serialize};
 
 /// How territories are claimed at the start (3–6 players; the 2-player game always deals).
@@ -356,6 +358,15 @@ pub struct Risk {
 }
 
 impl Rules for Risk {
+    const PROMPT_KINDS: &'static [PromptKind] = &[
+        PromptKind::Claim,
+        PromptKind::Draft,
+        PromptKind::Place,
+        PromptKind::Headquarters,
+        PromptKind::Turn,
+        PromptKind::Defend,
+        PromptKind::DefendNeutral,
+    ];
     type Options = Options;
     type Order = Order;
     type Event = Event;
@@ -378,8 +389,8 @@ impl Rules for Risk {
         self.dice_turn
     }
 
-    fn pending(&self) -> Vec<Prompt> {
-        view::pending(self)
+    fn pending(&self, lang: Lang) -> Vec<Prompt> {
+        view::pending(self, lang)
     }
 
     fn parse(&self, seat: Seat, line: &str) -> Result<Order, OrderError> {
@@ -410,23 +421,23 @@ impl Rules for Risk {
         orders::text(order)
     }
 
-    fn narrate(&self, event: &Event, viewer: Viewer) -> Option<String> {
-        view::narrate(self, event, viewer)
+    fn narrate(&self, event: &Event, viewer: Viewer, lang: Lang) -> Option<String> {
+        view::narrate(self, event, viewer, lang)
     }
 
-    fn public_view(&self) -> String {
-        view::public_view(self)
+    fn public_view(&self, lang: Lang) -> String {
+        view::public_view(self, lang)
     }
 
-    fn private_view(&self, seat: Seat) -> String {
-        view::private_view(self, seat)
+    fn private_view(&self, seat: Seat, lang: Lang) -> String {
+        view::private_view(self, seat, lang)
     }
 
     fn outcome(&self) -> Option<Outcome> {
         self.outcome.clone()
     }
 
-    fn order_help() -> String {
-        orders::HELP.to_string()
+    fn order_help(lang: Lang) -> String {
+        orders::help(lang)
     }
 }

@@ -5,6 +5,11 @@ use crate::map::{self, board};
 use crate::*;
 use castellan_engine::claim::{parse_placements, parse_territory_list};
 
+/// The order help (ORDERS), in `lang`.
+pub fn help(_lang: castellan_engine::Lang) -> String {
+    HELP.to_string()
+}
+
 pub const HELP: &str = "\
 Risk orders (one per line; names are forgiving: case, accents, French names, unique prefixes):
   CLAIM Alaska                          claim a free territory (table claim)

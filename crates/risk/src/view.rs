@@ -27,10 +27,16 @@ fn placements(p: &Placements) -> String {
         .join(", ")
 }
 
-fn prompt(seat: Seat, kind: &str, q: String, choices: Vec<String>, default: String) -> Prompt {
+fn prompt(
+    seat: Seat,
+    kind: PromptKind,
+    q: String,
+    choices: Vec<String>,
+    default: String,
+) -> Prompt {
     Prompt {
         seat,
-        kind: kind.into(),
+        kind,
         question: q,
         choices,
         default,
@@ -38,7 +44,7 @@ fn prompt(seat: Seat, kind: &str, q: String, choices: Vec<String>, default: Stri
     }
 }
 
-pub fn pending(s: &Risk) -> Vec<Prompt> {
+pub fn pending(s: &Risk, _lang: Lang) -> Vec<Prompt> {
     if s.outcome.is_some() {
         return vec![];
     }
@@ -51,7 +57,7 @@ pub fn pending(s: &Risk) -> Vec<Prompt> {
                 .collect();
             out.push(prompt(
                 s.to_move,
-                "claim",
+                PromptKind::Claim,
                 format!("Claim a free territory ({} left).", free.len()),
                 free.iter()
                     .take(6)
@@ -65,7 +71,7 @@ pub fn pending(s: &Risk) -> Vec<Prompt> {
                 if s.ranks[seat].is_none() {
                     out.push(prompt(
                         seat,
-                        "draft",
+                        PromptKind::Draft,
                         "Send your ranked list of territories; they are drafted round-robin."
                             .into(),
                         vec!["RANK Eastern Australia, Indonesia, New Guinea, Siam".into()],
@@ -79,7 +85,7 @@ pub fn pending(s: &Risk) -> Vec<Prompt> {
             let (own, neu) = s.placement_due(seat);
             out.push(prompt(
                 seat,
-                "place",
+                PromptKind::Place,
                 format!(
                     "Place {own} of your armies{} ({} left to place).",
                     if neu > 0 {
@@ -99,7 +105,7 @@ pub fn pending(s: &Risk) -> Vec<Prompt> {
                     let (own, neu) = s.placement_due(seat);
                     out.push(prompt(
                         seat,
-                        "place",
+                        PromptKind::Place,
                         format!(
                             "Send all your placements at once: {own} armies{}; revealed when everyone has sent.",
                             if neu > 0 { format!(" and {neu} neutral") } else { String::new() }
@@ -115,7 +121,7 @@ pub fn pending(s: &Risk) -> Vec<Prompt> {
                 if s.hq[seat].is_none() {
                     out.push(prompt(
                         seat,
-                        "headquarters",
+                        PromptKind::Headquarters,
                         "Choose your secret headquarters among your territories.".into(),
                         s.owned(seat)
                             .iter()
@@ -133,7 +139,7 @@ pub fn pending(s: &Risk) -> Vec<Prompt> {
                 let neutral = s.owner[b.to] == Owner::Neutral;
                 let mut p = prompt(
                     b.responder,
-                    if neutral { "defend-neutral" } else { "defend" },
+                    if neutral { PromptKind::DefendNeutral } else { PromptKind::Defend },
                     format!(
                         "{} attacks {}{} ({} armies) from {} ({} armies): how many dice do you defend with?",
                         pname(s, s.to_move),
@@ -195,7 +201,7 @@ pub fn pending(s: &Risk) -> Vec<Prompt> {
                         }
                     }
                 }
-                out.push(prompt(seat, "turn", q, choices, String::new()));
+                out.push(prompt(seat, PromptKind::Turn, q, choices, String::new()));
             }
         }
     }
@@ -218,7 +224,7 @@ impl Risk {
     }
 }
 
-pub fn narrate(s: &Risk, e: &Event, v: Viewer) -> Option<String> {
+pub fn narrate(s: &Risk, e: &Event, v: Viewer, _lang: Lang) -> Option<String> {
     let me = |seat: Seat| v == Viewer::Seat(seat);
     let n = |seat: Seat| pname(s, seat);
     let t = |x: usize| map::name(x).to_string();
@@ -464,7 +470,7 @@ pub fn narrate(s: &Risk, e: &Event, v: Viewer) -> Option<String> {
     })
 }
 
-pub fn public_view(s: &Risk) -> String {
+pub fn public_view(s: &Risk, _lang: Lang) -> String {
     let b = board();
     let mut out = Vec::new();
     let phase = match s.phase {
@@ -577,7 +583,7 @@ pub fn public_view(s: &Risk) -> String {
     out.join("\n")
 }
 
-pub fn private_view(s: &Risk, seat: Seat) -> String {
+pub fn private_view(s: &Risk, seat: Seat, _lang: Lang) -> String {
     let mut out = Vec::new();
     if seat >= s.n() {
         return String::new();
@@ -652,7 +658,10 @@ pub fn private_view(s: &Risk, seat: Seat) -> String {
             pol(s.stand_neutral[seat])
         ));
     }
-    for p in pending(s).into_iter().filter(|p| p.seat == seat) {
+    for p in pending(s, castellan_engine::Lang::En)
+        .into_iter()
+        .filter(|p| p.seat == seat)
+    {
         out.push(format!("Waiting for you: {}", p.question));
         for c in &p.choices {
             out.push(format!("  {c}"));

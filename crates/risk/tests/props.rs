@@ -28,17 +28,17 @@ fn bot_game_checked(players: usize, v: &[(&str, &str)], id: &str, max: usize) {
         }
         if step % 7 == 0 {
             // every prompt's choices and default are exact, legal order lines
-            for p in t.state.pending() {
+            for p in t.state.pending(castellan_engine::Lang::En) {
                 for line in p.choices.iter().chain(std::iter::once(&p.default)) {
                     let mut c = t.clone();
                     assert!(
-                        c.submit(p.seat, line).is_ok(),
+                        c.submit(p.seat, line, castellan_engine::Lang::En).is_ok(),
                         "{id}: choice {line:?} refused"
                     );
                 }
             }
         }
-        let seat = t.state.pending()[0].seat;
+        let seat = t.state.pending(castellan_engine::Lang::En)[0].seat;
         let o = t.bot_order(seat);
         t.apply(seat, o, Source::Bot).expect("bot order accepted");
         let s = &t.state;
@@ -52,7 +52,10 @@ fn bot_game_checked(players: usize, v: &[(&str, &str)], id: &str, max: usize) {
             (0..44).collect::<Vec<_>>(),
             "{id}: cards conserved"
         );
-        assert_eq!(s.pending().is_empty(), s.outcome.is_some());
+        assert_eq!(
+            s.pending(castellan_engine::Lang::En).is_empty(),
+            s.outcome.is_some()
+        );
     }
     let r = t.replay().expect("replays");
     assert_eq!(
@@ -93,13 +96,15 @@ fn hands_and_secrets_stay_hidden() {
                 if t.state.outcome.is_some() {
                     break;
                 }
-                let seat = t.state.pending()[0].seat;
+                let seat = t.state.pending(castellan_engine::Lang::En)[0].seat;
                 let o = t.bot_order(seat);
                 let start = t.history.len();
                 t.apply(seat, o, Source::Bot).unwrap();
                 let s = &t.state;
                 for e in &t.history[start].events {
-                    let public = s.narrate(e, Viewer::Public).unwrap_or_default();
+                    let public = s
+                        .narrate(e, Viewer::Public, castellan_engine::Lang::En)
+                        .unwrap_or_default();
                     let shows_cards = matches!(e, Event::Traded { .. });
                     if !shows_cards {
                         for w in SYMBOLS {
@@ -124,12 +129,12 @@ fn hands_and_secrets_stay_hidden() {
                         _ => {}
                     }
                 }
-                let pv = s.public_view();
+                let pv = s.public_view(castellan_engine::Lang::En);
                 for w in SYMBOLS {
                     assert!(!pv.contains(w), "public view shows a card");
                 }
                 for viewer in 0..players {
-                    let mine = s.private_view(viewer);
+                    let mine = s.private_view(viewer, castellan_engine::Lang::En);
                     for other in (0..players).filter(|&p| p != viewer) {
                         for &c in &s.hands[other] {
                             if c < 42 {

@@ -442,7 +442,7 @@ fn holding_all_42_territories_wins() {
     submit(&mut t, 0, "ATTACK Alberta FROM Alaska");
     let o = t.state.outcome.clone().unwrap();
     assert_eq!(o.winners, vec![0]);
-    assert!(t.state.pending().is_empty());
+    assert!(t.state.pending(castellan_engine::Lang::En).is_empty());
     let (m, _) = refused(&mut t, 0, "END");
     assert!(m.contains("over"));
 }
@@ -470,7 +470,7 @@ fn two_player_the_opponent_defends_neutrals_and_wins_by_elimination() {
     assert!(events(&t, h)
         .iter()
         .any(|e| matches!(e, Event::AwaitDefence { responder: 1, .. })));
-    let p = t.state.pending();
+    let p = t.state.pending(castellan_engine::Lang::En);
     assert_eq!(p.len(), 1);
     assert_eq!((p[0].seat, p[0].kind.as_str()), (1, "defend-neutral"));
     assert_eq!(p[0].choices, vec!["DEFEND 2", "DEFEND 1"]);
@@ -512,7 +512,7 @@ fn the_defender_answers_by_prompt_standing_order_or_default() {
     );
     submit(&mut t, 2, "SET DEFEND ASK");
     submit(&mut t, 0, "ATTACK Kamchatka FROM Alaska FOR 2 ROLLS");
-    let p = t.state.pending();
+    let p = t.state.pending(castellan_engine::Lang::En);
     assert_eq!((p[0].seat, p[0].kind.as_str()), (2, "defend"));
     let (m, _) = refused(&mut t, 1, "DEFEND 2");
     assert!(m.contains("not waiting"), "{m}");
@@ -746,12 +746,16 @@ fn headquarters_are_committed_revealed_captured_and_win_the_short_game() {
         "hq",
     );
     while t.state.phase != Phase::Headquarters {
-        let s = t.state.pending()[0].seat;
+        let s = t.state.pending(castellan_engine::Lang::En)[0].seat;
         t.play_default(s).unwrap();
     }
     let mine = t.state.owned(0)[0];
     let n = t
-        .submit(0, &format!("HQ {}", castellan_risk::map::name(mine)))
+        .submit(
+            0,
+            &format!("HQ {}", castellan_risk::map::name(mine)),
+            castellan_engine::Lang::En,
+        )
         .unwrap();
     assert!(
         n.public
@@ -760,7 +764,10 @@ fn headquarters_are_committed_revealed_captured_and_win_the_short_game() {
         "{:?}",
         n.public
     );
-    assert!(t.state.public_view().contains("commitment"));
+    assert!(t
+        .state
+        .public_view(castellan_engine::Lang::En)
+        .contains("commitment"));
     for s in 1..4 {
         t.play_default(s).unwrap();
     }
@@ -936,7 +943,7 @@ fn the_world_map_and_the_private_view() {
         ],
     );
     t.state.hands[0] = vec![id("Alaska"), 42];
-    let pv = t.state.public_view();
+    let pv = t.state.public_view(castellan_engine::Lang::En);
     assert!(pv.contains("Australia (bonus 2) — held by P0"), "{pv}");
     assert!(pv.contains("Eastern Australia"));
     assert!(
@@ -945,13 +952,16 @@ fn the_world_map_and_the_private_view() {
         "{pv}"
     );
     assert!(!pv.contains("infantry"));
-    let me = t.state.private_view(0);
+    let me = t.state.private_view(0, castellan_engine::Lang::En);
     assert!(
         me.contains("Alaska (infantry)") && me.contains("wild card"),
         "{me}"
     );
     assert!(me.contains("Waiting for you") && me.contains("END"), "{me}");
-    assert!(!t.state.private_view(1).contains("Alaska (infantry)"));
+    assert!(!t
+        .state
+        .private_view(1, castellan_engine::Lang::En)
+        .contains("Alaska (infantry)"));
     assert!(t
         .state
         .narrate(
@@ -959,7 +969,8 @@ fn the_world_map_and_the_private_view() {
                 seat: 0,
                 card: id("Alaska")
             },
-            Viewer::Public
+            Viewer::Public,
+            castellan_engine::Lang::En
         )
         .unwrap()
         .contains("draws a card"));
@@ -970,7 +981,8 @@ fn the_world_map_and_the_private_view() {
                 seat: 0,
                 card: id("Alaska")
             },
-            Viewer::Public
+            Viewer::Public,
+            castellan_engine::Lang::En
         )
         .unwrap()
         .contains("Alaska"));
@@ -1000,7 +1012,7 @@ fn cards_of(sym: castellan_risk::map::Symbol, not: &[&str]) -> Vec<usize> {
 fn after_the_claims_armies_are_placed_one_at_a_time_in_turn() {
     let mut t = table(3, &[], "place-one");
     while t.state.phase == Phase::Claim {
-        let s = t.state.pending()[0].seat;
+        let s = t.state.pending(castellan_engine::Lang::En)[0].seat;
         t.play_default(s).unwrap();
     }
     assert_eq!(t.state.phase, Phase::Place);
@@ -1064,7 +1076,10 @@ fn random_claim_deals_round_robin_from_the_first_player_with_public_dice() {
     assert_eq!((t.state.phase, t.state.to_move), (Phase::Place, f));
     // public dice: logged with the setup, and the narration names every territory
     assert!(t.history[0].rolls.len() >= 40, "one public draw per card");
-    let public = t.narrate_since(0).public.join("\n");
+    let public = t
+        .narrate_since(0, castellan_engine::Lang::En)
+        .public
+        .join("\n");
     assert!(public.contains("dealt at random"), "{public}");
     for x in 0..42 {
         assert!(public.contains(name(x)), "{} missing", name(x));
@@ -1083,7 +1098,12 @@ fn random_claim_deals_round_robin_from_the_first_player_with_public_dice() {
 fn blind_placements_stay_secret_until_all_have_sent() {
     let mut t = table(3, &[("claim", "random"), ("placement", "blind")], "blind");
     assert_eq!(t.state.phase, Phase::BlindPlace);
-    let mut waiting: Vec<usize> = t.state.pending().iter().map(|p| p.seat).collect();
+    let mut waiting: Vec<usize> = t
+        .state
+        .pending(castellan_engine::Lang::En)
+        .iter()
+        .map(|p| p.seat)
+        .collect();
     waiting.sort_unstable();
     assert_eq!(waiting, vec![0, 1, 2], "everyone places at once");
     let start = t.state.armies.clone();
@@ -1092,7 +1112,13 @@ fn blind_placements_stay_secret_until_all_have_sent() {
     let c = t.state.owned(2)[3];
     let (m, _) = refused(&mut t, 0, &format!("PLACE 20 {}", name(a)));
     assert!(m.contains("exactly 21"), "{m}");
-    let n = t.submit(0, &format!("PLACE 21 {}", name(a))).unwrap();
+    let n = t
+        .submit(
+            0,
+            &format!("PLACE 21 {}", name(a)),
+            castellan_engine::Lang::En,
+        )
+        .unwrap();
     assert_eq!(n.public, vec!["P0 has sent a placement.".to_string()]);
     assert!(n.private_for(0).iter().any(|l| l.contains("secret")));
     assert_eq!(
@@ -1102,11 +1128,18 @@ fn blind_placements_stay_secret_until_all_have_sent() {
     let (m, _) = refused(&mut t, 0, &format!("PLACE 21 {}", name(a)));
     assert!(m.contains("already sent"), "{m}");
     let n = t
-        .submit(1, &format!("PLACE 11 {}, 10 {}", name(b1), name(b2)))
+        .submit(
+            1,
+            &format!("PLACE 11 {}, 10 {}", name(b1), name(b2)),
+            castellan_engine::Lang::En,
+        )
         .unwrap();
     assert_eq!(n.public, vec!["P1 has sent a placement.".to_string()]);
     assert_eq!(t.state.armies, start);
-    assert!(!t.state.public_view().contains(" 22 "));
+    assert!(!t
+        .state
+        .public_view(castellan_engine::Lang::En)
+        .contains(" 22 "));
     let n = submit(&mut t, 2, &format!("PLACE 21 {}", name(c)));
     let revealed = n.join("\n");
     assert!(revealed.contains("Placements revealed"), "{revealed}");
@@ -1291,7 +1324,7 @@ fn neutrals_never_attack_and_never_grow_in_a_whole_two_player_game() {
         if t.state.outcome.is_some() {
             break;
         }
-        let s = t.state.pending()[0].seat;
+        let s = t.state.pending(castellan_engine::Lang::En)[0].seat;
         let o = t.bot_order(s);
         let h = t.history.len();
         t.apply(s, o, castellan_engine::Source::Bot).unwrap();

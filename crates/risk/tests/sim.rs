@@ -58,7 +58,7 @@ pub fn run(players: usize, v: &[(&str, &str)], games: usize, cap: usize) -> Stat
             st.capped += 1;
         } else {
             st.finished += 1;
-            assert!(t.state.pending().is_empty());
+            assert!(t.state.pending(castellan_engine::Lang::En).is_empty());
         }
         st.max_round = st.max_round.max(t.state.round);
         let cards = t.state.all_cards();

@@ -23,7 +23,7 @@ pub fn to_play(t: &mut Table<Risk>) {
     let mut guard = 0;
     while t.state.phase != Phase::Play && guard < 10_000 {
         guard += 1;
-        let seat = t.state.pending()[0].seat;
+        let seat = t.state.pending(castellan_engine::Lang::En)[0].seat;
         t.play_default(seat).expect("default accepted");
     }
 }
@@ -80,7 +80,7 @@ pub fn seat(p: Seat) -> Owner {
 
 /// Public narration lines of an accepted submission.
 pub fn submit(t: &mut Table<Risk>, seat: Seat, text: &str) -> Vec<String> {
-    match t.submit(seat, text) {
+    match t.submit(seat, text, castellan_engine::Lang::En) {
         Ok(n) => n.public,
         Err(e) => panic!("refused: {e:?}"),
     }
@@ -88,7 +88,7 @@ pub fn submit(t: &mut Table<Risk>, seat: Seat, text: &str) -> Vec<String> {
 
 pub fn refused(t: &mut Table<Risk>, seat: Seat, text: &str) -> (String, Option<String>) {
     let before = serde_json::to_value(&t.state).unwrap();
-    match t.submit(seat, text) {
+    match t.submit(seat, text, castellan_engine::Lang::En) {
         Ok(_) => panic!("\"{text}\" was accepted"),
         Err(e) => {
             assert_eq!(before, serde_json::to_value(&t.state).unwrap());
