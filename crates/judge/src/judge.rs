@@ -81,6 +81,7 @@ struct Draft {
     body: String,
     in_reply_to: Option<String>,
     references: Vec<String>,
+    headers: Vec<(String, String)>,
 }
 
 /// One game while a handling runs.
@@ -590,7 +591,18 @@ impl<'a> Run<'a> {
             body,
             in_reply_to,
             references,
+            headers: Vec::new(),
         });
+    }
+
+    /// Mark the last mail as carrying a seat's (or the game master's) token, for programs.
+    fn token_headers(&mut self, game: &str, token: &str) {
+        if let Some(d) = self.mails.last_mut() {
+            d.headers = vec![
+                ("X-Castellan-Game".into(), game.into()),
+                ("X-Castellan-Token".into(), token.into()),
+            ];
+        }
     }
 
     /// The answer to the mail being handled.
@@ -610,6 +622,7 @@ impl<'a> Run<'a> {
                 body,
                 in_reply_to: if irt.is_empty() { None } else { Some(irt) },
                 references: refs,
+                headers: Vec::new(),
             },
         );
     }
@@ -643,6 +656,7 @@ impl<'a> Run<'a> {
                 body: d.body,
                 in_reply_to: d.in_reply_to,
                 references: d.references,
+                headers: d.headers,
             });
         }
         for g in std::mem::take(&mut self.games).into_values() {
@@ -1550,6 +1564,7 @@ impl<'a> Run<'a> {
             gm_body,
             Some(&id),
         );
+        self.token_headers(&id, &gm_token);
         for (name, addr, pw, token) in welcomes {
             self.welcome(&rec, &name, &addr, &pw, &token);
         }
@@ -1586,6 +1601,7 @@ impl<'a> Run<'a> {
             body,
             Some(&rec.id),
         );
+        self.token_headers(&rec.id, token);
     }
 
     fn start(&mut self, g: &mut Loaded) -> Result<(), String> {
@@ -2471,6 +2487,7 @@ impl<'a> Run<'a> {
                 body: public.clone(),
                 in_reply_to: Some(self.j.thread_root(&id)),
                 references: vec![self.j.thread_root(&id)],
+                headers: Vec::new(),
             });
         }
         // Private mails: only to the seat's own address, one mail each.
@@ -2512,6 +2529,7 @@ impl<'a> Run<'a> {
                 body,
                 in_reply_to: Some(self.j.thread_root(&id)),
                 references: vec![self.j.thread_root(&id)],
+                headers: Vec::new(),
             });
         }
         g.rec.reported = session.history_len();

@@ -33,6 +33,11 @@ pub struct Outbound {
     pub body: String,
     pub in_reply_to: Option<String>,
     pub references: Vec<String>,
+    /// Machine-readable facts for programs (bots, the demo, the benchmark), never prose:
+    /// `X-Castellan-Game` and `X-Castellan-Token` on a welcome mail. Rewording a template
+    /// cannot change them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub headers: Vec<(String, String)>,
 }
 
 /// The injected world: the time and fresh randomness (game secrets, passwords, tokens).
