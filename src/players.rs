@@ -1,9 +1,11 @@
 //! Bot players that play by email through the real pipeline: each order mail is a raw
 //! RFC 5322 message delivered into the Maildir inbox, handled by the [`Service`] (parse →
 //! judge → sled commit → acknowledge) and answered into the file outbox. A bot learns its
-//! password from its welcome mail in the outbox, as a person would, and decides its orders
-//! with the game's bot (`Session::bot_turn`). Used by `castellan demo`, `castellan bench`
-//! and the end-to-end tests.
+//! token from its welcome mail's machine-readable headers (`X-Castellan-Game`,
+//! `X-Castellan-Token`: never from the wording, so any template may be reworded), writes it
+//! in the subject tag as a mail client's reply would (`[castle-1 #k3j9x] orders`), and
+//! decides its orders with the game's bot (`Session::bot_turn`). Used by `castellan demo`,
+//! `castellan bench` and the end-to-end tests.
 
 use crate::service::Service;
 use castellan_judge::{AdminCommand, GameRecord, Status, Store};
@@ -44,8 +46,8 @@ pub struct MailPlayers {
     outbox_dir: PathBuf,
     /// Outbox files already read.
     seen: BTreeSet<PathBuf>,
-    /// (address, game id) → password, learnt from welcome mails.
-    passwords: BTreeMap<(String, String), String>,
+    /// (address, game id) → token, learnt from welcome mails' headers.
+    tokens: BTreeMap<(String, String), String>,
     sent: usize,
     created: usize,
     label: String,
@@ -56,8 +58,8 @@ pub struct MailPlayers {
 pub enum PlayError {
     #[error("{0}")]
     Io(String),
-    #[error("game {game}: seat {seat} has no password (no welcome mail in the outbox)")]
-    NoPassword { game: String, seat: usize },
+    #[error("game {game}: seat {seat} has no token (no welcome mail in the outbox)")]
+    NoToken { game: String, seat: usize },
     #[error("game {game} does not move: the judge answered {reply}")]
     Stalled { game: String, reply: String },
 }
@@ -71,7 +73,7 @@ impl MailPlayers {
             inbox,
             outbox_dir: svc.config.outbox_path(),
             seen: BTreeSet::new(),
-            passwords: BTreeMap::new(),
+            tokens: BTreeMap::new(),
             sent: 0,
             created: 0,
             label: label.to_string(),
@@ -116,9 +118,9 @@ impl MailPlayers {
             .ok_or(text)
     }
 
-    /// Read the outbox files written since the last call; learn passwords from welcome
-    /// mails. Returns the new files.
-    pub fn read_outbox(&mut self) -> Result<Vec<(PathBuf, castellan_mail::ParsedMail)>, PlayError> {
+    /// Read the outbox files written since the last call; learn tokens from welcome mails'
+    /// `X-Castellan-*` headers. Returns the new files.
+    pub fn read_outbox(&mut self) -> Result<Vec<(PathBuf, castellan_mail::Inbound)>, PlayError> {
         let mut out = Vec::new();
         let rd = match std::fs::read_dir(&self.outbox_dir) {
             Ok(rd) => rd,
@@ -137,11 +139,19 @@ impl MailPlayers {
             let Ok(m) = castellan_mail::parse(&raw, usize::MAX) else {
                 continue;
             };
-            if let Some((game, pw)) = welcome_password(&m.body) {
+            let headers = castellan_mail::castellan_headers(&raw);
+            let find = |name: &str| {
+                headers
+                    .iter()
+                    .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                    .map(|(_, v)| v.clone())
+            };
+            if let (Some(game), Some(token)) = (find("X-Castellan-Game"), find("X-Castellan-Token"))
+            {
                 // The welcome goes to the player's address: the first To.
                 for to in &m.to {
-                    self.passwords
-                        .insert((to.clone(), game.clone()), pw.clone());
+                    self.tokens
+                        .insert((to.clone(), game.clone()), token.clone());
                 }
             }
             out.push((p, m));
@@ -177,21 +187,22 @@ impl MailPlayers {
         };
         let address = rec.seats[seat].address.clone().unwrap_or_default();
         let key = (address.clone(), rec.id.clone());
-        if !self.passwords.contains_key(&key) {
+        if !self.tokens.contains_key(&key) {
             self.read_outbox()?;
         }
-        let password = self
-            .passwords
+        let token = self
+            .tokens
             .get(&key)
             .cloned()
-            .ok_or_else(|| PlayError::NoPassword {
+            .ok_or_else(|| PlayError::NoToken {
                 game: rec.id.clone(),
                 seat,
             })?;
         let lines = session.bot_turn(seat, max_lines);
         self.sent += 1;
         let message_id = format!("<{}-{}@{PLAYER_DOMAIN}>", self.label, self.sent);
-        let mut body = format!("GAME {} {password}\n", rec.id);
+        let subject = format!("[{} #{token}] orders", rec.id);
+        let mut body = String::new();
         for l in &lines {
             body.push_str(l);
             body.push('\n');
@@ -201,6 +212,7 @@ impl MailPlayers {
             &rec.seats[seat].name,
             &svc.config.judge.address,
             &message_id,
+            &subject,
             &body,
         );
         let path = self
@@ -257,24 +269,17 @@ pub fn load_session(
     (info.load)(table.clone()).map(Some).map_err(PlayError::Io)
 }
 
-/// (game id, password) from a welcome mail's body.
-pub fn welcome_password(body: &str) -> Option<(String, String)> {
-    let pw = body
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("Your password:"))?
-        .trim()
-        .to_string();
-    // "Bot1, you are seat 1 in castle-1 (castle-risk)."
-    let first = body.lines().find(|l| l.contains(", you are "))?;
-    let after = first.split(" in ").nth(1)?;
-    let game = after.split_whitespace().next()?.to_string();
-    Some((game, pw))
-}
-
 /// A plain-text order mail as a mail client would write it.
-pub fn order_mail(from: &str, name: &str, to: &str, message_id: &str, body: &str) -> String {
+pub fn order_mail(
+    from: &str,
+    name: &str,
+    to: &str,
+    message_id: &str,
+    subject: &str,
+    body: &str,
+) -> String {
     format!(
-        "From: {name} <{from}>\r\nTo: {to}\r\nSubject: orders\r\nMessage-ID: {message_id}\r\nDate: Mon, 23 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}",
+        "From: {name} <{from}>\r\nTo: {to}\r\nSubject: {subject}\r\nMessage-ID: {message_id}\r\nDate: Mon, 23 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}",
         body.replace('\n', "\r\n")
     )
 }

@@ -14,8 +14,8 @@
 
 use crate::config::{Config, OutboundKind};
 use crate::store::SledStore;
-use castellan_judge::{Changes, Env, Inbound, Judge, Outbound, Store, StoreError, Templates};
-use castellan_mail::{Maildir, OutgoingMail, ParsedMail, SmtpSecurity, Transport};
+use castellan_judge::{Changes, Env, Judge, Outbound, Store, StoreError, Templates};
+use castellan_mail::{Maildir, OutgoingMail, SmtpSecurity, Transport};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -99,25 +99,9 @@ pub fn load_templates(dir: &Path) -> Result<Templates, String> {
     Templates::with_overrides(files)
 }
 
-pub fn to_inbound(m: ParsedMail) -> Inbound {
-    Inbound {
-        message_id: m.message_id,
-        from: m.from,
-        from_name: m.from_name,
-        to: m.to,
-        subject: m.subject,
-        body: m.body,
-        in_reply_to: m.in_reply_to,
-        references: m.references,
-        attachments: m.attachments,
-        html_only: m.html_only,
-        automatic: m.automatic,
-        truncated: m.truncated,
-    }
-}
-
 pub fn to_outgoing(o: &Outbound, from: &str) -> OutgoingMail {
     OutgoingMail {
+        headers: o.headers.clone(),
         message_id: o.message_id.clone(),
         from: from.to_string(),
         to: o.to.clone(),
@@ -151,11 +135,10 @@ impl Service {
 
     /// Handle one raw message durably. Returns once the result is on disk.
     pub fn handle_raw(&self, raw: &[u8]) -> Result<Handled, StoreError> {
-        let parsed = match castellan_mail::parse(raw, self.config.max_message_bytes) {
+        let inbound = match castellan_mail::parse(raw, self.config.max_message_bytes) {
             Ok(p) => p,
             Err(e) => return Ok(Handled::Unreadable(e.to_string())),
         };
-        let inbound = to_inbound(parsed);
         if self.store.is_processed(&inbound.message_id)? {
             return Ok(Handled::Duplicate);
         }

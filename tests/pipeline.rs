@@ -28,7 +28,7 @@ fn pass(j: &LocalJudge) {
     j.pass_after(600).unwrap();
 }
 
-fn outbox_mails(dir: &Path) -> Vec<castellan_mail::ParsedMail> {
+fn outbox_mails(dir: &Path) -> Vec<castellan_mail::Inbound> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir.join("mail/outbox"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -69,6 +69,53 @@ fn play_to_the_end(
     )
     .unwrap();
     (j, id, played.mails)
+}
+
+/// Issue 10, "machines read data, not prose": with a welcome template reworded so that no
+/// sentence of the built-in wording is left, the bot players still learn their tokens (from
+/// the welcome mail's `X-Castellan-*` headers) and play a whole game by mail.
+#[test]
+fn bots_play_a_whole_game_with_a_reworded_welcome_template() {
+    let tmp = tempfile::tempdir().unwrap();
+    let templates = tmp.path().join("templates");
+    std::fs::create_dir_all(&templates).unwrap();
+    std::fs::write(
+        templates.join("welcome.txt"),
+        "Ahoy {{ name }}! Table {{ game_id }} awaits. Secret word {{ password }}.\n",
+    )
+    .unwrap();
+    let base = Config {
+        templates_dir: templates,
+        ..Config::default()
+    };
+    let j = LocalJudge::open(&base, &tmp.path().join("judge"), 7).unwrap();
+    let mut bots = MailPlayers::new(&j.svc, "reworded").unwrap();
+    let id = bots.create_game(&j.svc, "castrum", 2, &[]).unwrap();
+    pass(&j);
+    let welcomes: Vec<_> = outbox_mails(&tmp.path().join("judge"))
+        .into_iter()
+        .filter(|m| m.body.starts_with("Ahoy "))
+        .collect();
+    assert_eq!(
+        welcomes.len(),
+        3,
+        "the reworded welcome went to 2 players and the GM"
+    );
+    assert!(welcomes.iter().all(|m| !m.body.contains("Your password")));
+    play_games(
+        &j.svc,
+        &mut bots,
+        std::slice::from_ref(&id),
+        5_000,
+        500,
+        |_| {
+            pass(&j);
+            Ok(())
+        },
+    )
+    .unwrap();
+    let rec = j.svc.store.game(&id).unwrap().unwrap();
+    assert_eq!(rec.status, Status::Finished, "{id} is played to its end");
 }
 
 /// Issue 3: "a whole game by email" for every game, through Maildir → judge → sled →

@@ -11,7 +11,7 @@
 use castellan::config::Config;
 use castellan::service::{system_clock, Service};
 use castellan_judge::{GameRecord, Status, Store};
-use castellan_mail::{ImapInbox, ParsedMail};
+use castellan_mail::{ImapInbox, Inbound};
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -226,7 +226,7 @@ fn capitalise(s: &str) -> String {
 #[derive(Debug, Clone)]
 pub struct Got {
     pub path: PathBuf,
-    pub mail: ParsedMail,
+    pub mail: Inbound,
 }
 
 impl Got {
@@ -450,7 +450,7 @@ impl World {
     pub fn password(&self, user: &str, game: &str) -> String {
         self.mailbox(user)
             .iter()
-            .filter_map(|g| castellan::players::welcome_password(&g.mail.body))
+            .filter_map(|g| welcome_password(&g.mail.body))
             .find(|(id, _)| id == game)
             .map(|(_, pw)| pw)
             .unwrap_or_else(|| panic!("no welcome mail for {game} in {user}'s Maildir"))
@@ -585,4 +585,19 @@ impl Drop for Daemon {
             let _ = self.child.wait();
         }
     }
+}
+
+/// (game id, password) from a welcome mail's body, read as a person reads it: the tests
+/// that stand for people typing their password use it; programs read headers instead.
+pub fn welcome_password(body: &str) -> Option<(String, String)> {
+    let pw = body
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Your password:"))?
+        .trim()
+        .to_string();
+    // "Bot1, you are seat 1 in castle-1 (castle-risk)."
+    let first = body.lines().find(|l| l.contains(", you are "))?;
+    let after = first.split(" in ").nth(1)?;
+    let game = after.split_whitespace().next()?.to_string();
+    Some((game, pw))
 }

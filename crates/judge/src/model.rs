@@ -4,22 +4,35 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
 
-/// One inbound mail, already parsed and quote-stripped by the mail layer.
+/// One inbound email, reduced to what the judge needs. The mail layer
+/// (`castellan_mail::parse`) builds it from raw bytes: quotes and signatures stripped, the
+/// hygiene verdict made. One type for both sides.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Inbound {
+    /// With angle brackets. A message without one gets `<sha256-of-raw@castellan.invalid>`,
+    /// so the same bytes twice are recognised as the same message.
     pub message_id: String,
+    /// Bare lowercase address (From, else Sender, else Reply-To, else Return-Path).
     pub from: String,
     pub from_name: Option<String>,
+    /// To, Cc, Delivered-To and X-Original-To addresses, lowercase, each once, in that
+    /// order: plus-address tokens live here.
     pub to: Vec<String>,
     pub subject: String,
+    /// The new text only: quoted replies and signatures stripped, HTML-only mail flattened.
     pub body: String,
+    /// With angle brackets.
     pub in_reply_to: Option<String>,
+    /// With angle brackets, oldest first as in the header.
     pub references: Vec<String>,
+    /// File names of attachments (ignored by the judge; it may say so in its reply).
     pub attachments: Vec<String>,
+    /// The message had no text/plain body: the body is flattened HTML.
     pub html_only: bool,
-    /// `Some(reason)`: an automatic mail (auto-reply, bounce, list): never answered.
+    /// Why this mail must not be answered (automatic mail: auto-replies, bounces, bulk and
+    /// list mail), or None for mail from a person.
     pub automatic: Option<String>,
-    /// The body was cut at the size cap.
+    /// The message was over the size cap: the body was cut and ends with a note.
     pub truncated: bool,
 }
 

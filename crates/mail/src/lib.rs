@@ -1,9 +1,9 @@
-//! Castellan's mail edge: raw RFC 5322 bytes in, [`ParsedMail`] out; [`OutgoingMail`] in,
+//! Castellan's mail edge: raw RFC 5322 bytes in, [`Inbound`] out; [`OutgoingMail`] in,
 //! an email on the wire out. No game or judge knowledge lives here.
 //!
 //! - [`parse`]: mail-parser, text/plain with an HTML-only fallback, quoted replies and
 //!   signatures stripped ([`strip_quoted`]), attachments listed and ignored, a size cap, and
-//!   the hygiene verdict ([`ParsedMail::automatic`]): mail we must never answer.
+//!   the hygiene verdict ([`Inbound::automatic`]): mail we must never answer.
 //! - [`render`] / [`Transport::send`]: lettre; every reply is threaded and says it is
 //!   automatic (`Auto-Submitted: auto-replied`, `X-Auto-Response-Suppress: All`).
 //! - [`Maildir`]: the embedded default inbox (tmp → new → cur).
@@ -23,7 +23,7 @@ mod transport;
 
 pub use imap::{ImapError, ImapInbox, ImapStream, ImapTls};
 pub use maildir::Maildir;
-pub use parse::{automatic_reason, parse, ParseError, ParsedMail, TRUNCATION_NOTE};
+pub use parse::{automatic_reason, castellan_headers, parse, Inbound, ParseError, TRUNCATION_NOTE};
 pub use quote::{flatten_html, strip_html_quotes, strip_html_reply, strip_quoted};
 pub use render::{render, try_render, OutgoingMail, RenderError};
 pub use tls::check_ca_file;

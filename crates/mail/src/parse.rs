@@ -1,40 +1,14 @@
-//! Raw RFC 5322 bytes into a [`ParsedMail`], with the hygiene verdict.
+//! Raw RFC 5322 bytes into a [`Inbound`], with the hygiene verdict.
 
 use mail_parser::{Address, HeaderValue, Message, MessageParser, MimeHeaders, PartType};
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::quote::{flatten_html, strip_html_quotes, strip_quoted};
 
-/// One inbound email, reduced to what the judge needs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ParsedMail {
-    /// With angle brackets. A message without one gets `<sha256-of-raw@castellan.invalid>`,
-    /// so the same bytes twice are recognised as the same message.
-    pub message_id: String,
-    /// Bare lowercase address (From, else Sender, else Reply-To, else Return-Path).
-    pub from: String,
-    pub from_name: Option<String>,
-    /// To, Cc, Delivered-To and X-Original-To addresses, lowercase, each once, in that
-    /// order: plus-address tokens live here.
-    pub to: Vec<String>,
-    pub subject: String,
-    /// The new text only: quoted replies and signatures stripped, HTML-only mail flattened.
-    pub body: String,
-    /// With angle brackets.
-    pub in_reply_to: Option<String>,
-    /// With angle brackets, oldest first as in the header.
-    pub references: Vec<String>,
-    /// File names of attachments (ignored by the judge; it may say so in its reply).
-    pub attachments: Vec<String>,
-    /// The message had no text/plain body: the body is flattened HTML.
-    pub html_only: bool,
-    /// Why this mail must not be answered (automatic mail: auto-replies, bounces, bulk and
-    /// list mail), or None for mail from a person.
-    pub automatic: Option<String>,
-    /// The message was over the size cap: the body was cut and ends with a note.
-    pub truncated: bool,
-}
+/// One inbound email, reduced to what the judge needs: the judge's own input type, so the
+/// mail edge and the judge share one definition (the edge depends on the core it feeds,
+/// never the reverse: the judge stays free of any mail or network crate).
+pub use castellan_judge::Inbound;
 
 /// Why a message could not be read at all.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -50,13 +24,32 @@ pub enum ParseError {
 /// The note appended to a body that was cut at the size cap.
 pub const TRUNCATION_NOTE: &str = "[castellan: message too long, only its beginning was read]";
 
+/// The machine-readable `X-Castellan-*` headers of a message (name as written, value
+/// trimmed), in order: what programs (bots, the demo, the benchmark) read instead of prose.
+pub fn castellan_headers(raw: &[u8]) -> Vec<(String, String)> {
+    let Some(msg) = MessageParser::default().parse(raw) else {
+        return Vec::new();
+    };
+    msg.headers()
+        .iter()
+        .filter(|h| {
+            let n = h.name();
+            n.len() > 12 && n[..12].eq_ignore_ascii_case("x-castellan-")
+        })
+        .filter_map(|h| {
+            let v = h.value().as_text()?;
+            Some((h.name().to_string(), v.trim().to_string()))
+        })
+        .collect()
+}
+
 /// Parses raw bytes. Never panics; never fails for size: a message longer than the cap is
 /// read up to the cap (`truncated`, body cut with [`TRUNCATION_NOTE`]).
 ///
 /// `max_body_bytes` caps the body text kept (after quotes are stripped). The raw bytes
 /// parsed are capped at `max(16 × max_body_bytes, 1 MiB)`: past that only the beginning of
 /// the message is parsed (attachments beyond it are not listed) and `truncated` is set.
-pub fn parse(raw: &[u8], max_body_bytes: usize) -> Result<ParsedMail, ParseError> {
+pub fn parse(raw: &[u8], max_body_bytes: usize) -> Result<Inbound, ParseError> {
     if raw.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(ParseError::Empty);
     }
@@ -79,7 +72,7 @@ fn parse_inner(
     input: &[u8],
     max_body_bytes: usize,
     raw_cut: bool,
-) -> Result<ParsedMail, ParseError> {
+) -> Result<Inbound, ParseError> {
     let msg = MessageParser::default()
         .parse(input)
         .ok_or(ParseError::NotAnEmail)?;
@@ -152,7 +145,7 @@ fn parse_inner(
         body
     };
 
-    Ok(ParsedMail {
+    Ok(Inbound {
         message_id,
         automatic: automatic_reason(&msg, &from),
         from,

@@ -23,6 +23,10 @@ pub struct OutgoingMail {
     pub in_reply_to: Option<String>,
     /// With angle brackets, oldest first.
     pub references: Vec<String>,
+    /// Extra machine-readable headers (`X-Castellan-Token`...): names must start with `X-`;
+    /// any other name, and CR or LF in a value, are dropped or flattened.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub headers: Vec<(String, String)>,
 }
 
 /// Why a mail cannot be rendered.
@@ -86,6 +90,14 @@ pub fn try_render(mail: &OutgoingMail, date_unix: i64) -> Result<Vec<u8>, Render
     if !refs.is_empty() {
         builder = builder.references(refs.join(" "));
     }
+    for (name, value) in &mail.headers {
+        let plain = name.len() > 2
+            && name[..2].eq_ignore_ascii_case("x-")
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+        if let (true, Ok(n)) = (plain, HeaderName::new_from_ascii(name.clone())) {
+            builder = builder.raw_header(HeaderValue::new(n, value.replace(['\r', '\n'], " ")));
+        }
+    }
     let message = builder
         .raw_header(raw("Auto-Submitted", "auto-replied"))
         .raw_header(raw("X-Auto-Response-Suppress", "All"))
@@ -126,6 +138,7 @@ mod tests {
 
     fn sample() -> OutgoingMail {
         OutgoingMail {
+            headers: Vec::new(),
             message_id: "<r1.castle-7@judge.example>".into(),
             from: "Castellan <judge@judge.example>".into(),
             to: "alice@example.org".into(),
@@ -134,6 +147,33 @@ mod tests {
             in_reply_to: Some("<m1@example.org>".into()),
             references: vec!["<m0@example.org>".into(), "<m1@example.org>".into()],
         }
+    }
+
+    /// Issue 10, "machines read data, not prose": the judge's machine-readable headers go
+    /// out on the wire and come back through `castellan_headers`; a value cannot inject a
+    /// header line, and only `X-` names are written.
+    #[test]
+    fn machine_readable_headers_survive_the_round_trip_and_cannot_inject() {
+        let mut m = sample();
+        m.headers = vec![
+            ("X-Castellan-Game".into(), "castle-7".into()),
+            ("X-Castellan-Token".into(), "k3j9x\r\nBcc: eve@example.org".into()),
+            ("Bcc".into(), "eve@example.org".into()),
+        ];
+        let bytes = render(&m, 0);
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(!text.contains("\r\nBcc:"), "{text}");
+        let got = crate::castellan_headers(&bytes);
+        assert_eq!(
+            got,
+            vec![
+                ("X-Castellan-Game".to_string(), "castle-7".to_string()),
+                (
+                    "X-Castellan-Token".to_string(),
+                    "k3j9x  Bcc: eve@example.org".to_string()
+                ),
+            ]
+        );
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Golden files: every `tests/golden/NAME.eml` is parsed with a body cap of
-//! [`BODY_CAP`] bytes and compared with `NAME.expected` (the ParsedMail as pretty JSON);
+//! [`BODY_CAP`] bytes and compared with `NAME.expected` (the Inbound as pretty JSON);
 //! every `tests/golden/render-NAME.json` (an OutgoingMail and a date) is rendered and
 //! compared with `render-NAME.expected.eml`. One test each, naming every file that broke.
 //!

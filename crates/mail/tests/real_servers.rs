@@ -174,6 +174,7 @@ async fn wait_unseen(inbox: &mut ImapInbox, n: usize) -> Vec<(u32, Vec<u8>)> {
 
 fn orders_mail() -> OutgoingMail {
     OutgoingMail {
+        headers: Vec::new(),
         message_id: "<orders-1@example.org>".into(),
         from: "Alice Martin <alice@example.org>".into(),
         to: "judge+tok-7f3a@castellan.test".into(),
@@ -250,6 +251,7 @@ async fn smtp_in_imap_read_reply_out() {
 
     // The judge answers over SMTP; the reply lands in alice's own Maildir, threaded.
     let reply = OutgoingMail {
+        headers: Vec::new(),
         message_id: "<turn-2.castle-7.alice@castellan.test>".into(),
         from: "Castellan <judge@castellan.test>".into(),
         to: mail.from.clone(),
@@ -457,6 +459,7 @@ async fn smtp_starttls_trusting_the_ca_file_delivers() {
     );
 
     let reply = OutgoingMail {
+        headers: Vec::new(),
         message_id: "<tls-reply-1@castellan.test>".into(),
         from: "Castellan <judge@castellan.test>".into(),
         to: "alice@example.org".into(),
@@ -567,6 +570,7 @@ async fn a_mailer_sends_a_batch_over_one_connection() {
         Some(servers.ca_file.clone()),
     );
     let mail = |n: usize, to: &str| OutgoingMail {
+        headers: Vec::new(),
         message_id: format!("<batch-{n}@castellan.test>"),
         from: "judge@castellan.test".into(),
         to: to.into(),
