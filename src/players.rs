@@ -185,7 +185,29 @@ impl MailPlayers {
         }) else {
             return Ok(None);
         };
-        let address = rec.seats[seat].address.clone().unwrap_or_default();
+        let lines = session.bot_turn(seat, max_lines);
+        let mut body = String::new();
+        for l in &lines {
+            body.push_str(l);
+            body.push('\n');
+        }
+        self.send(svc, &rec, seat, &body).map(Some)
+    }
+
+    /// Deliver a mail with `body` from the person at `seat` of `rec`, authenticated by the
+    /// seat's token in the subject tag, as a reply in a mail client would be.
+    pub fn send(
+        &mut self,
+        svc: &Service,
+        rec: &GameRecord,
+        seat: usize,
+        body: &str,
+    ) -> Result<Sent, PlayError> {
+        let address = rec
+            .seats
+            .get(seat)
+            .and_then(|s| s.address.clone())
+            .ok_or_else(|| PlayError::Io(format!("{}: seat {seat} has no player", rec.id)))?;
         let key = (address.clone(), rec.id.clone());
         if !self.tokens.contains_key(&key) {
             self.read_outbox()?;
@@ -198,34 +220,28 @@ impl MailPlayers {
                 game: rec.id.clone(),
                 seat,
             })?;
-        let lines = session.bot_turn(seat, max_lines);
         self.sent += 1;
         let message_id = format!("<{}-{}@{PLAYER_DOMAIN}>", self.label, self.sent);
         let subject = format!("[{} #{token}] orders", rec.id);
-        let mut body = String::new();
-        for l in &lines {
-            body.push_str(l);
-            body.push('\n');
-        }
         let raw = order_mail(
             &address,
             &rec.seats[seat].name,
             &svc.config.judge.address,
             &message_id,
             &subject,
-            &body,
+            body,
         );
         let path = self
             .inbox
             .deliver(raw.as_bytes())
             .map_err(|e| PlayError::Io(e.to_string()))?;
-        Ok(Some(Sent {
+        Ok(Sent {
             game: rec.id.clone(),
             seat,
             message_id,
             path,
             delivered_at: std::time::Instant::now(),
-        }))
+        })
     }
 
     /// The judge's direct answer to one of our mails (threaded by In-Reply-To), if written.

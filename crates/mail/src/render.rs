@@ -157,7 +157,10 @@ mod tests {
         let mut m = sample();
         m.headers = vec![
             ("X-Castellan-Game".into(), "castle-7".into()),
-            ("X-Castellan-Token".into(), "k3j9x\r\nBcc: eve@example.org".into()),
+            (
+                "X-Castellan-Token".into(),
+                "k3j9x\r\nBcc: eve@example.org".into(),
+            ),
             ("Bcc".into(), "eve@example.org".into()),
         ];
         let bytes = render(&m, 0);
