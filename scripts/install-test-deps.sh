@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests need: a real IMAP server (dovecot-imapd) and a
 # real SMTP server (python3-aiosmtpd, run by scripts/smtp_sink.py); scripts/mail-servers.sh
-# starts both on 127.0.0.1 for the tests.
+# starts both on 127.0.0.1 for the tests. strace for the durability test.
 # Idempotent and quiet: prints nothing and does nothing when all is there. Needs root (or
 # sudo) and Debian's package registry (works on a fresh Debian 12).
 set -euo pipefail
@@ -11,6 +11,9 @@ dpkg -s dovecot-imapd >/dev/null 2>&1 || need+=(dovecot-imapd)
 dpkg -s python3-aiosmtpd >/dev/null 2>&1 || need+=(python3-aiosmtpd)
 # openssl makes the throwaway CA and server certificate for the TLS tests.
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
+# strace shows the durability test that the database is synced before a message is
+# acknowledged (tests/durability.rs).
+command -v strace >/dev/null 2>&1 || need+=(strace)
 
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
@@ -39,6 +42,7 @@ if ! { $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
 fi
 
 command -v openssl >/dev/null 2>&1 || { echo "install-test-deps: openssl did not install" >&2; exit 1; }
+command -v strace >/dev/null 2>&1 || { echo "install-test-deps: strace did not install" >&2; exit 1; }
 for p in dovecot-imapd python3-aiosmtpd; do
   dpkg -s "$p" >/dev/null 2>&1 || { echo "install-test-deps: $p did not install" >&2; exit 1; }
 done

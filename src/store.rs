@@ -25,6 +25,8 @@ pub struct OutboxItem {
 
 #[derive(Clone)]
 pub struct SledStore {
+    /// The database folder: after sled's own flush, its files are synced to the device.
+    path: std::path::PathBuf,
     db: sled::Db,
     games: sled::Tree,
     processed: sled::Tree,
@@ -38,19 +40,76 @@ fn err(e: impl std::fmt::Display) -> StoreError {
     StoreError(e.to_string())
 }
 
+/// Remove the files of a snapshot that was being written when the process died
+/// (`snap.<lsn>.generating`); a finished snapshot (`snap.<lsn>`) is kept.
+fn remove_interrupted_snapshots(path: &Path) -> Result<(), StoreError> {
+    let Ok(rd) = std::fs::read_dir(path) else {
+        return Ok(());
+    };
+    for e in rd.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with("snap.") && name.ends_with(".generating") {
+            std::fs::remove_file(e.path())
+                .map_err(|x| err(format!("{}: {x}", e.path().display())))?;
+            tracing::warn!(file = %e.path().display(), "removed an interrupted sled snapshot");
+        }
+    }
+    Ok(())
+}
+
+/// fdatasync sled's log file and blob files, then fsync their folders.
+fn sync_files(path: &Path) -> std::io::Result<()> {
+    let db = path.join("db");
+    if db.exists() {
+        std::fs::File::open(&db)?.sync_data()?;
+    }
+    let blobs = path.join("blobs");
+    if let Ok(rd) = std::fs::read_dir(&blobs) {
+        for e in rd.flatten() {
+            if e.file_type().is_ok_and(|t| t.is_file()) {
+                std::fs::File::open(e.path())?.sync_data()?;
+            }
+        }
+        castellan_mail::sync_dir(&blobs)?;
+    }
+    castellan_mail::sync_dir(path)
+}
+
 impl SledStore {
+    /// Open (or create) the database. Stale `snap.*.generating` files, left by a snapshot
+    /// that a crash interrupted (they make sled 0.34 refuse to open: upstream issues 1527
+    /// and 1533), are removed first, and only those. A database sled cannot read (a
+    /// truncated or corrupt file, on which sled may panic) is a clear error, never a panic.
     pub fn open(path: &Path) -> Result<SledStore, StoreError> {
-        let db = sled::Config::new()
+        remove_interrupted_snapshots(path)?;
+        let config = sled::Config::new()
             .path(path)
-            .mode(sled::Mode::HighThroughput)
-            .open()
-            .map_err(|e| {
-                err(format!(
-                    "cannot open the database at {}: {e}",
-                    path.display()
-                ))
-            })?;
+            .mode(sled::Mode::HighThroughput);
+        // sled may panic on a damaged file: catch it (quietly: the error below says it).
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let opened = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || config.open()));
+        std::panic::set_hook(hook);
+        let opened = opened.map_err(|p| {
+            let why = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "sled panicked".into());
+            err(format!(
+                "the database at {} is damaged and cannot be read ({why}); restore a backup \
+                 (castellan backup --restore FILE into an empty data directory)",
+                path.display()
+            ))
+        })?;
+        let db = opened.map_err(|e| {
+            err(format!(
+                "cannot open the database at {}: {e}",
+                path.display()
+            ))
+        })?;
         Ok(SledStore {
+            path: path.to_path_buf(),
             games: db.open_tree("games").map_err(err)?,
             processed: db.open_tree("processed").map_err(err)?,
             outbox: db.open_tree("outbox").map_err(err)?,
@@ -61,8 +120,18 @@ impl SledStore {
         })
     }
 
+    /// Make everything written so far durable on the device. sled 0.34's flush ends in
+    /// `sync_file_range`, which does not flush the device's cache, and writes blob files
+    /// without syncing them: so after it, the log file, every blob file and the folders
+    /// that hold them are fsynced here.
     pub fn flush(&self) -> Result<(), StoreError> {
-        self.db.flush().map(|_| ()).map_err(err)
+        self.db.flush().map_err(err)?;
+        sync_files(&self.path).map_err(|e| {
+            err(format!(
+                "cannot sync the database at {}: {e}",
+                self.path.display()
+            ))
+        })
     }
 
     /// Replies waiting, oldest first, with their keys.

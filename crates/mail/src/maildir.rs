@@ -54,6 +54,9 @@ impl Maildir {
             let _ = fs::remove_file(&tmp);
             return Err(e);
         }
+        // The rename is durable only once the directory is: a crash must not lose a
+        // message the MTA was told is delivered.
+        sync_dir(&self.root.join("new"))?;
         Ok(dest)
     }
 
@@ -102,11 +105,20 @@ impl Maildir {
         let dest = self.root.join("cur").join(format!("{base}:2,{flags}"));
         let source = self.root.join("new").join(&name);
         match fs::rename(&source, &dest) {
-            Ok(()) => Ok(dest),
+            Ok(()) => {
+                sync_dir(&self.root.join("cur"))?;
+                sync_dir(&self.root.join("new"))?;
+                Ok(dest)
+            }
             Err(e) if e.kind() == io::ErrorKind::NotFound && dest.exists() => Ok(dest),
             Err(e) => Err(e),
         }
     }
+}
+
+/// fsync a directory, so the names created or renamed in it survive a crash.
+pub fn sync_dir(dir: &Path) -> io::Result<()> {
+    fs::File::open(dir)?.sync_all()
 }
 
 #[cfg(test)]

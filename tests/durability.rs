@@ -1,0 +1,137 @@
+//! Durability of what the judge stores, with the real binary on real files: what reaches
+//! the device before a message is acknowledged, and what happens when a snapshot was cut
+//! off by a crash.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_castellan"))
+}
+
+/// A configuration with every path under `dir` (embedded defaults otherwise).
+fn write_config(dir: &Path) -> PathBuf {
+    let p = dir.join("castellan.yaml");
+    std::fs::write(&p, format!("data_dir: {}\n", dir.display())).unwrap();
+    p
+}
+
+fn letter(n: u32) -> Vec<u8> {
+    format!(
+        "From: Ann <ann@example.org>\r\nTo: judge@castellan.invalid\r\nSubject: hi\r\n\
+         Message-ID: <durable-{n}@example.org>\r\n\r\nLIST\r\n"
+    )
+    .into_bytes()
+}
+
+fn ingest(cfg: &Path, msg: &Path) -> Output {
+    bin()
+        .arg("--config")
+        .arg(cfg)
+        .arg("ingest")
+        .arg(msg)
+        .output()
+        .unwrap()
+}
+
+fn files_in(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default()
+}
+
+/// Issue 11, "durable means on the device": under strace, `castellan ingest` fdatasyncs
+/// sled's log file (sled's own flush only calls sync_file_range) after handling the
+/// message and before it renames the message from new/ to cur/ (the acknowledgement), and
+/// fsyncs the Maildir folder after that rename.
+#[test]
+fn the_database_reaches_the_device_before_the_message_is_acknowledged() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = write_config(tmp.path());
+    let msg = tmp.path().join("msg.eml");
+    std::fs::write(&msg, letter(1)).unwrap();
+    let trace = tmp.path().join("strace.txt");
+    let out = Command::new("strace")
+        .args([
+            "-f",
+            "-y",
+            "-qq",
+            "-e",
+            "trace=fsync,fdatasync,rename,renameat,renameat2",
+        ])
+        .arg("-o")
+        .arg(&trace)
+        .arg(env!("CARGO_BIN_EXE_castellan"))
+        .arg("--config")
+        .arg(&cfg)
+        .arg("ingest")
+        .arg(&msg)
+        .output()
+        .expect("strace is installed (scripts/install-test-deps.sh)");
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<String> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let ack = lines
+        .iter()
+        .position(|l| l.contains("rename") && l.contains("/new/") && l.contains("/cur/"))
+        .unwrap_or_else(|| {
+            panic!(
+                "no acknowledgement (rename new/ -> cur/):\n{}",
+                lines.join("\n")
+            )
+        });
+    let db_sync = lines[..ack]
+        .iter()
+        .rposition(|l| (l.contains("fdatasync(") || l.contains("fsync(")) && l.contains("/db>"))
+        .unwrap_or_else(|| {
+            panic!(
+                "no fsync of sled's db file before the acknowledgement:\n{}",
+                lines.join("\n")
+            )
+        });
+    let handled = lines[..db_sync]
+        .iter()
+        .any(|l| l.contains("rename") && l.contains("/tmp/") && l.contains("/new/"));
+    assert!(
+        handled,
+        "the message was delivered to new/ before the database sync"
+    );
+    assert!(
+        lines[ack..]
+            .iter()
+            .any(|l| l.contains("fsync(") && l.contains("/cur>")),
+        "the cur/ folder is synced after the rename:\n{}",
+        lines[ack..].join("\n")
+    );
+}
+
+/// Issue 11, "recovery without loss": a snapshot cut off by a crash leaves a
+/// `snap.*.generating` file that makes sled 0.34 refuse to open; the judge removes it (and
+/// only it) at open, and every stored message is still there.
+#[test]
+fn an_interrupted_snapshot_is_removed_at_open_and_nothing_is_lost() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = write_config(tmp.path());
+    let msg = tmp.path().join("msg.eml");
+    std::fs::write(&msg, letter(1)).unwrap();
+    assert!(ingest(&cfg, &msg).status.success());
+    let db = tmp.path().join("db");
+    let stale = db.join("snap.0000000000000400.generating");
+    std::fs::write(&stale, b"").unwrap();
+    // The same message again: applied once, so it must be recognised as processed.
+    let out = ingest(&cfg, &msg);
+    assert!(out.status.success(), "{out:?}");
+    assert!(!stale.exists(), "the interrupted snapshot is removed");
+    let store = castellan::store::SledStore::open(&db).unwrap();
+    assert!(castellan_judge::Store::is_processed(&store, "<durable-1@example.org>").unwrap());
+    let outbox = tmp.path().join("mail/outbox");
+    assert_eq!(files_in(&outbox).len(), 1, "answered once, not twice");
+}
