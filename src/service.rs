@@ -2,11 +2,18 @@
 //! message, acknowledgement after the flush, and the outbox drained with retries.
 //!
 //! Order of effects for one inbound message (the crash-safety argument):
-//! 1. parse (mail crate) → 2. `Judge::handle` (pure) → 3. `Store::commit`: the Message-ID
-//!    marked processed, game records, log and every reply in the outbox, in one sled
-//!    transaction, flushed → 4. acknowledge (Maildir new/ → cur/, IMAP \Seen, MTA exit 0).
+//! 1. parse (mail crate) → 2. `Judge::handle` (pure) → 3. commit: the Message-ID marked
+//!    processed, game records, log and every reply in the outbox, in one sled transaction
+//!    → 4. flush: sled's flush, then fdatasync of its files and fsync of its folder
+//!    (`SledStore::flush`) → 5. acknowledge (Maildir new/ → cur/ and an fsync of both
+//!    folders, IMAP \Seen, MTA exit 0).
 //!
-//! A crash before 3 leaves the message unacknowledged: it is handled again from scratch.
+//! The Maildir is taken in batches (group commit): steps 1-3 for each message of the
+//! batch in order, one flush (4) for the whole batch, then 5 for each. Nothing is
+//! acknowledged and no reply leaves before the flush.
+//!
+//! A crash before 4 leaves the messages unacknowledged: they are handled again from
+//! scratch (a transaction sled kept is recognised by its Message-ID and not applied twice).
 //! A crash between 3 and 4 leaves it unacknowledged but processed: it is acknowledged
 //! without being applied again. Replies are sent from the outbox after the commit and
 //! removed only once the transport accepted them, so a crash can resend a reply (with the
@@ -64,6 +71,9 @@ pub struct Service {
     pub clock: Clock,
     pub entropy: Entropy,
 }
+
+/// Most messages handled between two flushes of the database (group commit).
+pub const BATCH: usize = 64;
 
 /// What happened to one inbound message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -135,6 +145,15 @@ impl Service {
 
     /// Handle one raw message durably. Returns once the result is on disk.
     pub fn handle_raw(&self, raw: &[u8]) -> Result<Handled, StoreError> {
+        let handled = self.handle_unflushed(raw)?;
+        self.store.flush()?;
+        fault_point("after-commit");
+        Ok(handled)
+    }
+
+    /// Handle one raw message and commit it, not yet durable: the caller flushes
+    /// ([`SledStore::flush`]) before acknowledging it.
+    pub fn handle_unflushed(&self, raw: &[u8]) -> Result<Handled, StoreError> {
         let inbound = match castellan_mail::parse(raw, self.config.max_message_bytes) {
             Ok(p) => p,
             Err(e) => return Ok(Handled::Unreadable(e.to_string())),
@@ -144,8 +163,7 @@ impl Service {
         }
         let changes = self.judge.handle(&self.store, &inbound, &self.env())?;
         let replies = changes.outbox.len();
-        self.store.commit(&changes)?;
-        fault_point("after-commit");
+        self.store.commit_unflushed(&changes)?;
         Ok(Handled::Committed { replies })
     }
 
@@ -154,25 +172,36 @@ impl Service {
         self.store.commit(changes)
     }
 
-    /// Handle every message waiting in the Maildir inbox; each is acknowledged (moved to
-    /// cur/) only after its transaction is on disk. Returns how many were taken.
+    /// Handle every message waiting in the Maildir inbox, in batches of [`BATCH`]: each
+    /// message of a batch is handled and committed in order, the batch is made durable
+    /// with one flush, and only then is each acknowledged (moved to cur/). Returns how
+    /// many were taken.
     pub fn process_maildir(&self) -> Result<usize, String> {
         let inbox = Maildir::open(self.config.inbox_path()).map_err(|e| e.to_string())?;
+        let waiting = inbox.list_new().map_err(|e| e.to_string())?;
         let mut n = 0;
-        for path in inbox.list_new().map_err(|e| e.to_string())? {
-            let raw = match inbox.read(&path) {
-                Ok(r) => r,
-                Err(e) => {
-                    tracing::warn!("cannot read {}: {e}", path.display());
-                    continue;
+        for batch in waiting.chunks(BATCH) {
+            let mut taken = Vec::with_capacity(batch.len());
+            for path in batch {
+                let raw = match inbox.read(path) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        tracing::warn!("cannot read {}: {e}", path.display());
+                        continue;
+                    }
+                };
+                let r = self.handle_unflushed(&raw).map_err(|e| e.0)?;
+                if let Handled::Unreadable(why) = &r {
+                    tracing::warn!("{}: not a mail ({why}); set aside", path.display());
                 }
-            };
-            let r = self.handle_raw(&raw).map_err(|e| e.0)?;
-            if let Handled::Unreadable(why) = &r {
-                tracing::warn!("{}: not a mail ({why}); set aside", path.display());
+                taken.push(path);
             }
-            inbox.acknowledge(&path).map_err(|e| e.to_string())?;
-            n += 1;
+            self.store.flush().map_err(|e| e.0)?;
+            fault_point("after-commit");
+            for path in taken {
+                inbox.acknowledge(path).map_err(|e| e.to_string())?;
+                n += 1;
+            }
         }
         Ok(n)
     }

@@ -290,7 +290,18 @@ impl Store for SledStore {
         }
     }
 
+    /// One transaction, flushed to the device.
     fn commit(&self, changes: &Changes) -> Result<(), StoreError> {
+        self.commit_unflushed(changes)?;
+        self.flush()
+    }
+}
+
+impl SledStore {
+    /// One transaction, visible at once to what reads the store next but durable only at
+    /// the next [`SledStore::flush`]: a batch of messages is committed this way and made
+    /// durable with one flush (group commit) before any of them is acknowledged.
+    pub fn commit_unflushed(&self, changes: &Changes) -> Result<(), StoreError> {
         // Everything is serialized and every key chosen before the transaction, so the
         // closure (which sled may run more than once) has no side effects.
         let now = changes_time(changes);
@@ -368,7 +379,7 @@ impl Store for SledStore {
                 Ok::<(), ConflictableTransactionError<()>>(())
             })
             .map_err(|e: TransactionError<()>| err(format!("transaction failed: {e:?}")))?;
-        self.flush()
+        Ok(())
     }
 }
 

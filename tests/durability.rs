@@ -135,3 +135,77 @@ fn an_interrupted_snapshot_is_removed_at_open_and_nothing_is_lost() {
     let outbox = tmp.path().join("mail/outbox");
     assert_eq!(files_in(&outbox).len(), 1, "answered once, not twice");
 }
+
+/// Issue 11, "group commit": `serve --once` handles the messages waiting in the Maildir as
+/// one batch, makes it durable with one flush of the database, and only then acknowledges
+/// them: every acknowledgement comes after that sync, and no sync of ours separates two
+/// acknowledgements (with one flush per message, they would alternate).
+#[test]
+fn a_batch_of_messages_is_made_durable_with_one_flush_before_any_is_acknowledged() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = write_config(tmp.path());
+    let new = tmp.path().join("mail/inbox/new");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(tmp.path().join("mail/inbox").join(sub)).unwrap();
+    }
+    for n in 1..=5 {
+        std::fs::write(new.join(format!("100000000{n}.batch{n}.test")), letter(n)).unwrap();
+    }
+    let trace = tmp.path().join("strace.txt");
+    let out = Command::new("strace")
+        .args([
+            "-f",
+            "-y",
+            "-qq",
+            "-e",
+            "trace=fdatasync,rename,renameat,renameat2",
+        ])
+        .arg("-o")
+        .arg(&trace)
+        .arg(env!("CARGO_BIN_EXE_castellan"))
+        .arg("--config")
+        .arg(&cfg)
+        .args(["serve", "--once"])
+        .output()
+        .expect("strace is installed (scripts/install-test-deps.sh)");
+    assert!(out.status.success(), "{out:?}");
+    let lines: Vec<String> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let events: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| {
+            if l.contains("fdatasync(") && l.contains("/db>") {
+                Some("sync")
+            } else if l.contains("rename") && l.contains("/new/") && l.contains("/cur/") {
+                Some("ack")
+            } else {
+                None
+            }
+        })
+        .collect();
+    let first_ack = events
+        .iter()
+        .position(|e| *e == "ack")
+        .expect("acknowledged");
+    let last_ack = events.iter().rposition(|e| *e == "ack").unwrap();
+    assert!(
+        first_ack > 0,
+        "a sync comes before the first acknowledgement: {events:?}"
+    );
+    assert_eq!(
+        events[first_ack..=last_ack]
+            .iter()
+            .filter(|e| **e == "ack")
+            .count(),
+        5,
+        "{events:?}"
+    );
+    assert!(
+        events[first_ack..=last_ack].iter().all(|e| *e == "ack"),
+        "no flush between the acknowledgements of one batch: {events:?}"
+    );
+    assert_eq!(std::fs::read_dir(&new).unwrap().count(), 0);
+}
