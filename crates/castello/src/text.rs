@@ -350,20 +350,21 @@ pub(crate) fn order_help(lang: Lang) -> String {
          Squares are a column A-U and a row 1-15; lowercase, spaces and x work too \
          (e4 e2 c2, E4xE2xC2)."
             .into(),
-        Lang::Fr => "Ordres de Castello (un par ligne) :\n\
-         E4-E5            déplace le pion de E4 d'une case (dans l'une des 8 directions)\n\
-         E4-E6            au premier mouvement, un pion peut avancer de deux cases en ligne\n\
-                          droite\n\
-         E4-E2-C2-A2-C4   sauts par-dessus des pions voisins (de l'une ou l'autre couleur,\n\
-                          jamais un château) vers la case libre juste derrière ; les pions\n\
-                          adverses sautés sont pris ; arrêtez-vous quand vous voulez ; le\n\
-                          coup s'achève après la cinquième prise\n\
-         ABANDON          abandonner la partie\n\
-         PROPOSE NULLE    proposer la nulle (elle tient jusqu'au prochain coup adverse)\n\
-         ACCEPTE NULLE    accepter la nulle proposée par votre adversaire\n\
-         Une case est une colonne A-U et une rangée 1-15 ; minuscules, espaces et x sont \
-         acceptés (e4 e2 c2, E4xE2xC2), et un JOUE en tête aussi (JOUE E4-E5). Les ordres \
-         s'écrivent aussi en anglais."
-            .into(),
+        Lang::Fr => [
+            "Ordres de Castello (un par ligne) :",
+            "E4-E5            déplace le pion de E4 d'une case (dans l'une des 8 directions)",
+            "E4-E6            premier mouvement d'un pion : deux cases en ligne droite",
+            "E4-E2-C2-A2-C4   sauts par-dessus des pions voisins (de l'une ou l'autre couleur,",
+            "                 jamais un château) vers la case libre juste derrière ; les pions",
+            "                 adverses sautés sont pris ; arrêtez-vous quand vous voulez ; le",
+            "                 coup s'achève après la cinquième prise",
+            "ABANDON          abandonner la partie",
+            "PROPOSE NULLE    proposer la nulle (elle tient jusqu'au prochain coup adverse)",
+            "ACCEPTE NULLE    accepter la nulle proposée par votre adversaire",
+            "Une case est une colonne A-U et une rangée 1-15 ; minuscules, espaces et x sont",
+            "acceptés (e4 e2 c2, E4xE2xC2), ainsi qu'un JOUE en tête (JOUE E4-E5). Les ordres",
+            "s'écrivent aussi en anglais (RESIGN, OFFER DRAW, ACCEPT DRAW, MOVE).",
+        ]
+        .join("\n"),
     }
 }
