@@ -199,6 +199,8 @@ fn a_bot_game_reads_wholly_in_french() {
     );
     assert!(public.contains("la proposition de nulle est refusée"));
     assert!(public.contains("Partie terminée : "), "{public}");
+    assert!(public.contains(" et prend "), "{public}");
+    assert!(public.contains(" conquiert le château en "), "{public}");
 }
 
 #[test]
