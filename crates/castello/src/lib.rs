@@ -15,15 +15,19 @@ pub mod bot;
 pub mod geom;
 pub mod layout;
 pub mod moves;
+mod text;
+pub mod words;
 
 pub use geom::{sq, Sq};
 pub use moves::{Kind, Move, MAX_CAPTURES};
+pub use words::End;
 
 use castellan_engine::{
     BotRng, DiceBox, Lang, OrderError, Outcome, Prompt, PromptKind, Rules, Seat, Viewer,
 };
 use geom::{COLS, ORTHO, ROWS};
 use serde::{Deserialize, Serialize};
+use words::{accept_draw_word, colour_in, offer_draw_word, resign_word};
 
 /// Seat 0 plays red (columns A–B at the start), seat 1 black (columns T–U).
 pub const RED: u8 = 0;
@@ -528,47 +532,31 @@ impl Castello {
         let h = self.position_hash();
         self.seen.push(h);
         let end = if self.castle_count(seat) >= CASTLES_TO_WIN {
-            Some((
-                vec![seat as Seat],
-                format!("{} took {CASTLES_TO_WIN} castles", colour(seat)),
-            ))
+            Some(End::Castles(seat))
         } else if self.pawns_taken[seat as usize] >= PAWNS_TO_WIN {
-            Some((
-                vec![seat as Seat],
-                format!("{} took {PAWNS_TO_WIN} enemy pawns", colour(seat)),
-            ))
+            Some(End::Pawns(seat))
         } else if self.options.repetition > 0
             && self.seen.iter().filter(|x| **x == h).count() >= self.options.repetition as usize
         {
-            Some((
-                vec![],
-                format!(
-                    "draw: the same position came {} times",
-                    self.options.repetition
-                ),
-            ))
+            Some(End::Repetition(self.options.repetition))
         } else if self.quiet >= self.options.move_limit {
-            Some((
-                vec![],
-                format!("draw: {} moves without a capture", self.options.move_limit),
-            ))
+            Some(End::MoveLimit(self.options.move_limit))
         } else if !self.has_move(other(seat)) {
-            Some((
-                vec![seat as Seat],
-                format!("{} cannot move any pawn and loses", colour(other(seat))),
-            ))
+            Some(End::Stuck(other(seat)))
         } else {
             None
         };
-        if let Some((winners, reason)) = end {
-            self.finish(winners, reason, &mut ev);
+        if let Some(end) = end {
+            self.finish(end, &mut ev);
         }
         ev
     }
 
-    fn finish(&mut self, winners: Vec<Seat>, reason: String, ev: &mut Vec<Event>) {
+    /// End the game. The outcome is stored in English; [`Rules::outcome`] adds the French.
+    fn finish(&mut self, end: End, ev: &mut Vec<Event>) {
         self.default_memo = std::sync::OnceLock::new();
         self.draw_offer = None;
+        let (winners, reason) = (end.winners(), end.text(Lang::En));
         self.result = Some(Outcome::new(winners.clone(), reason.clone()));
         ev.push(Event::Ended { winners, reason });
     }
@@ -584,15 +572,38 @@ impl Castello {
             .clone()
     }
 
-    fn name(&self, seat: u8) -> String {
+    /// "Red (Alice)" / "Rouge (Alice)".
+    fn name_in(&self, seat: u8, lang: Lang) -> String {
         match self.players.get(seat as usize) {
-            Some(n) => format!("{} ({n})", colour(seat)),
-            None => colour(seat).to_string(),
+            Some(n) => format!("{} ({n})", colour_in(seat, lang)),
+            None => colour_in(seat, lang).to_string(),
+        }
+    }
+
+    /// The order as written in `lang`: the moves are the same squares in both languages,
+    /// the other orders take the French keywords (`ABANDON`, `PROPOSE NULLE`,
+    /// `ACCEPTE NULLE`). Every line parses back to `order` whatever the language.
+    pub fn order_text_in(&self, order: &Order, lang: Lang) -> String {
+        match order {
+            Order::Move(p) => moves::path_text(p),
+            Order::Resign => resign_word(lang).into(),
+            Order::OfferDraw => offer_draw_word(lang).into(),
+            Order::AcceptDraw => accept_draw_word(lang).into(),
         }
     }
 
     /// The text board with coordinates.
     pub fn board_text(&self) -> String {
+        self.board_text_in(Lang::En)
+    }
+
+    /// The text board with coordinates; in French black pawns are `N`/`n` (noir).
+    pub fn board_text_in(&self, lang: Lang) -> String {
+        let mark = |c: Cell| match (lang, board_rows::glyph(c)) {
+            (Lang::Fr, 'B') => 'N',
+            (Lang::Fr, 'b') => 'n',
+            (_, g) => g,
+        };
         let mut s = String::new();
         let header: String = {
             let mut h = String::from("     ");
@@ -613,7 +624,7 @@ impl Castello {
                 if c == 7 || c == 14 {
                     s.push_str("| ");
                 }
-                s.push(board_rows::glyph(self.cells[r * COLS + c]));
+                s.push(mark(self.cells[r * COLS + c]));
                 s.push(' ');
             }
             s.push_str(&format!("{}\n", r + 1));
@@ -624,10 +635,16 @@ impl Castello {
     }
 }
 
+/// An order error in both languages, with the general hint on writing a move.
+fn path_error(en: String, fr: String) -> OrderError {
+    OrderError::new(en)
+        .fr(fr)
+        .hint(moves::GENERAL[0])
+        .hint_fr(moves::GENERAL[1])
+}
+
 /// Split an order line into squares: "E4-E2-C2", "e4 e2 c2", "E4xE2xC2", "E4 - E6".
 fn parse_path(text: &str) -> Result<Vec<Sq>, OrderError> {
-    let hint = "write the pawn's square, then each square it stops on: E4-E5 (a step), \
-                E4-E6 (a first move of two, or a jump), E4-E2-C2-A2-C4 (jumps)";
     let chars: Vec<char> = text.chars().collect();
     let mut i = 0;
     let mut out = Vec::new();
@@ -649,30 +666,122 @@ fn parse_path(text: &str) -> Result<Vec<Sq>, OrderError> {
                     k += 1;
                 }
                 let word: String = chars[i..k].iter().collect();
-                return Err(OrderError::new(format!(
-                    "\"{word}\" is not a square or an order (squares are A1..U15; orders: a \
-                     move, RESIGN, OFFER DRAW, ACCEPT DRAW)"
-                ))
-                .hint(hint));
+                return Err(path_error(
+                    format!(
+                        "\"{word}\" is not a square or an order (squares are A1..U15; orders: a \
+                         move, RESIGN, OFFER DRAW, ACCEPT DRAW)"
+                    ),
+                    format!(
+                        "« {word} » n'est ni une case ni un ordre (cases : A1..U15 ; ordres : un \
+                         coup, ABANDON, PROPOSE NULLE, ACCEPTE NULLE)"
+                    ),
+                ));
             }
             match Sq::parse(&tok) {
                 Some(s) => out.push(s),
                 None => {
-                    return Err(OrderError::new(format!(
-                        "{tok} is off the board: columns run A to U, rows 1 to 15"
+                    return Err(path_error(
+                        format!("{tok} is off the board: columns run A to U, rows 1 to 15"),
+                        format!(
+                            "{tok} est hors du tablier : les colonnes vont de A à U, les \
+                             rangées de 1 à 15"
+                        ),
                     ))
-                    .hint(hint))
                 }
             }
             i = j;
             continue;
         }
-        return Err(OrderError::new(format!("unexpected \"{c}\" in a move")).hint(hint));
+        return Err(path_error(
+            format!("unexpected \"{c}\" in a move"),
+            format!("« {c} » inattendu dans un coup"),
+        ));
     }
     if out.is_empty() {
-        return Err(OrderError::new("no move given").hint(hint));
+        return Err(path_error(
+            "no move given".into(),
+            "aucun coup indiqué".into(),
+        ));
     }
     Ok(out)
+}
+
+impl Castello {
+    /// A parse error's hint with one legal move of the seat to play as an example.
+    fn with_example(&self, seat: Seat, e: OrderError) -> OrderError {
+        let seat = seat.min(1) as u8;
+        let (Some(h), Some(h_fr)) = (e.hint_in(Lang::En), e.hint_in(Lang::Fr)) else {
+            return e;
+        };
+        if self.result.is_some() || seat != self.to_move {
+            return e;
+        }
+        let Some(m) = self.legal_moves(seat).first().map(Move::text) else {
+            return e;
+        };
+        let (h, h_fr) = (
+            format!("{h} (for instance {m})"),
+            format!("{h_fr} (par exemple {m})"),
+        );
+        e.hint(h).hint_fr(h_fr)
+    }
+
+    fn offer_draw(&mut self, seat: u8) -> Result<Vec<Event>, OrderError> {
+        let (them_en, them_fr) = (colour(other(seat)), colour_in(other(seat), Lang::Fr));
+        if self.draw_offer == Some(other(seat)) {
+            return Err(
+                OrderError::new(format!("{them_en} has already offered a draw"))
+                    .fr(format!("{them_fr} a déjà proposé la nulle"))
+                    .hint("write: ACCEPT DRAW")
+                    .hint_fr("écrivez : ACCEPTE NULLE"),
+            );
+        }
+        if self.draw_offer == Some(seat) {
+            return Err(OrderError::new("your draw offer already stands")
+                .fr("votre proposition de nulle tient déjà")
+                .hint("wait for the answer, or write a move")
+                .hint_fr("attendez la réponse, ou écrivez un coup"));
+        }
+        self.draw_offer = Some(seat);
+        Ok(vec![Event::DrawOffered { seat }])
+    }
+
+    fn accept_draw(&mut self, seat: u8) -> Result<Vec<Event>, OrderError> {
+        if self.draw_offer != Some(other(seat)) {
+            return Err(
+                OrderError::new(format!("{} has not offered a draw", colour(other(seat))))
+                    .fr(format!(
+                        "{} n'a pas proposé la nulle",
+                        colour_in(other(seat), Lang::Fr)
+                    ))
+                    .hint("write: OFFER DRAW, to offer one yourself")
+                    .hint_fr("écrivez : PROPOSE NULLE, pour la proposer vous-même"),
+            );
+        }
+        let mut ev = vec![Event::DrawAgreed];
+        self.finish(End::Agreed, &mut ev);
+        Ok(ev)
+    }
+
+    fn check_options(options: &Options) -> Result<(), OrderError> {
+        if !(10..=1000).contains(&options.move_limit) {
+            let n = options.move_limit;
+            return Err(OrderError::new(format!("move_limit {n} is out of range"))
+                .fr(format!("move_limit {n} est hors limites"))
+                .hint("move_limit is a number of moves from 10 to 1000, e.g. move_limit=100")
+                .hint_fr(
+                    "move_limit est un nombre de coups de 10 à 1000, par exemple move_limit=100",
+                ));
+        }
+        if options.repetition == 1 || options.repetition > 10 {
+            let n = options.repetition;
+            return Err(OrderError::new(format!("repetition {n} is out of range"))
+                .fr(format!("repetition {n} est hors limites"))
+                .hint("repetition is 0 (off) or 2 to 10, e.g. repetition=3")
+                .hint_fr("repetition vaut 0 (désactivée) ou de 2 à 10, par exemple repetition=3"));
+        }
+        Ok(())
+    }
 }
 
 impl Rules for Castello {
@@ -693,28 +802,18 @@ impl Rules for Castello {
         dice: &mut DiceBox,
     ) -> Result<(Self, Vec<Event>), OrderError> {
         if players.len() != 2 {
-            return Err(OrderError::new("Castello is played by exactly 2 players"));
+            return Err(OrderError::new("Castello is played by exactly 2 players")
+                .fr("Castello se joue à 2 joueurs exactement"));
         }
-        if !(10..=1000).contains(&options.move_limit) {
-            return Err(OrderError::new(format!(
-                "move_limit {} is out of range",
-                options.move_limit
-            ))
-            .hint("move_limit is a number of moves from 10 to 1000, e.g. move_limit=100"));
-        }
-        if options.repetition == 1 || options.repetition > 10 {
-            return Err(OrderError::new(format!(
-                "repetition {} is out of range",
-                options.repetition
-            ))
-            .hint("repetition is 0 (off) or 2 to 10, e.g. repetition=3"));
-        }
+        Castello::check_options(options)?;
         let (first, drawn) = match options.first {
             First::Red => (RED, false),
             First::Black => (BLACK, false),
             First::Random => (dice.public_below(2) as u8, true),
         };
-        let g = Castello::new(players, options, first).map_err(OrderError::new)?;
+        let g = Castello::new(players, options, first).map_err(|e| {
+            OrderError::new(e.clone()).fr(format!("données du tablier invalides : {e}"))
+        })?;
         Ok((g, vec![Event::Start { first, drawn }]))
     }
 
@@ -722,32 +821,28 @@ impl Rules for Castello {
         self.ply + 1
     }
 
-    fn pending(&self, _lang: Lang) -> Vec<Prompt> {
+    fn pending(&self, lang: Lang) -> Vec<Prompt> {
         if self.result.is_some() {
             return vec![];
         }
         let seat = self.to_move;
         let moves = moves::spread_for_listing(self.legal_moves(seat));
         let mut choices: Vec<String> = moves.iter().take(PROMPT_CHOICES).map(Move::text).collect();
-        let mut question = format!(
-            "Move {}: your move as {}. Move one pawn (a step, a first move of two, or jumps).",
-            self.ply + 1,
-            colour(seat)
-        );
-        if moves.len() > PROMPT_CHOICES {
-            question.push_str(&format!(
-                " {} legal moves; the choices show {PROMPT_CHOICES}, captures first.",
-                moves.len()
-            ));
-        }
+        let mut question = self.question(seat, moves.len(), lang);
         if self.draw_offer == Some(other(seat)) {
-            question.push_str(&format!(
-                " {} offers a draw: ACCEPT DRAW, or move to decline.",
-                colour(other(seat))
-            ));
-            choices.push("ACCEPT DRAW".into());
+            question.push_str(&match lang {
+                Lang::En => format!(
+                    " {} offers a draw: ACCEPT DRAW, or move to decline.",
+                    colour(other(seat))
+                ),
+                Lang::Fr => format!(
+                    " {} propose la nulle : ACCEPTE NULLE, ou jouez un coup pour refuser.",
+                    colour_in(other(seat), lang)
+                ),
+            });
+            choices.push(accept_draw_word(lang).into());
         }
-        let default = self.order_text(&self.default_move());
+        let default = self.order_text_in(&self.default_move(), lang);
         vec![Prompt {
             seat: seat as Seat,
             kind: PromptKind::Move,
@@ -759,46 +854,21 @@ impl Rules for Castello {
     }
 
     fn parse(&self, seat: Seat, line: &str) -> Result<Order, OrderError> {
-        let words: Vec<String> = line
+        let toks: Vec<String> = line
             .split_whitespace()
             .map(|w| w.to_uppercase().trim_end_matches(['.', '!']).to_string())
             .collect();
-        let joined = words.join(" ");
-        match joined.as_str() {
-            "RESIGN" | "I RESIGN" | "ABANDON" => return Ok(Order::Resign),
-            "OFFER DRAW" | "DRAW" | "PROPOSE DRAW" | "PROPOSE NULLE" | "NULLE" => {
-                return Ok(Order::OfferDraw)
-            }
-            "ACCEPT DRAW" | "ACCEPT" | "ACCEPTE NULLE" | "ACCEPT NULLE" => {
-                return Ok(Order::AcceptDraw)
-            }
-            _ => {}
+        let joined = toks.join(" ");
+        if let Some(o) = words::keyword_order(&words::fold(&joined)) {
+            return Ok(o);
         }
-        let body = match words.first().map(String::as_str) {
-            Some("MOVE") | Some("PLAY") => words[1..].join(" "),
+        let body = match toks.first() {
+            Some(w) if words::is_move_word(&words::fold(w)) => toks[1..].join(" "),
             _ => joined.clone(),
         };
-        let path = parse_path(&body).map_err(|e| {
-            let seat = seat.min(1) as u8;
-            match e.hint {
-                Some(h) if self.result.is_none() && seat == self.to_move => {
-                    let ex = self
-                        .legal_moves(seat)
-                        .first()
-                        .map(|m| format!(" (for instance {})", m.text()))
-                        .unwrap_or_default();
-                    OrderError::new(e.message).hint(format!("{h}{ex}"))
-                }
-                h => OrderError { hint: h, ..e },
-            }
-        })?;
+        let path = parse_path(&body).map_err(|e| self.with_example(seat, e))?;
         if path.len() < 2 {
-            let seat = seat.min(1) as u8;
-            return Err(OrderError::new(format!(
-                "a move names the pawn's square and where it goes; \"{}\" has no destination",
-                path[0]
-            ))
-            .hint(self.moves_hint(seat, path[0])));
+            return Err(self.no_destination(seat.min(1) as u8, path[0]));
         }
         Ok(Order::Move(path))
     }
@@ -811,58 +881,43 @@ impl Rules for Castello {
     ) -> Result<Vec<Event>, OrderError> {
         self.default_memo = std::sync::OnceLock::new();
         if seat > 1 {
-            return Err(OrderError::new(format!(
-                "there is no seat {seat} in Castello"
-            )));
+            return Err(
+                OrderError::new(format!("there is no seat {seat} in Castello"))
+                    .fr(format!("il n'y a pas de place {seat} à Castello")),
+            );
         }
         let seat = seat as u8;
         if let Some(o) = &self.result {
-            return Err(OrderError::new(format!("the game is over: {}", o.reason)));
+            return Err(
+                OrderError::new(format!("the game is over: {}", o.reason)).fr(format!(
+                    "la partie est terminée : {}",
+                    End::translate(&o.reason, Lang::Fr)
+                )),
+            );
         }
         match order {
             Order::Resign => {
                 let mut ev = vec![Event::Resigned { seat }];
-                self.finish(
-                    vec![other(seat) as Seat],
-                    format!("{} resigned", colour(seat)),
-                    &mut ev,
-                );
+                self.finish(End::Resigned(seat), &mut ev);
                 Ok(ev)
             }
-            Order::OfferDraw => {
-                if self.draw_offer == Some(other(seat)) {
-                    return Err(OrderError::new(format!(
-                        "{} has already offered a draw",
-                        colour(other(seat))
-                    ))
-                    .hint("write: ACCEPT DRAW"));
-                }
-                if self.draw_offer == Some(seat) {
-                    return Err(OrderError::new("your draw offer already stands")
-                        .hint("wait for the answer, or write a move"));
-                }
-                self.draw_offer = Some(seat);
-                Ok(vec![Event::DrawOffered { seat }])
-            }
-            Order::AcceptDraw => {
-                if self.draw_offer != Some(other(seat)) {
-                    return Err(OrderError::new(format!(
-                        "{} has not offered a draw",
-                        colour(other(seat))
-                    ))
-                    .hint("write: OFFER DRAW, to offer one yourself"));
-                }
-                let mut ev = vec![Event::DrawAgreed];
-                self.finish(vec![], "draw agreed".into(), &mut ev);
-                Ok(ev)
-            }
+            Order::OfferDraw => self.offer_draw(seat),
+            Order::AcceptDraw => self.accept_draw(seat),
             Order::Move(path) => {
                 if seat != self.to_move {
                     return Err(OrderError::new(format!(
                         "it is {}'s move, not yours",
                         colour(self.to_move)
                     ))
-                    .hint("wait for your turn (you may OFFER DRAW or RESIGN at any time)"));
+                    .fr(format!(
+                        "c'est à {} de jouer, pas à vous",
+                        colour_in(self.to_move, Lang::Fr)
+                    ))
+                    .hint("wait for your turn (you may OFFER DRAW or RESIGN at any time)")
+                    .hint_fr(
+                        "attendez votre tour (vous pouvez écrire PROPOSE NULLE ou ABANDON à \
+                         tout moment)",
+                    ));
                 }
                 let mv = self.check_path(seat, path)?;
                 Ok(self.play(seat, &mv))
@@ -879,194 +934,31 @@ impl Rules for Castello {
     }
 
     fn order_text(&self, order: &Order) -> String {
-        match order {
-            Order::Move(p) => moves::path_text(p),
-            Order::Resign => "RESIGN".into(),
-            Order::OfferDraw => "OFFER DRAW".into(),
-            Order::AcceptDraw => "ACCEPT DRAW".into(),
-        }
+        self.order_text_in(order, Lang::En)
     }
 
-    fn narrate(&self, event: &Event, _viewer: Viewer, _lang: Lang) -> Option<String> {
+    fn narrate(&self, event: &Event, _viewer: Viewer, lang: Lang) -> Option<String> {
         // Nothing in Castello is hidden: every viewer reads the same line.
-        Some(match event {
-            Event::Start { first, drawn } => format!(
-                "Castello begins: {} (columns A-B) against {} (columns T-U); {} moves first{}.",
-                self.name(RED),
-                self.name(BLACK),
-                colour(*first),
-                if *drawn { " (drawn by lot)" } else { "" }
-            ),
-            Event::Moved {
-                seat,
-                path,
-                captured,
-            } => {
-                let mut s = format!("{} plays {}", colour(*seat), moves::path_text(path));
-                if !captured.is_empty() {
-                    let names: Vec<String> = captured.iter().map(|c| c.to_string()).collect();
-                    s.push_str(&format!(
-                        ", taking {} {} pawn{} ({})",
-                        captured.len(),
-                        colour(other(*seat)).to_lowercase(),
-                        if captured.len() > 1 { "s" } else { "" },
-                        names.join(", ")
-                    ));
-                }
-                s.push('.');
-                s
-            }
-            Event::CastleTaken { seat, sq, total } => format!(
-                "{} takes the castle on {sq} ({total} of {CASTLES_TO_WIN}).",
-                colour(*seat)
-            ),
-            Event::DrawOffered { seat } => format!("{} offers a draw.", colour(*seat)),
-            Event::DrawDeclined { seat } => {
-                format!("{} moves on: the draw offer is declined.", colour(*seat))
-            }
-            Event::DrawAgreed => "The players agree a draw.".into(),
-            Event::Resigned { seat } => format!("{} resigns.", colour(*seat)),
-            Event::Ended { winners, reason } => match winners.first() {
-                Some(w) => format!(
-                    "Game over: {} wins ({reason}).",
-                    self.name((*w).min(1) as u8)
-                ),
-                None => format!("Game over: {reason}."),
-            },
+        Some(self.narrate_in(event, lang))
+    }
+
+    fn public_view(&self, lang: Lang) -> String {
+        self.public_view_in(lang)
+    }
+
+    fn private_view(&self, seat: Seat, lang: Lang) -> String {
+        self.private_view_in(seat, lang)
+    }
+
+    /// The outcome is stored in English; its French reason is read from it.
+    fn outcome(&self) -> Option<Outcome> {
+        self.result.clone().map(|o| {
+            let fr = End::translate(&o.reason, Lang::Fr);
+            o.fr(fr)
         })
     }
 
-    fn public_view(&self, _lang: Lang) -> String {
-        let mut s = String::new();
-        match &self.result {
-            Some(o) => s.push_str(&format!(
-                "Castello, after {} moves: game over, {}.\n",
-                self.ply, o.reason
-            )),
-            None => s.push_str(&format!(
-                "Castello, move {}: {} to move.\n",
-                self.ply + 1,
-                self.name(self.to_move)
-            )),
-        }
-        s.push_str(&self.board_text());
-        s.push_str(
-            "R r = red pawns, B b = black pawns (capital: has not moved yet, may still go two \
-             squares), # = castle, | = section boundary.\n",
-        );
-        for seat in [RED, BLACK] {
-            let taken: Vec<String> = self
-                .castles_taken(seat)
-                .iter()
-                .map(|c| c.to_string())
-                .collect();
-            s.push_str(&format!(
-                "{}: {} pawns on the board, has taken {} of {PAWNS_TO_WIN} enemy pawns and {} of {CASTLES_TO_WIN} castles{}.\n",
-                self.name(seat),
-                self.pawn_count(seat),
-                self.pawns_taken[seat as usize],
-                taken.len(),
-                if taken.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", taken.join(", "))
-                }
-            ));
-        }
-        let home = |seat: u8| {
-            self.castles
-                .iter()
-                .filter(|c| c.home == Some(seat) && c.taken_by.is_none())
-                .map(|c| c.sq.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        s.push_str(&format!(
-            "Red's home castles (Red may not take them): {}. Black's home castles: {}.\n",
-            home(RED),
-            home(BLACK)
-        ));
-        s.push_str(&format!(
-            "Moves without a capture: {} of {} (then a draw).\n",
-            self.quiet, self.options.move_limit
-        ));
-        if let Some(l) = &self.last {
-            s.push_str(&format!("Last move: {l}.\n"));
-        }
-        if let Some(o) = self.draw_offer {
-            s.push_str(&format!("{} offers a draw.\n", colour(o)));
-        }
-        s
-    }
-
-    fn private_view(&self, seat: Seat, _lang: Lang) -> String {
-        let Some(me) = [RED, BLACK].into_iter().find(|s| *s as Seat == seat) else {
-            return String::new();
-        };
-        let mut s = format!("You play {}.\n", self.name(me));
-        if self.result.is_some() {
-            s.push_str("The game is over.\n");
-            return s;
-        }
-        if self.draw_offer == Some(other(me)) {
-            s.push_str(&format!(
-                "{} offers you a draw: write ACCEPT DRAW, or move to decline.\n",
-                colour(other(me))
-            ));
-        }
-        if self.draw_offer == Some(me) {
-            s.push_str("Your draw offer stands until your opponent moves.\n");
-        }
-        if self.to_move != me {
-            s.push_str(&format!(
-                "{} is to move; your turn comes after theirs.\n",
-                colour(self.to_move)
-            ));
-            return s;
-        }
-        let moves = moves::spread_for_listing(self.legal_moves(me));
-        s.push_str(&format!(
-            "It is your move. Your legal moves ({}{}), captures first, then each pawn in turn; send one line:\n",
-            moves.len(),
-            if moves.len() >= moves::ENUM_BUDGET {
-                " or more"
-            } else {
-                ""
-            }
-        ));
-        for m in moves.iter().take(60) {
-            if m.captures.is_empty() {
-                s.push_str(&format!("  {}\n", m.text()));
-            } else {
-                s.push_str(&format!("  {}   (takes {})\n", m.text(), m.captures.len()));
-            }
-        }
-        if moves.len() > 60 {
-            s.push_str(&format!("  ... and {} more\n", moves.len() - 60));
-        }
-        s.push_str(&format!(
-            "If the deadline passes, the judge plays {}.\nYou may also write RESIGN or OFFER DRAW.\n",
-            self.order_text(&self.default_move())
-        ));
-        s
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.result.clone()
-    }
-
-    fn order_help(_lang: Lang) -> String {
-        "Castello orders (one per line):\n\
-         E4-E5            move the pawn on E4 one square (any of the 8 directions)\n\
-         E4-E6            a pawn's first move may go two squares in a straight line\n\
-         E4-E2-C2-A2-C4   jumps over adjacent pawns (either colour, never a castle) to the\n\
-                          empty square beyond; enemy pawns jumped are taken; stop whenever\n\
-                          you like; the move ends after the fifth capture\n\
-         RESIGN           give up the game\n\
-         OFFER DRAW       offer a draw (it stands until your opponent moves)\n\
-         ACCEPT DRAW      accept your opponent's offer\n\
-         Squares are a column A-U and a row 1-15; lowercase, spaces and x work too \
-         (e4 e2 c2, E4xE2xC2)."
-            .into()
+    fn order_help(lang: Lang) -> String {
+        text::order_help(lang)
     }
 }

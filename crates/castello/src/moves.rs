@@ -2,8 +2,9 @@
 //! with captures (at most five), and why a written move is not legal.
 
 use crate::geom::{Sq, COLS, DIRS, ROWS};
+use crate::words::{self, a_pawn_in, colour_in, SIDES};
 use crate::{colour, Castello, Cell};
-use castellan_engine::OrderError;
+use castellan_engine::{Lang, OrderError};
 
 /// Seed: "un pion peut prendre un maximum de cinq pions adverses".
 pub const MAX_CAPTURES: usize = 5;
@@ -51,11 +52,11 @@ pub fn path_text(path: &[Sq]) -> String {
         .join("-")
 }
 
-fn cell_words(c: Cell) -> String {
+fn cell_words(c: Cell, lang: Lang) -> String {
     match c {
-        Cell::Empty => "empty".into(),
-        Cell::Castle => "a castle".into(),
-        Cell::Pawn { seat, .. } => format!("a {} pawn", colour(seat).to_lowercase()),
+        Cell::Empty => lang.pick("empty", "vide").into(),
+        Cell::Castle => lang.pick("a castle", "un château").into(),
+        Cell::Pawn { seat, .. } => a_pawn_in(seat, lang),
     }
 }
 
@@ -151,46 +152,71 @@ impl Castello {
         jumps(&mut cells, seat, &mut path, &mut caps, budget, out);
     }
 
-    /// Check a written path for `seat` and say exactly what is wrong if it is not legal.
-    pub fn check_path(&self, seat: u8, path: &[Sq]) -> Result<Move, OrderError> {
-        let general = "write the pawn's square, then each square it stops on: E4-E5 (a step), \
-                       E4-E6 (a first move of two, or a jump), E4-E2-C2-A2-C4 (jumps)";
-        if path.len() < 2 {
-            let from = path.first().copied();
-            return Err(match from {
-                Some(f) => OrderError::new(format!(
-                    "a move names the pawn's square and where it goes; \"{f}\" has no destination"
-                ))
-                .hint(self.moves_hint(seat, f)),
-                None => OrderError::new("no move given").hint(general),
-            });
-        }
-        let from = path[0];
-        match self.cells[from.idx()] {
-            Cell::Pawn { seat: s, .. } if s == seat => {}
-            Cell::Pawn { seat: s, .. } => {
-                return Err(OrderError::new(format!(
+    /// "a move names the pawn's square and where it goes", with that pawn's moves.
+    pub(crate) fn no_destination(&self, seat: u8, f: Sq) -> OrderError {
+        OrderError::new(format!(
+            "a move names the pawn's square and where it goes; \"{f}\" has no destination"
+        ))
+        .fr(format!(
+            "un coup indique la case du pion puis sa destination ; « {f} » n'a pas de destination"
+        ))
+        .hint(self.moves_hint(seat, f))
+        .hint_fr(self.moves_hint_in(seat, f, Lang::Fr))
+    }
+
+    /// The pawn on `from` must be one of `seat`'s.
+    fn check_from(&self, seat: u8, from: Sq) -> Result<(), OrderError> {
+        let (en, fr) = match self.cells[from.idx()] {
+            Cell::Pawn { seat: s, .. } if s == seat => return Ok(()),
+            Cell::Pawn { seat: s, .. } => (
+                format!(
                     "the pawn on {from} is {}'s; you play {}",
                     colour(s),
                     colour(seat)
-                ))
-                .hint(self.movable_hint(seat)))
-            }
-            Cell::Castle => {
-                return Err(
-                    OrderError::new(format!("{from} is a castle, and castles never move"))
-                        .hint(self.movable_hint(seat)),
-                )
-            }
-            Cell::Empty => {
-                return Err(OrderError::new(format!("there is no pawn on {from}"))
-                    .hint(self.movable_hint(seat)))
-            }
-        }
-        let Cell::Pawn { moved, .. } = self.cells[from.idx()] else {
-            return Err(OrderError::new("no pawn"));
+                ),
+                format!(
+                    "le pion en {from} est {} ; vous jouez avec {}",
+                    SIDES[s as usize].fr_adj,
+                    words::les(seat)
+                ),
+            ),
+            Cell::Castle => (
+                format!("{from} is a castle, and castles never move"),
+                format!("{from} est un château, et les châteaux ne bougent jamais"),
+            ),
+            Cell::Empty => (
+                format!("there is no pawn on {from}"),
+                format!("il n'y a pas de pion en {from}"),
+            ),
         };
-        let bad = |msg: String| Err(OrderError::new(msg).hint(self.moves_hint(seat, from)));
+        Err(OrderError::new(en)
+            .fr(fr)
+            .hint(self.movable_hint(seat))
+            .hint_fr(self.movable_hint_in(seat, Lang::Fr)))
+    }
+
+    /// Check a written path for `seat` and say exactly what is wrong if it is not legal.
+    pub fn check_path(&self, seat: u8, path: &[Sq]) -> Result<Move, OrderError> {
+        if path.len() < 2 {
+            return Err(match path.first() {
+                Some(f) => self.no_destination(seat, *f),
+                None => OrderError::new("no move given")
+                    .fr("aucun coup indiqué")
+                    .hint(GENERAL[0])
+                    .hint_fr(GENERAL[1]),
+            });
+        }
+        let from = path[0];
+        self.check_from(seat, from)?;
+        let Cell::Pawn { moved, .. } = self.cells[from.idx()] else {
+            return Err(OrderError::new("no pawn").fr("pas de pion"));
+        };
+        let bad = |(en, fr): (String, String)| {
+            Err(OrderError::new(en)
+                .fr(fr)
+                .hint(self.moves_hint(seat, from))
+                .hint_fr(self.moves_hint_in(seat, from, Lang::Fr)))
+        };
         let mut cells = self.cells.clone();
         cells[from.idx()] = Cell::Empty;
         let mut captures = Vec::new();
@@ -200,58 +226,36 @@ impl Castello {
             let dc = b.col as i32 - a.col as i32;
             let dr = b.row as i32 - a.row as i32;
             if captures.len() >= MAX_CAPTURES {
-                return bad(format!(
-                    "a move ends behind the fifth captured pawn (at {a}); it cannot go on to {b}"
-                ));
+                return bad(why::fifth(a, b));
             }
             if path[..=leg].contains(&b) {
-                return bad(format!(
-                    "the move lands on {b} twice; a jump sequence never comes back to a square"
-                ));
+                return bad(why::twice(b));
             }
             if cells[b.idx()] != Cell::Empty {
-                return bad(format!(
-                    "{b} is not free ({}); a pawn only stops on an empty square",
-                    cell_words(cells[b.idx()])
-                ));
+                return bad(why::not_free(b, cells[b.idx()]));
             }
             let adjacent = dc.abs() <= 1 && dr.abs() <= 1;
             let straight2 = (dc.abs() == 2 || dc == 0) && (dr.abs() == 2 || dr == 0) && a != b;
             if adjacent {
                 if path.len() > 2 {
-                    return bad(format!(
-                        "{a}-{b} is a step, and a step is a whole move: only jumps chain"
-                    ));
+                    return bad(why::step_chained(a, b));
                 }
                 kind = Kind::Step;
                 continue;
             }
             if !straight2 {
-                return bad(format!(
-                    "{a} to {b} is not a move: a pawn goes one square in any of the 8 \
-                     directions, two on its first move, or jumps over an adjacent pawn"
-                ));
+                return bad(why::not_a_move(a, b));
             }
             let mid = Sq::new(a.col as i32 + dc / 2, a.row as i32 + dr / 2)
-                .ok_or_else(|| OrderError::new("off the board"))?;
+                .ok_or_else(|| OrderError::new("off the board").fr("hors du tablier"))?;
             match cells[mid.idx()] {
-                Cell::Castle => {
-                    return bad(format!(
-                        "{a}-{b} would jump over the castle on {mid}; a pawn never jumps a castle"
-                    ))
-                }
+                Cell::Castle => return bad(why::over_castle(a, b, mid)),
                 Cell::Empty => {
                     if path.len() > 2 {
-                        return bad(format!(
-                            "{a}-{b}: {mid} is empty, there is no pawn to jump over (a move \
-                             of several legs is made of jumps only)"
-                        ));
+                        return bad(why::nothing_to_jump(a, b, mid));
                     }
                     if moved {
-                        return bad(format!(
-                            "the pawn on {from} has already moved: only a pawn's first move \
-                             may go two squares"
-                        ));
+                        return bad(why::already_moved(from));
                     }
                     kind = Kind::Double;
                 }
@@ -272,44 +276,160 @@ impl Castello {
 
     /// "legal moves of E4: ..." (or which pawns can move if that one cannot).
     pub fn moves_hint(&self, seat: u8, from: Sq) -> String {
+        self.moves_hint_in(seat, from, Lang::En)
+    }
+
+    /// [`Castello::moves_hint`] in `lang`.
+    pub fn moves_hint_in(&self, seat: u8, from: Sq, lang: Lang) -> String {
         match self.cells[from.idx()] {
             Cell::Pawn { seat: s, .. } if s == seat => {}
-            _ => return self.movable_hint(seat),
+            _ => return self.movable_hint_in(seat, lang),
         }
         let ms = self.moves_of(from);
         if ms.is_empty() {
-            return format!(
-                "the pawn on {from} cannot move; {}",
-                self.movable_hint(seat)
+            let rest = self.movable_hint_in(seat, lang);
+            return lang.pick(
+                format!("the pawn on {from} cannot move; {rest}"),
+                format!("le pion en {from} ne peut pas bouger ; {rest}"),
             );
         }
         let mut lines: Vec<String> = sorted_for_listing(ms).iter().map(Move::text).collect();
         let more = lines.len().saturating_sub(16);
         lines.truncate(16);
-        let tail = if more > 0 {
-            format!(" and {more} more")
-        } else {
-            String::new()
+        let tail = match (more, lang) {
+            (0, _) => String::new(),
+            (_, Lang::En) => format!(" and {more} more"),
+            (_, Lang::Fr) => format!(" et {more} autres"),
         };
-        format!("legal moves of {from}: {}{tail}", lines.join(", "))
+        let list = lines.join(", ");
+        lang.pick(
+            format!("legal moves of {from}: {list}{tail}"),
+            format!("coups légaux de {from} : {list}{tail}"),
+        )
     }
 
     /// Which pawns of `seat` can move, with one example line.
     pub fn movable_hint(&self, seat: u8) -> String {
+        self.movable_hint_in(seat, Lang::En)
+    }
+
+    /// [`Castello::movable_hint`] in `lang`.
+    pub fn movable_hint_in(&self, seat: u8, lang: Lang) -> String {
         let movable: Vec<Sq> = self
             .pawn_squares(seat)
             .into_iter()
             .filter(|s| !self.moves_of(*s).is_empty())
             .collect();
         let Some(first) = movable.first() else {
-            return format!("{} has no legal move", colour(seat));
+            return lang.pick(
+                format!("{} has no legal move", colour(seat)),
+                format!("{} n'a aucun coup légal", colour_in(seat, lang)),
+            );
         };
         let example = self.moves_of(*first)[0].text();
         let names: Vec<String> = movable.iter().take(20).map(|s| s.to_string()).collect();
-        format!(
-            "write: {example} (your pawns that can move: {}{})",
+        let (names, etc) = (
             names.join(" "),
-            if movable.len() > 20 { " ..." } else { "" }
+            if movable.len() > 20 { " ..." } else { "" },
+        );
+        lang.pick(
+            format!("write: {example} (your pawns that can move: {names}{etc})"),
+            format!("écrivez : {example} (vos pions qui peuvent bouger : {names}{etc})"),
+        )
+    }
+}
+
+/// How to write a move: (English, French).
+pub(crate) const GENERAL: [&str; 2] = [
+    "write the pawn's square, then each square it stops on: E4-E5 (a step), \
+     E4-E6 (a first move of two, or a jump), E4-E2-C2-A2-C4 (jumps)",
+    "écrivez la case du pion, puis chaque case où il s'arrête : E4-E5 (une case), \
+     E4-E6 (un premier mouvement de deux cases, ou un saut), E4-E2-C2-A2-C4 (des sauts)",
+];
+
+/// Why a leg of a written move is not legal: (English, French).
+mod why {
+    use super::{cell_words, Cell, Lang, Sq};
+
+    pub fn fifth(a: Sq, b: Sq) -> (String, String) {
+        (
+            format!("a move ends behind the fifth captured pawn (at {a}); it cannot go on to {b}"),
+            format!(
+                "un coup s'achève derrière le cinquième pion capturé (en {a}) ; il ne peut pas \
+                 continuer vers {b}"
+            ),
+        )
+    }
+    pub fn twice(b: Sq) -> (String, String) {
+        (
+            format!("the move lands on {b} twice; a jump sequence never comes back to a square"),
+            format!(
+                "le coup s'arrête deux fois en {b} ; une suite de sauts ne revient jamais sur \
+                 une case"
+            ),
+        )
+    }
+    pub fn not_free(b: Sq, c: Cell) -> (String, String) {
+        (
+            format!(
+                "{b} is not free ({}); a pawn only stops on an empty square",
+                cell_words(c, Lang::En)
+            ),
+            format!(
+                "{b} n'est pas libre ({}) ; un pion ne s'arrête que sur une case libre",
+                cell_words(c, Lang::Fr)
+            ),
+        )
+    }
+    pub fn step_chained(a: Sq, b: Sq) -> (String, String) {
+        (
+            format!("{a}-{b} is a step, and a step is a whole move: only jumps chain"),
+            format!(
+                "{a}-{b} est un déplacement d'une case, qui fait à lui seul un coup : seuls les \
+                 sauts s'enchaînent"
+            ),
+        )
+    }
+    pub fn not_a_move(a: Sq, b: Sq) -> (String, String) {
+        (
+            format!(
+                "{a} to {b} is not a move: a pawn goes one square in any of the 8 \
+                 directions, two on its first move, or jumps over an adjacent pawn"
+            ),
+            format!(
+                "{a} vers {b} n'est pas un coup : un pion avance d'une case dans l'une des 8 \
+                 directions, de deux cases lors de son premier mouvement, ou saute un pion voisin"
+            ),
+        )
+    }
+    pub fn over_castle(a: Sq, b: Sq, mid: Sq) -> (String, String) {
+        (
+            format!("{a}-{b} would jump over the castle on {mid}; a pawn never jumps a castle"),
+            format!("{a}-{b} sauterait le château en {mid} ; un pion ne saute jamais un château"),
+        )
+    }
+    pub fn nothing_to_jump(a: Sq, b: Sq, mid: Sq) -> (String, String) {
+        (
+            format!(
+                "{a}-{b}: {mid} is empty, there is no pawn to jump over (a move \
+                 of several legs is made of jumps only)"
+            ),
+            format!(
+                "{a}-{b} : {mid} est vide, il n'y a pas de pion à sauter (un coup en plusieurs \
+                 étapes n'est fait que de sauts)"
+            ),
+        )
+    }
+    pub fn already_moved(from: Sq) -> (String, String) {
+        (
+            format!(
+                "the pawn on {from} has already moved: only a pawn's first move \
+                 may go two squares"
+            ),
+            format!(
+                "le pion en {from} a déjà bougé : seul le premier mouvement d'un pion peut aller \
+                 de deux cases"
+            ),
         )
     }
 }
