@@ -456,7 +456,9 @@ impl Rules for Castrum {
         options: &Options,
         dice: &mut DiceBox,
     ) -> Result<(Self, Vec<Event>), OrderError> {
-        let deck = Deck::standard().map_err(OrderError::new)?;
+        let deck = Deck::standard().map_err(|e| {
+            OrderError::new(e.clone()).fr(format!("le paquet de cartes est illisible ({e})"))
+        })?;
         Castrum::with_deck(players, options, &deck, dice)
     }
 

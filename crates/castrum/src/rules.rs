@@ -1030,7 +1030,7 @@ impl Castrum {
         );
         let reason_fr = format!(
             "{why_fr} : {} avec {}",
-            names.join(" et "),
+            and_list_fr(&names),
             fr::count(best, "point", "points")
         );
         vec![
@@ -1387,6 +1387,15 @@ impl Castrum {
 impl Attack {
     pub fn defence_card(&self) -> Card {
         self.card.defence().unwrap_or(Card::Gardes)
+    }
+}
+
+/// "Alice", "Alice et Bob", "Alice, Bob et Carol".
+fn and_list_fr(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} et {last}", init.join(", ")),
     }
 }
 
