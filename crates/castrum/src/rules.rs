@@ -355,128 +355,11 @@ impl Castrum {
             ));
         }
         let ts = &self.turn_state;
-        let blocked_err = || {
-            let caster = self.sites[seat].mage.unwrap_or(0);
-            bi(
-                format!(
-                    "your site is blocked by the Mage of {} until their next turn",
-                    self.name(caster)
-                ),
-                format!(
-                    "votre chantier est bloqué par le Mage {} jusqu'à son prochain tour",
-                    fr::de(self.name(caster))
-                ),
-            )
-            .hint("you may only DISCARD 1 to 3 cards or END")
-            .hint_fr("vous pouvez seulement DÉFAUSSER 1 à 3 cartes ou FIN")
-        };
         match order {
-            Order::Play { card, target, aim } => {
-                self.check_play(seat, *card, *target, *aim, &blocked_err)
-            }
-            Order::Discard(cards) => {
-                if ts.played > 0 {
-                    return Err(bi(
-                        "you have played cards this turn: a turn is either playing or discarding",
-                        "vous avez joué des cartes ce tour-ci : on ne peut pas jouer et se défausser dans un même tour",
-                    )
-                    .write("END", "FIN"));
-                }
-                if cards.is_empty() || cards.len() > 3 {
-                    return Err(bi("discard 1, 2 or 3 cards", "défaussez 1, 2 ou 3 cartes")
-                        .write("DISCARD Mage, Lapides", "DÉFAUSSER Mage, Lapides"));
-                }
-                if !holds_all(&self.hands[seat], cards) {
-                    return Err(self.hand_hint(
-                        seat,
-                        bi(
-                            "you do not hold all these cards",
-                            "vous n'avez pas toutes ces cartes en main",
-                        ),
-                    ));
-                }
-                Ok(())
-            }
-            Order::Build(piece) => {
-                if self.blocked(seat) {
-                    return Err(blocked_err());
-                }
-                if self.in_force == Some(Happening::BadWeather) {
-                    return Err(bi(
-                        "bad weather: nobody may build this round (event die 2)",
-                        "mauvaises conditions climatiques : personne ne peut construire pendant ce tour de table (dé des événements : 2)",
-                    ));
-                }
-                let site = &self.sites[seat];
-                match piece {
-                    Piece::Wall if site.walls >= CASTLE_WALLS => {
-                        return Err(bi(
-                            "your castle has its 4 walls already",
-                            "votre château a déjà ses 4 murailles",
-                        )
-                        .write("BUILD TOWER", "CONSTRUIRE TOUR"))
-                    }
-                    Piece::Tower if site.towers >= CASTLE_TOWERS => {
-                        return Err(bi(
-                            "your castle has its tower already",
-                            "votre château a déjà sa tour",
-                        )
-                        .write("BUILD WALL", "CONSTRUIRE MURAILLE"))
-                    }
-                    _ => {}
-                }
-                let (s, l, r) = piece.cost();
-                let (hs, hl, hr) = (
-                    site.units(Material::Structores),
-                    site.units(Material::Lapides),
-                    site.units(Material::Rustici),
-                );
-                if hs < s || hl < l || hr < r {
-                    return Err(bi(
-                        format!(
-                            "a {} needs {s} Structores, {l} Lapides and {r} Rustici; your site has {hs}, {hl} and {hr}",
-                            piece.name()
-                        ),
-                        format!(
-                            "une {} demande {s} Structores, {l} Lapides et {r} Rustici ; votre chantier en a {hs}, {hl} et {hr}",
-                            piece.name_in(Lang::Fr)
-                        ),
-                    ));
-                }
-                Ok(())
-            }
-            Order::Exchange(card) => {
-                if !card.is_double() {
-                    return Err(bi(
-                        format!("{} is not an x2 card", card.name()),
-                        format!("{} n'est pas une carte x2", card.name()),
-                    )
-                    .write("EXCHANGE Lapides x2", "ÉCHANGER Lapides x2"));
-                }
-                if self.blocked(seat) {
-                    return Err(blocked_err());
-                }
-                if !self.sites[seat].cards.contains(card) {
-                    return Err(bi(
-                        format!("there is no {} on your site", card.name()),
-                        format!("il n'y a pas de carte {} sur votre chantier", card.name()),
-                    ));
-                }
-                let simple = card.simple();
-                let avail = self
-                    .pile
-                    .iter()
-                    .chain(self.under.iter())
-                    .filter(|c| **c == simple)
-                    .count();
-                if avail < 2 {
-                    return Err(bi(
-                        format!("the pile holds fewer than two {} cards", simple.name()),
-                        format!("la pioche contient moins de deux cartes {}", simple.name()),
-                    ));
-                }
-                Ok(())
-            }
+            Order::Play { card, target, aim } => self.check_play(seat, *card, *target, *aim),
+            Order::Discard(cards) => self.check_discard(seat, cards),
+            Order::Build(piece) => self.check_build(seat, *piece),
+            Order::Exchange(card) => self.check_exchange(seat, *card),
             Order::End => {
                 if ts.played == 0 && !self.blocked(seat) && !self.hands[seat].is_empty() {
                     return Err(bi(
@@ -497,15 +380,135 @@ impl Castrum {
         }
     }
 
+    fn blocked_err(&self, seat: Seat) -> OrderError {
+        let caster = self.sites[seat].mage.unwrap_or(0);
+        bi(
+            format!(
+                "your site is blocked by the Mage of {} until their next turn",
+                self.name(caster)
+            ),
+            format!(
+                "votre chantier est bloqué par le Mage {} jusqu'à son prochain tour",
+                fr::de(self.name(caster))
+            ),
+        )
+        .hint("you may only DISCARD 1 to 3 cards or END")
+        .hint_fr("vous pouvez seulement DÉFAUSSER 1 à 3 cartes ou FIN")
+    }
+
+    fn check_discard(&self, seat: Seat, cards: &[Card]) -> Result<(), OrderError> {
+        if self.turn_state.played > 0 {
+            return Err(bi(
+                "you have played cards this turn: a turn is either playing or discarding",
+                "vous avez joué des cartes ce tour-ci : on ne peut pas jouer et se défausser dans un même tour",
+            )
+            .write("END", "FIN"));
+        }
+        if cards.is_empty() || cards.len() > 3 {
+            return Err(bi("discard 1, 2 or 3 cards", "défaussez 1, 2 ou 3 cartes")
+                .write("DISCARD Mage, Lapides", "DÉFAUSSER Mage, Lapides"));
+        }
+        if !holds_all(&self.hands[seat], cards) {
+            return Err(self.hand_hint(
+                seat,
+                bi(
+                    "you do not hold all these cards",
+                    "vous n'avez pas toutes ces cartes en main",
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_build(&self, seat: Seat, piece: Piece) -> Result<(), OrderError> {
+        if self.blocked(seat) {
+            return Err(self.blocked_err(seat));
+        }
+        if self.in_force == Some(Happening::BadWeather) {
+            return Err(bi(
+                "bad weather: nobody may build this round (event die 2)",
+                "mauvaises conditions climatiques : personne ne peut construire pendant ce tour de table (dé des événements : 2)",
+            ));
+        }
+        let site = &self.sites[seat];
+        match piece {
+            Piece::Wall if site.walls >= CASTLE_WALLS => {
+                return Err(bi(
+                    "your castle has its 4 walls already",
+                    "votre château a déjà ses 4 murailles",
+                )
+                .write("BUILD TOWER", "CONSTRUIRE TOUR"))
+            }
+            Piece::Tower if site.towers >= CASTLE_TOWERS => {
+                return Err(bi(
+                    "your castle has its tower already",
+                    "votre château a déjà sa tour",
+                )
+                .write("BUILD WALL", "CONSTRUIRE MURAILLE"))
+            }
+            _ => {}
+        }
+        let (s, l, r) = piece.cost();
+        let (hs, hl, hr) = (
+            site.units(Material::Structores),
+            site.units(Material::Lapides),
+            site.units(Material::Rustici),
+        );
+        if hs < s || hl < l || hr < r {
+            return Err(bi(
+                format!(
+                    "a {} needs {s} Structores, {l} Lapides and {r} Rustici; your site has {hs}, {hl} and {hr}",
+                    piece.name()
+                ),
+                format!(
+                    "une {} demande {s} Structores, {l} Lapides et {r} Rustici ; votre chantier en a {hs}, {hl} et {hr}",
+                    piece.name_in(Lang::Fr)
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_exchange(&self, seat: Seat, card: Card) -> Result<(), OrderError> {
+        if !card.is_double() {
+            return Err(bi(
+                format!("{} is not an x2 card", card.name()),
+                format!("{} n'est pas une carte x2", card.name()),
+            )
+            .write("EXCHANGE Lapides x2", "ÉCHANGER Lapides x2"));
+        }
+        if self.blocked(seat) {
+            return Err(self.blocked_err(seat));
+        }
+        if !self.sites[seat].cards.contains(&card) {
+            return Err(bi(
+                format!("there is no {} on your site", card.name()),
+                format!("il n'y a pas de carte {} sur votre chantier", card.name()),
+            ));
+        }
+        let simple = card.simple();
+        let avail = self
+            .pile
+            .iter()
+            .chain(self.under.iter())
+            .filter(|c| **c == simple)
+            .count();
+        if avail < 2 {
+            return Err(bi(
+                format!("the pile holds fewer than two {} cards", simple.name()),
+                format!("la pioche contient moins de deux cartes {}", simple.name()),
+            ));
+        }
+        Ok(())
+    }
+
     fn check_play(
         &self,
         seat: Seat,
         card: Card,
         target: Option<Seat>,
         aim: Option<Card>,
-        blocked_err: &dyn Fn() -> OrderError,
     ) -> Result<(), OrderError> {
-        let ts = &self.turn_state;
         if !self.hands[seat].contains(&card) {
             return Err(self.hand_hint(
                 seat,
@@ -516,30 +519,9 @@ impl Castrum {
             ));
         }
         if self.blocked(seat) {
-            return Err(blocked_err());
+            return Err(self.blocked_err(seat));
         }
-        if ts.wheel {
-            if ts.played >= 4 {
-                return Err(bi(
-                    "you have put your 3 cards after the Roue de Carrier",
-                    "vous avez posé vos 3 cartes après la Roue de Carrier",
-                )
-                .write("END", "FIN"));
-            }
-            if !card.is_material() {
-                return Err(bi(
-                    "after the Roue de Carrier you may only put building cards on your site (no attack card with it)",
-                    "après la Roue de Carrier, vous ne pouvez poser que des cartes de construction sur votre chantier (aucune carte attaque avec elle)",
-                )
-                .write("PLAY Lapides, or END", "JOUER Lapides, ou FIN"));
-            }
-        } else if ts.played >= 2 {
-            return Err(bi(
-                "you have played 2 cards this turn",
-                "vous avez joué 2 cartes ce tour-ci",
-            )
-            .write("END", "FIN"));
-        }
+        self.check_play_limits(card)?;
         let own = target.is_none() || target == Some(seat);
         if card.is_defence() {
             return Err(bi(
@@ -564,6 +546,43 @@ impl Castrum {
                 format!("{} ne prend pas de CIBLE", card.name()),
             ));
         }
+        if card == Card::Roue || card.is_material() {
+            return self.check_own_card(card, own);
+        }
+        self.check_attack(seat, card, target, aim)
+    }
+
+    /// How many cards this turn may still play (Roue de Carrier: 3 building cards).
+    fn check_play_limits(&self, card: Card) -> Result<(), OrderError> {
+        let ts = &self.turn_state;
+        if ts.wheel {
+            if ts.played >= 4 {
+                return Err(bi(
+                    "you have put your 3 cards after the Roue de Carrier",
+                    "vous avez posé vos 3 cartes après la Roue de Carrier",
+                )
+                .write("END", "FIN"));
+            }
+            if !card.is_material() {
+                return Err(bi(
+                    "after the Roue de Carrier you may only put building cards on your site (no attack card with it)",
+                    "après la Roue de Carrier, vous ne pouvez poser que des cartes de construction sur votre chantier (aucune carte attaque avec elle)",
+                )
+                .write("PLAY Lapides, or END", "JOUER Lapides, ou FIN"));
+            }
+        } else if ts.played >= 2 {
+            return Err(bi(
+                "you have played 2 cards this turn",
+                "vous avez joué 2 cartes ce tour-ci",
+            )
+            .write("END", "FIN"));
+        }
+        Ok(())
+    }
+
+    /// The Roue de Carrier and building cards, on one's own site.
+    fn check_own_card(&self, card: Card, own: bool) -> Result<(), OrderError> {
+        let ts = &self.turn_state;
         if card == Card::Roue {
             if !own {
                 return Err(bi(
@@ -602,6 +621,17 @@ impl Castrum {
             }
             return Ok(());
         }
+        Ok(())
+    }
+
+    /// An attack card on another player's site.
+    fn check_attack(
+        &self,
+        seat: Seat,
+        card: Card,
+        target: Option<Seat>,
+        aim: Option<Card>,
+    ) -> Result<(), OrderError> {
         // An attack card.
         let Some(t) = target.filter(|t| *t != seat && *t < self.seats()) else {
             return Err(self.attack_hint(
