@@ -193,6 +193,66 @@ fn check_prompts(g: &Castrum, id: &str) {
     }
 }
 
+/// Lines to refuse at any moment of a game (some may be legal: those are skipped).
+const ODD_LINES: &[&str] = &[
+    "",
+    "JOUER",
+    "JOUER Zorglub",
+    "JOUER Gardes",
+    "JOUER Incendie",
+    "JOUER Incendie SUR Zed",
+    "JOUER Lapides SUR Bob",
+    "JOUER Sorcière SUR Bob",
+    "JOUER Sorcière SUR Bob CIBLE Mage",
+    "JOUER Mage CIBLE Lapides",
+    "JOUER Roue de Carrier SUR Bob",
+    "JOUER Pièces d'Or SUR Bob",
+    "JOUER Mage SUR Bob",
+    "DÉFAUSSER",
+    "DÉFAUSSER Mage, Mage, Mage, Mage",
+    "CONSTRUIRE",
+    "CONSTRUIRE MURAILLE",
+    "CONSTRUIRE TOUR",
+    "ÉCHANGER Lapides",
+    "ÉCHANGER Lapides x2",
+    "FIN",
+    "FIN maintenant",
+    "DÉFENDRE",
+    "DÉFENDRE AVEC Lapides",
+    "DÉFENDRE AVEC Moines",
+    "ACCEPTER",
+    "DONNER Lapides",
+    "CONSIGNE",
+    "CONSIGNE DÉFENSE",
+    "CONSIGNE TRUC",
+    "CONSIGNE ŒUVRES",
+    "ATTAQUER Bob",
+];
+
+/// Every refusal is worded in French, hint included, and holds no English.
+fn check_refusals(g: &Castrum, dice: &castellan_engine::DiceBox, id: &str) {
+    for s in 0..g.seats() {
+        for line in ODD_LINES {
+            let r = g.parse(s, line).and_then(|o| {
+                let (mut g2, mut d2) = (g.clone(), dice.clone());
+                g2.apply(s, &o, &mut d2).map(|_| ())
+            });
+            let Err(e) = r else { continue };
+            let fr = e.french.as_ref().expect("a French wording");
+            let msg = fr.message.as_deref().expect("a French message");
+            assert_french(&format!("{id} refusal of {line}"), msg);
+            assert_eq!(
+                e.hint.is_some(),
+                fr.hint.is_some(),
+                "{id}: French hint for {line}"
+            );
+            if let Some(h) = &fr.hint {
+                assert_french(&format!("{id} hint for {line}"), h);
+            }
+        }
+    }
+}
+
 fn check_views(g: &Castrum, id: &str) {
     assert_french(&format!("{id} public view"), &g.public_view(Lang::Fr));
     for s in 0..g.seats() {
@@ -234,6 +294,9 @@ fn french_game(seats: usize, options: Options, id: &str) {
         check_prompts(&t.state, id);
         if step % 5 == 0 {
             check_views(&t.state, id);
+        }
+        if step % 11 == 0 {
+            check_refusals(&t.state, &t.dice, id);
         }
         let Some(p) = t.state.pending(Lang::En).first().cloned() else {
             break;
