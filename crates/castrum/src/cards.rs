@@ -1,7 +1,58 @@
 //! The cards of Castrum, their names (Latin, French, English) and the deck file.
 
 use castellan_engine::names::Names;
+use castellan_engine::Lang;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+/// The names file shipped with the game: cards, pieces and round events in English and
+/// French.
+pub const NAMES_YAML: &str = include_str!("../data/names.yaml");
+
+/// One card's names (data/names.yaml).
+#[derive(Clone, Debug, Deserialize)]
+pub struct CardNames {
+    pub name: String,
+    pub gloss_en: String,
+    pub gloss_fr: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+}
+
+/// A word in both languages, singular and plural (data/names.yaml, `pieces`).
+#[derive(Clone, Debug, Deserialize)]
+pub struct PieceNames {
+    pub en: String,
+    pub fr: String,
+    pub plural_en: String,
+    pub plural_fr: String,
+}
+
+/// A round event's name and effect in both languages (data/names.yaml, `events`).
+#[derive(Clone, Debug, Deserialize)]
+pub struct EventNames {
+    pub en: String,
+    pub fr: String,
+    pub effect_en: String,
+    pub effect_fr: String,
+}
+
+/// The whole names file.
+#[derive(Clone, Debug, Deserialize)]
+pub struct NamesData {
+    pub cards: BTreeMap<String, CardNames>,
+    pub pieces: BTreeMap<String, PieceNames>,
+    pub events: BTreeMap<String, EventNames>,
+}
+
+/// The names file, read once (a test checks it names every card, piece and event).
+pub fn names_data() -> &'static NamesData {
+    static DATA: OnceLock<NamesData> = OnceLock::new();
+    DATA.get_or_init(|| {
+        serde_yaml::from_str(NAMES_YAML).unwrap_or_else(|e| panic!("data/names.yaml: {e}"))
+    })
+}
 
 /// One card type. Cards of the same type are interchangeable, so a hand or a site is a
 /// list of types.
@@ -47,23 +98,16 @@ impl Card {
         Card::Reliques,
     ];
 
-    /// The name shown in reports and written in orders.
+    /// The name shown in reports and written in orders (the printed name: the same in
+    /// English and French; from data/names.yaml).
     pub fn name(self) -> &'static str {
-        match self {
-            Card::Structores => "Structores",
-            Card::Lapides => "Lapides",
-            Card::LapidesX2 => "Lapides x2",
-            Card::Rustici => "Rustici",
-            Card::RusticiX2 => "Rustici x2",
-            Card::Roue => "Roue de Carrier",
-            Card::Incendie => "Incendie",
-            Card::Sorciere => "Sorcière",
-            Card::PiecesOr => "Pièces d'Or",
-            Card::Mage => "Mage",
-            Card::Gardes => "Gardes",
-            Card::Moines => "Moines",
-            Card::Reliques => "Reliques",
-        }
+        &names_data().cards[self.key()].name
+    }
+
+    /// What the card is, in a word of `lang` ("masons", "maçons").
+    pub fn gloss(self, lang: Lang) -> &'static str {
+        let n = &names_data().cards[self.key()];
+        lang.pick(&n.gloss_en, &n.gloss_fr)
     }
 
     /// The key of this card in data/deck.yaml.
@@ -85,22 +129,8 @@ impl Card {
         }
     }
 
-    fn aliases(self) -> &'static [&'static str] {
-        match self {
-            Card::Structores => &["Maçons", "Macon", "Masons", "Mason", "Structor"],
-            Card::Lapides => &["Pierres", "Pierre", "Stones", "Stone"],
-            Card::LapidesX2 => &["Pierres x2", "Stones x2", "Lapides2", "x2 Lapides"],
-            Card::Rustici => &["Paysans", "Paysan", "Peasants", "Peasant"],
-            Card::RusticiX2 => &["Paysans x2", "Peasants x2", "Rustici2", "x2 Rustici"],
-            Card::Roue => &["Roue", "Wheel", "Quarry wheel", "Roue de carrier"],
-            Card::Incendie => &["Fire"],
-            Card::Sorciere => &["Witch", "Sorciere"],
-            Card::PiecesOr => &["Gold", "Gold coins", "Pieces", "Pieces d or", "Or"],
-            Card::Mage => &["Wizard", "Magician"],
-            Card::Gardes => &["Guards", "Garde", "Guard"],
-            Card::Moines => &["Monks", "Moine", "Monk"],
-            Card::Reliques => &["Relics", "Relique", "Relic"],
-        }
+    fn aliases(self) -> &'static [String] {
+        &names_data().cards[self.key()].aliases
     }
 
     /// The material this card brings to a site, and how many units (x2 cards count twice).

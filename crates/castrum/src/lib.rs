@@ -9,15 +9,18 @@
 //!
 //! * [`cards`]: card types, names, the deck file.
 //! * [`rules`]: checking and applying orders (all the rules).
-//! * [`text`]: the order language, narration and the views.
+//! * [`text`]: the order language (English and French keywords) and the help.
+//! * [`narrate`], [`view`]: what happened and the reports, in English or French.
 //! * [`bot`]: a heuristic player.
 //! * [`measure`]: bot games without a table, for the deck measurements.
 
 pub mod bot;
 pub mod cards;
 pub mod measure;
+pub mod narrate;
 pub mod rules;
 pub mod text;
+pub mod view;
 
 pub use cards::{Card, Deck, Material};
 
@@ -89,9 +92,27 @@ impl Piece {
         }
     }
     pub fn name(self) -> &'static str {
-        match self {
+        self.name_in(Lang::En)
+    }
+    fn names(self) -> &'static cards::PieceNames {
+        let key = match self {
             Piece::Wall => "wall",
             Piece::Tower => "tower",
+        };
+        &cards::names_data().pieces[key]
+    }
+    /// "wall" / "muraille" (data/names.yaml).
+    pub fn name_in(self, lang: Lang) -> &'static str {
+        let n = self.names();
+        lang.pick(&n.en, &n.fr)
+    }
+    /// "3 walls", "1 tower", "3 murailles", "0 tour".
+    pub fn count_in(self, n: u8, lang: Lang) -> String {
+        let p = self.names();
+        match lang {
+            Lang::En if n == 1 => format!("1 {}", p.en),
+            Lang::En => format!("{n} {}", p.plural_en),
+            Lang::Fr => castellan_engine::lang::fr::count(n, &p.fr, &p.plural_fr),
         }
     }
 }
@@ -118,29 +139,45 @@ impl Happening {
             _ => Happening::FeastOfFools,
         }
     }
-    pub fn name(self) -> &'static str {
+    /// The key of this event in data/names.yaml.
+    pub fn key(self) -> &'static str {
         match self {
-            Happening::Famine => "Famine",
-            Happening::BadWeather => "Bad weather",
-            Happening::Plague => "Plague",
-            Happening::ForTheWorks => "For the works",
-            Happening::MonasticReform => "Monastic reform",
-            Happening::FeastOfFools => "Feast of fools",
+            Happening::Famine => "famine",
+            Happening::BadWeather => "bad_weather",
+            Happening::Plague => "plague",
+            Happening::ForTheWorks => "for_the_works",
+            Happening::MonasticReform => "monastic_reform",
+            Happening::FeastOfFools => "feast_of_fools",
         }
+    }
+    fn names(self) -> &'static cards::EventNames {
+        &cards::names_data().events[self.key()]
+    }
+    pub fn name(self) -> &'static str {
+        self.name_in(Lang::En)
+    }
+    /// "Plague" / "Peste".
+    pub fn name_in(self, lang: Lang) -> &'static str {
+        let n = self.names();
+        lang.pick(&n.en, &n.fr)
     }
     /// What it does, in one line.
     pub fn effect(self) -> &'static str {
-        match self {
-            Happening::Famine => "no Structores or Rustici may be put on a site this round",
-            Happening::BadWeather => "nobody may build this round",
-            Happening::Plague => {
-                "every site loses half its Rustici and half its Structores cards (rounded down)"
-            }
-            Happening::ForTheWorks => "every player gives up one card of their site",
-            Happening::MonasticReform => "no Mage or Sorcière may be played this round",
-            Happening::FeastOfFools => "every hand passes to the left neighbour (the next seat)",
-        }
+        self.effect_in(Lang::En)
     }
+    /// What it does, in one line of `lang`.
+    pub fn effect_in(self, lang: Lang) -> &'static str {
+        let n = self.names();
+        lang.pick(&n.effect_en, &n.effect_fr)
+    }
+    pub const ALL: [Happening; 6] = [
+        Happening::Famine,
+        Happening::BadWeather,
+        Happening::Plague,
+        Happening::ForTheWorks,
+        Happening::MonasticReform,
+        Happening::FeastOfFools,
+    ];
 }
 
 /// A player's building site: material cards face up, the castle built so far, and the
@@ -368,6 +405,9 @@ pub enum Event {
     Won {
         winners: Vec<Seat>,
         reason: String,
+        /// The reason in French (absent from games stored before it was worded).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason_fr: Option<String>,
     },
 }
 
@@ -416,7 +456,9 @@ impl Rules for Castrum {
         options: &Options,
         dice: &mut DiceBox,
     ) -> Result<(Self, Vec<Event>), OrderError> {
-        let deck = Deck::standard().map_err(OrderError::new)?;
+        let deck = Deck::standard().map_err(|e| {
+            OrderError::new(e.clone()).fr(format!("le paquet de cartes est illisible ({e})"))
+        })?;
         Castrum::with_deck(players, options, &deck, dice)
     }
 

@@ -3,12 +3,10 @@
 //! `check` looks at everything first; `exec` then mutates and never fails, so `apply`
 //! changes nothing when it returns `Err`.
 
+use crate::text::{bi, order_text_in, Write};
 use crate::*;
+use castellan_engine::lang::fr;
 use castellan_engine::{Lang, Prompt, PromptKind};
-
-fn err(msg: impl Into<String>) -> OrderError {
-    OrderError::new(msg)
-}
 
 fn remove_one(v: &mut Vec<Card>, c: Card) -> bool {
     if let Some(i) = v.iter().position(|x| *x == c) {
@@ -35,13 +33,23 @@ impl Castrum {
     ) -> Result<(Castrum, Vec<Event>), OrderError> {
         let n = players.len();
         if !(2..=4).contains(&n) {
-            return Err(err(format!("Castrum is played by 2 to 4 players, not {n}")));
+            return Err(bi(
+                format!("Castrum is played by 2 to 4 players, not {n}"),
+                format!("Castrum se joue à 2, 3 ou 4 joueurs, pas {n}"),
+            ));
         }
         if (deck.total() as usize) < HAND * n {
-            return Err(err("the deck is too small to deal the hands"));
+            return Err(bi(
+                "the deck is too small to deal the hands",
+                "le paquet est trop petit pour distribuer les mains",
+            ));
         }
         if options.victory == Victory::Timed && options.rounds == 0 {
-            return Err(err("a timed game needs at least one round").hint("write: rounds=15"));
+            return Err(bi(
+                "a timed game needs at least one round",
+                "une partie programmée dure au moins un tour de table",
+            )
+            .write("rounds=15", "rounds=15"));
         }
         let mut g = Castrum {
             players: players.to_vec(),
@@ -192,23 +200,27 @@ impl Castrum {
     /// Is this order legal for `seat` now? Changes nothing.
     pub fn check(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
         if seat >= self.seats() {
-            return Err(err(format!("there is no seat {seat}")));
+            return Err(bi(
+                format!("there is no seat {seat}"),
+                format!("il n'y a pas de place {seat}"),
+            ));
         }
         match order {
             Order::SetDefend(_) => return Ok(()),
             Order::SetWorks(cards) => {
                 if cards.len() > 16 {
-                    return Err(err("name at most 16 cards"));
+                    return Err(bi("name at most 16 cards", "nommez au plus 16 cartes"));
                 }
                 return Ok(());
             }
             _ => {}
         }
+        let over = || bi("the game is over", "la partie est terminée");
         if self.outcome.is_some() {
-            return Err(err("the game is over"));
+            return Err(over());
         }
         match &self.phase {
-            Phase::Over => Err(err("the game is over")),
+            Phase::Over => Err(over()),
             Phase::Defence(att) => self.check_defence(seat, order, att),
             Phase::Works(owed) => self.check_works(seat, order, owed),
             Phase::Turn => self.check_turn(seat, order),
@@ -217,11 +229,18 @@ impl Castrum {
 
     fn check_defence(&self, seat: Seat, order: &Order, att: &Attack) -> Result<(), OrderError> {
         if seat != att.victim {
-            return Err(err(format!(
-                "the game waits for {} to answer the {} played on their site",
-                self.name(att.victim),
-                att.card.name()
-            )));
+            return Err(bi(
+                format!(
+                    "the game waits for {} to answer the {} played on their site",
+                    self.name(att.victim),
+                    att.card.name()
+                ),
+                format!(
+                    "la partie attend la réponse {} à la carte {} posée sur son chantier",
+                    fr::de(self.name(att.victim)),
+                    att.card.name()
+                ),
+            ));
         }
         let def = att.defence_card();
         match order {
@@ -230,171 +249,257 @@ impl Castrum {
                 if self.hands[seat].contains(&def) {
                     Ok(())
                 } else {
-                    Err(err(format!(
-                        "you hold no {}: only {} stop a {}",
-                        def.name(),
-                        def.name(),
-                        att.card.name()
-                    ))
-                    .hint("write: ACCEPT"))
+                    Err(bi(
+                        format!(
+                            "you hold no {}: only {} stop a {}",
+                            def.name(),
+                            def.name(),
+                            att.card.name()
+                        ),
+                        format!(
+                            "vous n'avez pas de carte {} : seule une carte {} arrête une carte {}",
+                            def.name(),
+                            def.name(),
+                            att.card.name()
+                        ),
+                    )
+                    .write("ACCEPT", "ACCEPTER"))
                 }
             }
-            _ => Err(err(format!(
-                "{} played {} on your site: answer it first",
-                self.name(att.attacker),
-                att.card.name()
-            ))
-            .hint(format!("write: DEFEND (with {}) or ACCEPT", def.name()))),
+            _ => Err(bi(
+                format!(
+                    "{} played {} on your site: answer it first",
+                    self.name(att.attacker),
+                    att.card.name()
+                ),
+                format!(
+                    "{} a joué une carte {} sur votre chantier : répondez-y d'abord",
+                    self.name(att.attacker),
+                    att.card.name()
+                ),
+            )
+            .write(
+                format!("DEFEND (with {}) or ACCEPT", def.name()),
+                format!("DÉFENDRE (avec {}) ou ACCEPTER", def.name()),
+            )),
         }
     }
 
     fn check_works(&self, seat: Seat, order: &Order, owed: &[Seat]) -> Result<(), OrderError> {
         if !owed.contains(&seat) {
-            return Err(err(format!(
-                "the game waits for {} to give a card for the works",
-                owed.iter()
-                    .map(|s| self.name(*s).to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )));
+            let names = owed
+                .iter()
+                .map(|s| self.name(*s).to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            return Err(bi(
+                format!("the game waits for {names} to give a card for the works"),
+                format!("la partie attend que {names} cède une carte pour les œuvres"),
+            ));
         }
         match order {
             Order::Give(c) if self.sites[seat].cards.contains(c) => Ok(()),
-            Order::Give(c) => {
-                Err(err(format!("there is no {} on your site", c.name()))
-                    .hint(self.give_hint(seat)))
-            }
-            _ => {
-                Err(err("for the works, give up one card of your site").hint(self.give_hint(seat)))
-            }
+            Order::Give(c) => Err(self.give_hint(
+                seat,
+                bi(
+                    format!("there is no {} on your site", c.name()),
+                    format!("il n'y a pas de carte {} sur votre chantier", c.name()),
+                ),
+            )),
+            _ => Err(self.give_hint(
+                seat,
+                bi(
+                    "for the works, give up one card of your site",
+                    "pour les œuvres, cédez une carte de votre chantier",
+                ),
+            )),
         }
     }
 
-    fn give_hint(&self, seat: Seat) -> String {
-        match self.sites[seat].cards.first() {
-            Some(c) => format!("write: GIVE {}", c.name()),
-            None => "write: GIVE Rustici".into(),
-        }
+    fn give_hint(&self, seat: Seat, e: OrderError) -> OrderError {
+        let c = self.sites[seat]
+            .cards
+            .first()
+            .copied()
+            .unwrap_or(Card::Rustici);
+        e.write(format!("GIVE {}", c.name()), format!("DONNER {}", c.name()))
     }
 
     fn check_turn(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
         match order {
             Order::Defend | Order::Accept => {
-                return Err(err("nobody is attacking your site now"));
+                return Err(bi(
+                    "nobody is attacking your site now",
+                    "personne n'attaque votre chantier en ce moment",
+                ));
             }
-            Order::Give(_) => return Err(err("nobody asks for a card for the works now")),
+            Order::Give(_) => {
+                return Err(bi(
+                    "nobody asks for a card for the works now",
+                    "personne ne demande de carte pour les œuvres en ce moment",
+                ))
+            }
             _ => {}
         }
         if seat != self.current {
-            return Err(err(format!(
-                "it is {}'s turn, not yours",
-                self.name(self.current)
-            ))
-            .hint("you may send SET DEFEND ALWAYS|NEVER|ASK or SET WORKS at any time"));
+            return Err(bi(
+                format!("it is {}'s turn, not yours", self.name(self.current)),
+                format!(
+                    "c'est au tour {}, pas au vôtre",
+                    fr::de(self.name(self.current))
+                ),
+            )
+            .hint("you may send SET DEFEND ALWAYS|NEVER|ASK or SET WORKS at any time")
+            .hint_fr(
+                "vous pouvez envoyer CONSIGNE DÉFENSE TOUJOURS|JAMAIS|DEMANDER ou CONSIGNE ŒUVRES à tout moment",
+            ));
         }
         let ts = &self.turn_state;
-        let blocked_err = || {
-            let caster = self.sites[seat].mage.unwrap_or(0);
-            err(format!(
-                "your site is blocked by the Mage of {} until their next turn",
-                self.name(caster)
-            ))
-            .hint("you may only DISCARD 1 to 3 cards or END")
-        };
         match order {
-            Order::Play { card, target, aim } => {
-                self.check_play(seat, *card, *target, *aim, &blocked_err)
-            }
-            Order::Discard(cards) => {
-                if ts.played > 0 {
-                    return Err(err(
-                        "you have played cards this turn: a turn is either playing or discarding",
-                    )
-                    .hint("write: END"));
-                }
-                if cards.is_empty() || cards.len() > 3 {
-                    return Err(err("discard 1, 2 or 3 cards").hint("write: DISCARD Mage, Lapides"));
-                }
-                if !holds_all(&self.hands[seat], cards) {
-                    return Err(err("you do not hold all these cards")
-                        .hint(format!("your hand: {}", list(&self.hands[seat]))));
-                }
-                Ok(())
-            }
-            Order::Build(piece) => {
-                if self.blocked(seat) {
-                    return Err(blocked_err());
-                }
-                if self.in_force == Some(Happening::BadWeather) {
-                    return Err(err(
-                        "bad weather: nobody may build this round (event die 2)",
-                    ));
-                }
-                let site = &self.sites[seat];
-                match piece {
-                    Piece::Wall if site.walls >= CASTLE_WALLS => {
-                        return Err(
-                            err("your castle has its 4 walls already").hint("write: BUILD TOWER")
-                        )
-                    }
-                    Piece::Tower if site.towers >= CASTLE_TOWERS => {
-                        return Err(
-                            err("your castle has its tower already").hint("write: BUILD WALL")
-                        )
-                    }
-                    _ => {}
-                }
-                let (s, l, r) = piece.cost();
-                let (hs, hl, hr) = (
-                    site.units(Material::Structores),
-                    site.units(Material::Lapides),
-                    site.units(Material::Rustici),
-                );
-                if hs < s || hl < l || hr < r {
-                    return Err(err(format!(
-                        "a {} needs {s} Structores, {l} Lapides and {r} Rustici; your site has {hs}, {hl} and {hr}",
-                        piece.name()
-                    )));
-                }
-                Ok(())
-            }
-            Order::Exchange(card) => {
-                if !card.is_double() {
-                    return Err(err(format!("{} is not an x2 card", card.name()))
-                        .hint("write: EXCHANGE Lapides x2"));
-                }
-                if self.blocked(seat) {
-                    return Err(blocked_err());
-                }
-                if !self.sites[seat].cards.contains(card) {
-                    return Err(err(format!("there is no {} on your site", card.name())));
-                }
-                let simple = card.simple();
-                let avail = self
-                    .pile
-                    .iter()
-                    .chain(self.under.iter())
-                    .filter(|c| **c == simple)
-                    .count();
-                if avail < 2 {
-                    return Err(err(format!(
-                        "the pile holds fewer than two {} cards",
-                        simple.name()
-                    )));
-                }
-                Ok(())
-            }
+            Order::Play { card, target, aim } => self.check_play(seat, *card, *target, *aim),
+            Order::Discard(cards) => self.check_discard(seat, cards),
+            Order::Build(piece) => self.check_build(seat, *piece),
+            Order::Exchange(card) => self.check_exchange(seat, *card),
             Order::End => {
                 if ts.played == 0 && !self.blocked(seat) && !self.hands[seat].is_empty() {
-                    return Err(
-                        err("play 1 or 2 cards or discard 1 to 3 before ending your turn")
-                            .hint("write: PLAY Lapides, or DISCARD Mage"),
-                    );
+                    return Err(bi(
+                        "play 1 or 2 cards or discard 1 to 3 before ending your turn",
+                        "jouez 1 ou 2 cartes ou défaussez-en 1 à 3 avant de finir votre tour",
+                    )
+                    .write(
+                        "PLAY Lapides, or DISCARD Mage",
+                        "JOUER Lapides, ou DÉFAUSSER Mage",
+                    ));
                 }
                 Ok(())
             }
-            _ => Err(err("that order is not for your turn")),
+            _ => Err(bi(
+                "that order is not for your turn",
+                "cet ordre ne se donne pas pendant votre tour",
+            )),
         }
+    }
+
+    fn blocked_err(&self, seat: Seat) -> OrderError {
+        let caster = self.sites[seat].mage.unwrap_or(0);
+        bi(
+            format!(
+                "your site is blocked by the Mage of {} until their next turn",
+                self.name(caster)
+            ),
+            format!(
+                "votre chantier est bloqué par le Mage {} jusqu'à son prochain tour",
+                fr::de(self.name(caster))
+            ),
+        )
+        .hint("you may only DISCARD 1 to 3 cards or END")
+        .hint_fr("vous pouvez seulement DÉFAUSSER 1 à 3 cartes ou FIN")
+    }
+
+    fn check_discard(&self, seat: Seat, cards: &[Card]) -> Result<(), OrderError> {
+        if self.turn_state.played > 0 {
+            return Err(bi(
+                "you have played cards this turn: a turn is either playing or discarding",
+                "vous avez joué des cartes ce tour-ci : on ne peut pas jouer et se défausser dans un même tour",
+            )
+            .write("END", "FIN"));
+        }
+        if cards.is_empty() || cards.len() > 3 {
+            return Err(bi("discard 1, 2 or 3 cards", "défaussez 1, 2 ou 3 cartes")
+                .write("DISCARD Mage, Lapides", "DÉFAUSSER Mage, Lapides"));
+        }
+        if !holds_all(&self.hands[seat], cards) {
+            return Err(self.hand_hint(
+                seat,
+                bi(
+                    "you do not hold all these cards",
+                    "vous n'avez pas toutes ces cartes en main",
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_build(&self, seat: Seat, piece: Piece) -> Result<(), OrderError> {
+        if self.blocked(seat) {
+            return Err(self.blocked_err(seat));
+        }
+        if self.in_force == Some(Happening::BadWeather) {
+            return Err(bi(
+                "bad weather: nobody may build this round (event die 2)",
+                "mauvaises conditions climatiques : personne ne peut construire pendant ce tour de table (dé des événements : 2)",
+            ));
+        }
+        let site = &self.sites[seat];
+        match piece {
+            Piece::Wall if site.walls >= CASTLE_WALLS => {
+                return Err(bi(
+                    "your castle has its 4 walls already",
+                    "votre château a déjà ses 4 murailles",
+                )
+                .write("BUILD TOWER", "CONSTRUIRE TOUR"))
+            }
+            Piece::Tower if site.towers >= CASTLE_TOWERS => {
+                return Err(bi(
+                    "your castle has its tower already",
+                    "votre château a déjà sa tour",
+                )
+                .write("BUILD WALL", "CONSTRUIRE MURAILLE"))
+            }
+            _ => {}
+        }
+        let (s, l, r) = piece.cost();
+        let (hs, hl, hr) = (
+            site.units(Material::Structores),
+            site.units(Material::Lapides),
+            site.units(Material::Rustici),
+        );
+        if hs < s || hl < l || hr < r {
+            return Err(bi(
+                format!(
+                    "a {} needs {s} Structores, {l} Lapides and {r} Rustici; your site has {hs}, {hl} and {hr}",
+                    piece.name()
+                ),
+                format!(
+                    "une {} demande {s} Structores, {l} Lapides et {r} Rustici ; votre chantier en a {hs}, {hl} et {hr}",
+                    piece.name_in(Lang::Fr)
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_exchange(&self, seat: Seat, card: Card) -> Result<(), OrderError> {
+        if !card.is_double() {
+            return Err(bi(
+                format!("{} is not an x2 card", card.name()),
+                format!("{} n'est pas une carte x2", card.name()),
+            )
+            .write("EXCHANGE Lapides x2", "ÉCHANGER Lapides x2"));
+        }
+        if self.blocked(seat) {
+            return Err(self.blocked_err(seat));
+        }
+        if !self.sites[seat].cards.contains(&card) {
+            return Err(bi(
+                format!("there is no {} on your site", card.name()),
+                format!("il n'y a pas de carte {} sur votre chantier", card.name()),
+            ));
+        }
+        let simple = card.simple();
+        let avail = self
+            .pile
+            .iter()
+            .chain(self.under.iter())
+            .filter(|c| **c == simple)
+            .count();
+        if avail < 2 {
+            return Err(bi(
+                format!("the pile holds fewer than two {} cards", simple.name()),
+                format!("la pioche contient moins de deux cartes {}", simple.name()),
+            ));
+        }
+        Ok(())
     }
 
     fn check_play(
@@ -403,136 +508,235 @@ impl Castrum {
         card: Card,
         target: Option<Seat>,
         aim: Option<Card>,
-        blocked_err: &dyn Fn() -> OrderError,
     ) -> Result<(), OrderError> {
-        let ts = &self.turn_state;
         if !self.hands[seat].contains(&card) {
-            return Err(err(format!("you hold no {}", card.name()))
-                .hint(format!("your hand: {}", list(&self.hands[seat]))));
+            return Err(self.hand_hint(
+                seat,
+                bi(
+                    format!("you hold no {}", card.name()),
+                    format!("vous n'avez pas de carte {} en main", card.name()),
+                ),
+            ));
         }
         if self.blocked(seat) {
-            return Err(blocked_err());
+            return Err(self.blocked_err(seat));
         }
-        if ts.wheel {
-            if ts.played >= 4 {
-                return Err(
-                    err("you have put your 3 cards after the Roue de Carrier").hint("write: END")
-                );
-            }
-            if !card.is_material() {
-                return Err(err(
-                    "after the Roue de Carrier you may only put building cards on your site (no attack card with it)",
-                )
-                .hint("write: PLAY Lapides, or END"));
-            }
-        } else if ts.played >= 2 {
-            return Err(err("you have played 2 cards this turn").hint("write: END"));
-        }
+        self.check_play_limits(card)?;
         let own = target.is_none() || target == Some(seat);
         if card.is_defence() {
-            return Err(err(format!(
-                "{} are played out of your turn, when your site is attacked",
-                card.name()
-            ))
-            .hint(format!("keep it, or write: DISCARD {}", card.name())));
+            return Err(bi(
+                format!(
+                    "{} are played out of your turn, when your site is attacked",
+                    card.name()
+                ),
+                format!(
+                    "les cartes {} se jouent hors de votre tour, quand votre chantier est attaqué",
+                    card.name()
+                ),
+            )
+            .hint(format!("keep it, or write: DISCARD {}", card.name()))
+            .hint_fr(format!("gardez-la, ou écrivez : DÉFAUSSER {}", card.name())));
         }
         if aim.is_some()
             && card != Card::Sorciere
             && !(card == Card::PiecesOr && aim == Some(Card::Structores))
         {
-            return Err(err(format!("{} takes no TARGET", card.name())));
+            return Err(bi(
+                format!("{} takes no TARGET", card.name()),
+                format!("{} ne prend pas de CIBLE", card.name()),
+            ));
         }
+        if card == Card::Roue || card.is_material() {
+            return self.check_own_card(card, own);
+        }
+        self.check_attack(seat, card, target, aim)
+    }
+
+    /// How many cards this turn may still play (Roue de Carrier: 3 building cards).
+    fn check_play_limits(&self, card: Card) -> Result<(), OrderError> {
+        let ts = &self.turn_state;
+        if ts.wheel {
+            if ts.played >= 4 {
+                return Err(bi(
+                    "you have put your 3 cards after the Roue de Carrier",
+                    "vous avez posé vos 3 cartes après la Roue de Carrier",
+                )
+                .write("END", "FIN"));
+            }
+            if !card.is_material() {
+                return Err(bi(
+                    "after the Roue de Carrier you may only put building cards on your site (no attack card with it)",
+                    "après la Roue de Carrier, vous ne pouvez poser que des cartes de construction sur votre chantier (aucune carte attaque avec elle)",
+                )
+                .write("PLAY Lapides, or END", "JOUER Lapides, ou FIN"));
+            }
+        } else if ts.played >= 2 {
+            return Err(bi(
+                "you have played 2 cards this turn",
+                "vous avez joué 2 cartes ce tour-ci",
+            )
+            .write("END", "FIN"));
+        }
+        Ok(())
+    }
+
+    /// The Roue de Carrier and building cards, on one's own site.
+    fn check_own_card(&self, card: Card, own: bool) -> Result<(), OrderError> {
+        let ts = &self.turn_state;
         if card == Card::Roue {
             if !own {
-                return Err(err("the Roue de Carrier goes on your own site")
-                    .hint("write: PLAY Roue de Carrier"));
+                return Err(bi(
+                    "the Roue de Carrier goes on your own site",
+                    "la Roue de Carrier se pose sur votre propre chantier",
+                )
+                .write("PLAY Roue de Carrier", "JOUER Roue de Carrier"));
             }
             if ts.played > 0 {
-                return Err(err(
+                return Err(bi(
                     "the Roue de Carrier is played at the start of your turn, as your first card",
+                    "la Roue de Carrier se joue au début de votre tour, comme première carte",
                 ));
             }
             return Ok(());
         }
         if let Some((m, _)) = card.material() {
             if !own {
-                return Err(err(format!(
-                    "{} goes on your own site, not on another player's",
-                    card.name()
-                ))
-                .hint(format!("write: PLAY {}", card.name())));
+                return Err(bi(
+                    format!(
+                        "{} goes on your own site, not on another player's",
+                        card.name()
+                    ),
+                    format!(
+                        "une carte {} se pose sur votre propre chantier, pas sur celui d'un autre joueur",
+                        card.name()
+                    ),
+                )
+                .write(format!("PLAY {}", card.name()), format!("JOUER {}", card.name())));
             }
             if self.in_force == Some(Happening::Famine) && m != Material::Lapides {
-                return Err(err(
+                return Err(bi(
                     "famine: no Structores or Rustici may be put on a site this round (event die 1)",
+                    "famine : aucune carte Structores ni Rustici ne peut être posée sur les chantiers pendant ce tour de table (dé des événements : 1)",
                 ));
             }
             return Ok(());
         }
+        Ok(())
+    }
+
+    /// An attack card on another player's site.
+    fn check_attack(
+        &self,
+        seat: Seat,
+        card: Card,
+        target: Option<Seat>,
+        aim: Option<Card>,
+    ) -> Result<(), OrderError> {
         // An attack card.
         let Some(t) = target.filter(|t| *t != seat && *t < self.seats()) else {
-            return Err(err(format!(
-                "{} is played on another player's site",
-                card.name()
-            ))
-            .hint(self.attack_hint(seat, card)));
+            return Err(self.attack_hint(
+                seat,
+                card,
+                bi(
+                    format!("{} is played on another player's site", card.name()),
+                    format!(
+                        "une carte {} se joue sur le chantier d'un autre joueur",
+                        card.name()
+                    ),
+                ),
+            ));
         };
         if self.in_force == Some(Happening::MonasticReform)
             && matches!(card, Card::Mage | Card::Sorciere)
         {
-            return Err(err(
+            return Err(bi(
                 "monastic reform: no Mage or Sorcière may be played this round (event die 5)",
+                "réforme monastique : aucune carte Mage ni Sorcière ne peut être jouée pendant ce tour de table (dé des événements : 5)",
             ));
         }
         let site = &self.sites[t];
         match card {
-            Card::Incendie if site.cards.is_empty() => Err(err(format!(
-                "{}'s site has no card to burn",
-                self.name(t)
-            ))),
+            Card::Incendie if site.cards.is_empty() => Err(bi(
+                format!("{}'s site has no card to burn", self.name(t)),
+                format!("le chantier {} n'a aucune carte à brûler", fr::de(self.name(t))),
+            )),
             Card::Sorciere => match aim {
-                None => Err(err("name the site card the Sorcière aims at")
-                    .hint(self.attack_hint(seat, card))),
-                Some(a) if !site.cards.contains(&a) => Err(err(format!(
-                    "there is no {} on {}'s site",
-                    a.name(),
-                    self.name(t)
-                ))
-                .hint(self.attack_hint(seat, card))),
+                None => Err(self.attack_hint(
+                    seat,
+                    card,
+                    bi(
+                        "name the site card the Sorcière aims at",
+                        "nommez la carte du chantier que vise la Sorcière",
+                    ),
+                )),
+                Some(a) if !site.cards.contains(&a) => Err(self.attack_hint(
+                    seat,
+                    card,
+                    bi(
+                        format!("there is no {} on {}'s site", a.name(), self.name(t)),
+                        format!(
+                            "il n'y a pas de carte {} sur le chantier {}",
+                            a.name(),
+                            fr::de(self.name(t))
+                        ),
+                    ),
+                )),
                 Some(_) => Ok(()),
             },
-            Card::PiecesOr if !site.cards.contains(&Card::Structores) => Err(err(format!(
-                "there is no Structores on {}'s site to hire away",
-                self.name(t)
-            ))),
-            Card::PiecesOr if self.in_force == Some(Happening::Famine) => Err(err(
-                "famine: no Structores may be put on a site this round, not even a hired one (event die 1)",
+            Card::PiecesOr if !site.cards.contains(&Card::Structores) => Err(bi(
+                format!(
+                    "there is no Structores on {}'s site to hire away",
+                    self.name(t)
+                ),
+                format!(
+                    "il n'y a pas de carte Structores à débaucher sur le chantier {}",
+                    fr::de(self.name(t))
+                ),
             )),
-            Card::Mage if site.mage.is_some() => Err(err(format!(
-                "{}'s site is blocked by a Mage already",
-                self.name(t)
-            ))),
+            Card::PiecesOr if self.in_force == Some(Happening::Famine) => Err(bi(
+                "famine: no Structores may be put on a site this round, not even a hired one (event die 1)",
+                "famine : aucune carte Structores ne peut être posée sur un chantier pendant ce tour de table, même débauchée (dé des événements : 1)",
+            )),
+            Card::Mage if site.mage.is_some() => Err(bi(
+                format!("{}'s site is blocked by a Mage already", self.name(t)),
+                format!(
+                    "le chantier {} est déjà bloqué par un Mage",
+                    fr::de(self.name(t))
+                ),
+            )),
             _ => Ok(()),
         }
     }
 
-    fn attack_hint(&self, seat: Seat, card: Card) -> String {
+    /// `e` with an example of this attack on the next player's site, in both languages.
+    fn attack_hint(&self, seat: Seat, card: Card, e: OrderError) -> OrderError {
         let other = (seat + 1) % self.seats();
-        match card {
-            Card::Sorciere => {
-                let aim = self.sites[other]
+        let aim = match card {
+            Card::Sorciere => Some(
+                self.sites[other]
                     .cards
                     .first()
                     .copied()
-                    .unwrap_or(Card::Structores);
-                format!(
-                    "write: PLAY Sorcière ON {} TARGET {}",
-                    self.name(other),
-                    aim.name()
-                )
-            }
-            c => format!("write: PLAY {} ON {}", c.name(), self.name(other)),
-        }
+                    .unwrap_or(Card::Structores),
+            ),
+            _ => None,
+        };
+        let o = Order::Play {
+            card,
+            target: Some(other),
+            aim,
+        };
+        e.write(
+            order_text_in(self, &o, Lang::En),
+            order_text_in(self, &o, Lang::Fr),
+        )
+    }
+
+    /// `e` with the hand as its hint, in both languages.
+    fn hand_hint(&self, seat: Seat, e: OrderError) -> OrderError {
+        let hand = &self.hands[seat];
+        e.hint(format!("your hand: {}", list(hand)))
+            .hint_fr(format!("votre main : {}", list_in(hand, Lang::Fr)))
     }
 
     // ------------------------------------------------------------------ applying
@@ -812,15 +1016,23 @@ impl Castrum {
                 "{} completed a castle of 4 walls and a tower",
                 self.name(seat)
             );
-            ev.push(self.finish(vec![seat], reason));
+            let reason_fr = format!(
+                "{} a achevé un château de 4 murailles et une tour",
+                self.name(seat)
+            );
+            ev.push(self.finish(vec![seat], reason, reason_fr));
         }
         ev
     }
 
-    fn finish(&mut self, winners: Vec<Seat>, reason: String) -> Event {
-        self.outcome = Some(Outcome::new(winners.clone(), reason.clone()));
+    fn finish(&mut self, winners: Vec<Seat>, reason: String, reason_fr: String) -> Event {
+        self.outcome = Some(Outcome::new(winners.clone(), reason.clone()).fr(reason_fr.clone()));
         self.phase = Phase::Over;
-        Event::Won { winners, reason }
+        Event::Won {
+            winners,
+            reason,
+            reason_fr: Some(reason_fr),
+        }
     }
 
     fn end_turn(&mut self, dice: &mut DiceBox) -> Vec<Event> {
@@ -836,7 +1048,7 @@ impl Castrum {
         ev
     }
 
-    fn score(&mut self, why: &str) -> Vec<Event> {
+    fn score(&mut self, why: &str, why_fr: &str) -> Vec<Event> {
         let points: Vec<u32> = self.sites.iter().map(|s| s.points()).collect();
         let best = points.iter().copied().max().unwrap_or(0);
         let winners: Vec<Seat> = (0..self.seats()).filter(|s| points[*s] == best).collect();
@@ -846,17 +1058,31 @@ impl Castrum {
             names.join(" and "),
             if best == 1 { "" } else { "s" }
         );
-        vec![Event::Scores { points }, self.finish(winners, reason)]
+        let reason_fr = format!(
+            "{why_fr} : {} avec {}",
+            and_list_fr(&names),
+            fr::count(best, "point", "points")
+        );
+        vec![
+            Event::Scores { points },
+            self.finish(winners, reason, reason_fr),
+        ]
     }
 
     fn end_round(&mut self, dice: &mut DiceBox) -> Vec<Event> {
         if self.options.victory == Victory::Timed && self.round >= self.options.rounds {
             let why = format!("the {} rounds are over", self.options.rounds);
-            return self.score(&why);
+            let why_fr = match self.options.rounds {
+                1 => "le tour de table est écoulé".to_string(),
+                n => format!("les {n} tours de table sont écoulés"),
+            };
+            return self.score(&why, &why_fr);
         }
         if self.options.victory == Victory::Classic && self.round >= CLASSIC_ROUND_LIMIT {
             let why = format!("nobody finished a castle in {CLASSIC_ROUND_LIMIT} rounds");
-            return self.score(&why);
+            let why_fr =
+                format!("personne n'a achevé de château en {CLASSIC_ROUND_LIMIT} tours de table");
+            return self.score(&why, &why_fr);
         }
         let mut ev = Vec::new();
         let die = dice.roll(6).value;
@@ -1096,68 +1322,94 @@ impl Castrum {
         }
     }
 
-    pub(crate) fn prompts(&self, _lang: Lang) -> Vec<Prompt> {
-        let mk = |seat: Seat, kind: PromptKind, question: String, standing: Option<&str>| {
+    pub(crate) fn prompts(&self, lang: Lang) -> Vec<Prompt> {
+        let mk = |seat: Seat, kind: PromptKind, question: String, standing: Option<Order>| {
             let choices: Vec<String> = self
                 .legal_orders(seat)
                 .iter()
                 .take(24)
-                .map(|o| crate::text::order_text(self, o))
+                .map(|o| order_text_in(self, o, lang))
                 .collect();
             Prompt {
                 seat,
                 kind,
                 question,
                 choices,
-                default: crate::text::order_text(self, &self.default_for(seat)),
-                standing: standing.map(str::to_string),
+                default: order_text_in(self, &self.default_for(seat), lang),
+                standing: standing.map(|o| order_text_in(self, &o, lang)),
             }
         };
         match &self.phase {
             Phase::Over => vec![],
             Phase::Turn => {
                 let s = self.current;
-                let q = if self.blocked(s) {
-                    "Your turn: your site is blocked by a Mage; you may DISCARD 1 to 3 cards or END."
-                        .to_string()
-                } else if self.turn_state.played == 0 {
-                    "Your turn: play 1 or 2 cards (or the Roue de Carrier and 3 building cards), or discard 1 to 3; BUILD whenever your site holds a wall or a tower; END when done.".to_string()
-                } else {
-                    format!(
-                        "Your turn goes on: {} card(s) played; play more, BUILD, or END.",
-                        self.turn_state.played
-                    )
-                };
-                vec![mk(s, PromptKind::Turn, q, None)]
+                vec![mk(s, PromptKind::Turn, self.turn_question(lang), None)]
             }
             Phase::Defence(att) => {
-                let q = format!(
-                    "{} plays {} on your site{}. Answer at once: DEFEND (with {}) or ACCEPT.",
-                    self.name(att.attacker),
-                    att.card.name(),
-                    att.aim
-                        .map(|a| format!(" (aiming at your {})", a.name()))
-                        .unwrap_or_default(),
-                    att.defence_card().name()
-                );
-                vec![mk(
-                    att.victim,
-                    PromptKind::Defend,
-                    q,
-                    Some("SET DEFEND ALWAYS"),
-                )]
+                let q = self.defence_question(att, lang);
+                let standing = Order::SetDefend(DefendPolicy::Always);
+                vec![mk(att.victim, PromptKind::Defend, q, Some(standing))]
             }
             Phase::Works(owed) => owed
                 .iter()
                 .map(|s| {
-                    mk(
-                        *s,
-                        PromptKind::Works,
-                        "For the works: give up one card of your site.".to_string(),
-                        Some("SET WORKS Rustici, Lapides"),
-                    )
+                    let q = lang.pick(
+                        "For the works: give up one card of your site.",
+                        "Pour les œuvres : cédez une carte de votre chantier.",
+                    );
+                    let standing = Order::SetWorks(vec![Card::Rustici, Card::Lapides]);
+                    mk(*s, PromptKind::Works, q.to_string(), Some(standing))
                 })
                 .collect(),
+        }
+    }
+
+    fn turn_question(&self, lang: Lang) -> String {
+        let played = self.turn_state.played;
+        match lang {
+            Lang::En if self.blocked(self.current) => {
+                "Your turn: your site is blocked by a Mage; you may DISCARD 1 to 3 cards or END."
+                    .to_string()
+            }
+            Lang::En if played == 0 => {
+                "Your turn: play 1 or 2 cards (or the Roue de Carrier and 3 building cards), or discard 1 to 3; BUILD whenever your site holds a wall or a tower; END when done.".to_string()
+            }
+            Lang::En => format!(
+                "Your turn goes on: {played} card(s) played; play more, BUILD, or END."
+            ),
+            Lang::Fr if self.blocked(self.current) => {
+                "À vous de jouer : votre chantier est bloqué par un Mage ; vous pouvez DÉFAUSSER 1 à 3 cartes ou FIN."
+                    .to_string()
+            }
+            Lang::Fr if played == 0 => {
+                "À vous de jouer : jouez 1 ou 2 cartes (ou la Roue de Carrier et 3 cartes de construction), ou défaussez-en 1 à 3 ; CONSTRUIRE dès que votre chantier réunit une muraille ou une tour ; FIN quand vous avez terminé.".to_string()
+            }
+            Lang::Fr => format!(
+                "Votre tour continue : {} ; jouez-en d'autres, CONSTRUIRE ou FIN.",
+                fr::count(played, "carte jouée", "cartes jouées")
+            ),
+        }
+    }
+
+    fn defence_question(&self, att: &Attack, lang: Lang) -> String {
+        let (attacker, card, def) = (
+            self.name(att.attacker),
+            att.card.name(),
+            att.defence_card().name(),
+        );
+        match lang {
+            Lang::En => format!(
+                "{attacker} plays {card} on your site{}. Answer at once: DEFEND (with {def}) or ACCEPT.",
+                att.aim
+                    .map(|a| format!(" (aiming at your {})", a.name()))
+                    .unwrap_or_default(),
+            ),
+            Lang::Fr => format!(
+                "{attacker} joue une carte {card} sur votre chantier{}. Répondez tout de suite : DÉFENDRE (avec {def}) ou ACCEPTER.",
+                att.aim
+                    .map(|a| format!(" (en visant votre carte {})", a.name()))
+                    .unwrap_or_default(),
+            ),
         }
     }
 }
@@ -1168,10 +1420,24 @@ impl Attack {
     }
 }
 
+/// "Alice", "Alice et Bob", "Alice, Bob et Carol".
+fn and_list_fr(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} et {last}", init.join(", ")),
+    }
+}
+
 /// "Lapides, Lapides, Mage"
 pub fn list(cards: &[Card]) -> String {
+    list_in(cards, Lang::En)
+}
+
+/// "Lapides, Lapides, Mage"; "(none)" / "(aucune)".
+pub fn list_in(cards: &[Card], lang: Lang) -> String {
     if cards.is_empty() {
-        return "(none)".into();
+        return lang.pick("(none)", "(aucune)").into();
     }
     cards
         .iter()

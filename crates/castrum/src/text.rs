@@ -1,12 +1,16 @@
-//! The order language (parse / order_text), narration and the text views.
+//! The order language (parse / order_text, in English and French keywords) and the help.
+//! Narration is in [`crate::narrate`], the views in [`crate::view`].
 
 use crate::rules::list;
 use crate::*;
-use castellan_engine::names::{normalize, Names};
+use castellan_engine::names::{normalize, NameError, Names};
+
+pub use crate::narrate::narrate;
+pub use crate::view::{private_view, public_view};
 
 /// The order help (ORDERS), in `lang`.
-pub fn help(_lang: castellan_engine::Lang) -> String {
-    HELP.to_string()
+pub fn help(lang: Lang) -> String {
+    lang.pick(HELP, HELP_FR).to_string()
 }
 
 pub const HELP: &str = "\
@@ -24,8 +28,58 @@ Castrum orders (one per line; case and accents do not matter; card names in Lati
   SET DEFEND ALWAYS | NEVER | ASK      standing answer to attacks (any time)
   SET WORKS Rustici, Lapides | ASK     standing answer to 'for the works' (any time)";
 
-fn e(msg: impl Into<String>) -> OrderError {
-    OrderError::new(msg)
+pub const HELP_FR: &str = "\
+Ordres de Castrum (un par ligne ; majuscules et accents indifférents ; les mots anglais sont aussi acceptés ; cartes en latin, en français ou en anglais) :
+  JOUER Lapides                          poser une carte de construction sur votre chantier
+  JOUER Roue de Carrier                  première carte de votre tour : puis 3 cartes de construction sur votre chantier
+  JOUER Incendie SUR Bob                 attaquer le chantier de Bob (de même Mage, Pièces d'Or)
+  JOUER Sorcière SUR Bob CIBLE Lapides   la Sorcière vise une carte du chantier de Bob
+  DÉFAUSSER Mage, Lapides                défausser 1 à 3 cartes au lieu de jouer (termine votre tour)
+  CONSTRUIRE MURAILLE | CONSTRUIRE TOUR  échanger les cartes du chantier contre une muraille (1 S + 2 L + 3 R) ou une tour (1 S + 5 L + 6 R)
+  ÉCHANGER Lapides x2                    une carte x2 de votre chantier contre deux cartes simples de la pioche
+  FIN                                    finir votre tour (vous complétez votre main à 5 cartes)
+  DÉFENDRE | ACCEPTER                    répondre à une attaque sur votre chantier (Gardes, Moines, Reliques)
+  DONNER Rustici                         « pour les œuvres » : se séparer d'une carte de votre chantier
+  CONSIGNE DÉFENSE TOUJOURS | JAMAIS | DEMANDER   réponse permanente aux attaques (à tout moment)
+  CONSIGNE ŒUVRES Rustici, Lapides | DEMANDER     réponse permanente à « pour les œuvres » (à tout moment)
+S = Structores (maçons), L = Lapides (pierres), R = Rustici (paysans).";
+
+/// An order error worded in English and French.
+pub(crate) fn bi(en: impl Into<String>, fr: impl Into<String>) -> OrderError {
+    OrderError::new(en).fr(fr)
+}
+
+/// A hint in both languages: "write: <en>", "écrivez : <fr>".
+pub(crate) trait Write {
+    fn write(self, en: impl AsRef<str>, fr: impl AsRef<str>) -> OrderError;
+}
+
+impl Write for OrderError {
+    fn write(self, en: impl AsRef<str>, fr: impl AsRef<str>) -> OrderError {
+        self.hint(format!("write: {}", en.as_ref()))
+            .hint_fr(format!("écrivez : {}", fr.as_ref()))
+    }
+}
+
+/// A name that did not resolve, in French ("did you mean" -> "vouliez-vous dire").
+pub(crate) fn name_error_fr(er: &NameError) -> String {
+    let or_list = |v: &[String]| match v.len() {
+        0 | 1 => v.join(""),
+        n => format!("{} ou {}", v[..n - 1].join(", "), v[n - 1]),
+    };
+    match er {
+        NameError::Unknown { given, suggestions } if suggestions.is_empty() => {
+            format!("« {given} » n'est pas un nom connu")
+        }
+        NameError::Unknown { given, suggestions } => format!(
+            "« {given} » n'est pas un nom connu : vouliez-vous dire {} ?",
+            or_list(suggestions)
+        ),
+        NameError::Ambiguous { given, candidates } => format!(
+            "« {given} » peut désigner {} : écrivez davantage du nom",
+            or_list(candidates)
+        ),
+    }
 }
 
 fn seat_names(g: &Castrum, me: Seat) -> Names<Seat> {
@@ -41,17 +95,24 @@ fn seat_names(g: &Castrum, me: Seat) -> Names<Seat> {
     n
 }
 
-fn card(words: &[&str], hint: &str) -> Result<Card, OrderError> {
+/// A hint for a card order: the same example in both languages.
+type Hint<'a> = (&'a str, &'a str);
+
+fn card(words: &[&str], hint: Hint) -> Result<Card, OrderError> {
     let text = words.join(" ");
     if text.trim().is_empty() {
-        return Err(e("a card name is missing").hint(hint.to_string()));
+        return Err(bi("a card name is missing", "il manque le nom d'une carte")
+            .hint(hint.0)
+            .hint_fr(hint.1));
     }
-    Card::names()
-        .resolve(&text)
-        .map_err(|er| e(er.to_string()).hint(hint.to_string()))
+    Card::names().resolve(&text).map_err(|er| {
+        bi(er.to_string(), name_error_fr(&er))
+            .hint(hint.0)
+            .hint_fr(hint.1)
+    })
 }
 
-fn cards(words: &[&str], hint: &str) -> Result<Vec<Card>, OrderError> {
+fn cards(words: &[&str], hint: Hint) -> Result<Vec<Card>, OrderError> {
     let text = words.join(" ");
     let mut out = Vec::new();
     for part in text.split([',', ';', '+']) {
@@ -73,116 +134,171 @@ fn cards(words: &[&str], hint: &str) -> Result<Vec<Card>, OrderError> {
         }
     }
     if out.is_empty() {
-        return Err(e("name the cards").hint(hint.to_string()));
+        return Err(bi("name the cards", "nommez les cartes")
+            .hint(hint.0)
+            .hint_fr(hint.1));
     }
     Ok(out)
 }
 
-/// Parse one order line written by `seat`.
+const DISCARD_HINT: Hint = (
+    "write: DISCARD Mage, Lapides",
+    "écrivez : DÉFAUSSER Mage, Lapides",
+);
+
+/// Parse one order line written by `seat` (English or French keywords).
 pub fn parse(g: &Castrum, seat: Seat, line: &str) -> Result<Order, OrderError> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some(first) = words.first() else {
-        return Err(e("empty order").hint("write: PLAY Lapides"));
+        return Err(bi("empty order", "ordre vide").write("PLAY Lapides", "JOUER Lapides"));
     };
     let key = normalize(first);
     let rest = &words[1..];
-    let only = |o: Order, w: &str| {
+    let only = |o: Order| {
         if rest.is_empty() {
             Ok(o)
         } else {
-            Err(e(format!("{w} takes nothing after it")).hint(format!("write: {w}")))
+            let (en, fr) = (order_text(g, &o), order_text_in(g, &o, Lang::Fr));
+            Err(bi(
+                format!("{en} takes nothing after it"),
+                format!("{fr} ne prend rien après lui"),
+            )
+            .hint(format!("write: {en}"))
+            .hint_fr(format!("écrivez : {fr}")))
         }
     };
     match key.as_str() {
-        "play" | "jouer" | "joue" | "poser" => parse_play(g, seat, rest),
-        "discard" | "defausser" | "defausse" => {
-            Ok(Order::Discard(cards(rest, "write: DISCARD Mage, Lapides")?))
+        "play" | "jouer" | "joue" | "poser" | "pose" => parse_play(g, seat, rest),
+        "discard" | "defausser" | "defausse" => Ok(Order::Discard(cards(rest, DISCARD_HINT)?)),
+        "build" | "construire" | "construis" | "batir" | "batis" => parse_build(rest),
+        "exchange" | "echanger" | "echange" => Ok(Order::Exchange(card(
+            rest,
+            ("write: EXCHANGE Lapides x2", "écrivez : ÉCHANGER Lapides x2"),
+        )?)),
+        "end" | "fin" | "pass" | "done" | "passe" | "passer" | "terminer" | "termine" => {
+            only(Order::End)
         }
-        "build" | "construire" | "batir" => {
-            let what = rest.iter().map(|w| normalize(w)).collect::<String>();
-            match what.as_str() {
-                "wall" | "muraille" | "mur" | "rempart" => Ok(Order::Build(Piece::Wall)),
-                "tower" | "tour" | "donjon" | "keep" => Ok(Order::Build(Piece::Tower)),
-                _ => Err(e("build a WALL or a TOWER").hint("write: BUILD WALL")),
-            }
+        "defend" | "defendre" | "defends" | "defense" | "defence" => parse_defend(g, rest),
+        "accept" | "allow" | "accepter" | "accepte" | "nodefence" | "nodefense" => {
+            only(Order::Accept)
         }
-        "exchange" | "echanger" | "echange" => {
-            Ok(Order::Exchange(card(rest, "write: EXCHANGE Lapides x2")?))
-        }
-        "end" | "fin" | "pass" | "done" | "passe" => only(Order::End, "END"),
-        "defend" | "defendre" | "defense" | "defence" => {
-            // "DEFEND" or "DEFEND WITH Gardes"
-            if rest.is_empty() {
-                return Ok(Order::Defend);
-            }
-            let r: Vec<&str> = if matches!(normalize(rest[0]).as_str(), "with" | "avec") {
-                rest[1..].to_vec()
-            } else {
-                rest.to_vec()
-            };
-            let c = card(&r, "write: DEFEND")?;
-            if !c.is_defence() {
-                return Err(e(format!("{} is not a defence card", c.name())).hint("write: DEFEND"));
-            }
-            if let Phase::Defence(att) = &g.phase {
-                if att.defence_card() != c {
-                    return Err(e(format!(
-                        "{} do not stop a {}: {} do",
-                        c.name(),
-                        att.card.name(),
-                        att.defence_card().name()
-                    ))
-                    .hint("write: DEFEND, or ACCEPT"));
-                }
-            }
-            Ok(Order::Defend)
-        }
-        "accept" | "allow" | "accepter" | "nodefence" | "nodefense" => {
-            only(Order::Accept, "ACCEPT")
-        }
-        "no" | "pas" if rest.len() == 1 && normalize(rest[0]).starts_with("defen") => {
-            Ok(Order::Accept)
-        }
-        "give" | "donner" | "donne" => Ok(Order::Give(card(rest, "write: GIVE Rustici")?)),
-        "set" | "regler" => parse_set(rest),
-        _ => Err(e(format!("\"{first}\" is not a Castrum order"))
-            .hint("write one of: PLAY, DISCARD, BUILD, EXCHANGE, END, DEFEND, ACCEPT, GIVE, SET")),
+        "no" | "pas" if no_defence(rest) => Ok(Order::Accept),
+        "give" | "donner" | "donne" | "ceder" | "cede" => Ok(Order::Give(card(
+            rest,
+            ("write: GIVE Rustici", "écrivez : DONNER Rustici"),
+        )?)),
+        "set" | "regler" | "consigne" => parse_set(rest),
+        _ => Err(bi(
+            format!("\"{first}\" is not a Castrum order"),
+            format!("« {first} » n'est pas un ordre de Castrum"),
+        )
+        .hint("write one of: PLAY, DISCARD, BUILD, EXCHANGE, END, DEFEND, ACCEPT, GIVE, SET")
+        .hint_fr("écrivez l'un de : JOUER, DÉFAUSSER, CONSTRUIRE, ÉCHANGER, FIN, DÉFENDRE, ACCEPTER, DONNER, CONSIGNE")),
     }
+}
+
+/// "NO DEFENCE", "PAS DE DÉFENSE".
+fn no_defence(rest: &[&str]) -> bool {
+    let r: Vec<String> = rest.iter().map(|w| normalize(w)).collect();
+    match r.as_slice() {
+        [d] => d.starts_with("defen"),
+        [de, d] => de == "de" && d.starts_with("defen"),
+        _ => false,
+    }
+}
+
+fn parse_build(rest: &[&str]) -> Result<Order, OrderError> {
+    let what = rest.iter().map(|w| normalize(w)).collect::<String>();
+    match what.as_str() {
+        "wall" | "muraille" | "mur" | "rempart" | "unemuraille" => Ok(Order::Build(Piece::Wall)),
+        "tower" | "tour" | "donjon" | "keep" | "unetour" => Ok(Order::Build(Piece::Tower)),
+        _ => Err(bi(
+            "build a WALL or a TOWER",
+            "construisez une MURAILLE ou une TOUR",
+        )
+        .write("BUILD WALL", "CONSTRUIRE MURAILLE")),
+    }
+}
+
+fn parse_defend(g: &Castrum, rest: &[&str]) -> Result<Order, OrderError> {
+    // "DEFEND" or "DEFEND WITH Gardes"
+    if rest.is_empty() {
+        return Ok(Order::Defend);
+    }
+    let r: Vec<&str> = if matches!(normalize(rest[0]).as_str(), "with" | "avec") {
+        rest[1..].to_vec()
+    } else {
+        rest.to_vec()
+    };
+    let c = card(&r, ("write: DEFEND", "écrivez : DÉFENDRE"))?;
+    if !c.is_defence() {
+        return Err(bi(
+            format!("{} is not a defence card", c.name()),
+            format!("{} n'est pas une carte défense", c.name()),
+        )
+        .write("DEFEND", "DÉFENDRE"));
+    }
+    if let Phase::Defence(att) = &g.phase {
+        let d = att.defence_card();
+        if d != c {
+            return Err(bi(
+                format!(
+                    "{} do not stop a {}: {} do",
+                    c.name(),
+                    att.card.name(),
+                    d.name()
+                ),
+                format!(
+                    "une carte {} n'arrête pas une carte {} : il faut une carte {}",
+                    c.name(),
+                    att.card.name(),
+                    d.name()
+                ),
+            )
+            .hint("write: DEFEND, or ACCEPT")
+            .hint_fr("écrivez : DÉFENDRE, ou ACCEPTER"));
+        }
+    }
+    Ok(Order::Defend)
 }
 
 fn parse_set(rest: &[&str]) -> Result<Order, OrderError> {
     let Some(what) = rest.first().map(|w| normalize(w)) else {
-        return Err(e("SET what?").hint("write: SET DEFEND ALWAYS"));
+        return Err(bi("SET what?", "CONSIGNE pour quoi ?")
+            .write("SET DEFEND ALWAYS", "CONSIGNE DÉFENSE TOUJOURS"));
     };
     let arg: Vec<&str> = rest[1..].to_vec();
+    let joined = arg.iter().map(|w| normalize(w)).collect::<String>();
     match what.as_str() {
-        "defend" | "defence" | "defense" | "defendre" => {
-            match arg
-                .iter()
-                .map(|w| normalize(w))
-                .collect::<String>()
-                .as_str()
-            {
-                "always" | "toujours" | "yes" => Ok(Order::SetDefend(DefendPolicy::Always)),
-                "never" | "jamais" | "no" => Ok(Order::SetDefend(DefendPolicy::Never)),
-                "ask" | "demander" => Ok(Order::SetDefend(DefendPolicy::Ask)),
-                _ => {
-                    Err(e("SET DEFEND takes ALWAYS, NEVER or ASK").hint("write: SET DEFEND ALWAYS"))
-                }
-            }
-        }
-        "works" | "oeuvres" => {
-            let joined = arg.iter().map(|w| normalize(w)).collect::<String>();
-            if joined == "ask" || joined == "demander" {
+        "defend" | "defence" | "defense" | "defendre" => match joined.as_str() {
+            "always" | "toujours" | "yes" | "oui" => Ok(Order::SetDefend(DefendPolicy::Always)),
+            "never" | "jamais" | "no" | "non" => Ok(Order::SetDefend(DefendPolicy::Never)),
+            "ask" | "demander" | "demande" => Ok(Order::SetDefend(DefendPolicy::Ask)),
+            _ => Err(bi(
+                "SET DEFEND takes ALWAYS, NEVER or ASK",
+                "CONSIGNE DÉFENSE prend TOUJOURS, JAMAIS ou DEMANDER",
+            )
+            .write("SET DEFEND ALWAYS", "CONSIGNE DÉFENSE TOUJOURS")),
+        },
+        // "œuvres" normalizes to "ouvres".
+        "works" | "oeuvres" | "ouvres" | "oeuvre" | "ouvre" => {
+            if matches!(joined.as_str(), "ask" | "demander" | "demande") {
                 return Ok(Order::SetWorks(Vec::new()));
             }
             Ok(Order::SetWorks(cards(
                 &arg,
-                "write: SET WORKS Rustici, Lapides",
+                (
+                    "write: SET WORKS Rustici, Lapides",
+                    "écrivez : CONSIGNE ŒUVRES Rustici, Lapides",
+                ),
             )?))
         }
-        _ => Err(e(format!("there is no standing order \"{}\"", rest[0]))
-            .hint("write: SET DEFEND ALWAYS, or SET WORKS Rustici")),
+        _ => Err(bi(
+            format!("there is no standing order \"{}\"", rest[0]),
+            format!("il n'y a pas de consigne « {} »", rest[0]),
+        )
+        .hint("write: SET DEFEND ALWAYS, or SET WORKS Rustici")
+        .hint_fr("écrivez : CONSIGNE DÉFENSE TOUJOURS, ou CONSIGNE ŒUVRES Rustici")),
     }
 }
 
@@ -191,19 +307,28 @@ fn parse_play(g: &Castrum, seat: Seat, rest: &[&str]) -> Result<Order, OrderErro
         rest.iter()
             .position(|w| keys.contains(&normalize(w).as_str()))
     };
-    let on = pos(&["on", "sur", "onto", "against", "contre"]);
-    let tg = pos(&["target", "cible", "at", "aiming"]);
+    let on = pos(&["on", "sur", "onto", "against", "contre", "chez"]);
+    let tg = pos(&["target", "cible", "at", "aiming", "vise", "visant"]);
     let card_end = on.or(tg).unwrap_or(rest.len());
     let c = card(
         &rest[..card_end],
-        "write: PLAY Lapides, or PLAY Incendie ON Bob",
+        (
+            "write: PLAY Lapides, or PLAY Incendie ON Bob",
+            "écrivez : JOUER Lapides, ou JOUER Incendie SUR Bob",
+        ),
     )?;
     let mut target = None;
     if let Some(i) = on {
         let end = tg.filter(|t| *t > i).unwrap_or(rest.len());
         let who = rest[i + 1..end].join(" ");
         let t = seat_names(g, seat).resolve(&who).map_err(|er| {
-            e(format!("player {er}")).hint(format!("the players are: {}", g.players.join(", ")))
+            let players = g.players.join(", ");
+            bi(
+                format!("player {er}"),
+                format!("joueur : {}", name_error_fr(&er)),
+            )
+            .hint(format!("the players are: {players}"))
+            .hint_fr(format!("les joueurs sont : {players}"))
         })?;
         target = Some(t);
     }
@@ -212,7 +337,10 @@ fn parse_play(g: &Castrum, seat: Seat, rest: &[&str]) -> Result<Order, OrderErro
         let end = on.filter(|o| *o > i).unwrap_or(rest.len());
         aim = Some(card(
             &rest[i + 1..end],
-            "write: PLAY Sorcière ON Bob TARGET Lapides",
+            (
+                "write: PLAY Sorcière ON Bob TARGET Lapides",
+                "écrivez : JOUER Sorcière SUR Bob CIBLE Lapides",
+            ),
         )?);
     }
     // Normal form: own-site cards carry no target; only the Sorcière keeps an aim.
@@ -229,326 +357,46 @@ fn parse_play(g: &Castrum, seat: Seat, rest: &[&str]) -> Result<Order, OrderErro
     })
 }
 
-/// The order as a player writes it.
+/// The order as a player writes it (English keywords: the stored, canonical form).
 pub fn order_text(g: &Castrum, o: &Order) -> String {
+    order_text_in(g, o, Lang::En)
+}
+
+/// The order with the keywords of `lang` (it parses back to the same order).
+pub fn order_text_in(g: &Castrum, o: &Order, lang: Lang) -> String {
+    let k = |en: &str, fr: &str| lang.pick(en, fr).to_string();
     match o {
         Order::Play { card, target, aim } => {
-            let mut s = format!("PLAY {}", card.name());
+            let mut s = format!("{} {}", k("PLAY", "JOUER"), card.name());
             if let Some(t) = target {
-                s.push_str(&format!(" ON {}", g.name(*t)));
+                s.push_str(&format!(" {} {}", k("ON", "SUR"), g.name(*t)));
             }
             if let Some(a) = aim {
-                s.push_str(&format!(" TARGET {}", a.name()));
+                s.push_str(&format!(" {} {}", k("TARGET", "CIBLE"), a.name()));
             }
             s
         }
-        Order::Discard(c) => format!("DISCARD {}", list(c)),
-        Order::Build(p) => format!("BUILD {}", p.name().to_uppercase()),
-        Order::Exchange(c) => format!("EXCHANGE {}", c.name()),
-        Order::End => "END".into(),
-        Order::Defend => "DEFEND".into(),
-        Order::Accept => "ACCEPT".into(),
-        Order::Give(c) => format!("GIVE {}", c.name()),
+        Order::Discard(c) => format!("{} {}", k("DISCARD", "DÉFAUSSER"), list(c)),
+        Order::Build(p) => format!(
+            "{} {}",
+            k("BUILD", "CONSTRUIRE"),
+            p.name_in(lang).to_uppercase()
+        ),
+        Order::Exchange(c) => format!("{} {}", k("EXCHANGE", "ÉCHANGER"), c.name()),
+        Order::End => k("END", "FIN"),
+        Order::Defend => k("DEFEND", "DÉFENDRE"),
+        Order::Accept => k("ACCEPT", "ACCEPTER"),
+        Order::Give(c) => format!("{} {}", k("GIVE", "DONNER"), c.name()),
         Order::SetDefend(p) => format!(
-            "SET DEFEND {}",
+            "{} {}",
+            k("SET DEFEND", "CONSIGNE DÉFENSE"),
             match p {
-                DefendPolicy::Ask => "ASK",
-                DefendPolicy::Always => "ALWAYS",
-                DefendPolicy::Never => "NEVER",
+                DefendPolicy::Ask => k("ASK", "DEMANDER"),
+                DefendPolicy::Always => k("ALWAYS", "TOUJOURS"),
+                DefendPolicy::Never => k("NEVER", "JAMAIS"),
             }
         ),
-        Order::SetWorks(v) if v.is_empty() => "SET WORKS ASK".into(),
-        Order::SetWorks(v) => format!("SET WORKS {}", list(v)),
+        Order::SetWorks(v) if v.is_empty() => k("SET WORKS ASK", "CONSIGNE ŒUVRES DEMANDER"),
+        Order::SetWorks(v) => format!("{} {}", k("SET WORKS", "CONSIGNE ŒUVRES"), list(v)),
     }
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
-}
-
-/// The event told to `viewer` (`None`: not for them).
-pub fn narrate(g: &Castrum, ev: &Event, viewer: Viewer, _lang: Lang) -> Option<String> {
-    let n = |s: &Seat| g.name(*s).to_string();
-    let mine = |s: &Seat| viewer == Viewer::Seat(*s);
-    Some(match ev {
-        Event::FirstPlayer { rolls, seat } => {
-            let r: Vec<String> = rolls
-                .iter()
-                .map(|round| {
-                    round
-                        .iter()
-                        .map(|(s, v)| format!("{} {v}", n(s)))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                })
-                .collect();
-            format!("Dice for the first turn: {}. {} begins.", r.join("; then "), n(seat))
-        }
-        Event::Drew { seat, cards } if mine(seat) => {
-            format!("You draw {}: {}.", plural(cards.len(), "card"), list(cards))
-        }
-        Event::Drew { seat, cards } => format!("{} draws {}.", n(seat), plural(cards.len(), "card")),
-        Event::Reshuffled { cards } => format!(
-            "The pile is empty: the {} cards under it are shuffled into a new pile.",
-            cards
-        ),
-        Event::TurnBegins { seat, round } => format!("Round {round}: {}'s turn.", n(seat)),
-        Event::MageLeaves { caster, victim } => format!(
-            "{}'s Mage leaves {}'s site, which is free again.",
-            n(caster),
-            n(victim)
-        ),
-        Event::Placed { seat, card } => format!("{} puts {} on their site.", n(seat), card.name()),
-        Event::Wheel { seat } => format!(
-            "{} plays the Roue de Carrier: 3 more building cards on their site this turn.",
-            n(seat)
-        ),
-        Event::Attacked {
-            attacker,
-            victim,
-            card,
-            aim,
-        } => format!(
-            "{} plays {} on {}'s site{}.",
-            n(attacker),
-            card.name(),
-            n(victim),
-            aim.map(|a| format!(", aiming at a {}", a.name()))
-                .unwrap_or_default()
-        ),
-        Event::Defended {
-            victim,
-            defence,
-            attack,
-        } => format!(
-            "{} answers with {}: the {} has no effect (both cards go under the pile, which is shuffled).",
-            n(victim),
-            defence.name(),
-            attack.name()
-        ),
-        Event::FireDie {
-            victim,
-            card,
-            die,
-            lost,
-        } => format!(
-            "Fire on {}'s site: {} rolls {die}, {}.",
-            n(victim),
-            card.name(),
-            if *lost { "lost" } else { "saved" }
-        ),
-        Event::FireLots { victim, lots, lost } => format!(
-            "Fire on {}'s site: {} of three, one card taken from each: {} lost.",
-            n(victim),
-            plural(*lots, "lot"),
-            list(lost)
-        ),
-        Event::Witch {
-            victim,
-            card,
-            die,
-            destroyed,
-        } => format!(
-            "The Sorcière {} {}'s {}{}.",
-            if *destroyed { "destroys" } else { "spares" },
-            n(victim),
-            card.name(),
-            die.map(|d| format!(" (die {d})")).unwrap_or_default()
-        ),
-        Event::Stolen { attacker, victim } => format!(
-            "{} hires away a Structores from {}'s site.",
-            n(attacker),
-            n(victim)
-        ),
-        Event::Blocked { caster, victim } => format!(
-            "{}'s Mage blocks {}'s site until {}'s next turn.",
-            n(caster),
-            n(victim),
-            n(caster)
-        ),
-        Event::Built {
-            seat,
-            piece,
-            used,
-            walls,
-            towers,
-        } => format!(
-            "{} builds a {} (using {}): {} and {}.",
-            n(seat),
-            piece.name(),
-            list(used),
-            plural(*walls as usize, "wall"),
-            plural(*towers as usize, "tower")
-        ),
-        Event::Exchanged { seat, card } => format!(
-            "{} exchanges a {} of their site for two {} from the pile (the pile is shuffled).",
-            n(seat),
-            card.name(),
-            card.simple().name()
-        ),
-        Event::Discarded { seat, cards } if mine(seat) => {
-            format!("You discard {}.", list(cards))
-        }
-        Event::Discarded { seat, cards } => {
-            format!("{} discards {}.", n(seat), plural(cards.len(), "card"))
-        }
-        Event::TurnEnds { seat } => format!("{}'s turn ends.", n(seat)),
-        Event::EventDie {
-            round,
-            die,
-            happening,
-        } => format!(
-            "End of round {round}: the event die shows {die}: {}: {}.",
-            happening.name(),
-            happening.effect()
-        ),
-        Event::Plague { seat, lost } => {
-            format!("Plague on {}'s site: {} lost.", n(seat), list(lost))
-        }
-        Event::Gave { seat, card } => format!(
-            "{} gives a {} for the works (it goes under the pile).",
-            n(seat),
-            card.name()
-        ),
-        Event::Received { seat, from, cards } if mine(seat) => format!(
-            "Feast of fools: you receive {}'s hand: {}.",
-            n(from),
-            list(cards)
-        ),
-        Event::Received { .. } => return None,
-        Event::HandsPassed => "Feast of fools: every hand passes to the left neighbour.".into(),
-        Event::StandingSet { seat, text } if mine(seat) => {
-            format!("Standing order set: {text}.")
-        }
-        Event::StandingSet { .. } => return None,
-        Event::Scores { points } => {
-            let p: Vec<String> = points
-                .iter()
-                .enumerate()
-                .map(|(s, pt)| format!("{} {pt}", n(&s)))
-                .collect();
-            format!("Scores (tower 4, wall 1): {}.", p.join(", "))
-        }
-        Event::Won { reason, .. } => format!("Game over: {reason}."),
-    })
-}
-
-fn site_line(g: &Castrum, s: Seat) -> String {
-    let site = &g.sites[s];
-    let mut kinds: Vec<String> = Vec::new();
-    for c in Card::ALL {
-        let k = site.count(c);
-        if k > 0 {
-            kinds.push(format!("{k} {}", c.name()));
-        }
-    }
-    format!(
-        "  {:<12} castle: {}/4 walls, {}/1 tower ({} pt) | site: {} [S {} L {} R {}]{} | hand: {} cards",
-        g.name(s),
-        site.walls,
-        site.towers,
-        site.points(),
-        if kinds.is_empty() {
-            "empty".into()
-        } else {
-            kinds.join(", ")
-        },
-        site.units(Material::Structores),
-        site.units(Material::Lapides),
-        site.units(Material::Rustici),
-        site.mage
-            .map(|c| format!(" | BLOCKED by {}'s Mage", g.name(c)))
-            .unwrap_or_default(),
-        g.hands[s].len()
-    )
-}
-
-/// The public report: every site and castle, the pile, the event in force.
-pub fn public_view(g: &Castrum, _lang: Lang) -> String {
-    let mut out = Vec::new();
-    let goal = match g.options.victory {
-        Victory::Classic => {
-            "classic game: first complete castle (4 walls + 1 tower) wins".to_string()
-        }
-        Victory::Timed => format!(
-            "timed game: {} rounds, then tower 4 points, wall 1",
-            g.options.rounds
-        ),
-    };
-    let mode = match g.options.mode {
-        Mode::Family => "family rules",
-        Mode::Expert => "expert rules",
-    };
-    out.push(format!("Castrum, {mode}, {goal}."));
-    out.push(format!(
-        "Round {}; {} began each round. Pile: {} cards.",
-        g.round,
-        g.name(g.first),
-        g.pile_size()
-    ));
-    out.push(match g.in_force {
-        Some(h) => format!("Event of this round: {} ({}).", h.name(), h.effect()),
-        None => "No event in force (the die is rolled after each full round).".into(),
-    });
-    out.push("Sites (S Structores, L Lapides, R Rustici in units; x2 cards count twice):".into());
-    for s in 0..g.seats() {
-        out.push(site_line(g, s));
-    }
-    out.push(match &g.phase {
-        Phase::Over => match &g.outcome {
-            Some(o) => format!("Game over: {}.", o.reason),
-            None => "Game over.".into(),
-        },
-        Phase::Turn => format!(
-            "{}'s turn ({} played so far).",
-            g.name(g.current),
-            plural(g.turn_state.played as usize, "card")
-        ),
-        Phase::Defence(att) => format!(
-            "{}'s turn: waiting for {} to answer the {} on their site.",
-            g.name(att.attacker),
-            g.name(att.victim),
-            att.card.name()
-        ),
-        Phase::Works(owed) => format!(
-            "For the works: waiting for {}.",
-            owed.iter()
-                .map(|s| g.name(*s).to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    });
-    out.join("\n")
-}
-
-/// What only `seat` may see: the hand, standing orders, prompts.
-pub fn private_view(g: &Castrum, seat: Seat, _lang: Lang) -> String {
-    if seat >= g.seats() {
-        return String::new();
-    }
-    let mut hand = g.hands[seat].clone();
-    hand.sort();
-    let mut out = vec![format!("Your hand ({}): {}.", hand.len(), list(&hand))];
-    out.push(format!(
-        "Standing orders: {}; {}.",
-        order_text(g, &Order::SetDefend(g.defend[seat])),
-        order_text(g, &Order::SetWorks(g.works[seat].clone()))
-    ));
-    for p in g
-        .prompts(castellan_engine::Lang::En)
-        .into_iter()
-        .filter(|p| p.seat == seat)
-    {
-        out.push(p.question.clone());
-        out.push(format!("  You may write: {}", p.choices.join(" | ")));
-        out.push(format!("  If you do not answer: {}", p.default));
-        if let Some(s) = &p.standing {
-            out.push(format!("  Standing order: {s}"));
-        }
-    }
-    out.join("\n")
 }
