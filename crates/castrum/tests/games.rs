@@ -249,3 +249,28 @@ fn options_parse_from_key_value_pairs() {
         ("castrum", 2, 4)
     );
 }
+
+/// A game finished and saved before its outcome was worded in French (no `reason_fr` in
+/// the stored state or events) still passes the dice audit's replay: translations are
+/// wording, not state (crates/engine/src/api.rs, `Table::replay`).
+#[test]
+fn a_game_saved_before_the_french_wording_still_replays() {
+    let mut t = table(3, Options::default(), "castrum-old");
+    play_out(&mut t, 20_000).unwrap();
+    assert!(t.state.outcome().is_some());
+    let mut json = serde_json::to_value(&t).unwrap();
+    fn strip(v: &mut serde_json::Value) -> usize {
+        match v {
+            serde_json::Value::Object(m) => {
+                let before = m.len();
+                m.retain(|k, _| !k.ends_with("_fr"));
+                before - m.len() + m.values_mut().map(strip).sum::<usize>()
+            }
+            serde_json::Value::Array(a) => a.iter_mut().map(strip).sum(),
+            _ => 0,
+        }
+    }
+    assert!(strip(&mut json) > 0, "the new save holds French wording");
+    let old: Table<Castrum> = serde_json::from_value(json).unwrap();
+    old.replay().expect("an old save replays");
+}
