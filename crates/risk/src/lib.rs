@@ -16,6 +16,7 @@ pub mod map;
 mod bot;
 mod game;
 mod orders;
+mod say;
 mod view;
 
 use cards::{Card, CardRef};
