@@ -3,13 +3,13 @@
 
 use crate::cards::{self, Card, CardRef};
 use crate::map::{self, board};
+use crate::say::{self, refuse, refuse2, refuse_bare};
 use crate::*;
 use castellan_engine::battle::{exchange, max_attack_dice, max_defence_dice};
 use castellan_engine::board::TerritoryId;
 use castellan_engine::claim::{deal_at_random, draft_round_robin};
 use castellan_engine::dice::commit_text;
 use castellan_engine::Lang;
-use crate::say::{self, refuse, refuse2, refuse_bare};
 
 /// Rule (003 §Préparation 1): 35/30/25/20 armies for 3/4/5/6 players; 40 each with 2.
 pub fn starting_armies(players: usize) -> u32 {
@@ -395,10 +395,9 @@ impl Risk {
                         return Err(refuse(
                             |l| match l {
                                 Lang::En => format!("you do not hold the {} card", map::name(*t)),
-                                Lang::Fr => format!(
-                                    "vous n'avez pas la carte {}",
-                                    map::name_in(*t, l)
-                                ),
+                                Lang::Fr => {
+                                    format!("vous n'avez pas la carte {}", map::name_in(*t, l))
+                                }
                             },
                             |l| self.trade_hint(seat, l),
                         ));
@@ -451,7 +450,10 @@ impl Risk {
             Some(t) => say::write(l, &format!("PLACE {} {}", n.max(1), map::name_in(t, l))),
             None => say::write(
                 l,
-                l.pick("PLACE 1 <one of your territories>", "PLACE 1 <un de vos territoires>"),
+                l.pick(
+                    "PLACE 1 <one of your territories>",
+                    "PLACE 1 <un de vos territoires>",
+                ),
             ),
         }
     }
@@ -465,10 +467,7 @@ impl Risk {
         let mut extra = vec![0u32; self.armies.len()];
         for &(t, k) in own {
             if !self.owns(seat, t) {
-                return Err(refuse(
-                    |l| not_yours(t, l),
-                    |l| self.place_hint(seat, k, l),
-                ));
+                return Err(refuse(|l| not_yours(t, l), |l| self.place_hint(seat, k, l)));
             }
             extra[t] += k;
         }
@@ -604,7 +603,10 @@ impl Risk {
         if let Policy::Dice(d) = p {
             if !(1..=2).contains(&d) {
                 return Err(err2(
-                    ("a defender rolls 1 or 2 dice", "le défenseur lance 1 ou 2 dés"),
+                    (
+                        "a defender rolls 1 or 2 dice",
+                        "le défenseur lance 1 ou 2 dés",
+                    ),
                     (
                         "write: SET DEFEND 2 (or 1, or ASK)",
                         "écrivez : RÈGLE DÉFENSE 2 (ou 1, ou DEMANDE)",
@@ -711,8 +713,11 @@ impl Risk {
         let Order::Place { own, neutral } = order else {
             return Err(refuse(
                 |l| {
-                    l.pick("armies are being placed", "les armées sont en train d'être placées")
-                        .into()
+                    l.pick(
+                        "armies are being placed",
+                        "les armées sont en train d'être placées",
+                    )
+                    .into()
                 },
                 |l| self.place_hint(seat, self.placement_due(seat).0, l),
             ));
@@ -862,8 +867,11 @@ impl Risk {
         if refs.len() != 3 {
             return Err(refuse(
                 |l| {
-                    l.pick("a set is three cards", "une combinaison, c'est trois cartes")
-                        .into()
+                    l.pick(
+                        "a set is three cards",
+                        "une combinaison, c'est trois cartes",
+                    )
+                    .into()
                 },
                 |l| self.trade_hint(seat, l),
             ));
@@ -871,10 +879,12 @@ impl Risk {
         let cs = self.cards_for(seat, refs)?;
         if !cards::is_set(&cs) {
             return Err(refuse(
-                |l| l.pick(
+                |l| {
+                    l.pick(
                     "these three cards are not a set (three alike, one of each, or two and a wild card)",
                     "ces trois cartes ne forment pas une combinaison (trois pareilles, une de chaque, ou deux et un passe-partout)",
-                ).into(),
+                ).into()
+                },
                 |l| self.trade_hint(seat, l),
             ));
         }
@@ -957,7 +967,12 @@ impl Risk {
         )
     }
 
-    fn validate_attack(&self, seat: Seat, from: TerritoryId, to: TerritoryId) -> Result<(), OrderError> {
+    fn validate_attack(
+        &self,
+        seat: Seat,
+        from: TerritoryId,
+        to: TerritoryId,
+    ) -> Result<(), OrderError> {
         if !self.owns(seat, from) {
             return Err(refuse(
                 |l| not_yours(from, l),
@@ -1119,7 +1134,12 @@ impl Risk {
         self.check_fortify_path(seat, from, to)
     }
 
-    fn check_fortify_path(&self, seat: Seat, from: TerritoryId, to: TerritoryId) -> Result<(), OrderError> {
+    fn check_fortify_path(
+        &self,
+        seat: Seat,
+        from: TerritoryId,
+        to: TerritoryId,
+    ) -> Result<(), OrderError> {
         let free = self.opts.free_fortify;
         let ok = if free {
             self.connected(seat, from, to)

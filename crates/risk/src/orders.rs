@@ -59,7 +59,10 @@ const WILD: &[&str] = &["wild", "wildcard", "joker", "passepartout"];
 fn territory(name: &str, hint: (&str, &str)) -> Result<usize, OrderError> {
     if name.trim().is_empty() {
         return Err(refuse2(
-            ("a territory name is missing", "il manque un nom de territoire"),
+            (
+                "a territory name is missing",
+                "il manque un nom de territoire",
+            ),
             hint,
         ));
     }
@@ -157,12 +160,12 @@ pub fn parse(_s: &Risk, _seat: Seat, line: &str) -> Result<Order, OrderError> {
         "claim" | "take" | "reclame" | "reclamer" | "prends" | "prendre" => Ok(Order::Claim(
             territory(rest, ("write: CLAIM Alaska", "écrivez : RÉCLAME Alaska"))?,
         )),
-        "rank" | "draft" | "classe" | "classer" | "classement" => Ok(Order::Rank(
-            territory_list(rest).map_err(|e| {
+        "rank" | "draft" | "classe" | "classer" | "classement" => {
+            Ok(Order::Rank(territory_list(rest).map_err(|e| {
                 e.hint("write: RANK Eastern Australia, Indonesia, Siam")
                     .hint_fr("écrivez : CLASSE Australie orientale, Indonésie, Siam")
-            })?,
-        )),
+            })?))
+        }
         "place" | "reinforce" | "placer" | "renforce" | "renforcer" => parse_place(rest),
         "hq" | "headquarters" | "qg" => Ok(Order::Hq(territory(
             rest,
@@ -171,11 +174,17 @@ pub fn parse(_s: &Risk, _seat: Seat, line: &str) -> Result<Order, OrderError> {
         "trade" | "cards" | "echange" | "echanger" | "cartes" => parse_trade(rest),
         "attack" | "attaque" | "attaquer" => parse_attack(&words),
         "defend" | "defends" | "defendre" => {
-            let hint = ("write: DEFEND 2 (or DEFEND 1)", "écrivez : DÉFENDS 2 (ou DÉFENDS 1)");
+            let hint = (
+                "write: DEFEND 2 (or DEFEND 1)",
+                "écrivez : DÉFENDS 2 (ou DÉFENDS 1)",
+            );
             match words.get(1).map(|w| w.parse::<u32>()) {
                 Some(Ok(n)) if (1..=2).contains(&n) => Ok(Order::Defend(n)),
                 _ => Err(refuse2(
-                    ("a defender rolls 1 or 2 dice", "le défenseur lance 1 ou 2 dés"),
+                    (
+                        "a defender rolls 1 or 2 dice",
+                        "le défenseur lance 1 ou 2 dés",
+                    ),
                     hint,
                 )),
             }
@@ -200,10 +209,12 @@ pub fn parse(_s: &Risk, _seat: Seat, line: &str) -> Result<Order, OrderError> {
                     Lang::En => format!("I do not know the order \"{other}\""),
                     Lang::Fr => format!("je ne connais pas l'ordre « {other} »"),
                 },
-                |l| l.pick(
+                |l| {
+                    l.pick(
                     "orders: CLAIM, RANK, PLACE, HQ, TRADE, ATTACK, DEFEND, FORTIFY, END, SET",
                     "ordres : RÉCLAME, CLASSE, PLACE, QG, ÉCHANGE, ATTAQUE, DÉFENDS, FORTIFIE, FIN, RÈGLE",
-                ).to_string(),
+                ).to_string()
+                },
             ))
         }
     }
@@ -214,7 +225,10 @@ fn parse_place(rest: &str) -> Result<Order, OrderError> {
         Some((i, j)) => (&rest[..i], rest[j..].trim()),
         None => (rest, ""),
     };
-    let hint = ("write: PLACE 3 Alaska, 2 Peru", "écrivez : PLACE 3 Alaska, 2 Pérou");
+    let hint = (
+        "write: PLACE 3 Alaska, 2 Peru",
+        "écrivez : PLACE 3 Alaska, 2 Pérou",
+    );
     let own = if own_txt.trim().is_empty() {
         vec![]
     } else {
@@ -271,7 +285,10 @@ fn parse_attack(words: &[&str]) -> Result<Order, OrderError> {
     );
     let Some(fi) = words.iter().position(|w| is(w, FROM)) else {
         return Err(refuse2(
-            ("say where you attack FROM", "dites d'où vous attaquez (DEPUIS)"),
+            (
+                "say where you attack FROM",
+                "dites d'où vous attaquez (DEPUIS)",
+            ),
             hint,
         ));
     };
@@ -297,7 +314,9 @@ fn parse_attack(words: &[&str]) -> Result<Order, OrderError> {
         let given = tail[pi..].join(" ");
         OrderError::new(m)
             .hint(h)
-            .fr(format!("je ne comprends pas la fin de cette attaque : « {given} »"))
+            .fr(format!(
+                "je ne comprends pas la fin de cette attaque : « {given} »"
+            ))
             .hint_fr(HOW_FR)
     })?;
     Ok(Order::Attack {
@@ -318,7 +337,10 @@ fn parse_fortify(words: &[&str]) -> Result<Order, OrderError> {
         Some(Ok(n)) => n,
         _ => {
             return Err(refuse2(
-                ("say how many armies to move", "dites combien d'armées déplacer"),
+                (
+                    "say how many armies to move",
+                    "dites combien d'armées déplacer",
+                ),
                 hint,
             ))
         }
@@ -352,7 +374,10 @@ fn parse_fortify(words: &[&str]) -> Result<Order, OrderError> {
 fn parse_set(words: &[&str]) -> Result<Order, OrderError> {
     let what = words.get(1).copied().unwrap_or("");
     let value = words.get(2).copied();
-    if is(what, &["defend", "defence", "defense", "defends", "defendre"]) {
+    if is(
+        what,
+        &["defend", "defence", "defense", "defends", "defendre"],
+    ) {
         Ok(Order::SetDefend(policy(
             value,
             ("write: SET DEFEND 2", "écrivez : RÈGLE DÉFENSE 2"),
@@ -392,7 +417,10 @@ fn territory_list(text: &str) -> Result<Vec<TerritoryId>, OrderError> {
         if out.contains(&t) {
             return Err(refuse_bare(|l| match l {
                 Lang::En => format!("{} is listed twice", map::name(t)),
-                Lang::Fr => format!("{} figure deux fois dans la liste", say::cap(&say::le(t, l))),
+                Lang::Fr => format!(
+                    "{} figure deux fois dans la liste",
+                    say::cap(&say::le(t, l))
+                ),
             }));
         }
         out.push(t);
@@ -456,7 +484,10 @@ fn placements(text: &str) -> Result<Placements, OrderError> {
         }
     }
     if out.is_empty() {
-        return Err(refuse2(("no placement given", "aucun placement donné"), hint));
+        return Err(refuse2(
+            ("no placement given", "aucun placement donné"),
+            hint,
+        ));
     }
     Ok(out)
 }
@@ -465,7 +496,10 @@ fn placements(text: &str) -> Result<Placements, OrderError> {
 /// of `forms` (normalized).
 fn find_word(text: &str, forms: &[&str]) -> Option<(usize, usize)> {
     let mut start = None;
-    for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
+    for (i, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
         match (c.is_alphanumeric(), start) {
             (true, None) => start = Some(i),
             (false, Some(b)) => {
@@ -492,10 +526,6 @@ fn policy_text(p: Policy, l: Lang) -> String {
         Policy::Dice(n) => n.to_string(),
         Policy::Ask => l.pick("ASK", "DEMANDE").into(),
     }
-}
-
-pub fn trade_text(cards: &[Card]) -> String {
-    trade_text_in(cards, Lang::En)
 }
 
 /// The TRADE line for these cards, in `l`'s order words.
@@ -622,7 +652,15 @@ pub fn text_in(o: &Order, l: Lang) -> String {
             name(to)
         ),
         Order::End => kw("END", "FIN").into(),
-        Order::SetDefend(p) => format!("{} {}", kw("SET DEFEND", "RÈGLE DÉFENSE"), policy_text(*p, l)),
-        Order::SetNeutral(p) => format!("{} {}", kw("SET NEUTRAL", "RÈGLE NEUTRE"), policy_text(*p, l)),
+        Order::SetDefend(p) => format!(
+            "{} {}",
+            kw("SET DEFEND", "RÈGLE DÉFENSE"),
+            policy_text(*p, l)
+        ),
+        Order::SetNeutral(p) => format!(
+            "{} {}",
+            kw("SET NEUTRAL", "RÈGLE NEUTRE"),
+            policy_text(*p, l)
+        ),
     }
 }
