@@ -961,7 +961,8 @@ impl Risk {
         refuse(
             |l| match l {
                 Lang::En => format!("place your {r} armies first"),
-                Lang::Fr => format!("placez d'abord vos {}", say::armies(r, l)),
+                Lang::Fr if r == 1 => "placez d'abord votre armée".into(),
+                Lang::Fr => format!("placez d'abord vos {r} armées"),
             },
             |l| self.place_hint(seat, r, l),
         )
@@ -1753,8 +1754,7 @@ fn placement_count_msg(l: Lang, due: (u32, u32), got: (u32, u32)) -> String {
             }
         ),
         Lang::Fr => format!(
-            "placez maintenant exactement {} à vous{} (vous en avez écrit {got}{})",
-            say::armies(due, l),
+            "placez maintenant exactement {due} de vos armées{} (vous en avez écrit {got}{})",
             if due_n > 0 {
                 format!(" et {due_n} neutre{}", if due_n > 1 { "s" } else { "" })
             } else {

@@ -17,6 +17,10 @@ mod bot;
 mod game;
 mod orders;
 mod say;
+
+/// An order line in a reader's language (French order words and names for [`Lang::Fr`]);
+/// it parses back to the same order. The canonical line is [`Rules::order_text`].
+pub use orders::text_in as order_text_in;
 mod view;
 
 use cards::{Card, CardRef};

@@ -132,8 +132,7 @@ fn setup_prompts(s: &Risk, l: Lang) -> Vec<Prompt> {
                     if neu > 0 { " and 1 neutral army" } else { "" },
                 ),
                 Lang::Fr => format!(
-                    "Placez {} à vous{} (il vous en reste {left} à placer).",
-                    say::armies(own, l),
+                    "Placez {own} de vos armées{} (il vous en reste {left} à placer).",
                     if neu > 0 { " et 1 armée neutre" } else { "" },
                 ),
             };
