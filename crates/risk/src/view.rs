@@ -102,26 +102,7 @@ fn setup_prompts(s: &Risk, l: Lang) -> Vec<Prompt> {
                 String::new(),
             ));
         }
-        Phase::Draft => {
-            let example: Vec<TerritoryId> =
-                ["eastern_australia", "indonesia", "new_guinea", "siam"]
-                    .iter()
-                    .filter_map(|k| board().by_key(k))
-                    .collect();
-            for seat in (0..s.n()).filter(|&p| s.ranks[p].is_none()) {
-                out.push(prompt(
-                    seat,
-                    PromptKind::Draft,
-                    l.pick(
-                        "Send your ranked list of territories; they are drafted round-robin.",
-                        "Envoyez votre liste de territoires par ordre de préférence ; ils sont répartis à tour de rôle.",
-                    )
-                    .into(),
-                    vec![text_in(&Order::Rank(example.clone()), l)],
-                    String::new(),
-                ));
-            }
-        }
+        Phase::Draft => out = draft_prompts(s, l),
         Phase::Place => {
             let seat = s.to_move;
             let (own, neu) = s.placement_due(seat);
@@ -144,26 +125,54 @@ fn setup_prompts(s: &Risk, l: Lang) -> Vec<Prompt> {
                 out.push(prompt(seat, PromptKind::Place, q, vec![], String::new()));
             }
         }
-        Phase::Headquarters => {
-            for seat in (0..s.n()).filter(|&p| s.hq[p].is_none()) {
-                out.push(prompt(
+        Phase::Headquarters => out = hq_prompts(s, l),
+        Phase::Play | Phase::Over => {}
+    }
+    out
+}
+
+fn draft_prompts(s: &Risk, l: Lang) -> Vec<Prompt> {
+    let mut out = Vec::new();
+
+    let example: Vec<TerritoryId> = ["eastern_australia", "indonesia", "new_guinea", "siam"]
+        .iter()
+        .filter_map(|k| board().by_key(k))
+        .collect();
+    for seat in (0..s.n()).filter(|&p| s.ranks[p].is_none()) {
+        out.push(prompt(
                     seat,
-                    PromptKind::Headquarters,
+                    PromptKind::Draft,
                     l.pick(
-                        "Choose your secret headquarters among your territories.",
-                        "Choisissez votre quartier général secret parmi vos territoires.",
+                        "Send your ranked list of territories; they are drafted round-robin.",
+                        "Envoyez votre liste de territoires par ordre de préférence ; ils sont répartis à tour de rôle.",
                     )
                     .into(),
-                    s.owned(seat)
-                        .iter()
-                        .take(5)
-                        .map(|&t| text_in(&Order::Hq(t), l))
-                        .collect(),
+                    vec![text_in(&Order::Rank(example.clone()), l)],
                     String::new(),
                 ));
-            }
-        }
-        Phase::Play | Phase::Over => {}
+    }
+    out
+}
+
+fn hq_prompts(s: &Risk, l: Lang) -> Vec<Prompt> {
+    let mut out = Vec::new();
+
+    for seat in (0..s.n()).filter(|&p| s.hq[p].is_none()) {
+        out.push(prompt(
+            seat,
+            PromptKind::Headquarters,
+            l.pick(
+                "Choose your secret headquarters among your territories.",
+                "Choisissez votre quartier général secret parmi vos territoires.",
+            )
+            .into(),
+            s.owned(seat)
+                .iter()
+                .take(5)
+                .map(|&t| text_in(&Order::Hq(t), l))
+                .collect(),
+            String::new(),
+        ));
     }
     out
 }
@@ -293,9 +302,8 @@ pub fn narrate(s: &Risk, e: &Event, v: Viewer, l: Lang) -> Option<String> {
         | Event::Claimed { .. }
         | Event::Ranked { .. }
         | Event::Allotted { .. }
-        | Event::Placed { .. }
-        | Event::BlindSent { .. }
-        | Event::BlindRevealed { .. } => Some(narrate_setup(s, e, v, l)),
+        | Event::Placed { .. } => Some(narrate_setup(s, e, v, l)),
+        Event::BlindSent { .. } | Event::BlindRevealed { .. } => Some(narrate_blind(s, e, v, l)),
         Event::HqCommitted { .. } | Event::HqRevealed { .. } | Event::HqTaken { .. } => {
             Some(narrate_hq(s, e, v, l))
         }
@@ -358,6 +366,14 @@ fn narrate_setup(s: &Risk, e: &Event, v: Viewer, l: Lang) -> String {
             }
             line + "."
         }
+        _ => String::new(),
+    }
+}
+
+fn narrate_blind(s: &Risk, e: &Event, v: Viewer, l: Lang) -> String {
+    let me = |seat: Seat| v == Viewer::Seat(seat);
+    let n = |seat: Seat| pname(s, seat);
+    match (e, l) {
         (Event::BlindSent { seat, own, neutral }, _) if me(*seat) => {
             let mut line = format!(
                 "{} {}",
@@ -516,32 +532,7 @@ fn narrate_hq(s: &Risk, e: &Event, v: Viewer, l: Lang) -> String {
             "{} a choisi son quartier général (engagement {commitment}).",
             n(*seat)
         ),
-        (Event::HqRevealed { all }, _) => {
-            let mut lines = vec![l
-                .pick(
-                    "Headquarters revealed (check: SHA-256(salt \":\" key) = commitment):",
-                    "Quartiers généraux révélés (vérification : SHA-256(sel \":\" clé) = engagement) :",
-                )
-                .to_string()];
-            for (seat, x, salt) in all {
-                let key = &board().territories[*x].key;
-                lines.push(match l {
-                    Lang::En => format!(
-                        "  {}: {} (key {key}, salt {})",
-                        n(*seat),
-                        map::name(*x),
-                        salt.hex()
-                    ),
-                    Lang::Fr => format!(
-                        "  {} : {} (clé {key}, sel {})",
-                        n(*seat),
-                        map::name_in(*x, l),
-                        salt.hex()
-                    ),
-                });
-            }
-            lines.join("\n")
-        }
+        (Event::HqRevealed { all }, _) => hq_revealed(s, all, l),
         (Event::HqTaken { seat, of, t: x }, Lang::En) => format!(
             "{} captures {}'s headquarters {} and takes its card.",
             n(*seat),
@@ -556,6 +547,34 @@ fn narrate_hq(s: &Risk, e: &Event, v: Viewer, l: Lang) -> String {
         ),
         _ => String::new(),
     }
+}
+
+fn hq_revealed(s: &Risk, all: &[(Seat, TerritoryId, castellan_engine::Secret)], l: Lang) -> String {
+    let n = |seat: Seat| pname(s, seat);
+    let mut lines = vec![l
+        .pick(
+            "Headquarters revealed (check: SHA-256(salt \":\" key) = commitment):",
+            "Quartiers généraux révélés (vérification : SHA-256(sel \":\" clé) = engagement) :",
+        )
+        .to_string()];
+    for (seat, x, salt) in all {
+        let key = &board().territories[*x].key;
+        lines.push(match l {
+            Lang::En => format!(
+                "  {}: {} (key {key}, salt {})",
+                n(*seat),
+                map::name(*x),
+                salt.hex()
+            ),
+            Lang::Fr => format!(
+                "  {} : {} (clé {key}, sel {})",
+                n(*seat),
+                map::name_in(*x, l),
+                salt.hex()
+            ),
+        });
+    }
+    lines.join("\n")
 }
 
 fn narrate_battle(s: &Risk, e: &Event, l: Lang) -> String {
@@ -683,31 +702,15 @@ fn narrate_turn(s: &Risk, e: &Event, v: Viewer, l: Lang) -> Option<String> {
     let n = |seat: Seat| pname(s, seat);
     Some(match (e, l) {
         (Event::TurnBegins { .. }, _) => turn_begins(s, e, l),
-        (Event::Traded { seat, cards: cs, value, bonus_on }, _) => {
-            let list = cs.iter().map(|c| card_name_in(*c, l)).collect::<Vec<_>>().join(", ");
-            let bonus = bonus_on
-                .map(|x| format!(", +2 {} {}", l.pick("on", "sur"), say::le(x, l)))
-                .unwrap_or_default();
-            match l {
-                Lang::En => format!("{} trades {list} for {value} armies{bonus}.", n(*seat)),
-                Lang::Fr => format!("{} échange {list} contre {}{bonus}.", n(*seat), say::armies(*value, l)),
-            }
-        }
-        (Event::ArmiesLost { seat, armies }, Lang::En) => format!(
-            "{} loses {armies} armies that cannot be placed (at most {} a territory).",
-            n(*seat),
-            s.cap()
-        ),
-        (Event::ArmiesLost { seat, armies }, Lang::Fr) => format!(
-            "{} perd {} {} (au plus {} par territoire).",
-            n(*seat),
-            say::armies(*armies, l),
-            if *armies > 1 { "impossibles à placer" } else { "impossible à placer" },
-            s.cap()
-        ),
-        (Event::Eliminated { victim, by, cards: cs }, _) => {
-            eliminated(s, *victim, *by, cs, me(*by) || me(*victim), l)
-        }
+        (Event::Traded { .. } | Event::ArmiesLost { .. }, _) => narrate_armies(s, e, l),
+        (
+            Event::Eliminated {
+                victim,
+                by,
+                cards: cs,
+            },
+            _,
+        ) => eliminated(s, *victim, *by, cs, me(*by) || me(*victim), l),
         (Event::MustTrade { seat, cards: k }, Lang::En) => {
             format!("{} holds {k} cards and must trade sets now.", n(*seat))
         }
@@ -722,13 +725,29 @@ fn narrate_turn(s: &Risk, e: &Event, v: Viewer, l: Lang) -> Option<String> {
         ),
         (Event::Drew { seat, .. }, Lang::En) => format!("{} draws a card.", n(*seat)),
         (Event::Drew { seat, .. }, Lang::Fr) => format!("{} pioche une carte.", n(*seat)),
-        (Event::Fortified { seat, from, to, armies }, Lang::En) => format!(
+        (
+            Event::Fortified {
+                seat,
+                from,
+                to,
+                armies,
+            },
+            Lang::En,
+        ) => format!(
             "{} moves {armies} armies from {} to {}.",
             n(*seat),
             map::name(*from),
             map::name(*to)
         ),
-        (Event::Fortified { seat, from, to, armies }, Lang::Fr) => format!(
+        (
+            Event::Fortified {
+                seat,
+                from,
+                to,
+                armies,
+            },
+            Lang::Fr,
+        ) => format!(
             "{} déplace {} {} vers {}.",
             n(*seat),
             say::armies(*armies, l),
@@ -737,12 +756,75 @@ fn narrate_turn(s: &Risk, e: &Event, v: Viewer, l: Lang) -> Option<String> {
         ),
         (Event::TurnEnds { seat }, Lang::En) => format!("{} ends the turn.", n(*seat)),
         (Event::TurnEnds { seat }, Lang::Fr) => format!("{} termine son tour.", n(*seat)),
-        (Event::StandingSet { seat, neutral, policy }, _) => {
+        (
+            Event::StandingSet {
+                seat,
+                neutral,
+                policy,
+            },
+            _,
+        ) => {
             if !me(*seat) {
                 return None;
             }
             standing_line(*neutral, *policy, l)
         }
+        (Event::Extended { .. } | Event::Won { .. }, _) => narrate_end(s, e, l),
+        _ => return None,
+    })
+}
+
+fn narrate_armies(s: &Risk, e: &Event, l: Lang) -> String {
+    let n = |seat: Seat| pname(s, seat);
+    match (e, l) {
+        (
+            Event::Traded {
+                seat,
+                cards: cs,
+                value,
+                bonus_on,
+            },
+            _,
+        ) => {
+            let list = cs
+                .iter()
+                .map(|c| card_name_in(*c, l))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let bonus = bonus_on
+                .map(|x| format!(", +2 {} {}", l.pick("on", "sur"), say::le(x, l)))
+                .unwrap_or_default();
+            match l {
+                Lang::En => format!("{} trades {list} for {value} armies{bonus}.", n(*seat)),
+                Lang::Fr => format!(
+                    "{} échange {list} contre {}{bonus}.",
+                    n(*seat),
+                    say::armies(*value, l)
+                ),
+            }
+        }
+        (Event::ArmiesLost { seat, armies }, Lang::En) => format!(
+            "{} loses {armies} armies that cannot be placed (at most {} a territory).",
+            n(*seat),
+            s.cap()
+        ),
+        (Event::ArmiesLost { seat, armies }, Lang::Fr) => format!(
+            "{} perd {} {} (au plus {} par territoire).",
+            n(*seat),
+            say::armies(*armies, l),
+            if *armies > 1 {
+                "impossibles à placer"
+            } else {
+                "impossible à placer"
+            },
+            s.cap()
+        ),
+        _ => String::new(),
+    }
+}
+
+fn narrate_end(s: &Risk, e: &Event, l: Lang) -> String {
+    match (e, l) {
         (Event::Extended { round, tied }, Lang::En) => format!(
             "Turn limit reached with a tie between {}: the game goes on to the end of round {round}.",
             seats_and(s, tied, l)
@@ -760,8 +842,8 @@ fn narrate_turn(s: &Risk, e: &Event, v: Viewer, l: Lang) -> Option<String> {
             if winners.len() > 1 { "gagnent" } else { "gagne" },
             reason_fr(reason)
         ),
-        _ => return None,
-    })
+        _ => String::new(),
+    }
 }
 
 fn turn_begins(s: &Risk, e: &Event, l: Lang) -> String {
