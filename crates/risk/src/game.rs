@@ -24,11 +24,6 @@ pub fn starting_armies(players: usize) -> u32 {
 
 pub const NEUTRAL_START: u32 = 40;
 
-/// A fixed refusal in both languages (message, hint): (English, French) each.
-fn err2(m: (&str, &str), h: (&str, &str)) -> OrderError {
-    refuse2(m, h)
-}
-
 /// "it is P1's turn to claim" / "c'est à P1 de réclamer".
 fn not_your_turn(who: &str, en: &str, fr: &str) -> OrderError {
     refuse_bare(|l| match l {
@@ -50,7 +45,7 @@ pub fn setup(
         }));
     }
     if o.place_per_turn == 0 {
-        return Err(err2(
+        return Err(refuse2(
             (
                 "place_per_turn must be at least 1",
                 "place_per_turn doit valoir au moins 1",
@@ -62,7 +57,7 @@ pub fn setup(
         ));
     }
     if (1..5).contains(&o.max_armies_per_territory) {
-        return Err(err2(
+        return Err(refuse2(
             (
                 "at most 1 to 4 armies a territory cannot hold the starting armies",
                 "avec au plus 1 à 4 armées par territoire, les armées de départ ne tiennent pas",
@@ -539,7 +534,7 @@ impl Risk {
             }));
         }
         if !ids_in_range(order) {
-            return Err(err2(
+            return Err(refuse2(
                 (
                     "that order names a territory that does not exist",
                     "cet ordre nomme un territoire qui n'existe pas",
@@ -561,7 +556,7 @@ impl Risk {
             Phase::Claim => self.validate_claim(seat, order),
             Phase::Draft => {
                 let Order::Rank(list) = order else {
-                    return Err(err2(
+                    return Err(refuse2(
                         (
                             "territories are being drafted from ranked lists",
                             "les territoires sont répartis d'après les listes de préférence",
@@ -582,7 +577,7 @@ impl Risk {
                     }));
                 }
                 if list.is_empty() {
-                    return Err(err2(
+                    return Err(refuse2(
                         ("the ranking is empty", "la liste est vide"),
                         (
                             "write: RANK Peru, Brazil, ...",
@@ -602,7 +597,7 @@ impl Risk {
     fn validate_standing(&self, order: &Order, p: Policy) -> Result<(), OrderError> {
         if let Policy::Dice(d) = p {
             if !(1..=2).contains(&d) {
-                return Err(err2(
+                return Err(refuse2(
                     (
                         "a defender rolls 1 or 2 dice",
                         "le défenseur lance 1 ou 2 dés",
@@ -615,7 +610,7 @@ impl Risk {
             }
         }
         if matches!(order, Order::SetNeutral(_)) && !self.two_player() {
-            return Err(err2(
+            return Err(refuse2(
                 (
                     "neutral armies are only in the 2-player game",
                     "il n'y a d'armées neutres que dans la partie à 2 joueurs",
@@ -632,7 +627,7 @@ impl Risk {
             "réglez votre réponse à l'avance : RÈGLE DÉFENSE 2",
         );
         let Some(b) = &self.battle else {
-            return Err(err2(
+            return Err(refuse2(
                 (
                     "no attack is waiting for your dice",
                     "aucune attaque n'attend vos dés",
@@ -641,7 +636,7 @@ impl Risk {
             ));
         };
         if b.responder != seat {
-            return Err(err2(
+            return Err(refuse2(
                 (
                     "this attack is not waiting for your dice",
                     "cette attaque n'attend pas vos dés",
@@ -672,7 +667,7 @@ impl Risk {
 
     fn validate_claim(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
         let Order::Claim(t) = order else {
-            return Err(err2(
+            return Err(refuse2(
                 (
                     "territories are being claimed",
                     "les territoires sont en train d'être réclamés",
@@ -772,7 +767,7 @@ impl Risk {
             "écrivez : QG <un de vos territoires>",
         );
         let Order::Hq(t) = order else {
-            return Err(err2(
+            return Err(refuse2(
                 (
                     "headquarters are being chosen",
                     "les quartiers généraux sont en train d'être choisis",
@@ -838,7 +833,7 @@ impl Risk {
                 }
                 Ok(())
             }
-            _ => Err(err2(
+            _ => Err(refuse2(
                 (
                     "that order is for the setting up of the game",
                     "cet ordre sert à la mise en place de la partie",
@@ -853,7 +848,7 @@ impl Risk {
 
     fn validate_trade(&self, seat: Seat, refs: &[CardRef]) -> Result<(), OrderError> {
         if self.turn_state.stage != Stage::Reinforce {
-            return Err(err2(
+            return Err(refuse2(
                 (
                     "sets are traded at the start of a turn (or at once after an elimination)",
                     "les combinaisons s'échangent au début du tour (ou aussitôt après une élimination)",
@@ -912,7 +907,7 @@ impl Risk {
             ));
         }
         if ts.stage != Stage::Reinforce || ts.reinforcements == 0 && !must_trade {
-            return Err(err2(
+            return Err(refuse2(
                 (
                     "you have no armies left to place",
                     "il ne vous reste aucune armée à placer",
@@ -1046,7 +1041,7 @@ impl Risk {
 
     fn validate_attack_options(&self, reroll: bool, commander: bool) -> Result<(), OrderError> {
         if reroll && !self.opts.reroll {
-            return Err(err2(
+            return Err(refuse2(
                 (
                     "the re-roll rule is not in play in this game",
                     "la règle de la relance n'est pas en jeu dans cette partie",
@@ -1055,7 +1050,7 @@ impl Risk {
             ));
         }
         if commander && !self.opts.commander {
-            return Err(err2(
+            return Err(refuse2(
                 (
                     "the commander rule is not in play in this game",
                     "la règle des commandants n'est pas en jeu dans cette partie",
@@ -1185,7 +1180,7 @@ impl Risk {
     fn check_fighting_stage(&self, seat: Seat) -> Result<(), OrderError> {
         match self.turn_state.stage {
             Stage::Reinforce => Err(self.reinforce_first(seat)),
-            Stage::Fortify => Err(err2(
+            Stage::Fortify => Err(refuse2(
                 (
                     "after fortifying you may only fortify again or END",
                     "après une fortification, vous ne pouvez que fortifier encore ou FIN",

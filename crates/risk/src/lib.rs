@@ -439,7 +439,14 @@ impl Rules for Risk {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        self.outcome.clone()
+        // games stored before the French wording get it here
+        self.outcome.clone().map(|o| match o.reason_fr {
+            Some(_) => o,
+            None => {
+                let fr = view::reason_fr(&o.reason);
+                o.fr(fr)
+            }
+        })
     }
 
     fn order_help(lang: Lang) -> String {
