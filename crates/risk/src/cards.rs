@@ -2,6 +2,7 @@
 //! what makes a set and what a set is worth.
 
 use crate::map::{self, Symbol};
+use castellan_engine::Lang;
 use serde::{Deserialize, Serialize};
 
 /// A card: `0..42` shows the territory with that id, `42..` are wild cards.
@@ -24,9 +25,15 @@ pub fn symbol(c: Card) -> Option<Symbol> {
 
 /// "Alaska (infantry)" or "wild card".
 pub fn card_name(c: Card) -> String {
+    card_name_in(c, Lang::En)
+}
+
+/// The card in `lang`: "Alaska (infantry)" / "Alaska (fantassin)", "wild card" /
+/// "passe-partout".
+pub fn card_name_in(c: Card, lang: Lang) -> String {
     match symbol(c) {
-        Some(s) => format!("{} ({})", map::name(c), s.word()),
-        None => "wild card".to_string(),
+        Some(s) => format!("{} ({})", map::name_in(c, lang), s.word_in(lang)),
+        None => lang.pick("wild card", "passe-partout").to_string(),
     }
 }
 

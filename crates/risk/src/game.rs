@@ -3,11 +3,13 @@
 
 use crate::cards::{self, Card, CardRef};
 use crate::map::{self, board};
+use crate::say::{self, refuse, refuse2, refuse_bare};
 use crate::*;
 use castellan_engine::battle::{exchange, max_attack_dice, max_defence_dice};
 use castellan_engine::board::TerritoryId;
 use castellan_engine::claim::{deal_at_random, draft_round_robin};
 use castellan_engine::dice::commit_text;
+use castellan_engine::Lang;
 
 /// Rule (003 §Préparation 1): 35/30/25/20 armies for 3/4/5/6 players; 40 each with 2.
 pub fn starting_armies(players: usize) -> u32 {
@@ -22,8 +24,12 @@ pub fn starting_armies(players: usize) -> u32 {
 
 pub const NEUTRAL_START: u32 = 40;
 
-fn err(m: impl Into<String>, hint: impl Into<String>) -> OrderError {
-    OrderError::new(m).hint(hint)
+/// "it is P1's turn to claim" / "c'est à P1 de réclamer".
+fn not_your_turn(who: &str, en: &str, fr: &str) -> OrderError {
+    refuse_bare(|l| match l {
+        Lang::En => format!("it is {who}'s turn{en}"),
+        Lang::Fr => format!("c'est à {who} {fr}"),
+    })
 }
 
 pub fn setup(
@@ -33,20 +39,33 @@ pub fn setup(
 ) -> Result<(Risk, Vec<Event>), OrderError> {
     let n = players.len();
     if !(2..=6).contains(&n) {
-        return Err(OrderError::new(format!(
-            "Risk is played by 2 to 6 players, not {n}"
-        )));
+        return Err(refuse_bare(|l| match l {
+            Lang::En => format!("Risk is played by 2 to 6 players, not {n}"),
+            Lang::Fr => format!("le Risk se joue de 2 à 6 joueurs, pas à {n}"),
+        }));
     }
     if o.place_per_turn == 0 {
-        return Err(err(
-            "place_per_turn must be at least 1",
-            "use --option place-per-turn=1",
+        return Err(refuse2(
+            (
+                "place_per_turn must be at least 1",
+                "place_per_turn doit valoir au moins 1",
+            ),
+            (
+                "use --option place-per-turn=1",
+                "utilisez --option place-per-turn=1",
+            ),
         ));
     }
     if (1..5).contains(&o.max_armies_per_territory) {
-        return Err(err(
-            "at most 1 to 4 armies a territory cannot hold the starting armies",
-            "use max-armies-per-territory=12 (the optional rule) or 0 (no limit)",
+        return Err(refuse2(
+            (
+                "at most 1 to 4 armies a territory cannot hold the starting armies",
+                "avec au plus 1 à 4 armées par territoire, les armées de départ ne tiennent pas",
+            ),
+            (
+                "use max-armies-per-territory=12 (the optional rule) or 0 (no limit)",
+                "utilisez max-armies-per-territory=12 (la règle facultative) ou 0 (pas de limite)",
+            ),
         ));
     }
     let nt = board().len();
@@ -368,9 +387,14 @@ impl Risk {
             let c = match r {
                 CardRef::Territory(t) => {
                     if !hand.contains(t) || out.contains(t) {
-                        return Err(err(
-                            format!("you do not hold the {} card", map::name(*t)),
-                            self.trade_hint(seat),
+                        return Err(refuse(
+                            |l| match l {
+                                Lang::En => format!("you do not hold the {} card", map::name(*t)),
+                                Lang::Fr => {
+                                    format!("vous n'avez pas la carte {}", map::name_in(*t, l))
+                                }
+                            },
+                            |l| self.trade_hint(seat, l),
                         ));
                     }
                     *t
@@ -380,7 +404,18 @@ impl Risk {
                     .find(|c| cards::is_wild(**c) && !out.contains(c))
                 {
                     Some(c) => *c,
-                    None => return Err(err("you hold no (more) wild card", self.trade_hint(seat))),
+                    None => {
+                        return Err(refuse(
+                            |l| {
+                                l.pick(
+                                    "you hold no (more) wild card",
+                                    "vous n'avez pas (ou plus) de carte passe-partout",
+                                )
+                                .into()
+                            },
+                            |l| self.trade_hint(seat, l),
+                        ))
+                    }
                 },
             };
             out.push(c);
@@ -388,22 +423,33 @@ impl Risk {
         Ok(out)
     }
 
-    pub fn trade_hint(&self, seat: Seat) -> String {
+    pub fn trade_hint(&self, seat: Seat, l: Lang) -> String {
         let held = |t: usize| self.owns(seat, t);
         match cards::sets_in(&self.hands[seat], &held).first() {
-            Some(set) => format!("write: {}", crate::orders::trade_text(set)),
-            None => "you hold no set: three alike, one of each, or two and a wild card".into(),
+            Some(set) => say::write(l, &crate::orders::trade_text_in(set, l)),
+            None => l
+                .pick(
+                    "you hold no set: three alike, one of each, or two and a wild card",
+                    "vous n'avez aucune combinaison : trois pareilles, une de chaque, ou deux et un passe-partout",
+                )
+                .into(),
         }
     }
 
-    fn place_hint(&self, seat: Seat, n: u32) -> String {
+    fn place_hint(&self, seat: Seat, n: u32, l: Lang) -> String {
         let t = self
             .owned(seat)
             .into_iter()
             .find(|&t| self.room(t) >= n.max(1));
         match t {
-            Some(t) => format!("write: PLACE {} {}", n.max(1), map::name(t)),
-            None => "write: PLACE 1 <one of your territories>".into(),
+            Some(t) => say::write(l, &format!("PLACE {} {}", n.max(1), map::name_in(t, l))),
+            None => say::write(
+                l,
+                l.pick(
+                    "PLACE 1 <one of your territories>",
+                    "PLACE 1 <un de vos territoires>",
+                ),
+            ),
         }
     }
 
@@ -416,274 +462,354 @@ impl Risk {
         let mut extra = vec![0u32; self.armies.len()];
         for &(t, k) in own {
             if !self.owns(seat, t) {
-                return Err(err(
-                    format!("{} is not yours", map::name(t)),
-                    self.place_hint(seat, k),
-                ));
+                return Err(refuse(|l| not_yours(t, l), |l| self.place_hint(seat, k, l)));
             }
             extra[t] += k;
         }
         for &(t, k) in neutral {
             if self.owner[t] != Owner::Neutral {
-                return Err(err(
-                    format!("{} is not a neutral territory", map::name(t)),
-                    "write: PLACE 2 Alaska NEUTRAL 1 <a neutral territory>",
+                return Err(refuse(
+                    |l| match l {
+                        Lang::En => format!("{} is not a neutral territory", map::name(t)),
+                        Lang::Fr => format!(
+                            "{} n'est pas un territoire neutre",
+                            say::cap(&say::le(t, l))
+                        ),
+                    },
+                    |l| {
+                        say::write(
+                            l,
+                            l.pick(
+                                "PLACE 2 Alaska NEUTRAL 1 <a neutral territory>",
+                                "PLACE 2 Alaska NEUTRE 1 <un territoire neutre>",
+                            ),
+                        )
+                    },
                 ));
             }
             extra[t] += k;
         }
         for (t, &k) in extra.iter().enumerate() {
             if k > 0 && k > self.room(t) {
-                return Err(err(
-                    format!(
-                        "{} would hold more than {} armies",
-                        map::name(t),
-                        self.cap()
-                    ),
-                    "put the armies on another territory",
+                return Err(refuse(
+                    |l| self.over_cap(t, l),
+                    |l| {
+                        l.pick(
+                            "put the armies on another territory",
+                            "mettez ces armées sur un autre territoire",
+                        )
+                        .into()
+                    },
                 ));
             }
         }
         Ok(())
     }
 
+    /// "Alaska would hold more than 12 armies".
+    fn over_cap(&self, t: TerritoryId, l: Lang) -> String {
+        match l {
+            Lang::En => format!(
+                "{} would hold more than {} armies",
+                map::name(t),
+                self.cap()
+            ),
+            Lang::Fr => format!(
+                "{} aurait plus de {}",
+                say::cap(&say::le(t, l)),
+                say::armies(self.cap(), l)
+            ),
+        }
+    }
+
     /// Check an order completely; nothing changes.
     pub fn validate(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
         if self.outcome.is_some() || self.phase == Phase::Over {
-            return Err(OrderError::new("the game is over"));
+            return Err(game_over());
         }
         if seat >= self.n() {
-            return Err(OrderError::new(format!("there is no seat {seat}")));
+            return Err(refuse_bare(|l| match l {
+                Lang::En => format!("there is no seat {seat}"),
+                Lang::Fr => format!("il n'y a pas de place {seat}"),
+            }));
         }
         if !ids_in_range(order) {
-            return Err(err(
-                "that order names a territory that does not exist",
-                "name territories as on the map",
+            return Err(refuse2(
+                (
+                    "that order names a territory that does not exist",
+                    "cet ordre nomme un territoire qui n'existe pas",
+                ),
+                (
+                    "name territories as on the map",
+                    "nommez les territoires comme sur la carte",
+                ),
             ));
         }
         match order {
             Order::SetDefend(p) | Order::SetNeutral(p) => {
-                if let Policy::Dice(d) = p {
-                    if !(1..=2).contains(d) {
-                        return Err(err(
-                            "a defender rolls 1 or 2 dice",
-                            "write: SET DEFEND 2 (or 1, or ASK)",
-                        ));
-                    }
-                }
-                if matches!(order, Order::SetNeutral(_)) && !self.two_player() {
-                    return Err(err(
-                        "neutral armies are only in the 2-player game",
-                        "write: SET DEFEND 2",
-                    ));
-                }
-                return Ok(());
+                return self.validate_standing(order, *p);
             }
-            Order::Defend(d) => {
-                let Some(b) = &self.battle else {
-                    return Err(err(
-                        "no attack is waiting for your dice",
-                        "set your answer in advance: SET DEFEND 2",
-                    ));
-                };
-                if b.responder != seat {
-                    return Err(err(
-                        "this attack is not waiting for your dice",
-                        "set your answer in advance: SET DEFEND 2",
-                    ));
-                }
-                let max = max_defence_dice(self.armies[b.to], 2);
-                if *d == 0 || *d > max {
-                    return Err(err(
-                        format!(
-                            "{} holds {} armies: defend with 1 to {max} dice",
-                            map::name(b.to),
-                            self.armies[b.to]
-                        ),
-                        format!("write: DEFEND {max}"),
-                    ));
-                }
-                return Ok(());
-            }
+            Order::Defend(d) => return self.validate_defend(seat, *d),
             _ => {}
         }
         match self.phase {
-            Phase::Claim => {
-                let Order::Claim(t) = order else {
-                    return Err(err(
-                        "territories are being claimed",
-                        "write: CLAIM <a free territory>",
-                    ));
-                };
-                if seat != self.to_move {
-                    return Err(OrderError::new(format!(
-                        "it is {}'s turn to claim",
-                        self.players[self.to_move]
-                    )));
-                }
-                if self.owner[*t] != Owner::Nobody {
-                    let free = (0..self.owner.len()).find(|&x| self.owner[x] == Owner::Nobody);
-                    return Err(err(
-                        format!("{} is already claimed", map::name(*t)),
-                        format!(
-                            "write: CLAIM {}",
-                            free.map(map::name).unwrap_or("<a free territory>")
-                        ),
-                    ));
-                }
-                Ok(())
-            }
+            Phase::Claim => self.validate_claim(seat, order),
             Phase::Draft => {
                 let Order::Rank(list) = order else {
-                    return Err(err(
-                        "territories are being drafted from ranked lists",
-                        "write: RANK Eastern Australia, Indonesia, New Guinea, ...",
+                    return Err(refuse2(
+                        (
+                            "territories are being drafted from ranked lists",
+                            "les territoires sont répartis d'après les listes de préférence",
+                        ),
+                        (
+                            "write: RANK Eastern Australia, Indonesia, New Guinea, ...",
+                            "écrivez : CLASSE Australie orientale, Indonésie, Nouvelle-Guinée, ...",
+                        ),
                     ));
                 };
                 if self.ranks[seat].is_some() {
-                    return Err(OrderError::new("you have already sent your ranking"));
+                    return Err(refuse_bare(|l| {
+                        l.pick(
+                            "you have already sent your ranking",
+                            "vous avez déjà envoyé votre liste",
+                        )
+                        .into()
+                    }));
                 }
                 if list.is_empty() {
-                    return Err(err("the ranking is empty", "write: RANK Peru, Brazil, ..."));
-                }
-                Ok(())
-            }
-            Phase::Place | Phase::BlindPlace => {
-                let Order::Place { own, neutral } = order else {
-                    return Err(err(
-                        "armies are being placed",
-                        self.place_hint(seat, self.placement_due(seat).0),
-                    ));
-                };
-                if self.phase == Phase::Place && seat != self.to_move {
-                    return Err(OrderError::new(format!(
-                        "it is {}'s turn to place",
-                        self.players[self.to_move]
-                    )));
-                }
-                if self.phase == Phase::BlindPlace && self.blind[seat].is_some() {
-                    return Err(OrderError::new("you have already sent your placement"));
-                }
-                let (due, due_n) = self.placement_due(seat);
-                let got: u32 = own.iter().map(|p| p.1).sum();
-                let got_n: u32 = neutral.iter().map(|p| p.1).sum();
-                let example = if due_n > 0 {
-                    format!(
-                        "write: PLACE {due} <your territory> NEUTRAL {due_n} <a neutral territory>"
-                    )
-                } else {
-                    self.place_hint(seat, due)
-                };
-                if got != due || got_n != due_n {
-                    return Err(err(
-                        format!(
-                            "place exactly {due} of your armies{} now (you wrote {got}{})",
-                            if due_n > 0 {
-                                format!(" and {due_n} neutral")
-                            } else {
-                                String::new()
-                            },
-                            if got_n > 0 || due_n > 0 {
-                                format!(" and {got_n} neutral")
-                            } else {
-                                String::new()
-                            }
+                    return Err(refuse2(
+                        ("the ranking is empty", "la liste est vide"),
+                        (
+                            "write: RANK Peru, Brazil, ...",
+                            "écrivez : CLASSE Pérou, Brésil, ...",
                         ),
-                        example,
-                    ));
-                }
-                self.check_placements(seat, own, neutral)
-            }
-            Phase::Headquarters => {
-                let Order::Hq(t) = order else {
-                    return Err(err(
-                        "headquarters are being chosen",
-                        "write: HQ <one of your territories>",
-                    ));
-                };
-                if self.hq[seat].is_some() {
-                    return Err(OrderError::new("you have already chosen your headquarters"));
-                }
-                if !self.owns(seat, *t) {
-                    return Err(err(
-                        format!("{} is not yours", map::name(*t)),
-                        "write: HQ <one of your territories>",
                     ));
                 }
                 Ok(())
             }
-            Phase::Over => Err(OrderError::new("the game is over")),
+            Phase::Place | Phase::BlindPlace => self.validate_setup_place(seat, order),
+            Phase::Headquarters => self.validate_hq(seat, order),
+            Phase::Over => Err(game_over()),
             Phase::Play => self.validate_play(seat, order),
         }
     }
 
+    fn validate_standing(&self, order: &Order, p: Policy) -> Result<(), OrderError> {
+        if let Policy::Dice(d) = p {
+            if !(1..=2).contains(&d) {
+                return Err(refuse2(
+                    (
+                        "a defender rolls 1 or 2 dice",
+                        "le défenseur lance 1 ou 2 dés",
+                    ),
+                    (
+                        "write: SET DEFEND 2 (or 1, or ASK)",
+                        "écrivez : RÈGLE DÉFENSE 2 (ou 1, ou DEMANDE)",
+                    ),
+                ));
+            }
+        }
+        if matches!(order, Order::SetNeutral(_)) && !self.two_player() {
+            return Err(refuse2(
+                (
+                    "neutral armies are only in the 2-player game",
+                    "il n'y a d'armées neutres que dans la partie à 2 joueurs",
+                ),
+                ("write: SET DEFEND 2", "écrivez : RÈGLE DÉFENSE 2"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn validate_defend(&self, seat: Seat, d: u32) -> Result<(), OrderError> {
+        let ahead = (
+            "set your answer in advance: SET DEFEND 2",
+            "réglez votre réponse à l'avance : RÈGLE DÉFENSE 2",
+        );
+        let Some(b) = &self.battle else {
+            return Err(refuse2(
+                (
+                    "no attack is waiting for your dice",
+                    "aucune attaque n'attend vos dés",
+                ),
+                ahead,
+            ));
+        };
+        if b.responder != seat {
+            return Err(refuse2(
+                (
+                    "this attack is not waiting for your dice",
+                    "cette attaque n'attend pas vos dés",
+                ),
+                ahead,
+            ));
+        }
+        let max = max_defence_dice(self.armies[b.to], 2);
+        if d == 0 || d > max {
+            let held = self.armies[b.to];
+            return Err(refuse(
+                |l| match l {
+                    Lang::En => format!(
+                        "{} holds {held} armies: defend with 1 to {max} dice",
+                        map::name(b.to)
+                    ),
+                    Lang::Fr => format!(
+                        "{} a {} : défendez avec 1 à {max} dés",
+                        say::cap(&say::le(b.to, l)),
+                        say::armies(held, l)
+                    ),
+                },
+                |l| say::write(l, &crate::orders::text_in(&Order::Defend(max), l)),
+            ));
+        }
+        Ok(())
+    }
+
+    fn validate_claim(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
+        let Order::Claim(t) = order else {
+            return Err(refuse2(
+                (
+                    "territories are being claimed",
+                    "les territoires sont en train d'être réclamés",
+                ),
+                (
+                    "write: CLAIM <a free territory>",
+                    "écrivez : RÉCLAME <un territoire libre>",
+                ),
+            ));
+        };
+        if seat != self.to_move {
+            return Err(not_your_turn(
+                &self.players[self.to_move],
+                " to claim",
+                "de réclamer",
+            ));
+        }
+        if self.owner[*t] != Owner::Nobody {
+            let free = (0..self.owner.len()).find(|&x| self.owner[x] == Owner::Nobody);
+            return Err(refuse(
+                |l| match l {
+                    Lang::En => format!("{} is already claimed", map::name(*t)),
+                    Lang::Fr => format!("{} est déjà pris", say::cap(&say::le(*t, l))),
+                },
+                |l| match free {
+                    Some(f) => say::write(l, &crate::orders::text_in(&Order::Claim(f), l)),
+                    None => say::write(
+                        l,
+                        l.pick("CLAIM <a free territory>", "RÉCLAME <un territoire libre>"),
+                    ),
+                },
+            ));
+        }
+        Ok(())
+    }
+
+    fn validate_setup_place(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
+        let Order::Place { own, neutral } = order else {
+            return Err(refuse(
+                |l| {
+                    l.pick(
+                        "armies are being placed",
+                        "les armées sont en train d'être placées",
+                    )
+                    .into()
+                },
+                |l| self.place_hint(seat, self.placement_due(seat).0, l),
+            ));
+        };
+        if self.phase == Phase::Place && seat != self.to_move {
+            return Err(not_your_turn(
+                &self.players[self.to_move],
+                " to place",
+                "de placer",
+            ));
+        }
+        if self.phase == Phase::BlindPlace && self.blind[seat].is_some() {
+            return Err(refuse_bare(|l| {
+                l.pick(
+                    "you have already sent your placement",
+                    "vous avez déjà envoyé vos placements",
+                )
+                .into()
+            }));
+        }
+        let (due, due_n) = self.placement_due(seat);
+        let got: u32 = own.iter().map(|p| p.1).sum();
+        let got_n: u32 = neutral.iter().map(|p| p.1).sum();
+        if got != due || got_n != due_n {
+            return Err(refuse(
+                |l| placement_count_msg(l, (due, due_n), (got, got_n)),
+                |l| {
+                    if due_n > 0 {
+                        say::write(
+                            l,
+                            &match l {
+                                Lang::En => format!(
+                                    "PLACE {due} <your territory> NEUTRAL {due_n} <a neutral territory>"
+                                ),
+                                Lang::Fr => format!(
+                                    "PLACE {due} <votre territoire> NEUTRE {due_n} <un territoire neutre>"
+                                ),
+                            },
+                        )
+                    } else {
+                        self.place_hint(seat, due, l)
+                    }
+                },
+            ));
+        }
+        self.check_placements(seat, own, neutral)
+    }
+
+    fn validate_hq(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
+        let hint = (
+            "write: HQ <one of your territories>",
+            "écrivez : QG <un de vos territoires>",
+        );
+        let Order::Hq(t) = order else {
+            return Err(refuse2(
+                (
+                    "headquarters are being chosen",
+                    "les quartiers généraux sont en train d'être choisis",
+                ),
+                hint,
+            ));
+        };
+        if self.hq[seat].is_some() {
+            return Err(refuse_bare(|l| {
+                l.pick(
+                    "you have already chosen your headquarters",
+                    "vous avez déjà choisi votre quartier général",
+                )
+                .into()
+            }));
+        }
+        if !self.owns(seat, *t) {
+            return Err(refuse(
+                |l| not_yours(*t, l),
+                |l| l.pick(hint.0, hint.1).into(),
+            ));
+        }
+        Ok(())
+    }
+
     fn validate_play(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
         if let Some(b) = &self.battle {
-            return Err(OrderError::new(format!(
-                "the attack on {} waits for {}'s dice",
-                map::name(b.to),
-                self.players[b.responder]
-            )));
+            let who = &self.players[b.responder];
+            return Err(refuse_bare(|l| match l {
+                Lang::En => format!("the attack on {} waits for {who}'s dice", map::name(b.to)),
+                Lang::Fr => format!(
+                    "l'attaque contre {} attend les dés de {who}",
+                    say::le(b.to, l)
+                ),
+            }));
         }
         if seat != self.to_move {
-            return Err(OrderError::new(format!(
-                "it is {}'s turn",
-                self.players[self.to_move]
-            )));
+            return Err(not_your_turn(&self.players[self.to_move], "", "de jouer"));
         }
-        let ts = &self.turn_state;
-        let must_trade = ts.stage == Stage::Reinforce && self.hands[seat].len() >= 5;
         match order {
-            Order::Trade(refs) => {
-                if ts.stage != Stage::Reinforce {
-                    return Err(err(
-                        "sets are traded at the start of a turn (or at once after an elimination)",
-                        "trade before your last PLACE",
-                    ));
-                }
-                if refs.len() != 3 {
-                    return Err(err("a set is three cards", self.trade_hint(seat)));
-                }
-                let cs = self.cards_for(seat, refs)?;
-                if !cards::is_set(&cs) {
-                    return Err(err(
-                        "these three cards are not a set (three alike, one of each, or two and a wild card)",
-                        self.trade_hint(seat),
-                    ));
-                }
-                Ok(())
-            }
-            Order::Place { own, neutral } => {
-                if !neutral.is_empty() {
-                    return Err(err(
-                        "neutral armies are never reinforced",
-                        self.place_hint(seat, ts.reinforcements),
-                    ));
-                }
-                if ts.stage != Stage::Reinforce || ts.reinforcements == 0 && !must_trade {
-                    return Err(err(
-                        "you have no armies left to place",
-                        "write: ATTACK <territory> FROM <yours>, FORTIFY or END",
-                    ));
-                }
-                if must_trade {
-                    return Err(err(
-                        format!(
-                            "you hold {} cards: trade a set first",
-                            self.hands[seat].len()
-                        ),
-                        self.trade_hint(seat),
-                    ));
-                }
-                let got: u32 = own.iter().map(|p| p.1).sum();
-                if got > ts.reinforcements {
-                    return Err(err(
-                        format!("you have only {} armies to place", ts.reinforcements),
-                        self.place_hint(seat, ts.reinforcements),
-                    ));
-                }
-                self.check_placements(seat, own, neutral)
-            }
+            Order::Trade(refs) => self.validate_trade(seat, refs),
+            Order::Place { own, neutral } => self.validate_reinforce(seat, own, neutral),
             Order::Attack {
                 to,
                 from,
@@ -692,165 +818,374 @@ impl Risk {
                 ..
             } => {
                 self.check_fighting_stage(seat)?;
-                let hint = format!(
-                    "write: ATTACK {} FROM {} UNTIL CONQUERED",
-                    map::name(*to),
-                    map::name(*from)
-                );
-                if !self.owns(seat, *from) {
-                    return Err(err(format!("{} is not yours", map::name(*from)), hint));
-                }
-                if self.owns(seat, *to) {
-                    return Err(err(
-                        format!("{} is already yours", map::name(*to)),
-                        "attack a territory you do not hold",
-                    ));
-                }
-                if !board().adjacent(*from, *to) {
-                    let near: Vec<&str> = board()
-                        .neighbors(*to)
-                        .filter(|&x| self.owns(seat, x))
-                        .map(map::name)
-                        .collect();
-                    return Err(err(
-                        format!("{} does not border {}", map::name(*from), map::name(*to)),
-                        if near.is_empty() {
-                            "attack a territory next to one of yours".to_string()
-                        } else {
-                            format!("write: ATTACK {} FROM {}", map::name(*to), near[0])
-                        },
-                    ));
-                }
-                if self.armies[*from] < 2 {
-                    return Err(err(
-                        format!(
-                            "{} holds only 1 army: attack from a territory with at least 2",
-                            map::name(*from)
-                        ),
-                        "attack from a territory with 2 armies or more",
-                    ));
-                }
-                if *reroll && !self.opts.reroll {
-                    return Err(err(
-                        "the re-roll rule is not in play in this game",
-                        "leave out REROLL",
-                    ));
-                }
-                if *commander && !self.opts.commander {
-                    return Err(err(
-                        "the commander rule is not in play in this game",
-                        "leave out COMMANDER",
-                    ));
-                }
-                Ok(())
+                self.validate_attack(seat, *from, *to)?;
+                self.validate_attack_options(*reroll, *commander)
             }
             Order::Fortify { from, to, armies } => {
-                if ts.stage != Stage::Fortify {
+                if self.turn_state.stage != Stage::Fortify {
                     self.check_fighting_stage(seat)?;
                 }
-                let hint = format!(
-                    "write: FORTIFY 1 FROM {} TO {}",
-                    map::name(*from),
-                    map::name(*to)
-                );
-                if !self.owns(seat, *from) || !self.owns(seat, *to) {
-                    return Err(err(
-                        "you may move armies only between your own territories",
-                        hint,
-                    ));
-                }
-                if from == to {
-                    return Err(err("name two different territories", hint));
-                }
-                if *armies == 0 || *armies >= self.armies[*from] {
-                    return Err(err(
-                        format!(
-                            "{} holds {} armies: move 1 to {} (leave at least one)",
-                            map::name(*from),
-                            self.armies[*from],
-                            self.armies[*from].saturating_sub(1)
-                        ),
-                        hint,
-                    ));
-                }
-                if *armies > self.room(*to) {
-                    return Err(err(
-                        format!(
-                            "{} would hold more than {} armies",
-                            map::name(*to),
-                            self.cap()
-                        ),
-                        hint,
-                    ));
-                }
-                let ok = if self.opts.free_fortify {
-                    self.connected(seat, *from, *to)
-                } else {
-                    board().adjacent(*from, *to)
-                };
-                if !ok {
-                    return Err(err(
-                        if self.opts.free_fortify {
-                            format!(
-                                "no chain of your territories joins {} to {}",
-                                map::name(*from),
-                                map::name(*to)
-                            )
-                        } else {
-                            format!(
-                                "{} does not border {}: fortify between two adjacent territories",
-                                map::name(*from),
-                                map::name(*to)
-                            )
-                        },
-                        "move between adjacent territories of yours",
-                    ));
-                }
-                Ok(())
+                self.validate_fortify(seat, *from, *to, *armies)
             }
             Order::End => {
-                if ts.stage == Stage::Reinforce {
-                    return Err(err(
-                        if must_trade {
-                            format!(
-                                "you hold {} cards: trade a set first",
-                                self.hands[seat].len()
-                            )
-                        } else {
-                            format!("place your {} armies first", ts.reinforcements)
-                        },
-                        if must_trade {
-                            self.trade_hint(seat)
-                        } else {
-                            self.place_hint(seat, ts.reinforcements)
-                        },
-                    ));
+                if self.turn_state.stage == Stage::Reinforce {
+                    return Err(self.reinforce_first(seat));
                 }
                 Ok(())
             }
-            _ => Err(err(
-                "that order is for the setting up of the game",
-                "write: PLACE, TRADE, ATTACK, FORTIFY or END",
+            _ => Err(refuse2(
+                (
+                    "that order is for the setting up of the game",
+                    "cet ordre sert à la mise en place de la partie",
+                ),
+                (
+                    "write: PLACE, TRADE, ATTACK, FORTIFY or END",
+                    "écrivez : PLACE, ÉCHANGE, ATTAQUE, FORTIFIE ou FIN",
+                ),
             )),
         }
     }
 
+    fn validate_trade(&self, seat: Seat, refs: &[CardRef]) -> Result<(), OrderError> {
+        if self.turn_state.stage != Stage::Reinforce {
+            return Err(refuse2(
+                (
+                    "sets are traded at the start of a turn (or at once after an elimination)",
+                    "les combinaisons s'échangent au début du tour (ou aussitôt après une élimination)",
+                ),
+                (
+                    "trade before your last PLACE",
+                    "échangez avant votre dernier PLACE",
+                ),
+            ));
+        }
+        if refs.len() != 3 {
+            return Err(refuse(
+                |l| {
+                    l.pick(
+                        "a set is three cards",
+                        "une combinaison, c'est trois cartes",
+                    )
+                    .into()
+                },
+                |l| self.trade_hint(seat, l),
+            ));
+        }
+        let cs = self.cards_for(seat, refs)?;
+        if !cards::is_set(&cs) {
+            return Err(refuse(
+                |l| {
+                    l.pick(
+                    "these three cards are not a set (three alike, one of each, or two and a wild card)",
+                    "ces trois cartes ne forment pas une combinaison (trois pareilles, une de chaque, ou deux et un passe-partout)",
+                ).into()
+                },
+                |l| self.trade_hint(seat, l),
+            ));
+        }
+        Ok(())
+    }
+
+    fn validate_reinforce(
+        &self,
+        seat: Seat,
+        own: &Placements,
+        neutral: &Placements,
+    ) -> Result<(), OrderError> {
+        let ts = &self.turn_state;
+        let must_trade = ts.stage == Stage::Reinforce && self.hands[seat].len() >= 5;
+        if !neutral.is_empty() {
+            return Err(refuse(
+                |l| {
+                    l.pick(
+                        "neutral armies are never reinforced",
+                        "les armées neutres ne reçoivent jamais de renforts",
+                    )
+                    .into()
+                },
+                |l| self.place_hint(seat, ts.reinforcements, l),
+            ));
+        }
+        if ts.stage != Stage::Reinforce || ts.reinforcements == 0 && !must_trade {
+            return Err(refuse2(
+                (
+                    "you have no armies left to place",
+                    "il ne vous reste aucune armée à placer",
+                ),
+                (
+                    "write: ATTACK <territory> FROM <yours>, FORTIFY or END",
+                    "écrivez : ATTAQUE <territoire> DEPUIS <le vôtre>, FORTIFIE ou FIN",
+                ),
+            ));
+        }
+        if must_trade {
+            return Err(self.trade_first(seat));
+        }
+        let got: u32 = own.iter().map(|p| p.1).sum();
+        if got > ts.reinforcements {
+            let r = ts.reinforcements;
+            return Err(refuse(
+                |l| match l {
+                    Lang::En => format!("you have only {r} armies to place"),
+                    Lang::Fr => format!("vous n'avez que {} à placer", say::armies(r, l)),
+                },
+                |l| self.place_hint(seat, r, l),
+            ));
+        }
+        self.check_placements(seat, own, neutral)
+    }
+
+    /// "you hold 5 cards: trade a set first".
+    fn trade_first(&self, seat: Seat) -> OrderError {
+        let k = self.hands[seat].len();
+        refuse(
+            |l| match l {
+                Lang::En => format!("you hold {k} cards: trade a set first"),
+                Lang::Fr => format!("vous avez {k} cartes : échangez d'abord une combinaison"),
+            },
+            |l| self.trade_hint(seat, l),
+        )
+    }
+
+    /// Refusal of a fighting order while reinforcements are due.
+    fn reinforce_first(&self, seat: Seat) -> OrderError {
+        if self.hands[seat].len() >= 5 {
+            return self.trade_first(seat);
+        }
+        let r = self.turn_state.reinforcements;
+        refuse(
+            |l| match l {
+                Lang::En => format!("place your {r} armies first"),
+                Lang::Fr if r == 1 => "placez d'abord votre armée".into(),
+                Lang::Fr => format!("placez d'abord vos {r} armées"),
+            },
+            |l| self.place_hint(seat, r, l),
+        )
+    }
+
+    fn validate_attack(
+        &self,
+        seat: Seat,
+        from: TerritoryId,
+        to: TerritoryId,
+    ) -> Result<(), OrderError> {
+        if !self.owns(seat, from) {
+            return Err(refuse(
+                |l| not_yours(from, l),
+                |l| say::write(l, &crate::orders::attack_choice(to, from, l)),
+            ));
+        }
+        if self.owns(seat, to) {
+            return Err(refuse(
+                |l| match l {
+                    Lang::En => format!("{} is already yours", map::name(to)),
+                    Lang::Fr => format!("{} est déjà à vous", say::cap(&say::le(to, l))),
+                },
+                |l| {
+                    l.pick(
+                        "attack a territory you do not hold",
+                        "attaquez un territoire que vous ne tenez pas",
+                    )
+                    .into()
+                },
+            ));
+        }
+        if !board().adjacent(from, to) {
+            let near = board().neighbors(to).find(|&x| self.owns(seat, x));
+            return Err(refuse(
+                |l| not_bordering(from, to, l),
+                |l| match near {
+                    None => l
+                        .pick(
+                            "attack a territory next to one of yours",
+                            "attaquez un territoire voisin d'un des vôtres",
+                        )
+                        .into(),
+                    Some(n) => say::write(
+                        l,
+                        &match l {
+                            Lang::En => format!("ATTACK {} FROM {}", map::name(to), map::name(n)),
+                            Lang::Fr => format!(
+                                "ATTAQUE {} DEPUIS {}",
+                                map::name_in(to, l),
+                                map::name_in(n, l)
+                            ),
+                        },
+                    ),
+                },
+            ));
+        }
+        if self.armies[from] < 2 {
+            return Err(refuse(
+                |l| match l {
+                    Lang::En => format!(
+                        "{} holds only 1 army: attack from a territory with at least 2",
+                        map::name(from)
+                    ),
+                    Lang::Fr => format!(
+                        "{} n'a qu'une armée : attaquez depuis un territoire qui en a au moins 2",
+                        say::cap(&say::le(from, l))
+                    ),
+                },
+                |l| {
+                    l.pick(
+                        "attack from a territory with 2 armies or more",
+                        "attaquez depuis un territoire de 2 armées ou plus",
+                    )
+                    .into()
+                },
+            ));
+        }
+        Ok(())
+    }
+
+    fn validate_attack_options(&self, reroll: bool, commander: bool) -> Result<(), OrderError> {
+        if reroll && !self.opts.reroll {
+            return Err(refuse2(
+                (
+                    "the re-roll rule is not in play in this game",
+                    "la règle de la relance n'est pas en jeu dans cette partie",
+                ),
+                ("leave out REROLL", "retirez RELANCE"),
+            ));
+        }
+        if commander && !self.opts.commander {
+            return Err(refuse2(
+                (
+                    "the commander rule is not in play in this game",
+                    "la règle des commandants n'est pas en jeu dans cette partie",
+                ),
+                ("leave out COMMANDER", "retirez COMMANDANT"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn validate_fortify(
+        &self,
+        seat: Seat,
+        from: TerritoryId,
+        to: TerritoryId,
+        armies: u32,
+    ) -> Result<(), OrderError> {
+        let hint = |l: Lang| {
+            say::write(
+                l,
+                &crate::orders::text_in(
+                    &Order::Fortify {
+                        from,
+                        to,
+                        armies: 1,
+                    },
+                    l,
+                ),
+            )
+        };
+        if !self.owns(seat, from) || !self.owns(seat, to) {
+            return Err(refuse(
+                |l| {
+                    l.pick(
+                        "you may move armies only between your own territories",
+                        "vous ne pouvez déplacer des armées qu'entre vos propres territoires",
+                    )
+                    .into()
+                },
+                hint,
+            ));
+        }
+        if from == to {
+            return Err(refuse(
+                |l| {
+                    l.pick(
+                        "name two different territories",
+                        "nommez deux territoires différents",
+                    )
+                    .into()
+                },
+                hint,
+            ));
+        }
+        let held = self.armies[from];
+        if armies == 0 || armies >= held {
+            return Err(refuse(
+                |l| match l {
+                    Lang::En => format!(
+                        "{} holds {held} armies: move 1 to {} (leave at least one)",
+                        map::name(from),
+                        held.saturating_sub(1)
+                    ),
+                    Lang::Fr => format!(
+                        "{} a {} : déplacez-en de 1 à {} (laissez-en au moins une)",
+                        say::cap(&say::le(from, l)),
+                        say::armies(held, l),
+                        held.saturating_sub(1)
+                    ),
+                },
+                hint,
+            ));
+        }
+        if armies > self.room(to) {
+            return Err(refuse(|l| self.over_cap(to, l), hint));
+        }
+        self.check_fortify_path(seat, from, to)
+    }
+
+    fn check_fortify_path(
+        &self,
+        seat: Seat,
+        from: TerritoryId,
+        to: TerritoryId,
+    ) -> Result<(), OrderError> {
+        let free = self.opts.free_fortify;
+        let ok = if free {
+            self.connected(seat, from, to)
+        } else {
+            board().adjacent(from, to)
+        };
+        if ok {
+            return Ok(());
+        }
+        Err(refuse(
+            |l| match (l, free) {
+                (Lang::En, true) => format!(
+                    "no chain of your territories joins {} to {}",
+                    map::name(from),
+                    map::name(to)
+                ),
+                (Lang::Fr, true) => format!(
+                    "aucune chaîne de vos territoires ne relie {} à {}",
+                    say::le(from, l),
+                    say::le(to, l)
+                ),
+                (Lang::En, false) => format!(
+                    "{} does not border {}: fortify between two adjacent territories",
+                    map::name(from),
+                    map::name(to)
+                ),
+                (Lang::Fr, false) => format!(
+                    "{} : fortifiez entre deux territoires adjacents",
+                    not_bordering(from, to, l)
+                ),
+            },
+            |l| {
+                l.pick(
+                    "move between adjacent territories of yours",
+                    "déplacez entre deux de vos territoires adjacents",
+                )
+                .into()
+            },
+        ))
+    }
+
     fn check_fighting_stage(&self, seat: Seat) -> Result<(), OrderError> {
         match self.turn_state.stage {
-            Stage::Reinforce if self.hands[seat].len() >= 5 => Err(err(
-                format!(
-                    "you hold {} cards: trade a set first",
-                    self.hands[seat].len()
+            Stage::Reinforce => Err(self.reinforce_first(seat)),
+            Stage::Fortify => Err(refuse2(
+                (
+                    "after fortifying you may only fortify again or END",
+                    "après une fortification, vous ne pouvez que fortifier encore ou FIN",
                 ),
-                self.trade_hint(seat),
-            )),
-            Stage::Reinforce => Err(err(
-                format!("place your {} armies first", self.turn_state.reinforcements),
-                self.place_hint(seat, self.turn_state.reinforcements),
-            )),
-            Stage::Fortify => Err(err(
-                "after fortifying you may only fortify again or END",
-                "write: END",
+                ("write: END", "écrivez : FIN"),
             )),
             Stage::Attack => Ok(()),
         }
@@ -1300,7 +1635,8 @@ impl Risk {
     fn finish(&mut self, winners: Vec<Seat>, reason: String, ev: &mut Vec<Event>) {
         self.phase = Phase::Over;
         self.battle = None;
-        self.outcome = Some(Outcome::new(winners.clone(), reason.clone()));
+        self.outcome =
+            Some(Outcome::new(winners.clone(), reason.clone()).fr(crate::view::reason_fr(&reason)));
         ev.push(Event::Won { winners, reason });
     }
 
@@ -1366,6 +1702,65 @@ impl Risk {
         }
         v.sort_unstable();
         v
+    }
+}
+
+fn game_over() -> OrderError {
+    refuse_bare(|l| l.pick("the game is over", "la partie est terminée").into())
+}
+
+/// "Alaska is not yours" / "l'Alaska ne vous appartient pas".
+fn not_yours(t: TerritoryId, l: Lang) -> String {
+    match l {
+        Lang::En => format!("{} is not yours", map::name(t)),
+        Lang::Fr => format!("{} ne vous appartient pas", say::cap(&say::le(t, l))),
+    }
+}
+
+/// "Alaska does not border Peru" / "l'Alaska n'est pas adjacent au Pérou" (French:
+/// "n'est pas voisin du Pérou", which needs no agreement with the article).
+fn not_bordering(a: TerritoryId, b: TerritoryId, l: Lang) -> String {
+    match l {
+        Lang::En => format!("{} does not border {}", map::name(a), map::name(b)),
+        Lang::Fr => format!(
+            "{} ne touche pas {}",
+            say::cap(&say::le(a, l)),
+            say::le(b, l)
+        ),
+    }
+}
+
+/// "place exactly 2 of your armies and 1 neutral now (you wrote 3 and 0 neutral)".
+fn placement_count_msg(l: Lang, due: (u32, u32), got: (u32, u32)) -> String {
+    let ((due, due_n), (got, got_n)) = (due, got);
+    let with_n = got_n > 0 || due_n > 0;
+    match l {
+        Lang::En => format!(
+            "place exactly {due} of your armies{} now (you wrote {got}{})",
+            if due_n > 0 {
+                format!(" and {due_n} neutral")
+            } else {
+                String::new()
+            },
+            if with_n {
+                format!(" and {got_n} neutral")
+            } else {
+                String::new()
+            }
+        ),
+        Lang::Fr => format!(
+            "placez maintenant exactement {due} de vos armées{} (vous en avez écrit {got}{})",
+            if due_n > 0 {
+                format!(" et {due_n} neutre{}", if due_n > 1 { "s" } else { "" })
+            } else {
+                String::new()
+            },
+            if with_n {
+                format!(" et {got_n} neutre{}", if got_n > 1 { "s" } else { "" })
+            } else {
+                String::new()
+            }
+        ),
     }
 }
 

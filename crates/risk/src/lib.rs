@@ -16,6 +16,11 @@ pub mod map;
 mod bot;
 mod game;
 mod orders;
+mod say;
+
+/// An order line in a reader's language (French order words and names for [`Lang::Fr`]);
+/// it parses back to the same order. The canonical line is [`Rules::order_text`].
+pub use orders::text_in as order_text_in;
 mod view;
 
 use cards::{Card, CardRef};
@@ -434,7 +439,14 @@ impl Rules for Risk {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        self.outcome.clone()
+        // games stored before the French wording get it here
+        self.outcome.clone().map(|o| match o.reason_fr {
+            Some(_) => o,
+            None => {
+                let fr = view::reason_fr(&o.reason);
+                o.fr(fr)
+            }
+        })
     }
 
     fn order_help(lang: Lang) -> String {

@@ -2,6 +2,8 @@
 //! the shared [`Board`], with the card symbol of each territory and French names as aliases.
 
 use castellan_engine::board::{display_from_key, Board, BoardBuilder, Edge, TerritoryId};
+use castellan_engine::lang::fr;
+use castellan_engine::Lang;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -21,6 +23,49 @@ impl Symbol {
             Symbol::Artillery => "artillery",
         }
     }
+
+    /// The silhouette's name in `lang` (the rules text: "fantassin, cavalier, canon").
+    pub fn word_in(self, lang: Lang) -> &'static str {
+        match (self, lang) {
+            (_, Lang::En) => self.word(),
+            (Symbol::Infantry, Lang::Fr) => "fantassin",
+            (Symbol::Cavalry, Lang::Fr) => "cavalier",
+            (Symbol::Artillery, Lang::Fr) => "canon",
+        }
+    }
+}
+
+/// A territory's French name and the forms a sentence needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct French {
+    /// Bare name, as on the map ("Kamchatka").
+    pub name: String,
+    /// With its article ("le Kamchatka", "l'Alaska", "Madagascar").
+    pub le: String,
+    /// After "de" ("du Kamchatka", "de l'Alaska", "des Territoires du Nord-Ouest", "de Madagascar").
+    pub de: String,
+}
+
+impl French {
+    /// From the name with its article, as written in data/board.yaml.
+    fn from_data(with_article: &str) -> French {
+        let (name, de) = if let Some(n) = with_article.strip_prefix("le ") {
+            (n, format!("du {n}"))
+        } else if let Some(n) = with_article.strip_prefix("les ") {
+            (n, format!("des {n}"))
+        } else if let Some(n) = with_article.strip_prefix("la ") {
+            (n, format!("de la {n}"))
+        } else if let Some(n) = with_article.strip_prefix("l'") {
+            (n, format!("de l'{n}"))
+        } else {
+            (with_article, fr::de(with_article))
+        };
+        French {
+            name: name.to_string(),
+            le: with_article.to_string(),
+            de,
+        }
+    }
 }
 
 /// The board with its card symbols.
@@ -30,11 +75,14 @@ pub struct RiskMap {
     /// Card symbol of each territory's card.
     pub symbols: Vec<Symbol>,
     pub wild_cards: usize,
+    /// French names of the territories (by id) and of the continents (by group).
+    pub french: Vec<French>,
+    pub continents_fr: Vec<String>,
 }
 
 const DATA: &str = include_str!("../data/board.yaml");
 
-/// French names used by the rules text (and the French edition of the board).
+/// Other French spellings accepted in orders (the names shown are in data/board.yaml).
 const FRENCH: &[(&str, &str)] = &[
     ("alaska", "Alaska"),
     ("alberta", "Alberta"),
@@ -78,6 +126,8 @@ const FRENCH: &[(&str, &str)] = &[
     ("siberia", "Sibérie"),
     ("ural", "Oural"),
     ("yakutsk", "Yakoutsk"),
+    ("kamchatka", "Kamtchatka"),
+    ("venezuela", "Vénézuela"),
     ("eastern_australia", "Australie orientale"),
     ("eastern_australia", "Australie de l'Est"),
     ("indonesia", "Indonésie"),
@@ -89,12 +139,14 @@ const FRENCH: &[(&str, &str)] = &[
 #[derive(Deserialize)]
 struct RawContinent {
     bonus: u32,
+    fr: String,
     territories: Vec<String>,
 }
 
 #[derive(Deserialize)]
 struct RawTerritory {
     name: String,
+    fr: String,
     card: String,
 }
 
@@ -109,13 +161,19 @@ fn load() -> Result<RiskMap, String> {
             .map_err(|e| e.to_string())?;
     let mut b = BoardBuilder::default();
     let mut symbols = Vec::new();
+    let mut french = Vec::new();
+    let mut continents_fr = Vec::new();
     for (k, c) in conts {
         let key = k.as_str().ok_or("continent key")?;
         let c: RawContinent = serde_yaml::from_value(c.clone()).map_err(|e| e.to_string())?;
         let g = b.group(key, &display_from_key(key), c.bonus);
+        continents_fr.push(c.fr);
         for t in &c.territories {
             let raw = terrs.get(t).ok_or(format!("territory {t} has no entry"))?;
             b.territory(t, &raw.name, g).map_err(|e| e.to_string())?;
+            let f = French::from_data(&raw.fr);
+            b.alias(t, &f.name);
+            french.push(f);
             symbols.push(match raw.card.as_str() {
                 "infantry" => Symbol::Infantry,
                 "cavalry" => Symbol::Cavalry,
@@ -144,6 +202,8 @@ fn load() -> Result<RiskMap, String> {
         board,
         symbols,
         wild_cards,
+        french,
+        continents_fr,
     })
 }
 
@@ -160,6 +220,27 @@ pub fn board() -> &'static Board {
 
 pub fn name(t: TerritoryId) -> &'static str {
     board().name(t)
+}
+
+/// The name shown to a reader of `lang` ("Northwest Territory", "Territoires du Nord-Ouest").
+pub fn name_in(t: TerritoryId, lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => name(t),
+        Lang::Fr => &french(t).name,
+    }
+}
+
+/// The French forms of a territory's name.
+pub fn french(t: TerritoryId) -> &'static French {
+    &map().french[t]
+}
+
+/// A continent's name in `lang` ("North America", "Amérique du Nord").
+pub fn continent_in(g: usize, lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => &board().groups[g].name,
+        Lang::Fr => &map().continents_fr[g],
+    }
 }
 
 /// Number of cards in the deck (one per territory plus the wild cards).
@@ -199,5 +280,24 @@ mod tests {
         assert!(b.adjacent(r("afrique du nord"), r("egypte")));
         assert_eq!(r("Sibérie"), r("Siberia"));
         assert!(!b.adjacent(r("Alaska"), r("Brazil")));
+    }
+
+    /// Every French name shown resolves to its territory; articles give the "de" forms.
+    #[test]
+    fn french_names_resolve_and_take_their_articles() {
+        let b = board();
+        for t in 0..b.len() {
+            assert_eq!(b.resolve(&french(t).name), Ok(t), "{}", french(t).name);
+        }
+        let f = |s: &str| french(b.resolve(s).unwrap());
+        assert_eq!(f("Kamchatka").de, "du Kamchatka");
+        assert_eq!(f("Alaska").de, "de l'Alaska");
+        assert_eq!(f("Madagascar").le, "Madagascar");
+        assert_eq!(f("Madagascar").de, "de Madagascar");
+        assert_eq!(f("Irkutsk").de, "d'Irkoutsk");
+        assert_eq!(f("Northwest Territory").de, "des Territoires du Nord-Ouest");
+        assert_eq!(f("China").de, "de la Chine");
+        assert_eq!(continent_in(5, Lang::Fr), "Océanie");
+        assert_eq!(continent_in(5, Lang::En), "Australia");
     }
 }

@@ -2,12 +2,15 @@
 
 use crate::cards::{Card, CardRef};
 use crate::map::{self, board};
+use crate::say::{self, refuse, refuse2, refuse_bare};
 use crate::*;
-use castellan_engine::claim::{parse_placements, parse_territory_list};
+use castellan_engine::assault::AttackPlan;
+use castellan_engine::board::TerritoryId;
+use castellan_engine::names::normalize;
 
 /// The order help (ORDERS), in `lang`.
-pub fn help(_lang: castellan_engine::Lang) -> String {
-    HELP.to_string()
+pub fn help(lang: Lang) -> String {
+    lang.pick(HELP, HELP_FR).to_string()
 }
 
 pub const HELP: &str = "\
@@ -26,270 +29,588 @@ Risk orders (one per line; names are forgiving: case, accents, French names, uni
   SET DEFEND 2 | SET DEFEND 1 | SET DEFEND ASK      standing answer for your defence
   SET NEUTRAL 2 | SET NEUTRAL 1 | SET NEUTRAL ASK   2-player: your defence of neutrals";
 
-fn err(m: impl Into<String>, hint: &str) -> OrderError {
-    OrderError::new(m).hint(hint)
+pub const HELP_FR: &str = "\
+Ordres de Risk (un par ligne ; les noms se lisent avec indulgence : majuscules, accents,
+noms anglais ou français, début de nom unique ; les mots anglais des ordres valent aussi) :
+  RÉCLAME Alaska                        réclamer un territoire libre (répartition à la table)
+  CLASSE Australie orientale, Indonésie, Siam   liste par ordre de préférence (répartition par choix)
+  PLACE 3 Alaska, 2 Pérou               placer des armées (mise en place ou renforts)
+  PLACE 2 Alaska NEUTRE 1 Pérou         partie à 2 : deux armées à vous et une neutre
+  QG Alaska                             choisir votre quartier général secret (partie courte)
+  ÉCHANGE Alaska, Pérou, PASSE-PARTOUT  échanger une combinaison de trois cartes
+  ATTAQUE Kamchatka DEPUIS Alaska [JUSQU'À CONQUÊTE | JUSQU'À 3 RESTANTES | POUR 2 LANCERS]
+         [AVEC 2 DÉS] [DÉPLACE 5 | DÉPLACE TOUT | LAISSE 2] [RELANCE] [COMMANDANT]
+  DÉFENDS 2                             répondre à une attaque qui attend vos dés
+  FORTIFIE 4 DEPUIS Ontario VERS Québec déplacer des armées à la fin de votre tour
+  FIN                                   finir votre tour (une carte si vous avez conquis)
+  RÈGLE DÉFENSE 2 | RÈGLE DÉFENSE 1 | RÈGLE DÉFENSE DEMANDE   réponse permanente en défense
+  RÈGLE NEUTRE 2 | RÈGLE NEUTRE 1 | RÈGLE NEUTRE DEMANDE      partie à 2 : défense des neutres";
+
+/// An order keyword as written, in either language: normalized (lowercase, no accents).
+fn is(word: &str, forms: &[&str]) -> bool {
+    forms.contains(&normalize(word).as_str())
 }
 
-fn territory(name: &str, hint: &str) -> Result<usize, OrderError> {
+const FROM: &[&str] = &["from", "depuis"];
+const TO: &[&str] = &["to", "vers", "a"];
+const NEUTRAL: &[&str] = &["neutral", "neutre", "neutres"];
+const WILD: &[&str] = &["wild", "wildcard", "joker", "passepartout"];
+
+fn territory(name: &str, hint: (&str, &str)) -> Result<usize, OrderError> {
     if name.trim().is_empty() {
-        return Err(err("a territory name is missing", hint));
+        return Err(refuse2(
+            (
+                "a territory name is missing",
+                "il manque un nom de territoire",
+            ),
+            hint,
+        ));
     }
     board()
         .resolve(name)
-        .map_err(|e| OrderError::new(e.to_string()).hint(hint))
+        .map_err(|e| say::name_error(&e, hint.0, hint.1))
 }
 
-fn policy(word: Option<&str>, hint: &str) -> Result<Policy, OrderError> {
-    match word.map(|w| w.to_uppercase()) {
-        Some(w) if w == "ASK" => Ok(Policy::Ask),
-        Some(w) if w == "MAX" || w == "MOST" => Ok(Policy::Dice(2)),
-        Some(w) => match w.parse::<u32>() {
-            Ok(n) if (1..=2).contains(&n) => Ok(Policy::Dice(n)),
-            _ => Err(err(
-                format!("\"{w}\": a defender rolls 1 or 2 dice, or ASK"),
-                hint,
-            )),
-        },
-        None => Err(err("say 1, 2 or ASK", hint)),
+fn policy(word: Option<&str>, hint: (&str, &str)) -> Result<Policy, OrderError> {
+    let Some(w) = word else {
+        return Err(refuse2(("say 1, 2 or ASK", "dites 1, 2 ou DEMANDE"), hint));
+    };
+    if is(w, &["ask", "demande", "demander"]) {
+        return Ok(Policy::Ask);
+    }
+    if is(w, &["max", "most"]) {
+        return Ok(Policy::Dice(2));
+    }
+    match w.parse::<u32>() {
+        Ok(n) if (1..=2).contains(&n) => Ok(Policy::Dice(n)),
+        _ => {
+            let w = w.to_uppercase();
+            Err(refuse(
+                |l| match l {
+                    Lang::En => format!("\"{w}\": a defender rolls 1 or 2 dice, or ASK"),
+                    Lang::Fr => format!("« {w} » : le défenseur lance 1 ou 2 dés, ou DEMANDE"),
+                },
+                |l| l.pick(hint.0, hint.1).to_string(),
+            ))
+        }
     }
 }
 
 const PLAN_WORDS: &[&str] = &[
-    "UNTIL",
-    "TILL",
-    "FOR",
-    "WITH",
-    "THEN",
-    "MOVE",
-    "LEAVE",
-    "REROLL",
-    "RE-ROLL",
-    "COMMANDER",
+    "until",
+    "till",
+    "for",
+    "with",
+    "then",
+    "move",
+    "leave",
+    "reroll",
+    "commander",
+    "jusqua",
+    "jusque",
+    "pour",
+    "avec",
+    "puis",
+    "deplace",
+    "deplacer",
+    "laisse",
+    "laisser",
+    "relance",
+    "relancer",
+    "commandant",
 ];
+
+/// The French words of an attack plan, as the English words the shared plan language reads.
+fn plan_word_en(word: &str) -> String {
+    let en = match normalize(word).as_str() {
+        "jusqua" | "jusque" => "UNTIL",
+        "conquete" | "conquis" | "pris" => "CONQUERED",
+        "restantes" | "restante" | "restants" | "restant" | "restent" => "LEFT",
+        "pour" => "FOR",
+        "lancers" | "lancer" | "lances" | "fois" => "ROLLS",
+        "avec" => "WITH",
+        "des" | "de" => "DICE",
+        "puis" | "ensuite" => "THEN",
+        "deplace" | "deplacer" => "MOVE",
+        "tout" | "tous" | "toutes" => "ALL",
+        "moins" => "LEAST",
+        "laisse" | "laisser" => "LEAVE",
+        "et" => "AND",
+        "armees" => "ARMIES",
+        "relance" | "relancer" => "REROLL",
+        "commandant" => "COMMANDER",
+        _ => return word.to_string(),
+    };
+    en.to_string()
+}
+
+const HOW_FR: &str = "après les territoires, écrivez JUSQU'À CONQUÊTE, JUSQU'À 3 RESTANTES, POUR 2 LANCERS, AVEC 2 DÉS, PUIS DÉPLACE 4, DÉPLACE TOUT ou LAISSE 2";
 
 pub fn parse(_s: &Risk, _seat: Seat, line: &str) -> Result<Order, OrderError> {
     let line = line.trim();
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some(first) = words.first() else {
-        return Err(err("empty order", "write: END"));
+        return Err(refuse2(
+            ("empty order", "ordre vide"),
+            ("write: END", "écrivez : FIN"),
+        ));
     };
-    let kw = first.to_uppercase();
     let rest = line[first.len()..].trim();
-    match kw.as_str() {
-        "CLAIM" | "TAKE" => Ok(Order::Claim(territory(rest, "write: CLAIM Alaska")?)),
-        "RANK" | "DRAFT" => Ok(Order::Rank(
-            parse_territory_list(board(), rest)
-                .map_err(|e| e.hint("write: RANK Eastern Australia, Indonesia, Siam"))?,
+    match normalize(first).as_str() {
+        "claim" | "take" | "reclame" | "reclamer" | "prends" | "prendre" => Ok(Order::Claim(
+            territory(rest, ("write: CLAIM Alaska", "écrivez : RÉCLAME Alaska"))?,
         )),
-        "PLACE" | "REINFORCE" => {
-            let up = rest.to_uppercase();
-            let (own_txt, neu_txt) = match find_word(&up, "NEUTRAL") {
-                Some(i) => (&rest[..i], rest[i + "NEUTRAL".len()..].trim()),
-                None => (rest, ""),
-            };
-            let hint = "write: PLACE 3 Alaska, 2 Peru";
-            let own = if own_txt.trim().is_empty() {
-                vec![]
-            } else {
-                parse_placements(board(), own_txt)?
-            };
-            let neutral = if neu_txt.is_empty() {
-                vec![]
-            } else {
-                parse_placements(board(), neu_txt)?
-            };
-            if own.is_empty() && neutral.is_empty() {
-                return Err(err("no armies to place", hint));
-            }
-            Ok(Order::Place { own, neutral })
+        "rank" | "draft" | "classe" | "classer" | "classement" => {
+            Ok(Order::Rank(territory_list(rest).map_err(|e| {
+                e.hint("write: RANK Eastern Australia, Indonesia, Siam")
+                    .hint_fr("écrivez : CLASSE Australie orientale, Indonésie, Siam")
+            })?))
         }
-        "HQ" | "HEADQUARTERS" => Ok(Order::Hq(territory(rest, "write: HQ Alaska")?)),
-        "TRADE" | "CARDS" => {
-            let hint = "write: TRADE Alaska, Peru, WILD";
-            let parts: Vec<&str> = rest
-                .split([',', ';'])
-                .map(|p| p.trim())
-                .filter(|p| !p.is_empty())
-                .collect();
-            if parts.len() != 3 {
-                return Err(err(
-                    "name three cards separated by commas (WILD for a wild card)",
-                    hint,
-                ));
-            }
-            let mut refs = Vec::new();
-            for p in parts {
-                let u = castellan_engine::names::normalize(p);
-                if ["wild", "wildcard", "joker", "passepartout"].contains(&u.as_str()) {
-                    refs.push(CardRef::Wild);
-                } else {
-                    refs.push(CardRef::Territory(territory(p, hint)?));
-                }
-            }
-            Ok(Order::Trade(refs))
-        }
-        "ATTACK" | "ATTAQUE" => {
-            let hint = "write: ATTACK Kamchatka FROM Alaska UNTIL CONQUERED";
-            let Some(fi) = words.iter().position(|w| w.eq_ignore_ascii_case("FROM")) else {
-                return Err(err("say where you attack FROM", hint));
-            };
-            let to = territory(&words[1..fi].join(" "), hint)?;
-            let tail = &words[fi + 1..];
-            let pi = tail
-                .iter()
-                .position(|w| PLAN_WORDS.contains(&w.to_uppercase().as_str()))
-                .unwrap_or(tail.len());
-            let from = territory(&tail[..pi].join(" "), hint)?;
-            let mut reroll = false;
-            let mut commander = false;
-            let mut plan_words = Vec::new();
-            for w in &tail[pi..] {
-                match w.to_uppercase().as_str() {
-                    "REROLL" | "RE-ROLL" => reroll = true,
-                    "COMMANDER" => commander = true,
-                    _ => plan_words.push(*w),
-                }
-            }
-            let plan = castellan_engine::assault::AttackPlan::parse(&plan_words)
-                .map_err(|(m, h)| OrderError::new(m).hint(h))?;
-            Ok(Order::Attack {
-                to,
-                from,
-                plan,
-                reroll,
-                commander,
-            })
-        }
-        "DEFEND" => {
-            let hint = "write: DEFEND 2 (or DEFEND 1)";
+        "place" | "reinforce" | "placer" | "renforce" | "renforcer" => parse_place(rest),
+        "hq" | "headquarters" | "qg" => Ok(Order::Hq(territory(
+            rest,
+            ("write: HQ Alaska", "écrivez : QG Alaska"),
+        )?)),
+        "trade" | "cards" | "echange" | "echanger" | "cartes" => parse_trade(rest),
+        "attack" | "attaque" | "attaquer" => parse_attack(&words),
+        "defend" | "defends" | "defendre" => {
+            let hint = (
+                "write: DEFEND 2 (or DEFEND 1)",
+                "écrivez : DÉFENDS 2 (ou DÉFENDS 1)",
+            );
             match words.get(1).map(|w| w.parse::<u32>()) {
                 Some(Ok(n)) if (1..=2).contains(&n) => Ok(Order::Defend(n)),
-                _ => Err(err("a defender rolls 1 or 2 dice", hint)),
-            }
-        }
-        "FORTIFY" | "MOVE" => {
-            let hint = "write: FORTIFY 3 FROM Ontario TO Quebec";
-            let n = match words.get(1).map(|w| w.parse::<u32>()) {
-                Some(Ok(n)) => n,
-                _ => return Err(err("say how many armies to move", hint)),
-            };
-            let fi = words.iter().position(|w| w.eq_ignore_ascii_case("FROM"));
-            let ti = words.iter().position(|w| w.eq_ignore_ascii_case("TO"));
-            let (Some(fi), Some(ti)) = (fi, ti) else {
-                return Err(err("say FROM where and TO where", hint));
-            };
-            if fi != 2 || ti <= fi + 1 {
-                return Err(err("write the number, then FROM, then TO", hint));
-            }
-            let from = territory(&words[fi + 1..ti].join(" "), hint)?;
-            let to = territory(&words[ti + 1..].join(" "), hint)?;
-            Ok(Order::Fortify {
-                from,
-                to,
-                armies: n,
-            })
-        }
-        "END" | "PASS" | "DONE" => {
-            if words.len() > 1 && !words[1].eq_ignore_ascii_case("TURN") {
-                return Err(err("END takes nothing after it", "write: END"));
-            }
-            Ok(Order::End)
-        }
-        "SET" => {
-            let what = words.get(1).map(|w| w.to_uppercase());
-            match what.as_deref() {
-                Some("DEFEND") | Some("DEFENCE") | Some("DEFENSE") => Ok(Order::SetDefend(policy(
-                    words.get(2).copied(),
-                    "write: SET DEFEND 2",
-                )?)),
-                Some("NEUTRAL") => Ok(Order::SetNeutral(policy(
-                    words.get(2).copied(),
-                    "write: SET NEUTRAL 2",
-                )?)),
-                _ => Err(err(
-                    "SET what?",
-                    "write: SET DEFEND 2, SET DEFEND ASK or SET NEUTRAL 1",
+                _ => Err(refuse2(
+                    (
+                        "a defender rolls 1 or 2 dice",
+                        "le défenseur lance 1 ou 2 dés",
+                    ),
+                    hint,
                 )),
             }
         }
-        other => Err(err(
-            format!("I do not know the order \"{other}\""),
-            "orders: CLAIM, RANK, PLACE, HQ, TRADE, ATTACK, DEFEND, FORTIFY, END, SET",
-        )),
+        "fortify" | "move" | "fortifie" | "fortifier" | "deplace" | "deplacer" => {
+            parse_fortify(&words)
+        }
+        "end" | "pass" | "done" | "fin" | "termine" | "terminer" | "passe" | "passer" => {
+            if words.len() > 1 && !is(words[1], &["turn", "tour", "du"]) {
+                return Err(refuse2(
+                    ("END takes nothing after it", "FIN ne prend rien après lui"),
+                    ("write: END", "écrivez : FIN"),
+                ));
+            }
+            Ok(Order::End)
+        }
+        "set" | "regle" | "regler" => parse_set(&words),
+        _ => {
+            let other = first.to_uppercase();
+            Err(refuse(
+                |l| match l {
+                    Lang::En => format!("I do not know the order \"{other}\""),
+                    Lang::Fr => format!("je ne connais pas l'ordre « {other} »"),
+                },
+                |l| {
+                    l.pick(
+                    "orders: CLAIM, RANK, PLACE, HQ, TRADE, ATTACK, DEFEND, FORTIFY, END, SET",
+                    "ordres : RÉCLAME, CLASSE, PLACE, QG, ÉCHANGE, ATTAQUE, DÉFENDS, FORTIFIE, FIN, RÈGLE",
+                ).to_string()
+                },
+            ))
+        }
     }
 }
 
-/// Byte index of `word` as a whole word in `up` (already uppercase).
-fn find_word(up: &str, word: &str) -> Option<usize> {
-    let mut start = 0;
-    while let Some(i) = up[start..].find(word) {
-        let i = start + i;
-        let before = up[..i]
-            .chars()
-            .last()
-            .map(|c| !c.is_alphanumeric())
-            .unwrap_or(true);
-        let after = up[i + word.len()..]
-            .chars()
-            .next()
-            .map(|c| !c.is_alphanumeric())
-            .unwrap_or(true);
-        if before && after {
-            return Some(i);
+fn parse_place(rest: &str) -> Result<Order, OrderError> {
+    let (own_txt, neu_txt) = match find_word(rest, NEUTRAL) {
+        Some((i, j)) => (&rest[..i], rest[j..].trim()),
+        None => (rest, ""),
+    };
+    let hint = (
+        "write: PLACE 3 Alaska, 2 Peru",
+        "écrivez : PLACE 3 Alaska, 2 Pérou",
+    );
+    let own = if own_txt.trim().is_empty() {
+        vec![]
+    } else {
+        placements(own_txt)?
+    };
+    let neutral = if neu_txt.is_empty() {
+        vec![]
+    } else {
+        placements(neu_txt)?
+    };
+    if own.is_empty() && neutral.is_empty() {
+        return Err(refuse2(
+            ("no armies to place", "aucune armée à placer"),
+            hint,
+        ));
+    }
+    Ok(Order::Place { own, neutral })
+}
+
+fn parse_trade(rest: &str) -> Result<Order, OrderError> {
+    let hint = (
+        "write: TRADE Alaska, Peru, WILD",
+        "écrivez : ÉCHANGE Alaska, Pérou, PASSE-PARTOUT",
+    );
+    let parts: Vec<&str> = rest
+        .split([',', ';'])
+        .map(|p| p.trim())
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.len() != 3 {
+        return Err(refuse2(
+            (
+                "name three cards separated by commas (WILD for a wild card)",
+                "nommez trois cartes séparées par des virgules (PASSE-PARTOUT pour une carte passe-partout)",
+            ),
+            hint,
+        ));
+    }
+    let mut refs = Vec::new();
+    for p in parts {
+        if is(p, WILD) {
+            refs.push(CardRef::Wild);
+        } else {
+            refs.push(CardRef::Territory(territory(p, hint)?));
         }
-        start = i + word.len();
+    }
+    Ok(Order::Trade(refs))
+}
+
+fn parse_attack(words: &[&str]) -> Result<Order, OrderError> {
+    let hint = (
+        "write: ATTACK Kamchatka FROM Alaska UNTIL CONQUERED",
+        "écrivez : ATTAQUE Kamchatka DEPUIS Alaska JUSQU'À CONQUÊTE",
+    );
+    let Some(fi) = words.iter().position(|w| is(w, FROM)) else {
+        return Err(refuse2(
+            (
+                "say where you attack FROM",
+                "dites d'où vous attaquez (DEPUIS)",
+            ),
+            hint,
+        ));
+    };
+    let to = territory(&words[1..fi].join(" "), hint)?;
+    let tail = &words[fi + 1..];
+    let pi = tail
+        .iter()
+        .position(|w| is(w, PLAN_WORDS))
+        .unwrap_or(tail.len());
+    let from = territory(&tail[..pi].join(" "), hint)?;
+    let mut reroll = false;
+    let mut commander = false;
+    let mut plan_words = Vec::new();
+    for w in tail[pi..].iter().map(|w| plan_word_en(w)) {
+        match normalize(&w).as_str() {
+            "reroll" => reroll = true,
+            "commander" => commander = true,
+            _ => plan_words.push(w),
+        }
+    }
+    let ws: Vec<&str> = plan_words.iter().map(|w| w.as_str()).collect();
+    let plan = castellan_engine::assault::AttackPlan::parse(&ws).map_err(|(m, h)| {
+        let given = tail[pi..].join(" ");
+        OrderError::new(m)
+            .hint(h)
+            .fr(format!(
+                "je ne comprends pas la fin de cette attaque : « {given} »"
+            ))
+            .hint_fr(HOW_FR)
+    })?;
+    Ok(Order::Attack {
+        to,
+        from,
+        plan,
+        reroll,
+        commander,
+    })
+}
+
+fn parse_fortify(words: &[&str]) -> Result<Order, OrderError> {
+    let hint = (
+        "write: FORTIFY 3 FROM Ontario TO Quebec",
+        "écrivez : FORTIFIE 3 DEPUIS Ontario VERS Québec",
+    );
+    let n = match words.get(1).map(|w| w.parse::<u32>()) {
+        Some(Ok(n)) => n,
+        _ => {
+            return Err(refuse2(
+                (
+                    "say how many armies to move",
+                    "dites combien d'armées déplacer",
+                ),
+                hint,
+            ))
+        }
+    };
+    let fi = words.iter().position(|w| is(w, FROM));
+    let ti = words.iter().position(|w| is(w, TO));
+    let (Some(fi), Some(ti)) = (fi, ti) else {
+        return Err(refuse2(
+            ("say FROM where and TO where", "dites DEPUIS où et VERS où"),
+            hint,
+        ));
+    };
+    if fi != 2 || ti <= fi + 1 {
+        return Err(refuse2(
+            (
+                "write the number, then FROM, then TO",
+                "écrivez le nombre, puis DEPUIS, puis VERS",
+            ),
+            hint,
+        ));
+    }
+    let from = territory(&words[fi + 1..ti].join(" "), hint)?;
+    let to = territory(&words[ti + 1..].join(" "), hint)?;
+    Ok(Order::Fortify {
+        from,
+        to,
+        armies: n,
+    })
+}
+
+fn parse_set(words: &[&str]) -> Result<Order, OrderError> {
+    let what = words.get(1).copied().unwrap_or("");
+    let value = words.get(2).copied();
+    if is(
+        what,
+        &["defend", "defence", "defense", "defends", "defendre"],
+    ) {
+        Ok(Order::SetDefend(policy(
+            value,
+            ("write: SET DEFEND 2", "écrivez : RÈGLE DÉFENSE 2"),
+        )?))
+    } else if is(what, NEUTRAL) {
+        Ok(Order::SetNeutral(policy(
+            value,
+            ("write: SET NEUTRAL 2", "écrivez : RÈGLE NEUTRE 2"),
+        )?))
+    } else {
+        Err(refuse2(
+            ("SET what?", "RÈGLE quoi ?"),
+            (
+                "write: SET DEFEND 2, SET DEFEND ASK or SET NEUTRAL 1",
+                "écrivez : RÈGLE DÉFENSE 2, RÈGLE DÉFENSE DEMANDE ou RÈGLE NEUTRE 1",
+            ),
+        ))
+    }
+}
+
+/// Territory names separated by commas (or one per word when no comma is given).
+fn territory_list(text: &str) -> Result<Vec<TerritoryId>, OrderError> {
+    let parts: Vec<&str> = if text.contains(',') || text.contains(';') {
+        text.split([',', ';']).collect()
+    } else {
+        text.split_whitespace().collect()
+    };
+    let mut out = Vec::new();
+    for p in parts.iter().map(|p| p.trim()).filter(|p| !p.is_empty()) {
+        let t = board().resolve(p).map_err(|e| {
+            say::name_error(
+                &e,
+                "separate territories with commas: Livonia, Poland, Moscow",
+                "séparez les territoires par des virgules : Alaska, Alberta, Ontario",
+            )
+        })?;
+        if out.contains(&t) {
+            return Err(refuse_bare(|l| match l {
+                Lang::En => format!("{} is listed twice", map::name(t)),
+                Lang::Fr => format!(
+                    "{} figure deux fois dans la liste",
+                    say::cap(&say::le(t, l))
+                ),
+            }));
+        }
+        out.push(t);
+    }
+    if out.is_empty() {
+        return Err(refuse2(
+            ("no territory given", "aucun territoire donné"),
+            (
+                "name territories separated by commas",
+                "nommez des territoires séparés par des virgules",
+            ),
+        ));
+    }
+    Ok(out)
+}
+
+/// Placements like "5 Alaska, 3 Peru" (or "Alaska 5"): armies per territory.
+fn placements(text: &str) -> Result<Placements, OrderError> {
+    let hint = (
+        "write the armies then the territory, separated by commas: 5 Livonia, 3 Poland",
+        "écrivez les armées puis le territoire, séparés par des virgules : 5 Alaska, 3 Pérou",
+    );
+    let mut out: Placements = Vec::new();
+    for part in text
+        .split([',', ';'])
+        .map(|p| p.trim())
+        .filter(|p| !p.is_empty())
+    {
+        let words: Vec<&str> = part.split_whitespace().collect();
+        let (n, name) = match (
+            words.first().map(|w| w.parse::<u32>()),
+            words.last().map(|w| w.parse::<u32>()),
+        ) {
+            (Some(Ok(n)), _) => (n, words[1..].join(" ")),
+            (_, Some(Ok(n))) => (n, words[..words.len() - 1].join(" ")),
+            _ => {
+                return Err(refuse(
+                    |l| match l {
+                        Lang::En => format!("\"{part}\" has no number of armies"),
+                        Lang::Fr => format!("« {part} » : il manque le nombre d'armées"),
+                    },
+                    |l| l.pick(hint.0, hint.1).to_string(),
+                ))
+            }
+        };
+        if n == 0 {
+            return Err(refuse(
+                |l| match l {
+                    Lang::En => format!("\"{part}\": place at least one army"),
+                    Lang::Fr => format!("« {part} » : placez au moins une armée"),
+                },
+                |l| l.pick(hint.0, hint.1).to_string(),
+            ));
+        }
+        let t = board()
+            .resolve(&name)
+            .map_err(|e| say::name_error(&e, hint.0, hint.1))?;
+        match out.iter_mut().find(|(x, _)| *x == t) {
+            Some(e) => e.1 += n,
+            None => out.push((t, n)),
+        }
+    }
+    if out.is_empty() {
+        return Err(refuse2(
+            ("no placement given", "aucun placement donné"),
+            hint,
+        ));
+    }
+    Ok(out)
+}
+
+/// Byte range of the first whole word of `text` (a run of letters and digits) that is one
+/// of `forms` (normalized).
+fn find_word(text: &str, forms: &[&str]) -> Option<(usize, usize)> {
+    let mut start = None;
+    for (i, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        match (c.is_alphanumeric(), start) {
+            (true, None) => start = Some(i),
+            (false, Some(b)) => {
+                if is(&text[b..i], forms) {
+                    return Some((b, i));
+                }
+                start = None;
+            }
+            _ => {}
+        }
     }
     None
 }
 
-fn placements_text(p: &Placements) -> String {
+fn placements_text(p: &Placements, l: Lang) -> String {
     p.iter()
-        .map(|(t, k)| format!("{k} {}", map::name(*t)))
+        .map(|(t, k)| format!("{k} {}", map::name_in(*t, l)))
         .collect::<Vec<_>>()
         .join(", ")
 }
 
-fn policy_text(p: Policy) -> String {
+fn policy_text(p: Policy, l: Lang) -> String {
     match p {
         Policy::Dice(n) => n.to_string(),
-        Policy::Ask => "ASK".into(),
+        Policy::Ask => l.pick("ASK", "DEMANDE").into(),
     }
 }
 
-pub fn trade_text(cards: &[Card]) -> String {
+/// The TRADE line for these cards, in `l`'s order words.
+pub fn trade_text_in(cards: &[Card], l: Lang) -> String {
     let refs: Vec<CardRef> = cards.iter().map(|c| crate::cards::card_ref(*c)).collect();
-    text(&Order::Trade(refs))
+    text_in(&Order::Trade(refs), l)
 }
 
+/// The canonical order line (English order words and names; stored and used by bots).
 pub fn text(o: &Order) -> String {
+    text_in(o, Lang::En)
+}
+
+/// An attack plan in French order words (the English is [`AttackPlan::text`]).
+pub fn plan_text_fr(plan: &AttackPlan) -> String {
+    use castellan_engine::assault::{MoveIn, Until};
+    let mut parts = Vec::new();
+    match plan.until {
+        Until::Conquered => {}
+        Until::ArmiesLeft(n) => parts.push(format!("JUSQU'À {n} RESTANTES")),
+        Until::Rolls(n) => parts.push(format!("POUR {n} LANCERS")),
+    }
+    if let Some(d) = plan.dice {
+        parts.push(if d == 1 {
+            "AVEC 1 DÉ".to_string()
+        } else {
+            format!("AVEC {d} DÉS")
+        });
+    }
+    match plan.move_in {
+        MoveIn::Least => {}
+        MoveIn::All => parts.push("DÉPLACE TOUT".into()),
+        MoveIn::Exactly(n) => parts.push(format!("DÉPLACE {n}")),
+        MoveIn::Leave(n) => parts.push(format!("LAISSE {n}")),
+    }
+    parts.join(" ")
+}
+
+/// The ATTACK line a prompt offers: the plan said in full ("UNTIL CONQUERED").
+pub fn attack_choice(to: TerritoryId, from: TerritoryId, l: Lang) -> String {
+    match l {
+        Lang::En => format!(
+            "ATTACK {} FROM {} UNTIL CONQUERED",
+            map::name(to),
+            map::name(from)
+        ),
+        Lang::Fr => format!(
+            "ATTAQUE {} DEPUIS {} JUSQU'À CONQUÊTE",
+            map::name_in(to, l),
+            map::name_in(from, l)
+        ),
+    }
+}
+
+/// An order line in `l`'s order words and names; every line parses back to the order.
+pub fn text_in(o: &Order, l: Lang) -> String {
+    let name = |t: &TerritoryId| map::name_in(*t, l);
+    let kw = |en: &'static str, fr: &'static str| l.pick(en, fr);
     match o {
-        Order::Claim(t) => format!("CLAIM {}", map::name(*t)),
-        Order::Rank(l) => format!(
-            "RANK {}",
-            l.iter()
-                .map(|t| map::name(*t))
-                .collect::<Vec<_>>()
-                .join(", ")
+        Order::Claim(t) => format!("{} {}", kw("CLAIM", "RÉCLAME"), name(t)),
+        Order::Rank(list) => format!(
+            "{} {}",
+            kw("RANK", "CLASSE"),
+            list.iter().map(name).collect::<Vec<_>>().join(", ")
         ),
         Order::Place { own, neutral } => {
             let mut s = "PLACE".to_string();
             if !own.is_empty() {
                 s += " ";
-                s += &placements_text(own);
+                s += &placements_text(own, l);
             }
             if !neutral.is_empty() {
-                s += " NEUTRAL ";
-                s += &placements_text(neutral);
+                s += kw(" NEUTRAL ", " NEUTRE ");
+                s += &placements_text(neutral, l);
             }
             s
         }
-        Order::Hq(t) => format!("HQ {}", map::name(*t)),
+        Order::Hq(t) => format!("{} {}", kw("HQ", "QG"), name(t)),
         Order::Trade(refs) => format!(
-            "TRADE {}",
+            "{} {}",
+            kw("TRADE", "ÉCHANGE"),
             refs.iter()
                 .map(|r| match r {
-                    CardRef::Territory(t) => map::name(*t).to_string(),
-                    CardRef::Wild => "WILD".into(),
+                    CardRef::Territory(t) => name(t).to_string(),
+                    CardRef::Wild => kw("WILD", "PASSE-PARTOUT").into(),
                 })
                 .collect::<Vec<_>>()
                 .join(", ")
@@ -301,28 +622,45 @@ pub fn text(o: &Order) -> String {
             reroll,
             commander,
         } => {
-            let mut s = format!("ATTACK {} FROM {}", map::name(*to), map::name(*from));
-            let p = plan.text();
+            let mut s = format!(
+                "{} {} {} {}",
+                kw("ATTACK", "ATTAQUE"),
+                name(to),
+                kw("FROM", "DEPUIS"),
+                name(from)
+            );
+            let p = l.pick(plan.text(), plan_text_fr(plan));
             if !p.is_empty() {
                 s += " ";
                 s += &p;
             }
             if *reroll {
-                s += " REROLL";
+                s += kw(" REROLL", " RELANCE");
             }
             if *commander {
-                s += " COMMANDER";
+                s += kw(" COMMANDER", " COMMANDANT");
             }
             s
         }
-        Order::Defend(n) => format!("DEFEND {n}"),
+        Order::Defend(n) => format!("{} {n}", kw("DEFEND", "DÉFENDS")),
         Order::Fortify { from, to, armies } => format!(
-            "FORTIFY {armies} FROM {} TO {}",
-            map::name(*from),
-            map::name(*to)
+            "{} {armies} {} {} {} {}",
+            kw("FORTIFY", "FORTIFIE"),
+            kw("FROM", "DEPUIS"),
+            name(from),
+            kw("TO", "VERS"),
+            name(to)
         ),
-        Order::End => "END".into(),
-        Order::SetDefend(p) => format!("SET DEFEND {}", policy_text(*p)),
-        Order::SetNeutral(p) => format!("SET NEUTRAL {}", policy_text(*p)),
+        Order::End => kw("END", "FIN").into(),
+        Order::SetDefend(p) => format!(
+            "{} {}",
+            kw("SET DEFEND", "RÈGLE DÉFENSE"),
+            policy_text(*p, l)
+        ),
+        Order::SetNeutral(p) => format!(
+            "{} {}",
+            kw("SET NEUTRAL", "RÈGLE NEUTRE"),
+            policy_text(*p, l)
+        ),
     }
 }

@@ -1,9 +1,12 @@
-//! Prompts, narration, the text world map and the private view.
+//! Prompts, narration, the text world map and the private view, in English and French.
 
-use crate::cards::{self, card_name};
+use crate::cards::{self, card_name_in, Card};
 use crate::map::{self, board};
+use crate::orders::{attack_choice, text_in, trade_text_in};
+use crate::say;
 use crate::*;
 use castellan_engine::battle::max_defence_dice;
+use castellan_engine::lang::fr;
 
 fn pname(s: &Risk, seat: Seat) -> String {
     s.players
@@ -12,17 +15,21 @@ fn pname(s: &Risk, seat: Seat) -> String {
         .unwrap_or_else(|| format!("seat {seat}"))
 }
 
-fn owner_name(s: &Risk, o: Owner) -> String {
+fn owner_name(s: &Risk, o: Owner, l: Lang) -> String {
     match o {
         Owner::Seat(p) => pname(s, p),
-        Owner::Neutral => "neutral".into(),
-        Owner::Nobody => "nobody".into(),
+        Owner::Neutral => l.pick("neutral", "neutre").into(),
+        Owner::Nobody => l.pick("nobody", "personne").into(),
     }
 }
 
-fn placements(p: &Placements) -> String {
+/// "3 on Alaska, 2 on Peru" / "3 armées sur l'Alaska, 2 armées sur le Pérou".
+fn placements(p: &Placements, l: Lang) -> String {
     p.iter()
-        .map(|(t, k)| format!("{k} on {}", map::name(*t)))
+        .map(|(t, k)| match l {
+            Lang::En => format!("{k} on {}", map::name(*t)),
+            Lang::Fr => format!("{} sur {}", say::armies(*k, l), say::le(*t, l)),
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -44,170 +51,23 @@ fn prompt(
     }
 }
 
-pub fn pending(s: &Risk, _lang: Lang) -> Vec<Prompt> {
+pub fn pending(s: &Risk, l: Lang) -> Vec<Prompt> {
     if s.outcome.is_some() {
         return vec![];
     }
-    let mut out = Vec::new();
-    match s.phase {
-        Phase::Over => {}
-        Phase::Claim => {
-            let free: Vec<usize> = (0..s.owner.len())
-                .filter(|&t| s.owner[t] == Owner::Nobody)
-                .collect();
-            out.push(prompt(
-                s.to_move,
-                PromptKind::Claim,
-                format!("Claim a free territory ({} left).", free.len()),
-                free.iter()
-                    .take(6)
-                    .map(|&t| format!("CLAIM {}", map::name(t)))
-                    .collect(),
-                String::new(),
-            ));
+    let mut out = match s.phase {
+        Phase::Over => vec![],
+        Phase::Claim | Phase::Draft | Phase::Place | Phase::BlindPlace | Phase::Headquarters => {
+            setup_prompts(s, l)
         }
-        Phase::Draft => {
-            for seat in 0..s.n() {
-                if s.ranks[seat].is_none() {
-                    out.push(prompt(
-                        seat,
-                        PromptKind::Draft,
-                        "Send your ranked list of territories; they are drafted round-robin."
-                            .into(),
-                        vec!["RANK Eastern Australia, Indonesia, New Guinea, Siam".into()],
-                        String::new(),
-                    ));
-                }
-            }
-        }
-        Phase::Place => {
-            let seat = s.to_move;
-            let (own, neu) = s.placement_due(seat);
-            out.push(prompt(
-                seat,
-                PromptKind::Place,
-                format!(
-                    "Place {own} of your armies{} ({} left to place).",
-                    if neu > 0 {
-                        " and 1 neutral army".to_string()
-                    } else {
-                        String::new()
-                    },
-                    s.to_place[seat]
-                ),
-                vec![],
-                String::new(),
-            ));
-        }
-        Phase::BlindPlace => {
-            for seat in 0..s.n() {
-                if s.blind[seat].is_none() {
-                    let (own, neu) = s.placement_due(seat);
-                    out.push(prompt(
-                        seat,
-                        PromptKind::Place,
-                        format!(
-                            "Send all your placements at once: {own} armies{}; revealed when everyone has sent.",
-                            if neu > 0 { format!(" and {neu} neutral") } else { String::new() }
-                        ),
-                        vec![],
-                        String::new(),
-                    ));
-                }
-            }
-        }
-        Phase::Headquarters => {
-            for seat in 0..s.n() {
-                if s.hq[seat].is_none() {
-                    out.push(prompt(
-                        seat,
-                        PromptKind::Headquarters,
-                        "Choose your secret headquarters among your territories.".into(),
-                        s.owned(seat)
-                            .iter()
-                            .take(5)
-                            .map(|&t| format!("HQ {}", map::name(t)))
-                            .collect(),
-                        String::new(),
-                    ));
-                }
-            }
-        }
-        Phase::Play => {
-            if let Some(b) = &s.battle {
-                let max = max_defence_dice(s.armies[b.to], 2);
-                let neutral = s.owner[b.to] == Owner::Neutral;
-                let mut p = prompt(
-                    b.responder,
-                    if neutral { PromptKind::DefendNeutral } else { PromptKind::Defend },
-                    format!(
-                        "{} attacks {}{} ({} armies) from {} ({} armies): how many dice do you defend with?",
-                        pname(s, s.to_move),
-                        if neutral { "the neutral " } else { "" },
-                        map::name(b.to),
-                        s.armies[b.to],
-                        map::name(b.from),
-                        s.armies[b.from]
-                    ),
-                    (1..=max).rev().map(|d| format!("DEFEND {d}")).collect(),
-                    String::new(),
-                );
-                p.standing = Some(
-                    if neutral {
-                        "SET NEUTRAL 2"
-                    } else {
-                        "SET DEFEND 2"
-                    }
-                    .into(),
-                );
-                out.push(p);
-            } else {
-                let seat = s.to_move;
-                let ts = &s.turn_state;
-                let q = match ts.stage {
-                    Stage::Reinforce if s.hands[seat].len() >= 5 => {
-                        format!("You hold {} cards: trade a set.", s.hands[seat].len())
-                    }
-                    Stage::Reinforce => format!(
-                        "Your turn: place {} armies (trade sets first if you wish).",
-                        ts.reinforcements
-                    ),
-                    Stage::Attack => "Attack, fortify, or end your turn.".to_string(),
-                    Stage::Fortify => "Fortify again or END.".to_string(),
-                };
-                let mut choices = Vec::new();
-                if ts.stage == Stage::Reinforce {
-                    let held = |t: usize| s.owns(seat, t);
-                    for set in cards::sets_in(&s.hands[seat], &held).iter().take(2) {
-                        choices.push(crate::orders::trade_text(set));
-                    }
-                }
-                if ts.stage == Stage::Attack {
-                    'found: for from in s.owned(seat) {
-                        if s.armies[from] < 2 {
-                            continue;
-                        }
-                        for to in board().neighbors(from) {
-                            if !s.owns(seat, to) {
-                                choices.push(format!(
-                                    "ATTACK {} FROM {} UNTIL CONQUERED",
-                                    map::name(to),
-                                    map::name(from)
-                                ));
-                                if choices.len() >= 3 {
-                                    break 'found;
-                                }
-                            }
-                        }
-                    }
-                }
-                out.push(prompt(seat, PromptKind::Turn, q, choices, String::new()));
-            }
-        }
-    }
+        Phase::Play => match &s.battle {
+            Some(b) => vec![defend_prompt(s, b, l)],
+            None => vec![turn_prompt(s, l)],
+        },
+    };
     // choices and default text come from the default order (exact lines)
     for p in out.iter_mut() {
-        let d = s.order_text_of(&crate::bot::default_order(s, p));
+        let d = text_in(&crate::bot::default_order(s, p), l);
         if p.choices.is_empty() {
             p.choices = vec![d.clone()];
         } else if !p.choices.contains(&d) {
@@ -218,458 +78,1157 @@ pub fn pending(s: &Risk, _lang: Lang) -> Vec<Prompt> {
     out
 }
 
+fn setup_prompts(s: &Risk, l: Lang) -> Vec<Prompt> {
+    let mut out = Vec::new();
+    match s.phase {
+        Phase::Claim => {
+            let free: Vec<usize> = (0..s.owner.len())
+                .filter(|&t| s.owner[t] == Owner::Nobody)
+                .collect();
+            let q = match l {
+                Lang::En => format!("Claim a free territory ({} left).", free.len()),
+                Lang::Fr => format!("Réclamez un territoire libre (il en reste {}).", free.len()),
+            };
+            let choices = free
+                .iter()
+                .take(6)
+                .map(|&t| text_in(&Order::Claim(t), l))
+                .collect();
+            out.push(prompt(
+                s.to_move,
+                PromptKind::Claim,
+                q,
+                choices,
+                String::new(),
+            ));
+        }
+        Phase::Draft => out = draft_prompts(s, l),
+        Phase::Place => {
+            let seat = s.to_move;
+            let (own, neu) = s.placement_due(seat);
+            let left = s.to_place[seat];
+            let q = match l {
+                Lang::En => format!(
+                    "Place {own} of your armies{} ({left} left to place).",
+                    if neu > 0 { " and 1 neutral army" } else { "" },
+                ),
+                Lang::Fr => format!(
+                    "Placez {own} de vos armées{} (il vous en reste {left} à placer).",
+                    if neu > 0 { " et 1 armée neutre" } else { "" },
+                ),
+            };
+            out.push(prompt(seat, PromptKind::Place, q, vec![], String::new()));
+        }
+        Phase::BlindPlace => {
+            for seat in (0..s.n()).filter(|&p| s.blind[p].is_none()) {
+                let q = blind_question(s.placement_due(seat), l);
+                out.push(prompt(seat, PromptKind::Place, q, vec![], String::new()));
+            }
+        }
+        Phase::Headquarters => out = hq_prompts(s, l),
+        Phase::Play | Phase::Over => {}
+    }
+    out
+}
+
+fn draft_prompts(s: &Risk, l: Lang) -> Vec<Prompt> {
+    let mut out = Vec::new();
+
+    let example: Vec<TerritoryId> = ["eastern_australia", "indonesia", "new_guinea", "siam"]
+        .iter()
+        .filter_map(|k| board().by_key(k))
+        .collect();
+    for seat in (0..s.n()).filter(|&p| s.ranks[p].is_none()) {
+        out.push(prompt(
+                    seat,
+                    PromptKind::Draft,
+                    l.pick(
+                        "Send your ranked list of territories; they are drafted round-robin.",
+                        "Envoyez votre liste de territoires par ordre de préférence ; ils sont répartis à tour de rôle.",
+                    )
+                    .into(),
+                    vec![text_in(&Order::Rank(example.clone()), l)],
+                    String::new(),
+                ));
+    }
+    out
+}
+
+fn hq_prompts(s: &Risk, l: Lang) -> Vec<Prompt> {
+    let mut out = Vec::new();
+
+    for seat in (0..s.n()).filter(|&p| s.hq[p].is_none()) {
+        out.push(prompt(
+            seat,
+            PromptKind::Headquarters,
+            l.pick(
+                "Choose your secret headquarters among your territories.",
+                "Choisissez votre quartier général secret parmi vos territoires.",
+            )
+            .into(),
+            s.owned(seat)
+                .iter()
+                .take(5)
+                .map(|&t| text_in(&Order::Hq(t), l))
+                .collect(),
+            String::new(),
+        ));
+    }
+    out
+}
+
+fn blind_question((own, neu): (u32, u32), l: Lang) -> String {
+    match l {
+        Lang::En => format!(
+            "Send all your placements at once: {own} armies{}; revealed when everyone has sent.",
+            if neu > 0 { format!(" and {neu} neutral") } else { String::new() }
+        ),
+        Lang::Fr => format!(
+            "Envoyez tous vos placements d'un coup : {}{} ; ils seront révélés quand tous auront envoyé les leurs.",
+            say::armies(own, l),
+            if neu > 0 {
+                format!(" et {} neutre{}", neu, if neu > 1 { "s" } else { "" })
+            } else {
+                String::new()
+            }
+        ),
+    }
+}
+
+fn defend_prompt(s: &Risk, b: &Battle, l: Lang) -> Prompt {
+    let max = max_defence_dice(s.armies[b.to], 2);
+    let neutral = s.owner[b.to] == Owner::Neutral;
+    let (to, from) = (s.armies[b.to], s.armies[b.from]);
+    let q = match l {
+        Lang::En => format!(
+            "{} attacks {}{} ({to} armies) from {} ({from} armies): how many dice do you defend with?",
+            pname(s, s.to_move),
+            if neutral { "the neutral " } else { "" },
+            map::name(b.to),
+            map::name(b.from),
+        ),
+        Lang::Fr => format!(
+            "{} attaque {}{} ({}) depuis {} ({}) : avec combien de dés défendez-vous ?",
+            pname(s, s.to_move),
+            say::le(b.to, l),
+            if neutral { " neutre" } else { "" },
+            say::armies(to, l),
+            say::le(b.from, l),
+            say::armies(from, l),
+        ),
+    };
+    let kind = if neutral {
+        PromptKind::DefendNeutral
+    } else {
+        PromptKind::Defend
+    };
+    let choices = (1..=max)
+        .rev()
+        .map(|d| text_in(&Order::Defend(d), l))
+        .collect();
+    let mut p = prompt(b.responder, kind, q, choices, String::new());
+    let standing = if neutral {
+        Order::SetNeutral(Policy::Dice(2))
+    } else {
+        Order::SetDefend(Policy::Dice(2))
+    };
+    p.standing = Some(text_in(&standing, l));
+    p
+}
+
+fn turn_prompt(s: &Risk, l: Lang) -> Prompt {
+    let seat = s.to_move;
+    let ts = &s.turn_state;
+    let q = match (ts.stage, l) {
+        (Stage::Reinforce, Lang::En) if s.hands[seat].len() >= 5 => {
+            format!("You hold {} cards: trade a set.", s.hands[seat].len())
+        }
+        (Stage::Reinforce, Lang::Fr) if s.hands[seat].len() >= 5 => format!(
+            "Vous avez {} cartes : échangez une combinaison.",
+            s.hands[seat].len()
+        ),
+        (Stage::Reinforce, Lang::En) => format!(
+            "Your turn: place {} armies (trade sets first if you wish).",
+            ts.reinforcements
+        ),
+        (Stage::Reinforce, Lang::Fr) => format!(
+            "À vous de jouer : placez {} (échangez d'abord des combinaisons si vous le souhaitez).",
+            say::armies(ts.reinforcements, l)
+        ),
+        (Stage::Attack, _) => l
+            .pick(
+                "Attack, fortify, or end your turn.",
+                "Attaquez, fortifiez, ou terminez votre tour.",
+            )
+            .into(),
+        (Stage::Fortify, _) => l
+            .pick("Fortify again or END.", "Fortifiez encore ou FIN.")
+            .into(),
+    };
+    let mut choices = Vec::new();
+    if ts.stage == Stage::Reinforce {
+        let held = |t: usize| s.owns(seat, t);
+        for set in cards::sets_in(&s.hands[seat], &held).iter().take(2) {
+            choices.push(trade_text_in(set, l));
+        }
+    }
+    if ts.stage == Stage::Attack {
+        'found: for from in s.owned(seat) {
+            if s.armies[from] < 2 {
+                continue;
+            }
+            for to in board().neighbors(from) {
+                if !s.owns(seat, to) {
+                    choices.push(attack_choice(to, from, l));
+                    if choices.len() >= 3 {
+                        break 'found;
+                    }
+                }
+            }
+        }
+    }
+    prompt(seat, PromptKind::Turn, q, choices, String::new())
+}
+
 impl Risk {
     pub fn order_text_of(&self, o: &Order) -> String {
         crate::orders::text(o)
     }
 }
 
-pub fn narrate(s: &Risk, e: &Event, v: Viewer, _lang: Lang) -> Option<String> {
+pub fn narrate(s: &Risk, e: &Event, v: Viewer, l: Lang) -> Option<String> {
+    match e {
+        Event::FirstPlayer { .. }
+        | Event::Claimed { .. }
+        | Event::Ranked { .. }
+        | Event::Allotted { .. }
+        | Event::Placed { .. } => Some(narrate_setup(s, e, v, l)),
+        Event::BlindSent { .. } | Event::BlindRevealed { .. } => Some(narrate_blind(s, e, v, l)),
+        Event::HqCommitted { .. } | Event::HqRevealed { .. } | Event::HqTaken { .. } => {
+            Some(narrate_hq(s, e, v, l))
+        }
+        Event::AwaitDefence { .. } | Event::Battle { .. } | Event::Conquered { .. } => {
+            Some(narrate_battle(s, e, l))
+        }
+        _ => narrate_turn(s, e, v, l),
+    }
+}
+
+/// The names of seats: "P1 and P2" / "P1 et P2".
+fn seats_and(s: &Risk, seats: &[Seat], l: Lang) -> String {
+    let names: Vec<String> = seats.iter().map(|x| pname(s, *x)).collect();
+    match l {
+        Lang::En => names.join(" and "),
+        Lang::Fr => say::and_list(&names, l),
+    }
+}
+
+fn narrate_setup(s: &Risk, e: &Event, v: Viewer, l: Lang) -> String {
     let me = |seat: Seat| v == Viewer::Seat(seat);
     let n = |seat: Seat| pname(s, seat);
-    let t = |x: usize| map::name(x).to_string();
-    Some(match e {
-        Event::FirstPlayer { seat } => format!("{} rolled highest and goes first.", n(*seat)),
-        Event::Claimed { seat, t: x } => format!("{} claims {}.", n(*seat), t(*x)),
-        Event::Ranked { seat, list } => {
-            if me(*seat) {
-                format!(
-                    "Your ranking: {}.",
-                    list.iter().map(|x| t(*x)).collect::<Vec<_>>().join(", ")
-                )
-            } else {
-                format!("{} has sent a ranking.", n(*seat))
-            }
+    match (e, l) {
+        (Event::FirstPlayer { seat }, Lang::En) => {
+            format!("{} rolled highest and goes first.", n(*seat))
         }
-        Event::Allotted { picks, how } => {
-            let mut lines = vec![format!("Territories {how}:")];
-            let mut owners: Vec<Owner> = (0..s.n()).map(Owner::Seat).collect();
-            if picks.iter().any(|p| p.0 == Owner::Neutral) {
-                owners.push(Owner::Neutral);
-            }
-            for o in owners {
-                let l: Vec<String> =
-                    picks.iter().filter(|p| p.0 == o).map(|p| t(p.1)).collect();
-                lines.push(format!("  {}: {}", owner_name(s, o), l.join(", ")));
-            }
-            lines.join("\n")
-        }
-        Event::Placed { seat, own, neutral } => {
-            let mut l = format!("{} places {}", n(*seat), placements(own));
-            if !neutral.is_empty() {
-                l += &format!(" and a neutral army: {}", placements(neutral));
-            }
-            l + "."
-        }
-        Event::BlindSent { seat, own, neutral } => {
-            if me(*seat) {
-                let mut l = format!("Your placement (secret until all have sent): {}", placements(own));
-                if !neutral.is_empty() {
-                    l += &format!("; neutral: {}", placements(neutral));
-                }
-                l
-            } else {
-                format!("{} has sent a placement.", n(*seat))
-            }
-        }
-        Event::BlindRevealed { all } => {
-            let mut lines = vec!["Placements revealed:".to_string()];
-            for (seat, own, neutral) in all {
-                let mut l = format!("  {}: {}", n(*seat), placements(own));
-                if !neutral.is_empty() {
-                    l += &format!("; neutral: {}", placements(neutral));
-                }
-                lines.push(l);
-            }
-            lines.join("\n")
-        }
-        Event::HqCommitted { seat, t: x, commitment } => {
-            if me(*seat) {
-                format!(
-                    "Your headquarters: {} (commitment {commitment}).",
-                    t(*x)
-                )
-            } else {
-                format!(
-                    "{} has chosen a headquarters (commitment {commitment}).",
-                    n(*seat)
-                )
-            }
-        }
-        Event::HqRevealed { all } => {
-            let mut lines = vec!["Headquarters revealed (check: SHA-256(salt \":\" key) = commitment):".to_string()];
-            for (seat, x, salt) in all {
-                lines.push(format!(
-                    "  {}: {} (key {}, salt {})",
-                    n(*seat),
-                    t(*x),
-                    board().territories[*x].key,
-                    salt.hex()
-                ));
-            }
-            lines.join("\n")
-        }
-        Event::TurnBegins {
-            seat,
-            round,
-            territories,
-            base,
-            continents,
-            total,
-        } => {
-            let conts: Vec<String> = continents
-                .iter()
-                .map(|g| format!("{} +{}", board().groups[*g].name, board().groups[*g].bonus))
-                .collect();
+        (Event::FirstPlayer { seat }, Lang::Fr) => {
             format!(
-                "Round {round}: {}'s turn. {territories} territories: {base} armies{}; {total} to place.",
-                n(*seat),
-                if conts.is_empty() { String::new() } else { format!(", {}", conts.join(", ")) }
+                "{} a fait le plus grand total aux dés et commence.",
+                n(*seat)
             )
         }
-        Event::Traded {
-            seat,
-            cards: cs,
-            value,
-            bonus_on,
-        } => format!(
-            "{} trades {} for {value} armies{}.",
-            n(*seat),
-            cs.iter().map(|c| card_name(*c)).collect::<Vec<_>>().join(", "),
-            bonus_on
-                .map(|x| format!(", +2 on {}", t(x)))
-                .unwrap_or_default()
+        (Event::Claimed { seat, t: x }, Lang::En) => {
+            format!("{} claims {}.", n(*seat), map::name(*x))
+        }
+        (Event::Claimed { seat, t: x }, Lang::Fr) => {
+            format!("{} réclame {}.", n(*seat), say::le(*x, l))
+        }
+        (Event::Ranked { seat, list }, _) if me(*seat) => {
+            format!(
+                "{} {}.",
+                l.pick("Your ranking:", "Votre liste :"),
+                names(list, l)
+            )
+        }
+        (Event::Ranked { seat, .. }, Lang::En) => format!("{} has sent a ranking.", n(*seat)),
+        (Event::Ranked { seat, .. }, Lang::Fr) => format!("{} a envoyé sa liste.", n(*seat)),
+        (Event::Allotted { picks, how }, _) => allotted(s, picks, how, l),
+        (Event::Placed { seat, own, neutral }, Lang::En) => {
+            let mut line = format!("{} places {}", n(*seat), placements(own, l));
+            if !neutral.is_empty() {
+                line += &format!(" and a neutral army: {}", placements(neutral, l));
+            }
+            line + "."
+        }
+        (Event::Placed { seat, own, neutral }, Lang::Fr) => {
+            let mut line = format!("{} place {}", n(*seat), placements(own, l));
+            if !neutral.is_empty() {
+                line += &format!(" ; neutre : {}", placements(neutral, l));
+            }
+            line + "."
+        }
+        _ => String::new(),
+    }
+}
+
+fn narrate_blind(s: &Risk, e: &Event, v: Viewer, l: Lang) -> String {
+    let me = |seat: Seat| v == Viewer::Seat(seat);
+    let n = |seat: Seat| pname(s, seat);
+    match (e, l) {
+        (Event::BlindSent { seat, own, neutral }, _) if me(*seat) => {
+            let mut line = format!(
+                "{} {}",
+                l.pick(
+                    "Your placement (secret until all have sent):",
+                    "Vos placements (secrets jusqu'à ce que tous aient envoyé les leurs) :"
+                ),
+                placements(own, l)
+            );
+            if !neutral.is_empty() {
+                line += &format!(
+                    "{} {}",
+                    l.pick("; neutral:", " ; neutre :"),
+                    placements(neutral, l)
+                );
+            }
+            line
+        }
+        (Event::BlindSent { seat, .. }, Lang::En) => format!("{} has sent a placement.", n(*seat)),
+        (Event::BlindSent { seat, .. }, Lang::Fr) => {
+            format!("{} a envoyé ses placements.", n(*seat))
+        }
+        (Event::BlindRevealed { all }, _) => {
+            let mut lines = vec![l
+                .pick("Placements revealed:", "Placements révélés :")
+                .to_string()];
+            for (seat, own, neutral) in all {
+                let mut line =
+                    format!("  {}{} {}", n(*seat), l.pick(":", " :"), placements(own, l));
+                if !neutral.is_empty() {
+                    line += &format!(
+                        "{} {}",
+                        l.pick("; neutral:", " ; neutre :"),
+                        placements(neutral, l)
+                    );
+                }
+                lines.push(line);
+            }
+            lines.join("\n")
+        }
+        _ => String::new(),
+    }
+}
+
+/// Territory names joined by commas.
+fn names(list: &[TerritoryId], l: Lang) -> String {
+    list.iter()
+        .map(|x| map::name_in(*x, l))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn allotted(s: &Risk, picks: &[(Owner, TerritoryId)], how: &str, l: Lang) -> String {
+    let mut lines = vec![match l {
+        Lang::En => format!("Territories {how}:"),
+        Lang::Fr => format!("Territoires {} :", how_fr(how)),
+    }];
+    let mut owners: Vec<Owner> = (0..s.n()).map(Owner::Seat).collect();
+    if picks.iter().any(|p| p.0 == Owner::Neutral) {
+        owners.push(Owner::Neutral);
+    }
+    for o in owners {
+        let list: Vec<TerritoryId> = picks.iter().filter(|p| p.0 == o).map(|p| p.1).collect();
+        lines.push(format!(
+            "  {}{} {}",
+            owner_name(s, o, l),
+            l.pick(":", " :"),
+            names(&list, l)
+        ));
+    }
+    lines.join("\n")
+}
+
+/// How territories were allotted (stored in English in the event), in French.
+pub fn how_fr(how: &str) -> String {
+    match how {
+        "dealt from the cards into three piles" => "distribués avec les cartes en trois piles",
+        "dealt at random" => "distribués au hasard",
+        "drafted from the ranked lists" => "répartis d'après les listes de préférence",
+        other => other,
+    }
+    .to_string()
+}
+
+/// A winning reason (stored in English in the event and the outcome), in French.
+pub fn reason_fr(en: &str) -> String {
+    if en == "eliminated the opponent" {
+        return "a éliminé son adversaire".into();
+    }
+    if en == "holds all 42 territories" {
+        return "occupe les 42 territoires".into();
+    }
+    if let Some(k) = en
+        .strip_prefix("holds ")
+        .and_then(|r| r.strip_suffix(" enemy headquarters and its own"))
+    {
+        let k: u32 = k.parse().unwrap_or(0);
+        return format!(
+            "tient {} et le sien",
+            fr::count(k, "quartier général adverse", "quartiers généraux adverses")
+        );
+    }
+    if let Some(r) = en.strip_prefix("most territories (") {
+        let (best, r) = r.split_once(')').unwrap_or((r, ""));
+        let rounds = r
+            .trim_start_matches(" when the turn limit of ")
+            .trim_end_matches(" rounds was reached");
+        return format!("le plus de territoires ({best}) à la limite de {rounds} manches");
+    }
+    en.to_string()
+}
+
+fn narrate_hq(s: &Risk, e: &Event, v: Viewer, l: Lang) -> String {
+    let me = |seat: Seat| v == Viewer::Seat(seat);
+    let n = |seat: Seat| pname(s, seat);
+    match (e, l) {
+        (
+            Event::HqCommitted {
+                seat,
+                t: x,
+                commitment,
+            },
+            Lang::En,
+        ) if me(*seat) => {
+            format!(
+                "Your headquarters: {} (commitment {commitment}).",
+                map::name(*x)
+            )
+        }
+        (
+            Event::HqCommitted {
+                seat,
+                t: x,
+                commitment,
+            },
+            Lang::Fr,
+        ) if me(*seat) => format!(
+            "Votre quartier général : {} (engagement {commitment}).",
+            map::name_in(*x, l)
         ),
-        Event::ArmiesLost { seat, armies } => format!(
-            "{} loses {armies} armies that cannot be placed (at most {} a territory).",
-            n(*seat),
-            s.cap()
+        (
+            Event::HqCommitted {
+                seat, commitment, ..
+            },
+            Lang::En,
+        ) => format!(
+            "{} has chosen a headquarters (commitment {commitment}).",
+            n(*seat)
         ),
-        Event::AwaitDefence { responder, from, to } => format!(
+        (
+            Event::HqCommitted {
+                seat, commitment, ..
+            },
+            Lang::Fr,
+        ) => format!(
+            "{} a choisi son quartier général (engagement {commitment}).",
+            n(*seat)
+        ),
+        (Event::HqRevealed { all }, _) => hq_revealed(s, all, l),
+        (Event::HqTaken { seat, of, t: x }, Lang::En) => format!(
+            "{} captures {}'s headquarters {} and takes its card.",
+            n(*seat),
+            n(*of),
+            map::name(*x)
+        ),
+        (Event::HqTaken { seat, of, t: x }, Lang::Fr) => format!(
+            "{} capture le quartier général de {}, {}, et prend sa carte.",
+            n(*seat),
+            n(*of),
+            say::le(*x, l)
+        ),
+        _ => String::new(),
+    }
+}
+
+fn hq_revealed(s: &Risk, all: &[(Seat, TerritoryId, castellan_engine::Secret)], l: Lang) -> String {
+    let n = |seat: Seat| pname(s, seat);
+    let mut lines = vec![l
+        .pick(
+            "Headquarters revealed (check: SHA-256(salt \":\" key) = commitment):",
+            "Quartiers généraux révélés (vérification : SHA-256(sel \":\" clé) = engagement) :",
+        )
+        .to_string()];
+    for (seat, x, salt) in all {
+        let key = &board().territories[*x].key;
+        lines.push(match l {
+            Lang::En => format!(
+                "  {}: {} (key {key}, salt {})",
+                n(*seat),
+                map::name(*x),
+                salt.hex()
+            ),
+            Lang::Fr => format!(
+                "  {} : {} (clé {key}, sel {})",
+                n(*seat),
+                map::name_in(*x, l),
+                salt.hex()
+            ),
+        });
+    }
+    lines.join("\n")
+}
+
+fn narrate_battle(s: &Risk, e: &Event, l: Lang) -> String {
+    let n = |seat: Seat| pname(s, seat);
+    let t = |x: TerritoryId| say::le(x, l);
+    match (e, l) {
+        (
+            Event::AwaitDefence {
+                responder,
+                from,
+                to,
+            },
+            Lang::En,
+        ) => format!(
             "The attack on {} from {} waits for {}'s dice (DEFEND 1 or DEFEND 2).",
             t(*to),
             t(*from),
             n(*responder)
         ),
-        Event::Battle {
-            seat,
-            from,
-            to,
-            attack,
-            defence,
-            attacker_losses,
-            defender_losses,
-            reroll,
-            commander,
-        } => {
-            let mut l = format!(
-                "{} attacks {} from {}: {:?} against {:?}",
-                n(*seat),
-                t(*to),
-                t(*from),
-                attack,
-                defence
-            );
-            if let Some((c, old, new)) = reroll {
-                l += &format!(" (re-rolled a {old} into a {new} showing the {} card)", card_name(*c));
-            }
-            if let Some(old) = commander {
-                l += &format!(" (the commander turned a {old} into a 6)");
-            }
-            l + &format!(
-                ": attacker loses {attacker_losses}, defender loses {defender_losses}."
-            )
-        }
-        Event::Conquered {
-            seat,
-            from,
-            to,
-            moved,
-        } => format!(
+        (
+            Event::AwaitDefence {
+                responder,
+                from,
+                to,
+            },
+            Lang::Fr,
+        ) => format!(
+            "L'attaque contre {} depuis {} attend les dés de {} (DÉFENDS 1 ou DÉFENDS 2).",
+            t(*to),
+            t(*from),
+            n(*responder)
+        ),
+        (Event::Battle { .. }, _) => battle_line(s, e, l),
+        (
+            Event::Conquered {
+                seat,
+                from,
+                to,
+                moved,
+            },
+            Lang::En,
+        ) => format!(
             "{} conquers {} and moves in {moved} from {}.",
             n(*seat),
             t(*to),
             t(*from)
         ),
-        Event::HqTaken { seat, of, t: x } => format!(
-            "{} captures {}'s headquarters {} and takes its card.",
+        (
+            Event::Conquered {
+                seat,
+                from,
+                to,
+                moved,
+            },
+            Lang::Fr,
+        ) => format!(
+            "{} conquiert {} et y fait entrer {} depuis {}.",
             n(*seat),
-            n(*of),
-            t(*x)
+            t(*to),
+            say::armies(*moved, l),
+            t(*from)
         ),
-        Event::Eliminated { victim, by, cards: cs } => {
-            if me(*by) || me(*victim) {
-                format!(
-                    "{} is eliminated by {}, who takes {} cards: {}.",
-                    n(*victim),
-                    n(*by),
-                    cs.len(),
-                    if cs.is_empty() {
-                        "none".to_string()
-                    } else {
-                        cs.iter().map(|c| card_name(*c)).collect::<Vec<_>>().join(", ")
-                    }
-                )
-            } else {
-                format!(
-                    "{} is eliminated by {}, who takes {} cards.",
-                    n(*victim),
-                    n(*by),
-                    cs.len()
-                )
-            }
+        _ => String::new(),
+    }
+}
+
+fn battle_line(s: &Risk, e: &Event, l: Lang) -> String {
+    let Event::Battle {
+        seat,
+        from,
+        to,
+        attack,
+        defence,
+        attacker_losses,
+        defender_losses,
+        reroll,
+        commander,
+    } = e
+    else {
+        return String::new();
+    };
+    let (who, to, from) = (pname(s, *seat), say::le(*to, l), say::le(*from, l));
+    let mut line = match l {
+        Lang::En => format!("{who} attacks {to} from {from}: {attack:?} against {defence:?}"),
+        Lang::Fr => format!("{who} attaque {to} depuis {from} : {attack:?} contre {defence:?}"),
+    };
+    if let Some((c, old, new)) = reroll {
+        line += &match l {
+            Lang::En => format!(
+                " (re-rolled a {old} into a {new} showing the {} card)",
+                card_name_in(*c, l)
+            ),
+            Lang::Fr => format!(
+                " (un {old} relancé en {new} grâce à la carte {})",
+                card_name_in(*c, l)
+            ),
+        };
+    }
+    if let Some(old) = commander {
+        line += &match l {
+            Lang::En => format!(" (the commander turned a {old} into a 6)"),
+            Lang::Fr => format!(" (le commandant a changé un {old} en 6)"),
+        };
+    }
+    line + &match l {
+        Lang::En => {
+            format!(": attacker loses {attacker_losses}, defender loses {defender_losses}.")
         }
-        Event::MustTrade { seat, cards: k } => format!(
-            "{} holds {k} cards and must trade sets now.",
+        Lang::Fr => {
+            format!(" : l'attaquant perd {attacker_losses}, le défenseur perd {defender_losses}.")
+        }
+    }
+}
+
+/// "Europe +5" for each continent held.
+fn continents_bonus(continents: &[usize], l: Lang) -> Vec<String> {
+    continents
+        .iter()
+        .map(|g| format!("{} +{}", map::continent_in(*g, l), board().groups[*g].bonus))
+        .collect()
+}
+
+fn narrate_turn(s: &Risk, e: &Event, v: Viewer, l: Lang) -> Option<String> {
+    let me = |seat: Seat| v == Viewer::Seat(seat);
+    let n = |seat: Seat| pname(s, seat);
+    Some(match (e, l) {
+        (Event::TurnBegins { .. }, _) => turn_begins(s, e, l),
+        (Event::Traded { .. } | Event::ArmiesLost { .. }, _) => narrate_armies(s, e, l),
+        (
+            Event::Eliminated {
+                victim,
+                by,
+                cards: cs,
+            },
+            _,
+        ) => eliminated(s, *victim, *by, cs, me(*by) || me(*victim), l),
+        (Event::MustTrade { seat, cards: k }, Lang::En) => {
+            format!("{} holds {k} cards and must trade sets now.", n(*seat))
+        }
+        (Event::MustTrade { seat, cards: k }, Lang::Fr) => format!(
+            "{} a {k} cartes et doit échanger des combinaisons maintenant.",
             n(*seat)
         ),
-        Event::Drew { seat, card } => {
-            if me(*seat) {
-                format!("You draw a card: {}.", card_name(*card))
-            } else {
-                format!("{} draws a card.", n(*seat))
-            }
-        }
-        Event::Fortified {
-            seat,
-            from,
-            to,
-            armies,
-        } => format!(
+        (Event::Drew { seat, card }, _) if me(*seat) => format!(
+            "{} {}.",
+            l.pick("You draw a card:", "Vous piochez une carte :"),
+            card_name_in(*card, l)
+        ),
+        (Event::Drew { seat, .. }, Lang::En) => format!("{} draws a card.", n(*seat)),
+        (Event::Drew { seat, .. }, Lang::Fr) => format!("{} pioche une carte.", n(*seat)),
+        (
+            Event::Fortified {
+                seat,
+                from,
+                to,
+                armies,
+            },
+            Lang::En,
+        ) => format!(
             "{} moves {armies} armies from {} to {}.",
             n(*seat),
-            t(*from),
-            t(*to)
+            map::name(*from),
+            map::name(*to)
         ),
-        Event::TurnEnds { seat } => format!("{} ends the turn.", n(*seat)),
-        Event::StandingSet {
-            seat,
-            neutral,
-            policy,
-        } => {
+        (
+            Event::Fortified {
+                seat,
+                from,
+                to,
+                armies,
+            },
+            Lang::Fr,
+        ) => format!(
+            "{} déplace {} {} vers {}.",
+            n(*seat),
+            say::armies(*armies, l),
+            say::de(*from),
+            say::le(*to, l)
+        ),
+        (Event::TurnEnds { seat }, Lang::En) => format!("{} ends the turn.", n(*seat)),
+        (Event::TurnEnds { seat }, Lang::Fr) => format!("{} termine son tour.", n(*seat)),
+        (
+            Event::StandingSet {
+                seat,
+                neutral,
+                policy,
+            },
+            _,
+        ) => {
             if !me(*seat) {
                 return None;
             }
-            format!(
-                "Standing order: {} {}.",
-                if *neutral { "defend neutral territories with" } else { "defend with" },
-                match policy {
-                    Policy::Dice(d) => format!("{d} dice when allowed"),
-                    Policy::Ask => "dice chosen when asked".into(),
-                }
-            )
+            standing_line(*neutral, *policy, l)
         }
-        Event::Extended { round, tied } => format!(
-            "Turn limit reached with a tie between {}: the game goes on to the end of round {round}.",
-            tied.iter().map(|x| n(*x)).collect::<Vec<_>>().join(" and ")
-        ),
-        Event::Won { winners, reason } => format!(
-            "{} wins: {reason}.",
-            winners.iter().map(|x| n(*x)).collect::<Vec<_>>().join(" and ")
-        ),
+        (Event::Extended { .. } | Event::Won { .. }, _) => narrate_end(s, e, l),
+        _ => return None,
     })
 }
 
-pub fn public_view(s: &Risk, _lang: Lang) -> String {
-    let b = board();
-    let mut out = Vec::new();
-    let phase = match s.phase {
-        Phase::Claim => "claiming territories".to_string(),
-        Phase::Draft => "drafting territories".into(),
-        Phase::Place | Phase::BlindPlace => "placing armies".into(),
-        Phase::Headquarters => "choosing headquarters".into(),
-        Phase::Play => format!("round {}, {} to play", s.round, pname(s, s.to_move)),
-        Phase::Over => "game over".into(),
+fn narrate_armies(s: &Risk, e: &Event, l: Lang) -> String {
+    let n = |seat: Seat| pname(s, seat);
+    match (e, l) {
+        (
+            Event::Traded {
+                seat,
+                cards: cs,
+                value,
+                bonus_on,
+            },
+            _,
+        ) => {
+            let list = cs
+                .iter()
+                .map(|c| card_name_in(*c, l))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let bonus = bonus_on
+                .map(|x| format!(", +2 {} {}", l.pick("on", "sur"), say::le(x, l)))
+                .unwrap_or_default();
+            match l {
+                Lang::En => format!("{} trades {list} for {value} armies{bonus}.", n(*seat)),
+                Lang::Fr => format!(
+                    "{} échange {list} contre {}{bonus}.",
+                    n(*seat),
+                    say::armies(*value, l)
+                ),
+            }
+        }
+        (Event::ArmiesLost { seat, armies }, Lang::En) => format!(
+            "{} loses {armies} armies that cannot be placed (at most {} a territory).",
+            n(*seat),
+            s.cap()
+        ),
+        (Event::ArmiesLost { seat, armies }, Lang::Fr) => format!(
+            "{} perd {} {} (au plus {} par territoire).",
+            n(*seat),
+            say::armies(*armies, l),
+            if *armies > 1 {
+                "impossibles à placer"
+            } else {
+                "impossible à placer"
+            },
+            s.cap()
+        ),
+        _ => String::new(),
+    }
+}
+
+fn narrate_end(s: &Risk, e: &Event, l: Lang) -> String {
+    match (e, l) {
+        (Event::Extended { round, tied }, Lang::En) => format!(
+            "Turn limit reached with a tie between {}: the game goes on to the end of round {round}.",
+            seats_and(s, tied, l)
+        ),
+        (Event::Extended { round, tied }, Lang::Fr) => format!(
+            "Limite de manches atteinte avec une égalité entre {} : la partie continue jusqu'à la fin de la manche {round}.",
+            seats_and(s, tied, l)
+        ),
+        (Event::Won { winners, reason }, Lang::En) => {
+            format!("{} wins: {reason}.", seats_and(s, winners, l))
+        }
+        (Event::Won { winners, reason }, Lang::Fr) => format!(
+            "{} {} : {}.",
+            seats_and(s, winners, l),
+            if winners.len() > 1 { "gagnent" } else { "gagne" },
+            reason_fr(reason)
+        ),
+        _ => String::new(),
+    }
+}
+
+fn turn_begins(s: &Risk, e: &Event, l: Lang) -> String {
+    let Event::TurnBegins {
+        seat,
+        round,
+        territories,
+        base,
+        continents,
+        total,
+    } = e
+    else {
+        return String::new();
     };
-    out.push(format!("RISK — {phase}"));
-    let width = b
-        .territories
-        .iter()
-        .map(|t| t.name.len())
+    let conts = continents_bonus(continents, l);
+    let conts = if conts.is_empty() {
+        String::new()
+    } else {
+        format!(", {}", conts.join(", "))
+    };
+    let who = pname(s, *seat);
+    match l {
+        Lang::En => format!(
+            "Round {round}: {who}'s turn. {territories} territories: {base} armies{conts}; {total} to place."
+        ),
+        Lang::Fr => format!(
+            "Manche {round} : au tour de {who}. {} : {}{conts} ; {total} à placer.",
+            fr::count(*territories, "territoire", "territoires"),
+            say::armies(*base, l)
+        ),
+    }
+}
+
+fn eliminated(s: &Risk, victim: Seat, by: Seat, cs: &[Card], sees: bool, l: Lang) -> String {
+    let (v, b) = (pname(s, victim), pname(s, by));
+    let k = cs.len();
+    let list = if cs.is_empty() {
+        l.pick("none", "aucune").to_string()
+    } else {
+        cs.iter()
+            .map(|c| card_name_in(*c, l))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match (l, sees) {
+        (Lang::En, true) => format!("{v} is eliminated by {b}, who takes {k} cards: {list}."),
+        (Lang::En, false) => format!("{v} is eliminated by {b}, who takes {k} cards."),
+        (Lang::Fr, true) => format!(
+            "{v} est éliminé par {b}, qui prend ses cartes ({}) : {list}.",
+            k
+        ),
+        (Lang::Fr, false) => format!("{v} est éliminé par {b}, qui prend ses cartes ({}).", k),
+    }
+}
+
+/// "Standing order: defend with 2 dice when allowed." in either language.
+fn standing_line(neutral: bool, policy: Policy, l: Lang) -> String {
+    match l {
+        Lang::En => format!(
+            "Standing order: {} {}.",
+            if neutral {
+                "defend neutral territories with"
+            } else {
+                "defend with"
+            },
+            match policy {
+                Policy::Dice(d) => format!("{d} dice when allowed"),
+                Policy::Ask => "dice chosen when asked".into(),
+            }
+        ),
+        Lang::Fr => format!(
+            "Ordre permanent : défendre {}{}.",
+            if neutral {
+                "les territoires neutres "
+            } else {
+                ""
+            },
+            match policy {
+                Policy::Dice(d) => format!("avec {} quand c'est permis", fr::count(d, "dé", "dés")),
+                Policy::Ask => "en choisissant les dés à chaque attaque".into(),
+            }
+        ),
+    }
+}
+
+pub fn public_view(s: &Risk, l: Lang) -> String {
+    let phase = match (s.phase, l) {
+        (Phase::Play, Lang::En) => format!("round {}, {} to play", s.round, pname(s, s.to_move)),
+        (Phase::Play, Lang::Fr) => {
+            format!("manche {}, à {} de jouer", s.round, pname(s, s.to_move))
+        }
+        (Phase::Claim, _) => l
+            .pick("claiming territories", "réclamation des territoires")
+            .into(),
+        (Phase::Draft, _) => l
+            .pick(
+                "drafting territories",
+                "répartition des territoires par listes",
+            )
+            .into(),
+        (Phase::Place | Phase::BlindPlace, _) => {
+            l.pick("placing armies", "placement des armées").into()
+        }
+        (Phase::Headquarters, _) => l
+            .pick("choosing headquarters", "choix des quartiers généraux")
+            .into(),
+        (Phase::Over, _) => l.pick("game over", "partie terminée").into(),
+    };
+    let mut out = vec![format!("RISK — {phase}")];
+    map_lines(s, l, &mut out);
+    player_lines(s, l, &mut out);
+    let next = crate::cards::set_value(s.sets_traded + 1, s.opts.rising_sets);
+    out.push(match l {
+        Lang::En => format!(
+            "Sets traded: {}; the next set is worth {next}. Cards in the draw pile: {}.",
+            s.sets_traded,
+            s.deck.len()
+        ),
+        Lang::Fr => format!(
+            "Combinaisons échangées : {} ; la prochaine vaut {}. Cartes dans la pioche : {}.",
+            s.sets_traded,
+            say::armies(next, l),
+            s.deck.len()
+        ),
+    });
+    if s.opts.headquarters != Headquarters::None && !s.hq_revealed {
+        let sep = l.pick(": ", " : ");
+        let chosen: Vec<String> = (0..s.n())
+            .filter_map(|p| {
+                s.hq_commit[p]
+                    .as_ref()
+                    .map(|c| format!("{}{sep}{c}", pname(s, p)))
+            })
+            .collect();
+        if !chosen.is_empty() {
+            out.push(format!(
+                "{} {}",
+                l.pick(
+                    "Headquarters commitments:",
+                    "Engagements des quartiers généraux :"
+                ),
+                chosen.join(l.pick("; ", " ; "))
+            ));
+        }
+    }
+    if let Some(o) = &s.outcome {
+        out.push(format!(
+            "{} {} ({})",
+            l.pick("Winner:", "Vainqueur :"),
+            o.winners
+                .iter()
+                .map(|w| pname(s, *w))
+                .collect::<Vec<_>>()
+                .join(", "),
+            match l {
+                Lang::En => o.reason.clone(),
+                Lang::Fr => o.reason_fr.clone().unwrap_or_else(|| reason_fr(&o.reason)),
+            }
+        ));
+    }
+    out.join("\n")
+}
+
+/// The world map: continents, then territories with armies and owner.
+fn map_lines(s: &Risk, l: Lang, out: &mut Vec<String>) {
+    let b = board();
+    let width = (0..b.len())
+        .map(|t| map::name_in(t, l).chars().count())
         .max()
         .unwrap_or(10);
     for (gi, g) in b.groups.iter().enumerate() {
         let holder = (0..s.n()).find(|&p| s.continents_of(p).contains(&gi));
         out.push(format!(
             "\n{} (bonus {}){}",
-            g.name,
+            map::continent_in(gi, l),
             g.bonus,
             holder
-                .map(|p| format!(" — held by {}", pname(s, p)))
+                .map(|p| format!("{}{}", l.pick(" — held by ", " — tenue par "), pname(s, p)))
                 .unwrap_or_default()
         ));
         for &t in &g.members {
             let hq = if s.hq_revealed {
                 (0..s.n())
                     .find(|&p| s.hq[p] == Some(t))
-                    .map(|p| format!("  [HQ of {}]", pname(s, p)))
+                    .map(|p| format!("  [{} {}]", l.pick("HQ of", "QG de"), pname(s, p)))
                     .unwrap_or_default()
             } else {
                 String::new()
             };
             out.push(format!(
                 "  {:width$}  {:>3}  {}{hq}",
-                b.territories[t].name,
+                map::name_in(t, l),
                 s.armies[t],
-                owner_name(s, s.owner[t]),
+                owner_name(s, s.owner[t], l),
             ));
         }
     }
-    out.push("\nPlayers:".into());
+}
+
+fn player_lines(s: &Risk, l: Lang, out: &mut Vec<String>) {
+    out.push(l.pick("\nPlayers:", "\nJoueurs :").into());
     for p in 0..s.n() {
         let (terr, _, conts) = s.base_reinforcements(p);
         let armies: u32 = s.owned(p).iter().map(|&t| s.armies[t]).sum();
-        out.push(format!(
-            "  {}: {} territories, {} armies, {} cards{}{}",
-            pname(s, p),
-            terr,
-            armies,
-            s.hands[p].len(),
-            if conts.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    ", holds {}",
-                    conts
-                        .iter()
-                        .map(|g| b.groups[*g].name.clone())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            },
-            if s.eliminated[p] {
-                " — eliminated"
-            } else {
-                ""
-            }
-        ));
+        let cards = s.hands[p].len() as u32;
+        let held = if conts.is_empty() {
+            String::new()
+        } else {
+            let names: Vec<&str> = conts.iter().map(|g| map::continent_in(*g, l)).collect();
+            format!("{}{}", l.pick(", holds ", ", tient "), names.join(", "))
+        };
+        let gone = if s.eliminated[p] {
+            l.pick(" — eliminated", " — éliminé")
+        } else {
+            ""
+        };
+        out.push(match l {
+            Lang::En => format!(
+                "  {}: {terr} territories, {armies} armies, {cards} cards{held}{gone}",
+                pname(s, p)
+            ),
+            Lang::Fr => format!(
+                "  {} : {}, {}, {}{held}{gone}",
+                pname(s, p),
+                fr::count(terr, "territoire", "territoires"),
+                say::armies(armies, l),
+                fr::count(cards, "carte", "cartes"),
+            ),
+        });
     }
     if s.two_player() {
         let neutral: u32 = (0..s.owner.len())
             .filter(|&t| s.owner[t] == Owner::Neutral)
             .map(|t| s.armies[t])
             .sum();
-        out.push(format!("  neutral: {neutral} armies"));
+        out.push(match l {
+            Lang::En => format!("  neutral: {neutral} armies"),
+            Lang::Fr => format!("  neutre : {}", say::armies(neutral, l)),
+        });
     }
-    let next = crate::cards::set_value(s.sets_traded + 1, s.opts.rising_sets);
-    out.push(format!(
-        "Sets traded: {}; the next set is worth {next}. Cards in the draw pile: {}.",
-        s.sets_traded,
-        s.deck.len()
-    ));
-    if s.opts.headquarters != Headquarters::None && !s.hq_revealed {
-        let chosen: Vec<String> = (0..s.n())
-            .filter_map(|p| {
-                s.hq_commit[p]
-                    .as_ref()
-                    .map(|c| format!("{}: {c}", pname(s, p)))
-            })
-            .collect();
-        if !chosen.is_empty() {
-            out.push(format!("Headquarters commitments: {}", chosen.join("; ")));
-        }
-    }
-    if let Some(o) = &s.outcome {
-        out.push(format!(
-            "Winner: {} ({})",
-            o.winners
-                .iter()
-                .map(|w| pname(s, *w))
-                .collect::<Vec<_>>()
-                .join(", "),
-            o.reason
-        ));
-    }
-    out.join("\n")
 }
 
-pub fn private_view(s: &Risk, seat: Seat, _lang: Lang) -> String {
+pub fn private_view(s: &Risk, seat: Seat, l: Lang) -> String {
     let mut out = Vec::new();
     if seat >= s.n() {
         return String::new();
     }
-    out.push(format!("{} — your private view", pname(s, seat)));
-    if s.hands[seat].is_empty() {
-        out.push("Your cards: none.".into());
-    } else {
+    out.push(format!(
+        "{} — {}",
+        pname(s, seat),
+        l.pick("your private view", "votre vue privée")
+    ));
+    hand_lines(s, seat, l, &mut out);
+    if let Some(r) = &s.ranks[seat] {
         out.push(format!(
-            "Your cards: {}.",
-            s.hands[seat]
-                .iter()
-                .map(|c| card_name(*c))
-                .collect::<Vec<_>>()
-                .join(", ")
+            "{} {}.",
+            l.pick("Your ranking:", "Votre liste :"),
+            names(r, l)
+        ));
+    }
+    if let Some((own, neutral)) = &s.blind[seat] {
+        out.push(format!(
+            "{} {}",
+            l.pick("Your placement (secret):", "Vos placements (secrets) :"),
+            placements(own, l)
+        ));
+        if !neutral.is_empty() {
+            out.push(format!(
+                "  {} {}",
+                l.pick("neutral:", "neutre :"),
+                placements(neutral, l)
+            ));
+        }
+    }
+    let pol = |p: Policy| match (p, l) {
+        (Policy::Dice(d), Lang::En) => format!("{d} dice when allowed"),
+        (Policy::Dice(d), Lang::Fr) => format!("{} quand c'est permis", fr::count(d, "dé", "dés")),
+        (Policy::Ask, _) => l.pick("ask me", "me demander").into(),
+    };
+    out.push(match l {
+        Lang::En => format!("Standing order: defend with {}.", pol(s.stand_defend[seat])),
+        Lang::Fr => format!(
+            "Ordre permanent en défense : {}.",
+            pol(s.stand_defend[seat])
+        ),
+    });
+    if s.two_player() {
+        out.push(match l {
+            Lang::En => format!(
+                "Standing order: defend neutral territories with {}.",
+                pol(s.stand_neutral[seat])
+            ),
+            Lang::Fr => format!(
+                "Ordre permanent pour les territoires neutres : {}.",
+                pol(s.stand_neutral[seat])
+            ),
+        });
+    }
+    waiting_lines(s, seat, l, &mut out);
+    out.join("\n")
+}
+
+/// Cards in hand, a set to trade, headquarters and captured headquarters cards.
+fn hand_lines(s: &Risk, seat: Seat, l: Lang, out: &mut Vec<String>) {
+    if s.hands[seat].is_empty() {
+        out.push(l.pick("Your cards: none.", "Vos cartes : aucune.").into());
+    } else {
+        let list: Vec<String> = s.hands[seat].iter().map(|c| card_name_in(*c, l)).collect();
+        out.push(format!(
+            "{} {}.",
+            l.pick("Your cards:", "Vos cartes :"),
+            list.join(", ")
         ));
         let held = |t: usize| s.owns(seat, t);
         if let Some(set) = cards::sets_in(&s.hands[seat], &held).first() {
             out.push(format!(
-                "A set you could trade: {}",
-                crate::orders::trade_text(set)
+                "{} {}",
+                l.pick(
+                    "A set you could trade:",
+                    "Une combinaison que vous pourriez échanger :"
+                ),
+                trade_text_in(set, l)
             ));
         }
     }
     if let Some(h) = s.hq[seat] {
         out.push(format!(
-            "Your headquarters: {}{}.",
-            map::name(h),
+            "{} {}{}.",
+            l.pick("Your headquarters:", "Votre quartier général :"),
+            map::name_in(h, l),
             if s.hq_revealed {
                 ""
             } else {
-                " (secret until everyone has chosen)"
+                l.pick(
+                    " (secret until everyone has chosen)",
+                    " (secret jusqu'à ce que tous aient choisi)",
+                )
             }
         ));
     }
     let cards_held: Vec<String> = (0..s.n())
         .filter(|&p| p != seat && s.hq_revealed && s.hq_card_holder[p] == seat)
-        .filter_map(|p| s.hq[p].map(|t| format!("{} ({}'s)", map::name(t), pname(s, p))))
+        .filter_map(|p| {
+            s.hq[p].map(|t| match l {
+                Lang::En => format!("{} ({}'s)", map::name(t), pname(s, p)),
+                Lang::Fr => format!("{} (de {})", map::name_in(t, l), pname(s, p)),
+            })
+        })
         .collect();
     if !cards_held.is_empty() {
         out.push(format!(
-            "Headquarters cards you captured (never used in sets): {}.",
+            "{} {}.",
+            l.pick(
+                "Headquarters cards you captured (never used in sets):",
+                "Cartes de quartier général capturées (jamais dans une combinaison) :"
+            ),
             cards_held.join(", ")
         ));
     }
-    if let Some(r) = &s.ranks[seat] {
+}
+
+/// What the game waits for from this seat, with the lines to answer.
+fn waiting_lines(s: &Risk, seat: Seat, l: Lang, out: &mut Vec<String>) {
+    for p in pending(s, l).into_iter().filter(|p| p.seat == seat) {
         out.push(format!(
-            "Your ranking: {}.",
-            r.iter()
-                .map(|t| map::name(*t))
-                .collect::<Vec<_>>()
-                .join(", ")
+            "{} {}",
+            l.pick("Waiting for you:", "On attend votre réponse :"),
+            p.question
         ));
-    }
-    if let Some((own, neutral)) = &s.blind[seat] {
-        out.push(format!("Your placement (secret): {}", placements(own)));
-        if !neutral.is_empty() {
-            out.push(format!("  neutral: {}", placements(neutral)));
-        }
-    }
-    let pol = |p: Policy| match p {
-        Policy::Dice(d) => format!("{d} dice when allowed"),
-        Policy::Ask => "ask me".into(),
-    };
-    out.push(format!(
-        "Standing order: defend with {}.",
-        pol(s.stand_defend[seat])
-    ));
-    if s.two_player() {
-        out.push(format!(
-            "Standing order: defend neutral territories with {}.",
-            pol(s.stand_neutral[seat])
-        ));
-    }
-    for p in pending(s, castellan_engine::Lang::En)
-        .into_iter()
-        .filter(|p| p.seat == seat)
-    {
-        out.push(format!("Waiting for you: {}", p.question));
         for c in &p.choices {
             out.push(format!("  {c}"));
         }
-        out.push(format!("  default if you do not answer: {}", p.default));
+        out.push(format!(
+            "  {} {}",
+            l.pick(
+                "default if you do not answer:",
+                "par défaut si vous ne répondez pas :"
+            ),
+            p.default
+        ));
         if let Some(st) = &p.standing {
-            out.push(format!("  standing order: {st}"));
+            out.push(format!(
+                "  {} {st}",
+                l.pick("standing order:", "ordre permanent :")
+            ));
         }
     }
-    out.join("\n")
 }
