@@ -3,12 +3,14 @@
 
 use crate::cards::{full_deck, hand_text, Card};
 use crate::map::{map, shares_sea, Sea, EMPIRES, EMPIRE_BONUS, INDEPENDENTS_BONUS, TOKEN_BONUS};
+use crate::text::{self, armees, cap, kw, oe, tn, Hints};
 use castellan_engine::assault::AttackPlan;
 use castellan_engine::battle::{exchange, max_attack_dice, max_defence_dice};
 use castellan_engine::board::TerritoryId;
 use castellan_engine::claim::{deal_at_random, draft_round_robin};
 use castellan_engine::dice::{commit_text, DiceBox};
-use castellan_engine::{OrderError, Outcome, Seat};
+use castellan_engine::lang::fr;
+use castellan_engine::{Lang, OrderError, Outcome, Seat};
 use serde::{Deserialize, Serialize};
 
 pub type T = TerritoryId;
@@ -474,8 +476,14 @@ pub struct CastleRisk {
     pub outcome: Option<Outcome>,
 }
 
-fn err(msg: impl Into<String>, hint: impl Into<String>) -> OrderError {
-    OrderError::new(msg).hint(hint)
+/// An order error with its hint, each in English and French.
+fn err(
+    msg: impl Into<String>,
+    msg_fr: impl Into<String>,
+    hint: impl Into<String>,
+    hint_fr: impl Into<String>,
+) -> OrderError {
+    oe(msg, msg_fr).hints(hint, hint_fr)
 }
 
 impl CastleRisk {
@@ -579,9 +587,10 @@ impl CastleRisk {
     ) -> Result<(CastleRisk, Vec<Event>), OrderError> {
         let n = players.len();
         if !(2..=6).contains(&n) {
-            return Err(OrderError::new(format!(
-                "Castle Risk is played by 2 to 6 players, not {n}"
-            )));
+            return Err(oe(
+                format!("Castle Risk is played by 2 to 6 players, not {n}"),
+                format!("Castle Risk se joue de 2 à 6 joueurs, pas {n}"),
+            ));
         }
         let m = map();
         let nt = m.board.len();
@@ -666,29 +675,41 @@ impl CastleRisk {
         };
         let who = order[next];
         if who != seat {
-            return Err(OrderError::new(format!(
-                "it is {}'s turn to place a castle",
-                self.name(who)
-            )));
+            return Err(oe(
+                format!("it is {}'s turn to place a castle", self.name(who)),
+                format!("c'est à {} de placer son château", self.name(who)),
+            ));
         }
         let g = map().group_of(t);
         if g != self.empire[seat] {
             let ex = map().board.groups[self.empire[seat]].members[0];
+            let e = self.empire[seat];
             return Err(err(
                 format!(
                     "{} is not in the {}: your castle token is the {}'s",
                     Self::tname(t),
-                    map().empire_name(self.empire[seat]),
-                    map().empire_name(self.empire[seat])
+                    map().empire_name(e),
+                    map().empire_name(e)
+                ),
+                format!(
+                    "{} n'est pas dans {} : votre jeton de château est celui {}",
+                    cap(&text::le(t)),
+                    text::group_le(e),
+                    format!("de {}", text::group_le(e)),
                 ),
                 format!("write: CASTLE {}", Self::tname(ex)),
+                format!("écrivez : {} {}", kw(Lang::Fr, "CASTLE"), tn(ex, Lang::Fr)),
             ));
         }
         if self.owner[t].is_some() {
-            return Err(
-                OrderError::new(format!("{} already holds a castle", Self::tname(t)))
-                    .hint("choose another territory of your empire"),
-            );
+            return Err(oe(
+                format!("{} already holds a castle", Self::tname(t)),
+                format!("{} a déjà un château", cap(&text::le(t))),
+            )
+            .hints(
+                "choose another territory of your empire",
+                "choisissez un autre territoire de votre empire",
+            ));
         }
         self.put(seat, t, 1);
         self.castle[seat] = Some(t);
@@ -773,16 +794,18 @@ impl CastleRisk {
         };
         let who = order[next % order.len()];
         if who != seat {
-            return Err(OrderError::new(format!(
-                "it is {}'s turn to claim a territory",
-                self.name(who)
-            )));
+            return Err(oe(
+                format!("it is {}'s turn to claim a territory", self.name(who)),
+                format!("c'est à {} de prendre un territoire", self.name(who)),
+            ));
         }
         if let Some(o) = self.owner[t] {
             let free = self.free_territories();
             return Err(err(
                 format!("{} is already held by {}", Self::tname(t), self.name(o)),
+                format!("{} est déjà à {}", cap(&text::le(t)), self.name(o)),
                 format!("write: CLAIM {}", Self::tname(free[0])),
+                format!("écrivez : PRENDRE {}", tn(free[0], Lang::Fr)),
             ));
         }
         self.put(seat, t, 1);
@@ -805,8 +828,14 @@ impl CastleRisk {
             return Err(self.wrong_phase("RANK"));
         };
         if ranks[seat].is_some() {
-            return Err(OrderError::new("you have already sent your ranked list")
-                .hint("the draft runs once everyone has sent theirs"));
+            return Err(oe(
+                "you have already sent your ranked list",
+                "vous avez déjà envoyé votre classement",
+            )
+            .hints(
+                "the draft runs once everyone has sent theirs",
+                "la répartition se fait quand tout le monde a envoyé le sien",
+            ));
         }
         ranks[seat] = Some(list.to_vec());
         let mut ev = vec![Event::RankSent {
@@ -845,7 +874,9 @@ impl CastleRisk {
             if self.owner[t] != Some(seat) {
                 return Err(err(
                     format!("you do not hold {}", Self::tname(t)),
+                    format!("vous n'occupez pas {}", text::le(t)),
                     "place armies only on your own territories",
+                    "placez des armées seulement sur vos territoires",
                 ));
             }
         }
@@ -853,19 +884,19 @@ impl CastleRisk {
             Phase::Place { order, next } => {
                 let who = order[next];
                 if who != seat {
-                    return Err(OrderError::new(format!(
-                        "it is {}'s turn to place armies",
-                        self.name(who)
-                    )));
+                    return Err(oe(
+                        format!("it is {}'s turn to place armies", self.name(who)),
+                        format!("c'est à {} de placer ses armées", self.name(who)),
+                    ));
                 }
                 let due = self.to_place_setup[seat].min(5);
                 if total != due {
+                    let at = self.castle[seat].unwrap_or(placements[0].0);
                     return Err(err(
                         format!("place exactly {due} armies now, not {total}"),
-                        format!(
-                            "write: PLACE {due} {}",
-                            Self::tname(self.castle[seat].unwrap_or(placements[0].0))
-                        ),
+                        format!("placez exactement {} maintenant, pas {total}", armees(due)),
+                        format!("write: PLACE {due} {}", Self::tname(at)),
+                        format!("écrivez : PLACER {due} {}", tn(at, Lang::Fr)),
                     ));
                 }
                 for &(t, k) in placements {
@@ -887,16 +918,19 @@ impl CastleRisk {
             }
             Phase::Blind { mut sent } => {
                 if sent[seat].is_some() {
-                    return Err(OrderError::new("you have already sent your placement"));
+                    return Err(oe(
+                        "you have already sent your placement",
+                        "vous avez déjà envoyé votre placement",
+                    ));
                 }
                 let due = self.to_place_setup[seat];
                 if total != due {
+                    let at = self.castle[seat].unwrap_or(placements[0].0);
                     return Err(err(
                         format!("place all your {due} armies at once, not {total}"),
-                        format!(
-                            "write: PLACE {due} {}",
-                            Self::tname(self.castle[seat].unwrap_or(placements[0].0))
-                        ),
+                        format!("placez vos {} d'un coup, pas {total}", armees(due)),
+                        format!("write: PLACE {due} {}", Self::tname(at)),
+                        format!("écrivez : PLACER {due} {}", tn(at, Lang::Fr)),
                     ));
                 }
                 sent[seat] = Some(placements.to_vec());
@@ -940,8 +974,9 @@ impl CastleRisk {
             return Err(self.wrong_phase("HIDE"));
         }
         if self.hidden[seat].iter().any(|h| h.chosen_by == seat) {
-            return Err(OrderError::new(
+            return Err(oe(
                 "you have already chosen your hidden-army territory",
+                "vous avez déjà choisi le territoire de vos armées cachées",
             ));
         }
         if self.castle_owner_at(t).is_some() {
@@ -950,7 +985,12 @@ impl CastleRisk {
                     "{} holds a castle: hidden armies go anywhere but on a castle",
                     Self::tname(t)
                 ),
+                format!(
+                    "{} a un château : les armées cachées vont partout sauf sur un château",
+                    cap(&text::le(t))
+                ),
                 "choose a territory without a castle",
+                "choisissez un territoire sans château",
             ));
         }
         let salt = dice.secret_salt();
@@ -1059,19 +1099,41 @@ impl CastleRisk {
     // ------------------------------------------------------------------ the turn
 
     fn wrong_phase(&self, what: &str) -> OrderError {
-        let now = match &self.phase {
-            Phase::Castles { .. } => "the castles are being placed (CASTLE Paris)",
-            Phase::Claim { .. } => "territories are being claimed (CLAIM Livonia)",
-            Phase::Draft { .. } => "the draft waits for ranked lists (RANK Livonia, Poland, ...)",
-            Phase::Place { .. } | Phase::Blind { .. } => {
-                "armies are being placed (PLACE 3 Paris, 2 Brittany)"
-            }
-            Phase::Hide => "hidden-army territories are being chosen (HIDE Livonia)",
-            Phase::Play => "the game is under way",
-            Phase::Over => "the game is over",
+        let (now, now_fr) = match &self.phase {
+            Phase::Castles { .. } => (
+                "the castles are being placed (CASTLE Paris)",
+                "les châteaux sont en cours de placement (CHÂTEAU Paris)",
+            ),
+            Phase::Claim { .. } => (
+                "territories are being claimed (CLAIM Livonia)",
+                "les territoires sont en cours de prise (PRENDRE Livonie)",
+            ),
+            Phase::Draft { .. } => (
+                "the draft waits for ranked lists (RANK Livonia, Poland, ...)",
+                "la répartition attend les classements (CLASSEMENT Livonie, Pologne, ...)",
+            ),
+            Phase::Place { .. } | Phase::Blind { .. } => (
+                "armies are being placed (PLACE 3 Paris, 2 Brittany)",
+                "les armées sont en cours de placement (PLACER 3 Paris, 2 Bretagne)",
+            ),
+            Phase::Hide => (
+                "hidden-army territories are being chosen (HIDE Livonia)",
+                "les territoires des armées cachées sont en cours de choix (CACHER Livonie)",
+            ),
+            Phase::Play => ("the game is under way", "la partie est en cours"),
+            Phase::Over => ("the game is over", "la partie est terminée"),
         };
-        OrderError::new(format!("{what} is not an order for now: {now}"))
-            .hint("your private report lists the orders you may send now")
+        oe(
+            format!("{what} is not an order for now: {now}"),
+            format!(
+                "{} n'est pas un ordre pour maintenant : {now_fr}",
+                kw(Lang::Fr, what)
+            ),
+        )
+        .hints(
+            "your private report lists the orders you may send now",
+            "votre rapport privé donne les ordres que vous pouvez envoyer maintenant",
+        )
     }
 
     /// Refuse if `seat` may not act in turn now.
@@ -1081,25 +1143,41 @@ impl CastleRisk {
         }
         if let Some(i) = &self.interrupt {
             let who = self.interrupt_seat(i);
-            return Err(OrderError::new(format!(
-                "the game waits for {} ({}); {what} must wait",
-                self.name(who),
-                self.interrupt_what(i)
-            ))
-            .hint("send your next orders once it is answered"));
+            return Err(oe(
+                format!(
+                    "the game waits for {} ({}); {what} must wait",
+                    self.name(who),
+                    self.interrupt_what(i)
+                ),
+                format!(
+                    "la partie attend {} ({}) ; {} doit attendre",
+                    self.name(who),
+                    self.interrupt_what_in(i, Lang::Fr),
+                    kw(Lang::Fr, what)
+                ),
+            )
+            .hints(
+                "send your next orders once it is answered",
+                "envoyez vos ordres suivants une fois la réponse donnée",
+            ));
         }
         if seat != self.current {
-            return Err(OrderError::new(format!(
-                "it is {}'s turn, not yours",
-                self.name(self.current)
-            ))
-            .hint("standing orders (SET ...) may be sent at any time"));
+            return Err(oe(
+                format!("it is {}'s turn, not yours", self.name(self.current)),
+                format!("c'est le tour de {}, pas le vôtre", self.name(self.current)),
+            )
+            .hints(
+                "standing orders (SET ...) may be sent at any time",
+                "les consignes (CONSIGNE ...) s'envoient à tout moment",
+            ));
         }
         if self.to_place > 0 {
             let t = self.castle[seat].unwrap_or(0);
             return Err(err(
                 format!("place your {} armies first", self.to_place),
+                format!("placez d'abord vos {}", armees(self.to_place)),
                 format!("write: PLACE {} {}", self.to_place, Self::tname(t)),
+                format!("écrivez : PLACER {} {}", self.to_place, tn(t, Lang::Fr)),
             ));
         }
         Ok(())
@@ -1115,11 +1193,32 @@ impl CastleRisk {
     }
 
     pub fn interrupt_what(&self, i: &Interrupt) -> String {
-        match i {
-            Interrupt::Defend(p) => format!("defence of {}", Self::tname(p.to)),
-            Interrupt::CounterSpy { spy, .. } => format!("a Spy from {}", self.name(*spy)),
-            Interrupt::Reoccupy { .. } => "re-occupation after a castle capture".into(),
-            Interrupt::Annex { .. } => "annexation of vacated territories".into(),
+        self.interrupt_what_in(i, Lang::En)
+    }
+
+    /// What the game waits for, in `lang`.
+    pub fn interrupt_what_in(&self, i: &Interrupt, lang: Lang) -> String {
+        match (i, lang) {
+            (Interrupt::Defend(p), Lang::En) => format!("defence of {}", Self::tname(p.to)),
+            (Interrupt::Defend(p), Lang::Fr) => format!("défense {}", text::de(p.to)),
+            (Interrupt::CounterSpy { spy, .. }, Lang::En) => {
+                format!("a Spy from {}", self.name(*spy))
+            }
+            (Interrupt::CounterSpy { spy, .. }, Lang::Fr) => {
+                format!("un Espion {}", fr::de(self.name(*spy)))
+            }
+            (Interrupt::Reoccupy { .. }, _) => lang
+                .pick(
+                    "re-occupation after a castle capture",
+                    "réoccupation après la prise d'un château",
+                )
+                .into(),
+            (Interrupt::Annex { .. }, _) => lang
+                .pick(
+                    "annexation of vacated territories",
+                    "annexion des territoires libérés",
+                )
+                .into(),
         }
     }
 
@@ -1133,19 +1232,23 @@ impl CastleRisk {
             self.in_turn(seat, "PLACE")?;
         }
         if self.to_place == 0 {
-            return Err(OrderError::new("you have no armies to place now").hint(
+            return Err(oe(
+                "you have no armies to place now",
+                "vous n'avez pas d'armées à placer maintenant",
+            )
+            .hints(
                 "armies come from Reinforcements cards (REINFORCE 1) and end-of-turn earnings",
+                "les armées viennent des cartes Renfort (RENFORT 1) et des nouvelles troupes de fin de tour",
             ));
         }
         let total: u32 = placements.iter().map(|p| p.1).sum();
         if total > self.to_place {
+            let at = placements[0].0;
             return Err(err(
                 format!("you have {} armies to place, not {total}", self.to_place),
-                format!(
-                    "write: PLACE {} {}",
-                    self.to_place,
-                    Self::tname(placements[0].0)
-                ),
+                format!("vous avez {} à placer, pas {total}", armees(self.to_place)),
+                format!("write: PLACE {} {}", self.to_place, Self::tname(at)),
+                format!("écrivez : PLACER {} {}", self.to_place, tn(at, Lang::Fr)),
             ));
         }
         for &(t, k) in placements {
@@ -1171,10 +1274,14 @@ impl CastleRisk {
     pub fn reinforce(&mut self, seat: Seat, cards: u32) -> Result<Vec<Event>, OrderError> {
         self.in_turn(seat, "REINFORCE")?;
         if self.attacked {
-            return Err(OrderError::new(
+            return Err(oe(
                 "Reinforcements are played before the first attack of the turn",
+                "les Renforts se jouent avant la première attaque du tour",
             )
-            .hint("play them at the start of your next turn"));
+            .hints(
+                "play them at the start of your next turn",
+                "jouez-les au début de votre prochain tour",
+            ));
         }
         let held = self.hands[seat]
             .iter()
@@ -1183,10 +1290,24 @@ impl CastleRisk {
         if cards == 0 || cards > held {
             return Err(err(
                 format!("you hold {held} Reinforcements card(s), not {cards}"),
+                format!(
+                    "vous avez {}, pas {cards}",
+                    text::count(
+                        Lang::Fr,
+                        held,
+                        ("", ""),
+                        ("carte Renfort", "cartes Renfort")
+                    )
+                ),
                 if held > 0 {
                     format!("write: REINFORCE {held}")
                 } else {
                     "you have no Reinforcements card to play".into()
+                },
+                if held > 0 {
+                    format!("écrivez : RENFORT {held}")
+                } else {
+                    "vous n'avez aucune carte Renfort à jouer".into()
                 },
             ));
         }
@@ -1208,26 +1329,31 @@ impl CastleRisk {
     pub fn truce(&mut self, seat: Seat, with: Seat) -> Result<Vec<Event>, OrderError> {
         self.in_turn(seat, "TRUCE")?;
         if self.no_diplomats || self.alive_count() < 3 {
-            return Err(OrderError::new("Diplomats are not used with two players"));
+            return Err(oe(
+                "Diplomats are not used with two players",
+                "les Diplomates ne servent pas à deux joueurs",
+            ));
         }
         if self.attacked {
-            return Err(OrderError::new(
+            return Err(oe(
                 "a Diplomat is played before the first attack of the turn",
+                "un Diplomate se joue avant la première attaque du tour",
             ));
         }
         if with == seat || !self.alive.get(with).copied().unwrap_or(false) {
-            return Err(OrderError::new(
+            return Err(oe(
                 "a truce is made with another player still in the game",
+                "une trêve se fait avec un autre joueur encore en jeu",
             ));
         }
         if !self.hand_has(seat, Card::Diplomat) {
-            return Err(OrderError::new("you hold no Diplomat"));
+            return Err(oe("you hold no Diplomat", "vous n'avez pas de Diplomate"));
         }
         if self.truces.iter().any(|t| t.by == seat && t.with == with) {
-            return Err(OrderError::new(format!(
-                "you already have a truce with {}",
-                self.name(with)
-            )));
+            return Err(oe(
+                format!("you already have a truce with {}", self.name(with)),
+                format!("vous avez déjà une trêve avec {}", self.name(with)),
+            ));
         }
         self.take_from_hand(seat, Card::Diplomat);
         self.in_play.push((seat, Card::Diplomat));
@@ -1247,10 +1373,13 @@ impl CastleRisk {
     ) -> Result<Vec<Event>, OrderError> {
         self.in_turn(seat, "SPY")?;
         if target == seat || !self.alive.get(target).copied().unwrap_or(false) {
-            return Err(OrderError::new("spy on another player still in the game"));
+            return Err(oe(
+                "spy on another player still in the game",
+                "espionnez un autre joueur encore en jeu",
+            ));
         }
         if !self.hand_has(seat, Card::Spy) {
-            return Err(OrderError::new("you hold no Spy"));
+            return Err(oe("you hold no Spy", "vous n'avez pas d'Espion"));
         }
         self.take_from_hand(seat, Card::Spy);
         let mut ev = vec![Event::SpyPlayed { seat, target }];
@@ -1326,18 +1455,29 @@ impl CastleRisk {
             prefer,
         }) = self.interrupt.clone()
         else {
-            return Err(OrderError::new("no Spy is waiting for your answer"));
+            return Err(oe(
+                "no Spy is waiting for your answer",
+                "aucun Espion n'attend votre réponse",
+            ));
         };
         if seat != target {
-            return Err(OrderError::new(format!(
-                "the Spy waits for {}'s answer, not yours",
-                self.name(target)
-            )));
+            return Err(oe(
+                format!(
+                    "the Spy waits for {}'s answer, not yours",
+                    self.name(target)
+                ),
+                format!(
+                    "l'Espion attend la réponse {}, pas la vôtre",
+                    fr::de(self.name(target))
+                ),
+            ));
         }
         if yes && !self.hand_has(seat, Card::Spy) {
             return Err(err(
                 "you hold no Spy to counter with",
+                "vous n'avez pas d'Espion pour contrer",
                 "write: NO COUNTERSPY",
+                "écrivez : PAS DE CONTRE-ESPION",
             ));
         }
         self.interrupt = None;
@@ -1355,20 +1495,35 @@ impl CastleRisk {
             .collect();
         let Some(&i) = slots.first() else {
             return Err(match t {
-                Some(t) => OrderError::new(format!(
-                    "you have no unused hidden armies in {}",
-                    Self::tname(t)
-                )),
-                None => OrderError::new("your hidden armies are already used"),
+                Some(t) => oe(
+                    format!("you have no unused hidden armies in {}", Self::tname(t)),
+                    format!(
+                        "vous n'avez pas d'armées cachées inutilisées {}",
+                        text::en(t)
+                    ),
+                ),
+                None => oe(
+                    "your hidden armies are already used",
+                    "vos armées cachées ont déjà servi",
+                ),
             });
         };
         let ht = self.hidden[seat][i].territory;
         if self.owner[ht] != Some(seat) {
-            return Err(OrderError::new(format!(
-                "you must hold {} to reveal your hidden armies there",
-                Self::tname(ht)
-            ))
-            .hint("conquer it first, then write: REVEAL"));
+            return Err(oe(
+                format!(
+                    "you must hold {} to reveal your hidden armies there",
+                    Self::tname(ht)
+                ),
+                format!(
+                    "vous devez occuper {} pour y dévoiler vos armées cachées",
+                    text::le(ht)
+                ),
+            )
+            .hints(
+                "conquer it first, then write: REVEAL",
+                "conquérez-le d'abord, puis écrivez : DÉVOILER",
+            ));
         }
         Ok(self.do_reveal(seat, i))
     }
@@ -1392,23 +1547,36 @@ impl CastleRisk {
         if self.owner[from] != Some(seat) {
             return Err(err(
                 format!("you do not hold {}", Self::tname(from)),
+                format!("vous n'occupez pas {}", text::le(from)),
                 "attack from one of your own territories",
+                "attaquez depuis un de vos territoires",
             ));
         }
         let Some(def) = self.owner[to] else {
-            return Err(OrderError::new(format!("{} is empty", Self::tname(to))));
+            return Err(oe(
+                format!("{} is empty", Self::tname(to)),
+                format!("{} est vide", cap(&text::le(to))),
+            ));
         };
         if def == seat {
             return Err(err(
                 format!("{} is yours", Self::tname(to)),
+                format!("{} est à vous", cap(&text::le(to))),
                 "attack a territory held by another player",
+                "attaquez un territoire occupé par un autre joueur",
             ));
         }
         if self.truce_between(seat, def) {
-            return Err(OrderError::new(format!(
-                "you have a truce with {}: no attack between you this turn",
-                self.name(def)
-            )));
+            return Err(oe(
+                format!(
+                    "you have a truce with {}: no attack between you this turn",
+                    self.name(def)
+                ),
+                format!(
+                    "vous avez une trêve avec {} : pas d'attaque entre vous ce tour-ci",
+                    self.name(def)
+                ),
+            ));
         }
         Ok(def)
     }
@@ -1425,42 +1593,28 @@ impl CastleRisk {
         self.in_turn(seat, "ATTACK")?;
         self.check_attack(seat, from, to)?;
         if !map().board.adjacent(from, to) {
-            let near: Vec<&str> = map()
-                .board
-                .neighbors(from)
-                .filter(|&n| self.owner[n] != Some(seat))
-                .map(Self::tname)
-                .collect();
-            return Err(err(
-                format!(
-                    "{} does not border {} (an Admiral can sail: SAIL n FROM {} TO {})",
-                    Self::tname(from),
-                    Self::tname(to),
-                    Self::tname(from),
-                    Self::tname(to)
-                ),
-                if near.is_empty() {
-                    "attack a neighbouring enemy territory".to_string()
-                } else {
-                    format!(
-                        "from {} you can attack {}",
-                        Self::tname(from),
-                        near.join(", ")
-                    )
-                },
-            ));
+            return Err(self.not_adjacent(seat, from, to));
         }
         if self.armies[from] < 2 {
-            return Err(OrderError::new(format!(
-                "{} has only {} army: attack from a territory with at least 2",
-                Self::tname(from),
-                self.armies[from]
-            )));
+            return Err(oe(
+                format!(
+                    "{} has only {} army: attack from a territory with at least 2",
+                    Self::tname(from),
+                    self.armies[from]
+                ),
+                format!(
+                    "{} n'a que {} : attaquez depuis un territoire qui en a au moins 2",
+                    cap(&text::le(from)),
+                    armees(self.armies[from])
+                ),
+            ));
         }
         if general && !self.hand_has(seat, Card::General) && !self.engaged(seat, Card::General) {
             return Err(err(
                 "you hold no General",
+                "vous n'avez pas de Général",
                 "leave GENERAL out of the attack line",
+                "retirez GÉNÉRAL de la ligne d'attaque",
             ));
         }
         let p = PendingAttack {
@@ -1472,6 +1626,44 @@ impl CastleRisk {
             ship: None,
         };
         Ok(self.declare(p, dice))
+    }
+
+    fn not_adjacent(&self, seat: Seat, from: T, to: T) -> OrderError {
+        let near: Vec<T> = map()
+            .board
+            .neighbors(from)
+            .filter(|&n| self.owner[n] != Some(seat))
+            .collect();
+        let names = |lang: Lang| {
+            near.iter()
+                .map(|t| tn(*t, lang))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let (f, t) = (Self::tname(from), Self::tname(to));
+        let (ff, tf) = (tn(from, Lang::Fr), tn(to, Lang::Fr));
+        err(
+            format!("{f} does not border {t} (an Admiral can sail: SAIL n FROM {f} TO {t})"),
+            format!(
+                "{} ne touche pas {} (un Amiral peut traverser : AMIRAL n DEPUIS {ff} VERS {tf})",
+                cap(&text::le(from)),
+                text::le(to)
+            ),
+            if near.is_empty() {
+                "attack a neighbouring enemy territory".to_string()
+            } else {
+                format!("from {f} you can attack {}", names(Lang::En))
+            },
+            if near.is_empty() {
+                "attaquez un territoire ennemi voisin".to_string()
+            } else {
+                format!(
+                    "depuis {} vous pouvez attaquer {}",
+                    text::le(from),
+                    names(Lang::Fr)
+                )
+            },
+        )
     }
 
     pub fn sail(
@@ -1486,46 +1678,7 @@ impl CastleRisk {
     ) -> Result<Vec<Event>, OrderError> {
         self.in_turn(seat, "SAIL")?;
         self.check_attack(seat, from, to)?;
-        if !self.hand_has(seat, Card::Admiral) {
-            return Err(OrderError::new("you hold no Admiral").hint(format!(
-                "attack by land: ATTACK {} FROM ...",
-                Self::tname(to)
-            )));
-        }
-        let (sf, st) = (map().sea[from], map().sea[to]);
-        if sf == Sea::None || st == Sea::None {
-            let land = if sf == Sea::None { from } else { to };
-            return Err(OrderError::new(format!(
-                "{} has no coast: an Admiral sails only between coastal territories",
-                Self::tname(land)
-            )));
-        }
-        if !shares_sea(sf, st) {
-            return Err(OrderError::new(format!(
-                "{} and {} are not on the same sea (the Black Sea only reaches the Black Sea)",
-                Self::tname(from),
-                Self::tname(to)
-            )));
-        }
-        if armies == 0 || armies >= self.armies[from] {
-            return Err(err(
-                format!(
-                    "{} armies cannot board from {}: it holds {} and must keep one",
-                    armies,
-                    Self::tname(from),
-                    self.armies[from]
-                ),
-                format!(
-                    "write: SAIL {} FROM {} TO {}",
-                    self.armies[from].saturating_sub(1).max(1),
-                    Self::tname(from),
-                    Self::tname(to)
-                ),
-            ));
-        }
-        if general && !self.hand_has(seat, Card::General) && !self.engaged(seat, Card::General) {
-            return Err(err("you hold no General", "leave GENERAL out of the line"));
-        }
+        self.check_sail(seat, armies, from, to, general)?;
         self.take_from_hand(seat, Card::Admiral);
         self.in_play.push((seat, Card::Admiral));
         let p = PendingAttack {
@@ -1537,6 +1690,89 @@ impl CastleRisk {
             ship: Some(armies),
         };
         Ok(self.declare(p, dice))
+    }
+
+    fn check_sail(
+        &self,
+        seat: Seat,
+        armies: u32,
+        from: T,
+        to: T,
+        general: bool,
+    ) -> Result<(), OrderError> {
+        if !self.hand_has(seat, Card::Admiral) {
+            return Err(oe("you hold no Admiral", "vous n'avez pas d'Amiral").hints(
+                format!("attack by land: ATTACK {} FROM ...", Self::tname(to)),
+                format!(
+                    "attaquez par la terre : ATTAQUE {} DEPUIS ...",
+                    tn(to, Lang::Fr)
+                ),
+            ));
+        }
+        let (sf, st) = (map().sea[from], map().sea[to]);
+        if sf == Sea::None || st == Sea::None {
+            let land = if sf == Sea::None { from } else { to };
+            return Err(oe(
+                format!(
+                    "{} has no coast: an Admiral sails only between coastal territories",
+                    Self::tname(land)
+                ),
+                format!(
+                    "{} n'a pas de côte : un Amiral ne navigue qu'entre territoires côtiers",
+                    cap(&text::le(land))
+                ),
+            ));
+        }
+        if !shares_sea(sf, st) {
+            return Err(oe(
+                format!(
+                    "{} and {} are not on the same sea (the Black Sea only reaches the Black Sea)",
+                    Self::tname(from),
+                    Self::tname(to)
+                ),
+                format!(
+                    "{} et {} ne sont pas sur la même mer (la mer Noire ne mène qu'à la mer Noire)",
+                    cap(&text::le(from)),
+                    text::le(to)
+                ),
+            ));
+        }
+        if armies == 0 || armies >= self.armies[from] {
+            let can = self.armies[from].saturating_sub(1).max(1);
+            return Err(err(
+                format!(
+                    "{} armies cannot board from {}: it holds {} and must keep one",
+                    armies,
+                    Self::tname(from),
+                    self.armies[from]
+                ),
+                format!(
+                    "{} ne peuvent pas embarquer {} : il y en a {} et une doit rester",
+                    armees(armies),
+                    text::de(from),
+                    self.armies[from]
+                ),
+                format!(
+                    "write: SAIL {can} FROM {} TO {}",
+                    Self::tname(from),
+                    Self::tname(to)
+                ),
+                format!(
+                    "écrivez : AMIRAL {can} DEPUIS {} VERS {}",
+                    tn(from, Lang::Fr),
+                    tn(to, Lang::Fr)
+                ),
+            ));
+        }
+        if general && !self.hand_has(seat, Card::General) && !self.engaged(seat, Card::General) {
+            return Err(err(
+                "you hold no General",
+                "vous n'avez pas de Général",
+                "leave GENERAL out of the line",
+                "retirez GÉNÉRAL de la ligne",
+            ));
+        }
+        Ok(())
     }
 
     fn declare(&mut self, p: PendingAttack, dice: &mut DiceBox) -> Vec<Event> {
@@ -1595,22 +1831,45 @@ impl CastleRisk {
         dice: &mut DiceBox,
     ) -> Result<Vec<Event>, OrderError> {
         let Some(Interrupt::Defend(p)) = self.interrupt.clone() else {
-            return Err(OrderError::new("no attack is waiting for your defence")
-                .hint("to say in advance how you defend, write: SET DEFEND 2"));
+            return Err(oe(
+                "no attack is waiting for your defence",
+                "aucune attaque n'attend votre défense",
+            )
+            .hints(
+                "to say in advance how you defend, write: SET DEFEND 2",
+                "pour dire à l'avance comment vous défendre, écrivez : CONSIGNE DÉFENDRE 2",
+            ));
         };
         let def = self.owner[p.to].unwrap_or(0);
         if seat != def {
-            return Err(OrderError::new(format!(
-                "the attack on {} waits for {}'s defence, not yours",
-                Self::tname(p.to),
-                self.name(def)
-            )));
+            return Err(oe(
+                format!(
+                    "the attack on {} waits for {}'s defence, not yours",
+                    Self::tname(p.to),
+                    self.name(def)
+                ),
+                format!(
+                    "l'attaque sur {} attend la défense {}, pas la vôtre",
+                    text::le(p.to),
+                    fr::de(self.name(def))
+                ),
+            ));
         }
         if !(1..=2).contains(&d.dice) {
-            return Err(err("a defender rolls 1 or 2 dice", "write: DEFEND 2"));
+            return Err(err(
+                "a defender rolls 1 or 2 dice",
+                "le défenseur lance 1 ou 2 dés",
+                "write: DEFEND 2",
+                "écrivez : DÉFENDRE 2",
+            ));
         }
         if d.marshal && !self.hand_has(seat, Card::Marshal) && !self.engaged(seat, Card::Marshal) {
-            return Err(err("you hold no Marshal", "write: DEFEND 2"));
+            return Err(err(
+                "you hold no Marshal",
+                "vous n'avez pas de Maréchal",
+                "write: DEFEND 2",
+                "écrivez : DÉFENDRE 2",
+            ));
         }
         self.interrupt = None;
         Ok(self.resolve_attack(p, d, dice))
@@ -2020,13 +2279,22 @@ impl CastleRisk {
             castle,
         }) = self.interrupt.clone()
         else {
-            return Err(OrderError::new("there is nothing to re-occupy now"));
+            return Err(oe(
+                "there is nothing to re-occupy now",
+                "il n'y a rien à réoccuper maintenant",
+            ));
         };
         if seat != victor {
-            return Err(OrderError::new(format!(
-                "{} re-occupies first; you will annex in turn",
-                self.name(victor)
-            )));
+            return Err(oe(
+                format!(
+                    "{} re-occupies first; you will annex in turn",
+                    self.name(victor)
+                ),
+                format!(
+                    "{} réoccupe d'abord ; vous annexerez à votre tour",
+                    self.name(victor)
+                ),
+            ));
         }
         let free: Vec<T> = vacated
             .iter()
@@ -2041,30 +2309,29 @@ impl CastleRisk {
             OccupyWhat::Pass => {}
             OccupyWhat::One { t, from } => {
                 if !free.contains(&t) {
+                    let names = |lang: Lang| {
+                        free.iter()
+                            .map(|t| tn(*t, lang))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    };
                     return Err(err(
                         format!("{} is not a vacated territory", Self::tname(t)),
-                        format!(
-                            "vacated: {}",
-                            free.iter()
-                                .map(|t| Self::tname(*t))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
+                        format!("{} n'est pas un territoire libéré", cap(&text::le(t))),
+                        format!("vacated: {}", names(Lang::En)),
+                        format!("libérés : {}", names(Lang::Fr)),
                     ));
                 }
                 let src = match from {
-                    Some(f) => {
-                        if self.owner[f] != Some(seat) || self.armies[f] < 2 {
-                            return Err(OrderError::new(format!(
-                                "take the army from one of your territories with at least 2 armies, not {}",
-                                Self::tname(f)
-                            )));
-                        }
-                        f
-                    }
-                    None => self
-                        .default_source(seat, Some(castle))
-                        .ok_or_else(|| err("you have no army to spare", "write: PASS"))?,
+                    Some(f) => self.check_source(seat, f)?,
+                    None => self.default_source(seat, Some(castle)).ok_or_else(|| {
+                        err(
+                            "you have no army to spare",
+                            "vous n'avez pas d'armée disponible",
+                            "write: PASS",
+                            "écrivez : PASSER",
+                        )
+                    })?,
                 };
                 self.armies[src] -= 1;
                 self.armies[t] = 1;
@@ -2088,6 +2355,23 @@ impl CastleRisk {
             .collect();
         ev.extend(self.start_annex(victor, left));
         Ok(ev)
+    }
+
+    /// A territory a seat may take one army from (re-occupation, annexation).
+    fn check_source(&self, seat: Seat, f: T) -> Result<T, OrderError> {
+        if self.owner[f] != Some(seat) || self.armies[f] < 2 {
+            return Err(oe(
+                format!(
+                    "take the army from one of your territories with at least 2 armies, not {}",
+                    Self::tname(f)
+                ),
+                format!(
+                    "prenez l'armée sur un de vos territoires qui en a au moins 2, pas {}",
+                    text::le(f)
+                ),
+            ));
+        }
+        Ok(f)
     }
 
     fn start_annex(&mut self, victor: Seat, vacated: Vec<T>) -> Vec<Event> {
@@ -2193,33 +2477,28 @@ impl CastleRisk {
             next,
         }) = self.interrupt.clone()
         else {
-            return Err(OrderError::new("there is nothing to annex now"));
+            return Err(oe(
+                "there is nothing to annex now",
+                "il n'y a rien à annexer maintenant",
+            ));
         };
         if seat != next {
-            return Err(OrderError::new(format!(
-                "it is {}'s turn to annex",
-                self.name(next)
-            )));
+            return Err(oe(
+                format!("it is {}'s turn to annex", self.name(next)),
+                format!("c'est à {} d'annexer", self.name(next)),
+            ));
         }
         if !vacated.contains(&t) {
+            let d = self.default_annex(seat, &vacated).0;
             return Err(err(
                 format!("{} is not a vacated territory", Self::tname(t)),
-                format!(
-                    "write: ANNEX {}",
-                    Self::tname(self.default_annex(seat, &vacated).0)
-                ),
+                format!("{} n'est pas un territoire libéré", cap(&text::le(t))),
+                format!("write: ANNEX {}", Self::tname(d)),
+                format!("écrivez : ANNEXER {}", tn(d, Lang::Fr)),
             ));
         }
         let src = match from {
-            Some(f) => {
-                if self.owner[f] != Some(seat) || self.armies[f] < 2 {
-                    return Err(OrderError::new(format!(
-                        "take the army from one of your territories with at least 2 armies, not {}",
-                        Self::tname(f)
-                    )));
-                }
-                f
-            }
+            Some(f) => self.check_source(seat, f)?,
             None => self.default_annex(seat, &vacated).1,
         };
         let mut ev = self.do_annex(seat, t, src);
@@ -2358,7 +2637,12 @@ impl CastleRisk {
         match s {
             SetOrder::Defend(n) => {
                 if !(1..=2).contains(n) {
-                    return Err(err("a defender rolls 1 or 2 dice", "write: SET DEFEND 2"));
+                    return Err(err(
+                        "a defender rolls 1 or 2 dice",
+                        "le défenseur lance 1 ou 2 dés",
+                        "write: SET DEFEND 2",
+                        "écrivez : CONSIGNE DÉFENDRE 2",
+                    ));
                 }
                 st.defend = Some(*n)
             }
@@ -2410,29 +2694,43 @@ pub enum SetOrder {
 
 impl SetOrder {
     pub fn text(&self) -> String {
-        match self {
-            SetOrder::Defend(n) => format!("SET DEFEND {n}"),
-            SetOrder::Marshal(MarshalPolicy::Always) => "SET MARSHAL ALWAYS".into(),
-            SetOrder::Marshal(MarshalPolicy::Never) => "SET MARSHAL NEVER".into(),
-            SetOrder::Marshal(MarshalPolicy::When(n)) => format!("SET MARSHAL WHEN {n}+"),
-            SetOrder::CounterSpy(true) => "SET COUNTERSPY ALWAYS".into(),
-            SetOrder::CounterSpy(false) => "SET COUNTERSPY NEVER".into(),
-            SetOrder::Reveal(RevealPolicy::Never) => "SET REVEAL NEVER".into(),
-            SetOrder::Reveal(RevealPolicy::OnAttack(1)) => "SET REVEAL ON ATTACK".into(),
-            SetOrder::Reveal(RevealPolicy::OnAttack(n)) => format!("SET REVEAL WHEN {n}+"),
-            SetOrder::Annex(l) if l.is_empty() => "SET ANNEX AUTO".into(),
+        self.text_in(Lang::En)
+    }
+
+    /// The standing order as a reader of `lang` writes it (parses back to itself).
+    pub fn text_in(&self, lang: Lang) -> String {
+        let k = |w: &'static str| kw(lang, w);
+        let rest = match self {
+            SetOrder::Defend(n) => format!("{} {n}", k("DEFEND")),
+            SetOrder::Marshal(MarshalPolicy::Always) => format!("{} {}", k("MARSHAL"), k("ALWAYS")),
+            SetOrder::Marshal(MarshalPolicy::Never) => format!("{} {}", k("MARSHAL"), k("NEVER")),
+            SetOrder::Marshal(MarshalPolicy::When(n)) => {
+                format!("{} {} {n}+", k("MARSHAL"), k("WHEN"))
+            }
+            SetOrder::CounterSpy(true) => format!("{} {}", k("COUNTERSPY"), k("ALWAYS")),
+            SetOrder::CounterSpy(false) => format!("{} {}", k("COUNTERSPY"), k("NEVER")),
+            SetOrder::Reveal(RevealPolicy::Never) => format!("{} {}", k("REVEAL"), k("NEVER")),
+            SetOrder::Reveal(RevealPolicy::OnAttack(1)) => {
+                format!("{} {} {}", k("REVEAL"), k("ON"), k("ATTACK"))
+            }
+            SetOrder::Reveal(RevealPolicy::OnAttack(n)) => {
+                format!("{} {} {n}+", k("REVEAL"), k("WHEN"))
+            }
+            SetOrder::Annex(l) if l.is_empty() => format!("{} {}", k("ANNEX"), k("AUTO")),
             SetOrder::Annex(l) => format!(
-                "SET ANNEX {}",
+                "{} {}",
+                k("ANNEX"),
                 l.iter()
-                    .map(|t| CastleRisk::tname(*t))
+                    .map(|t| tn(*t, lang))
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-            SetOrder::Reoccupy(Some(true)) => "SET REOCCUPY ALL".into(),
-            SetOrder::Reoccupy(Some(false)) => "SET REOCCUPY NONE".into(),
-            SetOrder::Reoccupy(None) => "SET REOCCUPY ASK".into(),
-            SetOrder::Ask => "SET ASK".into(),
-        }
+            SetOrder::Reoccupy(Some(true)) => format!("{} {}", k("REOCCUPY"), k("ALL")),
+            SetOrder::Reoccupy(Some(false)) => format!("{} {}", k("REOCCUPY"), k("NONE")),
+            SetOrder::Reoccupy(None) => format!("{} {}", k("REOCCUPY"), k("ASK")),
+            SetOrder::Ask => k("ASK").to_string(),
+        };
+        format!("{} {rest}", k("SET"))
     }
 }
 

@@ -8,6 +8,7 @@
 //! * [`game`]: the state machine ([`CastleRisk`]) and its rules.
 //! * [`orders`]: parsing and writing orders.
 //! * [`view`]: narration, the text map and the private view.
+//! * [`text`]: names and order words in English and French.
 //! * [`bot`]: a bot that plays legal, sensible moves.
 
 // Seat-indexed loops read better than zipped iterators here; `sail` mirrors its order.
@@ -18,6 +19,7 @@ pub mod cards;
 pub mod game;
 pub mod map;
 pub mod orders;
+pub mod text;
 pub mod view;
 
 pub use cards::Card;
