@@ -2067,7 +2067,8 @@ impl CastleRisk {
         });
         if self.tokens[victor].len() == self.n() || self.alive_count() == 1 {
             let reason = format!("{} holds every castle token", self.name(victor));
-            ev.push(self.end_game(vec![victor], reason));
+            let fr = format!("{} détient tous les jetons de château", self.name(victor));
+            ev.push(self.end_game(vec![victor], reason, fr));
             return ev;
         }
         if self.alive_count() == 2 && !self.no_diplomats {
@@ -2182,36 +2183,67 @@ impl CastleRisk {
                 .collect(),
             None => vec![],
         };
-        let standings = table
-            .iter()
-            .map(|&(s, t, a)| format!("{} {t} territories, {a} armies", self.name(s)))
-            .collect::<Vec<_>>()
-            .join("; ");
-        let verdict = match winners.as_slice() {
-            [w] => format!("{} wins", self.name(*w)),
-            _ => format!(
-                "shared by {}",
-                winners
-                    .iter()
-                    .map(|s| self.name(*s))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        };
-        let reason = format!(
-            "stalemate after {} turns: no player can ever attack or gain an army again \
-             (every Reinforcements card is on the track, nobody earns, no hidden armies can be \
-             revealed, no territory of 2+ armies borders an enemy by land or sea); decided by \
-             territories, then armies: {verdict} ({standings})",
-            self.turns_played
-        );
-        self.end_game(winners, reason)
+        let reason = self.stalemate_reason(&table, &winners, Lang::En);
+        let fr = self.stalemate_reason(&table, &winners, Lang::Fr);
+        self.end_game(winners, reason, fr)
     }
 
-    fn end_game(&mut self, winners: Vec<Seat>, reason: String) -> Event {
+    fn stalemate_reason(
+        &self,
+        table: &[(Seat, usize, u64)],
+        winners: &[Seat],
+        lang: Lang,
+    ) -> String {
+        let standings = table
+            .iter()
+            .map(|&(s, t, a)| match lang {
+                Lang::En => format!("{} {t} territories, {a} armies", self.name(s)),
+                Lang::Fr => format!(
+                    "{} {}, {}",
+                    self.name(s),
+                    fr::count(t as i64, "territoire", "territoires"),
+                    fr::count(a as i64, "armée", "armées")
+                ),
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+        let names: Vec<String> = winners.iter().map(|s| self.name(*s).to_string()).collect();
+        match lang {
+            Lang::En => {
+                let verdict = match winners {
+                    [w] => format!("{} wins", self.name(*w)),
+                    _ => format!("shared by {}", names.join(", ")),
+                };
+                format!(
+                    "stalemate after {} turns: no player can ever attack or gain an army again \
+                     (every Reinforcements card is on the track, nobody earns, no hidden armies can be \
+                     revealed, no territory of 2+ armies borders an enemy by land or sea); decided by \
+                     territories, then armies: {verdict} ({standings})",
+                    self.turns_played
+                )
+            }
+            Lang::Fr => {
+                let verdict = match winners {
+                    [w] => format!("{} gagne", self.name(*w)),
+                    _ => format!("partagée entre {}", text::et(&names)),
+                };
+                format!(
+                    "blocage après {} : plus aucun joueur ne pourra attaquer ni gagner d'armée \
+                     (toutes les cartes Renfort sont jouées, personne ne reçoit de nouvelles troupes, \
+                     aucune armée cachée ne peut être dévoilée, aucun territoire de 2 armées ou plus ne \
+                     touche un ennemi par terre ou par mer) ; décidé aux territoires, puis aux armées : \
+                     {verdict} ({})",
+                    fr::count(self.turns_played, "tour", "tours"),
+                    standings.replace("; ", " ; ")
+                )
+            }
+        }
+    }
+
+    fn end_game(&mut self, winners: Vec<Seat>, reason: String, reason_fr: String) -> Event {
         self.phase = Phase::Over;
         self.interrupt = None;
-        self.outcome = Some(Outcome::new(winners.clone(), reason.clone()));
+        self.outcome = Some(Outcome::new(winners.clone(), reason.clone()).fr(reason_fr));
         Event::GameOver { winners, reason }
     }
 
@@ -2621,7 +2653,12 @@ impl CastleRisk {
                 self.turns_played,
                 winners.first().map(|s| self.name(*s)).unwrap_or("nobody")
             );
-            ev.push(self.end_game(winners, reason));
+            let fr = format!(
+                "limite de tours atteinte ({}) ; en tête aux territoires : {}",
+                fr::count(self.turns_played, "tour", "tours"),
+                winners.first().map(|s| self.name(*s)).unwrap_or("personne")
+            );
+            ev.push(self.end_game(winners, reason, fr));
             return ev;
         }
         let next = self.next_alive_after(seat);
