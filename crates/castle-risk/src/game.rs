@@ -692,10 +692,10 @@ impl CastleRisk {
                     map().empire_name(e)
                 ),
                 format!(
-                    "{} n'est pas dans {} : votre jeton de château est celui {}",
+                    "{} n'est pas dans {} : votre jeton de château est celui de {}",
                     cap(&text::le(t)),
                     text::group_le(e),
-                    format!("de {}", text::group_le(e)),
+                    text::group_le(e),
                 ),
                 format!("write: CASTLE {}", Self::tname(ex)),
                 format!("écrivez : {} {}", kw(Lang::Fr, "CASTLE"), tn(ex, Lang::Fr)),
@@ -1164,7 +1164,10 @@ impl CastleRisk {
         if seat != self.current {
             return Err(oe(
                 format!("it is {}'s turn, not yours", self.name(self.current)),
-                format!("c'est le tour de {}, pas le vôtre", self.name(self.current)),
+                format!(
+                    "c'est le tour {}, pas le vôtre",
+                    fr::de(self.name(self.current))
+                ),
             )
             .hints(
                 "standing orders (SET ...) may be sent at any time",

@@ -19,7 +19,7 @@ fn placements(p: &[(T, u32)], lang: Lang) -> String {
     p.iter()
         .map(|(t, n)| match lang {
             Lang::En => format!("{n} on {}", tn(*t, lang)),
-            Lang::Fr => format!("{n} {}", text::en(*t)),
+            Lang::Fr => format!("{} {}", armees(*n), text::en(*t)),
         })
         .collect::<Vec<_>>()
         .join(", ")
@@ -195,6 +195,13 @@ impl Teller<'_> {
                     ),
                 }
             }
+            _ => self.setup_own(e),
+        }
+    }
+
+    fn setup_own(&self, e: &Event) -> String {
+        let l = self.lang;
+        match e {
             Event::Placed {
                 seat,
                 placements: p,
@@ -370,6 +377,13 @@ impl Teller<'_> {
                     armees(*armies)
                 ),
             ),
+            _ => return self.turn_notes(e),
+        })
+    }
+
+    fn turn_notes(&self, e: &Event) -> Option<String> {
+        let l = self.lang;
+        Some(match e {
             Event::Waiting { seat, what } => match l {
                 Lang::En => format!("Waiting for {} {what}.", self.n(*seat)),
                 Lang::Fr => waiting_fr(&self.n(*seat), what),
@@ -378,8 +392,15 @@ impl Teller<'_> {
                 Lang::En => format!("Standing order noted: {s}."),
                 Lang::Fr => format!("Consigne notée : {}.", standing_fr(self.g, s)),
             },
-            Event::TurnEnds { seat, earnings, detail } => match (*earnings > 0, l) {
-                (true, Lang::En) => format!("{} ends the turn and earns {earnings} armies ({detail}).", self.n(*seat)),
+            Event::TurnEnds {
+                seat,
+                earnings,
+                detail,
+            } => match (*earnings > 0, l) {
+                (true, Lang::En) => format!(
+                    "{} ends the turn and earns {earnings} armies ({detail}).",
+                    self.n(*seat)
+                ),
                 (true, Lang::Fr) => format!(
                     "{} termine son tour et reçoit {} ({}).",
                     self.n(*seat),
@@ -387,11 +408,18 @@ impl Teller<'_> {
                     earnings_detail_fr(detail)
                 ),
                 (false, Lang::En) => format!("{} ends the turn (no earnings).", self.n(*seat)),
-                (false, Lang::Fr) => format!("{} termine son tour (pas de nouvelles troupes).", self.n(*seat)),
+                (false, Lang::Fr) => format!(
+                    "{} termine son tour (pas de nouvelles troupes).",
+                    self.n(*seat)
+                ),
             },
             Event::CardReturned { seat, card } => self.pick(
                 format!("{}'s {} returns to hand.", self.n(*seat), card.name()),
-                format!("Le {} {} revient dans sa main.", card.name_in(l), self.de(*seat)),
+                format!(
+                    "Le {} {} revient dans sa main.",
+                    card.name_in(l),
+                    self.de(*seat)
+                ),
             ),
             _ => return None,
         })
@@ -486,6 +514,13 @@ impl Teller<'_> {
                     self.n(*seat)
                 ),
             ),
+            _ => self.battle_dice(e),
+        }
+    }
+
+    fn battle_dice(&self, e: &Event) -> String {
+        let l = self.lang;
+        match e {
             Event::Battle {
                 attacker,
                 defender,
@@ -538,9 +573,11 @@ impl Teller<'_> {
                     tn(*to, l)
                 ),
                 format!(
-                    "L'attaque s'arrête : {} garde {left}, {} garde {defenders}.",
-                    text::le(*from),
-                    text::le(*to)
+                    "L'attaque s'arrête ; il reste {} {} et {} {}.",
+                    armees(*left),
+                    text::en(*from),
+                    armees(*defenders),
+                    text::en(*to)
                 ),
             ),
             Event::Conquered {
@@ -650,6 +687,13 @@ impl Teller<'_> {
                     text::le(*t)
                 ),
             ),
+            _ => self.game_over(e),
+        }
+    }
+
+    fn game_over(&self, e: &Event) -> String {
+        let l = self.lang;
+        match e {
             Event::GameOver { winners, reason } => {
                 let names: Vec<String> = winners.iter().map(|s| self.n(*s)).collect();
                 match l {
@@ -699,8 +743,8 @@ impl Teller<'_> {
                 if *hidden_taken > 0 { " and the unused hidden armies" } else { "" }
             ),
             Lang::Fr => format!(
-                "{} est éliminé : {} quittent le plateau ; {} prend {} ({tok}), {}{}.",
-                self.n(*seat),
+                "Élimination {} : {} quittent le plateau ; {} prend {} ({tok}), {}{}.",
+                self.de(*seat),
                 armees(*armies_removed),
                 self.n(*by),
                 if tokens.len() == 1 { "le jeton de château" } else { "les jetons de château" },
@@ -723,7 +767,8 @@ impl Teller<'_> {
 fn waiting_fr(who: &str, what: &str) -> String {
     if what.starts_with("to counter the Spy") {
         return format!(
-            "On attend que {who} réponde à l'Espion (CONTRE-ESPION ou PAS DE CONTRE-ESPION)."
+            "On attend {} réponde à l'Espion (CONTRE-ESPION ou PAS DE CONTRE-ESPION).",
+            fr::que(who)
         );
     }
     let t = what
@@ -732,7 +777,8 @@ fn waiting_fr(who: &str, what: &str) -> String {
         .and_then(|name| map().board.resolve(name).ok());
     match t {
         Some(t) => format!(
-            "On attend que {who} défende {} (DÉFENDRE 2, DÉFENDRE 1 MARÉCHAL ...).",
+            "On attend {} défende {} (DÉFENDRE 2, DÉFENDRE 1 MARÉCHAL ...).",
+            fr::que(who),
             text::le(t)
         ),
         None => format!("On attend {who}."),

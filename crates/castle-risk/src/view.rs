@@ -127,7 +127,7 @@ fn player_line(g: &CastleRisk, s: Seat, lang: Lang) -> String {
             fr::count(armies, "armée", "armées"),
             fr::count(g.hands[s].len() as i64, "carte", "cartes")
         ),
-        (false, _) => lang.pick("eliminated", "éliminé").to_string(),
+        (false, _) => lang.pick("eliminated", "hors jeu").to_string(),
     };
     let tokens: Vec<String> = g.tokens[s].iter().map(|e| text::group(*e, lang)).collect();
     let hidden: Vec<String> = g.hidden[s]
@@ -316,7 +316,7 @@ pub fn private_view(g: &CastleRisk, s: Seat, lang: Lang) -> String {
     }
     let mut out = match lang {
         Lang::En => format!("Private view for {}\n", g.name(s)),
-        Lang::Fr => format!("Vue privée de {}\n", g.name(s)),
+        Lang::Fr => format!("Vue privée {}\n", fr::de(g.name(s))),
     };
     out.push_str(&format!(
         "{}{}\n",
