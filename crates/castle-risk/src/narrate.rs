@@ -818,3 +818,27 @@ fn earnings_detail_fr(detail: &str) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The strings stored in English in events read in French.
+    #[test]
+    fn stored_english_details_read_in_french() {
+        assert_eq!(
+            waiting_fr("Alice", "to defend Poland (DEFEND 2, DEFEND 1 MARSHAL ...)"),
+            "On attend qu'Alice défende la Pologne (DÉFENDRE 2, DÉFENDRE 1 MARÉCHAL ...)."
+        );
+        assert_eq!(
+            waiting_fr("Bruno", "to counter the Spy (COUNTERSPY or NO COUNTERSPY)"),
+            "On attend que Bruno réponde à l'Espion (CONTRE-ESPION ou PAS DE CONTRE-ESPION)."
+        );
+        assert_eq!(
+            earnings_detail_fr(
+                "British Empire 4, all independents 6, 2 captured castle token(s) 16"
+            ),
+            "Empire Britannique 4, tous les territoires indépendants 6, 2 jetons de château pris 16"
+        );
+    }
+}
