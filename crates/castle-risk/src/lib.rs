@@ -297,3 +297,35 @@ impl Rules for CastleRisk {
         view::help(lang)
     }
 }
+
+/// A stored table (the JSON of `Session::to_json`) brought to this build's state version:
+/// an older state converts itself as it is read (see `game::STATE_VERSION`).
+pub fn upgrade_json(mut json: serde_json::Value) -> serde_json::Value {
+    let v = json.get("state_version").and_then(|v| v.as_u64());
+    if v.is_some_and(|v| v >= 1 && v < u64::from(game::STATE_VERSION)) {
+        json["state_version"] = game::STATE_VERSION.into();
+    }
+    json
+}
+
+/// A stored table, of this build's state version or an older one.
+pub fn upgrade_table(
+    json: serde_json::Value,
+) -> Result<castellan_engine::Table<CastleRisk>, String> {
+    serde_json::from_value(upgrade_json(json)).map_err(|e| e.to_string())
+}
+
+/// Load a stored game, converting an older state version (the engine's `load_table`
+/// reads only this build's version).
+pub fn load_stored(json: serde_json::Value) -> Result<Box<dyn castellan_engine::Session>, String> {
+    castellan_engine::load_table::<CastleRisk>(upgrade_json(json))
+}
+
+/// The game for the judge's registry: the engine's `game_info`, loading older stored
+/// states too.
+pub fn game_info() -> castellan_engine::GameInfo {
+    castellan_engine::GameInfo {
+        load: load_stored,
+        ..castellan_engine::game_info::<CastleRisk>()
+    }
+}
