@@ -1,8 +1,8 @@
 //! The Castle Risk state machine: the state, its events and the dispatch of orders; the
-//! rules by concept in the submodules: [`setup`] (castles, claims, placement, hidden
-//! armies), [`turn`] (who may act, placing in turn, standing orders), [`cards`]
-//! (Reinforcements, Diplomat, Spy, revealing hidden armies), [`battle`] (attacks by land and
-//! sea), [`elimination`] (castle capture, re-occupation, annexation) and [`end`] (end of the
+//! rules by concept in the submodules: `setup.rs` (castles, claims, placement, hidden
+//! armies), `turn.rs` (who may act, placing in turn, standing orders), `cards.rs`
+//! (Reinforcements, Diplomat, Spy, revealing hidden armies), `battle.rs` (attacks by land and
+//! sea), `elimination.rs` (castle capture, re-occupation, annexation) and `end.rs` (end of the
 //! turn, stalemate, end of the game).
 
 use crate::cards::{full_deck, hand_text, Card};
