@@ -40,25 +40,26 @@ impl CastleRisk {
     pub fn default_for(&self, s: Seat, kind: PromptKind) -> Order {
         let m = map();
         let first_own = || {
-            self.castle[s]
-                .filter(|c| self.owner[*c] == Some(s))
+            self.players[s]
+                .castle
+                .filter(|c| self.board[*c].owner == Some(s))
                 .or_else(|| self.territories_of(s).first().copied())
                 .unwrap_or(0)
         };
         match kind {
             PromptKind::Castle => {
-                let e = self.empire[s];
+                let e = self.players[s].empire;
                 let t = m.board.groups[e]
                     .members
                     .iter()
                     .copied()
-                    .find(|t| self.owner[*t].is_none())
+                    .find(|t| self.board[*t].owner.is_none())
                     .unwrap_or(m.board.groups[e].members[0]);
                 Order::Castle(t)
             }
             PromptKind::Claim => {
                 let free = self.free_territories();
-                let e = self.empire[s];
+                let e = self.players[s].empire;
                 let t = free
                     .iter()
                     .copied()
@@ -73,14 +74,14 @@ impl CastleRisk {
                     .territories_of(s)
                     .into_iter()
                     .find(|t| self.castle_owner_at(*t).is_none())
-                    .or_else(|| (0..self.owner.len()).find(|t| self.castle_owner_at(*t).is_none()))
+                    .or_else(|| (0..self.board.len()).find(|t| self.castle_owner_at(*t).is_none()))
                     .unwrap_or(0);
                 Order::Hide(t)
             }
             PromptKind::Place => {
                 let due = match self.phase {
-                    Phase::Place { .. } => self.to_place_setup[s].min(5),
-                    Phase::Blind { .. } => self.to_place_setup[s],
+                    Phase::Place { .. } => self.players[s].setup_armies.min(5),
+                    Phase::Blind { .. } => self.players[s].setup_armies,
                     _ => self.to_place,
                 };
                 Order::Place(vec![(first_own(), due.max(1))])
@@ -103,7 +104,8 @@ impl CastleRisk {
                 }
             }
             PromptKind::CounterSpy => Order::CounterSpy(
-                self.standing[s]
+                self.players[s]
+                    .standing
                     .counterspy
                     .unwrap_or(game::DEFAULT_COUNTERSPY)
                     && self.hand_has(s, Card::Spy),
@@ -151,7 +153,7 @@ impl CastleRisk {
         if self.outcome.is_some() {
             return Err(text::oe("the game is over", "la partie est terminée"));
         }
-        if !self.alive[seat] {
+        if !self.players[seat].alive {
             return Err(text::oe(
                 "you are out of the game",
                 "vous êtes éliminé de la partie",

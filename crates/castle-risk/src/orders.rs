@@ -166,9 +166,14 @@ const PLAN_WORDS: [&str; 9] = [
 fn player(g: &CastleRisk, seat: Seat, name: &str, hint: (&str, &str)) -> Result<Seat, OrderError> {
     let mut n = Names::new();
     for (i, p) in g.players.iter().enumerate() {
-        n.add(p, i);
+        n.add(&p.name, i);
     }
-    let all = g.players.join(", ");
+    let all = g
+        .players
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
     let s = n.resolve(name).map_err(|e| {
         oe(e.to_string(), name_error_fr(&e)).hints(
             format!("{}; the players are {all}", hint.0),

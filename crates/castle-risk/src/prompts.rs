@@ -37,7 +37,7 @@ impl CastleRisk {
                 .collect(),
             Phase::Place { order, next } => {
                 let s = order[*next];
-                let due = self.to_place_setup[s].min(5);
+                let due = self.players[s].setup_armies.min(5);
                 let q = match lang {
                     Lang::En => format!("Place {due} armies on your territories."),
                     Lang::Fr => format!("Placez {} sur vos territoires.", armees(due)),
@@ -45,9 +45,9 @@ impl CastleRisk {
                 vec![self.place_prompt(s, due, q, lang)]
             }
             Phase::Blind { sent } => (0..self.n())
-                .filter(|s| sent[*s].is_none() && self.to_place_setup[*s] > 0)
+                .filter(|s| sent[*s].is_none() && self.players[*s].setup_armies > 0)
                 .map(|s| {
-                    let due = self.to_place_setup[s];
+                    let due = self.players[s].setup_armies;
                     let q = match lang {
                         Lang::En => format!("Send your whole placement of {due} armies; all placements are revealed together."),
                         Lang::Fr => format!("Envoyez tout votre placement de {} ; tous les placements sont dévoilés ensemble.", armees(due)),
@@ -56,7 +56,7 @@ impl CastleRisk {
                 })
                 .collect(),
             Phase::Hide => (0..self.n())
-                .filter(|s| !self.hidden[*s].iter().any(|h| h.chosen_by == *s))
+                .filter(|s| !self.players[*s].hidden.iter().any(|h| h.chosen_by == *s))
                 .map(|s| self.hide_prompt(s, lang))
                 .collect(),
             Phase::Play => vec![self.play_prompt(lang)],
@@ -106,11 +106,11 @@ impl CastleRisk {
     }
 
     fn castle_prompt(&self, s: Seat, lang: Lang) -> Prompt {
-        let e = self.empire[s];
+        let e = self.players[s].empire;
         let choices = map().board.groups[e]
             .members
             .iter()
-            .filter(|t| self.owner[**t].is_none())
+            .filter(|t| self.board[**t].owner.is_none())
             .map(|t| Order::Castle(*t))
             .collect();
         let q = match lang {
@@ -224,7 +224,7 @@ impl CastleRisk {
                 c.extend(
                     vacated
                         .iter()
-                        .filter(|t| self.owner[**t].is_none())
+                        .filter(|t| self.board[**t].owner.is_none())
                         .take(6)
                         .map(|t| Order::Occupy(OccupyWhat::One { t: *t, from: None })),
                 );
@@ -262,22 +262,22 @@ impl CastleRisk {
                 "{} attacks {} ({} armies) from {}{}: how do you defend this attack?",
                 att,
                 Self::tname(p.to),
-                self.armies[p.to],
+                self.board[p.to].armies,
                 Self::tname(p.from),
                 match p.ship {
                     Some(k) => format!(" by sea with {k} armies"),
-                    None => format!(" ({} armies)", self.armies[p.from]),
+                    None => format!(" ({} armies)", self.board[p.from].armies),
                 }
             ),
             Lang::Fr => format!(
                 "{} attaque {} ({}) depuis {}{} : comment défendez-vous cette attaque ?",
                 att,
                 text::le(p.to),
-                armees(self.armies[p.to]),
+                armees(self.board[p.to].armies),
                 text::le(p.from),
                 match p.ship {
                     Some(k) => format!(" par la mer avec {}", armees(k)),
-                    None => format!(" ({})", armees(self.armies[p.from])),
+                    None => format!(" ({})", armees(self.board[p.from].armies)),
                 }
             ),
         }
@@ -293,7 +293,8 @@ impl CastleRisk {
         if self.hand_has(s, Card::Marshal) {
             c.push(d(2, true, false));
         }
-        if self.hidden[s]
+        if self.players[s]
+            .hidden
             .iter()
             .any(|h| !h.used && h.territory == p.to)
         {
@@ -304,7 +305,7 @@ impl CastleRisk {
 
     fn place_choices(&self, s: Seat, due: u32) -> Vec<Order> {
         let mut v: Vec<Order> = Vec::new();
-        if let Some(c) = self.castle[s] {
+        if let Some(c) = self.players[s].castle {
             v.push(Order::Place(vec![(c, due)]));
         }
         for t in self.territories_of(s).into_iter().take(4) {
@@ -320,7 +321,8 @@ impl CastleRisk {
     fn turn_choices(&self, s: Seat, lang: Lang) -> Vec<String> {
         let mut v = Vec::new();
         if !self.attacked {
-            let r = self.hands[s]
+            let r = self.players[s]
+                .hand
                 .iter()
                 .filter(|c| **c == Card::Reinforcements)
                 .count();
@@ -329,11 +331,11 @@ impl CastleRisk {
             }
         }
         for t in self.territories_of(s) {
-            if self.armies[t] < 2 {
+            if self.board[t].armies < 2 {
                 continue;
             }
             for n in map().board.neighbors(t) {
-                if let Some(o) = self.owner[n] {
+                if let Some(o) = self.board[n].owner {
                     if o != s && !self.truce_between(s, o) && v.len() < 8 {
                         v.push(format!(
                             "{} {} {} {} {}",

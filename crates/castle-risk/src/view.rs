@@ -113,24 +113,29 @@ fn phase_text(g: &CastleRisk, lang: Lang) -> String {
 /// "  Alice: castle in Paris, 5 territories, 20 armies, 3 cards; tokens: ...; hidden ..."
 fn player_line(g: &CastleRisk, s: Seat, lang: Lang) -> String {
     let terr = g.territories_of(s);
-    let armies: u32 = terr.iter().map(|t| g.armies[*t]).sum();
-    let castle = g.castle[s].map(|c| tn_in(c, lang)).unwrap_or("-");
-    let state = match (g.alive[s], lang) {
+    let armies: u32 = terr.iter().map(|t| g.board[*t].armies).sum();
+    let castle = g.players[s].castle.map(|c| tn_in(c, lang)).unwrap_or("-");
+    let state = match (g.players[s].alive, lang) {
         (true, Lang::En) => format!(
             "castle in {castle}, {} territories, {armies} armies, {} cards",
             terr.len(),
-            g.hands[s].len()
+            g.players[s].hand.len()
         ),
         (true, Lang::Fr) => format!(
             "château : {castle}, {}, {}, {}",
             fr::count(terr.len() as i64, "territoire", "territoires"),
             fr::count(armies, "armée", "armées"),
-            fr::count(g.hands[s].len() as i64, "carte", "cartes")
+            fr::count(g.players[s].hand.len() as i64, "carte", "cartes")
         ),
         (false, _) => lang.pick("eliminated", "hors jeu").to_string(),
     };
-    let tokens: Vec<String> = g.tokens[s].iter().map(|e| text::group(*e, lang)).collect();
-    let hidden: Vec<String> = g.hidden[s]
+    let tokens: Vec<String> = g.players[s]
+        .tokens
+        .iter()
+        .map(|e| text::group(*e, lang))
+        .collect();
+    let hidden: Vec<String> = g.players[s]
+        .hidden
         .iter()
         .map(|h| match (h.used, lang) {
             (true, Lang::En) => format!("used in {}", tn(h.territory)),
@@ -182,9 +187,15 @@ fn tn_in(t: T, lang: Lang) -> &'static str {
 fn group_table(g: &CastleRisk, gi: usize, lang: Lang) -> String {
     let m = map();
     let grp = &m.board.groups[gi];
-    let w = g.players.iter().map(|p| p.len()).max().unwrap_or(4).max(6);
-    let holder = grp.members.first().and_then(|t| g.owner[*t]);
-    let all = holder.is_some() && grp.members.iter().all(|t| g.owner[*t] == holder);
+    let w = g
+        .players
+        .iter()
+        .map(|p| p.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(6);
+    let holder = grp.members.first().and_then(|t| g.board[*t].owner);
+    let all = holder.is_some() && grp.members.iter().all(|t| g.board[*t].owner == holder);
     let bonus = if gi < EMPIRES.len() {
         lang.pick(" (4 for all)", " (4 pour l'empire entier)")
     } else {
@@ -201,7 +212,8 @@ fn group_table(g: &CastleRisk, gi: usize, lang: Lang) -> String {
         }
     );
     for &t in &grp.members {
-        let owner = g.owner[t]
+        let owner = g.board[t]
+            .owner
             .map(|s| g.name(s).to_string())
             .unwrap_or_else(|| "-".into());
         let mut marks = Vec::new();
@@ -224,7 +236,7 @@ fn group_table(g: &CastleRisk, gi: usize, lang: Lang) -> String {
             "  {:<17} {:<w$} {:>3}  {}\n",
             tn_in(t, lang),
             owner,
-            g.armies[t],
+            g.board[t].armies,
             marks.join(", ")
         ));
     }
@@ -233,7 +245,7 @@ fn group_table(g: &CastleRisk, gi: usize, lang: Lang) -> String {
 
 fn standing_text(g: &CastleRisk, s: Seat, lang: Lang) -> Vec<String> {
     use crate::game::*;
-    let st = &g.standing[s];
+    let st = &g.players[s].standing;
     let set_or = |set: bool| {
         if set {
             ""
@@ -321,7 +333,7 @@ pub fn private_view(g: &CastleRisk, s: Seat, lang: Lang) -> String {
     out.push_str(&format!(
         "{}{}\n",
         lang.pick("Hand: ", "Main : "),
-        hand_text_in(&g.hands[s], lang)
+        hand_text_in(&g.players[s].hand, lang)
     ));
     let engaged: Vec<&str> = g
         .in_play
@@ -336,7 +348,7 @@ pub fn private_view(g: &CastleRisk, s: Seat, lang: Lang) -> String {
             engaged.join(", ")
         ));
     }
-    for h in &g.hidden[s] {
+    for h in &g.players[s].hidden {
         out.push_str(&hidden_line(g, s, h, lang));
     }
     let truces: Vec<String> = g
@@ -369,7 +381,7 @@ fn hidden_line(g: &CastleRisk, s: Seat, h: &crate::game::Hidden, lang: Lang) -> 
     } else {
         String::new()
     };
-    let can = !h.used && g.owner[h.territory] == Some(s);
+    let can = !h.used && g.board[h.territory].owner == Some(s);
     match lang {
         Lang::En => format!(
             "Hidden armies{from}: {} ({}), worth {} now{}\n",

@@ -5,7 +5,7 @@ use super::*;
 
 impl CastleRisk {
     pub(crate) fn check_attack(&self, seat: Seat, from: T, to: T) -> Result<Seat, OrderError> {
-        if self.owner[from] != Some(seat) {
+        if self.board[from].owner != Some(seat) {
             return Err(err(
                 format!("you do not hold {}", Self::tname(from)),
                 format!("vous n'occupez pas {}", text::le(from)),
@@ -13,7 +13,7 @@ impl CastleRisk {
                 "attaquez depuis un de vos territoires",
             ));
         }
-        let Some(def) = self.owner[to] else {
+        let Some(def) = self.board[to].owner else {
             return Err(oe(
                 format!("{} is empty", Self::tname(to)),
                 format!("{} est vide", cap(&text::le(to))),
@@ -56,17 +56,17 @@ impl CastleRisk {
         if !map().board.adjacent(from, to) {
             return Err(self.not_adjacent(seat, from, to));
         }
-        if self.armies[from] < 2 {
+        if self.board[from].armies < 2 {
             return Err(oe(
                 format!(
                     "{} has only {} army: attack from a territory with at least 2",
                     Self::tname(from),
-                    self.armies[from]
+                    self.board[from].armies
                 ),
                 format!(
                     "{} n'a que {} : attaquez depuis un territoire qui en a au moins 2",
                     cap(&text::le(from)),
-                    armees(self.armies[from])
+                    armees(self.board[from].armies)
                 ),
             ));
         }
@@ -93,7 +93,7 @@ impl CastleRisk {
         let near: Vec<T> = map()
             .board
             .neighbors(from)
-            .filter(|&n| self.owner[n] != Some(seat))
+            .filter(|&n| self.board[n].owner != Some(seat))
             .collect();
         let names = |lang: Lang| {
             near.iter()
@@ -198,20 +198,20 @@ impl CastleRisk {
                 ),
             ));
         }
-        if armies == 0 || armies >= self.armies[from] {
-            let can = self.armies[from].saturating_sub(1).max(1);
+        if armies == 0 || armies >= self.board[from].armies {
+            let can = self.board[from].armies.saturating_sub(1).max(1);
             return Err(err(
                 format!(
                     "{} armies cannot board from {}: it holds {} and must keep one",
                     armies,
                     Self::tname(from),
-                    self.armies[from]
+                    self.board[from].armies
                 ),
                 format!(
                     "{} ne peuvent pas embarquer {} : il y en a {} et une doit rester",
                     armees(armies),
                     text::de(from),
-                    self.armies[from]
+                    self.board[from].armies
                 ),
                 format!(
                     "write: SAIL {can} FROM {} TO {}",
@@ -239,14 +239,14 @@ impl CastleRisk {
     pub(crate) fn declare(&mut self, p: PendingAttack, dice: &mut DiceBox) -> Vec<Event> {
         self.attacked = true;
         self.attacks += 1;
-        let def = self.owner[p.to].unwrap_or(0);
+        let def = self.board[p.to].owner.unwrap_or(0);
         let mut ev = vec![Event::AttackDeclared {
             seat: p.attacker,
             from: p.from,
             to: p.to,
             ship: p.ship,
         }];
-        let s = &self.standing[def];
+        let s = &self.players[def].standing;
         let unset = s.defend.is_none() || s.marshal.is_none() || s.reveal.is_none();
         if self.options.ask && unset {
             ev.push(Event::Waiting {
@@ -266,13 +266,13 @@ impl CastleRisk {
 
     /// The defence a seat's standing orders (or the defaults) give for territory `t`.
     pub fn standing_defence(&self, def: Seat, t: T) -> Defence {
-        let s = &self.standing[def];
+        let s = &self.players[def].standing;
         let dice = s.defend.unwrap_or(DEFAULT_DEFEND);
-        let is_castle = self.castle[def] == Some(t);
+        let is_castle = self.players[def].castle == Some(t);
         let marshal = match s.marshal.unwrap_or(DEFAULT_MARSHAL) {
             MarshalPolicy::Never => false,
             MarshalPolicy::Always => true,
-            MarshalPolicy::When(n) => is_castle || self.armies[t] >= n,
+            MarshalPolicy::When(n) => is_castle || self.board[t].armies >= n,
         };
         let reveal = match s.reveal.unwrap_or(DEFAULT_REVEAL) {
             RevealPolicy::Never => false,
@@ -301,7 +301,7 @@ impl CastleRisk {
                 "pour dire à l'avance comment vous défendre, écrivez : CONSIGNE DÉFENDRE 2",
             ));
         };
-        let def = self.owner[p.to].unwrap_or(0);
+        let def = self.board[p.to].owner.unwrap_or(0);
         if seat != def {
             return Err(oe(
                 format!(
@@ -345,31 +345,33 @@ impl CastleRisk {
         dice: &mut DiceBox,
     ) -> Vec<Event> {
         let att = p.attacker;
-        let def = self.owner[p.to].unwrap_or(0);
+        let def = self.board[p.to].owner.unwrap_or(0);
         let mut ev = Vec::new();
-        let is_castle = self.castle[def] == Some(p.to);
+        let is_castle = self.players[def].castle == Some(p.to);
         let cap = if is_castle { 2 } else { 3 };
         // Hidden armies on defence: revealed before the first battle (rule 7).
         if d.reveal {
-            if let Some(i) = (0..self.hidden[def].len())
-                .find(|&i| !self.hidden[def][i].used && self.hidden[def][i].territory == p.to)
-            {
+            if let Some(i) = (0..self.players[def].hidden.len()).find(|&i| {
+                !self.players[def].hidden[i].used && self.players[def].hidden[i].territory == p.to
+            }) {
                 ev.extend(self.do_reveal(def, i));
             }
         }
         // The ship's armies board now (after any wait for the defender's answer).
-        let mut ship = p.ship.map(|k| k.min(self.armies[p.from].saturating_sub(1)));
+        let mut ship = p
+            .ship
+            .map(|k| k.min(self.board[p.from].armies.saturating_sub(1)));
         if let Some(k) = ship {
-            self.armies[p.from] -= k;
+            self.board[p.from].armies -= k;
         }
         let mut rolls = 0;
         let mut last_dice = 0;
         loop {
             let pool = match ship {
                 Some(s) => s,
-                None => self.armies[p.from],
+                None => self.board[p.from].armies,
             };
-            let defenders = self.armies[p.to];
+            let defenders = self.board[p.to].armies;
             let go = match ship {
                 // Rule 4 (Admiral): "vous devez continuer à vous battre jusqu'à la fin".
                 Some(s) => s > 0 && defenders > 0,
@@ -408,9 +410,9 @@ impl CastleRisk {
             last_dice = ad;
             match &mut ship {
                 Some(s) => *s -= x.attacker_losses.min(*s),
-                None => self.armies[p.from] -= x.attacker_losses,
+                None => self.board[p.from].armies -= x.attacker_losses,
             }
-            self.armies[p.to] -= x.defender_losses;
+            self.board[p.to].armies -= x.defender_losses;
             self.ledger.lost += (x.attacker_losses + x.defender_losses) as u64;
             let top_a = x.attacker[0] + u8::from(gen);
             let top_d = x.defender[0] + u8::from(mar);
@@ -438,17 +440,17 @@ impl CastleRisk {
                 ev.push(Event::MarshalLost { seat: def });
             }
         }
-        if self.armies[p.to] == 0 {
+        if self.board[p.to].armies == 0 {
             let moved = match ship {
                 Some(s) => s,
                 None => {
-                    let m = p.plan.armies_to_move(self.armies[p.from], last_dice);
-                    self.armies[p.from] -= m;
+                    let m = p.plan.armies_to_move(self.board[p.from].armies, last_dice);
+                    self.board[p.from].armies -= m;
                     m
                 }
             };
-            self.armies[p.to] = moved;
-            self.owner[p.to] = Some(att);
+            self.board[p.to].armies = moved;
+            self.board[p.to].owner = Some(att);
             ev.push(Event::Conquered {
                 seat: att,
                 from: p.from,
@@ -458,7 +460,7 @@ impl CastleRisk {
             });
             if ship.is_some() {
                 self.disengage(att, Card::Admiral);
-                self.hands[att].push(Card::Admiral);
+                self.players[att].hand.push(Card::Admiral);
                 ev.push(Event::AdmiralBack { seat: att });
             }
             if is_castle {
@@ -478,8 +480,8 @@ impl CastleRisk {
             ev.push(Event::AttackStopped {
                 from: p.from,
                 to: p.to,
-                left: self.armies[p.from],
-                defenders: self.armies[p.to],
+                left: self.board[p.from].armies,
+                defenders: self.board[p.to].armies,
             });
         }
         ev

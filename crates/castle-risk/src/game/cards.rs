@@ -37,7 +37,7 @@ impl CastleRisk {
                 ev.push(Event::DiplomatReplaced { seat });
                 continue;
             }
-            self.hands[seat].push(c);
+            self.players[seat].hand.push(c);
             return Some(c);
         }
         None
@@ -55,7 +55,8 @@ impl CastleRisk {
                 "jouez-les au début de votre prochain tour",
             ));
         }
-        let held = self.hands[seat]
+        let held = self.players[seat]
+            .hand
             .iter()
             .filter(|c| **c == Card::Reinforcements)
             .count() as u32;
@@ -112,7 +113,7 @@ impl CastleRisk {
                 "un Diplomate se joue avant la première attaque du tour",
             ));
         }
-        if with == seat || !self.alive.get(with).copied().unwrap_or(false) {
+        if with == seat || !self.players.get(with).is_some_and(|p| p.alive) {
             return Err(oe(
                 "a truce is made with another player still in the game",
                 "une trêve se fait avec un autre joueur encore en jeu",
@@ -144,7 +145,7 @@ impl CastleRisk {
         prefer: &[Card],
     ) -> Result<Vec<Event>, OrderError> {
         self.in_turn(seat, "SPY")?;
-        if target == seat || !self.alive.get(target).copied().unwrap_or(false) {
+        if target == seat || !self.players.get(target).is_some_and(|p| p.alive) {
             return Err(oe(
                 "spy on another player still in the game",
                 "espionnez un autre joueur encore en jeu",
@@ -155,7 +156,7 @@ impl CastleRisk {
         }
         self.take_from_hand(seat, Card::Spy);
         let mut ev = vec![Event::SpyPlayed { seat, target }];
-        let answer = self.standing[target].counterspy;
+        let answer = self.players[target].standing.counterspy;
         match answer {
             None if self.options.ask => {
                 // The Spy card waits on the table until the target answers.
@@ -191,7 +192,7 @@ impl CastleRisk {
             self.discard.push(Card::Spy);
             return vec![Event::SpyCountered { seat, target }];
         }
-        let hand = self.hands[target].clone();
+        let hand = self.players[target].hand.clone();
         let mut ev = vec![Event::SpySaw {
             seat,
             target,
@@ -261,9 +262,9 @@ impl CastleRisk {
     /// Reveal hidden armies in `t` (or the only unused slot) during one's own turn.
     pub fn reveal(&mut self, seat: Seat, t: Option<T>) -> Result<Vec<Event>, OrderError> {
         self.in_turn(seat, "REVEAL")?;
-        let slots: Vec<usize> = (0..self.hidden[seat].len())
-            .filter(|&i| !self.hidden[seat][i].used)
-            .filter(|&i| t.is_none_or(|t| self.hidden[seat][i].territory == t))
+        let slots: Vec<usize> = (0..self.players[seat].hidden.len())
+            .filter(|&i| !self.players[seat].hidden[i].used)
+            .filter(|&i| t.is_none_or(|t| self.players[seat].hidden[i].territory == t))
             .collect();
         let Some(&i) = slots.first() else {
             return Err(match t {
@@ -280,8 +281,8 @@ impl CastleRisk {
                 ),
             });
         };
-        let ht = self.hidden[seat][i].territory;
-        if self.owner[ht] != Some(seat) {
+        let ht = self.players[seat].hidden[i].territory;
+        if self.board[ht].owner != Some(seat) {
             return Err(oe(
                 format!(
                     "you must hold {} to reveal your hidden armies there",
@@ -301,10 +302,10 @@ impl CastleRisk {
     }
 
     pub(crate) fn do_reveal(&mut self, seat: Seat, i: usize) -> Vec<Event> {
-        let h = self.hidden[seat][i].clone();
-        self.hidden[seat][i].used = true;
+        let h = self.players[seat].hidden[i].clone();
+        self.players[seat].hidden[i].used = true;
         let n = self.hidden_value();
-        self.armies[h.territory] += n;
+        self.board[h.territory].armies += n;
         self.ledger.placed += n as u64;
         vec![Event::HiddenRevealed {
             seat,

@@ -6,21 +6,21 @@ impl CastleRisk {
     /// Rule 6: capturing a castle eliminates its owner.
     pub(crate) fn capture_castle(&mut self, victor: Seat, loser: Seat, t: T) -> Vec<Event> {
         let mut ev = vec![Event::CastleCaptured { victor, loser, t }];
-        self.castle[loser] = None;
-        self.alive[loser] = false;
+        self.players[loser].castle = None;
+        self.players[loser].alive = false;
         let mut removed = 0;
         let mut vacated = Vec::new();
-        for x in 0..self.owner.len() {
-            if self.owner[x] == Some(loser) {
-                removed += self.armies[x];
-                self.armies[x] = 0;
-                self.owner[x] = None;
+        for x in 0..self.board.len() {
+            if self.board[x].owner == Some(loser) {
+                removed += self.board[x].armies;
+                self.board[x].armies = 0;
+                self.board[x].owner = None;
                 vacated.push(x);
             }
         }
         self.ledger.removed += removed as u64;
-        let tokens = std::mem::take(&mut self.tokens[loser]);
-        self.tokens[victor].extend(tokens.iter().copied());
+        let tokens = std::mem::take(&mut self.players[loser].tokens);
+        self.players[victor].tokens.extend(tokens.iter().copied());
         // Engaged cards of the loser (a Marshal) go back to the hand first.
         let engaged: Vec<Card> = self
             .in_play
@@ -29,17 +29,18 @@ impl CastleRisk {
             .map(|(_, c)| *c)
             .collect();
         self.in_play.retain(|(s, _)| *s != loser);
-        self.hands[loser].extend(engaged);
-        let cards = std::mem::take(&mut self.hands[loser]);
-        self.hands[victor].extend(cards.iter().copied());
-        let unused: Vec<Hidden> = self.hidden[loser]
+        self.players[loser].hand.extend(engaged);
+        let cards = std::mem::take(&mut self.players[loser].hand);
+        self.players[victor].hand.extend(cards.iter().copied());
+        let unused: Vec<Hidden> = self.players[loser]
+            .hidden
             .iter()
             .filter(|h| !h.used)
             .cloned()
             .collect();
-        self.hidden[loser].retain(|h| h.used);
+        self.players[loser].hidden.retain(|h| h.used);
         let hidden_taken = unused.len();
-        self.hidden[victor].extend(unused);
+        self.players[victor].hidden.extend(unused);
         self.truces.retain(|tr| tr.by != loser && tr.with != loser);
         ev.push(Event::Eliminated {
             seat: loser,
@@ -49,7 +50,7 @@ impl CastleRisk {
             cards,
             hidden_taken,
         });
-        if self.tokens[victor].len() == self.n() || self.alive_count() == 1 {
+        if self.players[victor].tokens.len() == self.n() || self.alive_count() == 1 {
             let reason = format!("{} holds every castle token", self.name(victor));
             let fr = format!("{} détient tous les jetons de château", self.name(victor));
             ev.push(self.end_game(vec![victor], reason, fr));
@@ -70,12 +71,12 @@ impl CastleRisk {
         vacated: Vec<T>,
         castle: T,
     ) -> Vec<Event> {
-        match self.standing[victor].reoccupy {
+        match self.players[victor].standing.reoccupy {
             Some(true) => {
                 let mut ev = self.occupy_all(victor, &vacated, castle);
                 let left: Vec<T> = vacated
                     .into_iter()
-                    .filter(|t| self.owner[*t].is_none())
+                    .filter(|t| self.board[*t].owner.is_none())
                     .collect();
                 ev.extend(self.start_annex(victor, left));
                 ev
@@ -96,27 +97,27 @@ impl CastleRisk {
     /// commençant par les armées avec lesquelles vous avez attaqué"), then the largest stack.
     pub fn default_source(&self, seat: Seat, first: Option<T>) -> Option<T> {
         if let Some(f) = first {
-            if self.owner[f] == Some(seat) && self.armies[f] >= 2 {
+            if self.board[f].owner == Some(seat) && self.board[f].armies >= 2 {
                 return Some(f);
             }
         }
-        (0..self.owner.len())
-            .filter(|&t| self.owner[t] == Some(seat) && self.armies[t] >= 2)
-            .max_by_key(|&t| (self.armies[t], std::cmp::Reverse(t)))
+        (0..self.board.len())
+            .filter(|&t| self.board[t].owner == Some(seat) && self.board[t].armies >= 2)
+            .max_by_key(|&t| (self.board[t].armies, std::cmp::Reverse(t)))
     }
 
     pub(crate) fn occupy_all(&mut self, victor: Seat, vacated: &[T], castle: T) -> Vec<Event> {
         let mut ev = Vec::new();
         for &t in vacated {
-            if self.owner[t].is_some() {
+            if self.board[t].owner.is_some() {
                 continue;
             }
             let Some(src) = self.default_source(victor, Some(castle)) else {
                 break;
             };
-            self.armies[src] -= 1;
-            self.armies[t] = 1;
-            self.owner[t] = Some(victor);
+            self.board[src].armies -= 1;
+            self.board[t].armies = 1;
+            self.board[t].owner = Some(victor);
             ev.push(Event::Reoccupied {
                 seat: victor,
                 t,
@@ -153,7 +154,7 @@ impl CastleRisk {
         let free: Vec<T> = vacated
             .iter()
             .copied()
-            .filter(|t| self.owner[*t].is_none())
+            .filter(|t| self.board[*t].owner.is_none())
             .collect();
         let mut ev = Vec::new();
         match what {
@@ -187,9 +188,9 @@ impl CastleRisk {
                         )
                     })?,
                 };
-                self.armies[src] -= 1;
-                self.armies[t] = 1;
-                self.owner[t] = Some(seat);
+                self.board[src].armies -= 1;
+                self.board[t].armies = 1;
+                self.board[t].owner = Some(seat);
                 ev.push(Event::Reoccupied { seat, t, from: src });
                 let left: Vec<T> = free.into_iter().filter(|x| *x != t).collect();
                 if !left.is_empty() && self.default_source(seat, Some(castle)).is_some() {
@@ -205,7 +206,7 @@ impl CastleRisk {
         self.interrupt = None;
         let left: Vec<T> = vacated
             .into_iter()
-            .filter(|t| self.owner[*t].is_none())
+            .filter(|t| self.board[*t].owner.is_none())
             .collect();
         ev.extend(self.start_annex(victor, left));
         Ok(ev)
@@ -213,7 +214,7 @@ impl CastleRisk {
 
     /// A territory a seat may take one army from (re-occupation, annexation).
     pub(crate) fn check_source(&self, seat: Seat, f: T) -> Result<T, OrderError> {
-        if self.owner[f] != Some(seat) || self.armies[f] < 2 {
+        if self.board[f].owner != Some(seat) || self.board[f].armies < 2 {
             return Err(oe(
                 format!(
                     "take the army from one of your territories with at least 2 armies, not {}",
@@ -272,7 +273,7 @@ impl CastleRisk {
                 continue;
             }
             skipped = 0;
-            let s = &self.standing[next];
+            let s = &self.players[next].standing;
             if s.annex.is_none() && self.options.ask {
                 self.interrupt = Some(Interrupt::Annex {
                     victor,
@@ -294,7 +295,11 @@ impl CastleRisk {
     /// vacated territory, else the one bordering most of the seat's territories; the army
     /// from the seat's largest stack.
     pub fn default_annex(&self, seat: Seat, vacated: &[T]) -> (T, T) {
-        let pref = self.standing[seat].annex.clone().unwrap_or_default();
+        let pref = self.players[seat]
+            .standing
+            .annex
+            .clone()
+            .unwrap_or_default();
         let t = pref
             .iter()
             .find(|t| vacated.contains(t))
@@ -307,7 +312,7 @@ impl CastleRisk {
                             map()
                                 .board
                                 .neighbors(v)
-                                .filter(|&n| self.owner[n] == Some(seat))
+                                .filter(|&n| self.board[n].owner == Some(seat))
                                 .count(),
                             std::cmp::Reverse(v),
                         )
@@ -319,9 +324,9 @@ impl CastleRisk {
     }
 
     pub(crate) fn do_annex(&mut self, seat: Seat, t: T, src: T) -> Vec<Event> {
-        self.armies[src] -= 1;
-        self.armies[t] = 1;
-        self.owner[t] = Some(seat);
+        self.board[src].armies -= 1;
+        self.board[t].armies = 1;
+        self.board[t].owner = Some(seat);
         vec![Event::Annexed {
             seat,
             t,

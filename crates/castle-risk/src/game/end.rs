@@ -14,22 +14,23 @@ impl CastleRisk {
         if self.reinforcements_left() {
             return Some("a Reinforcements card is still to be played".into());
         }
-        for s in (0..self.n()).filter(|&s| self.alive[s]) {
+        for s in (0..self.n()).filter(|&s| self.players[s].alive) {
             // (b) Earnings at the end of the turn.
             if self.earnings(s).0 > 0 {
                 return Some(format!("{} earns armies", self.name(s)));
             }
             // (c) Hidden armies that can be revealed now (they are worth something).
             if self.hidden_value() > 0
-                && self.hidden[s]
+                && self.players[s]
+                    .hidden
                     .iter()
-                    .any(|h| !h.used && self.owner[h.territory] == Some(s))
+                    .any(|h| !h.used && self.board[h.territory].owner == Some(s))
             {
                 return Some(format!("{} can reveal hidden armies", self.name(s)));
             }
-            let enemy = |t: T| self.owner[t].is_some_and(|o| o != s);
-            for from in
-                (0..self.owner.len()).filter(|&t| self.owner[t] == Some(s) && self.armies[t] >= 2)
+            let enemy = |t: T| self.board[t].owner.is_some_and(|o| o != s);
+            for from in (0..self.board.len())
+                .filter(|&t| self.board[t].owner == Some(s) && self.board[t].armies >= 2)
             {
                 // (d) A land (or dotted-line) attack.
                 if let Some(to) = m.board.neighbors(from).find(|&n| enemy(n)) {
@@ -42,7 +43,7 @@ impl CastleRisk {
                 }
                 // (e) A sea attack, with an Admiral held now or drawn later.
                 if m.sea[from] != Sea::None {
-                    if let Some(to) = (0..self.owner.len())
+                    if let Some(to) = (0..self.board.len())
                         .find(|&t| enemy(t) && shares_sea(m.sea[from], m.sea[t]))
                     {
                         return Some(format!(
@@ -64,7 +65,7 @@ impl CastleRisk {
         self.pile
             .iter()
             .chain(self.discard.iter())
-            .chain(self.hands.iter().flatten())
+            .chain(self.players.iter().flat_map(|p| &p.hand))
             .chain(self.in_play.iter().map(|(_, c)| c))
             .any(|c| *c == Card::Reinforcements)
     }
@@ -82,10 +83,10 @@ impl CastleRisk {
     /// position every player still in the game holds exactly its own.
     pub fn stalemate_standings(&self) -> Vec<(Seat, usize, u64)> {
         let mut v: Vec<(Seat, usize, u64)> = (0..self.n())
-            .filter(|&s| self.alive[s])
+            .filter(|&s| self.players[s].alive)
             .map(|s| {
                 let terr = self.territories_of(s);
-                let armies = terr.iter().map(|t| self.armies[*t] as u64).sum();
+                let armies = terr.iter().map(|t| self.board[*t].armies as u64).sum();
                 (s, terr.len(), armies)
             })
             .collect();
@@ -182,17 +183,20 @@ impl CastleRisk {
             if m.board.groups[g]
                 .members
                 .iter()
-                .all(|&t| self.owner[t] == Some(seat))
+                .all(|&t| self.board[t].owner == Some(seat))
             {
                 total += EMPIRE_BONUS;
                 parts.push(format!("{} {EMPIRE_BONUS}", m.empire_name(g)));
             }
         }
-        if m.independents.iter().all(|&t| self.owner[t] == Some(seat)) {
+        if m.independents
+            .iter()
+            .all(|&t| self.board[t].owner == Some(seat))
+        {
             total += INDEPENDENTS_BONUS;
             parts.push(format!("all independents {INDEPENDENTS_BONUS}"));
         }
-        let captured = self.tokens[seat].len().saturating_sub(1) as u32;
+        let captured = self.players[seat].tokens.len().saturating_sub(1) as u32;
         if captured > 0 {
             total += TOKEN_BONUS * captured;
             parts.push(format!(
@@ -230,8 +234,8 @@ impl CastleRisk {
             match c {
                 Card::Diplomat => self.discard.push(c),
                 _ => {
-                    if self.alive[s] {
-                        self.hands[s].push(c);
+                    if self.players[s].alive {
+                        self.players[s].hand.push(c);
                         ev.push(Event::CardReturned { seat: s, card: c });
                     } else {
                         self.discard.push(c);
@@ -247,15 +251,16 @@ impl CastleRisk {
             self.truces.clear();
             ev.push(Event::TwoPlayerRule);
             for s in 0..self.n() {
-                if !self.alive[s] {
+                if !self.players[s].alive {
                     continue;
                 }
-                let k = self.hands[s]
+                let k = self.players[s]
+                    .hand
                     .iter()
                     .filter(|c| **c == Card::Diplomat)
                     .count();
                 if k > 0 {
-                    self.hands[s].retain(|c| *c != Card::Diplomat);
+                    self.players[s].hand.retain(|c| *c != Card::Diplomat);
                     self.discard.extend(std::iter::repeat_n(Card::Diplomat, k));
                     ev.push(Event::DiplomatsPurged { seat: s, count: k });
                     let mut got = Vec::new();
@@ -277,7 +282,7 @@ impl CastleRisk {
         }
         if self.options.turn_limit > 0 && self.turns_played >= self.options.turn_limit {
             let best = (0..self.n())
-                .filter(|&s| self.alive[s])
+                .filter(|&s| self.players[s].alive)
                 .map(|s| (self.territories_of(s).len(), s))
                 .max_by_key(|&(k, s)| (k, std::cmp::Reverse(s)));
             let winners = best.map(|b| vec![b.1]).unwrap_or_default();

@@ -22,12 +22,14 @@ mod cards;
 mod elimination;
 mod end;
 mod setup;
+mod stored;
 mod turn;
 
 pub type T = TerritoryId;
 
-/// Version of the serialized state.
-pub const STATE_VERSION: u32 = 1;
+/// Version of the serialized state. 1: parallel per-seat and per-territory lists; 2: a
+/// [`Player`] per seat and a [`Territory`] per territory (version 1 converts on load).
+pub const STATE_VERSION: u32 = 2;
 
 /// Armies each player starts with, by player count (rule 1).
 pub fn starting_armies(players: usize) -> u32 {
@@ -437,33 +439,107 @@ pub struct Ledger {
     pub removed: u64,
 }
 
-/// Castle Risk, the whole game state.
+/// One territory: who holds it and with how many armies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Territory {
+    pub owner: Option<Seat>,
+    pub armies: u32,
+}
+
+/// The territories of the board, indexed by territory id.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Board(pub Vec<Territory>);
+
+impl Board {
+    /// `n` empty territories.
+    pub fn empty(n: usize) -> Board {
+        Board(vec![Territory::default(); n])
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    pub fn iter(&self) -> std::slice::Iter<'_, Territory> {
+        self.0.iter()
+    }
+    /// Every territory id.
+    pub fn ids(&self) -> std::ops::Range<T> {
+        0..self.0.len()
+    }
+    /// The armies on each territory, in id order.
+    pub fn armies(&self) -> Vec<u32> {
+        self.0.iter().map(|t| t.armies).collect()
+    }
+}
+
+impl std::ops::Index<T> for Board {
+    type Output = Territory;
+    fn index(&self, t: T) -> &Territory {
+        &self.0[t]
+    }
+}
+
+impl std::ops::IndexMut<T> for Board {
+    fn index_mut(&mut self, t: T) -> &mut Territory {
+        &mut self.0[t]
+    }
+}
+
+/// One seat: the player's name and everything that belongs to that player.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    pub name: String,
+    /// The castle's territory while the player is in the game.
+    pub castle: Option<T>,
+    /// The empire token the player drew.
+    pub empire: usize,
+    /// Castle tokens held (own first).
+    pub tokens: Vec<usize>,
+    pub alive: bool,
+    pub hand: Vec<Card>,
+    /// Hidden-army slots: one's own, and those taken from eliminated players.
+    pub hidden: Vec<Hidden>,
+    pub standing: Standing,
+    /// Armies still to place in setup.
+    pub setup_armies: u32,
+}
+
+impl Player {
+    /// A player in the game with the token of `empire` and `armies` to place.
+    pub fn new(name: &str, empire: usize, armies: u32) -> Player {
+        Player {
+            name: name.to_string(),
+            castle: None,
+            empire,
+            tokens: vec![empire],
+            alive: true,
+            hand: Vec::new(),
+            hidden: Vec::new(),
+            standing: Standing::default(),
+            setup_armies: armies,
+        }
+    }
+}
+
+/// Castle Risk, the whole game state. Stored as JSON; a state of an older version is
+/// converted as it is read (stored.rs).
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct CastleRisk {
     pub version: u32,
     pub options: Options,
-    pub players: Vec<String>,
-    pub owner: Vec<Option<Seat>>,
-    pub armies: Vec<u32>,
-    /// Each seat's castle territory while it is in the game.
-    pub castle: Vec<Option<T>>,
-    /// The empire token each seat drew.
-    pub empire: Vec<usize>,
-    /// Castle tokens held (own first).
-    pub tokens: Vec<Vec<usize>>,
-    pub alive: Vec<bool>,
-    pub hands: Vec<Vec<Card>>,
+    pub players: Vec<Player>,
+    pub board: Board,
     pub pile: Vec<Card>,
     pub discard: Vec<Card>,
     /// Reinforcements cards on the track (0..=12).
     pub track: u32,
     /// Cards engaged on the table (General, Marshal, Diplomat this turn; Admiral at sea).
     pub in_play: Vec<(Seat, Card)>,
-    pub hidden: Vec<Vec<Hidden>>,
-    pub standing: Vec<Standing>,
     pub truces: Vec<Truce>,
-    /// Armies each seat still has to place in setup.
-    pub to_place_setup: Vec<u32>,
     pub phase: Phase,
     pub interrupt: Option<Interrupt>,
     /// Dice turn (Rules::turn).
@@ -503,7 +579,10 @@ impl CastleRisk {
     }
 
     pub fn name(&self, seat: Seat) -> &str {
-        self.players.get(seat).map(|s| s.as_str()).unwrap_or("?")
+        self.players
+            .get(seat)
+            .map(|p| p.name.as_str())
+            .unwrap_or("?")
     }
 
     pub fn tname(t: T) -> &'static str {
@@ -511,17 +590,18 @@ impl CastleRisk {
     }
 
     pub fn alive_count(&self) -> usize {
-        self.alive.iter().filter(|a| **a).count()
+        self.players.iter().filter(|p| p.alive).count()
     }
 
     pub fn territories_of(&self, seat: Seat) -> Vec<T> {
-        (0..self.owner.len())
-            .filter(|&t| self.owner[t] == Some(seat))
+        self.board
+            .ids()
+            .filter(|&t| self.board[t].owner == Some(seat))
             .collect()
     }
 
     pub fn castle_owner_at(&self, t: T) -> Option<Seat> {
-        self.castle.iter().position(|c| *c == Some(t))
+        self.players.iter().position(|p| p.castle == Some(t))
     }
 
     /// Seats from `start` round the table.
@@ -532,7 +612,7 @@ impl CastleRisk {
     pub fn next_alive_after(&self, seat: Seat) -> Seat {
         for i in 1..=self.n() {
             let s = (seat + i) % self.n();
-            if self.alive[s] {
+            if self.players[s].alive {
                 return s;
             }
         }
@@ -551,12 +631,12 @@ impl CastleRisk {
     }
 
     pub fn hand_has(&self, seat: Seat, c: Card) -> bool {
-        self.hands[seat].contains(&c)
+        self.players[seat].hand.contains(&c)
     }
 
     pub(crate) fn take_from_hand(&mut self, seat: Seat, c: Card) -> bool {
-        if let Some(i) = self.hands[seat].iter().position(|x| *x == c) {
-            self.hands[seat].remove(i);
+        if let Some(i) = self.players[seat].hand.iter().position(|x| *x == c) {
+            self.players[seat].hand.remove(i);
             true
         } else {
             false
@@ -578,7 +658,7 @@ impl CastleRisk {
 
     /// Total cards anywhere (always 48).
     pub fn cards_accounted(&self) -> usize {
-        self.hands.iter().map(|h| h.len()).sum::<usize>()
+        self.players.iter().map(|p| p.hand.len()).sum::<usize>()
             + self.pile.len()
             + self.discard.len()
             + self.track as usize
@@ -586,7 +666,7 @@ impl CastleRisk {
     }
 
     pub fn total_armies(&self) -> u64 {
-        self.armies.iter().map(|a| *a as u64).sum()
+        self.board.iter().map(|t| t.armies as u64).sum()
     }
 }
 

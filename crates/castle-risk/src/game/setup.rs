@@ -37,22 +37,15 @@ impl CastleRisk {
         let g = CastleRisk {
             version: STATE_VERSION,
             options: options.clone(),
-            players: players.to_vec(),
-            owner: vec![None; nt],
-            armies: vec![0; nt],
-            castle: vec![None; n],
-            empire: empire.clone(),
-            tokens: empire.iter().map(|e| vec![*e]).collect(),
-            alive: vec![true; n],
-            hands: vec![Vec::new(); n],
+            players: (0..n)
+                .map(|s| Player::new(&players[s], empire[s], start))
+                .collect(),
+            board: Board::empty(nt),
             pile: deck,
             discard: Vec::new(),
             track: 0,
             in_play: Vec::new(),
-            hidden: vec![Vec::new(); n],
-            standing: vec![Standing::default(); n],
             truces: Vec::new(),
-            to_place_setup: vec![start; n],
             phase: Phase::Castles { order, next: 0 },
             interrupt: None,
             turn: 1,
@@ -77,14 +70,15 @@ impl CastleRisk {
     }
 
     pub(crate) fn put(&mut self, seat: Seat, t: T, n: u32) {
-        self.owner[t] = Some(seat);
-        self.armies[t] += n;
+        self.board[t].owner = Some(seat);
+        self.board[t].armies += n;
         self.ledger.placed += n as u64;
     }
 
     pub fn free_territories(&self) -> Vec<T> {
-        (0..self.owner.len())
-            .filter(|&t| self.owner[t].is_none())
+        self.board
+            .ids()
+            .filter(|&t| self.board[t].owner.is_none())
             .collect()
     }
 
@@ -105,9 +99,9 @@ impl CastleRisk {
             ));
         }
         let g = map().group_of(t);
-        if g != self.empire[seat] {
-            let ex = map().board.groups[self.empire[seat]].members[0];
-            let e = self.empire[seat];
+        if g != self.players[seat].empire {
+            let ex = map().board.groups[self.players[seat].empire].members[0];
+            let e = self.players[seat].empire;
             return Err(err(
                 format!(
                     "{} is not in the {}: your castle token is the {}'s",
@@ -125,7 +119,7 @@ impl CastleRisk {
                 format!("écrivez : {} {}", kw(Lang::Fr, "CASTLE"), tn(ex, Lang::Fr)),
             ));
         }
-        if self.owner[t].is_some() {
+        if self.board[t].owner.is_some() {
             return Err(oe(
                 format!("{} already holds a castle", Self::tname(t)),
                 format!("{} a déjà un château", cap(&text::le(t))),
@@ -136,8 +130,8 @@ impl CastleRisk {
             ));
         }
         self.put(seat, t, 1);
-        self.castle[seat] = Some(t);
-        self.to_place_setup[seat] -= 1;
+        self.players[seat].castle = Some(t);
+        self.players[seat].setup_armies -= 1;
         let mut ev = vec![Event::CastlePlaced { seat, t }];
         if next + 1 < order.len() {
             self.phase = Phase::Castles {
@@ -166,7 +160,7 @@ impl CastleRisk {
                 let picks = deal_at_random(&order, &self.free_territories(), dice);
                 for &(s, t) in &picks {
                     self.put(s, t, 1);
-                    self.to_place_setup[s] = self.to_place_setup[s].saturating_sub(1);
+                    self.players[s].setup_armies = self.players[s].setup_armies.saturating_sub(1);
                 }
                 let mut ev = vec![Event::Dealt { picks }];
                 ev.extend(self.start_placement(order));
@@ -185,7 +179,7 @@ impl CastleRisk {
                 self.phase = Phase::Blind {
                     sent: vec![None; self.n()],
                 };
-                if self.to_place_setup.iter().all(|x| *x == 0) {
+                if self.players.iter().all(|p| p.setup_armies == 0) {
                     self.phase = Phase::Hide;
                 }
             }
@@ -197,7 +191,7 @@ impl CastleRisk {
     pub(crate) fn skip_placed(&mut self) {
         if let Phase::Place { order, next } = &mut self.phase {
             for _ in 0..order.len() {
-                if self.to_place_setup[order[*next % order.len()]] > 0 {
+                if self.players[order[*next % order.len()]].setup_armies > 0 {
                     *next %= order.len();
                     return;
                 }
@@ -223,7 +217,7 @@ impl CastleRisk {
                 format!("c'est à {} de prendre un territoire", self.name(who)),
             ));
         }
-        if let Some(o) = self.owner[t] {
+        if let Some(o) = self.board[t].owner {
             let free = self.free_territories();
             return Err(err(
                 format!("{} is already held by {}", Self::tname(t), self.name(o)),
@@ -233,7 +227,7 @@ impl CastleRisk {
             ));
         }
         self.put(seat, t, 1);
-        self.to_place_setup[seat] = self.to_place_setup[seat].saturating_sub(1);
+        self.players[seat].setup_armies = self.players[seat].setup_armies.saturating_sub(1);
         let mut ev = vec![Event::Claimed { seat, t }];
         if self.free_territories().is_empty() {
             ev.extend(self.start_placement(order));
@@ -272,7 +266,7 @@ impl CastleRisk {
             let picks = draft_round_robin(&order, &lists, &self.free_territories());
             for &(s, t) in &picks {
                 self.put(s, t, 1);
-                self.to_place_setup[s] = self.to_place_setup[s].saturating_sub(1);
+                self.players[s].setup_armies = self.players[s].setup_armies.saturating_sub(1);
             }
             ev.push(Event::Drafted { picks });
             ev.extend(self.start_placement(order));
@@ -295,7 +289,7 @@ impl CastleRisk {
     ) -> Result<Vec<Event>, OrderError> {
         let total: u32 = placements.iter().map(|p| p.1).sum();
         for &(t, _) in placements {
-            if self.owner[t] != Some(seat) {
+            if self.board[t].owner != Some(seat) {
                 return Err(err(
                     format!("you do not hold {}", Self::tname(t)),
                     format!("vous n'occupez pas {}", text::le(t)),
@@ -313,9 +307,9 @@ impl CastleRisk {
                         format!("c'est à {} de placer ses armées", self.name(who)),
                     ));
                 }
-                let due = self.to_place_setup[seat].min(5);
+                let due = self.players[seat].setup_armies.min(5);
                 if total != due {
-                    let at = self.castle[seat].unwrap_or(placements[0].0);
+                    let at = self.players[seat].castle.unwrap_or(placements[0].0);
                     return Err(err(
                         format!("place exactly {due} armies now, not {total}"),
                         format!("placez exactement {} maintenant, pas {total}", armees(due)),
@@ -326,7 +320,7 @@ impl CastleRisk {
                 for &(t, k) in placements {
                     self.put(seat, t, k);
                 }
-                self.to_place_setup[seat] -= due;
+                self.players[seat].setup_armies -= due;
                 self.phase = Phase::Place {
                     order,
                     next: (next + 1) % self.n(),
@@ -347,9 +341,9 @@ impl CastleRisk {
                         "vous avez déjà envoyé votre placement",
                     ));
                 }
-                let due = self.to_place_setup[seat];
+                let due = self.players[seat].setup_armies;
                 if total != due {
-                    let at = self.castle[seat].unwrap_or(placements[0].0);
+                    let at = self.players[seat].castle.unwrap_or(placements[0].0);
                     return Err(err(
                         format!("place all your {due} armies at once, not {total}"),
                         format!("placez vos {} d'un coup, pas {total}", armees(due)),
@@ -362,14 +356,15 @@ impl CastleRisk {
                     seat,
                     placements: placements.to_vec(),
                 }];
-                let done = (0..self.n()).all(|s| sent[s].is_some() || self.to_place_setup[s] == 0);
+                let done =
+                    (0..self.n()).all(|s| sent[s].is_some() || self.players[s].setup_armies == 0);
                 if done {
                     for s in 0..self.n() {
                         if let Some(p) = &sent[s] {
                             for &(t, k) in p {
                                 self.put(s, t, k);
                             }
-                            self.to_place_setup[s] = 0;
+                            self.players[s].setup_armies = 0;
                             ev.push(Event::Placed {
                                 seat: s,
                                 placements: p.clone(),
@@ -397,7 +392,11 @@ impl CastleRisk {
         if self.phase != Phase::Hide {
             return Err(self.wrong_phase("HIDE"));
         }
-        if self.hidden[seat].iter().any(|h| h.chosen_by == seat) {
+        if self.players[seat]
+            .hidden
+            .iter()
+            .any(|h| h.chosen_by == seat)
+        {
             return Err(oe(
                 "you have already chosen your hidden-army territory",
                 "vous avez déjà choisi le territoire de vos armées cachées",
@@ -419,7 +418,7 @@ impl CastleRisk {
         }
         let salt = dice.secret_salt();
         let commitment = commit_text(&salt, &map().board.territories[t].key);
-        self.hidden[seat].push(Hidden {
+        self.players[seat].hidden.push(Hidden {
             territory: t,
             salt: salt.hex(),
             commitment: commitment.clone(),
@@ -431,7 +430,7 @@ impl CastleRisk {
             t,
             commitment,
         }];
-        if (0..self.n()).all(|s| self.hidden[s].iter().any(|h| h.chosen_by == s)) {
+        if (0..self.n()).all(|s| self.players[s].hidden.iter().any(|h| h.chosen_by == s)) {
             ev.extend(self.start_play(dice));
         }
         Ok(ev)

@@ -18,7 +18,7 @@ impl CastleRisk {
         }];
         // Rule 2: fill the hand to 3, then draw one more.
         let mut got = Vec::new();
-        while self.hands[seat].len() < 3 {
+        while self.players[seat].hand.len() < 3 {
             match self.draw(seat, dice, &mut ev) {
                 Some(c) => got.push(c),
                 None => break,
@@ -108,7 +108,7 @@ impl CastleRisk {
             ));
         }
         if self.to_place > 0 {
-            let t = self.castle[seat].unwrap_or(0);
+            let t = self.players[seat].castle.unwrap_or(0);
             return Err(err(
                 format!("place your {} armies first", self.to_place),
                 format!("placez d'abord vos {}", armees(self.to_place)),
@@ -121,7 +121,7 @@ impl CastleRisk {
 
     pub fn interrupt_seat(&self, i: &Interrupt) -> Seat {
         match i {
-            Interrupt::Defend(p) => self.owner[p.to].unwrap_or(0),
+            Interrupt::Defend(p) => self.board[p.to].owner.unwrap_or(0),
             Interrupt::CounterSpy { target, .. } => *target,
             Interrupt::Reoccupy { victor, .. } => *victor,
             Interrupt::Annex { next, .. } => *next,
@@ -211,7 +211,7 @@ impl CastleRisk {
         if self.phase == Phase::Over {
             return Err(self.wrong_phase("SET"));
         }
-        let st = &mut self.standing[seat];
+        let st = &mut self.players[seat].standing;
         match s {
             SetOrder::Defend(n) => {
                 if !(1..=2).contains(n) {
