@@ -344,16 +344,14 @@ impl CastleRisk {
         d: Defence,
         dice: &mut DiceBox,
     ) -> Vec<Event> {
-        let att = p.attacker;
         let def = self.board[p.to].owner.unwrap_or(0);
         let mut ev = Vec::new();
         let is_castle = self.players[def].castle == Some(p.to);
         let cap = if is_castle { 2 } else { 3 };
         // Hidden armies on defence: revealed before the first battle (rule 7).
         if d.reveal {
-            if let Some(i) = (0..self.players[def].hidden.len()).find(|&i| {
-                !self.players[def].hidden[i].used && self.players[def].hidden[i].territory == p.to
-            }) {
+            let h = &self.players[def].hidden;
+            if let Some(i) = (0..h.len()).find(|&i| !h[i].used && h[i].territory == p.to) {
                 ev.extend(self.do_reveal(def, i));
             }
         }
@@ -367,10 +365,7 @@ impl CastleRisk {
         let mut rolls = 0;
         let mut last_dice = 0;
         loop {
-            let pool = match ship {
-                Some(s) => s,
-                None => self.board[p.from].armies,
-            };
+            let pool = ship.unwrap_or(self.board[p.from].armies);
             let defenders = self.board[p.to].armies;
             let go = match ship {
                 // Rule 4 (Admiral): "vous devez continuer à vous battre jusqu'à la fin".
@@ -386,60 +381,87 @@ impl CastleRisk {
             };
             let ad = p.plan.dice_now(allowed).max(1);
             let dd = d.dice.min(max_defence_dice(defenders, 2)).max(1);
-            // Cards before the dice.
-            if p.general
-                && !self.engaged(att, Card::General)
-                && self.take_from_hand(att, Card::General)
-            {
-                self.in_play.push((att, Card::General));
-                ev.push(Event::GeneralEngaged { seat: att });
-            }
-            if d.marshal
-                && !self.engaged(def, Card::Marshal)
-                && self.take_from_hand(def, Card::Marshal)
-            {
-                self.in_play.push((def, Card::Marshal));
-                ev.push(Event::MarshalEngaged { seat: def });
-            }
-            let gen = self.engaged(att, Card::General);
-            let mar = self.engaged(def, Card::Marshal);
-            let a: Vec<u8> = dice.roll_d6(ad as usize).iter().map(|r| r.value).collect();
-            let b: Vec<u8> = dice.roll_d6(dd as usize).iter().map(|r| r.value).collect();
-            let x = exchange(&a, &b, u8::from(gen), u8::from(mar));
+            self.battle(&p, d, (ad, dd), &mut ship, dice, &mut ev);
             rolls += 1;
             last_dice = ad;
-            match &mut ship {
-                Some(s) => *s -= x.attacker_losses.min(*s),
-                None => self.board[p.from].armies -= x.attacker_losses,
-            }
-            self.board[p.to].armies -= x.defender_losses;
-            self.ledger.lost += (x.attacker_losses + x.defender_losses) as u64;
-            let top_a = x.attacker[0] + u8::from(gen);
-            let top_d = x.defender[0] + u8::from(mar);
-            ev.push(Event::Battle {
-                from: p.from,
-                to: p.to,
-                attacker: x.attacker.clone(),
-                defender: x.defender.clone(),
-                general: gen,
-                marshal: mar,
-                attacker_losses: x.attacker_losses,
-                defender_losses: x.defender_losses,
-            });
-            // General: "éliminée dès que votre adversaire obtient un dé égal ou supérieur
-            // à votre dé le plus élevé + 1". Marshal: discarded when the attacker's highest
-            // beats the defender's highest + 1.
-            if gen && top_d >= top_a {
-                self.disengage(att, Card::General);
-                self.discard_card(Card::General);
-                ev.push(Event::GeneralLost { seat: att });
-            }
-            if mar && top_a > top_d {
-                self.disengage(def, Card::Marshal);
-                self.discard_card(Card::Marshal);
-                ev.push(Event::MarshalLost { seat: def });
-            }
         }
+        ev.extend(self.conclude_attack(&p, ship, last_dice, is_castle));
+        ev
+    }
+
+    /// One battle (rule 5): cards engaged before the dice, the dice, the losses, and a
+    /// General or Marshal beaten.
+    fn battle(
+        &mut self,
+        p: &PendingAttack,
+        d: Defence,
+        (ad, dd): (u32, u32),
+        ship: &mut Option<u32>,
+        dice: &mut DiceBox,
+        ev: &mut Vec<Event>,
+    ) {
+        let att = p.attacker;
+        let def = self.board[p.to].owner.unwrap_or(0);
+        if p.general && !self.engaged(att, Card::General) && self.take_from_hand(att, Card::General)
+        {
+            self.in_play.push((att, Card::General));
+            ev.push(Event::GeneralEngaged { seat: att });
+        }
+        if d.marshal && !self.engaged(def, Card::Marshal) && self.take_from_hand(def, Card::Marshal)
+        {
+            self.in_play.push((def, Card::Marshal));
+            ev.push(Event::MarshalEngaged { seat: def });
+        }
+        let gen = self.engaged(att, Card::General);
+        let mar = self.engaged(def, Card::Marshal);
+        let a: Vec<u8> = dice.roll_d6(ad as usize).iter().map(|r| r.value).collect();
+        let b: Vec<u8> = dice.roll_d6(dd as usize).iter().map(|r| r.value).collect();
+        let x = exchange(&a, &b, u8::from(gen), u8::from(mar));
+        match ship {
+            Some(s) => *s -= x.attacker_losses.min(*s),
+            None => self.board[p.from].armies -= x.attacker_losses,
+        }
+        self.board[p.to].armies -= x.defender_losses;
+        self.ledger.lost += (x.attacker_losses + x.defender_losses) as u64;
+        let top_a = x.attacker[0] + u8::from(gen);
+        let top_d = x.defender[0] + u8::from(mar);
+        ev.push(Event::Battle {
+            from: p.from,
+            to: p.to,
+            attacker: x.attacker.clone(),
+            defender: x.defender.clone(),
+            general: gen,
+            marshal: mar,
+            attacker_losses: x.attacker_losses,
+            defender_losses: x.defender_losses,
+        });
+        // General: "éliminée dès que votre adversaire obtient un dé égal ou supérieur
+        // à votre dé le plus élevé + 1". Marshal: discarded when the attacker's highest
+        // beats the defender's highest + 1.
+        if gen && top_d >= top_a {
+            self.disengage(att, Card::General);
+            self.discard_card(Card::General);
+            ev.push(Event::GeneralLost { seat: att });
+        }
+        if mar && top_a > top_d {
+            self.disengage(def, Card::Marshal);
+            self.discard_card(Card::Marshal);
+            ev.push(Event::MarshalLost { seat: def });
+        }
+    }
+
+    /// After the last battle: the conquest (armies move in, the Admiral comes back, a castle
+    /// is captured) or the attack stops (a lost fleet).
+    fn conclude_attack(
+        &mut self,
+        p: &PendingAttack,
+        ship: Option<u32>,
+        last_dice: u32,
+        is_castle: bool,
+    ) -> Vec<Event> {
+        let att = p.attacker;
+        let def = self.board[p.to].owner.unwrap_or(0);
+        let mut ev = Vec::new();
         if self.board[p.to].armies == 0 {
             let moved = match ship {
                 Some(s) => s,
@@ -449,8 +471,10 @@ impl CastleRisk {
                     m
                 }
             };
-            self.board[p.to].armies = moved;
-            self.board[p.to].owner = Some(att);
+            self.board[p.to] = Territory {
+                owner: Some(att),
+                armies: moved,
+            };
             ev.push(Event::Conquered {
                 seat: att,
                 from: p.from,
@@ -466,24 +490,24 @@ impl CastleRisk {
             if is_castle {
                 ev.extend(self.capture_castle(att, def, p.to));
             }
-        } else {
-            if let Some(s) = ship {
-                // A sea attack ends only when one side is gone: here the ship is empty.
-                debug_assert_eq!(s, 0);
-                self.disengage(att, Card::Admiral);
-                self.discard_card(Card::Admiral);
-                ev.push(Event::AdmiralLost {
-                    seat: att,
-                    to: p.to,
-                });
-            }
-            ev.push(Event::AttackStopped {
-                from: p.from,
+            return ev;
+        }
+        if let Some(s) = ship {
+            // A sea attack ends only when one side is gone: here the ship is empty.
+            debug_assert_eq!(s, 0);
+            self.disengage(att, Card::Admiral);
+            self.discard_card(Card::Admiral);
+            ev.push(Event::AdmiralLost {
+                seat: att,
                 to: p.to,
-                left: self.board[p.from].armies,
-                defenders: self.board[p.to].armies,
             });
         }
+        ev.push(Event::AttackStopped {
+            from: p.from,
+            to: p.to,
+            left: self.board[p.from].armies,
+            defenders: self.board[p.to].armies,
+        });
         ev
     }
 }

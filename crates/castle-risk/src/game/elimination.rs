@@ -163,34 +163,12 @@ impl CastleRisk {
             }
             OccupyWhat::Pass => {}
             OccupyWhat::One { t, from } => {
-                if !free.contains(&t) {
-                    let names = |lang: Lang| {
-                        free.iter()
-                            .map(|t| tn(*t, lang))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    };
-                    return Err(err(
-                        format!("{} is not a vacated territory", Self::tname(t)),
-                        format!("{} n'est pas un territoire libéré", cap(&text::le(t))),
-                        format!("vacated: {}", names(Lang::En)),
-                        format!("libérés : {}", names(Lang::Fr)),
-                    ));
-                }
-                let src = match from {
-                    Some(f) => self.check_source(seat, f)?,
-                    None => self.default_source(seat, Some(castle)).ok_or_else(|| {
-                        err(
-                            "you have no army to spare",
-                            "vous n'avez pas d'armée disponible",
-                            "write: PASS",
-                            "écrivez : PASSER",
-                        )
-                    })?,
-                };
+                let src = self.occupy_source(seat, t, from, &free, castle)?;
                 self.board[src].armies -= 1;
-                self.board[t].armies = 1;
-                self.board[t].owner = Some(seat);
+                self.board[t] = Territory {
+                    owner: Some(seat),
+                    armies: 1,
+                };
                 ev.push(Event::Reoccupied { seat, t, from: src });
                 let left: Vec<T> = free.into_iter().filter(|x| *x != t).collect();
                 if !left.is_empty() && self.default_source(seat, Some(castle)).is_some() {
@@ -210,6 +188,42 @@ impl CastleRisk {
             .collect();
         ev.extend(self.start_annex(victor, left));
         Ok(ev)
+    }
+
+    /// Where the victor's army for vacated `t` comes from (the order's, else the default).
+    fn occupy_source(
+        &self,
+        seat: Seat,
+        t: T,
+        from: Option<T>,
+        free: &[T],
+        castle: T,
+    ) -> Result<T, OrderError> {
+        if !free.contains(&t) {
+            let names = |lang: Lang| {
+                free.iter()
+                    .map(|t| tn(*t, lang))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            return Err(err(
+                format!("{} is not a vacated territory", Self::tname(t)),
+                format!("{} n'est pas un territoire libéré", cap(&text::le(t))),
+                format!("vacated: {}", names(Lang::En)),
+                format!("libérés : {}", names(Lang::Fr)),
+            ));
+        }
+        match from {
+            Some(f) => self.check_source(seat, f),
+            None => self.default_source(seat, Some(castle)).ok_or_else(|| {
+                err(
+                    "you have no army to spare",
+                    "vous n'avez pas d'armée disponible",
+                    "write: PASS",
+                    "écrivez : PASSER",
+                )
+            }),
+        }
     }
 
     /// A territory a seat may take one army from (re-occupation, annexation).

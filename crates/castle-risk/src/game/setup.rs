@@ -287,7 +287,6 @@ impl CastleRisk {
         placements: &[(T, u32)],
         dice: &mut DiceBox,
     ) -> Result<Vec<Event>, OrderError> {
-        let total: u32 = placements.iter().map(|p| p.1).sum();
         for &(t, _) in placements {
             if self.board[t].owner != Some(seat) {
                 return Err(err(
@@ -299,89 +298,117 @@ impl CastleRisk {
             }
         }
         match self.phase.clone() {
-            Phase::Place { order, next } => {
-                let who = order[next];
-                if who != seat {
-                    return Err(oe(
-                        format!("it is {}'s turn to place armies", self.name(who)),
-                        format!("c'est à {} de placer ses armées", self.name(who)),
-                    ));
-                }
-                let due = self.players[seat].setup_armies.min(5);
-                if total != due {
-                    let at = self.players[seat].castle.unwrap_or(placements[0].0);
-                    return Err(err(
-                        format!("place exactly {due} armies now, not {total}"),
-                        format!("placez exactement {} maintenant, pas {total}", armees(due)),
-                        format!("write: PLACE {due} {}", Self::tname(at)),
-                        format!("écrivez : PLACER {due} {}", tn(at, Lang::Fr)),
-                    ));
-                }
-                for &(t, k) in placements {
-                    self.put(seat, t, k);
-                }
-                self.players[seat].setup_armies -= due;
-                self.phase = Phase::Place {
-                    order,
-                    next: (next + 1) % self.n(),
-                };
-                self.skip_placed();
-                let mut ev = vec![Event::Placed {
-                    seat,
-                    placements: placements.to_vec(),
-                    why: PlaceWhy::Setup,
-                }];
-                ev.extend(self.after_placement(dice));
-                Ok(ev)
-            }
-            Phase::Blind { mut sent } => {
-                if sent[seat].is_some() {
-                    return Err(oe(
-                        "you have already sent your placement",
-                        "vous avez déjà envoyé votre placement",
-                    ));
-                }
-                let due = self.players[seat].setup_armies;
-                if total != due {
-                    let at = self.players[seat].castle.unwrap_or(placements[0].0);
-                    return Err(err(
-                        format!("place all your {due} armies at once, not {total}"),
-                        format!("placez vos {} d'un coup, pas {total}", armees(due)),
-                        format!("write: PLACE {due} {}", Self::tname(at)),
-                        format!("écrivez : PLACER {due} {}", tn(at, Lang::Fr)),
-                    ));
-                }
-                sent[seat] = Some(placements.to_vec());
-                let mut ev = vec![Event::BlindSent {
-                    seat,
-                    placements: placements.to_vec(),
-                }];
-                let done =
-                    (0..self.n()).all(|s| sent[s].is_some() || self.players[s].setup_armies == 0);
-                if done {
-                    for s in 0..self.n() {
-                        if let Some(p) = &sent[s] {
-                            for &(t, k) in p {
-                                self.put(s, t, k);
-                            }
-                            self.players[s].setup_armies = 0;
-                            ev.push(Event::Placed {
-                                seat: s,
-                                placements: p.clone(),
-                                why: PlaceWhy::Setup,
-                            });
-                        }
-                    }
-                    self.phase = Phase::Hide;
-                    ev.extend(self.after_placement(dice));
-                } else {
-                    self.phase = Phase::Blind { sent };
-                }
-                Ok(ev)
-            }
+            Phase::Place { order, next } => self.place_round(seat, placements, order, next, dice),
+            Phase::Blind { sent } => self.place_blind(seat, placements, sent, dice),
             Phase::Play => self.place_in_turn(seat, placements, dice),
             _ => Err(self.wrong_phase("PLACE")),
         }
+    }
+
+    /// The setup armies placed in the wrong number.
+    fn wrong_count(&self, seat: Seat, placements: &[(T, u32)], due: u32, all: bool) -> OrderError {
+        let total: u32 = placements.iter().map(|p| p.1).sum();
+        let at = self.players[seat].castle.unwrap_or(placements[0].0);
+        err(
+            if all {
+                format!("place all your {due} armies at once, not {total}")
+            } else {
+                format!("place exactly {due} armies now, not {total}")
+            },
+            if all {
+                format!("placez vos {} d'un coup, pas {total}", armees(due))
+            } else {
+                format!("placez exactement {} maintenant, pas {total}", armees(due))
+            },
+            format!("write: PLACE {due} {}", Self::tname(at)),
+            format!("écrivez : PLACER {due} {}", tn(at, Lang::Fr)),
+        )
+    }
+
+    /// Placement rounds: five armies (or what is left), in turn.
+    fn place_round(
+        &mut self,
+        seat: Seat,
+        placements: &[(T, u32)],
+        order: Vec<Seat>,
+        next: usize,
+        dice: &mut DiceBox,
+    ) -> Result<Vec<Event>, OrderError> {
+        let who = order[next];
+        if who != seat {
+            return Err(oe(
+                format!("it is {}'s turn to place armies", self.name(who)),
+                format!("c'est à {} de placer ses armées", self.name(who)),
+            ));
+        }
+        let total: u32 = placements.iter().map(|p| p.1).sum();
+        let due = self.players[seat].setup_armies.min(5);
+        if total != due {
+            return Err(self.wrong_count(seat, placements, due, false));
+        }
+        for &(t, k) in placements {
+            self.put(seat, t, k);
+        }
+        self.players[seat].setup_armies -= due;
+        self.phase = Phase::Place {
+            order,
+            next: (next + 1) % self.n(),
+        };
+        self.skip_placed();
+        let mut ev = vec![Event::Placed {
+            seat,
+            placements: placements.to_vec(),
+            why: PlaceWhy::Setup,
+        }];
+        ev.extend(self.after_placement(dice));
+        Ok(ev)
+    }
+
+    /// Blind placement: everyone sends the whole placement; revealed together.
+    fn place_blind(
+        &mut self,
+        seat: Seat,
+        placements: &[(T, u32)],
+        mut sent: Vec<Option<Vec<(T, u32)>>>,
+        dice: &mut DiceBox,
+    ) -> Result<Vec<Event>, OrderError> {
+        if sent[seat].is_some() {
+            return Err(oe(
+                "you have already sent your placement",
+                "vous avez déjà envoyé votre placement",
+            ));
+        }
+        let total: u32 = placements.iter().map(|p| p.1).sum();
+        let due = self.players[seat].setup_armies;
+        if total != due {
+            return Err(self.wrong_count(seat, placements, due, true));
+        }
+        sent[seat] = Some(placements.to_vec());
+        let mut ev = vec![Event::BlindSent {
+            seat,
+            placements: placements.to_vec(),
+        }];
+        let done = (0..self.n()).all(|s| sent[s].is_some() || self.players[s].setup_armies == 0);
+        if !done {
+            self.phase = Phase::Blind { sent };
+            return Ok(ev);
+        }
+        for s in 0..self.n() {
+            if let Some(p) = &sent[s] {
+                for &(t, k) in p {
+                    self.put(s, t, k);
+                }
+                self.players[s].setup_armies = 0;
+                ev.push(Event::Placed {
+                    seat: s,
+                    placements: p.clone(),
+                    why: PlaceWhy::Setup,
+                });
+            }
+        }
+        self.phase = Phase::Hide;
+        ev.extend(self.after_placement(dice));
+        Ok(ev)
     }
 
     pub(crate) fn after_placement(&mut self, _dice: &mut DiceBox) -> Vec<Event> {
