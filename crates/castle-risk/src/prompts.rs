@@ -352,4 +352,111 @@ impl CastleRisk {
         v.push(kw(lang, "END").into());
         v
     }
+
+    /// The documented default for a prompt of `kind` for `seat`.
+    pub fn default_for(&self, s: Seat, kind: PromptKind) -> Order {
+        match kind {
+            PromptKind::Castle => {
+                let members = &map().board.groups[self.players[s].empire].members;
+                let t = members
+                    .iter()
+                    .copied()
+                    .find(|t| self.board[*t].owner.is_none())
+                    .unwrap_or(members[0]);
+                Order::Castle(t)
+            }
+            PromptKind::Claim => {
+                let free = self.free_territories();
+                let e = self.players[s].empire;
+                let t = free
+                    .iter()
+                    .copied()
+                    .find(|t| map().group_of(*t) == e)
+                    .or_else(|| free.first().copied())
+                    .unwrap_or(0);
+                Order::Claim(t)
+            }
+            PromptKind::Rank => Order::Rank(vec![]),
+            PromptKind::Hide => {
+                let free = |t: &T| self.castle_owner_at(*t).is_none();
+                let t = self
+                    .territories_of(s)
+                    .into_iter()
+                    .find(free)
+                    .or_else(|| self.board.ids().find(free))
+                    .unwrap_or(0);
+                Order::Hide(t)
+            }
+            PromptKind::Place => {
+                let due = match self.phase {
+                    Phase::Place { .. } => self.players[s].setup_armies.min(5),
+                    Phase::Blind { .. } => self.players[s].setup_armies,
+                    _ => self.to_place,
+                };
+                Order::Place(vec![(self.first_own(s), due.max(1))])
+            }
+            PromptKind::Defend | PromptKind::CounterSpy | PromptKind::Annex => {
+                self.default_answer(s, kind)
+            }
+            PromptKind::Reoccupy => Order::Occupy(OccupyWhat::All),
+            // The turn; the other games' kinds are never raised here (PROMPT_KINDS).
+            PromptKind::Turn
+            | PromptKind::Draft
+            | PromptKind::Headquarters
+            | PromptKind::Works
+            | PromptKind::DefendNeutral
+            | PromptKind::Move => {
+                if self.to_place > 0 {
+                    Order::Place(vec![(self.first_own(s), self.to_place)])
+                } else {
+                    Order::End
+                }
+            }
+        }
+    }
+
+    /// The castle if held, else the first territory held.
+    fn first_own(&self, s: Seat) -> T {
+        self.players[s]
+            .castle
+            .filter(|c| self.board[*c].owner == Some(s))
+            .or_else(|| self.territories_of(s).first().copied())
+            .unwrap_or(0)
+    }
+
+    /// The default answer out of turn: the standing order, else the documented default.
+    fn default_answer(&self, s: Seat, kind: PromptKind) -> Order {
+        match (kind, &self.interrupt) {
+            (PromptKind::Defend, Some(Interrupt::Defend(p))) => {
+                let d = self.standing_defence(s, p.to);
+                Order::Defend {
+                    dice: d.dice,
+                    marshal: d.marshal
+                        && (self.hand_has(s, Card::Marshal)
+                            || self.in_play.contains(&(s, Card::Marshal))),
+                    reveal: d.reveal,
+                }
+            }
+            (PromptKind::Defend, _) => Order::Defend {
+                dice: 2,
+                marshal: false,
+                reveal: false,
+            },
+            (PromptKind::CounterSpy, _) => Order::CounterSpy(
+                self.players[s]
+                    .standing
+                    .counterspy
+                    .unwrap_or(crate::game::DEFAULT_COUNTERSPY)
+                    && self.hand_has(s, Card::Spy),
+            ),
+            (_, Some(Interrupt::Annex { vacated, .. })) => {
+                let (t, from) = self.default_annex(s, vacated);
+                Order::Annex {
+                    t,
+                    from: Some(from),
+                }
+            }
+            _ => Order::Occupy(OccupyWhat::Pass),
+        }
+    }
 }

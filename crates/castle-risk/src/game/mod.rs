@@ -7,6 +7,7 @@
 
 use crate::cards::{full_deck, hand_text, Card};
 use crate::map::{map, shares_sea, Sea, EMPIRES, EMPIRE_BONUS, INDEPENDENTS_BONUS, TOKEN_BONUS};
+use crate::orders::Order;
 use crate::text::{self, armees, cap, kw, oe, tn, Hints};
 use castellan_engine::assault::AttackPlan;
 use castellan_engine::battle::{exchange, max_attack_dice, max_defence_dice};
@@ -747,4 +748,84 @@ impl SetOrder {
 /// A hand as text (for views).
 pub fn hand_line(cards: &[Card]) -> String {
     hand_text(cards)
+}
+
+/// The dispatch: each order to the rule that applies it.
+impl CastleRisk {
+    /// Apply an order; on Err nothing has changed.
+    pub fn apply_order(
+        &mut self,
+        seat: Seat,
+        order: &Order,
+        dice: &mut DiceBox,
+    ) -> Result<Vec<Event>, OrderError> {
+        if seat >= self.n() {
+            return Err(oe(
+                format!("there is no seat {seat}"),
+                format!("il n'y a pas de place {seat}"),
+            ));
+        }
+        if self.outcome.is_some() {
+            return Err(oe("the game is over", "la partie est terminée"));
+        }
+        if !self.players[seat].alive {
+            return Err(oe(
+                "you are out of the game",
+                "vous êtes éliminé de la partie",
+            ));
+        }
+        let backup = self.clone();
+        let r = match order {
+            Order::Castle(t) => self.castle_place(seat, *t, dice),
+            Order::Claim(t) => self.claim(seat, *t, dice),
+            Order::Rank(l) => self.rank(seat, l),
+            Order::Place(p) => self.place_setup(seat, p, dice),
+            Order::Hide(t) => self.hide(seat, *t, dice),
+            Order::Reinforce(n) => self.reinforce(seat, *n),
+            Order::Truce(w) => self.truce(seat, *w),
+            Order::Spy { target, prefer } => self.spy(seat, *target, prefer),
+            Order::Reveal(t) => self.reveal(seat, *t),
+            Order::Attack {
+                to,
+                from,
+                plan,
+                general,
+            } => self.attack(seat, *from, *to, *plan, *general, dice),
+            Order::Sail {
+                armies,
+                from,
+                to,
+                dice: d,
+                general,
+            } => {
+                let plan = castellan_engine::assault::AttackPlan {
+                    dice: *d,
+                    ..Default::default()
+                };
+                self.sail(seat, *armies, *from, *to, plan, *general, dice)
+            }
+            Order::End => self.end(seat, dice),
+            Order::Occupy(w) => self.occupy(seat, w.clone()),
+            Order::Annex { t, from } => self.annex(seat, *t, *from),
+            Order::Defend {
+                dice: n,
+                marshal,
+                reveal,
+            } => self.defend(
+                seat,
+                Defence {
+                    dice: *n,
+                    marshal: *marshal,
+                    reveal: *reveal,
+                },
+                dice,
+            ),
+            Order::CounterSpy(b) => self.counterspy(seat, *b),
+            Order::Set(s) => self.set_standing(seat, s),
+        };
+        if r.is_err() {
+            *self = backup;
+        }
+        r
+    }
 }
