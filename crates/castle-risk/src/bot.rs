@@ -17,8 +17,8 @@ fn enemies_next_to(g: &CastleRisk, s: Seat, t: T) -> u32 {
     map()
         .board
         .neighbors(t)
-        .filter(|&n| g.owner[n].is_some_and(|o| o != s))
-        .map(|n| g.armies[n])
+        .filter(|&n| g.board[n].owner.is_some_and(|o| o != s))
+        .map(|n| g.board[n].armies)
         .sum()
 }
 
@@ -26,12 +26,12 @@ fn is_frontier(g: &CastleRisk, s: Seat, t: T) -> bool {
     map()
         .board
         .neighbors(t)
-        .any(|n| g.owner[n].is_some_and(|o| o != s))
+        .any(|n| g.board[n].owner.is_some_and(|o| o != s))
 }
 
 /// Armies the castle should keep, given the enemies next to it.
 fn castle_reserve(g: &CastleRisk, s: Seat) -> u32 {
-    match g.castle[s] {
+    match g.players[s].castle {
         Some(c) if is_frontier(g, s, c) => (enemies_next_to(g, s, c) / 2 + 3).min(30),
         Some(c) => {
             // Enemies two steps away still threaten it a little.
@@ -52,14 +52,14 @@ fn castle_reserve(g: &CastleRisk, s: Seat) -> u32 {
 /// and the next territory on the way.
 fn castle_paths(g: &CastleRisk, s: Seat) -> (Vec<u32>, Vec<Option<T>>) {
     let m = map();
-    let nt = g.owner.len();
+    let nt = g.board.len();
     let mut dist = vec![u32::MAX; nt];
     let mut next: Vec<Option<T>> = vec![None; nt];
     let mut done = vec![false; nt];
     for o in 0..g.n() {
-        if o != s && g.alive[o] {
-            if let Some(c) = g.castle[o] {
-                dist[c] = g.armies[c] * 2 + 1;
+        if o != s && g.players[o].alive {
+            if let Some(c) = g.players[o].castle {
+                dist[c] = g.board[c].armies * 2 + 1;
             }
         }
     }
@@ -73,11 +73,11 @@ fn castle_paths(g: &CastleRisk, s: Seat) -> (Vec<u32>, Vec<Option<T>>) {
         let Some(t) = best else { break };
         done[t] = true;
         for n in m.board.neighbors(t) {
-            let enemy = g.owner[n].is_some_and(|o| o != s);
+            let enemy = g.board[n].owner.is_some_and(|o| o != s);
             if !enemy || done[n] {
                 continue;
             }
-            let d = dist[t] + g.armies[n] + 1;
+            let d = dist[t] + g.board[n].armies + 1;
             if d < dist[n] {
                 dist[n] = d;
                 next[n] = Some(t);
@@ -95,10 +95,14 @@ fn spearhead(g: &CastleRisk, s: Seat) -> Option<(T, T, u32)> {
     let reserve = castle_reserve(g, s);
     let mut best: Option<(i64, T, T, u32)> = None;
     for f in g.territories_of(s) {
-        let keep = if g.castle[s] == Some(f) { reserve } else { 1 };
-        let usable = g.armies[f].saturating_sub(keep);
+        let keep = if g.players[s].castle == Some(f) {
+            reserve
+        } else {
+            1
+        };
+        let usable = g.board[f].armies.saturating_sub(keep);
         for n in m.board.neighbors(f) {
-            if g.owner[n].is_none_or(|o| o == s) || dist[n] == u32::MAX {
+            if g.board[n].owner.is_none_or(|o| o == s) || dist[n] == u32::MAX {
                 continue;
             }
             let score = usable as i64 * 3 - dist[n] as i64;
@@ -113,8 +117,8 @@ fn spearhead(g: &CastleRisk, s: Seat) -> Option<(T, T, u32)> {
 /// The territory a bot reinforces: the castle if it is weak, else the spearhead.
 fn placement_target(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> T {
     let own = g.territories_of(s);
-    if let Some(c) = g.castle[s] {
-        if g.owner[c] == Some(s) && g.armies[c] < castle_reserve(g, s) + 2 {
+    if let Some(c) = g.players[s].castle {
+        if g.board[c].owner == Some(s) && g.board[c].armies < castle_reserve(g, s) + 2 {
             return c;
         }
     }
@@ -130,7 +134,7 @@ fn placement_target(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> T {
     let best = pool
         .iter()
         .copied()
-        .max_by_key(|&t| (g.armies[t], rng.below(4)));
+        .max_by_key(|&t| (g.board[t].armies, rng.below(4)));
     best.or_else(|| own.first().copied()).unwrap_or(0)
 }
 
@@ -138,20 +142,23 @@ fn territory_score(g: &CastleRisk, s: Seat, t: T) -> i64 {
     let m = map();
     let grp = m.group_of(t);
     let mut score = 0;
-    if grp == g.empire[s] {
+    if grp == g.players[s].empire {
         score += 20;
     }
     let members = &m.board.groups[grp].members;
-    let mine = members.iter().filter(|x| g.owner[**x] == Some(s)).count() as i64;
+    let mine = members
+        .iter()
+        .filter(|x| g.board[**x].owner == Some(s))
+        .count() as i64;
     let theirs = members
         .iter()
-        .filter(|x| g.owner[**x].is_some_and(|o| o != s))
+        .filter(|x| g.board[**x].owner.is_some_and(|o| o != s))
         .count() as i64;
     score += mine * 4 - theirs * 2;
     score += m
         .board
         .neighbors(t)
-        .filter(|n| g.owner[*n] == Some(s))
+        .filter(|n| g.board[*n].owner == Some(s))
         .count() as i64
         * 2;
     score - members.len() as i64
@@ -161,12 +168,12 @@ pub fn choose(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Order {
     let m = map();
     match &g.phase {
         Phase::Castles { .. } => {
-            let e = g.empire[s];
+            let e = g.players[s].empire;
             let best = m.board.groups[e]
                 .members
                 .iter()
                 .copied()
-                .filter(|t| g.owner[*t].is_none())
+                .filter(|t| g.board[*t].owner.is_none())
                 .max_by_key(|&t| {
                     let inside =
                         m.board.neighbors(t).filter(|n| m.group_of(*n) == e).count() as i64;
@@ -196,8 +203,8 @@ pub fn choose(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Order {
         }
         Phase::Place { .. } | Phase::Blind { .. } => {
             let due = match g.phase {
-                Phase::Place { .. } => g.to_place_setup[s].min(5),
-                _ => g.to_place_setup[s],
+                Phase::Place { .. } => g.players[s].setup_armies.min(5),
+                _ => g.players[s].setup_armies,
             };
             place_order(g, s, due, rng)
         }
@@ -222,7 +229,7 @@ fn place_order(g: &CastleRisk, s: Seat, due: u32, rng: &mut BotRng) -> Order {
         return g.default_for(s, castellan_engine::PromptKind::Place);
     }
     let a = placement_target(g, s, rng);
-    let castle = g.castle[s].filter(|c| g.owner[*c] == Some(s));
+    let castle = g.players[s].castle.filter(|c| g.board[*c].owner == Some(s));
     match castle {
         Some(c) if c != a && due >= 4 => {
             let half = due / 2;
@@ -237,11 +244,15 @@ fn play(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Order {
         return match i {
             Interrupt::Defend(p) => {
                 let has_m = g.hand_has(s, Card::Marshal);
-                let reveal = g.hidden[s].iter().any(|h| !h.used && h.territory == p.to)
+                let reveal = g.players[s]
+                    .hidden
+                    .iter()
+                    .any(|h| !h.used && h.territory == p.to)
                     && g.hidden_value() >= 3;
                 Order::Defend {
                     dice: 2,
-                    marshal: has_m && (g.armies[p.to] >= 3 || g.castle[s] == Some(p.to)),
+                    marshal: has_m
+                        && (g.board[p.to].armies >= 3 || g.players[s].castle == Some(p.to)),
                     reveal,
                 }
             }
@@ -255,7 +266,8 @@ fn play(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Order {
     }
     let alive = g.alive_count();
     if !g.attacked {
-        let r = g.hands[s]
+        let r = g.players[s]
+            .hand
             .iter()
             .filter(|c| **c == Card::Reinforcements)
             .count() as u32;
@@ -264,12 +276,12 @@ fn play(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Order {
         }
         if g.hand_has(s, Card::Diplomat) && !g.no_diplomats && alive >= 3 {
             // A truce with the strongest neighbour of the castle.
-            if let Some(c) = g.castle[s] {
+            if let Some(c) = g.players[s].castle {
                 let mut best: Option<(u32, Seat)> = None;
                 for n in map().board.neighbors(c) {
-                    if let Some(o) = g.owner[n] {
+                    if let Some(o) = g.board[n].owner {
                         if o != s && !g.truces.iter().any(|t| t.by == s && t.with == o) {
-                            let a = g.armies[n];
+                            let a = g.board[n].armies;
                             if best.is_none_or(|b| a > b.0) {
                                 best = Some((a, o));
                             }
@@ -285,7 +297,7 @@ fn play(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Order {
         }
         if g.hand_has(s, Card::Spy) {
             let targets: Vec<Seat> = (0..g.n())
-                .filter(|&o| o != s && g.alive[o] && g.hands[o].len() >= 2)
+                .filter(|&o| o != s && g.players[o].alive && g.players[o].hand.len() >= 2)
                 .collect();
             if let Some(&t) = rng.pick(&targets) {
                 return Order::Spy {
@@ -295,9 +307,10 @@ fn play(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Order {
             }
         }
     }
-    if let Some(h) = g.hidden[s]
+    if let Some(h) = g.players[s]
+        .hidden
         .iter()
-        .find(|h| !h.used && g.owner[h.territory] == Some(s))
+        .find(|h| !h.used && g.board[h.territory].owner == Some(s))
     {
         if g.hidden_value() >= 6 || (g.hidden_value() >= 3 && is_frontier(g, s, h.territory)) {
             return Order::Reveal(Some(h.territory));
@@ -315,7 +328,7 @@ fn play(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Order {
 /// card is on the track and no player earns. Holding armies back then only stalls the game
 /// (there is no free move), so the bot lets every army fight, the castle's too.
 pub fn starved(g: &CastleRisk) -> bool {
-    !g.reinforcements_left() && (0..g.n()).all(|o| !g.alive[o] || g.earnings(o).0 == 0)
+    !g.reinforcements_left() && (0..g.n()).all(|o| !g.players[o].alive || g.earnings(o).0 == 0)
 }
 
 /// The attack to make now, if any: at the bot's usual odds, or, when the game is
@@ -338,28 +351,31 @@ fn search_attack(g: &CastleRisk, s: Seat, rng: &mut BotRng, starved: bool) -> Op
     let general = g.hand_has(s, Card::General);
     let mut best: Option<(i64, Order)> = None;
     for from in g.territories_of(s) {
-        let keep = if g.castle[s] == Some(from) {
+        let keep = if g.players[s].castle == Some(from) {
             reserve
         } else {
             1
         };
-        let a = g.armies[from];
+        let a = g.board[from].armies;
         if a < keep + 1 || a < 2 {
             continue;
         }
         let usable = a - keep;
         for to in m.board.neighbors(from) {
-            let Some(o) = g.owner[to] else { continue };
+            let Some(o) = g.board[to].owner else { continue };
             if o == s || g.truce_between(s, o) {
                 continue;
             }
-            let d = g.armies[to];
-            let castle = g.castle[o] == Some(to);
+            let d = g.board[to].armies;
+            let castle = g.players[o].castle == Some(to);
             let grp = m.group_of(to);
             let members = &m.board.groups[grp].members;
-            let mine = members.iter().filter(|t| g.owner[**t] == Some(s)).count();
+            let mine = members
+                .iter()
+                .filter(|t| g.board[**t].owner == Some(s))
+                .count();
             let missing = members.len() - mine;
-            let held_by_o = members.iter().all(|t| g.owner[*t] == Some(o));
+            let held_by_o = members.iter().all(|t| g.board[*t].owner == Some(o));
             let mut value = 0i64;
             if castle {
                 value += 40;
@@ -397,7 +413,7 @@ fn search_attack(g: &CastleRisk, s: Seat, rng: &mut BotRng, starved: bool) -> Op
                 let other_front = m
                     .board
                     .neighbors(from)
-                    .any(|n| n != to && g.owner[n].is_some_and(|x| x != s));
+                    .any(|n| n != to && g.board[n].owner.is_some_and(|x| x != s));
                 let move_in = if keep > 1 {
                     MoveIn::Leave(keep)
                 } else if other_front {
@@ -428,13 +444,13 @@ fn search_attack(g: &CastleRisk, s: Seat, rng: &mut BotRng, starved: bool) -> Op
     }
     if best.is_none() {
         if let Some((from, to, keep)) = spearhead(g, s) {
-            let o = g.owner[to].unwrap_or(s);
-            let d = g.armies[to];
-            let usable = g.armies[from].saturating_sub(keep);
-            let castle = g.castle[o] == Some(to);
+            let o = g.board[to].owner.unwrap_or(s);
+            let d = g.board[to].armies;
+            let usable = g.board[from].armies.saturating_sub(keep);
+            let castle = g.players[o].castle == Some(to);
             let need = if castle { d * 3 / 2 + 2 } else { d + 2 };
             let need = need.saturating_sub(patience).max(d.min(2)).max(1);
-            if usable >= need && !g.truce_between(s, o) && g.armies[from] >= 2 {
+            if usable >= need && !g.truce_between(s, o) && g.board[from].armies >= 2 {
                 best = Some((
                     0,
                     Order::Attack {
@@ -460,23 +476,23 @@ fn search_attack(g: &CastleRisk, s: Seat, rng: &mut BotRng, starved: bool) -> Op
             if m.sea[from] == Sea::None {
                 continue;
             }
-            let keep = if g.castle[s] == Some(from) {
+            let keep = if g.players[s].castle == Some(from) {
                 reserve
             } else {
                 1
             };
-            let a = g.armies[from];
+            let a = g.board[from].armies;
             if a <= keep + if starved { 0 } else { 2 } {
                 continue;
             }
             let ship = a - keep;
-            for to in 0..g.owner.len() {
-                let Some(o) = g.owner[to] else { continue };
+            for to in 0..g.board.len() {
+                let Some(o) = g.board[to].owner else { continue };
                 if o == s || g.truce_between(s, o) || !shares_sea(m.sea[from], m.sea[to]) {
                     continue;
                 }
-                let d = g.armies[to];
-                let castle = g.castle[o] == Some(to);
+                let d = g.board[to].armies;
+                let castle = g.players[o].castle == Some(to);
                 let need = if castle { d * 2 + 3 } else { d * 2 + 2 };
                 let need = if starved {
                     1

@@ -1,7 +1,7 @@
 //! The 48 cards of Castle Risk.
 
 use castellan_engine::names::Names;
-use castellan_engine::OrderError;
+use castellan_engine::{Lang, OrderError};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -47,19 +47,31 @@ impl Card {
         }
     }
 
+    /// The card's name in `lang`; the French as the French rules text names the cards.
+    pub fn name_in(self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::En => self.name(),
+            Lang::Fr => match self {
+                Card::Marshal => "Maréchal",
+                Card::Diplomat => "Diplomate",
+                Card::General => "Général",
+                Card::Admiral => "Amiral",
+                Card::Spy => "Espion",
+                Card::Reinforcements => "Renfort",
+            },
+        }
+    }
+
     fn names() -> Names<Card> {
         let mut n = Names::new();
         for c in Card::ALL {
             n.add(c.name(), c);
         }
+        for c in Card::ALL {
+            n.add_alias(c.name_in(Lang::Fr), c.name(), c);
+        }
         for (alias, c) in [
-            ("Maréchal", Card::Marshal),
             ("Marshall", Card::Marshal),
-            ("Diplomate", Card::Diplomat),
-            ("Général", Card::General),
-            ("Amiral", Card::Admiral),
-            ("Espion", Card::Spy),
-            ("Renfort", Card::Reinforcements),
             ("Renforts", Card::Reinforcements),
             ("Reinforcement", Card::Reinforcements),
         ] {
@@ -73,6 +85,8 @@ impl Card {
         Card::names().resolve(s).map_err(|e| {
             OrderError::new(e.to_string())
                 .hint("the cards are Marshal, Diplomat, General, Admiral, Spy, Reinforcements")
+                .fr(crate::text::name_error_fr(&e))
+                .hint_fr("les cartes sont Maréchal, Diplomate, Général, Amiral, Espion, Renfort")
         })
     }
 }
@@ -87,10 +101,18 @@ pub fn full_deck() -> Vec<Card> {
 
 /// A hand written for a player: "General, Spy, Spy".
 pub fn hand_text(cards: &[Card]) -> String {
+    hand_text_in(cards, Lang::En)
+}
+
+/// A hand written for a reader of `lang`: "General, Spy, Spy", "Général, Espion, Espion".
+pub fn hand_text_in(cards: &[Card], lang: Lang) -> String {
     if cards.is_empty() {
-        return "no cards".into();
+        return lang.pick("no cards", "aucune carte").into();
     }
     let mut v = cards.to_vec();
     v.sort();
-    v.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
+    v.iter()
+        .map(|c| c.name_in(lang))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

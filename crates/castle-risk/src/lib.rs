@@ -5,9 +5,12 @@
 //!
 //! * [`map`](mod@map): the board (data/board.yaml) with French and English names and seas.
 //! * [`cards`]: the deck of 48.
-//! * [`game`]: the state machine ([`CastleRisk`]) and its rules.
+//! * [`game`]: the state ([`CastleRisk`]: a [`game::Player`] per seat, a [`game::Territory`]
+//!   per territory), the dispatch of orders, and the rules by concept in its submodules.
 //! * [`orders`]: parsing and writing orders.
+//! * [`prompts`]: what the game waits for, in the reader's language.
 //! * [`view`]: narration, the text map and the private view.
+//! * [`text`]: names and order words in English and French.
 //! * [`bot`]: a bot that plays legal, sensible moves.
 
 // Seat-indexed loops read better than zipped iterators here; `sail` mirrors its order.
@@ -17,7 +20,10 @@ pub mod bot;
 pub mod cards;
 pub mod game;
 pub mod map;
+pub mod narrate;
 pub mod orders;
+pub mod prompts;
+pub mod text;
 pub mod view;
 
 pub use cards::Card;
@@ -27,463 +33,6 @@ pub use orders::Order;
 use castellan_engine::{
     BotRng, DiceBox, Lang, OrderError, Outcome, Prompt, PromptKind, Rules, Seat, Viewer,
 };
-use game::{Interrupt, OccupyWhat};
-use map::map;
-
-impl CastleRisk {
-    /// The prompts the game waits on now.
-    pub fn prompts(&self, _lang: Lang) -> Vec<Prompt> {
-        if self.outcome.is_some() {
-            return vec![];
-        }
-        let mut out = Vec::new();
-        let mk = |seat: Seat,
-                  kind: PromptKind,
-                  q: String,
-                  choices: Vec<String>,
-                  default: Order,
-                  standing: Option<&str>| Prompt {
-            seat,
-            kind,
-            question: q,
-            choices,
-            default: orders::order_text(self, &default),
-            standing: standing.map(|s| s.to_string()),
-        };
-        match &self.phase {
-            Phase::Castles { order, next } => {
-                let s = order[*next];
-                let e = self.empire[s];
-                let choices = map().board.groups[e]
-                    .members
-                    .iter()
-                    .filter(|t| self.owner[**t].is_none())
-                    .map(|t| format!("CASTLE {}", Self::tname(*t)))
-                    .collect();
-                out.push(mk(
-                    s,
-                    PromptKind::Castle,
-                    format!(
-                        "You drew the {} token: put your castle on one of its territories.",
-                        map().empire_name(e)
-                    ),
-                    choices,
-                    self.default_for(s, PromptKind::Castle),
-                    None,
-                ));
-            }
-            Phase::Claim { order, next } => {
-                let s = order[*next % order.len()];
-                let choices = self
-                    .free_territories()
-                    .iter()
-                    .take(8)
-                    .map(|t| format!("CLAIM {}", Self::tname(*t)))
-                    .collect();
-                out.push(mk(
-                    s,
-                    PromptKind::Claim,
-                    "Claim one free territory with one army.".into(),
-                    choices,
-                    self.default_for(s, PromptKind::Claim),
-                    None,
-                ));
-            }
-            Phase::Draft { ranks } => {
-                for s in 0..self.n() {
-                    if ranks[s].is_none() {
-                        let ex: Vec<&str> = self
-                            .free_territories()
-                            .iter()
-                            .take(4)
-                            .map(|t| Self::tname(*t))
-                            .collect();
-                        out.push(mk(
-                            s,
-                            PromptKind::Rank,
-                            "Send your ranked list of territories, best first; the draft runs round-robin once everyone has sent one.".into(),
-                            vec![format!("RANK {}", ex.join(", ")), "RANK".into()],
-                            self.default_for(s, PromptKind::Rank),
-                            None,
-                        ));
-                    }
-                }
-            }
-            Phase::Place { order, next } => {
-                let s = order[*next];
-                let due = self.to_place_setup[s].min(5);
-                out.push(mk(
-                    s,
-                    PromptKind::Place,
-                    format!("Place {due} armies on your territories."),
-                    self.place_choices(s, due),
-                    self.default_for(s, PromptKind::Place),
-                    None,
-                ));
-            }
-            Phase::Blind { sent } => {
-                for s in 0..self.n() {
-                    if sent[s].is_none() && self.to_place_setup[s] > 0 {
-                        let due = self.to_place_setup[s];
-                        out.push(mk(
-                            s,
-                            PromptKind::Place,
-                            format!("Send your whole placement of {due} armies; all placements are revealed together."),
-                            self.place_choices(s, due),
-                            self.default_for(s, PromptKind::Place),
-                            None,
-                        ));
-                    }
-                }
-            }
-            Phase::Hide => {
-                for s in 0..self.n() {
-                    if !self.hidden[s].iter().any(|h| h.chosen_by == s) {
-                        out.push(mk(
-                            s,
-                            PromptKind::Hide,
-                            "Choose in secret the territory of your hidden armies (any territory without a castle).".into(),
-                            self.territories_of(s)
-                                .iter()
-                                .filter(|t| self.castle_owner_at(**t).is_none())
-                                .take(6)
-                                .map(|t| format!("HIDE {}", Self::tname(*t)))
-                                .collect(),
-                            self.default_for(s, PromptKind::Hide),
-                            None,
-                        ));
-                    }
-                }
-            }
-            Phase::Play => {
-                if let Some(i) = &self.interrupt {
-                    let s = self.interrupt_seat(i);
-                    let (kind, q, choices, standing) = match i {
-                        Interrupt::Defend(p) => {
-                            let mut c = vec!["DEFEND 2".to_string(), "DEFEND 1".to_string()];
-                            if self.hand_has(s, Card::Marshal) {
-                                c.push("DEFEND 2 MARSHAL".into());
-                            }
-                            if self.hidden[s]
-                                .iter()
-                                .any(|h| !h.used && h.territory == p.to)
-                            {
-                                c.push("DEFEND 2 REVEAL".into());
-                            }
-                            (
-                                PromptKind::Defend,
-                                format!(
-                                    "{} attacks {} ({} armies) from {}{}: how do you defend this attack?",
-                                    self.name(p.attacker),
-                                    Self::tname(p.to),
-                                    self.armies[p.to],
-                                    Self::tname(p.from),
-                                    match p.ship {
-                                        Some(k) => format!(" by sea with {k} armies"),
-                                        None => format!(" ({} armies)", self.armies[p.from]),
-                                    }
-                                ),
-                                c,
-                                "SET DEFEND 2",
-                            )
-                        }
-                        Interrupt::CounterSpy { spy, .. } => {
-                            let mut c = vec!["NO COUNTERSPY".to_string()];
-                            if self.hand_has(s, Card::Spy) {
-                                c.insert(0, "COUNTERSPY".into());
-                            }
-                            (
-                                PromptKind::CounterSpy,
-                                format!(
-                                    "{} plays a Spy on you: counter it with a Spy of your own?",
-                                    self.name(*spy)
-                                ),
-                                c,
-                                "SET COUNTERSPY ALWAYS",
-                            )
-                        }
-                        Interrupt::Reoccupy { vacated, .. } => {
-                            let mut c = vec!["OCCUPY ALL".to_string(), "PASS".to_string()];
-                            c.extend(
-                                vacated
-                                    .iter()
-                                    .filter(|t| self.owner[**t].is_none())
-                                    .take(6)
-                                    .map(|t| format!("OCCUPY {}", Self::tname(*t))),
-                            );
-                            (
-                                PromptKind::Reoccupy,
-                                "You captured a castle: re-occupy vacated territories with one army each (OCCUPY ... FROM ...), OCCUPY ALL, or PASS to leave the rest to the others.".to_string(),
-                                c,
-                                "SET REOCCUPY ALL",
-                            )
-                        }
-                        Interrupt::Annex { vacated, .. } => (
-                            PromptKind::Annex,
-                            "Annex one vacated territory with one army taken from any of yours."
-                                .to_string(),
-                            vacated
-                                .iter()
-                                .take(8)
-                                .map(|t| format!("ANNEX {}", Self::tname(*t)))
-                                .collect(),
-                            "SET ANNEX AUTO",
-                        ),
-                    };
-                    let d = self.default_for(s, kind);
-                    out.push(mk(s, kind, q, choices, d, Some(standing)));
-                } else {
-                    let s = self.current;
-                    if self.to_place > 0 {
-                        out.push(mk(
-                            s,
-                            PromptKind::Place,
-                            format!(
-                                "Place your {} {} armies on your territories.",
-                                self.to_place,
-                                if self.placing_earnings {
-                                    "earned"
-                                } else {
-                                    "reinforcement"
-                                }
-                            ),
-                            self.place_choices(s, self.to_place),
-                            self.default_for(s, PromptKind::Place),
-                            None,
-                        ));
-                    } else {
-                        out.push(mk(
-                            s,
-                            PromptKind::Turn,
-                            "Your turn: play cards, attack, then END to collect your earnings."
-                                .into(),
-                            self.turn_choices(s),
-                            Order::End,
-                            None,
-                        ));
-                    }
-                }
-            }
-            Phase::Over => {}
-        }
-        out
-    }
-
-    fn place_choices(&self, s: Seat, due: u32) -> Vec<String> {
-        let mut v: Vec<String> = Vec::new();
-        if let Some(c) = self.castle[s] {
-            v.push(format!("PLACE {due} {}", Self::tname(c)));
-        }
-        for t in self.territories_of(s).into_iter().take(4) {
-            let line = format!("PLACE {due} {}", Self::tname(t));
-            if !v.contains(&line) {
-                v.push(line);
-            }
-        }
-        v
-    }
-
-    fn turn_choices(&self, s: Seat) -> Vec<String> {
-        let mut v = Vec::new();
-        if !self.attacked {
-            let r = self.hands[s]
-                .iter()
-                .filter(|c| **c == Card::Reinforcements)
-                .count();
-            if r > 0 {
-                v.push(format!("REINFORCE {r}"));
-            }
-        }
-        for t in self.territories_of(s) {
-            if self.armies[t] < 2 {
-                continue;
-            }
-            for n in map().board.neighbors(t) {
-                if let Some(o) = self.owner[n] {
-                    if o != s && !self.truce_between(s, o) && v.len() < 8 {
-                        v.push(format!(
-                            "ATTACK {} FROM {} UNTIL CONQUERED",
-                            Self::tname(n),
-                            Self::tname(t)
-                        ));
-                    }
-                }
-            }
-        }
-        v.push("END".into());
-        v
-    }
-
-    /// The documented default for a prompt of `kind` for `seat`.
-    pub fn default_for(&self, s: Seat, kind: PromptKind) -> Order {
-        let m = map();
-        let first_own = || {
-            self.castle[s]
-                .filter(|c| self.owner[*c] == Some(s))
-                .or_else(|| self.territories_of(s).first().copied())
-                .unwrap_or(0)
-        };
-        match kind {
-            PromptKind::Castle => {
-                let e = self.empire[s];
-                let t = m.board.groups[e]
-                    .members
-                    .iter()
-                    .copied()
-                    .find(|t| self.owner[*t].is_none())
-                    .unwrap_or(m.board.groups[e].members[0]);
-                Order::Castle(t)
-            }
-            PromptKind::Claim => {
-                let free = self.free_territories();
-                let e = self.empire[s];
-                let t = free
-                    .iter()
-                    .copied()
-                    .find(|t| m.group_of(*t) == e)
-                    .or_else(|| free.first().copied())
-                    .unwrap_or(0);
-                Order::Claim(t)
-            }
-            PromptKind::Rank => Order::Rank(vec![]),
-            PromptKind::Hide => {
-                let t = self
-                    .territories_of(s)
-                    .into_iter()
-                    .find(|t| self.castle_owner_at(*t).is_none())
-                    .or_else(|| (0..self.owner.len()).find(|t| self.castle_owner_at(*t).is_none()))
-                    .unwrap_or(0);
-                Order::Hide(t)
-            }
-            PromptKind::Place => {
-                let due = match self.phase {
-                    Phase::Place { .. } => self.to_place_setup[s].min(5),
-                    Phase::Blind { .. } => self.to_place_setup[s],
-                    _ => self.to_place,
-                };
-                Order::Place(vec![(first_own(), due.max(1))])
-            }
-            PromptKind::Defend => {
-                let Some(Interrupt::Defend(p)) = &self.interrupt else {
-                    return Order::Defend {
-                        dice: 2,
-                        marshal: false,
-                        reveal: false,
-                    };
-                };
-                let d = self.standing_defence(s, p.to);
-                Order::Defend {
-                    dice: d.dice,
-                    marshal: d.marshal
-                        && (self.hand_has(s, Card::Marshal)
-                            || self.in_play.contains(&(s, Card::Marshal))),
-                    reveal: d.reveal,
-                }
-            }
-            PromptKind::CounterSpy => Order::CounterSpy(
-                self.standing[s]
-                    .counterspy
-                    .unwrap_or(game::DEFAULT_COUNTERSPY)
-                    && self.hand_has(s, Card::Spy),
-            ),
-            PromptKind::Reoccupy => Order::Occupy(OccupyWhat::All),
-            PromptKind::Annex => {
-                let Some(Interrupt::Annex { vacated, .. }) = &self.interrupt else {
-                    return Order::Occupy(OccupyWhat::Pass);
-                };
-                let (t, from) = self.default_annex(s, vacated);
-                Order::Annex {
-                    t,
-                    from: Some(from),
-                }
-            }
-            // The turn; the other games' kinds are never raised here (PROMPT_KINDS).
-            PromptKind::Turn
-            | PromptKind::Draft
-            | PromptKind::Headquarters
-            | PromptKind::Works
-            | PromptKind::DefendNeutral
-            | PromptKind::Move => {
-                if self.to_place > 0 {
-                    Order::Place(vec![(first_own(), self.to_place)])
-                } else {
-                    Order::End
-                }
-            }
-        }
-    }
-
-    /// Apply an order; on Err nothing has changed.
-    pub fn apply_order(
-        &mut self,
-        seat: Seat,
-        order: &Order,
-        dice: &mut DiceBox,
-    ) -> Result<Vec<Event>, OrderError> {
-        if seat >= self.n() {
-            return Err(OrderError::new(format!("there is no seat {seat}")));
-        }
-        if self.outcome.is_some() {
-            return Err(OrderError::new("the game is over"));
-        }
-        if !self.alive[seat] {
-            return Err(OrderError::new("you are out of the game"));
-        }
-        let backup = self.clone();
-        let r = match order {
-            Order::Castle(t) => self.castle_place(seat, *t, dice),
-            Order::Claim(t) => self.claim(seat, *t, dice),
-            Order::Rank(l) => self.rank(seat, l),
-            Order::Place(p) => self.place_setup(seat, p, dice),
-            Order::Hide(t) => self.hide(seat, *t, dice),
-            Order::Reinforce(n) => self.reinforce(seat, *n),
-            Order::Truce(w) => self.truce(seat, *w),
-            Order::Spy { target, prefer } => self.spy(seat, *target, prefer),
-            Order::Reveal(t) => self.reveal(seat, *t),
-            Order::Attack {
-                to,
-                from,
-                plan,
-                general,
-            } => self.attack(seat, *from, *to, *plan, *general, dice),
-            Order::Sail {
-                armies,
-                from,
-                to,
-                dice: d,
-                general,
-            } => {
-                let plan = castellan_engine::assault::AttackPlan {
-                    dice: *d,
-                    ..Default::default()
-                };
-                self.sail(seat, *armies, *from, *to, plan, *general, dice)
-            }
-            Order::End => self.end(seat, dice),
-            Order::Occupy(w) => self.occupy(seat, w.clone()),
-            Order::Annex { t, from } => self.annex(seat, *t, *from),
-            Order::Defend {
-                dice: n,
-                marshal,
-                reveal,
-            } => self.defend(
-                seat,
-                game::Defence {
-                    dice: *n,
-                    marshal: *marshal,
-                    reveal: *reveal,
-                },
-                dice,
-            ),
-            Order::CounterSpy(b) => self.counterspy(seat, *b),
-            Order::Set(s) => self.set_standing(seat, s),
-        };
-        if r.is_err() {
-            *self = backup;
-        }
-        r
-    }
-}
 
 impl Rules for CastleRisk {
     type Options = Options;
@@ -567,5 +116,37 @@ impl Rules for CastleRisk {
 
     fn order_help(lang: Lang) -> String {
         view::help(lang)
+    }
+}
+
+/// A stored table (the JSON of `Session::to_json`) brought to this build's state version:
+/// an older state converts itself as it is read (see `game::STATE_VERSION`).
+pub fn upgrade_json(mut json: serde_json::Value) -> serde_json::Value {
+    let v = json.get("state_version").and_then(|v| v.as_u64());
+    if v.is_some_and(|v| v >= 1 && v < u64::from(game::STATE_VERSION)) {
+        json["state_version"] = game::STATE_VERSION.into();
+    }
+    json
+}
+
+/// A stored table, of this build's state version or an older one.
+pub fn upgrade_table(
+    json: serde_json::Value,
+) -> Result<castellan_engine::Table<CastleRisk>, String> {
+    serde_json::from_value(upgrade_json(json)).map_err(|e| e.to_string())
+}
+
+/// Load a stored game, converting an older state version (the engine's `load_table`
+/// reads only this build's version).
+pub fn load_stored(json: serde_json::Value) -> Result<Box<dyn castellan_engine::Session>, String> {
+    castellan_engine::load_table::<CastleRisk>(upgrade_json(json))
+}
+
+/// The game for the judge's registry: the engine's `game_info`, loading older stored
+/// states too.
+pub fn game_info() -> castellan_engine::GameInfo {
+    castellan_engine::GameInfo {
+        load: load_stored,
+        ..castellan_engine::game_info::<CastleRisk>()
     }
 }

@@ -3,6 +3,7 @@
 //! docs/rules/castle-risk.md), with French and English aliases and each territory's seas.
 
 use castellan_engine::board::{display_from_key, Board, BoardBuilder, Edge, TerritoryId};
+use castellan_engine::Lang;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -42,11 +43,81 @@ pub fn shares_sea(a: Sea, b: Sea) -> bool {
     )
 }
 
+/// The article a French name takes in a sentence ("la Pologne", "le Yorkshire",
+/// "l'Irlande", "les Pays-Bas", "Paris").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Article {
+    La,
+    Le,
+    L,
+    Les,
+    /// A city: no article ("à Paris", "de Londres").
+    None,
+}
+
+/// A territory's French name and its article.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrName {
+    pub name: String,
+    pub article: Article,
+}
+
+impl FrName {
+    /// "la Pologne", "l'Irlande", "le Yorkshire", "les Pays-Bas", "Paris".
+    pub fn le(&self) -> String {
+        let n = &self.name;
+        match self.article {
+            Article::La => format!("la {n}"),
+            Article::Le => format!("le {n}"),
+            Article::L => format!("l'{n}"),
+            Article::Les => format!("les {n}"),
+            Article::None => n.clone(),
+        }
+    }
+    /// "de la Pologne", "de l'Irlande", "du Yorkshire", "des Pays-Bas", "de Paris".
+    pub fn de(&self) -> String {
+        let n = &self.name;
+        match self.article {
+            Article::La => format!("de la {n}"),
+            Article::Le => format!("du {n}"),
+            Article::L => format!("de l'{n}"),
+            Article::Les => format!("des {n}"),
+            Article::None => castellan_engine::lang::fr::de(n),
+        }
+    }
+    /// Where: "en Pologne", "en Irlande", "au Yorkshire", "aux Pays-Bas", "à Paris".
+    pub fn en(&self) -> String {
+        let n = &self.name;
+        match self.article {
+            Article::La | Article::L => format!("en {n}"),
+            Article::Le => format!("au {n}"),
+            Article::Les => format!("aux {n}"),
+            Article::None => format!("à {n}"),
+        }
+    }
+    /// "à la Pologne", "à l'Irlande", "au Yorkshire", "aux Pays-Bas", "à Paris".
+    pub fn a(&self) -> String {
+        let n = &self.name;
+        match self.article {
+            Article::La => format!("à la {n}"),
+            Article::L => format!("à l'{n}"),
+            Article::Le => format!("au {n}"),
+            Article::Les => format!("aux {n}"),
+            Article::None => format!("à {n}"),
+        }
+    }
+}
+
 pub struct Map {
     pub board: Board,
     pub sea: Vec<Sea>,
     /// The 11 independent territories.
     pub independents: Vec<TerritoryId>,
+    /// Each territory's French name (data/board.yaml `fr:` and `article:`).
+    pub fr: Vec<FrName>,
+    /// Each group's French name (data/board.yaml `fr:`): "Empire Britannique", "Italie".
+    pub group_fr: Vec<String>,
 }
 
 impl Map {
@@ -59,17 +130,41 @@ impl Map {
     pub fn empire_name(&self, g: usize) -> &str {
         &self.board.groups[g].name
     }
+    /// A territory's name in `lang`.
+    pub fn tname(&self, t: TerritoryId, lang: Lang) -> &str {
+        match lang {
+            Lang::En => self.board.name(t),
+            Lang::Fr => &self.fr[t].name,
+        }
+    }
+    /// A group's name in `lang` ("British Empire", "Empire Britannique"; "Italy
+    /// (independent)", "Italie (indépendants)").
+    pub fn group_name(&self, g: usize, lang: Lang) -> String {
+        match lang {
+            Lang::En => self.board.groups[g].name.clone(),
+            Lang::Fr if self.is_empire_group(g) => self.group_fr[g].clone(),
+            Lang::Fr => format!("{} (indépendants)", self.group_fr[g]),
+        }
+    }
 }
 
 #[derive(Deserialize)]
 struct RawTerritory {
     sea_access: String,
+    fr: String,
+    article: Article,
+}
+
+#[derive(Deserialize)]
+struct RawGroup {
+    fr: String,
+    territories: Vec<String>,
 }
 
 #[derive(Deserialize)]
 struct RawBoard {
-    empires: BTreeMap<String, Vec<String>>,
-    independents: BTreeMap<String, Vec<String>>,
+    empires: BTreeMap<String, RawGroup>,
+    independents: BTreeMap<String, RawGroup>,
     territories: BTreeMap<String, RawTerritory>,
     land_edges: Vec<(String, String, String)>,
     dotted_edges: Vec<(String, String, String)>,
@@ -77,50 +172,19 @@ struct RawBoard {
 
 pub const BOARD_YAML: &str = include_str!("../data/board.yaml");
 
-/// French (and other English) names accepted in orders.
+/// Other spellings accepted in orders, besides the English and French names (the French
+/// names are in data/board.yaml).
 const ALIASES: &[(&str, &[&str])] = &[
-    ("gascony", &["Gascogne"]),
-    ("netherlands", &["Pays-Bas", "Hollande", "Holland"]),
-    ("brittany", &["Bretagne"]),
+    ("netherlands", &["Hollande", "Holland"]),
     ("marseille", &["Marseilles"]),
-    ("burgundy", &["Bourgogne"]),
-    ("london", &["Londres"]),
-    ("wales", &["Pays de Galles", "Galles"]),
-    ("ireland", &["Irlande"]),
-    ("scotland", &["Écosse", "Ecosse"]),
+    ("wales", &["Galles"]),
     (
         "saint_petersburg",
-        &[
-            "Saint-Pétersbourg",
-            "St Petersburg",
-            "St-Pétersbourg",
-            "Petersburg",
-        ],
+        &["St Petersburg", "St-Pétersbourg", "Petersburg"],
     ),
-    ("moscow", &["Moscou"]),
-    ("livonia", &["Livonie"]),
-    ("poland", &["Pologne"]),
-    ("prussia", &["Prusse"]),
-    ("saxony", &["Saxe"]),
-    ("rhine", &["Rhénanie", "Rhin", "Rhineland"]),
-    ("bavaria", &["Bavière"]),
-    ("turkey", &["Turquie", "Constantinople"]),
-    ("montenegro", &["Monténégro"]),
-    ("serbia", &["Serbie"]),
-    ("romania", &["Roumanie"]),
-    ("bulgaria", &["Bulgarie"]),
-    ("greece", &["Grèce"]),
-    ("galicia", &["Galicie"]),
-    ("vienna", &["Vienne", "Wien"]),
-    ("bohemia", &["Bohême"]),
-    ("hungary", &["Hongrie"]),
-    ("switzerland", &["Suisse"]),
-    ("venice", &["Venise"]),
-    ("barcelona", &["Barcelone"]),
-    ("sweden", &["Suède"]),
-    ("norway", &["Norvège"]),
-    ("denmark", &["Danemark"]),
-    ("finland", &["Finlande"]),
+    ("rhine", &["Rhin", "Rhineland"]),
+    ("turkey", &["Constantinople"]),
+    ("vienna", &["Wien"]),
 ];
 
 const GROUP_NAMES: [(&str, &str); 9] = [
@@ -133,16 +197,6 @@ const GROUP_NAMES: [(&str, &str); 9] = [
     ("italy", "Italy (independent)"),
     ("spain", "Spain (independent)"),
     ("scandinavia", "Scandinavia (independent)"),
-];
-
-/// French names of the empires (accepted wherever an empire is named).
-pub const EMPIRE_FRENCH: [&str; 6] = [
-    "Empire français",
-    "Empire britannique",
-    "Empire russe",
-    "Empire allemand",
-    "Empire ottoman",
-    "Empire autrichien",
 ];
 
 fn display(key: &str) -> String {
@@ -158,16 +212,19 @@ pub fn load(yaml: &str) -> Result<Map, String> {
     let mut b = BoardBuilder::default();
     let mut sea = Vec::new();
     let mut independents = Vec::new();
+    let mut fr = Vec::new();
+    let mut group_fr = Vec::new();
     for (gi, (gkey, gname)) in GROUP_NAMES.iter().enumerate() {
-        let members = if gi < 6 {
+        let group = if gi < 6 {
             raw.empires.get(*gkey)
         } else {
             raw.independents.get(*gkey)
         }
         .ok_or_else(|| format!("group {gkey} missing"))?;
+        group_fr.push(group.fr.clone());
         let bonus = if gi < 6 { EMPIRE_BONUS } else { 0 };
         let g = b.group(gkey, gname, bonus);
-        for key in members {
+        for key in &group.territories {
             let t = b
                 .territory(key, &display(key), g)
                 .map_err(|e| e.to_string())?;
@@ -185,6 +242,11 @@ pub fn load(yaml: &str) -> Result<Map, String> {
             if gi >= 6 {
                 independents.push(t);
             }
+            b.alias(key, &rt.fr);
+            fr.push(FrName {
+                name: rt.fr.clone(),
+                article: rt.article,
+            });
         }
     }
     for (a, c, _) in &raw.land_edges {
@@ -203,6 +265,8 @@ pub fn load(yaml: &str) -> Result<Map, String> {
         board,
         sea,
         independents,
+        fr,
+        group_fr,
     })
 }
 

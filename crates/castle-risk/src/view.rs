@@ -1,470 +1,324 @@
-//! Narration of events (public and private), the text map of Europe and the private view.
+//! The text map of Europe, the private view and the order help, in English and French
+//! (narration: narrate.rs).
 
-use crate::cards::hand_text;
-use crate::game::{CastleRisk, Event, Phase, PlaceWhy, T};
-use crate::map::{map, EMPIRES};
-use castellan_engine::{Lang, Rules, Seat, Viewer};
+use crate::cards::hand_text_in;
+use crate::game::{CastleRisk, Phase, T};
+use crate::map::{map, Sea, EMPIRES};
+use crate::text;
+use castellan_engine::lang::fr;
+use castellan_engine::{Lang, PromptKind, Rules, Seat};
 
 fn tn(t: T) -> &'static str {
     CastleRisk::tname(t)
 }
 
-fn dice_text(d: &[u8]) -> String {
-    d.iter()
-        .map(|x| x.to_string())
-        .collect::<Vec<_>>()
-        .join("-")
-}
-
-fn placements(p: &[(T, u32)]) -> String {
-    p.iter()
-        .map(|(t, n)| format!("{n} on {}", tn(*t)))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// Is this event only for `seat`'s eyes (None for public events)?
-fn private_to(e: &Event) -> Option<Seat> {
-    match e {
-        Event::RankSent { seat, .. }
-        | Event::BlindSent { seat, .. }
-        | Event::StandingSet { seat, .. } => Some(*seat),
-        _ => None,
-    }
-}
-
-pub fn narrate(g: &CastleRisk, e: &Event, v: Viewer, _lang: Lang) -> Option<String> {
-    let me = |s: Seat| v == Viewer::Seat(s);
-    let n = |s: Seat| g.name(s).to_string();
-    if let Some(owner) = private_to(e) {
-        if !me(owner) {
-            // Others learn only that something was sent.
-            return match e {
-                Event::RankSent { seat, .. } => {
-                    Some(format!("{} has sent a ranked list.", n(*seat)))
-                }
-                Event::BlindSent { seat, .. } => {
-                    Some(format!("{} has sent a placement.", n(*seat)))
-                }
-                _ => None,
-            };
-        }
-    }
-    let s = match e {
-        Event::TokensDrawn { first, tokens } => format!(
-            "{} rolled highest and places first. Castle tokens drawn: {}.",
-            n(*first),
-            tokens
-                .iter()
-                .map(|(s, e)| format!("{} {}", n(*s), map().empire_name(*e)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        Event::CastlePlaced { seat, t } => format!("{} puts the castle in {} with 1 army.", n(*seat), tn(*t)),
-        Event::Claimed { seat, t } => format!("{} claims {}.", n(*seat), tn(*t)),
-        Event::RankSent { list, .. } => format!(
-            "Your ranked list: {}.",
-            if list.is_empty() {
-                "no preference".to_string()
-            } else {
-                list.iter().map(|t| tn(*t)).collect::<Vec<_>>().join(", ")
-            }
-        ),
-        Event::Drafted { picks } | Event::Dealt { picks } => {
-            let mut by: Vec<Vec<&str>> = vec![Vec::new(); g.n()];
-            for (s, t) in picks {
-                by[*s].push(tn(*t));
-            }
-            format!(
-                "{}: {}.",
-                if matches!(e, Event::Drafted { .. }) {
-                    "The draft gives"
-                } else {
-                    "The random deal gives"
-                },
-                by.iter()
-                    .enumerate()
-                    .map(|(s, l)| format!("{} {}", n(s), l.join(", ")))
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            )
-        }
-        Event::Placed { seat, placements: p, why } => format!(
-            "{} places {}{}.",
-            n(*seat),
-            placements(p),
-            match why {
-                PlaceWhy::Setup => "",
-                PlaceWhy::Reinforcements => " (reinforcements)",
-                PlaceWhy::Earnings => " (earnings)",
-            }
-        ),
-        Event::BlindSent { placements: p, .. } => {
-            format!("Your placement, revealed when all are in: {}.", placements(p))
-        }
-        Event::HiddenCommitted { seat, t, commitment } => {
-            if me(*seat) {
-                format!(
-                    "Your hidden armies are in {} (commitment {commitment}).",
-                    tn(*t)
-                )
-            } else {
-                format!("{} has chosen a hidden-army territory: commitment {commitment}.", n(*seat))
-            }
-        }
-        Event::CardsDealt { seat, cards } => {
-            if me(*seat) {
-                format!("You are dealt: {}.", hand_text(cards))
-            } else {
-                format!("{} is dealt {} cards.", n(*seat), cards.len())
-            }
-        }
-        Event::FirstPlayer { seat } => format!("The die names {} first player.", n(*seat)),
-        Event::TurnBegins { seat, number } => format!("Turn {number}: {} to play.", n(*seat)),
-        Event::Drew { seat, cards } => {
-            if me(*seat) {
-                format!("You draw: {}.", hand_text(cards))
-            } else {
-                format!("{} draws {} card(s).", n(*seat), cards.len())
-            }
-        }
-        Event::DiplomatReplaced { seat } => format!(
-            "{} drew a Diplomat, which is not used with two players: it is discarded and replaced.",
-            n(*seat)
-        ),
-        Event::DiplomatsPurged { seat, count } => format!(
-            "{} discards {count} Diplomat(s) and draws as many cards.",
-            n(*seat)
-        ),
-        Event::TwoPlayerRule => {
-            "Two players remain: Diplomats are discarded and no longer used.".into()
-        }
-        Event::Reinforced { seat, cards, armies, track } => format!(
-            "{} plays {cards} Reinforcements card(s) for {armies} armies (track now at {track}; hidden armies now worth {}).",
-            n(*seat),
-            crate::game::track_number(*track)
-        ),
-        Event::TruceMade { by, with } => format!(
-            "{} plays a Diplomat: truce with {} for this turn and {}'s next turn.",
-            n(*by),
-            n(*with),
-            n(*with)
-        ),
-        Event::SpyPlayed { seat, target } => format!("{} plays a Spy on {}.", n(*seat), n(*target)),
-        Event::SpyCountered { seat, target } => format!(
-            "{} counters {}'s Spy with a Spy: both are discarded, nothing is seen.",
-            n(*target),
-            n(*seat)
-        ),
-        Event::SpySaw { seat, target, hand } => {
-            if me(*seat) {
-                format!("Your Spy sees {}'s hand: {}.", n(*target), hand_text(hand))
-            } else if me(*target) {
-                format!("{}'s Spy has seen your hand.", n(*seat))
-            } else {
-                return None;
-            }
-        }
-        Event::SpyDiscarded { seat, target, card } => match card {
-            Some(c) => format!(
-                "{}'s Spy makes {} discard a {} (shown to all).",
-                n(*seat),
-                n(*target),
-                c.name()
-            ),
-            None => format!("{}'s Spy finds {}'s hand empty.", n(*seat), n(*target)),
-        },
-        Event::HiddenRevealed { seat, t, armies, salt, commitment } => format!(
-            "{} reveals hidden armies in {}: {armies} armies (salt {salt}, commitment {commitment}).",
-            n(*seat),
-            tn(*t)
-        ),
-        Event::Waiting { seat, what } => format!("Waiting for {} {what}.", n(*seat)),
-        Event::AttackDeclared { seat, from, to, ship } => match ship {
-            Some(k) => format!(
-                "{} plays an Admiral: {k} armies sail from {} to attack {}.",
-                n(*seat),
-                tn(*from),
-                tn(*to)
-            ),
-            None => format!("{} attacks {} from {}.", n(*seat), tn(*to), tn(*from)),
-        },
-        Event::GeneralEngaged { seat } => format!("{} engages a General (+1 on the highest die).", n(*seat)),
-        Event::MarshalEngaged { seat } => format!("{} engages a Marshal (+1 on the highest die).", n(*seat)),
-        Event::Battle {
-            attacker,
-            defender,
-            general,
-            marshal,
-            attacker_losses,
-            defender_losses,
-            ..
-        } => format!(
-            "  dice {}{} against {}{}: attacker loses {attacker_losses}, defender loses {defender_losses}.",
-            dice_text(attacker),
-            if *general { " (+1 General)" } else { "" },
-            dice_text(defender),
-            if *marshal { " (+1 Marshal)" } else { "" }
-        ),
-        Event::GeneralLost { seat } => format!("{}'s General is beaten and discarded.", n(*seat)),
-        Event::MarshalLost { seat } => format!("{}'s Marshal is beaten and discarded.", n(*seat)),
-        Event::AttackStopped { from, to, left, defenders } => format!(
-            "The attack stops: {} holds {left}, {} holds {defenders}.",
-            tn(*from),
-            tn(*to)
-        ),
-        Event::Conquered { seat, to, moved, by_sea, .. } => format!(
-            "{} conquers {} and moves in {moved} armies{}.",
-            n(*seat),
-            tn(*to),
-            if *by_sea { " from the ship" } else { "" }
-        ),
-        Event::AdmiralLost { seat, to } => format!(
-            "{}'s fleet is destroyed before {}: the Admiral is discarded.",
-            n(*seat),
-            tn(*to)
-        ),
-        Event::AdmiralBack { seat } => format!("{}'s Admiral returns to hand.", n(*seat)),
-        Event::CastleCaptured { victor, loser, t } => format!(
-            "{} captures {}'s castle in {}!",
-            n(*victor),
-            n(*loser),
-            tn(*t)
-        ),
-        Event::Eliminated { seat, by, armies_removed, tokens, cards, hidden_taken } => {
-            let base = format!(
-                "{} is eliminated: {armies_removed} armies leave the board; {} takes the castle token(s) {}, {} card(s){}.",
-                n(*seat),
-                n(*by),
-                tokens
-                    .iter()
-                    .map(|t| map().empire_name(*t).to_string())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                cards.len(),
-                if *hidden_taken > 0 {
-                    " and the unused hidden armies"
-                } else {
-                    ""
-                }
-            );
-            if me(*by) {
-                format!("{base} The cards you take: {}.", hand_text(cards))
-            } else {
-                base
-            }
-        }
-        Event::Reoccupied { seat, t, from } => {
-            format!("{} re-occupies {} with an army from {}.", n(*seat), tn(*t), tn(*from))
-        }
-        Event::Annexed { seat, t, from } => match from {
-            Some(f) => format!("{} annexes {} with an army from {}.", n(*seat), tn(*t), tn(*f)),
-            None => format!("{} annexes {} with a new army (nobody could spare one).", n(*seat), tn(*t)),
-        },
-        Event::StandingSet { text, .. } => format!("Standing order noted: {text}."),
-        Event::TurnEnds { seat, earnings, detail } => {
-            if *earnings > 0 {
-                format!("{} ends the turn and earns {earnings} armies ({detail}).", n(*seat))
-            } else {
-                format!("{} ends the turn (no earnings).", n(*seat))
-            }
-        }
-        Event::CardReturned { seat, card } => {
-            format!("{}'s {} returns to hand.", n(*seat), card.name())
-        }
-        Event::GameOver { winners, reason } => format!(
-            "Game over: {} ({reason}).",
-            winners.iter().map(|s| n(*s)).collect::<Vec<_>>().join(", ")
-        ),
-    };
-    Some(s)
-}
+pub use crate::narrate::narrate;
 
 /// The text map every player and observer sees.
-pub fn public_view(g: &CastleRisk, _lang: Lang) -> String {
-    let m = map();
+pub fn public_view(g: &CastleRisk, lang: Lang) -> String {
     let mut out = String::new();
-    let phase = match &g.phase {
-        Phase::Castles { .. } => "setup: castles".to_string(),
-        Phase::Claim { .. } => "setup: claiming territories".to_string(),
-        Phase::Draft { .. } => "setup: draft (ranked lists)".to_string(),
-        Phase::Place { .. } => "setup: placing armies, 5 at a time".to_string(),
-        Phase::Blind { .. } => "setup: blind placement".to_string(),
-        Phase::Hide => "setup: hidden armies".to_string(),
-        Phase::Play => format!("turn {}, {} to play", g.turns_played, g.name(g.current)),
-        Phase::Over => "game over".to_string(),
+    out.push_str(&format!("CASTLE RISK ({})\n", phase_text(g, lang)));
+    let next = if g.track < 12 {
+        (g.track + 3).to_string()
+    } else {
+        "-".into()
     };
-    out.push_str(&format!("CASTLE RISK ({phase})\n"));
+    out.push_str(&match lang {
+        Lang::En => format!(
+            "Reinforcements track: {} of 12 played; next card worth {next}; hidden armies now worth {}.\n",
+            g.track,
+            g.hidden_value()
+        ),
+        Lang::Fr => format!(
+            "Piste des Renforts : {} sur 12 jouées ; la prochaine carte vaut {next} ; les armées cachées valent maintenant {}.\n",
+            g.track,
+            g.hidden_value()
+        ),
+    });
     out.push_str(&format!(
-        "Reinforcements track: {} of 12 played; next card worth {}; hidden armies now worth {}.\n",
-        g.track,
-        if g.track < 12 {
-            (g.track + 3).to_string()
-        } else {
-            "-".into()
-        },
-        g.hidden_value()
-    ));
-    out.push_str(&format!(
-        "Cards: pile {}, discard {}, on the table {}.\n",
+        "{} {}, {} {}, {} {}.\n",
+        lang.pick("Cards: pile", "Cartes : pioche"),
         g.pile.len(),
+        lang.pick("discard", "défausse"),
         g.discard.len(),
+        lang.pick("on the table", "sur la table"),
         g.in_play.len()
     ));
-    out.push_str("Players:\n");
+    out.push_str(lang.pick("Players:\n", "Joueurs :\n"));
     for s in 0..g.n() {
-        let terr = g.territories_of(s);
-        let armies: u32 = terr.iter().map(|t| g.armies[*t]).sum();
-        let state = if g.alive[s] {
-            format!(
-                "castle in {}, {} territories, {armies} armies, {} cards",
-                g.castle[s].map(tn).unwrap_or("-"),
-                terr.len(),
-                g.hands[s].len()
-            )
-        } else {
-            "eliminated".to_string()
-        };
-        let tokens: Vec<&str> = g.tokens[s].iter().map(|e| m.empire_name(*e)).collect();
-        let hidden: Vec<String> = g.hidden[s]
-            .iter()
-            .map(|h| {
-                if h.used {
-                    format!("used in {}", tn(h.territory))
-                } else {
-                    format!("committed {}", &h.commitment[..12.min(h.commitment.len())])
-                }
-            })
-            .collect();
+        out.push_str(&player_line(g, s, lang));
+    }
+    if !g.truces.is_empty() {
+        out.push_str(lang.pick("Truces:\n", "Trêves :\n"));
+        for t in &g.truces {
+            let (by, with) = (g.name(t.by), g.name(t.with));
+            out.push_str(&match lang {
+                Lang::En => format!("  {by} and {with} (until the end of {with}'s next turn)\n"),
+                Lang::Fr => format!(
+                    "  {by} et {with} (jusqu'à la fin du prochain tour {})\n",
+                    fr::de(with)
+                ),
+            });
+        }
+    }
+    for gi in 0..map().board.groups.len() {
+        out.push_str(&group_table(g, gi, lang));
+    }
+    out.push_str(lang.pick(
+        "\n(All 11 independents together earn 6.)\n",
+        "\n(Les 11 territoires indépendants ensemble rapportent 6.)\n",
+    ));
+    if let Some(o) = &g.outcome {
         out.push_str(&format!(
+            "\n{}: {}\n",
+            lang.pick("GAME OVER", "PARTIE TERMINÉE "),
+            o.reason_in(lang)
+        ));
+    }
+    out
+}
+
+fn phase_text(g: &CastleRisk, lang: Lang) -> String {
+    let (en, fr) = match &g.phase {
+        Phase::Castles { .. } => ("setup: castles", "mise en place : châteaux"),
+        Phase::Claim { .. } => (
+            "setup: claiming territories",
+            "mise en place : prise des territoires",
+        ),
+        Phase::Draft { .. } => (
+            "setup: draft (ranked lists)",
+            "mise en place : répartition (classements)",
+        ),
+        Phase::Place { .. } => (
+            "setup: placing armies, 5 at a time",
+            "mise en place : placement des armées, 5 à la fois",
+        ),
+        Phase::Blind { .. } => (
+            "setup: blind placement",
+            "mise en place : placement à l'aveugle",
+        ),
+        Phase::Hide => ("setup: hidden armies", "mise en place : armées cachées"),
+        Phase::Play => {
+            let who = g.name(g.current);
+            return match lang {
+                Lang::En => format!("turn {}, {who} to play", g.turns_played),
+                Lang::Fr => format!("tour {}, à {who} de jouer", g.turns_played),
+            };
+        }
+        Phase::Over => ("game over", "partie terminée"),
+    };
+    lang.pick(en, fr).to_string()
+}
+
+/// "  Alice: castle in Paris, 5 territories, 20 armies, 3 cards; tokens: ...; hidden ..."
+fn player_line(g: &CastleRisk, s: Seat, lang: Lang) -> String {
+    let terr = g.territories_of(s);
+    let armies: u32 = terr.iter().map(|t| g.board[*t].armies).sum();
+    let castle = g.players[s].castle.map(|c| tn_in(c, lang)).unwrap_or("-");
+    let state = match (g.players[s].alive, lang) {
+        (true, Lang::En) => format!(
+            "castle in {castle}, {} territories, {armies} armies, {} cards",
+            terr.len(),
+            g.players[s].hand.len()
+        ),
+        (true, Lang::Fr) => format!(
+            "château : {castle}, {}, {}, {}",
+            fr::count(terr.len() as i64, "territoire", "territoires"),
+            fr::count(armies, "armée", "armées"),
+            fr::count(g.players[s].hand.len() as i64, "carte", "cartes")
+        ),
+        (false, _) => lang.pick("eliminated", "hors jeu").to_string(),
+    };
+    let tokens: Vec<String> = g.players[s]
+        .tokens
+        .iter()
+        .map(|e| text::group(*e, lang))
+        .collect();
+    let hidden: Vec<String> = g.players[s]
+        .hidden
+        .iter()
+        .map(|h| match (h.used, lang) {
+            (true, Lang::En) => format!("used in {}", tn(h.territory)),
+            (true, Lang::Fr) => format!("utilisées {}", text::en(h.territory)),
+            (false, _) => format!(
+                "{} {}",
+                lang.pick("committed", "engagement"),
+                &h.commitment[..12.min(h.commitment.len())]
+            ),
+        })
+        .collect();
+    let none = |l: &[String], fem: bool| {
+        if l.is_empty() {
+            lang.pick("none", if fem { "aucune" } else { "aucun" })
+                .to_string()
+        } else {
+            l.join(", ")
+        }
+    };
+    match lang {
+        Lang::En => format!(
             "  {}: {state}; tokens: {}; hidden armies: {}\n",
             g.name(s),
-            if tokens.is_empty() {
-                "none".into()
-            } else {
-                tokens.join(", ")
-            },
+            none(&tokens, false),
             if hidden.is_empty() {
                 "none".into()
             } else {
                 hidden.join("; ")
             }
-        ));
-    }
-    if !g.truces.is_empty() {
-        out.push_str("Truces:\n");
-        for t in &g.truces {
-            out.push_str(&format!(
-                "  {} and {} (until the end of {}'s next turn)\n",
-                g.name(t.by),
-                g.name(t.with),
-                g.name(t.with)
-            ));
-        }
-    }
-    let w = g.players.iter().map(|p| p.len()).max().unwrap_or(4).max(6);
-    for (gi, grp) in m.board.groups.iter().enumerate() {
-        let holder = grp.members.first().and_then(|t| g.owner[*t]);
-        let all = holder.is_some() && grp.members.iter().all(|t| g.owner[*t] == holder);
-        let bonus = if gi < EMPIRES.len() {
-            " (4 for all)"
-        } else {
-            ""
-        };
-        out.push_str(&format!(
-            "\n{}{bonus}{}\n",
-            grp.name.to_uppercase(),
-            if all {
-                format!("  [all held by {}]", g.name(holder.unwrap_or(0)))
+        ),
+        Lang::Fr => format!(
+            "  {} : {state} ; jetons : {} ; armées cachées : {}\n",
+            g.name(s),
+            none(&tokens, false),
+            if hidden.is_empty() {
+                "aucune".into()
             } else {
-                String::new()
+                hidden.join(" ; ")
             }
-        ));
-        for &t in &grp.members {
-            let owner = g.owner[t]
-                .map(|s| g.name(s).to_string())
-                .unwrap_or_else(|| "-".into());
-            let mut marks = Vec::new();
-            if let Some(c) = g.castle_owner_at(t) {
-                marks.push(format!("CASTLE of {}", g.name(c)));
-            }
-            if m.sea[t] != crate::map::Sea::None {
-                marks.push(match m.sea[t] {
-                    crate::map::Sea::Black => "port: Black Sea".to_string(),
-                    crate::map::Sea::Both => "port: open sea + Black Sea".to_string(),
-                    _ => "port".to_string(),
-                });
-            }
-            out.push_str(&format!(
-                "  {:<17} {:<w$} {:>3}  {}\n",
-                tn(t),
-                owner,
-                g.armies[t],
-                marks.join(", ")
-            ));
-        }
+        ),
     }
-    out.push_str("\n(All 11 independents together earn 6.)\n");
-    if let Some(o) = &g.outcome {
-        out.push_str(&format!("\nGAME OVER: {}\n", o.reason));
+}
+
+fn tn_in(t: T, lang: Lang) -> &'static str {
+    text::tn(t, lang)
+}
+
+/// One empire (or independent group): its header and a line per territory.
+fn group_table(g: &CastleRisk, gi: usize, lang: Lang) -> String {
+    let m = map();
+    let grp = &m.board.groups[gi];
+    let w = g
+        .players
+        .iter()
+        .map(|p| p.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(6);
+    let holder = grp.members.first().and_then(|t| g.board[*t].owner);
+    let all = holder.is_some() && grp.members.iter().all(|t| g.board[*t].owner == holder);
+    let bonus = if gi < EMPIRES.len() {
+        lang.pick(" (4 for all)", " (4 pour l'empire entier)")
+    } else {
+        ""
+    };
+    let mut out = format!(
+        "\n{}{bonus}{}\n",
+        text::group(gi, lang).to_uppercase(),
+        if all {
+            let h = g.name(holder.unwrap_or(0));
+            lang.pick(format!("  [all held by {h}]"), format!("  [tout à {h}]"))
+        } else {
+            String::new()
+        }
+    );
+    for &t in &grp.members {
+        let owner = g.board[t]
+            .owner
+            .map(|s| g.name(s).to_string())
+            .unwrap_or_else(|| "-".into());
+        let mut marks = Vec::new();
+        if let Some(c) = g.castle_owner_at(t) {
+            marks.push(match lang {
+                Lang::En => format!("CASTLE of {}", g.name(c)),
+                Lang::Fr => format!("CHÂTEAU {}", fr::de(g.name(c))),
+            });
+        }
+        let port = match m.sea[t] {
+            Sea::None => None,
+            Sea::Black => Some(lang.pick("port: Black Sea", "port : mer Noire")),
+            Sea::Both => {
+                Some(lang.pick("port: open sea + Black Sea", "port : haute mer + mer Noire"))
+            }
+            Sea::Open => Some("port"),
+        };
+        marks.extend(port.map(|p| p.to_string()));
+        out.push_str(&format!(
+            "  {:<17} {:<w$} {:>3}  {}\n",
+            tn_in(t, lang),
+            owner,
+            g.board[t].armies,
+            marks.join(", ")
+        ));
     }
     out
 }
 
-fn standing_text(g: &CastleRisk, s: Seat) -> Vec<String> {
+fn standing_text(g: &CastleRisk, s: Seat, lang: Lang) -> Vec<String> {
     use crate::game::*;
-    let st = &g.standing[s];
-    let set_or = |set: bool| if set { "" } else { " (default)" };
-    vec![
-        format!(
-            "defend with {} dice{}",
-            st.defend.unwrap_or(DEFAULT_DEFEND),
-            set_or(st.defend.is_some())
-        ),
-        format!(
-            "Marshal: {}{}",
-            match st.marshal.unwrap_or(DEFAULT_MARSHAL) {
-                MarshalPolicy::Never => "never".to_string(),
-                MarshalPolicy::Always => "always".to_string(),
-                MarshalPolicy::When(n) =>
-                    format!("when the territory holds {n}+ armies or is the castle"),
-            },
-            set_or(st.marshal.is_some())
-        ),
-        format!(
-            "counter-Spy: {}{}",
-            if st.counterspy.unwrap_or(DEFAULT_COUNTERSPY) {
-                "always"
-            } else {
-                "never"
-            },
-            set_or(st.counterspy.is_some())
-        ),
-        format!(
-            "reveal hidden armies on defence: {}{}",
-            match st.reveal.unwrap_or(DEFAULT_REVEAL) {
-                RevealPolicy::Never => "never".to_string(),
-                RevealPolicy::OnAttack(n) => format!("when attacked and worth {n}+"),
-            },
-            set_or(st.reveal.is_some())
-        ),
-        format!(
-            "annex: {}",
-            match &st.annex {
-                None => "default (next to your territories)".to_string(),
-                Some(l) if l.is_empty() => "auto".to_string(),
-                Some(l) => l.iter().map(|t| tn(*t)).collect::<Vec<_>>().join(", "),
-            }
-        ),
-        format!(
-            "re-occupy: {}",
-            match st.reoccupy {
-                None => "ask",
-                Some(true) => "all",
-                Some(false) => "none",
-            }
-        ),
-    ]
+    let st = &g.players[s].standing;
+    let set_or = |set: bool| {
+        if set {
+            ""
+        } else {
+            lang.pick(" (default)", " (par défaut)")
+        }
+    };
+    let dice = st.defend.unwrap_or(DEFAULT_DEFEND);
+    let marshal = match (st.marshal.unwrap_or(DEFAULT_MARSHAL), lang) {
+        (MarshalPolicy::Never, _) => lang.pick("never", "jamais").to_string(),
+        (MarshalPolicy::Always, _) => lang.pick("always", "toujours").to_string(),
+        (MarshalPolicy::When(n), Lang::En) => {
+            format!("when the territory holds {n}+ armies or is the castle")
+        }
+        (MarshalPolicy::When(n), Lang::Fr) => {
+            format!("quand le territoire a {n} armées ou plus, ou est le château")
+        }
+    };
+    let counter = if st.counterspy.unwrap_or(DEFAULT_COUNTERSPY) {
+        lang.pick("always", "toujours")
+    } else {
+        lang.pick("never", "jamais")
+    };
+    let reveal = match (st.reveal.unwrap_or(DEFAULT_REVEAL), lang) {
+        (RevealPolicy::Never, _) => lang.pick("never", "jamais").to_string(),
+        (RevealPolicy::OnAttack(n), Lang::En) => format!("when attacked and worth {n}+"),
+        (RevealPolicy::OnAttack(n), Lang::Fr) => {
+            format!("en cas d'attaque, si elles valent {n} ou plus")
+        }
+    };
+    let annex = match &st.annex {
+        None => lang
+            .pick(
+                "default (next to your territories)",
+                "par défaut (à côté de vos territoires)",
+            )
+            .to_string(),
+        Some(l) if l.is_empty() => "auto".to_string(),
+        Some(l) => l
+            .iter()
+            .map(|t| tn_in(*t, lang))
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
+    let reoccupy = match st.reoccupy {
+        None => lang.pick("ask", "demander"),
+        Some(true) => lang.pick("all", "tout"),
+        Some(false) => lang.pick("none", "aucun"),
+    };
+    let (d, m, c, r) = (
+        set_or(st.defend.is_some()),
+        set_or(st.marshal.is_some()),
+        set_or(st.counterspy.is_some()),
+        set_or(st.reveal.is_some()),
+    );
+    match lang {
+        Lang::En => vec![
+            format!("defend with {dice} dice{d}"),
+            format!("Marshal: {marshal}{m}"),
+            format!("counter-Spy: {counter}{c}"),
+            format!("reveal hidden armies on defence: {reveal}{r}"),
+            format!("annex: {annex}"),
+            format!("re-occupy: {reoccupy}"),
+        ],
+        Lang::Fr => vec![
+            format!("défendre avec {}{d}", fr::count(dice, "dé", "dés")),
+            format!("Maréchal : {marshal}{m}"),
+            format!("contre-Espion : {counter}{c}"),
+            format!("dévoiler les armées cachées en défense : {reveal}{r}"),
+            format!("annexion : {annex}"),
+            format!("réoccupation : {reoccupy}"),
+        ],
+    }
 }
 
 /// What only `seat` may know.
@@ -472,34 +326,30 @@ pub fn private_view(g: &CastleRisk, s: Seat, lang: Lang) -> String {
     if s >= g.n() {
         return String::new();
     }
-    let mut out = format!("Private view for {}\n", g.name(s));
-    out.push_str(&format!("Hand: {}\n", hand_text(&g.hands[s])));
+    let mut out = match lang {
+        Lang::En => format!("Private view for {}\n", g.name(s)),
+        Lang::Fr => format!("Vue privée {}\n", fr::de(g.name(s))),
+    };
+    out.push_str(&format!(
+        "{}{}\n",
+        lang.pick("Hand: ", "Main : "),
+        hand_text_in(&g.players[s].hand, lang)
+    ));
     let engaged: Vec<&str> = g
         .in_play
         .iter()
         .filter(|(x, _)| *x == s)
-        .map(|(_, c)| c.name())
+        .map(|(_, c)| c.name_in(lang))
         .collect();
     if !engaged.is_empty() {
-        out.push_str(&format!("Engaged on the table: {}\n", engaged.join(", ")));
-    }
-    for h in &g.hidden[s] {
         out.push_str(&format!(
-            "Hidden armies{}: {} ({}), worth {} now{}\n",
-            if h.chosen_by != s {
-                format!(" (taken from {})", g.name(h.chosen_by))
-            } else {
-                String::new()
-            },
-            tn(h.territory),
-            if h.used { "used" } else { "unused" },
-            g.hidden_value(),
-            if !h.used && g.owner[h.territory] == Some(s) {
-                "; you hold it: REVEAL".to_string()
-            } else {
-                String::new()
-            }
+            "{}{}\n",
+            lang.pick("Engaged on the table: ", "Engagées sur la table : "),
+            engaged.join(", ")
         ));
+    }
+    for h in &g.players[s].hidden {
+        out.push_str(&hidden_line(g, s, h, lang));
     }
     let truces: Vec<String> = g
         .truces
@@ -508,36 +358,112 @@ pub fn private_view(g: &CastleRisk, s: Seat, lang: Lang) -> String {
         .map(|t| g.name(if t.by == s { t.with } else { t.by }).to_string())
         .collect();
     if !truces.is_empty() {
-        out.push_str(&format!("Truces with: {}\n", truces.join(", ")));
+        out.push_str(&format!(
+            "{}{}\n",
+            lang.pick("Truces with: ", "Trêves avec : "),
+            truces.join(", ")
+        ));
     }
-    out.push_str("Standing orders:\n");
-    for l in standing_text(g, s) {
+    out.push_str(lang.pick("Standing orders:\n", "Consignes :\n"));
+    for l in standing_text(g, s, lang) {
         out.push_str(&format!("  {l}\n"));
     }
+    out.push_str(&prompts_text(g, s, lang));
+    out
+}
+
+fn hidden_line(g: &CastleRisk, s: Seat, h: &crate::game::Hidden, lang: Lang) -> String {
+    let from = if h.chosen_by != s {
+        match lang {
+            Lang::En => format!(" (taken from {})", g.name(h.chosen_by)),
+            Lang::Fr => format!(" (prises à {})", g.name(h.chosen_by)),
+        }
+    } else {
+        String::new()
+    };
+    let can = !h.used && g.board[h.territory].owner == Some(s);
+    match lang {
+        Lang::En => format!(
+            "Hidden armies{from}: {} ({}), worth {} now{}\n",
+            tn(h.territory),
+            if h.used { "used" } else { "unused" },
+            g.hidden_value(),
+            if can { "; you hold it: REVEAL" } else { "" }
+        ),
+        Lang::Fr => format!(
+            "Armées cachées{from} : {} ({}), valent {} maintenant{}\n",
+            tn_in(h.territory, lang),
+            if h.used { "utilisées" } else { "inutilisées" },
+            g.hidden_value(),
+            if can {
+                " ; vous l'occupez : DÉVOILER"
+            } else {
+                ""
+            }
+        ),
+    }
+}
+
+/// The prompts of `s`, with their choices, default and standing order.
+fn prompts_text(g: &CastleRisk, s: Seat, lang: Lang) -> String {
     let prompts: Vec<_> = g
         .pending(lang)
         .into_iter()
         .filter(|p| p.seat == s)
         .collect();
+    let mut out = String::new();
     if prompts.is_empty() {
-        out.push_str("Nothing is asked of you now.\n");
+        out.push_str(lang.pick(
+            "Nothing is asked of you now.\n",
+            "Rien ne vous est demandé maintenant.\n",
+        ));
     }
     for p in prompts {
-        out.push_str(&format!("Asked of you ({}): {}\n", p.kind, p.question));
+        out.push_str(&match lang {
+            Lang::En => format!("Asked of you ({}): {}\n", p.kind, p.question),
+            Lang::Fr => format!("On vous demande ({}) : {}\n", kind_fr(p.kind), p.question),
+        });
         for c in &p.choices {
             out.push_str(&format!("  {c}\n"));
         }
-        out.push_str(&format!("  default if you do not answer: {}\n", p.default));
+        out.push_str(&format!(
+            "  {}{}\n",
+            lang.pick(
+                "default if you do not answer: ",
+                "par défaut si vous ne répondez pas : "
+            ),
+            p.default
+        ));
         if let Some(st) = &p.standing {
-            out.push_str(&format!("  standing order for this: {st}\n"));
+            out.push_str(&format!(
+                "  {}{st}\n",
+                lang.pick("standing order for this: ", "consigne pour cela : ")
+            ));
         }
     }
     out
 }
 
+/// A prompt's kind as a French reader names it.
+fn kind_fr(k: PromptKind) -> &'static str {
+    match k {
+        PromptKind::Castle => "château",
+        PromptKind::Claim => "prise",
+        PromptKind::Rank => "classement",
+        PromptKind::Place => "placement",
+        PromptKind::Hide => "armées cachées",
+        PromptKind::Turn => "tour",
+        PromptKind::Defend => "défense",
+        PromptKind::CounterSpy => "contre-espion",
+        PromptKind::Reoccupy => "réoccupation",
+        PromptKind::Annex => "annexion",
+        _ => "ordre",
+    }
+}
+
 /// The order help (ORDERS), in `lang`.
-pub fn help(_lang: castellan_engine::Lang) -> String {
-    HELP.to_string()
+pub fn help(lang: Lang) -> String {
+    lang.pick(HELP, HELP_FR).to_string()
 }
 
 pub const HELP: &str = "\
@@ -567,4 +493,37 @@ Standing orders (any time)
   SET DEFEND 1|2, SET MARSHAL ALWAYS|NEVER|WHEN 3+, SET COUNTERSPY ALWAYS|NEVER,
   SET REVEAL ON ATTACK|NEVER|WHEN 5+, SET ANNEX AUTO|Livonia, Poland, SET REOCCUPY ALL|NONE|ASK,
   SET ASK (forget them all)
+";
+
+/// The order help in French: the French order words (the English ones are accepted too)
+/// and the French names of the territories and cards.
+pub const HELP_FR: &str = "\
+Ordres de Castle Risk (un par ligne ; mots-clés français ou anglais, accents facultatifs ;
+les noms de territoires en français ou en anglais, « la Pologne » ou « Pologne ») :
+Mise en place
+  CHÂTEAU Paris                       placez votre château dans l'empire tiré (CASTLE)
+  PRENDRE Livonie                     prenez un territoire libre (CLAIM)
+  CLASSEMENT Livonie, Pologne, Moscou votre classement (répartition) ; CLASSEMENT seul = sans préférence (RANK)
+  PLACER 3 Paris, 2 Bretagne          placez des armées (mise en place par 5, à l'aveugle, renforts, nouvelles troupes) (PLACE)
+  CACHER Livonie                      le territoire secret de vos armées cachées (HIDE)
+Votre tour
+  RENFORT 2                           jouez 2 cartes Renfort (avant la première attaque) (REINFORCE)
+  TRÊVE Bob                           jouez un Diplomate (avant la première attaque) (TRUCE)
+  ESPION Bob [DÉFAUSSER Amiral, Général]  jouez un Espion ; Bob défausse la première carte de la liste qu'il a (SPY)
+  DÉVOILER [Livonie]                  dévoilez vos armées cachées dans un territoire que vous occupez (REVEAL)
+  ATTAQUE Livonie DEPUIS Pologne [JUSQU'À CONQUÊTE | JUSQU'À 3 RESTANTS | POUR 2 LANCERS] [AVEC 2 DÉS]
+          [PUIS DÉPLACER 5 | DÉPLACER TOUT | LAISSER 2] [GÉNÉRAL]    (ATTACK ... FROM ...)
+  AMIRAL 6 DEPUIS Marseille VERS Naples [AVEC 2 DÉS] [GÉNÉRAL]      attaque par la mer, jusqu'au bout (SAIL)
+  FIN                                 finissez le tour et recevez vos nouvelles troupes (END)
+Après la prise d'un château
+  OCCUPER Livonie [DEPUIS Pologne] | OCCUPER TOUT | PASSER        le vainqueur réoccupe (OCCUPY, PASS)
+  ANNEXER Livonie [DEPUIS Moscou]                                 les autres annexent à tour de rôle (ANNEX)
+Réponses quand on vous le demande (option ask=true)
+  DÉFENDRE 2 [MARÉCHAL] [DÉVOILER]    défendez toute une attaque (DEFEND)
+  CONTRE-ESPION | PAS DE CONTRE-ESPION   répondez à un Espion (COUNTERSPY)
+Consignes (à tout moment) (SET)
+  CONSIGNE DÉFENDRE 1|2, CONSIGNE MARÉCHAL TOUJOURS|JAMAIS|QUAND 3+, CONSIGNE CONTRE-ESPION TOUJOURS|JAMAIS,
+  CONSIGNE DÉVOILER SUR ATTAQUE|JAMAIS|QUAND 5+, CONSIGNE ANNEXER AUTO|Livonie, Pologne,
+  CONSIGNE RÉOCCUPER TOUT|AUCUN|DEMANDER, CONSIGNE DEMANDER (les oublier toutes)
+Cartes : Maréchal, Diplomate, Général, Amiral, Espion, Renfort.
 ";

@@ -56,7 +56,7 @@ fn bot_games_never_leak_hands_or_hidden_territories() {
                 let pv = s.public_view(castellan_engine::Lang::En);
                 assert!(!pv.contains("Hand:"));
                 for seat in 0..n {
-                    for h in &s.hidden[seat] {
+                    for h in &s.players[seat].hidden {
                         if !h.used {
                             assert!(!pv.contains(&h.salt), "the salt stays secret until used");
                         }
@@ -66,15 +66,17 @@ fn bot_games_never_leak_hands_or_hidden_territories() {
                         if other == seat {
                             continue;
                         }
-                        for h in &s.hidden[other] {
+                        for h in &s.players[other].hidden {
                             if !h.used {
                                 let needle = format!(
                                     "Hidden armies: {} ",
                                     castellan_castle_risk::CastleRisk::tname(h.territory)
                                 );
                                 let theirs = h.chosen_by == other;
-                                let also_mine =
-                                    s.hidden[seat].iter().any(|x| x.territory == h.territory);
+                                let also_mine = s.players[seat]
+                                    .hidden
+                                    .iter()
+                                    .any(|x| x.territory == h.territory);
                                 if theirs && !also_mine {
                                     assert!(
                                         !mine.contains(&needle),

@@ -65,10 +65,10 @@ fn check_game(seed: u64, players: usize, claim: ClaimMode, placement: PlacementM
         // all 48 cards accounted for
         assert_eq!(s.cards_accounted(), 48, "{id}: {text}");
         // every held territory has at least one army
-        for x in 0..s.owner.len() {
+        for x in 0..s.board.len() {
             assert_eq!(
-                s.owner[x].is_some(),
-                s.armies[x] >= 1,
+                s.board[x].owner.is_some(),
+                s.board[x].armies >= 1,
                 "{id}: {text}: territory {x}"
             );
         }
@@ -79,7 +79,7 @@ fn check_game(seed: u64, players: usize, claim: ClaimMode, placement: PlacementM
         );
         if s.phase == castellan_castle_risk::Phase::Play && !vacating {
             assert!(
-                s.owner.iter().all(|o| o.is_some()),
+                s.board.iter().all(|t| t.owner.is_some()),
                 "{id}: every territory held in play"
             );
         }

@@ -53,7 +53,7 @@ fn rule1_starting_armies_by_player_count() {
     for (n, a) in [(2, 40), (3, 35), (4, 30), (5, 25), (6, 20)] {
         let tb = table(&format!("start-{n}"), n, Options::default());
         assert!(
-            tb.state.to_place_setup.iter().all(|x| *x == a),
+            tb.state.players.iter().all(|p| p.setup_armies == a),
             "{n} players"
         );
         // every army placed in setup: castle + claims + placements = the starting count
@@ -68,7 +68,7 @@ fn rule1_starting_armies_by_player_count() {
             t2.apply(p.seat, o, castellan_engine::Source::Player)
                 .unwrap();
         }
-        let placed_setup: u64 = t2.state.armies.iter().map(|a| *a as u64).sum();
+        let placed_setup: u64 = t2.state.board.iter().map(|t| t.armies as u64).sum();
         assert_eq!(placed_setup, (a * n as u32) as u64);
     }
 }
@@ -82,7 +82,7 @@ fn rule1_castle_goes_in_the_drawn_empire_never_on_an_independent() {
         panic!()
     };
     let seat = o[next];
-    let e = tb.state.empire[seat];
+    let e = tb.state.players[seat].empire;
     let mut d = tb.dice.clone();
     let inside = map().board.groups[e].members[0];
     let outside = (0..44).find(|x| map().group_of(*x) != e).unwrap();
@@ -102,10 +102,10 @@ fn rule1_castle_goes_in_the_drawn_empire_never_on_an_independent() {
         &format!("CASTLE {}", CastleRisk::tname(inside)),
         &mut d,
     );
-    assert_eq!(tb.state.castle[seat], Some(inside));
-    assert_eq!(tb.state.armies[inside], 1);
+    assert_eq!(tb.state.players[seat].castle, Some(inside));
+    assert_eq!(tb.state.board[inside].armies, 1);
     // Castle tokens are distinct empires.
-    let mut es = tb.state.empire.clone();
+    let mut es: Vec<usize> = tb.state.players.iter().map(|p| p.empire).collect();
     es.sort();
     es.dedup();
     assert_eq!(es.len(), 3);
@@ -130,7 +130,7 @@ fn rule1_table_claim_one_free_territory_in_turn() {
     let mut d = tb.dice.clone();
     let e = refused(&mut tb.state, other, "CLAIM Naples", &mut d);
     assert!(e.message.contains("turn"));
-    let taken = tb.state.castle[seat].unwrap();
+    let taken = tb.state.players[seat].castle.unwrap();
     refused(
         &mut tb.state,
         seat,
@@ -138,7 +138,7 @@ fn rule1_table_claim_one_free_territory_in_turn() {
         &mut d,
     );
     run(&mut tb.state, seat, "CLAIM Naples", &mut d);
-    assert_eq!(tb.state.owner[t("Naples")], Some(seat));
+    assert_eq!(tb.state.board[t("Naples")].owner, Some(seat));
     assert_eq!(tb.state.pending(castellan_engine::Lang::En)[0].seat, other);
 }
 
@@ -182,14 +182,14 @@ fn rule1_draft_from_ranked_lists() {
         .unwrap();
     let s = &tb.state;
     assert_eq!(
-        s.owner[t("Naples")],
+        s.board[t("Naples")].owner,
         Some(first),
         "the first placer picks first"
     );
-    assert_eq!(s.owner[t("Rome")], Some(second));
-    assert_eq!(s.owner[t("Madrid")], Some(first));
-    assert_eq!(s.owner[t("Venice")], Some(second));
-    assert!(s.owner.iter().all(|o| o.is_some()));
+    assert_eq!(s.board[t("Rome")].owner, Some(second));
+    assert_eq!(s.board[t("Madrid")].owner, Some(first));
+    assert_eq!(s.board[t("Venice")].owner, Some(second));
+    assert!(s.board.iter().all(|t| t.owner.is_some()));
     assert!(matches!(s.phase, Phase::Place { .. }));
 }
 
@@ -239,26 +239,27 @@ fn rule1_placement_in_rounds_of_five_and_blind() {
             .unwrap();
     }
     assert_eq!(tb.state.pending(castellan_engine::Lang::En).len(), 2);
-    let due = tb.state.to_place_setup[0];
+    let due = tb.state.players[0].setup_armies;
     let t0 = CastleRisk::tname(tb.state.territories_of(0)[0]);
-    let before = tb.state.armies.clone();
+    let before = tb.state.board.armies();
     let n = tb
         .submit(0, &format!("PLACE {due} {t0}"), castellan_engine::Lang::En)
         .unwrap();
     assert_eq!(
-        tb.state.armies, before,
+        tb.state.board.armies(),
+        before,
         "nothing is on the board until all are in"
     );
     assert!(n
         .public
         .iter()
         .all(|l| !l.contains(t0) || !l.contains("places")));
-    let due1 = tb.state.to_place_setup[1];
+    let due1 = tb.state.players[1].setup_armies;
     let t1 = CastleRisk::tname(tb.state.territories_of(1)[0]);
     tb.submit(1, &format!("PLACE {due1} {t1}"), castellan_engine::Lang::En)
         .unwrap();
     assert_eq!(
-        tb.state.armies[map().board.resolve(t0).unwrap()],
+        tb.state.board[map().board.resolve(t0).unwrap()].armies,
         before[map().board.resolve(t0).unwrap()] + due
     );
     assert_eq!(tb.state.phase, Phase::Hide);
@@ -275,7 +276,7 @@ fn rule1_hidden_army_commitment_and_three_cards_each() {
         tb.apply(p.seat, o, castellan_engine::Source::Player)
             .unwrap();
     }
-    let c = tb.state.castle[1].unwrap();
+    let c = tb.state.players[1].castle.unwrap();
     let e = tb
         .submit(
             0,
@@ -288,7 +289,7 @@ fn rule1_hidden_army_commitment_and_three_cards_each() {
         .state
         .territories_of(1)
         .into_iter()
-        .find(|x| Some(*x) != tb.state.castle[1])
+        .find(|x| Some(*x) != tb.state.players[1].castle)
         .unwrap();
     let n = tb
         .submit(
@@ -304,7 +305,7 @@ fn rule1_hidden_army_commitment_and_three_cards_each() {
         "{:?}",
         n.public
     );
-    let h = &tb.state.hidden[0][0];
+    let h = &tb.state.players[0].hidden[0];
     let salt = Secret::from_hex(&h.salt).unwrap();
     assert_eq!(
         h.commitment,
@@ -321,7 +322,7 @@ fn rule1_hidden_army_commitment_and_three_cards_each() {
     for s in 0..2 {
         let expect = if s == cur { 4 } else { 3 };
         assert_eq!(
-            tb.state.hands[s].len(),
+            tb.state.players[s].hand.len(),
             expect,
             "3 dealt, and the first player draws 1"
         );
@@ -336,7 +337,7 @@ fn rule2_draw_to_three_then_one_more() {
     let mut d = any_dice();
     run(&mut g, 0, "END", &mut d);
     assert_eq!(g.current, 1);
-    assert_eq!(g.hands[1].len(), 4, "1 held + 2 to reach 3 + 1 more");
+    assert_eq!(g.players[1].hand.len(), 4, "1 held + 2 to reach 3 + 1 more");
     assert_eq!(g.cards_accounted(), 48);
 }
 
@@ -346,12 +347,12 @@ fn rule2_draw_to_three_then_one_more() {
 fn rule2_earnings_at_the_end_of_the_turn() {
     let mut g = position(3, &["Paris", "London", "Moscow"], &[]);
     for x in map().board.groups[0].members.clone() {
-        g.owner[x] = Some(0); // the whole French Empire
+        g.board[x].owner = Some(0); // the whole French Empire
     }
     for &x in &map().independents {
-        g.owner[x] = Some(0);
+        g.board[x].owner = Some(0);
     }
-    g.tokens[0].push(3); // one captured token
+    g.players[0].tokens.push(3); // one captured token
     let (e, _) = g.earnings(0);
     assert_eq!(e, 4 + 6 + 8);
     let mut d = any_dice();
@@ -365,7 +366,7 @@ fn rule2_earnings_at_the_end_of_the_turn() {
     assert!(e.message.contains("place your 18"), "{}", e.message);
     refused(&mut g, 0, "PLACE 18 London", &mut d); // not own
     run(&mut g, 0, "PLACE 10 Paris, 8 Naples", &mut d);
-    assert_eq!(g.armies[t("Paris")], 11);
+    assert_eq!(g.board[t("Paris")].armies, 11);
     assert_eq!(g.current, 1);
 }
 
@@ -431,9 +432,9 @@ fn rule3_discard_is_reshuffled_when_the_pile_runs_out() {
     g.track = 12;
     let mut d = any_dice();
     run(&mut g, 0, "END", &mut d);
-    assert_eq!(g.hands[1].len(), 4);
+    assert_eq!(g.players[1].hand.len(), 4);
     assert!(g.discard.is_empty());
-    assert!(g.hands[1].iter().all(|c| *c != Card::Reinforcements));
+    assert!(g.players[1].hand.iter().all(|c| *c != Card::Reinforcements));
     assert_eq!(g.cards_accounted(), 48);
 }
 
@@ -446,7 +447,7 @@ fn rule4_spy_and_counter_spy() {
     give(&mut g, 1, &[Card::General, Card::Admiral]);
     let mut d = any_dice();
     let ev = run(&mut g, 0, "SPY Bruno DISCARD General", &mut d);
-    assert_eq!(g.hands[1], vec![Card::Admiral]);
+    assert_eq!(g.players[1].hand, vec![Card::Admiral]);
     assert!(ev
         .iter()
         .any(|e| matches!(e, Event::SpySaw { hand, .. } if hand.len() == 2)));
@@ -476,7 +477,7 @@ fn rule4_spy_and_counter_spy() {
         !ev.iter().any(|e| matches!(e, Event::SpySaw { .. })),
         "nothing seen"
     );
-    assert_eq!(g.hands[2], vec![Card::Marshal]);
+    assert_eq!(g.players[2].hand, vec![Card::Marshal]);
     assert_eq!(g.discard.iter().filter(|c| **c == Card::Spy).count(), 3);
     assert_eq!(g.cards_accounted(), 48);
 }
@@ -492,12 +493,12 @@ fn rule4_counter_spy_standing_order_and_prompt() {
     run(&mut g, 1, "SET COUNTERSPY NEVER", &mut d);
     run(&mut g, 0, "SPY Bruno DISCARD Spy", &mut d);
     assert_eq!(
-        g.hands[1],
+        g.players[1].hand,
         vec![Card::General],
         "not countered: the Spy was taken"
     );
     g.options.ask = true;
-    g.standing[1] = Standing::default();
+    g.players[1].standing = Standing::default();
     give(&mut g, 1, &[Card::Spy]);
     run(&mut g, 0, "SPY Bruno", &mut d);
     let p = g.pending(castellan_engine::Lang::En);
@@ -509,7 +510,7 @@ fn rule4_counter_spy_standing_order_and_prompt() {
     assert_eq!(g.cards_accounted(), 48);
     run(&mut g, 1, "COUNTERSPY", &mut d);
     assert!(g.interrupt.is_none());
-    assert_eq!(g.hands[1], vec![Card::General]);
+    assert_eq!(g.players[1].hand, vec![Card::General]);
     assert_eq!(g.cards_accounted(), 48);
 }
 
@@ -534,7 +535,10 @@ fn rule5_battle_ties_to_the_defender_and_move_in() {
             ..
         }
     )));
-    assert_eq!((g.armies[t("Gascony")], g.armies[t("Brittany")]), (6, 3));
+    assert_eq!(
+        (g.board[t("Gascony")].armies, g.board[t("Brittany")].armies),
+        (6, 3)
+    );
     // conquest: move in at least the dice rolled
     let mut d = dice_with(5, |f| {
         f[..3].iter().all(|x| *x >= 5) && f[3..].iter().all(|x| *x <= 2)
@@ -550,13 +554,13 @@ fn rule5_battle_ties_to_the_defender_and_move_in() {
         "ATTACK Brittany FROM Gascony THEN MOVE 1",
         &mut d,
     );
-    assert_eq!(g.owner[t("Brittany")], Some(0));
+    assert_eq!(g.board[t("Brittany")].owner, Some(0));
     assert_eq!(
-        g.armies[t("Brittany")],
+        g.board[t("Brittany")].armies,
         3,
         "3 dice rolled: at least 3 move in"
     );
-    assert_eq!(g.armies[t("Gascony")], 5);
+    assert_eq!(g.board[t("Gascony")].armies, 5);
 }
 
 /// Rule 5: "from an own territory with ≥ 2 armies to an adjacent or dotted-line enemy territory".
@@ -635,7 +639,7 @@ fn rule4_general_plus_one_and_a_tie_kills_it() {
             ..
         }
     )));
-    assert_eq!(g.owner[t("Brittany")], Some(0));
+    assert_eq!(g.board[t("Brittany")].owner, Some(0));
     assert!(
         g.in_play.contains(&(0, Card::General)),
         "stays for every attack that turn"
@@ -721,7 +725,7 @@ fn rule4_marshal_defends_and_is_discarded_when_beaten() {
     run(&mut g, 1, "SET MARSHAL NEVER", &mut d);
     run(&mut g, 0, "ATTACK Brittany FROM Gascony", &mut d);
     assert!(g.hand_has(1, Card::Marshal));
-    assert_eq!(g.owner[t("Brittany")], Some(0));
+    assert_eq!(g.board[t("Brittany")].owner, Some(0));
 }
 
 /// Rule 4 (Admiral): "Armies board from a coastal territory, sail to an enemy coastal
@@ -753,9 +757,9 @@ fn rule4_admiral_sea_attack() {
     let e = refused(&mut g, 0, "SAIL 8 FROM Brittany TO Naples", &mut d);
     assert!(e.message.contains("must keep one"));
     run(&mut g, 0, "SAIL 5 FROM Brittany TO Naples", &mut d);
-    assert_eq!(g.owner[t("Naples")], Some(0));
-    assert_eq!(g.armies[t("Naples")], 5, "all survivors land");
-    assert_eq!(g.armies[t("Brittany")], 3);
+    assert_eq!(g.board[t("Naples")].owner, Some(0));
+    assert_eq!(g.board[t("Naples")].armies, 5, "all survivors land");
+    assert_eq!(g.board[t("Brittany")].armies, 3);
     assert!(
         g.hand_has(0, Card::Admiral),
         "back to hand, reusable while winning"
@@ -763,7 +767,7 @@ fn rule4_admiral_sea_attack() {
     // Turkey is on both seas: from Ukraine (Black Sea) it can be reached
     let mut d = dice_with(12, |f| f[0] >= 5 && f[1] >= 5 && f[2] >= 5 && f[3] <= 2);
     run(&mut g, 0, "SAIL 4 FROM Ukraine TO Turkey", &mut d);
-    assert_eq!(g.owner[t("Turkey")], Some(0));
+    assert_eq!(g.board[t("Turkey")].owner, Some(0));
     // a lost sea attack discards the card and the whole ship is lost
     let mut d = dice_with(2, |f| f == [1, 6]);
     let mut g = position(
@@ -773,7 +777,7 @@ fn rule4_admiral_sea_attack() {
     );
     give(&mut g, 0, &[Card::Admiral]);
     run(&mut g, 0, "SAIL 1 FROM Brittany TO Naples", &mut d);
-    assert_eq!(g.armies[t("Brittany")], 1);
+    assert_eq!(g.board[t("Brittany")].armies, 1);
     assert!(!g.hand_has(0, Card::Admiral));
     assert!(g.discard.contains(&Card::Admiral));
     assert_eq!(g.cards_accounted(), 48);
@@ -821,17 +825,17 @@ fn rule4_no_diplomats_with_two_players() {
     g.discard
         .retain(|c| *c != Card::Diplomat && *c != Card::Spy);
     give(&mut g, 0, &[]);
-    g.hands[0].push(g.pile.remove(0)); // a Diplomat dealt before: cannot be played
+    g.players[0].hand.push(g.pile.remove(0)); // a Diplomat dealt before: cannot be played
     let mut d = any_dice();
     let e = refused(&mut g, 0, "TRUCE Bruno", &mut d);
     assert!(e.message.contains("two players"));
     run(&mut g, 0, "END", &mut d);
     assert!(
-        g.hands[1].iter().all(|c| *c != Card::Diplomat),
+        g.players[1].hand.iter().all(|c| *c != Card::Diplomat),
         "{:?}",
-        g.hands[1]
+        g.players[1].hand
     );
-    assert_eq!(g.hands[1].len(), 4);
+    assert_eq!(g.players[1].hand.len(), 4);
     assert_eq!(g.cards_accounted(), 48);
 }
 
@@ -855,16 +859,16 @@ fn rule6_castle_capture_eliminates() {
     );
     // Bruno holds exactly London, Wales, Ireland, Yorkshire, Scotland (British Empire)
     for x in 0..44 {
-        if g.owner[x] == Some(1) && map().group_of(x) != 1 {
-            g.owner[x] = Some(2);
+        if g.board[x].owner == Some(1) && map().group_of(x) != 1 {
+            g.board[x].owner = Some(2);
         }
     }
     for n in ["Yorkshire", "Scotland"] {
-        g.owner[t(n)] = Some(1);
+        g.board[t(n)].owner = Some(1);
     }
-    g.owner[t("Brittany")] = Some(0);
+    g.board[t("Brittany")].owner = Some(0);
     give(&mut g, 1, &[Card::Marshal, Card::Spy]);
-    g.hidden[1].push(Hidden {
+    g.players[1].hidden.push(Hidden {
         territory: t("Naples"),
         salt: "00".into(),
         commitment: "c".into(),
@@ -881,15 +885,19 @@ fn rule6_castle_capture_eliminates() {
     assert!(ev
         .iter()
         .any(|e| matches!(e, Event::Eliminated { seat: 1, by: 0, .. })));
-    assert!(!g.alive[1]);
-    assert_eq!(g.tokens[0], vec![0, 1]);
+    assert!(!g.players[1].alive);
+    assert_eq!(g.players[0].tokens, vec![0, 1]);
     assert!(g.hand_has(0, Card::Marshal) && g.hand_has(0, Card::Spy));
     assert_eq!(
-        g.hidden[0].len(),
+        g.players[0].hidden.len(),
         1,
         "the unused hidden armies change hands"
     );
-    assert_eq!(g.armies[t("Wales")], 0, "their armies leave the board");
+    assert_eq!(
+        g.board[t("Wales")].armies,
+        0,
+        "their armies leave the board"
+    );
     // the victor is asked to re-occupy (no standing order)
     let p = g.pending(castellan_engine::Lang::En);
     assert_eq!((p[0].seat, p[0].kind.as_str()), (0, "reoccupy"));
@@ -898,21 +906,21 @@ fn rule6_castle_capture_eliminates() {
     run(&mut g, 0, "OCCUPY Wales FROM Brittany", &mut d);
     assert_eq!(
         (
-            g.owner[t("Wales")],
-            g.armies[t("Wales")],
-            g.armies[t("Brittany")]
+            g.board[t("Wales")].owner,
+            g.board[t("Wales")].armies,
+            g.board[t("Brittany")].armies
         ),
         (Some(0), 1, 9)
     );
     run(&mut g, 0, "PASS", &mut d);
     // Chloé annexes the other three (she is the only other player), with armies from anywhere
     for n in ["Ireland", "Yorkshire", "Scotland"] {
-        assert_eq!(g.owner[t(n)], Some(2), "{n}");
-        assert_eq!(g.armies[t(n)], 1);
+        assert_eq!(g.board[t(n)].owner, Some(2), "{n}");
+        assert_eq!(g.board[t(n)].armies, 1);
     }
     assert!(g.interrupt.is_none());
-    assert!(g.owner.iter().all(|o| o.is_some()));
-    assert!((0..44).all(|x| g.armies[x] >= 1));
+    assert!(g.board.iter().all(|t| t.owner.is_some()));
+    assert!((0..44).all(|x| g.board[x].armies >= 1));
     assert_eq!(g.cards_accounted(), 48);
 }
 
@@ -936,7 +944,7 @@ fn rule6_the_last_castle_wins() {
 #[test]
 fn rule7_hidden_armies() {
     let mut g = position(2, &["Paris", "London"], &[("Naples", 1, 1), ("Rome", 0, 3)]);
-    g.hidden[0].push(Hidden {
+    g.players[0].hidden.push(Hidden {
         territory: t("Naples"),
         salt: "ab".into(),
         commitment: "cd".into(),
@@ -947,9 +955,9 @@ fn rule7_hidden_armies() {
     let mut d = any_dice();
     let e = refused(&mut g, 0, "REVEAL", &mut d);
     assert!(e.message.contains("must hold Naples"), "{}", e.message);
-    g.owner[t("Naples")] = Some(0);
+    g.board[t("Naples")].owner = Some(0);
     let ev = run(&mut g, 0, "REVEAL Naples", &mut d);
-    assert_eq!(g.armies[t("Naples")], 1 + 7);
+    assert_eq!(g.board[t("Naples")].armies, 1 + 7);
     let public: Vec<String> = ev
         .iter()
         .filter_map(|e| {
@@ -977,7 +985,7 @@ fn rule7_hidden_armies_revealed_in_defence() {
         &["Paris", "London"],
         &[("Gascony", 0, 6), ("Brittany", 1, 1)],
     );
-    g.hidden[1].push(Hidden {
+    g.players[1].hidden.push(Hidden {
         territory: t("Brittany"),
         salt: "ab".into(),
         commitment: "cd".into(),
@@ -992,7 +1000,7 @@ fn rule7_hidden_armies_revealed_in_defence() {
         "{:?}",
         ev[1]
     );
-    assert!(g.armies[t("Brittany")] >= 3);
+    assert!(g.board[t("Brittany")].armies >= 3);
 }
 
 /// Three answers for the defender: the prompt in ask mode (and the attacker's next line
@@ -1126,9 +1134,11 @@ fn balance(g: &mut CastleRisk, keep: &[usize]) {
         let x = g
             .territories_of(from)
             .into_iter()
-            .find(|x| g.armies[*x] == 1 && g.castle_owner_at(*x).is_none() && !keep.contains(x))
+            .find(|x| {
+                g.board[*x].armies == 1 && g.castle_owner_at(*x).is_none() && !keep.contains(x)
+            })
             .expect("a territory to move");
-        g.owner[x] = Some(to);
+        g.board[x].owner = Some(to);
     }
 }
 
@@ -1149,7 +1159,7 @@ fn stalemate_a_dead_position_ends_the_game_at_the_end_of_the_turn() {
         .into_iter()
         .find(|x| g.castle_owner_at(*x).is_none())
         .unwrap();
-    g.hidden[1].push(Hidden {
+    g.players[1].hidden.push(Hidden {
         territory: theirs,
         salt: "ab".into(),
         commitment: "cd".into(),
@@ -1203,9 +1213,9 @@ fn stalemate_tie_break_territories_then_armies_then_shared() {
     let mut block = vec![sw];
     block.extend(map().board.neighbors(sw));
     for &x in &block {
-        g.owner[x] = Some(1);
+        g.board[x].owner = Some(1);
     }
-    g.armies[sw] = 6;
+    g.board[sw].armies = 6;
     balance(&mut g, &block);
     assert_eq!(g.territories_of(0).len(), g.territories_of(1).len());
     assert_eq!(g.still_live(), None, "an interior stack cannot attack");
@@ -1219,15 +1229,17 @@ fn stalemate_tie_break_territories_then_armies_then_shared() {
     let x = g2
         .territories_of(1)
         .into_iter()
-        .find(|x| g2.armies[*x] == 1 && g2.castle_owner_at(*x).is_none() && !block.contains(x))
+        .find(|x| {
+            g2.board[*x].armies == 1 && g2.castle_owner_at(*x).is_none() && !block.contains(x)
+        })
         .unwrap();
-    g2.owner[x] = Some(0);
+    g2.board[x].owner = Some(0);
     assert_eq!(g2.still_live(), None);
     assert!(g2.territories_of(0).len() > g2.territories_of(1).len());
     let armies = |g: &CastleRisk, s| {
         g.territories_of(s)
             .iter()
-            .map(|x| g.armies[*x])
+            .map(|x| g.board[*x].armies)
             .sum::<u32>()
     };
     assert!(armies(&g2, 1) > armies(&g2, 0));
@@ -1245,7 +1257,7 @@ fn stalemate_not_while_any_player_can_still_act() {
             .into_iter()
             .find(|x| g.castle_owner_at(*x).is_none())
             .unwrap();
-        g.hidden[s].push(Hidden {
+        g.players[s].hidden.push(Hidden {
             territory: x,
             salt: "ab".into(),
             commitment: "cd".into(),
@@ -1260,7 +1272,7 @@ fn stalemate_not_while_any_player_can_still_act() {
             "can attack",
             Box::new(|g: &mut CastleRisk| {
                 let x = g.territories_of(2)[0];
-                g.armies[x] = 2;
+                g.board[x].armies = 2;
             }),
         ),
         (
@@ -1268,7 +1280,7 @@ fn stalemate_not_while_any_player_can_still_act() {
             "can attack",
             Box::new(|g: &mut CastleRisk| {
                 let x = g.territories_of(2)[0];
-                g.armies[x] = 2;
+                g.board[x].armies = 2;
                 for with in [0, 1] {
                     g.truces.push(Truce {
                         by: 2,
@@ -1286,12 +1298,15 @@ fn stalemate_not_while_any_player_can_still_act() {
                 let ir = t("Ireland");
                 for x in std::iter::once(ir).chain(map().board.neighbors(ir)) {
                     if g.castle_owner_at(x).is_none() {
-                        g.owner[x] = Some(2);
+                        g.board[x].owner = Some(2);
                     }
                 }
-                assert!(map().board.neighbors(ir).all(|x| g.owner[x] == Some(2)));
-                g.armies[ir] = 3;
-                assert!(g.hands.iter().all(|h| !h.contains(&Card::Admiral)));
+                assert!(map()
+                    .board
+                    .neighbors(ir)
+                    .all(|x| g.board[x].owner == Some(2)));
+                g.board[ir].armies = 3;
+                assert!(g.players.iter().all(|p| !p.hand.contains(&Card::Admiral)));
             }),
         ),
         (
@@ -1313,7 +1328,7 @@ fn stalemate_not_while_any_player_can_still_act() {
             Box::new(|g: &mut CastleRisk| {
                 for x in map().board.groups[4].members.clone() {
                     if g.castle_owner_at(x).is_none() {
-                        g.owner[x] = Some(1);
+                        g.board[x].owner = Some(1);
                     }
                 }
                 assert!(g.earnings(1).0 > 0);

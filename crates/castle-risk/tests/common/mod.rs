@@ -43,23 +43,23 @@ pub fn t(name: &str) -> usize {
 pub fn position(n: usize, castles: &[&str], owners: &[(&str, usize, u32)]) -> CastleRisk {
     let mut d = DiceBox::new("pos", Secret::derive(b"pos"));
     let (mut g, _) = CastleRisk::new_game(&names(n), &Options::default(), &mut d).unwrap();
-    for x in 0..g.owner.len() {
-        g.owner[x] = Some(x % n);
-        g.armies[x] = 1;
+    for x in 0..g.board.len() {
+        g.board[x].owner = Some(x % n);
+        g.board[x].armies = 1;
     }
     for (s, c) in castles.iter().enumerate() {
         let c = t(c);
-        g.castle[s] = Some(c);
-        g.owner[c] = Some(s);
-        g.empire[s] = map().group_of(c);
-        g.tokens[s] = vec![g.empire[s]];
+        g.players[s].castle = Some(c);
+        g.board[c].owner = Some(s);
+        g.players[s].empire = map().group_of(c);
+        g.players[s].tokens = vec![g.players[s].empire];
     }
     for (name, s, a) in owners {
-        g.owner[t(name)] = Some(*s);
-        g.armies[t(name)] = *a;
+        g.board[t(name)].owner = Some(*s);
+        g.board[t(name)].armies = *a;
     }
     for s in 0..n {
-        g.to_place_setup[s] = 0;
+        g.players[s].setup_armies = 0;
     }
     g.pile = full_deck();
     g.phase = Phase::Play;
@@ -74,7 +74,7 @@ pub fn give(g: &mut CastleRisk, seat: usize, cards: &[castellan_castle_risk::Car
     for c in cards {
         let i = g.pile.iter().position(|x| x == c).expect("card in pile");
         g.pile.remove(i);
-        g.hands[seat].push(*c);
+        g.players[seat].hand.push(*c);
     }
 }
 

@@ -1,0 +1,223 @@
+//! Words of the game in both languages: territory and empire names with their French
+//! articles, order keywords as a French reader writes them, and the French of the
+//! engine's name errors. English is the reference; the French sits beside it.
+
+use crate::game::T;
+use crate::map::map;
+use castellan_engine::lang::fr;
+use castellan_engine::names::NameError;
+use castellan_engine::Lang;
+
+/// A territory's name in `lang` (the bare name, as in a table or an order line).
+pub fn tn(t: T, lang: Lang) -> &'static str {
+    map().tname(t, lang)
+}
+
+/// "la Pologne", "l'Irlande", "le Yorkshire", "les Pays-Bas", "Paris".
+pub fn le(t: T) -> String {
+    map().fr[t].le()
+}
+
+/// "de la Pologne", "de l'Irlande", "du Yorkshire", "des Pays-Bas", "de Paris".
+pub fn de(t: T) -> String {
+    map().fr[t].de()
+}
+
+/// "en Pologne", "au Yorkshire", "aux Pays-Bas", "à Paris".
+pub fn en(t: T) -> String {
+    map().fr[t].en()
+}
+
+/// "à la Pologne", "au Yorkshire", "à Paris".
+pub fn a(t: T) -> String {
+    map().fr[t].a()
+}
+
+/// The first letter in capitals (a French sentence that starts with "la Pologne").
+pub fn cap(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// An empire's or group's name in `lang` ("British Empire", "Empire Britannique").
+pub fn group(g: usize, lang: Lang) -> String {
+    map().group_name(g, lang)
+}
+
+/// "l'Empire Britannique" (an empire's French name with its article).
+pub fn group_le(g: usize) -> String {
+    let n = map().group_name(g, Lang::Fr);
+    if fr::elides(&n) {
+        format!("l'{n}")
+    } else {
+        format!("la {n}")
+    }
+}
+
+/// "1 armée", "3 armées" / "1 army"... : `n` with the word of `lang`.
+pub fn count(lang: Lang, n: impl Into<i64>, en: (&str, &str), fr_words: (&str, &str)) -> String {
+    let n = n.into();
+    match lang {
+        Lang::En if n == 1 => format!("{n} {}", en.0),
+        Lang::En => format!("{n} {}", en.1),
+        Lang::Fr => fr::count(n, fr_words.0, fr_words.1),
+    }
+}
+
+/// "3 armées" in French (the most common count).
+pub fn armees(n: u32) -> String {
+    fr::count(n, "armée", "armées")
+}
+
+/// An order keyword as a reader of `lang` writes it. The parser reads both (orders.rs
+/// `keyword`); `kw(Lang::Fr, k)` always parses back to `k`.
+pub fn kw(lang: Lang, en: &str) -> &str {
+    if lang == Lang::En {
+        return en;
+    }
+    match en {
+        "CASTLE" => "CHÂTEAU",
+        "CLAIM" => "PRENDRE",
+        "RANK" => "CLASSEMENT",
+        "PLACE" => "PLACER",
+        "HIDE" => "CACHER",
+        "REINFORCE" => "RENFORT",
+        "TRUCE" => "TRÊVE",
+        "SPY" => "ESPION",
+        "DISCARD" => "DÉFAUSSER",
+        "REVEAL" => "DÉVOILER",
+        "ATTACK" => "ATTAQUE",
+        "SAIL" => "AMIRAL",
+        "END" => "FIN",
+        "OCCUPY" => "OCCUPER",
+        "PASS" => "PASSER",
+        "ANNEX" => "ANNEXER",
+        "DEFEND" => "DÉFENDRE",
+        "COUNTERSPY" => "CONTRE-ESPION",
+        "NO COUNTERSPY" => "PAS DE CONTRE-ESPION",
+        "SET" => "CONSIGNE",
+        "REOCCUPY" => "RÉOCCUPER",
+        "FROM" => "DEPUIS",
+        "TO" => "VERS",
+        "UNTIL" => "JUSQU'À",
+        "CONQUERED" => "CONQUÊTE",
+        "UNTIL CONQUERED" => "JUSQU'À CONQUÊTE",
+        "LEFT" => "RESTANTS",
+        "FOR" => "POUR",
+        "ROLLS" => "LANCERS",
+        "WITH" => "AVEC",
+        "DICE" => "DÉS",
+        "THEN" => "PUIS",
+        "MOVE" => "DÉPLACER",
+        "ALL" => "TOUT",
+        "LEAVE" => "LAISSER",
+        "GENERAL" => "GÉNÉRAL",
+        "MARSHAL" => "MARÉCHAL",
+        "ALWAYS" => "TOUJOURS",
+        "NEVER" => "JAMAIS",
+        "WHEN" => "QUAND",
+        "ON" => "SUR",
+        "AUTO" => "AUTO",
+        "ASK" => "DEMANDER",
+        "NONE" => "AUCUN",
+        other => other,
+    }
+}
+
+/// The words of an English order line (keywords, numbers) written for `lang`: every
+/// all-capitals word goes through [`kw`]. Only for lines without names.
+pub fn kw_line(lang: Lang, en: &str) -> String {
+    if lang == Lang::En {
+        return en.to_string();
+    }
+    en.split(' ')
+        .map(|w| match KEYWORDS.iter().find(|k| **k == w) {
+            Some(k) => kw(lang, k),
+            None => w,
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+const KEYWORDS: &[&str] = &[
+    "UNTIL",
+    "CONQUERED",
+    "LEFT",
+    "FOR",
+    "ROLLS",
+    "WITH",
+    "DICE",
+    "THEN",
+    "MOVE",
+    "ALL",
+    "LEAVE",
+    "GENERAL",
+    "MARSHAL",
+    "REVEAL",
+    "DEFEND",
+];
+
+/// A name error (from the engine's forgiving names) in French; territory suggestions are
+/// given by their French names.
+pub fn name_error_fr(e: &NameError) -> String {
+    let frn = |d: &String| match map().board.by_key(&d.to_lowercase().replace(' ', "_")) {
+        Some(t) => tn(t, Lang::Fr).to_string(),
+        None => d.clone(),
+    };
+    match e {
+        NameError::Unknown { given, suggestions } if suggestions.is_empty() => {
+            format!("« {given} » n'est pas un nom que je connais")
+        }
+        NameError::Unknown { given, suggestions } => {
+            let s: Vec<String> = suggestions.iter().map(frn).collect();
+            format!(
+                "« {given} » n'est pas un nom que je connais : vouliez-vous dire {} ?",
+                ou(&s)
+            )
+        }
+        NameError::Ambiguous { given, candidates } => {
+            let s: Vec<String> = candidates.iter().map(frn).collect();
+            format!(
+                "« {given} » peut désigner {} : écrivez davantage du nom",
+                ou(&s)
+            )
+        }
+    }
+}
+
+/// "a, b ou c".
+pub fn ou(items: &[String]) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].clone(),
+        n => format!("{} ou {}", items[..n - 1].join(", "), items[n - 1]),
+    }
+}
+
+/// "a, b et c".
+pub fn et(items: &[String]) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].clone(),
+        n => format!("{} et {}", items[..n - 1].join(", "), items[n - 1]),
+    }
+}
+
+/// An order error in English and French.
+pub fn oe(en: impl Into<String>, fr: impl Into<String>) -> castellan_engine::OrderError {
+    castellan_engine::OrderError::new(en).fr(fr)
+}
+
+/// The hint of an order error in both languages.
+pub trait Hints {
+    fn hints(self, en: impl Into<String>, fr: impl Into<String>) -> Self;
+}
+
+impl Hints for castellan_engine::OrderError {
+    fn hints(self, en: impl Into<String>, fr: impl Into<String>) -> Self {
+        self.hint(en).hint_fr(fr)
+    }
+}

@@ -1,0 +1,48 @@
+//! A game stored by an older build still loads: `data/castle-risk-v1.json` is a table saved
+//! mid-game (a Spy waiting for its answer) by the build whose state was version 1 (nine
+//! parallel per-seat lists, two per-territory lists); `data/castle-risk-v1.views.txt` is
+//! what that build showed (public view, then each private view).
+use castellan_castle_risk::CastleRisk;
+use castellan_engine::{Lang, Rules, Table};
+
+const V1: &str = include_str!("data/castle-risk-v1.json");
+const V1_VIEWS: &str = include_str!("data/castle-risk-v1.views.txt");
+
+fn views(g: &CastleRisk) -> String {
+    let mut v = g.public_view(Lang::En);
+    for s in 0..g.n() {
+        v.push_str(&g.private_view(s, Lang::En));
+    }
+    v
+}
+
+#[test]
+fn a_stored_version_1_game_loads_and_plays_on() {
+    let json: serde_json::Value = serde_json::from_str(V1).unwrap();
+    let mut session = castellan_castle_risk::load_stored(json.clone()).expect("loads");
+    assert_eq!(
+        session.public_view(Lang::En),
+        V1_VIEWS.split("Private view").next().unwrap()
+    );
+    session
+        .verify()
+        .expect("replays from its seed to the same state");
+    let t: Table<CastleRisk> = castellan_castle_risk::upgrade_table(json).unwrap();
+    assert_eq!(t.state_version, CastleRisk::STATE_VERSION);
+    assert_eq!(t.state.version, CastleRisk::STATE_VERSION);
+    assert_eq!(views(&t.state), V1_VIEWS, "the same game, shown the same");
+    let replayed = t.replay().unwrap();
+    assert_eq!(
+        serde_json::to_value(&replayed.state).unwrap(),
+        serde_json::to_value(&t.state).unwrap(),
+        "the converted state is the state the history gives"
+    );
+    // And it plays on.
+    for _ in 0..50 {
+        if session.outcome().is_some() {
+            break;
+        }
+        let seat = session.pending(Lang::En)[0].seat;
+        session.play_bot(seat).expect("plays on");
+    }
+}
