@@ -5,7 +5,8 @@ use castellan_engine::{game_info, GameInfo};
 /// Every game, in the order HELP and LIST show them.
 pub fn all() -> Vec<GameInfo> {
     vec![
-        game_info::<castellan_castle_risk::CastleRisk>(),
+        // Its own loader: a game stored under an older state version converts on load.
+        castellan_castle_risk::game_info(),
         game_info::<castellan_risk::Risk>(),
         game_info::<castellan_castrum::Castrum>(),
         game_info::<castellan_castello::Castello>(),
