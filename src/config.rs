@@ -171,13 +171,17 @@ impl Default for Smtp {
 
 impl Config {
     /// Read `path`; a missing file at the default path means "all defaults".
-    pub fn load(path: &Path, must_exist: bool) -> Result<Config, String> {
+    pub fn load(path: &Path, must_exist: bool) -> Result<Config, crate::error::ShellError> {
+        let bad = |why: String| crate::error::ShellError::Config {
+            path: path.to_path_buf(),
+            why,
+        };
         match std::fs::read_to_string(path) {
-            Ok(text) => serde_yaml::from_str(&text).map_err(|e| format!("{}: {e}", path.display())),
+            Ok(text) => serde_yaml::from_str(&text).map_err(|e| bad(e.to_string())),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && !must_exist => {
                 Ok(Config::default())
             }
-            Err(e) => Err(format!("{}: {e}", path.display())),
+            Err(e) => Err(bad(e.to_string())),
         }
     }
 
@@ -226,7 +230,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("c.yaml");
         std::fs::write(&p, "data_dir: x\ncolour: red\n").unwrap();
-        let e = Config::load(&p, true).unwrap_err();
+        let e = Config::load(&p, true).unwrap_err().to_string();
         assert!(e.contains("c.yaml") && e.contains("colour"), "{e}");
     }
 

@@ -1,11 +1,12 @@
 //! tokio wiring only: poll the inbox, tick the deadline clock, drain the outbox.
 
+use crate::error::ShellError;
 use crate::service::{Handled, Service};
 use castellan_mail::{ImapInbox, ImapTls, Transport};
 use std::time::Duration;
 
 /// Fetch unseen IMAP messages, handle each durably, and only then flag it \Seen.
-pub async fn poll_imap(svc: &Service) -> Result<usize, String> {
+pub async fn poll_imap(svc: &Service) -> Result<usize, ShellError> {
     let c = &svc.config.inbound.imap;
     let tls = match c.tls {
         true => ImapTls::Tls {
@@ -13,15 +14,19 @@ pub async fn poll_imap(svc: &Service) -> Result<usize, String> {
         },
         false => ImapTls::None,
     };
+    let imap = |e: castellan_mail::ImapError| ShellError::Imap {
+        server: format!("{}:{}", c.host, c.port),
+        why: e.to_string(),
+    };
     let mut inbox = ImapInbox::connect(&c.host, c.port, &tls, &c.user, &c.password, &c.mailbox)
         .await
-        .map_err(|e| format!("IMAP {}:{}: {e}", c.host, c.port))?;
+        .map_err(imap)?;
     let mut n = 0;
-    for (uid, raw) in inbox.fetch_unseen().await.map_err(|e| e.to_string())? {
-        if let Handled::Unreadable(why) = svc.handle_raw(&raw).map_err(|e| e.0)? {
+    for (uid, raw) in inbox.fetch_unseen().await.map_err(imap)? {
+        if let Handled::Unreadable(why) = svc.handle_raw(&raw)? {
             tracing::warn!("IMAP message UID {uid}: not a mail ({why}); flagged seen, set aside");
         }
-        inbox.mark_seen(uid).await.map_err(|e| e.to_string())?;
+        inbox.mark_seen(uid).await.map_err(imap)?;
         n += 1;
     }
     let _ = inbox.logout().await;
@@ -41,19 +46,19 @@ struct Shutdown {
 
 impl Shutdown {
     #[cfg(unix)]
-    fn listen() -> Result<Shutdown, String> {
+    fn listen() -> Result<Shutdown, ShellError> {
         use tokio::signal::unix::{signal, SignalKind};
-        let listen = |kind: SignalKind, name: &str| {
-            signal(kind).map_err(|e| format!("cannot listen for {name}: {e}"))
+        let listen = |kind: SignalKind, what: &'static str| {
+            signal(kind).map_err(|source| ShellError::Setup { what, source })
         };
         Ok(Shutdown {
-            int: listen(SignalKind::interrupt(), "SIGINT")?,
-            term: listen(SignalKind::terminate(), "SIGTERM")?,
+            int: listen(SignalKind::interrupt(), "cannot listen for SIGINT")?,
+            term: listen(SignalKind::terminate(), "cannot listen for SIGTERM")?,
         })
     }
 
     #[cfg(not(unix))]
-    fn listen() -> Result<Shutdown, String> {
+    fn listen() -> Result<Shutdown, ShellError> {
         Ok(Shutdown {})
     }
 
@@ -76,7 +81,7 @@ impl Shutdown {
 /// Run until interrupted (Ctrl-C / SIGTERM): each loop takes the inbox, runs deadlines
 /// every `tick_seconds`, and drains the outbox. A stop signal ends the loop between two
 /// passes, with the database flushed.
-pub async fn serve(svc: Service, transport: Transport) -> Result<(), String> {
+pub async fn serve(svc: Service, transport: Transport) -> Result<(), ShellError> {
     let mut shutdown = Shutdown::listen()?;
     let poll = match svc.config.inbound.kind {
         crate::config::InboundKind::Imap => {
@@ -108,7 +113,7 @@ pub async fn serve(svc: Service, transport: Transport) -> Result<(), String> {
             _ = tokio::time::sleep(poll) => {}
             signal = shutdown.recv() => {
                 tracing::info!("{signal}: stopping");
-                return svc.store.flush().map_err(|e| e.0);
+                return Ok(svc.store.flush()?);
             }
         }
     }

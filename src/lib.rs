@@ -13,6 +13,7 @@
 //!
 //! Here:
 //! * [`cli`]: raw flags (clap); `main` resolves them against [`config`].
+//! * [`error`]: why a command failed ([`error::ShellError`]), and its exit code.
 //! * [`config`]: config/castellan.yaml, every key optional, defaults need no mail server.
 //! * [`store`]: sled behind the judge's `Store`: one transaction per message, flushed.
 //! * [`service`]: parse → judge → commit → acknowledge; the outbox with retries.
@@ -28,6 +29,7 @@ pub mod cli;
 pub mod config;
 pub mod daemon;
 pub mod demo;
+pub mod error;
 pub mod games;
 pub mod players;
 pub mod service;

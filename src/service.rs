@@ -318,7 +318,7 @@ impl Service {
     pub async fn take_inboxes(&self) -> Vec<Result<usize, String>> {
         let mut taken = vec![self.process_maildir()];
         if self.config.inbound.kind == crate::config::InboundKind::Imap {
-            taken.push(crate::daemon::poll_imap(self).await);
+            taken.push(crate::daemon::poll_imap(self).await.map_err(String::from));
         }
         taken
     }

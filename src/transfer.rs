@@ -1,8 +1,9 @@
 //! Export and import of one game: its record (with the whole game and its secret) and its
 //! event log, as one JSON document. Import refuses to overwrite a game that exists.
 
+use crate::error::ShellError;
 use crate::store::SledStore;
-use castellan_judge::{Changes, GameRecord, LogLine, Store};
+use castellan_judge::{Changes, GameRecord, LogLine, Store, StoreError};
 use serde::{Deserialize, Serialize};
 
 /// What `castellan game export` writes. Holds the game's secret: keep it private.
@@ -15,18 +16,16 @@ pub struct ExportedGame {
 
 pub const FORMAT: &str = "castellan-game/1";
 
-pub fn export(store: &SledStore, id: &str) -> Result<ExportedGame, String> {
+pub fn export(store: &SledStore, id: &str) -> Result<ExportedGame, ShellError> {
     let record = store
-        .game(id)
-        .map_err(|e| e.0)?
-        .ok_or_else(|| format!("there is no game {id}"))?;
+        .game(id)?
+        .ok_or_else(|| ShellError::Usage(format!("there is no game {id}")))?;
     let log = store
-        .game_log(&record.id)
-        .map_err(|e| e.0)?
+        .game_log(&record.id)?
         .into_iter()
         .map(serde_json::from_value)
         .collect::<Result<Vec<LogLine>, _>>()
-        .map_err(|e| format!("log of {id} is unreadable: {e}"))?;
+        .map_err(|e| ShellError::Store(StoreError(format!("log of {id} is unreadable: {e}"))))?;
     Ok(ExportedGame {
         format: FORMAT.into(),
         record,
@@ -39,34 +38,38 @@ pub fn import(
     store: &SledStore,
     text: &str,
     games: &[castellan_engine::GameInfo],
-) -> Result<String, String> {
+) -> Result<String, ShellError> {
+    let bad = |why: String| ShellError::BadInput {
+        what: "import".into(),
+        why,
+    };
     let e: ExportedGame =
-        serde_json::from_str(text).map_err(|e| format!("not a game export: {e}"))?;
+        serde_json::from_str(text).map_err(|e| bad(format!("not a game export: {e}")))?;
     if e.format != FORMAT {
-        return Err(format!(
+        return Err(bad(format!(
             "unknown export format {:?} (this version reads {FORMAT})",
             e.format
-        ));
+        )));
     }
     let id = e.record.id.clone();
-    if store.game(&id).map_err(|e| e.0)?.is_some() {
-        return Err(format!("game {id} exists already: nothing imported"));
+    if store.game(&id)?.is_some() {
+        return Err(bad(format!("game {id} exists already: nothing imported")));
     }
     let info = games
         .iter()
         .find(|g| g.name == e.record.game)
-        .ok_or_else(|| format!("unknown game {:?}", e.record.game))?;
+        .ok_or_else(|| bad(format!("unknown game {:?}", e.record.game)))?;
     if let Some(t) = &e.record.table {
         let s = (info.load)(t.clone())
-            .map_err(|err| format!("the game in the export does not load: {err}"))?;
+            .map_err(|err| bad(format!("the game in the export does not load: {err}")))?;
         s.verify()
-            .map_err(|err| format!("the game in the export does not replay: {err}"))?;
+            .map_err(|err| bad(format!("the game in the export does not replay: {err}")))?;
     }
     let changes = Changes {
         games: vec![e.record],
         log: e.log,
         ..Changes::default()
     };
-    store.commit(&changes).map_err(|e| e.0)?;
+    store.commit(&changes)?;
     Ok(id)
 }

@@ -464,7 +464,9 @@ fn an_exported_game_imports_into_another_judge_and_goes_on() {
         j.svc.store.game_log(&id).unwrap()
     );
     // Importing again changes nothing and says why.
-    let e = castellan::transfer::import(&k.svc.store, &text, &games).unwrap_err();
+    let e = castellan::transfer::import(&k.svc.store, &text, &games)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("exists already"), "{e}");
     // A tampered export is refused.
     let bad = text.replace("\"castle-risk\"", "\"no-such-game\"");
