@@ -11,16 +11,25 @@
 //!
 //! The mail commands are documented in docs/commands.md.
 
+mod audit;
+mod auth;
 mod clock;
-mod commands;
+mod cmd;
 mod config;
+mod deadlines;
+mod intake;
 mod judge;
+mod mails;
 mod model;
+mod reports;
+mod run;
+mod settle;
 mod templates;
 
+pub use audit::audit;
 pub use clock::{format_long, format_short};
 pub use config::JudgeConfig;
-pub use judge::{audit, AdminCommand, Judge, JudgeError};
+pub use judge::{AdminCommand, Judge, JudgeError};
 pub use model::{
     Changes, DeadlineSettings, Env, GameRecord, Inbound, LogLine, MemoryStore, Outbound,
     SeatRecord, SenderRecord, Status, Store, StoreError,

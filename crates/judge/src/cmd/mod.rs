@@ -1,6 +1,18 @@
 //! The judge's own commands: one line each, keyword first, any case.
 //! Lines that are not judge commands are order text for the game in context.
 
+mod create;
+mod dispatch;
+mod gm;
+mod info;
+mod join;
+mod observe;
+mod orders;
+mod press;
+mod seat;
+
+pub(crate) use create::capitalise;
+
 /// A judge command, parsed from one line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Cmd {

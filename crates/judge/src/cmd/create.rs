@@ -1,0 +1,286 @@
+//! CREATE game key=value ...: a new game, its secrets and its welcome mails.
+
+use crate::auth::*;
+use crate::model::*;
+use crate::run::*;
+use serde_json::json;
+use std::collections::BTreeMap;
+
+impl Run<'_> {
+    // ---------------------------------------------------------------- lifecycle
+
+    pub(crate) fn next_id(&self, game: &str) -> Result<String, String> {
+        let prefix = game.split('-').next().unwrap_or(game).to_string();
+        let mut max = 0u64;
+        let ids = self.store.game_ids().map_err(|e| e.0)?;
+        for id in ids.iter().chain(self.games.keys()) {
+            if let Some(n) = id.rsplit('-').next().and_then(|n| n.parse::<u64>().ok()) {
+                max = max.max(n);
+            }
+        }
+        Ok(format!("{prefix}-{}", max + 1))
+    }
+
+    /// CREATE: returns the new game's id.
+    pub(crate) fn create(
+        &mut self,
+        gm: &str,
+        game: &str,
+        args: &[String],
+    ) -> Result<String, String> {
+        let Some(info) = self.info(game).copied() else {
+            let names: Vec<&str> = self.j.games.iter().map(|g| g.name).collect();
+            return Err(format!(
+                "there is no game \"{game}\" here; the games are: {}",
+                names.join(", ")
+            ));
+        };
+        let cfg = &self.j.config;
+        let mut deadlines = DeadlineSettings {
+            hours: cfg.deadline_hours,
+            per_kind: BTreeMap::new(),
+            reminder_hours: cfg.reminder_hours,
+            grace_hours: cfg.grace_hours,
+        };
+        let mut players: Vec<(String, String)> = Vec::new();
+        let mut seats: Option<usize> = None;
+        let mut join_pw: Option<String> = None;
+        let mut options = Vec::new();
+        let known_options = (info.options)();
+        let hours = |v: &str, k: &str| -> Result<u32, String> {
+            v.parse::<u32>()
+                .ok()
+                .filter(|h| *h >= 1 && *h <= cfg.max_deadline_hours)
+                .ok_or_else(|| {
+                    format!(
+                        "{k}={v}: write a number of hours from 1 to {}",
+                        cfg.max_deadline_hours
+                    )
+                })
+        };
+        for a in args {
+            let Some((k, v)) = a.split_once('=') else {
+                return Err(format!(
+                    "\"{a}\" is not key=value (write: player=Anna:anna@example.org seats=4 deadline=48)"
+                ));
+            };
+            let key = lower(k);
+            let v = v.trim();
+            match key.as_str() {
+                "player" | "players" => {
+                    for p in v.split(',').filter(|p| !p.trim().is_empty()) {
+                        let (name, addr) = match p.split_once(':') {
+                            Some((n, a)) => (n.trim().to_string(), lower(a)),
+                            None => {
+                                let a = lower(p);
+                                let n = a.split('@').next().unwrap_or("player").to_string();
+                                (capitalise(&n), a)
+                            }
+                        };
+                        if !addr.contains('@') || name.is_empty() {
+                            return Err(format!(
+                                "player={p}: write player=Name:address@example.org"
+                            ));
+                        }
+                        players.push((name, addr));
+                    }
+                }
+                "seats" => {
+                    seats =
+                        Some(v.parse().map_err(|_| {
+                            format!("seats={v}: write a number of seats, like seats=4")
+                        })?)
+                }
+                "password" => join_pw = Some(v.to_string()),
+                "deadline" => deadlines.hours = hours(v, &key)?,
+                "reminder" => {
+                    deadlines.reminder_hours = v
+                        .parse()
+                        .map_err(|_| format!("reminder={v}: write a number of hours"))?
+                }
+                "grace" => {
+                    deadlines.grace_hours = v
+                        .parse()
+                        .map_err(|_| format!("grace={v}: write a number of hours"))?
+                }
+                k if k.starts_with("deadline-") || k.starts_with("deadline.") => {
+                    deadlines.per_kind.insert(k[9..].to_string(), hours(v, k)?);
+                }
+                _ => {
+                    let norm = key.replace('-', "_");
+                    if !known_options
+                        .as_object()
+                        .is_some_and(|m| m.contains_key(&norm))
+                    {
+                        let known: Vec<String> = known_options
+                            .as_object()
+                            .map(|m| m.keys().map(|k| k.replace('_', "-")).collect())
+                            .unwrap_or_default();
+                        return Err(format!(
+                            "unknown option \"{k}\"; {}'s options are: {}; the judge's are: \
+                             player, seats, password, deadline, deadline-KIND, reminder, grace",
+                            info.name,
+                            if known.is_empty() {
+                                "none".into()
+                            } else {
+                                known.join(", ")
+                            }
+                        ));
+                    }
+                    options.push((k.to_string(), v.to_string()));
+                }
+            }
+        }
+        let n = seats.unwrap_or(players.len());
+        if n < players.len() {
+            return Err(format!("seats={n} but {} players are named", players.len()));
+        }
+        if n < info.min_seats || n > info.max_seats {
+            return Err(format!(
+                "{} is played by {} to {} players, not {n} (name the players with player=Name:address, or say seats=N for open seats)",
+                info.name, info.min_seats, info.max_seats
+            ));
+        }
+        for (i, (name, addr)) in players.iter().enumerate() {
+            if players[..i]
+                .iter()
+                .any(|(n2, a2)| lower(n2) == lower(name) || a2 == addr)
+            {
+                return Err(format!("{name} <{addr}> is named twice"));
+            }
+        }
+        let id = self.next_id(info.name)?;
+        let salt = hex::encode(self.derive("salt"));
+        let gm_pw = self.random_word("gm-password", 8);
+        let gm_token = self.random_word("gm-token", 6);
+        let open = n - players.len();
+        let join_pw = if open > 0 {
+            Some(join_pw.unwrap_or_else(|| self.random_word("join", 8)))
+        } else {
+            None
+        };
+        let mut rec = GameRecord {
+            id: id.clone(),
+            game: info.name.to_string(),
+            status: Status::Forming,
+            gm: lower(gm),
+            gm_password_hash: hash_pw(&salt, &gm_pw),
+            gm_token: gm_token.clone(),
+            join_password_hash: join_pw
+                .as_deref()
+                .map(|p| hash_pw(&salt, p))
+                .unwrap_or_default(),
+            salt,
+            seats: Vec::new(),
+            observers: Vec::new(),
+            options,
+            deadlines,
+            deadline: None,
+            paused_left: None,
+            deadline_history: 0,
+            reminded: Default::default(),
+            out_counter: 0,
+            reported: 0,
+            revealed: 0,
+            created: self.now(),
+            ended: None,
+            final_sent: false,
+            table: None,
+        };
+        let mut welcomes = Vec::new();
+        for (name, addr) in &players {
+            let pw = self.random_word("password", 8);
+            let token = self.random_word("token", 6);
+            rec.seats.push(SeatRecord {
+                name: name.clone(),
+                address: Some(addr.clone()),
+                password_hash: hash_pw(&rec.salt, &pw),
+                token: token.clone(),
+                misses: 0,
+                vacation_until: None,
+                vacation_days: 0,
+                bot: false,
+                resigned: false,
+            });
+            welcomes.push((name.clone(), addr.clone(), pw, token));
+        }
+        for i in players.len()..n {
+            rec.seats.push(SeatRecord {
+                name: format!("Seat {}", i + 1),
+                address: None,
+                password_hash: String::new(),
+                token: String::new(),
+                misses: 0,
+                vacation_until: None,
+                vacation_days: 0,
+                bot: false,
+                resigned: false,
+            });
+        }
+        let names: Vec<String> = rec.seats.iter().map(|s| s.name.clone()).collect();
+        let gm_body = self.j.templates.render(
+            "welcome.txt",
+            &json!({"name": "Game master", "role": "the game master", "game_id": id,
+                    "game": info.name, "players": names, "password": gm_pw, "token": gm_token,
+                    "judge": self.j.config.address, "join_password": join_pw}),
+        );
+        self.mail(
+            gm,
+            format!("[{id} #{gm_token}] You are the game master of {id}"),
+            gm_body,
+            Some(&id),
+        );
+        self.token_headers(&id, &gm_token);
+        for (name, addr, pw, token) in welcomes {
+            self.welcome(&rec, &name, &addr, &pw, &token);
+        }
+        self.glog(
+            &id,
+            "create",
+            format!("{} game by {gm}, {n} seats ({open} open)", info.name),
+        );
+        let mut g = Loaded {
+            rec,
+            session: None,
+            dirty: true,
+            force_private: false,
+        };
+        if open == 0 {
+            self.start(&mut g)
+                .map_err(|e| format!("cannot start: {e}"))?;
+        }
+        self.put(g);
+        Ok(id)
+    }
+
+    pub(crate) fn welcome(
+        &mut self,
+        rec: &GameRecord,
+        name: &str,
+        addr: &str,
+        pw: &str,
+        token: &str,
+    ) {
+        let names: Vec<String> = rec.seats.iter().map(|s| s.name.clone()).collect();
+        let body = self.j.templates.render(
+            "welcome.txt",
+            &json!({"name": name, "role": "a player", "game_id": rec.id, "game": rec.game,
+                    "players": names, "password": pw, "token": token,
+                    "judge": self.j.config.address}),
+        );
+        self.mail(
+            addr,
+            format!("[{} #{token}] Welcome to {}, {name}", rec.id, rec.id),
+            body,
+            Some(&rec.id),
+        );
+        self.token_headers(&rec.id, token);
+    }
+}
+pub(crate) fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}

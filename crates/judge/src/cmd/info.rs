@@ -1,0 +1,232 @@
+//! HELP LIST ORDERS STATUS HISTORY VERIFY: commands that only read.
+
+use crate::audit::audit;
+use crate::auth::*;
+use crate::clock::format_long;
+use crate::model::*;
+use crate::run::*;
+
+impl Run<'_> {
+    pub(crate) fn list_line(&self, r: &GameRecord) -> String {
+        let filled = r.seats.len() - r.open_seats();
+        format!(
+            "{} {} {:?}, {}/{} seats{}{}",
+            r.id,
+            r.game,
+            r.status,
+            filled,
+            r.seats.len(),
+            if r.status == Status::Forming && r.open_seats() > 0 {
+                format!(" ({} open: JOIN {} password)", r.open_seats(), r.id)
+            } else {
+                String::new()
+            },
+            r.deadline
+                .map(|d| format!(", deadline {}", format_long(d)))
+                .unwrap_or_default()
+        )
+    }
+
+    pub(crate) fn show(&self, g: &Loaded) -> String {
+        let r = &g.rec;
+        let mut out = self.list_line(r);
+        out.push_str(&format!("\ngame master: {}\n", r.gm));
+        for (i, s) in r.seats.iter().enumerate() {
+            out.push_str(&format!(
+                "seat {}: {} <{}>{}{}{}{}\n",
+                i + 1,
+                s.name,
+                s.address.as_deref().unwrap_or("open"),
+                if s.bot { " [bot]" } else { "" },
+                if s.resigned { " [resigned]" } else { "" },
+                if s.misses > 0 {
+                    format!(" [{} missed]", s.misses)
+                } else {
+                    String::new()
+                },
+                s.vacation_until
+                    .filter(|v| *v > self.now())
+                    .map(|v| format!(" [vacation until {}]", format_long(v)))
+                    .unwrap_or_default()
+            ));
+        }
+        if !r.observers.is_empty() {
+            out.push_str(&format!("observers: {}\n", r.observers.join(", ")));
+        }
+        if let Some(s) = &g.session {
+            out.push_str(&format!(
+                "turn {}\n{}\n",
+                s.turn(),
+                s.public_view(castellan_engine::Lang::En)
+            ));
+        }
+        out
+    }
+
+    pub(crate) fn status(&mut self, ctx: &Ctx, from: &str) -> Result<(), StoreError> {
+        let Some(id) = ctx.game.clone() else {
+            self.section("STATUS: which game?", "Write: STATUS game-id");
+            return Ok(());
+        };
+        if ctx.bad {
+            return Ok(());
+        }
+        let Some(mut g) = self.take(&id)? else {
+            return Ok(());
+        };
+        let mut text = self.show_public(&mut g);
+        let who = self.auth(&g, ctx, from).ok();
+        if let (Some(Who { seat: Some(s), .. }), Some(session)) = (who, g.session.as_ref()) {
+            // The reply goes to this seat's own address only.
+            text.push_str(&format!(
+                "\n\nYour private view ({}):\n{}",
+                g.rec.seats[s].name,
+                session.private_view(s, castellan_engine::Lang::En)
+            ));
+            for p in session
+                .pending(castellan_engine::Lang::En)
+                .iter()
+                .filter(|p| p.seat == s)
+            {
+                text.push_str(&format!(
+                    "\nYou are asked: {} For example: {}. Default: {}",
+                    p.question,
+                    p.choices.join(" | "),
+                    p.default
+                ));
+            }
+        } else if g.rec.seat_of(from).is_some() {
+            text.push_str(
+                "\n\n(Add your password or token to see your private view: GAME id password, then STATUS.)",
+            );
+        }
+        self.section(format!("STATUS {id}"), text);
+        self.put(g);
+        Ok(())
+    }
+
+    pub(crate) fn show_public(&self, g: &mut Loaded) -> String {
+        let mut out = self.list_line(&g.rec);
+        if let Some(s) = &g.session {
+            let waiting: Vec<String> = s.awaiting().iter().map(|x| seat_name(&g.rec, *x)).collect();
+            out.push_str(&format!(
+                "\nTurn {}. Waiting for: {}\n{}",
+                s.turn(),
+                if waiting.is_empty() {
+                    "nobody".into()
+                } else {
+                    waiting.join(", ")
+                },
+                s.public_view(castellan_engine::Lang::En)
+            ));
+        }
+        out
+    }
+
+    pub(crate) fn history(
+        &mut self,
+        ctx: &Ctx,
+        from: &str,
+        range: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let Some(id) = ctx.game.clone() else {
+            self.section(
+                "HISTORY: which game?",
+                "Write: HISTORY game-id [turn or from-to]",
+            );
+            return Ok(());
+        };
+        if ctx.bad {
+            return Ok(());
+        }
+        let Some(g) = self.take(&id)? else {
+            return Ok(());
+        };
+        let Some(s) = g.session.as_ref() else {
+            self.section(format!("HISTORY {id}"), "The game has not started.");
+            self.put(g);
+            return Ok(());
+        };
+        let turns = s.entry_turns();
+        let last = turns.last().copied().unwrap_or(1);
+        let parsed: Option<(u32, u32)> = match range {
+            None => Some((1, last)),
+            Some(r) => match r.split_once('-') {
+                Some((a, b)) => a.trim().parse().ok().zip(b.trim().parse().ok()),
+                None => r.trim().parse().ok().map(|t| (t, t)),
+            },
+        };
+        let Some((a, b)) = parsed.filter(|(a, b)| a <= b) else {
+            self.section(
+                "HISTORY refused",
+                format!(
+                    "\"{}\" is not a turn or a range; write: HISTORY {id} 3 or HISTORY {id} 3-5",
+                    range.unwrap_or("")
+                ),
+            );
+            self.put(g);
+            return Ok(());
+        };
+        let from_i = turns.iter().position(|t| *t >= a).unwrap_or(turns.len());
+        let to_i = turns.iter().position(|t| *t > b).unwrap_or(turns.len());
+        let all = s.narrate_since(from_i, castellan_engine::Lang::En);
+        let tail = s.narrate_since(to_i, castellan_engine::Lang::En);
+        let keep = |v: usize, t: usize| v.saturating_sub(t);
+        let public: Vec<String> = all.public[..keep(all.public.len(), tail.public.len())].to_vec();
+        let rolls = &all.rolls[..keep(all.rolls.len(), tail.rolls.len())];
+        let mut out = format!("Turns {a} to {b}:\n");
+        for l in public.iter().take(2000) {
+            out.push_str(&format!("  {l}\n"));
+        }
+        if !rolls.is_empty() {
+            out.push_str("Dice (turn.index: value): ");
+            out.push_str(
+                &rolls
+                    .iter()
+                    .map(|r| format!("{}.{}: {}", r.turn, r.index, r.value))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            );
+            out.push('\n');
+        }
+        if let Ok(Who {
+            seat: Some(seat), ..
+        }) = self.auth(&g, ctx, from)
+        {
+            let mine_all = all.private_for(seat);
+            let mine_tail = tail.private_for(seat).len();
+            let mine = &mine_all[..keep(mine_all.len(), mine_tail)];
+            if !mine.is_empty() {
+                out.push_str("Told to you alone:\n");
+                for l in mine {
+                    out.push_str(&format!("  {l}\n"));
+                }
+            }
+        }
+        self.section(format!("HISTORY {id}"), out);
+        self.put(g);
+        Ok(())
+    }
+
+    pub(crate) fn verify(&mut self, ctx: &Ctx) -> Result<(), StoreError> {
+        let Some(id) = ctx.game.clone() else {
+            self.section("VERIFY: which game?", "Write: VERIFY game-id");
+            return Ok(());
+        };
+        if ctx.bad {
+            return Ok(());
+        }
+        let Some(mut g) = self.take(&id)? else {
+            return Ok(());
+        };
+        let Some(s) = g.session.as_mut() else {
+            self.section(format!("VERIFY {id}"), "The game has not started.");
+            self.put(g);
+            return Ok(());
+        };
+        let (_, out) = audit(&g.rec, s.as_mut());
+        self.section(format!("VERIFY {id}"), out);
+        self.put(g);
+        Ok(())
+    }
+}

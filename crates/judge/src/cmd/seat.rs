@@ -1,0 +1,124 @@
+//! RESIGN and VACATION: a player's commands about their own seat.
+
+use crate::clock::format_long;
+use crate::cmd::*;
+use crate::model::*;
+use crate::run::*;
+use serde_json::json;
+
+impl Run<'_> {
+    pub(crate) fn seat_command(
+        &mut self,
+        ctx: &Ctx,
+        from: &str,
+        cmd: Cmd,
+    ) -> Result<(), StoreError> {
+        let what = if matches!(cmd, Cmd::Resign) {
+            "RESIGN"
+        } else {
+            "VACATION"
+        };
+        let Some((mut g, who)) = self.authed(ctx, from, what)? else {
+            return Ok(());
+        };
+        let id = g.rec.id.clone();
+        let Some(seat) = who.seat else {
+            self.section(
+                format!("{what} refused"),
+                format!("You have no seat in {id}."),
+            );
+            self.put(g);
+            return Ok(());
+        };
+        if !matches!(
+            g.rec.status,
+            Status::Running | Status::Paused | Status::Forming
+        ) {
+            self.section(format!("{what} refused"), format!("{id} is over."));
+            self.put(g);
+            return Ok(());
+        }
+        match cmd {
+            Cmd::Resign => {
+                let name = g.rec.seats[seat].name.clone();
+                if g.rec.status == Status::Forming {
+                    let s = &mut g.rec.seats[seat];
+                    s.address = None;
+                    s.name = format!("Seat {}", seat + 1);
+                    self.section(format!("RESIGN {id}"), "Your seat is open again.");
+                } else {
+                    let s = &mut g.rec.seats[seat];
+                    s.resigned = true;
+                    s.bot = true;
+                    self.section(
+                        format!("RESIGN {id}"),
+                        "You resigned: a bot plays your seat to the end. You still receive the public reports.",
+                    );
+                    for to in Self::recipients(&g.rec) {
+                        let body = self.j.templates.render(
+                            "notice.txt",
+                            &json!({"game_id": id, "title": format!("{name} resigned"),
+                                    "text": format!("{name} resigned; a bot plays the seat from now on.")}),
+                        );
+                        self.mail(&to, format!("[{id}] {name} resigned"), body, Some(&id));
+                    }
+                }
+                g.dirty = true;
+                self.glog(&id, "resign", name);
+            }
+            Cmd::Vacation(arg) => {
+                if arg.eq_ignore_ascii_case("off") {
+                    g.rec.seats[seat].vacation_until = None;
+                    g.dirty = true;
+                    self.section(
+                        format!("VACATION {id}"),
+                        "Vacation over: normal deadlines again.",
+                    );
+                } else {
+                    let limit = self.j.config.vacation_limit_days;
+                    let used = g.rec.seats[seat].vacation_days;
+                    match arg.parse::<u32>() {
+                        Ok(d) if d >= 1 && used + d <= limit => {
+                            let until = self.now() + i64::from(d) * 86_400;
+                            let s = &mut g.rec.seats[seat];
+                            s.vacation_until = Some(until);
+                            s.vacation_days += d;
+                            let awaited = g
+                                .session
+                                .as_ref()
+                                .is_some_and(|x| x.awaiting().contains(&seat));
+                            if awaited {
+                                if let Some(dl) = g.rec.deadline {
+                                    if dl < until {
+                                        g.rec.deadline = Some(until);
+                                        g.rec.reminded.clear();
+                                    }
+                                }
+                            }
+                            g.dirty = true;
+                            self.section(
+                                format!("VACATION {id}"),
+                                format!(
+                                    "On vacation until {}: no deadline waiting for you ends before then. {} of your {limit} vacation days are left.",
+                                    format_long(until),
+                                    limit - used - d
+                                ),
+                            );
+                            self.glog(&id, "vacation", format!("seat {seat}: {d} days"));
+                        }
+                        _ => self.section(
+                            "VACATION refused",
+                            format!(
+                                "VACATION {arg}: you have {} vacation day(s) left in {id} (out of {limit}); write: VACATION 3, or VACATION OFF",
+                                limit.saturating_sub(used)
+                            ),
+                        ),
+                    }
+                }
+            }
+            _ => {}
+        }
+        self.put(g);
+        Ok(())
+    }
+}

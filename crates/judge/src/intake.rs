@@ -1,0 +1,211 @@
+//! Reading a mail: subject tag and tokens, plus-addresses, the lines one by one.
+
+use crate::cmd::{self as commands, *};
+use crate::mails::*;
+use crate::model::*;
+use crate::run::*;
+use castellan_engine::LineVerdict;
+
+pub(crate) fn strip_re(subject: &str) -> &str {
+    let mut s = subject.trim();
+    loop {
+        let l = s.to_lowercase();
+        let cut = ["re:", "fwd:", "fw:", "aw:", "tr:", "wg:"]
+            .iter()
+            .find(|p| l.starts_with(**p))
+            .map(|p| p.len());
+        match cut {
+            Some(n) => s = s[n..].trim_start(),
+            None => return s,
+        }
+    }
+}
+
+/// "[race-1 #k3j9x] rest" -> (Some("race-1"), Some("k3j9x"), "rest").
+pub(crate) fn subject_tag(subject: &str) -> (Option<String>, Option<String>, String) {
+    let s = strip_re(subject);
+    if let Some(open) = s.find('[') {
+        if let Some(close_rel) = s[open..].find(']') {
+            let inner = &s[open + 1..open + close_rel];
+            let mut id = None;
+            let mut token = None;
+            for w in inner.split_whitespace() {
+                if let Some(t) = w.strip_prefix('#') {
+                    token = Some(t.to_lowercase());
+                } else if commands::looks_like_id(w) {
+                    id = Some(w.to_lowercase());
+                }
+            }
+            if id.is_some() {
+                let rest = format!("{}{}", &s[..open], &s[open + close_rel + 1..]);
+                return (id, token, strip_re(rest.trim()).to_string());
+            }
+        }
+    }
+    (None, None, s.to_string())
+}
+
+impl Run<'_> {
+    // ---------------------------------------------------------------- mail lines
+
+    pub(crate) fn process_mail(&mut self, mail: &Inbound, from: &str) -> Result<(), StoreError> {
+        let mut ctx = Ctx::default();
+        let (tag, token, rest) = subject_tag(&mail.subject);
+        if let Some(t) = token {
+            ctx.tokens.push(t);
+        }
+        // Plus-addresses: judge+TOKEN@domain.
+        let local = lower(self.j.config.address.split('@').next().unwrap_or(""));
+        for to in &mail.to {
+            let to = lower(to);
+            let l = to.split('@').next().unwrap_or("");
+            if let Some(t) = l.strip_prefix(&format!("{local}+")) {
+                if !t.is_empty() {
+                    ctx.tokens.push(t.to_string());
+                }
+            }
+        }
+        if let Some(id) = tag {
+            self.enter_game(&mut ctx, &id, None)?;
+        } else if !ctx.tokens.is_empty() {
+            // A plus-address token names its game.
+            if let Some(id) = self.game_of_token(&ctx.tokens)? {
+                self.enter_game(&mut ctx, &id, None)?;
+            }
+        }
+        let mut lines: Vec<(usize, String)> = Vec::new();
+        let first = rest.split_whitespace().next().unwrap_or("").to_uppercase();
+        // The subject holds a command only when the body is empty (a one-liner).
+        if ctx.game.is_none()
+            && mail.body.trim().is_empty()
+            && commands::KEYWORDS.contains(&first.trim_end_matches(':'))
+        {
+            lines.push((0, rest.clone()));
+        }
+        for (i, l) in mail.body.lines().enumerate() {
+            lines.push((i + 1, l.to_string()));
+        }
+        let max = self.j.config.max_lines;
+        let mut chatter = Vec::new();
+        let mut counted = 0;
+        for (no, raw) in lines {
+            let line = raw.trim();
+            if let Some((_, buf)) = &mut ctx.press {
+                if line.eq_ignore_ascii_case("endpress") || line.eq_ignore_ascii_case("end press") {
+                    self.end_press(&mut ctx, from)?;
+                } else {
+                    buf.push(raw.trim_end().to_string());
+                }
+                continue;
+            }
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            if line == "--" || line.eq_ignore_ascii_case("signoff") {
+                break;
+            }
+            counted += 1;
+            if counted > max {
+                self.section(
+                    "Too many lines",
+                    format!("Only the first {max} lines were read; the rest was ignored."),
+                );
+                break;
+            }
+            match commands::parse(line) {
+                Some(Ok(cmd)) if !self.is_game_order(&ctx, &cmd, line, from)? => {
+                    self.flush(&mut ctx, from)?;
+                    self.command(&mut ctx, cmd, no, line, from)?;
+                }
+                Some(Err(e)) => {
+                    self.flush(&mut ctx, from)?;
+                    self.section(
+                        "Refused",
+                        format!("{}\n  {}\n  {}", quote(no, line), e.message, e.hint),
+                    );
+                }
+                _ => {
+                    if ctx.game.is_some() {
+                        if !ctx.bad {
+                            ctx.orders.push((no, line.to_string()));
+                        }
+                    } else {
+                        chatter.push(quote(no, line));
+                    }
+                }
+            }
+        }
+        self.flush(&mut ctx, from)?;
+        if ctx.press.is_some() {
+            self.end_press(&mut ctx, from)?;
+        }
+        if !chatter.is_empty() {
+            let n = chatter.len();
+            chatter.truncate(5);
+            self.section(
+                "Not understood",
+                format!(
+                    "{}{}\nThese lines are not commands, and no game was named before them. \
+                     Put GAME game-id yourpassword before orders, or send HELP.",
+                    chatter.join("\n"),
+                    if n > 5 {
+                        format!("\n({} more)", n - 5)
+                    } else {
+                        String::new()
+                    }
+                ),
+            );
+        }
+        if self.sections.is_empty() {
+            self.section(
+                "Nothing to do",
+                "Your mail had no command and no orders. Send HELP for the commands.",
+            );
+        }
+        Ok(())
+    }
+
+    /// RESIGN and END are also game orders in some games: when the writer has a seat in
+    /// the game in context and the game accepts the line, it is an order.
+    pub(crate) fn is_game_order(
+        &mut self,
+        ctx: &Ctx,
+        cmd: &Cmd,
+        line: &str,
+        from: &str,
+    ) -> Result<bool, StoreError> {
+        if !matches!(cmd, Cmd::Resign | Cmd::End) {
+            return Ok(false);
+        }
+        let (Some(id), false) = (&ctx.game, ctx.bad) else {
+            return Ok(false);
+        };
+        let Some(g) = self.take(id)? else {
+            return Ok(false);
+        };
+        let ok = match (&g.session, g.rec.seat_of(from)) {
+            (Some(s), Some(seat)) => s
+                .check(seat, line, castellan_engine::Lang::En)
+                .first()
+                .is_some_and(|c| !matches!(c.verdict, LineVerdict::Err { .. })),
+            _ => false,
+        };
+        self.put(g);
+        Ok(ok)
+    }
+
+    pub(crate) fn game_of_token(
+        &mut self,
+        tokens: &[String],
+    ) -> Result<Option<String>, StoreError> {
+        for id in self.store.game_ids()? {
+            if let Some(r) = self.store.game(&id)? {
+                if r.seats.iter().any(|s| tokens.contains(&s.token)) || tokens.contains(&r.gm_token)
+                {
+                    return Ok(Some(id));
+                }
+            }
+        }
+        Ok(None)
+    }
+}
