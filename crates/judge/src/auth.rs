@@ -1,5 +1,6 @@
 //! Who wrote: which seat or the game master, checked by password or token.
 
+use crate::cmd::*;
 use crate::model::*;
 use crate::run::*;
 use castellan_engine::dice::sha256;
@@ -120,5 +121,28 @@ impl Run<'_> {
                 Ok(None)
             }
         }
+    }
+}
+
+/// GAME game-id [password]: the game the following lines are for.
+pub(crate) fn parse_game(a: &Args) -> Result<Command, CmdError> {
+    match a.words.as_slice() {
+        [g] => Ok(Command::Game(g.to_lowercase(), None)),
+        [g, p] => Ok(Command::Game(g.to_lowercase(), Some(p.to_string()))),
+        _ => Err(refuse(
+            "GAME needs the game id, then optionally your password",
+            "write: GAME castle-7 yourpassword",
+        )),
+    }
+}
+
+/// PASSWORD word
+pub(crate) fn parse_password(a: &Args) -> Result<Command, CmdError> {
+    match a.words.as_slice() {
+        [p] => Ok(Command::Password(p.to_string())),
+        _ => Err(refuse(
+            "PASSWORD needs one word",
+            "write: PASSWORD yourpassword",
+        )),
     }
 }

@@ -112,7 +112,7 @@ impl Run<'_> {
                 );
                 break;
             }
-            match commands::parse(line) {
+            match commands::parse(line, &self.j.config) {
                 Some(Ok(cmd)) if !self.is_game_order(&ctx, &cmd, line, from)? => {
                     self.flush(&mut ctx, from)?;
                     self.command(&mut ctx, cmd, no, line, from)?;
@@ -170,11 +170,11 @@ impl Run<'_> {
     pub(crate) fn is_game_order(
         &mut self,
         ctx: &Ctx,
-        cmd: &Cmd,
+        cmd: &Command,
         line: &str,
         from: &str,
     ) -> Result<bool, StoreError> {
-        if !matches!(cmd, Cmd::Resign | Cmd::End) {
+        if !matches!(cmd, Command::Resign | Command::End) {
             return Ok(false);
         }
         let (Some(id), false) = (&ctx.game, ctx.bad) else {

@@ -1,6 +1,8 @@
 //! CREATE game key=value ...: a new game, its secrets and its welcome mails.
 
 use crate::auth::*;
+use crate::cmd::*;
+use crate::mails::quote;
 use crate::model::*;
 use crate::run::*;
 use serde_json::json;
@@ -282,5 +284,57 @@ pub(crate) fn capitalise(s: &str) -> String {
     match c.next() {
         Some(f) => f.to_uppercase().chain(c).collect(),
         None => String::new(),
+    }
+}
+
+/// CREATE game key=value ...
+pub(crate) fn parse(a: &Args) -> Result<Command, CmdError> {
+    match a.words.split_first() {
+        Some((g, more)) => Ok(Command::Create(
+            g.to_lowercase(),
+            more.iter().map(|s| s.to_string()).collect(),
+        )),
+        None => Err(refuse(
+            "CREATE needs the game's name",
+            "write: CREATE castle-risk seats=4 player=Anna:anna@example.org",
+        )),
+    }
+}
+
+impl Run<'_> {
+    /// CREATE by mail: only the judge's creators (if the list is set) may.
+    pub(crate) fn create_by_mail(
+        &mut self,
+        from: &str,
+        game: &str,
+        args: &[String],
+        no: usize,
+        line: &str,
+    ) {
+        let creators = &self.j.config.creators;
+        if !creators.is_empty() && !creators.iter().any(|c| lower(c) == from) {
+            self.section(
+                "CREATE refused",
+                format!(
+                    "{} Only the judge's game masters may create games here.",
+                    quote(no, line)
+                ),
+            );
+            return;
+        }
+        match self.create(from, game, args) {
+            Ok(id) => {
+                self.touched.push((id.clone(), None));
+                self.section(
+                    format!("CREATE {id}"),
+                    format!(
+                        "Game {id} is created; you are its game master. Your \
+                         password and token come in a separate mail, as do each \
+                         player's."
+                    ),
+                );
+            }
+            Err(e) => self.section("CREATE refused", format!("{}\n  {e}", quote(no, line))),
+        }
     }
 }

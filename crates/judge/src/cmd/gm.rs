@@ -3,7 +3,9 @@
 use crate::auth::*;
 use crate::clock::format_long;
 use crate::cmd::*;
+use crate::config::JudgeConfig;
 use crate::judge::*;
+use crate::mails::quote;
 use crate::model::*;
 use crate::run::*;
 use castellan_engine::dice::Secret;
@@ -33,7 +35,7 @@ impl Run<'_> {
     }
 
     /// A game master's command on game `id` (by mail after auth, or from the CLI).
-    pub(crate) fn gm_op(&mut self, id: &str, cmd: Cmd) -> Result<String, JudgeError> {
+    pub(crate) fn gm_op(&mut self, id: &str, cmd: Command) -> Result<String, JudgeError> {
         let Some(mut g) = self.take(id)? else {
             return Err(JudgeError::Refused(format!("there is no game {id}")));
         };
@@ -42,19 +44,19 @@ impl Run<'_> {
         r.map_err(JudgeError::Refused)
     }
 
-    pub(crate) fn gm_op_on(&mut self, g: &mut Loaded, cmd: Cmd) -> Result<String, String> {
+    pub(crate) fn gm_op_on(&mut self, g: &mut Loaded, cmd: Command) -> Result<String, String> {
         let id = g.rec.id.clone();
         let now = self.now();
         let status = g.rec.status;
         let (title, text) = match cmd {
-            Cmd::Start => {
+            Command::Start => {
                 if status != Status::Forming {
                     return Err(format!("{id} has already started"));
                 }
                 self.start(g)?;
                 return Ok(format!("{id} started with {} players.", g.rec.seats.len()));
             }
-            Cmd::Pause => {
+            Command::Pause => {
                 if status != Status::Running {
                     return Err(format!("{id} is not running"));
                 }
@@ -63,7 +65,7 @@ impl Run<'_> {
                 g.rec.deadline = None;
                 ("paused".to_string(), "The game master paused the game: no deadline runs and no orders are taken until RESUME.".to_string())
             }
-            Cmd::Resume => {
+            Command::Resume => {
                 if status != Status::Paused {
                     return Err(format!("{id} is not paused"));
                 }
@@ -80,18 +82,8 @@ impl Run<'_> {
                     ),
                 )
             }
-            Cmd::Extend(h) => {
-                let hours: i64 = h
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|h| *h >= 1 && *h <= self.j.config.max_deadline_hours)
-                    .ok_or_else(|| {
-                        format!(
-                            "EXTEND {h}: write a number of hours from 1 to {}",
-                            self.j.config.max_deadline_hours
-                        )
-                    })?
-                    .into();
+            Command::Extend(Extend { hours }) => {
+                let hours = i64::from(hours);
                 match (status, g.rec.deadline, g.rec.paused_left) {
                     (Status::Running, Some(d), _) => {
                         g.rec.deadline = Some(d + hours * 3600);
@@ -111,7 +103,7 @@ impl Run<'_> {
                     ),
                 )
             }
-            Cmd::Replace(seat, addr) => {
+            Command::Replace(seat, addr) => {
                 let addr = lower(&addr);
                 if !addr.contains('@') {
                     return Err(format!(
@@ -146,7 +138,7 @@ impl Run<'_> {
                     format!("The seat {name} is now played by {addr}."),
                 )
             }
-            Cmd::Kick(seat) => {
+            Command::Kick(seat) => {
                 if status == Status::Finished {
                     return Err(format!("{id} is over"));
                 }
@@ -160,7 +152,7 @@ impl Run<'_> {
                     format!("The game master removed the player of {name}; a bot plays the seat until REPLACE."),
                 )
             }
-            Cmd::End => {
+            Command::End => {
                 if status == Status::Finished {
                     return Err(format!("{id} is already over"));
                 }
@@ -209,4 +201,94 @@ pub(crate) fn find_seat(rec: &GameRecord, seat: &str) -> Result<usize, String> {
                     .join(", ")
             )
         })
+}
+
+/// EXTEND's argument: hours, from 1 to the judge's `max_deadline_hours`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Extend {
+    pub hours: u32,
+}
+
+impl Extend {
+    /// `hours` checked against the judge's longest deadline.
+    pub fn new(hours: &str, config: &JudgeConfig) -> Result<Extend, CmdError> {
+        let max = config.max_deadline_hours;
+        hours
+            .parse::<u32>()
+            .ok()
+            .filter(|h| *h >= 1 && *h <= max)
+            .map(|hours| Extend { hours })
+            .ok_or_else(|| {
+                refuse(
+                    format!("EXTEND {hours}: write a number of hours from 1 to {max}"),
+                    "write: EXTEND 24",
+                )
+            })
+    }
+}
+
+/// EXTEND hours
+pub(crate) fn parse_extend(a: &Args, config: &JudgeConfig) -> Result<Command, CmdError> {
+    match a.words.as_slice() {
+        [h] => Extend::new(h, config).map(Command::Extend),
+        _ => Err(refuse("EXTEND takes a number of hours", "write: EXTEND 24")),
+    }
+}
+
+/// REPLACE seat address
+pub(crate) fn parse_replace(a: &Args) -> Result<Command, CmdError> {
+    match a.words.as_slice() {
+        [s, addr] => Ok(Command::Replace(s.to_string(), addr.to_string())),
+        _ => Err(refuse(
+            "REPLACE takes the seat (number or name) and the new player's address",
+            "write: REPLACE 2 newplayer@example.org",
+        )),
+    }
+}
+
+/// KICK seat
+pub(crate) fn parse_kick(a: &Args) -> Result<Command, CmdError> {
+    match a.words.as_slice() {
+        [s] => Ok(Command::Kick(s.to_string())),
+        _ => Err(refuse(
+            "KICK takes the seat (number or name)",
+            "write: KICK 2",
+        )),
+    }
+}
+
+impl Run<'_> {
+    /// A game master's command by mail: the writer must be this game's game master.
+    pub(crate) fn gm_by_mail(
+        &mut self,
+        ctx: &Ctx,
+        from: &str,
+        cmd: Command,
+        no: usize,
+        line: &str,
+    ) -> Result<(), StoreError> {
+        let what = first_word(line);
+        let Some((g, who)) = self.authed(ctx, from, &what)? else {
+            return Ok(());
+        };
+        if !who.gm {
+            self.section(
+                format!("{what} refused"),
+                format!("Only the game master of {} may do that.", g.rec.id),
+            );
+            self.put(g);
+            return Ok(());
+        }
+        let id = g.rec.id.clone();
+        self.put(g);
+        match self.gm_op(&id, cmd) {
+            Ok(t) => self.section(format!("{what} {id}"), t),
+            Err(JudgeError::Refused(e)) => self.section(
+                format!("{what} refused"),
+                format!("{}\n  {e}", quote(no, line)),
+            ),
+            Err(JudgeError::Store(e)) => return Err(e),
+        }
+        Ok(())
+    }
 }

@@ -3,8 +3,10 @@
 use crate::audit::audit;
 use crate::auth::*;
 use crate::clock::format_long;
+use crate::cmd::*;
 use crate::model::*;
 use crate::run::*;
+use serde_json::json;
 
 impl Run<'_> {
     pub(crate) fn list_line(&self, r: &GameRecord) -> String {
@@ -227,6 +229,93 @@ impl Run<'_> {
         let (_, out) = audit(&g.rec, s.as_mut());
         self.section(format!("VERIFY {id}"), out);
         self.put(g);
+        Ok(())
+    }
+}
+
+/// HISTORY [game-id] [turn | from-to]
+pub(crate) fn parse_history(a: &Args) -> Result<Command, CmdError> {
+    let (id, range) = match a.words.as_slice() {
+        [] => (None, None),
+        [x] if looks_like_id(x) => (Some(x.to_lowercase()), None),
+        [x] => (None, Some(x.to_string())),
+        [x, y] if looks_like_id(x) => (Some(x.to_lowercase()), Some(y.to_string())),
+        _ => {
+            return Err(refuse(
+                "HISTORY takes a game id and a turn or a range",
+                "write: HISTORY castle-7 3-5",
+            ))
+        }
+    };
+    Ok(Command::History(id, range))
+}
+
+impl Run<'_> {
+    /// HELP: the judge's help text.
+    pub(crate) fn help(&mut self) {
+        let games: Vec<_> = self
+            .j
+            .games
+            .iter()
+            .map(|g| json!({"name": g.name, "min": g.min_seats, "max": g.max_seats}))
+            .collect();
+        let text = self.j.templates.render(
+            "help.txt",
+            &json!({"judge": self.j.config.address, "games": games}),
+        );
+        self.section("HELP", text);
+    }
+
+    /// LIST: every game, one line each.
+    pub(crate) fn list(&mut self) -> Result<(), StoreError> {
+        let mut out = Vec::new();
+        for id in self.store.game_ids()? {
+            let rec = match self.games.get(&id) {
+                Some(g) => Some(g.rec.clone()),
+                None => self.store.game(&id)?,
+            };
+            if let Some(r) = rec {
+                out.push(self.list_line(&r));
+            }
+        }
+        for (id, g) in &self.games {
+            if !out.iter().any(|l| l.starts_with(&format!("{id} "))) {
+                out.push(self.list_line(&g.rec));
+            }
+        }
+        if out.is_empty() {
+            out.push("No games yet. CREATE one!".into());
+        }
+        self.section("LIST", out.join("\n"));
+        Ok(())
+    }
+
+    /// ORDERS [game or game-id]: the game's order syntax.
+    pub(crate) fn orders_help(&mut self, ctx: &Ctx, arg: Option<String>) -> Result<(), StoreError> {
+        let name = match arg.or_else(|| ctx.game.clone()) {
+            Some(a) => match self.info(&a) {
+                Some(i) => Some(i.name.to_string()),
+                None => self.take(&a)?.map(|g| {
+                    let n = g.rec.game.clone();
+                    self.put(g);
+                    n
+                }),
+            },
+            None => None,
+        };
+        match name.and_then(|n| self.j.info(&n).copied()) {
+            Some(info) => self.section(
+                format!("ORDERS for {}", info.name),
+                (info.help)(castellan_engine::Lang::En),
+            ),
+            None => {
+                let names: Vec<&str> = self.j.games.iter().map(|g| g.name).collect();
+                self.section(
+                    "ORDERS: which game?",
+                    format!("Write ORDERS followed by one of: {}", names.join(", ")),
+                )
+            }
+        }
         Ok(())
     }
 }

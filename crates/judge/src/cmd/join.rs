@@ -101,3 +101,23 @@ impl Run<'_> {
         Ok(())
     }
 }
+
+/// JOIN game-id password [AS Name]
+pub(crate) fn parse(a: &Args) -> Result<Command, CmdError> {
+    match a.words.as_slice() {
+        [g, p] => Ok(Command::Join {
+            game: g.to_lowercase(),
+            password: p.to_string(),
+            name: None,
+        }),
+        [g, p, as_, n] if as_.eq_ignore_ascii_case("as") => Ok(Command::Join {
+            game: g.to_lowercase(),
+            password: p.to_string(),
+            name: Some(n.to_string()),
+        }),
+        _ => Err(refuse(
+            "JOIN needs the game id and its join password",
+            "write: JOIN castle-7 password AS YourName",
+        )),
+    }
+}

@@ -1,8 +1,14 @@
-//! The judge's own commands: one line each, keyword first, any case.
-//! Lines that are not judge commands are order text for the game in context.
+//! The judge's own commands: one line each, keyword first, any case. Lines that are not
+//! judge commands are order text for the game in context.
+//!
+//! This file only routes: [`parse`] reads the keyword and hands the rest of the line to
+//! that command's family (each file below holds a family's syntax, parser and apply);
+//! [`Run::command`] hands a parsed command to its family. To add a command: give it a
+//! variant here, a keyword in [`KEYWORDS`] and a line in `parse`, its parser and apply in
+//! its family's file, its answers in that family's answer template, and its syntax in
+//! docs/commands.md.
 
 mod create;
-mod dispatch;
 mod gm;
 mod info;
 mod join;
@@ -12,10 +18,16 @@ mod press;
 mod seat;
 
 pub(crate) use create::capitalise;
+pub(crate) use gm::Extend;
+pub(crate) use seat::Vacation;
+
+use crate::config::JudgeConfig;
+use crate::model::StoreError;
+use crate::run::{Ctx, Run};
 
 /// A judge command, parsed from one line.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Cmd {
+pub enum Command {
     Help,
     List,
     /// CREATE game key=value ...
@@ -44,12 +56,13 @@ pub enum Cmd {
     Observe(Option<String>, bool),
     Resign,
     /// VACATION days | OFF
-    Vacation(String),
+    Vacation(Vacation),
     Verify(Option<String>),
     Start,
     Pause,
     Resume,
-    Extend(String),
+    /// EXTEND hours (1 to the judge's longest deadline, checked at parse)
+    Extend(Extend),
     /// REPLACE seat address
     Replace(String, String),
     Kick(String),
@@ -57,17 +70,18 @@ pub enum Cmd {
 }
 
 /// A refused command line: what is wrong, and how to write it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message} ({hint})")]
 pub struct CmdError {
     pub message: String,
     pub hint: String,
 }
 
-fn err(message: &str, hint: &str) -> Option<Result<Cmd, CmdError>> {
-    Some(Err(CmdError {
+pub(crate) fn refuse(message: impl Into<String>, hint: impl Into<String>) -> CmdError {
+    CmdError {
         message: message.into(),
         hint: hint.into(),
-    }))
+    }
 }
 
 /// Does this word look like a game id ("race-1", "castle-7")?
@@ -84,149 +98,152 @@ pub const KEYWORDS: [&str; 26] = [
     "RESUME", "EXTEND", "REPLACE", "KICK", "END", "SIGNOFF", "QUIT",
 ];
 
+/// The words of a line after its keyword, and the rest of the line as typed.
+pub(crate) struct Args<'l> {
+    pub words: Vec<&'l str>,
+    pub rest: Option<String>,
+}
+
+impl Args<'_> {
+    pub fn first_lower(&self) -> Option<String> {
+        self.words.first().map(|s| s.to_lowercase())
+    }
+}
+
 /// `None` if the line is not a judge command (order text, or chatter outside a game).
-pub fn parse(line: &str) -> Option<Result<Cmd, CmdError>> {
+pub fn parse(line: &str, config: &JudgeConfig) -> Option<Result<Command, CmdError>> {
     let line = line.trim();
     let mut words = line.split_whitespace();
     let kw = words.next()?.to_uppercase();
     let kw = kw.trim_end_matches(':');
-    let args: Vec<&str> = words.collect();
-    let rest = line
-        .split_once(char::is_whitespace)
-        .map(|(_, r)| r.trim().to_string())
-        .filter(|r| !r.is_empty());
-    let one_id = |a: &[&str]| a.first().map(|s| s.to_string());
-    Some(Ok(match kw {
-        "HELP" | "?" => Cmd::Help,
-        "LIST" => Cmd::List,
-        "CREATE" => match args.split_first() {
-            Some((g, more)) => Cmd::Create(
-                g.to_lowercase(),
-                more.iter().map(|s| s.to_string()).collect(),
-            ),
-            None => {
-                return err(
-                    "CREATE needs the game's name",
-                    "write: CREATE castle-risk seats=4 player=Anna:anna@example.org",
-                )
-            }
-        },
-        "JOIN" => match args.as_slice() {
-            [g, p] => Cmd::Join {
-                game: g.to_lowercase(),
-                password: p.to_string(),
-                name: None,
-            },
-            [g, p, as_, n] if as_.eq_ignore_ascii_case("as") => Cmd::Join {
-                game: g.to_lowercase(),
-                password: p.to_string(),
-                name: Some(n.to_string()),
-            },
-            _ => {
-                return err(
-                    "JOIN needs the game id and its join password",
-                    "write: JOIN castle-7 password AS YourName",
-                )
-            }
-        },
-        "GAME" => match args.as_slice() {
-            [g] => Cmd::Game(g.to_lowercase(), None),
-            [g, p] => Cmd::Game(g.to_lowercase(), Some(p.to_string())),
-            _ => {
-                return err(
-                    "GAME needs the game id, then optionally your password",
-                    "write: GAME castle-7 yourpassword",
-                )
-            }
-        },
-        "PASSWORD" => match args.as_slice() {
-            [p] => Cmd::Password(p.to_string()),
-            _ => return err("PASSWORD needs one word", "write: PASSWORD yourpassword"),
-        },
-        "STATUS" | "MAP" => Cmd::Status(one_id(&args).map(|s| s.to_lowercase())),
-        "ORDERS" => Cmd::Orders(one_id(&args).map(|s| s.to_lowercase())),
-        "CHECK" => Cmd::Check(rest),
-        "HISTORY" => {
-            let (id, range) = match args.as_slice() {
-                [] => (None, None),
-                [a] if looks_like_id(a) => (Some(a.to_lowercase()), None),
-                [a] => (None, Some(a.to_string())),
-                [a, b] if looks_like_id(a) => (Some(a.to_lowercase()), Some(b.to_string())),
-                _ => {
-                    return err(
-                        "HISTORY takes a game id and a turn or a range",
-                        "write: HISTORY castle-7 3-5",
-                    )
-                }
-            };
-            Cmd::History(id, range)
-        }
-        "PRESS" => Cmd::Press(rest),
-        "ENDPRESS" => Cmd::EndPress,
-        "OBSERVE" => {
-            let off = args.iter().any(|a| a.eq_ignore_ascii_case("off"));
-            let id = args
-                .iter()
-                .find(|a| !a.eq_ignore_ascii_case("off"))
-                .map(|s| s.to_lowercase());
-            Cmd::Observe(id, off)
-        }
-        "RESIGN" if args.is_empty() => Cmd::Resign,
-        "VACATION" => match args.as_slice() {
-            [d] => Cmd::Vacation(d.to_string()),
-            _ => {
-                return err(
-                    "VACATION takes a number of days, or OFF",
-                    "write: VACATION 5",
-                )
-            }
-        },
-        "VERIFY" => Cmd::Verify(one_id(&args).map(|s| s.to_lowercase())),
-        "START" if args.is_empty() => Cmd::Start,
-        "PAUSE" if args.is_empty() => Cmd::Pause,
-        "RESUME" if args.is_empty() => Cmd::Resume,
-        "EXTEND" => match args.as_slice() {
-            [h] => Cmd::Extend(h.to_string()),
-            _ => return err("EXTEND takes a number of hours", "write: EXTEND 24"),
-        },
-        "REPLACE" => match args.as_slice() {
-            [s, a] => Cmd::Replace(s.to_string(), a.to_string()),
-            _ => {
-                return err(
-                    "REPLACE takes the seat (number or name) and the new player's address",
-                    "write: REPLACE 2 newplayer@example.org",
-                )
-            }
-        },
-        "KICK" => match args.as_slice() {
-            [s] => Cmd::Kick(s.to_string()),
-            _ => return err("KICK takes the seat (number or name)", "write: KICK 2"),
-        },
-        "END" if args.is_empty() || (args.len() == 1 && args[0].eq_ignore_ascii_case("game")) => {
-            Cmd::End
+    let a = Args {
+        words: words.collect(),
+        rest: line
+            .split_once(char::is_whitespace)
+            .map(|(_, r)| r.trim().to_string())
+            .filter(|r| !r.is_empty()),
+    };
+    let bare = a.words.is_empty();
+    Some(match kw {
+        "HELP" | "?" => Ok(Command::Help),
+        "LIST" => Ok(Command::List),
+        "CREATE" => create::parse(&a),
+        "JOIN" => join::parse(&a),
+        "GAME" => crate::auth::parse_game(&a),
+        "PASSWORD" => crate::auth::parse_password(&a),
+        "STATUS" | "MAP" => Ok(Command::Status(a.first_lower())),
+        "ORDERS" => Ok(Command::Orders(a.first_lower())),
+        "CHECK" => Ok(Command::Check(a.rest)),
+        "HISTORY" => info::parse_history(&a),
+        "PRESS" => Ok(Command::Press(a.rest)),
+        "ENDPRESS" => Ok(Command::EndPress),
+        "OBSERVE" => Ok(observe::parse(&a)),
+        // RESIGN, START ... with words after them are the game's business.
+        "RESIGN" if bare => Ok(Command::Resign),
+        "VACATION" => seat::parse_vacation(&a),
+        "VERIFY" => Ok(Command::Verify(a.first_lower())),
+        "START" if bare => Ok(Command::Start),
+        "PAUSE" if bare => Ok(Command::Pause),
+        "RESUME" if bare => Ok(Command::Resume),
+        "EXTEND" => gm::parse_extend(&a, config),
+        "REPLACE" => gm::parse_replace(&a),
+        "KICK" => gm::parse_kick(&a),
+        "END" if bare || (a.words.len() == 1 && a.words[0].eq_ignore_ascii_case("game")) => {
+            Ok(Command::End)
         }
         // Signatures some mail programs add without "-- ": stop reading.
-        "SIGNOFF" | "QUIT" => return None,
         _ => return None,
-    }))
+    })
+}
+
+impl Run<'_> {
+    /// Apply one command: hand it to its family.
+    pub(crate) fn command(
+        &mut self,
+        ctx: &mut Ctx,
+        cmd: Command,
+        no: usize,
+        line: &str,
+        from: &str,
+    ) -> Result<(), StoreError> {
+        match cmd {
+            Command::Help => self.help(),
+            Command::List => self.list()?,
+            Command::Create(game, args) => self.create_by_mail(from, &game, &args, no, line),
+            Command::Join {
+                game,
+                password,
+                name,
+            } => self.join(from, &game, &password, name)?,
+            Command::Game(id, pw) => self.enter_game(ctx, &id, pw)?,
+            Command::Password(pw) => ctx.password = Some(pw),
+            Command::Status(id) => {
+                self.enter_named(ctx, id)?;
+                self.status(ctx, from)?;
+            }
+            Command::Orders(arg) => self.orders_help(ctx, arg)?,
+            Command::Check(Some(order)) => self.check_line(ctx, from, no, order)?,
+            Command::Check(None) => ctx.check_mode = true,
+            Command::History(id, range) => {
+                self.enter_named(ctx, id)?;
+                self.history(ctx, from, range.as_deref())?;
+            }
+            Command::Press(Some(text)) => self.press(ctx, from, &text)?,
+            Command::Press(None) => ctx.press = Some((no, Vec::new())),
+            Command::EndPress => {}
+            Command::Observe(id, off) => {
+                let id = id.or_else(|| ctx.game.clone());
+                self.observe(from, id, off)?;
+            }
+            Command::Verify(id) => {
+                self.enter_named(ctx, id)?;
+                self.verify(ctx)?;
+            }
+            Command::Resign | Command::Vacation(_) => self.seat_command(ctx, from, cmd)?,
+            Command::Start
+            | Command::Pause
+            | Command::Resume
+            | Command::Extend(_)
+            | Command::Replace(..)
+            | Command::Kick(_)
+            | Command::End => self.gm_by_mail(ctx, from, cmd, no, line)?,
+        }
+        Ok(())
+    }
+
+    /// STATUS, HISTORY, VERIFY naming a game: it becomes the game in context.
+    fn enter_named(&mut self, ctx: &mut Ctx, id: Option<String>) -> Result<(), StoreError> {
+        if let Some(id) = id {
+            self.enter_game(ctx, &id, ctx.password.clone())?;
+        }
+        Ok(())
+    }
+}
+
+pub(crate) fn first_word(line: &str) -> String {
+    line.split_whitespace().next().unwrap_or("").to_uppercase()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn parse_(line: &str) -> Option<Result<Command, CmdError>> {
+        parse(line, &JudgeConfig::default())
+    }
+
     /// Issue 3 (Commands by email): "case-insensitive".
     #[test]
     fn keywords_are_case_insensitive() {
-        assert_eq!(parse("help"), Some(Ok(Cmd::Help)));
-        assert_eq!(parse("LiSt"), Some(Ok(Cmd::List)));
+        assert_eq!(parse_("help"), Some(Ok(Command::Help)));
+        assert_eq!(parse_("LiSt"), Some(Ok(Command::List)));
         assert_eq!(
-            parse("game Race-1 Secret"),
-            Some(Ok(Cmd::Game("race-1".into(), Some("Secret".into()))))
+            parse_("game Race-1 Secret"),
+            Some(Ok(Command::Game("race-1".into(), Some("Secret".into()))))
         );
         assert_eq!(
-            parse("join race-1 pw as Anna"),
-            Some(Ok(Cmd::Join {
+            parse_("join race-1 pw as Anna"),
+            Some(Ok(Command::Join {
                 game: "race-1".into(),
                 password: "pw".into(),
                 name: Some("Anna".into())
@@ -237,27 +254,30 @@ mod tests {
     /// Order text is not a command: "Anything else in a game context is order text".
     #[test]
     fn order_lines_are_not_commands() {
-        assert_eq!(parse("ADD 2"), None);
-        assert_eq!(parse("ATTACK Livonia FROM Poland"), None);
-        assert_eq!(parse("SET DEFEND 2"), None);
+        assert_eq!(parse_("ADD 2"), None);
+        assert_eq!(parse_("ATTACK Livonia FROM Poland"), None);
+        assert_eq!(parse_("SET DEFEND 2"), None);
         // RESIGN with words after it is the game's business.
-        assert_eq!(parse("RESIGN now please"), None);
+        assert_eq!(parse_("RESIGN now please"), None);
     }
 
     /// "Errors quote the line, say what is wrong and how to write it".
     #[test]
     fn bad_commands_say_how_to_write_them() {
-        let Some(Err(e)) = parse("JOIN race-1") else {
+        let Some(Err(e)) = parse_("JOIN race-1") else {
             panic!("JOIN without password must be refused")
         };
         assert!(e.hint.contains("JOIN castle-7 password"), "{e:?}");
         assert_eq!(
-            parse("HISTORY race-1 3-5"),
-            Some(Ok(Cmd::History(Some("race-1".into()), Some("3-5".into()))))
+            parse_("HISTORY race-1 3-5"),
+            Some(Ok(Command::History(
+                Some("race-1".into()),
+                Some("3-5".into())
+            )))
         );
         assert_eq!(
-            parse("HISTORY 4"),
-            Some(Ok(Cmd::History(None, Some("4".into()))))
+            parse_("HISTORY 4"),
+            Some(Ok(Command::History(None, Some("4".into()))))
         );
     }
 }

@@ -1,5 +1,6 @@
 //! OBSERVE [game-id] [OFF]: receive (or stop receiving) a game's public reports.
 
+use crate::cmd::*;
 use crate::model::*;
 use crate::run::*;
 
@@ -52,4 +53,15 @@ impl Run<'_> {
         self.put(g);
         Ok(())
     }
+}
+
+/// OBSERVE [game-id] [OFF]
+pub(crate) fn parse(a: &Args) -> Command {
+    let off = a.words.iter().any(|w| w.eq_ignore_ascii_case("off"));
+    let id = a
+        .words
+        .iter()
+        .find(|w| !w.eq_ignore_ascii_case("off"))
+        .map(|s| s.to_lowercase());
+    Command::Observe(id, off)
 }

@@ -139,3 +139,28 @@ impl Run<'_> {
         Ok(())
     }
 }
+
+impl Run<'_> {
+    /// CHECK order: check one line now, whatever the mode.
+    pub(crate) fn check_line(
+        &mut self,
+        ctx: &mut Ctx,
+        from: &str,
+        no: usize,
+        order: String,
+    ) -> Result<(), StoreError> {
+        if ctx.game.is_none() || ctx.bad {
+            self.section(
+                "CHECK: which game?",
+                "Write GAME game-id yourpassword first.",
+            );
+            return Ok(());
+        }
+        let mode = ctx.check_mode;
+        ctx.check_mode = true;
+        ctx.orders.push((no, order));
+        self.flush(ctx, from)?;
+        ctx.check_mode = mode;
+        Ok(())
+    }
+}

@@ -11,9 +11,9 @@ impl Run<'_> {
         &mut self,
         ctx: &Ctx,
         from: &str,
-        cmd: Cmd,
+        cmd: Command,
     ) -> Result<(), StoreError> {
-        let what = if matches!(cmd, Cmd::Resign) {
+        let what = if matches!(cmd, Command::Resign) {
             "RESIGN"
         } else {
             "VACATION"
@@ -39,86 +39,119 @@ impl Run<'_> {
             return Ok(());
         }
         match cmd {
-            Cmd::Resign => {
-                let name = g.rec.seats[seat].name.clone();
-                if g.rec.status == Status::Forming {
-                    let s = &mut g.rec.seats[seat];
-                    s.address = None;
-                    s.name = format!("Seat {}", seat + 1);
-                    self.section(format!("RESIGN {id}"), "Your seat is open again.");
-                } else {
-                    let s = &mut g.rec.seats[seat];
-                    s.resigned = true;
-                    s.bot = true;
-                    self.section(
-                        format!("RESIGN {id}"),
-                        "You resigned: a bot plays your seat to the end. You still receive the public reports.",
-                    );
-                    for to in Self::recipients(&g.rec) {
-                        let body = self.j.templates.render(
-                            "notice.txt",
-                            &json!({"game_id": id, "title": format!("{name} resigned"),
-                                    "text": format!("{name} resigned; a bot plays the seat from now on.")}),
-                        );
-                        self.mail(&to, format!("[{id}] {name} resigned"), body, Some(&id));
-                    }
-                }
-                g.dirty = true;
-                self.glog(&id, "resign", name);
-            }
-            Cmd::Vacation(arg) => {
-                if arg.eq_ignore_ascii_case("off") {
-                    g.rec.seats[seat].vacation_until = None;
-                    g.dirty = true;
-                    self.section(
-                        format!("VACATION {id}"),
-                        "Vacation over: normal deadlines again.",
-                    );
-                } else {
-                    let limit = self.j.config.vacation_limit_days;
-                    let used = g.rec.seats[seat].vacation_days;
-                    match arg.parse::<u32>() {
-                        Ok(d) if d >= 1 && used + d <= limit => {
-                            let until = self.now() + i64::from(d) * 86_400;
-                            let s = &mut g.rec.seats[seat];
-                            s.vacation_until = Some(until);
-                            s.vacation_days += d;
-                            let awaited = g
-                                .session
-                                .as_ref()
-                                .is_some_and(|x| x.awaiting().contains(&seat));
-                            if awaited {
-                                if let Some(dl) = g.rec.deadline {
-                                    if dl < until {
-                                        g.rec.deadline = Some(until);
-                                        g.rec.reminded.clear();
-                                    }
-                                }
-                            }
-                            g.dirty = true;
-                            self.section(
-                                format!("VACATION {id}"),
-                                format!(
-                                    "On vacation until {}: no deadline waiting for you ends before then. {} of your {limit} vacation days are left.",
-                                    format_long(until),
-                                    limit - used - d
-                                ),
-                            );
-                            self.glog(&id, "vacation", format!("seat {seat}: {d} days"));
-                        }
-                        _ => self.section(
-                            "VACATION refused",
-                            format!(
-                                "VACATION {arg}: you have {} vacation day(s) left in {id} (out of {limit}); write: VACATION 3, or VACATION OFF",
-                                limit.saturating_sub(used)
-                            ),
-                        ),
-                    }
-                }
-            }
+            Command::Resign => self.resign(&mut g, seat),
+            Command::Vacation(v) => self.vacation(&mut g, seat, v),
             _ => {}
         }
         self.put(g);
         Ok(())
+    }
+
+    /// RESIGN: before the start the seat opens again; after it, a bot plays it to the end.
+    fn resign(&mut self, g: &mut Loaded, seat: usize) {
+        let id = g.rec.id.clone();
+        let name = g.rec.seats[seat].name.clone();
+        if g.rec.status == Status::Forming {
+            let s = &mut g.rec.seats[seat];
+            s.address = None;
+            s.name = format!("Seat {}", seat + 1);
+            self.section(format!("RESIGN {id}"), "Your seat is open again.");
+        } else {
+            let s = &mut g.rec.seats[seat];
+            s.resigned = true;
+            s.bot = true;
+            self.section(
+                format!("RESIGN {id}"),
+                "You resigned: a bot plays your seat to the end. You still receive the public reports.",
+            );
+            for to in Self::recipients(&g.rec) {
+                let body = self.j.templates.render(
+                    "notice.txt",
+                    &json!({"game_id": id, "title": format!("{name} resigned"),
+                            "text": format!("{name} resigned; a bot plays the seat from now on.")}),
+                );
+                self.mail(&to, format!("[{id}] {name} resigned"), body, Some(&id));
+            }
+        }
+        g.dirty = true;
+        self.glog(&id, "resign", name);
+    }
+
+    /// VACATION days | OFF: no deadline waiting for the seat ends before the vacation does.
+    fn vacation(&mut self, g: &mut Loaded, seat: usize, v: Vacation) {
+        let id = g.rec.id.clone();
+        let d = match v {
+            Vacation::Off => {
+                g.rec.seats[seat].vacation_until = None;
+                g.dirty = true;
+                self.section(
+                    format!("VACATION {id}"),
+                    "Vacation over: normal deadlines again.",
+                );
+                return;
+            }
+            Vacation::Days(d) => d,
+        };
+        let limit = self.j.config.vacation_limit_days;
+        let used = g.rec.seats[seat].vacation_days;
+        if used + d > limit {
+            self.section(
+                "VACATION refused",
+                format!(
+                    "VACATION {d}: you have {} vacation day(s) left in {id} (out of {limit}); write: VACATION 3, or VACATION OFF",
+                    limit.saturating_sub(used)
+                ),
+            );
+            return;
+        }
+        let until = self.now() + i64::from(d) * 86_400;
+        let s = &mut g.rec.seats[seat];
+        s.vacation_until = Some(until);
+        s.vacation_days += d;
+        let awaited = g
+            .session
+            .as_ref()
+            .is_some_and(|x| x.awaiting().contains(&seat));
+        if let (true, Some(dl)) = (awaited, g.rec.deadline) {
+            if dl < until {
+                g.rec.deadline = Some(until);
+                g.rec.reminded.clear();
+            }
+        }
+        g.dirty = true;
+        self.section(
+            format!("VACATION {id}"),
+            format!(
+                "On vacation until {}: no deadline waiting for you ends before then. {} of your {limit} vacation days are left.",
+                format_long(until),
+                limit - used - d
+            ),
+        );
+        self.glog(&id, "vacation", format!("seat {seat}: {d} days"));
+    }
+}
+
+/// VACATION's argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Vacation {
+    Days(u32),
+    Off,
+}
+
+/// VACATION days | OFF
+pub(crate) fn parse_vacation(a: &Args) -> Result<Command, CmdError> {
+    match a.words.as_slice() {
+        [off] if off.eq_ignore_ascii_case("off") => Ok(Command::Vacation(Vacation::Off)),
+        [d] => match d.parse::<u32>() {
+            Ok(d) if d >= 1 => Ok(Command::Vacation(Vacation::Days(d))),
+            _ => Err(refuse(
+                format!("VACATION {d}: write a number of days from 1, or OFF"),
+                "write: VACATION 5",
+            )),
+        },
+        _ => Err(refuse(
+            "VACATION takes a number of days, or OFF",
+            "write: VACATION 5",
+        )),
     }
 }
