@@ -46,7 +46,6 @@ impl Run<'_> {
 
     pub(crate) fn gm_op_on(&mut self, g: &mut Loaded, cmd: Command) -> Result<String, String> {
         let id = g.rec.id.clone();
-        let now = self.now();
         let status = g.rec.status;
         let (title, text) = match cmd {
             Command::Start => {
@@ -56,102 +55,11 @@ impl Run<'_> {
                 self.start(g)?;
                 return Ok(format!("{id} started with {} players.", g.rec.seats.len()));
             }
-            Command::Pause => {
-                if status != Status::Running {
-                    return Err(format!("{id} is not running"));
-                }
-                g.rec.status = Status::Paused;
-                g.rec.paused_left = g.rec.deadline.map(|d| (d - now).max(0));
-                g.rec.deadline = None;
-                ("paused".to_string(), "The game master paused the game: no deadline runs and no orders are taken until RESUME.".to_string())
-            }
-            Command::Resume => {
-                if status != Status::Paused {
-                    return Err(format!("{id} is not paused"));
-                }
-                g.rec.status = Status::Running;
-                g.rec.deadline = g.rec.paused_left.take().map(|l| now + l);
-                (
-                    "resumed".to_string(),
-                    format!(
-                        "The game goes on.{}",
-                        g.rec
-                            .deadline
-                            .map(|d| format!(" Deadline: {}.", format_long(d)))
-                            .unwrap_or_default()
-                    ),
-                )
-            }
-            Command::Extend(Extend { hours }) => {
-                let hours = i64::from(hours);
-                match (status, g.rec.deadline, g.rec.paused_left) {
-                    (Status::Running, Some(d), _) => {
-                        g.rec.deadline = Some(d + hours * 3600);
-                        g.rec.reminded.clear();
-                    }
-                    (Status::Paused, _, Some(l)) => g.rec.paused_left = Some(l + hours * 3600),
-                    _ => return Err(format!("{id} has no deadline running")),
-                }
-                (
-                    "deadline extended".to_string(),
-                    format!(
-                        "The game master moved the deadline {hours} hour(s) later{}.",
-                        g.rec
-                            .deadline
-                            .map(|d| format!(", to {}", format_long(d)))
-                            .unwrap_or_default()
-                    ),
-                )
-            }
-            Command::Replace(seat, addr) => {
-                let addr = lower(&addr);
-                if !addr.contains('@') {
-                    return Err(format!(
-                        "\"{addr}\" is not an address; write: REPLACE 2 new@example.org"
-                    ));
-                }
-                if status == Status::Finished {
-                    return Err(format!("{id} is over"));
-                }
-                let s = find_seat(&g.rec, &seat)?;
-                if g.rec.seat_of(&addr).is_some_and(|x| x != s) {
-                    return Err(format!("{addr} already has a seat in {id}"));
-                }
-                let pw = self.random_word("password", 8);
-                let token = self.random_word("token", 6);
-                let salt = g.rec.salt.clone();
-                let seat_rec = &mut g.rec.seats[s];
-                let name = seat_rec.name.clone();
-                seat_rec.address = Some(addr.clone());
-                seat_rec.password_hash = hash_pw(&salt, &pw);
-                seat_rec.token = token.clone();
-                seat_rec.misses = 0;
-                seat_rec.bot = false;
-                seat_rec.resigned = false;
-                seat_rec.vacation_until = None;
-                seat_rec.vacation_days = 0;
-                let rec = g.rec.clone();
-                self.welcome(&rec, &name, &addr, &pw, &token);
-                g.force_private = true;
-                (
-                    format!("{name} replaced"),
-                    format!("The seat {name} is now played by {addr}."),
-                )
-            }
-            Command::Kick(seat) => {
-                if status == Status::Finished {
-                    return Err(format!("{id} is over"));
-                }
-                let s = find_seat(&g.rec, &seat)?;
-                let seat_rec = &mut g.rec.seats[s];
-                let name = seat_rec.name.clone();
-                seat_rec.address = None;
-                seat_rec.bot = true;
-                (
-                    format!("{name} removed"),
-                    format!("The game master removed the player of {name}; a bot plays the seat until REPLACE."),
-                )
-            }
+            Command::Pause => self.gm_pause(g)?,
+            Command::Resume => self.gm_resume(g)?,
+            Command::Extend(Extend { hours }) => self.gm_extend(g, hours)?,
+            Command::Replace(seat, addr) => self.gm_replace(g, seat, addr)?,
+            Command::Kick(seat) => self.gm_kick(g, seat)?,
             Command::End => {
                 if status == Status::Finished {
                     return Err(format!("{id} is already over"));
@@ -179,6 +87,131 @@ impl Run<'_> {
             self.mail(&to, format!("[{id}] {title}"), body, Some(&id));
         }
         Ok(text)
+    }
+
+    /// PAUSE: changes the record and says what to tell everyone.
+    fn gm_pause(&mut self, g: &mut Loaded) -> Result<(String, String), String> {
+        let id = g.rec.id.clone();
+        let now = self.now();
+        let status = g.rec.status;
+        if status != Status::Running {
+            return Err(format!("{id} is not running"));
+        }
+        g.rec.status = Status::Paused;
+        g.rec.paused_left = g.rec.deadline.map(|d| (d - now).max(0));
+        g.rec.deadline = None;
+        Ok(("paused".to_string(), "The game master paused the game: no deadline runs and no orders are taken until RESUME.".to_string()))
+    }
+
+    /// RESUME: changes the record and says what to tell everyone.
+    fn gm_resume(&mut self, g: &mut Loaded) -> Result<(String, String), String> {
+        let id = g.rec.id.clone();
+        let now = self.now();
+        let status = g.rec.status;
+        if status != Status::Paused {
+            return Err(format!("{id} is not paused"));
+        }
+        g.rec.status = Status::Running;
+        g.rec.deadline = g.rec.paused_left.take().map(|l| now + l);
+        Ok((
+            "resumed".to_string(),
+            format!(
+                "The game goes on.{}",
+                g.rec
+                    .deadline
+                    .map(|d| format!(" Deadline: {}.", format_long(d)))
+                    .unwrap_or_default()
+            ),
+        ))
+    }
+
+    /// EXTEND: changes the record and says what to tell everyone.
+    fn gm_extend(&mut self, g: &mut Loaded, hours: u32) -> Result<(String, String), String> {
+        let id = g.rec.id.clone();
+        let status = g.rec.status;
+        let hours = i64::from(hours);
+        match (status, g.rec.deadline, g.rec.paused_left) {
+            (Status::Running, Some(d), _) => {
+                g.rec.deadline = Some(d + hours * 3600);
+                g.rec.reminded.clear();
+            }
+            (Status::Paused, _, Some(l)) => g.rec.paused_left = Some(l + hours * 3600),
+            _ => return Err(format!("{id} has no deadline running")),
+        }
+        Ok((
+            "deadline extended".to_string(),
+            format!(
+                "The game master moved the deadline {hours} hour(s) later{}.",
+                g.rec
+                    .deadline
+                    .map(|d| format!(", to {}", format_long(d)))
+                    .unwrap_or_default()
+            ),
+        ))
+    }
+
+    /// REPLACE: changes the record and says what to tell everyone.
+    fn gm_replace(
+        &mut self,
+        g: &mut Loaded,
+        seat: String,
+        addr: String,
+    ) -> Result<(String, String), String> {
+        let id = g.rec.id.clone();
+        let status = g.rec.status;
+        let addr = lower(&addr);
+        if !addr.contains('@') {
+            return Err(format!(
+                "\"{addr}\" is not an address; write: REPLACE 2 new@example.org"
+            ));
+        }
+        if status == Status::Finished {
+            return Err(format!("{id} is over"));
+        }
+        let s = find_seat(&g.rec, &seat)?;
+        if g.rec.seat_of(&addr).is_some_and(|x| x != s) {
+            return Err(format!("{addr} already has a seat in {id}"));
+        }
+        let pw = self.random_word("password", 8);
+        let token = self.random_word("token", 6);
+        let salt = g.rec.salt.clone();
+        let seat_rec = &mut g.rec.seats[s];
+        let name = seat_rec.name.clone();
+        seat_rec.address = Some(addr.clone());
+        seat_rec.password_hash = hash_pw(&salt, &pw);
+        seat_rec.token = token.clone();
+        seat_rec.misses = 0;
+        seat_rec.bot = false;
+        seat_rec.resigned = false;
+        seat_rec.vacation_until = None;
+        seat_rec.vacation_days = 0;
+        let rec = g.rec.clone();
+        self.welcome(&rec, &name, &addr, &pw, &token);
+        g.force_private = true;
+        Ok((
+            format!("{name} replaced"),
+            format!("The seat {name} is now played by {addr}."),
+        ))
+    }
+
+    /// KICK: changes the record and says what to tell everyone.
+    fn gm_kick(&mut self, g: &mut Loaded, seat: String) -> Result<(String, String), String> {
+        let id = g.rec.id.clone();
+        let status = g.rec.status;
+        if status == Status::Finished {
+            return Err(format!("{id} is over"));
+        }
+        let s = find_seat(&g.rec, &seat)?;
+        let seat_rec = &mut g.rec.seats[s];
+        let name = seat_rec.name.clone();
+        seat_rec.address = None;
+        seat_rec.bot = true;
+        Ok((
+            format!("{name} removed"),
+            format!(
+                "The game master removed the player of {name}; a bot plays the seat until REPLACE."
+            ),
+        ))
     }
 }
 pub(crate) fn find_seat(rec: &GameRecord, seat: &str) -> Result<usize, String> {

@@ -55,38 +55,53 @@ impl Run<'_> {
             self.put(g);
             return Ok(());
         }
-        let Some(session) = g.session.as_mut() else {
-            self.put(g);
-            return Ok(());
-        };
         if check {
-            let mut out = Vec::new();
-            for c in session.check(seat, &text, castellan_engine::Lang::En) {
-                out.push(quote(c.line_no, &c.line));
-                match c.verdict {
-                    LineVerdict::Ok(lines) if lines.is_empty() => out.push("  ok".into()),
-                    LineVerdict::Ok(lines) => {
-                        for l in lines {
-                            out.push(format!("  ok: {l}"));
-                        }
-                    }
-                    LineVerdict::Err { message, hint } => {
-                        out.push(format!("  refused: {message}"));
-                        if let Some(h) = hint {
-                            out.push(format!("  {h}"));
-                        }
-                    }
-                    LineVerdict::NeedsDice => {
-                        out.push("  legal so far; dice decide what happens from here".into())
+            self.check_text(&mut g, seat, &text);
+        } else {
+            self.submit_text(&mut g, seat, &text, &orders);
+        }
+        self.put(g);
+        Ok(())
+    }
+
+    /// CHECK: each line's verdict, nothing applied.
+    fn check_text(&mut self, g: &mut Loaded, seat: usize, text: &str) {
+        let id = g.rec.id.clone();
+        let Some(session) = g.session.as_mut() else {
+            return;
+        };
+        let mut out = Vec::new();
+        for c in session.check(seat, text, castellan_engine::Lang::En) {
+            out.push(quote(c.line_no, &c.line));
+            match c.verdict {
+                LineVerdict::Ok(lines) if lines.is_empty() => out.push("  ok".into()),
+                LineVerdict::Ok(lines) => {
+                    for l in lines {
+                        out.push(format!("  ok: {l}"));
                     }
                 }
+                LineVerdict::Err { message, hint } => {
+                    out.push(format!("  refused: {message}"));
+                    if let Some(h) = hint {
+                        out.push(format!("  {h}"));
+                    }
+                }
+                LineVerdict::NeedsDice => {
+                    out.push("  legal so far; dice decide what happens from here".into())
+                }
             }
-            out.push("CHECK applies nothing: send the orders without CHECK to play them.".into());
-            self.section(format!("CHECK for {id}"), out.join("\n"));
-            self.put(g);
-            return Ok(());
         }
-        match session.submit(seat, &text, castellan_engine::Lang::En) {
+        out.push("CHECK applies nothing: send the orders without CHECK to play them.".into());
+        self.section(format!("CHECK for {id}"), out.join("\n"));
+    }
+
+    /// Orders: all applied, or none and every refused line quoted.
+    fn submit_text(&mut self, g: &mut Loaded, seat: usize, text: &str, orders: &[(usize, String)]) {
+        let id = g.rec.id.clone();
+        let Some(session) = g.session.as_mut() else {
+            return;
+        };
+        match session.submit(seat, text, castellan_engine::Lang::En) {
             Ok(n) => {
                 let s = &mut g.rec.seats[seat];
                 s.misses = 0;
@@ -105,18 +120,8 @@ impl Run<'_> {
                 }
                 text.push_str("\nThe report follows in separate mails.");
                 self.section(format!("Orders for {id}"), text);
-                self.glog(
-                    &id,
-                    "orders",
-                    format!(
-                        "seat {seat}: {}",
-                        orders
-                            .iter()
-                            .map(|(_, l)| l.as_str())
-                            .collect::<Vec<_>>()
-                            .join(" / ")
-                    ),
-                );
+                let lines: Vec<&str> = orders.iter().map(|(_, l)| l.as_str()).collect();
+                self.glog(&id, "orders", format!("seat {seat}: {}", lines.join(" / ")));
             }
             Err(errs) => {
                 let mut out = Vec::new();
@@ -135,8 +140,6 @@ impl Run<'_> {
                 self.section(format!("Orders for {id} refused"), out.join("\n"));
             }
         }
-        self.put(g);
-        Ok(())
     }
 }
 
