@@ -108,7 +108,7 @@ pub enum Status {
 }
 
 /// Deadline settings of one game, in hours.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DeadlineSettings {
     /// Hours to answer a prompt whose kind has no setting of its own.
     pub hours: u32,

@@ -989,3 +989,29 @@ fn create_refusals() {
     );
     assert!(w.store.game_ids().unwrap().is_empty());
 }
+
+/// Issue 10: `deadline-KIND` at CREATE takes only the kinds of prompt the game asks;
+/// a misspelt kind is refused, naming the kinds, and no game is made.
+#[test]
+fn create_refuses_a_deadline_for_a_kind_the_game_never_prompts() {
+    let mut w = World::new(judge());
+    let out = w.send(
+        GM,
+        "new",
+        "CREATE race player=Anna:anna@example.org player=Bob:bob@example.org deadline-defnd=12",
+    );
+    let body = &reply_to(&out, GM).body;
+    assert!(body.contains("CREATE refused"), "{body}");
+    assert!(
+        body.contains("deadline-defnd") && body.contains("turn"),
+        "{body}"
+    );
+    assert!(w.store.game_ids().unwrap().is_empty());
+    let out = w.send(
+        GM,
+        "new",
+        "CREATE race player=Anna:anna@example.org player=Bob:bob@example.org deadline-turn=12",
+    );
+    assert!(reply_to(&out, GM).body.contains("CREATE race-1"));
+    assert_eq!(w.game("race-1").deadlines.hours_for("turn"), 12);
+}

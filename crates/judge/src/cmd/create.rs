@@ -2,9 +2,11 @@
 
 use crate::auth::*;
 use crate::cmd::*;
+use crate::config::JudgeConfig;
 use crate::mails::quote;
 use crate::model::*;
 use crate::run::*;
+use castellan_engine::{GameInfo, PromptKind};
 use serde_json::json;
 use std::collections::BTreeMap;
 
@@ -23,7 +25,8 @@ impl Run<'_> {
         Ok(format!("{prefix}-{}", max + 1))
     }
 
-    /// CREATE: returns the new game's id.
+    /// CREATE: returns the new game's id. Reads the arguments ([`CreateArgs`]), checks
+    /// them against the game ([`GameSetup`]), then draws the secrets and mails the welcomes.
     pub(crate) fn create(
         &mut self,
         gm: &str,
@@ -37,209 +40,23 @@ impl Run<'_> {
                 names.join(", ")
             ));
         };
-        let cfg = &self.j.config;
-        let mut deadlines = DeadlineSettings {
-            hours: cfg.deadline_hours,
-            per_kind: BTreeMap::new(),
-            reminder_hours: cfg.reminder_hours,
-            grace_hours: cfg.grace_hours,
-        };
-        let mut players: Vec<(String, String)> = Vec::new();
-        let mut seats: Option<usize> = None;
-        let mut join_pw: Option<String> = None;
-        let mut options = Vec::new();
-        let known_options = (info.options)();
-        let hours = |v: &str, k: &str| -> Result<u32, String> {
-            v.parse::<u32>()
-                .ok()
-                .filter(|h| *h >= 1 && *h <= cfg.max_deadline_hours)
-                .ok_or_else(|| {
-                    format!(
-                        "{k}={v}: write a number of hours from 1 to {}",
-                        cfg.max_deadline_hours
-                    )
-                })
-        };
-        for a in args {
-            let Some((k, v)) = a.split_once('=') else {
-                return Err(format!(
-                    "\"{a}\" is not key=value (write: player=Anna:anna@example.org seats=4 deadline=48)"
-                ));
-            };
-            let key = lower(k);
-            let v = v.trim();
-            match key.as_str() {
-                "player" | "players" => {
-                    for p in v.split(',').filter(|p| !p.trim().is_empty()) {
-                        let (name, addr) = match p.split_once(':') {
-                            Some((n, a)) => (n.trim().to_string(), lower(a)),
-                            None => {
-                                let a = lower(p);
-                                let n = a.split('@').next().unwrap_or("player").to_string();
-                                (capitalise(&n), a)
-                            }
-                        };
-                        if !addr.contains('@') || name.is_empty() {
-                            return Err(format!(
-                                "player={p}: write player=Name:address@example.org"
-                            ));
-                        }
-                        players.push((name, addr));
-                    }
-                }
-                "seats" => {
-                    seats =
-                        Some(v.parse().map_err(|_| {
-                            format!("seats={v}: write a number of seats, like seats=4")
-                        })?)
-                }
-                "password" => join_pw = Some(v.to_string()),
-                "deadline" => deadlines.hours = hours(v, &key)?,
-                "reminder" => {
-                    deadlines.reminder_hours = v
-                        .parse()
-                        .map_err(|_| format!("reminder={v}: write a number of hours"))?
-                }
-                "grace" => {
-                    deadlines.grace_hours = v
-                        .parse()
-                        .map_err(|_| format!("grace={v}: write a number of hours"))?
-                }
-                k if k.starts_with("deadline-") || k.starts_with("deadline.") => {
-                    deadlines.per_kind.insert(k[9..].to_string(), hours(v, k)?);
-                }
-                _ => {
-                    let norm = key.replace('-', "_");
-                    if !known_options
-                        .as_object()
-                        .is_some_and(|m| m.contains_key(&norm))
-                    {
-                        let known: Vec<String> = known_options
-                            .as_object()
-                            .map(|m| m.keys().map(|k| k.replace('_', "-")).collect())
-                            .unwrap_or_default();
-                        return Err(format!(
-                            "unknown option \"{k}\"; {}'s options are: {}; the judge's are: \
-                             player, seats, password, deadline, deadline-KIND, reminder, grace",
-                            info.name,
-                            if known.is_empty() {
-                                "none".into()
-                            } else {
-                                known.join(", ")
-                            }
-                        ));
-                    }
-                    options.push((k.to_string(), v.to_string()));
-                }
-            }
-        }
-        let n = seats.unwrap_or(players.len());
-        if n < players.len() {
-            return Err(format!("seats={n} but {} players are named", players.len()));
-        }
-        if n < info.min_seats || n > info.max_seats {
-            return Err(format!(
-                "{} is played by {} to {} players, not {n} (name the players with player=Name:address, or say seats=N for open seats)",
-                info.name, info.min_seats, info.max_seats
-            ));
-        }
-        for (i, (name, addr)) in players.iter().enumerate() {
-            if players[..i]
-                .iter()
-                .any(|(n2, a2)| lower(n2) == lower(name) || a2 == addr)
-            {
-                return Err(format!("{name} <{addr}> is named twice"));
-            }
-        }
+        let raw = CreateArgs::read(args, &self.j.config).map_err(|e| e.join("\n  "))?;
+        let setup = GameSetup::resolve(raw, &info)?;
         let id = self.next_id(info.name)?;
-        let salt = hex::encode(self.derive("salt"));
-        let gm_pw = self.random_word("gm-password", 8);
-        let gm_token = self.random_word("gm-token", 6);
-        let open = n - players.len();
-        let join_pw = if open > 0 {
-            Some(join_pw.unwrap_or_else(|| self.random_word("join", 8)))
-        } else {
-            None
-        };
-        let mut rec = GameRecord {
-            id: id.clone(),
-            game: info.name.to_string(),
-            status: Status::Forming,
-            gm: lower(gm),
-            gm_password_hash: hash_pw(&salt, &gm_pw),
-            gm_token: gm_token.clone(),
-            join_password_hash: join_pw
-                .as_deref()
-                .map(|p| hash_pw(&salt, p))
-                .unwrap_or_default(),
-            salt,
-            seats: Vec::new(),
-            observers: Vec::new(),
-            options,
-            deadlines,
-            deadline: None,
-            paused_left: None,
-            deadline_history: 0,
-            reminded: Default::default(),
-            out_counter: 0,
-            reported: 0,
-            revealed: 0,
-            created: self.now(),
-            ended: None,
-            final_sent: false,
-            table: None,
-        };
-        let mut welcomes = Vec::new();
-        for (name, addr) in &players {
-            let pw = self.random_word("password", 8);
-            let token = self.random_word("token", 6);
-            rec.seats.push(SeatRecord {
-                name: name.clone(),
-                address: Some(addr.clone()),
-                password_hash: hash_pw(&rec.salt, &pw),
-                token: token.clone(),
-                misses: 0,
-                vacation_until: None,
-                vacation_days: 0,
-                bot: false,
-                resigned: false,
-            });
-            welcomes.push((name.clone(), addr.clone(), pw, token));
-        }
-        for i in players.len()..n {
-            rec.seats.push(SeatRecord {
-                name: format!("Seat {}", i + 1),
-                address: None,
-                password_hash: String::new(),
-                token: String::new(),
-                misses: 0,
-                vacation_until: None,
-                vacation_days: 0,
-                bot: false,
-                resigned: false,
-            });
-        }
-        let names: Vec<String> = rec.seats.iter().map(|s| s.name.clone()).collect();
-        let gm_body = self.j.templates.render(
-            "welcome.txt",
-            &json!({"name": "Game master", "role": "the game master", "game_id": id,
-                    "game": info.name, "players": names, "password": gm_pw, "token": gm_token,
-                    "judge": self.j.config.address, "join_password": join_pw}),
-        );
-        self.mail(
-            gm,
-            format!("[{id} #{gm_token}] You are the game master of {id}"),
-            gm_body,
-            Some(&id),
-        );
-        self.token_headers(&id, &gm_token);
+        let (rec, welcomes, gm_pw, join_pw) = self.new_record(&id, gm, &info, setup);
+        self.mail_gm_welcome(&rec, gm, &gm_pw, join_pw);
         for (name, addr, pw, token) in welcomes {
             self.welcome(&rec, &name, &addr, &pw, &token);
         }
+        let open = rec.open_seats();
         self.glog(
             &id,
             "create",
-            format!("{} game by {gm}, {n} seats ({open} open)", info.name),
+            format!(
+                "{} game by {gm}, {} seats ({open} open)",
+                info.name,
+                rec.seats.len()
+            ),
         );
         let mut g = Loaded {
             rec,
@@ -253,6 +70,97 @@ impl Run<'_> {
         }
         self.put(g);
         Ok(id)
+    }
+
+    /// The game's record with fresh secrets; the players' welcomes to send
+    /// (name, address, password, token), the game master's password, the join password.
+    fn new_record(
+        &mut self,
+        id: &str,
+        gm: &str,
+        info: &GameInfo,
+        setup: GameSetup,
+    ) -> (GameRecord, Vec<Welcome>, String, Option<String>) {
+        let salt = hex::encode(self.derive("salt"));
+        let gm_pw = self.random_word("gm-password", 8);
+        let gm_token = self.random_word("gm-token", 6);
+        let open = setup.seats - setup.players.len();
+        let join_pw = (open > 0).then(|| {
+            setup
+                .join_password
+                .clone()
+                .unwrap_or_else(|| self.random_word("join", 8))
+        });
+        let mut rec = GameRecord {
+            id: id.to_string(),
+            game: info.name.to_string(),
+            status: Status::Forming,
+            gm: lower(gm),
+            gm_password_hash: hash_pw(&salt, &gm_pw),
+            gm_token,
+            join_password_hash: join_pw
+                .as_deref()
+                .map(|p| hash_pw(&salt, p))
+                .unwrap_or_default(),
+            salt,
+            seats: Vec::new(),
+            observers: Vec::new(),
+            options: setup.options,
+            deadlines: setup.deadlines,
+            deadline: None,
+            paused_left: None,
+            deadline_history: 0,
+            reminded: Default::default(),
+            out_counter: 0,
+            reported: 0,
+            revealed: 0,
+            created: self.now(),
+            ended: None,
+            final_sent: false,
+            table: None,
+        };
+        let mut welcomes = Vec::new();
+        for (name, addr) in &setup.players {
+            let pw = self.random_word("password", 8);
+            let token = self.random_word("token", 6);
+            rec.seats.push(SeatRecord {
+                name: name.clone(),
+                address: Some(addr.clone()),
+                password_hash: hash_pw(&rec.salt, &pw),
+                token: token.clone(),
+                ..open_seat(0)
+            });
+            welcomes.push((name.clone(), addr.clone(), pw, token));
+        }
+        for i in setup.players.len()..setup.seats {
+            rec.seats.push(open_seat(i));
+        }
+        (rec, welcomes, gm_pw, join_pw)
+    }
+
+    fn mail_gm_welcome(
+        &mut self,
+        rec: &GameRecord,
+        gm: &str,
+        gm_pw: &str,
+        join_pw: Option<String>,
+    ) {
+        let id = rec.id.clone();
+        let gm_token = rec.gm_token.clone();
+        let names: Vec<String> = rec.seats.iter().map(|s| s.name.clone()).collect();
+        let gm_body = self.j.templates.render(
+            "welcome.txt",
+            &json!({"name": "Game master", "role": "the game master", "game_id": id,
+                    "game": rec.game, "players": names, "password": gm_pw, "token": gm_token,
+                    "judge": self.j.config.address, "join_password": join_pw}),
+        );
+        self.mail(
+            gm,
+            format!("[{id} #{gm_token}] You are the game master of {id}"),
+            gm_body,
+            Some(&id),
+        );
+        self.token_headers(&id, &gm_token);
     }
 
     pub(crate) fn welcome(
@@ -337,4 +245,212 @@ impl Run<'_> {
             Err(e) => self.section("CREATE refused", format!("{}\n  {e}", quote(no, line))),
         }
     }
+}
+
+/// A player's welcome to send: name, address, password, token.
+type Welcome = (String, String, String, String);
+
+/// An open seat (seat index `i`), before anyone takes it.
+fn open_seat(i: usize) -> SeatRecord {
+    SeatRecord {
+        name: format!("Seat {}", i + 1),
+        address: None,
+        password_hash: String::new(),
+        token: String::new(),
+        misses: 0,
+        vacation_until: None,
+        vacation_days: 0,
+        bot: false,
+        resigned: false,
+    }
+}
+
+/// CREATE's arguments as written: each `key=value` checked alone, without the game.
+#[derive(Debug, Default)]
+pub(crate) struct CreateArgs {
+    pub players: Vec<(String, String)>,
+    pub seats: Option<usize>,
+    pub join_password: Option<String>,
+    pub deadlines: DeadlineSettings,
+    /// `deadline-KIND=hours`, KIND as written.
+    pub per_kind: Vec<(String, u32)>,
+    /// The game's own options, as (key, value).
+    pub options: Vec<(String, String)>,
+}
+
+impl CreateArgs {
+    /// Read every argument; every bad one is reported.
+    pub(crate) fn read(args: &[String], cfg: &JudgeConfig) -> Result<CreateArgs, Vec<String>> {
+        let mut out = CreateArgs {
+            deadlines: DeadlineSettings {
+                hours: cfg.deadline_hours,
+                per_kind: BTreeMap::new(),
+                reminder_hours: cfg.reminder_hours,
+                grace_hours: cfg.grace_hours,
+            },
+            ..Default::default()
+        };
+        let mut errors = Vec::new();
+        for a in args {
+            if let Err(e) = out.read_one(a, cfg) {
+                errors.push(e);
+            }
+        }
+        if errors.is_empty() {
+            Ok(out)
+        } else {
+            Err(errors)
+        }
+    }
+
+    fn read_one(&mut self, a: &str, cfg: &JudgeConfig) -> Result<(), String> {
+        let Some((k, v)) = a.split_once('=') else {
+            return Err(format!(
+                "\"{a}\" is not key=value (write: player=Anna:anna@example.org seats=4 deadline=48)"
+            ));
+        };
+        let key = lower(k);
+        let v = v.trim();
+        let hours = |k: &str| -> Result<u32, String> {
+            v.parse::<u32>()
+                .ok()
+                .filter(|h| *h >= 1 && *h <= cfg.max_deadline_hours)
+                .ok_or_else(|| {
+                    format!(
+                        "{k}={v}: write a number of hours from 1 to {}",
+                        cfg.max_deadline_hours
+                    )
+                })
+        };
+        match key.as_str() {
+            "player" | "players" => {
+                for p in v.split(',').filter(|p| !p.trim().is_empty()) {
+                    self.players.push(read_player(p)?);
+                }
+            }
+            "seats" => {
+                self.seats = Some(
+                    v.parse()
+                        .map_err(|_| format!("seats={v}: write a number of seats, like seats=4"))?,
+                )
+            }
+            "password" => self.join_password = Some(v.to_string()),
+            "deadline" => self.deadlines.hours = hours(&key)?,
+            "reminder" => {
+                self.deadlines.reminder_hours = v
+                    .parse()
+                    .map_err(|_| format!("reminder={v}: write a number of hours"))?
+            }
+            "grace" => {
+                self.deadlines.grace_hours = v
+                    .parse()
+                    .map_err(|_| format!("grace={v}: write a number of hours"))?
+            }
+            k if k.starts_with("deadline-") || k.starts_with("deadline.") => {
+                self.per_kind.push((k[9..].to_string(), hours(k)?));
+            }
+            _ => self.options.push((key.clone(), v.to_string())),
+        }
+        Ok(())
+    }
+}
+
+/// `Name:address` or a bare address (the name is the address's local part).
+fn read_player(p: &str) -> Result<(String, String), String> {
+    let (name, addr) = match p.split_once(':') {
+        Some((n, a)) => (n.trim().to_string(), lower(a)),
+        None => {
+            let a = lower(p);
+            let n = a.split('@').next().unwrap_or("player").to_string();
+            (capitalise(&n), a)
+        }
+    };
+    if !addr.contains('@') || name.is_empty() {
+        return Err(format!("player={p}: write player=Name:address@example.org"));
+    }
+    Ok((name, addr))
+}
+
+/// CREATE's arguments checked against the game: seats in range, nobody named twice,
+/// deadlines only for the kinds of prompt the game asks, options the game knows.
+#[derive(Debug)]
+pub(crate) struct GameSetup {
+    pub players: Vec<(String, String)>,
+    pub seats: usize,
+    pub join_password: Option<String>,
+    pub deadlines: DeadlineSettings,
+    pub options: Vec<(String, String)>,
+}
+
+impl GameSetup {
+    pub(crate) fn resolve(raw: CreateArgs, info: &GameInfo) -> Result<GameSetup, String> {
+        let mut deadlines = raw.deadlines;
+        for (kind, h) in raw.per_kind {
+            match PromptKind::parse(&kind).filter(|k| info.prompt_kinds.contains(k)) {
+                Some(k) => {
+                    deadlines.per_kind.insert(k.as_str().to_string(), h);
+                }
+                None => {
+                    let kinds: Vec<&str> = info.prompt_kinds.iter().map(|k| k.as_str()).collect();
+                    return Err(format!(
+                        "deadline-{kind}: {} has no prompt of kind \"{kind}\"; its kinds are: {}",
+                        info.name,
+                        kinds.join(", ")
+                    ));
+                }
+            }
+        }
+        let known_options = (info.options)();
+        for (k, _) in &raw.options {
+            check_option(k, &known_options, info)?;
+        }
+        let n = raw.seats.unwrap_or(raw.players.len());
+        let players = raw.players;
+        if n < players.len() {
+            return Err(format!("seats={n} but {} players are named", players.len()));
+        }
+        if n < info.min_seats || n > info.max_seats {
+            return Err(format!(
+                "{} is played by {} to {} players, not {n} (name the players with player=Name:address, or say seats=N for open seats)",
+                info.name, info.min_seats, info.max_seats
+            ));
+        }
+        for (i, (name, addr)) in players.iter().enumerate() {
+            if players[..i]
+                .iter()
+                .any(|(n2, a2)| lower(n2) == lower(name) || a2 == addr)
+            {
+                return Err(format!("{name} <{addr}> is named twice"));
+            }
+        }
+        Ok(GameSetup {
+            players,
+            seats: n,
+            join_password: raw.join_password,
+            deadlines,
+            options: raw.options,
+        })
+    }
+}
+
+/// A key the game must know among its options (`-` and `_` alike).
+fn check_option(k: &str, known: &serde_json::Value, info: &GameInfo) -> Result<(), String> {
+    let norm = k.replace('-', "_");
+    if known.as_object().is_some_and(|m| m.contains_key(&norm)) {
+        return Ok(());
+    }
+    let names: Vec<String> = known
+        .as_object()
+        .map(|m| m.keys().map(|k| k.replace('_', "-")).collect())
+        .unwrap_or_default();
+    Err(format!(
+        "unknown option \"{k}\"; {}'s options are: {}; the judge's are: \
+         player, seats, password, deadline, deadline-KIND, reminder, grace",
+        info.name,
+        if names.is_empty() {
+            "none".into()
+        } else {
+            names.join(", ")
+        }
+    ))
 }
