@@ -1,9 +1,11 @@
 //! Reading a mail: subject tag and tokens, plus-addresses, the lines one by one.
 
 use crate::cmd::{self as commands, *};
+use crate::judge::Judge;
 use crate::mails::*;
 use crate::model::*;
 use crate::run::*;
+use castellan_engine::dice::sha256;
 use castellan_engine::LineVerdict;
 
 pub(crate) fn strip_re(subject: &str) -> &str {
@@ -50,29 +52,7 @@ impl Run<'_> {
 
     pub(crate) fn process_mail(&mut self, mail: &Inbound, from: &str) -> Result<(), StoreError> {
         let mut ctx = Ctx::default();
-        let (tag, token, rest) = subject_tag(&mail.subject);
-        if let Some(t) = token {
-            ctx.tokens.push(t);
-        }
-        // Plus-addresses: judge+TOKEN@domain.
-        let local = lower(self.j.config.address.split('@').next().unwrap_or(""));
-        for to in &mail.to {
-            let to = lower(to);
-            let l = to.split('@').next().unwrap_or("");
-            if let Some(t) = l.strip_prefix(&format!("{local}+")) {
-                if !t.is_empty() {
-                    ctx.tokens.push(t.to_string());
-                }
-            }
-        }
-        if let Some(id) = tag {
-            self.enter_game(&mut ctx, &id, None)?;
-        } else if !ctx.tokens.is_empty() {
-            // A plus-address token names its game.
-            if let Some(id) = self.game_of_token(&ctx.tokens)? {
-                self.enter_game(&mut ctx, &id, None)?;
-            }
-        }
+        let rest = self.context_from_headers(&mut ctx, mail)?;
         let mut lines: Vec<(usize, String)> = Vec::new();
         let first = rest.split_whitespace().next().unwrap_or("").to_uppercase();
         // The subject holds a command only when the body is empty (a one-liner).
@@ -139,6 +119,44 @@ impl Run<'_> {
         if ctx.press.is_some() {
             self.end_press(&mut ctx, from)?;
         }
+        self.not_understood(chatter);
+        Ok(())
+    }
+
+    /// The game and credentials the headers give: the subject's [game #token] tag and
+    /// plus-addresses (judge+TOKEN@domain). Returns the subject without its tag.
+    fn context_from_headers(
+        &mut self,
+        ctx: &mut Ctx,
+        mail: &Inbound,
+    ) -> Result<String, StoreError> {
+        let (tag, token, rest) = subject_tag(&mail.subject);
+        if let Some(t) = token {
+            ctx.tokens.push(t);
+        }
+        let local = lower(self.j.config.address.split('@').next().unwrap_or(""));
+        for to in &mail.to {
+            let to = lower(to);
+            let l = to.split('@').next().unwrap_or("");
+            if let Some(t) = l.strip_prefix(&format!("{local}+")) {
+                if !t.is_empty() {
+                    ctx.tokens.push(t.to_string());
+                }
+            }
+        }
+        if let Some(id) = tag {
+            self.enter_game(ctx, &id, None)?;
+        } else if !ctx.tokens.is_empty() {
+            // A plus-address token names its game.
+            if let Some(id) = self.game_of_token(&ctx.tokens)? {
+                self.enter_game(ctx, &id, None)?;
+            }
+        }
+        Ok(rest)
+    }
+
+    /// Lines outside any game that are not commands; or, for an empty mail, what to do.
+    fn not_understood(&mut self, mut chatter: Vec<String>) {
         if !chatter.is_empty() {
             let n = chatter.len();
             chatter.truncate(5);
@@ -162,7 +180,6 @@ impl Run<'_> {
                 "Your mail had no command and no orders. Send HELP for the commands.",
             );
         }
-        Ok(())
     }
 
     /// RESIGN and END are also game orders in some games: when the writer has a seat in
@@ -207,5 +224,87 @@ impl Run<'_> {
             }
         }
         Ok(None)
+    }
+}
+
+/// The mail's Message-ID, or a stable stand-in from its content (a resend is the same mail).
+pub(crate) fn message_id(mail: &Inbound) -> String {
+    if !mail.message_id.trim().is_empty() {
+        return mail.message_id.trim().to_string();
+    }
+    let h = sha256(format!("{}\n{}\n{}", mail.from, mail.subject, mail.body).as_bytes());
+    format!("<{}@no-message-id>", hex::encode(&h[..16]))
+}
+
+/// "Re: " + the mail's subject (once), or "Re: your mail" for an empty one.
+pub(crate) fn reply_subject(subject: &str) -> String {
+    if strip_re(subject).is_empty() {
+        "Re: your mail".to_string()
+    } else if subject.to_lowercase().starts_with("re:") {
+        subject.trim().to_string()
+    } else {
+        format!("Re: {}", subject.trim())
+    }
+}
+
+impl Judge {
+    /// Why this mail gets no answer at all (automatic mail, no sender, the judge itself).
+    pub(crate) fn never_answer(&self, mail: &Inbound, mid: &str, from: &str) -> Option<String> {
+        if let Some(why) = &mail.automatic {
+            return Some(format!("automatic mail {mid} from {from}: {why}"));
+        }
+        if from.is_empty() || from == lower(&self.config.address) {
+            return Some(format!(
+                "mail {mid} from \"{from}\" (no sender or the judge itself)"
+            ));
+        }
+        None
+    }
+
+    /// Count one more mail from `from` this hour: (the sender's record, over the limit,
+    /// warn now: the first mail over it).
+    pub(crate) fn count_sender(
+        &self,
+        store: &dyn Store,
+        from: &str,
+        now: i64,
+    ) -> Result<(SenderRecord, bool, bool), StoreError> {
+        let mut sender = store.sender(from)?.unwrap_or(SenderRecord {
+            address: from.to_string(),
+            ..Default::default()
+        });
+        if now - sender.window_start >= 3600 || now < sender.window_start {
+            sender.window_start = now;
+            sender.count = 0;
+            sender.warned = false;
+        }
+        sender.count += 1;
+        let limited = sender.count > self.config.rate_limit_per_hour;
+        let warn = limited && !sender.warned;
+        if warn {
+            sender.warned = true;
+        }
+        Ok((sender, limited, warn))
+    }
+}
+
+impl Run<'_> {
+    /// What the reader should know about the mail's form: attachments, HTML only.
+    pub(crate) fn mail_notes(&mut self, mail: &Inbound) {
+        if !mail.attachments.is_empty() {
+            self.section(
+                "Attachments",
+                format!(
+                    "Attachments are not read; these were ignored: {}",
+                    mail.attachments.join(", ")
+                ),
+            );
+        }
+        if mail.html_only {
+            self.section(
+                "Note",
+                "Your mail had no plain-text part; its HTML was read as text.",
+            );
+        }
     }
 }

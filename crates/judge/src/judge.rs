@@ -103,18 +103,7 @@ impl Judge {
         mail: &Inbound,
         env: &Env,
     ) -> Result<Changes, StoreError> {
-        let mid = if mail.message_id.trim().is_empty() {
-            // No Message-ID: a stable stand-in from the content (a resend is the same mail).
-            format!(
-                "<{}@no-message-id>",
-                hex::encode(
-                    &sha256(format!("{}\n{}\n{}", mail.from, mail.subject, mail.body).as_bytes())
-                        [..16]
-                )
-            )
-        } else {
-            mail.message_id.trim().to_string()
-        };
+        let mid = message_id(mail);
         if store.is_processed(&mid)? {
             return Ok(Changes::default());
         }
@@ -130,36 +119,12 @@ impl Judge {
             text,
         };
         // Loop prevention: never answer automatic mail or ourselves.
-        if let Some(why) = &mail.automatic {
-            changes.log.push(log(
-                "ignored",
-                format!("automatic mail {mid} from {from}: {why}"),
-            ));
-            return Ok(changes);
-        }
-        if from.is_empty() || from == lower(&self.config.address) {
-            changes.log.push(log(
-                "ignored",
-                format!("mail {mid} from \"{from}\" (no sender or the judge itself)"),
-            ));
+        if let Some(why) = self.never_answer(mail, &mid, &from) {
+            changes.log.push(log("ignored", why));
             return Ok(changes);
         }
         // Rate limit per sender.
-        let mut sender = store.sender(&from)?.unwrap_or(SenderRecord {
-            address: from.clone(),
-            ..Default::default()
-        });
-        if env.now - sender.window_start >= 3600 || env.now < sender.window_start {
-            sender.window_start = env.now;
-            sender.count = 0;
-            sender.warned = false;
-        }
-        sender.count += 1;
-        let limited = sender.count > self.config.rate_limit_per_hour;
-        let warn = limited && !sender.warned;
-        if warn {
-            sender.warned = true;
-        }
+        let (sender, limited, warn) = self.count_sender(store, &from, env.now)?;
         changes.senders.push(sender);
         let mut run = Run::new(self, store, env, mid.clone());
         run.thread = Some((
@@ -170,13 +135,7 @@ impl Judge {
                 .chain(std::iter::once(mid.clone()))
                 .collect(),
         ));
-        let reply_subject = if strip_re(&mail.subject).is_empty() {
-            "Re: your mail".to_string()
-        } else if mail.subject.to_lowercase().starts_with("re:") {
-            mail.subject.trim().to_string()
-        } else {
-            format!("Re: {}", mail.subject.trim())
-        };
+        let reply_subject = reply_subject(&mail.subject);
         if limited {
             changes.log.push(log(
                 "ignored",
@@ -214,21 +173,7 @@ impl Judge {
             return Ok(changes);
         }
         run.process_mail(mail, &from)?;
-        if !mail.attachments.is_empty() {
-            run.sections.push(Section {
-                title: "Attachments".into(),
-                text: format!(
-                    "Attachments are not read; these were ignored: {}",
-                    mail.attachments.join(", ")
-                ),
-            });
-        }
-        if mail.html_only {
-            run.sections.push(Section {
-                title: "Note".into(),
-                text: "Your mail had no plain-text part; its HTML was read as text.".into(),
-            });
-        }
+        run.mail_notes(mail);
         run.settle_all()?;
         let subject = run.reply_subject(&from, &reply_subject);
         run.reply(&from, &subject);
