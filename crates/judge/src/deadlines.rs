@@ -68,7 +68,7 @@ impl Run<'_> {
                         }
                     }
                     for a in to {
-                        let body = self.j.templates.render(
+                        let body = self.render(
                             "notice.txt",
                             &json!({"game_id": id, "title": format!("a bot stands in for {name}"), "text": text}),
                         );
@@ -98,7 +98,7 @@ impl Run<'_> {
                     .filter(|p| p.seat == seat)
                     .map(prompt_json)
                     .collect();
-                let body = self.j.templates.render(
+                let body = self.render(
                     "reminder.txt",
                     &json!({"game_id": id, "name": s.name, "deadline": format_long(deadline), "prompts": prompts}),
                 );

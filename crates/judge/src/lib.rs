@@ -34,4 +34,4 @@ pub use model::{
     Changes, DeadlineSettings, Env, GameRecord, Inbound, LogLine, MemoryStore, Outbound,
     SeatRecord, SenderRecord, Status, Store, StoreError,
 };
-pub use templates::Templates;
+pub use templates::{Rendered, Templates, KINDS};

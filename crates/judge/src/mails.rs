@@ -66,7 +66,7 @@ impl Run<'_> {
 
     /// The answer to the mail being handled.
     pub(crate) fn reply(&mut self, to: &str, subject: &str) {
-        let body = self.j.templates.render(
+        let body = self.render(
             "reply.txt",
             &json!({"greeting": "The judge answers your mail.", "sections": self.sections,
                     "judge": self.j.config.address}),

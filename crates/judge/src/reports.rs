@@ -72,7 +72,7 @@ impl Run<'_> {
             "revealed_last": if revealed_last > 0 { Some(revealed_last) } else { None },
             "next_turn": turn, "players": players,
         });
-        let public = self.j.templates.render("report.txt", &ctx);
+        let public = self.render("report.txt", &ctx);
         let subject = if finished {
             format!("[{id}] Game over: {outcome}")
         } else {
@@ -114,7 +114,7 @@ impl Run<'_> {
             if mine.is_empty() && prompts.is_empty() && !g.force_private && !finished {
                 continue;
             }
-            let body = self.j.templates.render(
+            let body = self.render(
                 "private.txt",
                 &json!({"game_id": id, "name": s.name, "turn": turn, "happened": mine,
                         "view": session.private_view(seat, castellan_engine::Lang::En), "prompts": prompts,

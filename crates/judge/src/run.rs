@@ -186,6 +186,27 @@ impl<'a> Run<'a> {
         self.j.info(name)
     }
 }
+impl Run<'_> {
+    /// Render an English template; a failing override is logged (kind "template").
+    pub(crate) fn render<S: serde::Serialize>(&mut self, name: &str, ctx: &S) -> String {
+        self.render_in(castellan_engine::Lang::En, name, ctx)
+    }
+
+    /// Render a template in `lang`; a failing override is logged (kind "template").
+    pub(crate) fn render_in<S: serde::Serialize>(
+        &mut self,
+        lang: castellan_engine::Lang,
+        name: &str,
+        ctx: &S,
+    ) -> String {
+        let r = self.j.templates.render_in(lang, name, ctx);
+        if let Some(p) = r.problem {
+            self.glog("", "template", p);
+        }
+        r.text
+    }
+}
+
 pub(crate) fn seat_name(rec: &GameRecord, seat: usize) -> String {
     rec.seats
         .get(seat)

@@ -134,3 +134,25 @@ fn overrides_reword_and_are_checked() {
     );
     assert!(out.starts_with("castle-7: paused"), "{out}");
 }
+
+/// Issue 10: a misspelt key is an error (SemiStrict), not an empty string: the override
+/// falls back to the built-in wording and says what failed; `fr/` overrides the French one.
+#[test]
+fn a_misspelt_key_falls_back_and_says_so() {
+    use castellan_engine::Lang;
+    let t = Templates::with_overrides(vec![
+        ("notice.txt".into(), "{{ gmae_id }}: {{ title }}".into()),
+        ("fr/press.txt".into(), "Presse : {{ text }}".into()),
+    ])
+    .unwrap();
+    let ctx = json!({"game_id": "race-1", "title": "paused", "text": "hello", "from": "Anna"});
+    let r = t.render_in(Lang::En, "notice.txt", &ctx);
+    assert!(r.text.starts_with("race-1: paused"), "{}", r.text);
+    assert!(
+        r.problem.as_deref().unwrap_or("").contains("en/notice.txt"),
+        "{r:?}"
+    );
+    let r = t.render_in(Lang::Fr, "press.txt", &ctx);
+    assert_eq!((r.text.as_str(), r.problem), ("Presse : hello\n", None));
+    assert!(Templates::with_overrides(vec![("de/press.txt".into(), "x".into())]).is_err());
+}

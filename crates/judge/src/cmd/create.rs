@@ -148,7 +148,7 @@ impl Run<'_> {
         let id = rec.id.clone();
         let gm_token = rec.gm_token.clone();
         let names: Vec<String> = rec.seats.iter().map(|s| s.name.clone()).collect();
-        let gm_body = self.j.templates.render(
+        let gm_body = self.render(
             "welcome.txt",
             &json!({"name": "Game master", "role": "the game master", "game_id": id,
                     "game": rec.game, "players": names, "password": gm_pw, "token": gm_token,
@@ -172,7 +172,7 @@ impl Run<'_> {
         token: &str,
     ) {
         let names: Vec<String> = rec.seats.iter().map(|s| s.name.clone()).collect();
-        let body = self.j.templates.render(
+        let body = self.render(
             "welcome.txt",
             &json!({"name": name, "role": "a player", "game_id": rec.id, "game": rec.game,
                     "players": names, "password": pw, "token": token,

@@ -80,7 +80,7 @@ impl Run<'_> {
         g.dirty = true;
         self.glog(&id, "gm", title.clone());
         for to in Self::recipients(&g.rec) {
-            let body = self.j.templates.render(
+            let body = self.render(
                 "notice.txt",
                 &json!({"game_id": id, "title": title, "text": text}),
             );

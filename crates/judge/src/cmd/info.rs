@@ -259,7 +259,7 @@ impl Run<'_> {
             .iter()
             .map(|g| json!({"name": g.name, "min": g.min_seats, "max": g.max_seats}))
             .collect();
-        let text = self.j.templates.render(
+        let text = self.render(
             "help.txt",
             &json!({"judge": self.j.config.address, "games": games}),
         );

@@ -89,7 +89,7 @@ impl Run<'_> {
         }
         let gm = g.rec.gm.clone();
         if gm != from {
-            let body = self.j.templates.render(
+            let body = self.render(
                 "notice.txt",
                 &json!({"game_id": id, "title": format!("{name} joined"),
                         "text": format!("{name} <{from}> took a seat; {} still open.", g.rec.open_seats())}),

@@ -30,7 +30,7 @@ impl Run<'_> {
             None => "the game master".into(),
         };
         for to in Self::recipients(&g.rec) {
-            let body = self.j.templates.render(
+            let body = self.render(
                 "press.txt",
                 &json!({"game_id": id, "from": name, "text": text}),
             );

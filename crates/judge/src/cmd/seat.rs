@@ -65,7 +65,7 @@ impl Run<'_> {
                 "You resigned: a bot plays your seat to the end. You still receive the public reports.",
             );
             for to in Self::recipients(&g.rec) {
-                let body = self.j.templates.render(
+                let body = self.render(
                     "notice.txt",
                     &json!({"game_id": id, "title": format!("{name} resigned"),
                             "text": format!("{name} resigned; a bot plays the seat from now on.")}),
