@@ -56,9 +56,7 @@ impl Run<'_> {
         let mut lines: Vec<(usize, String)> = Vec::new();
         let first = rest.split_whitespace().next().unwrap_or("").to_uppercase();
         // The subject holds a command only when the body is empty (a one-liner).
-        if ctx.game.is_none()
-            && mail.body.trim().is_empty()
-            && commands::KEYWORDS.contains(&first.trim_end_matches(':'))
+        if ctx.game.is_none() && mail.body.trim().is_empty() && commands::keyword(&first).is_some()
         {
             lines.push((0, rest.clone()));
         }
@@ -71,7 +69,10 @@ impl Run<'_> {
         for (no, raw) in lines {
             let line = raw.trim();
             if let Some((_, buf)) = &mut ctx.press {
-                if line.eq_ignore_ascii_case("endpress") || line.eq_ignore_ascii_case("end press") {
+                if ["endpress", "end press", "finpresse", "fin presse"]
+                    .iter()
+                    .any(|e| line.eq_ignore_ascii_case(e))
+                {
                     self.end_press(&mut ctx, from)?;
                 } else {
                     buf.push(raw.trim_end().to_string());
@@ -91,6 +92,9 @@ impl Run<'_> {
                     format!("Only the first {max} lines were read; the rest was ignored."),
                 );
                 break;
+            }
+            if commands::is_french(line) {
+                self.french_words = true;
             }
             match commands::parse(line, &self.j.config) {
                 Some(Ok(cmd)) if !self.is_game_order(&ctx, &cmd, line, from)? => {

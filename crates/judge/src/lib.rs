@@ -27,7 +27,7 @@ mod settle;
 mod templates;
 
 pub use audit::audit;
-pub use clock::{format_long, format_short};
+pub use clock::{format_long, format_long_in, format_short, format_short_in};
 pub use config::JudgeConfig;
 pub use judge::{AdminCommand, Judge, JudgeError};
 pub use model::{

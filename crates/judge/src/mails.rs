@@ -1,15 +1,24 @@
 //! Outgoing mail: drafts, the reply to the mail being handled, its subject.
 
+use crate::clock::format_long_in;
 use crate::intake::*;
+use crate::model::GameRecord;
 use crate::run::*;
-use castellan_engine::Prompt;
-use serde_json::json;
+use castellan_engine::Lang;
+use castellan_engine::{Prompt, Session};
 
 /// A section of a reply: a title and its text.
 #[derive(Clone, Debug, serde::Serialize)]
 pub(crate) struct Section {
     pub(crate) title: String,
     pub(crate) text: String,
+}
+
+/// The answer to a mail (templates/<lang>/reply.txt): its sections in order.
+#[derive(Clone, Debug, serde::Serialize)]
+pub(crate) struct Reply {
+    pub sections: Vec<Section>,
+    pub judge: String,
 }
 
 /// A mail before its Message-ID is made.
@@ -22,9 +31,36 @@ pub(crate) struct Draft {
     pub(crate) headers: Vec<(String, String)>,
 }
 
-pub(crate) fn prompt_json(p: &Prompt) -> serde_json::Value {
-    json!({"kind": p.kind, "question": p.question, "choices": p.choices,
-           "default": p.default, "standing": p.standing})
+/// A prompt as the templates show it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub(crate) struct PromptCtx {
+    pub kind: String,
+    pub question: String,
+    pub choices: Vec<String>,
+    pub default: String,
+    pub standing: Option<String>,
+}
+
+impl From<&Prompt> for PromptCtx {
+    fn from(p: &Prompt) -> PromptCtx {
+        PromptCtx {
+            kind: p.kind.as_str().to_string(),
+            question: p.question.clone(),
+            choices: p.choices.clone(),
+            default: p.default.clone(),
+            standing: p.standing.clone(),
+        }
+    }
+}
+
+/// What a seat is asked now, in `lang`.
+pub(crate) fn prompts_of(session: &dyn Session, seat: usize, lang: Lang) -> Vec<PromptCtx> {
+    session
+        .pending(lang)
+        .iter()
+        .filter(|p| p.seat == seat)
+        .map(PromptCtx::from)
+        .collect()
 }
 
 pub(crate) fn quote(no: usize, line: &str) -> String {
@@ -66,11 +102,12 @@ impl Run<'_> {
 
     /// The answer to the mail being handled.
     pub(crate) fn reply(&mut self, to: &str, subject: &str) {
-        let body = self.render(
-            "reply.txt",
-            &json!({"greeting": "The judge answers your mail.", "sections": self.sections,
-                    "judge": self.j.config.address}),
-        );
+        let lang = self.writer_lang(to);
+        let ctx = Reply {
+            sections: self.sections.clone(),
+            judge: self.j.config.address.clone(),
+        };
+        let body = self.render_in(lang, "reply.txt", &ctx);
         let (irt, refs) = self.thread.clone().unwrap_or_default();
         // The answer goes out before the reports it caused.
         self.mails.insert(
@@ -104,5 +141,83 @@ impl Run<'_> {
             return format!("[{id}] {original}");
         }
         original.to_string()
+    }
+}
+
+/// What a notice tells a game's readers (templates/<lang>/notice.txt, by `event`).
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub(crate) enum Event {
+    Joined {
+        name: String,
+        address: String,
+        open_left: usize,
+    },
+    Resigned {
+        name: String,
+    },
+    BotStandsIn {
+        name: String,
+        misses: u32,
+    },
+    Paused,
+    Resumed,
+    Extended {
+        hours: u32,
+    },
+    Replaced {
+        name: String,
+        address: String,
+    },
+    Kicked {
+        name: String,
+    },
+}
+
+/// A notice's context: the event, and the game's deadline in the reader's language.
+#[derive(Clone, Debug, serde::Serialize)]
+pub(crate) struct Notice {
+    pub game_id: String,
+    #[serde(flatten)]
+    pub event: Event,
+    pub deadline: Option<String>,
+}
+
+impl Run<'_> {
+    /// Render a mail of `kind` (its body from `<lang>/<kind>.txt`, its subject from
+    /// `<lang>/subject.txt`) and queue it; `[game #token]` leads the subject.
+    pub(crate) fn send<C: serde::Serialize>(
+        &mut self,
+        to: &str,
+        lang: Lang,
+        kind: &str,
+        ctx: &C,
+        game: &str,
+        token: Option<&str>,
+    ) {
+        let mut value = serde_json::to_value(ctx).unwrap_or_default();
+        if let Some(m) = value.as_object_mut() {
+            m.insert("kind".into(), kind.into());
+        }
+        let body = self.render_in(lang, &format!("{kind}.txt"), &value);
+        let subject = self.render_in(lang, "subject.txt", &value);
+        let tag = match token {
+            Some(t) => format!("[{game} #{t}]"),
+            None => format!("[{game}]"),
+        };
+        self.mail(to, format!("{tag} {}", subject.trim()), body, Some(game));
+    }
+
+    /// Tell `to` (each in their language) what happened in the game.
+    pub(crate) fn notify(&mut self, rec: &GameRecord, to: &[String], event: Event) {
+        for a in to {
+            let lang = self.addr_lang(rec, a);
+            let ctx = Notice {
+                game_id: rec.id.clone(),
+                event: event.clone(),
+                deadline: rec.deadline.map(|d| format_long_in(d, lang)),
+            };
+            self.send(a, lang, "notice", &ctx, &rec.id, None);
+        }
     }
 }

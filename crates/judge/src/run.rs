@@ -4,6 +4,7 @@ use crate::judge::*;
 use crate::mails::*;
 use crate::model::*;
 use castellan_engine::dice::sha256;
+use castellan_engine::Lang;
 use castellan_engine::{GameInfo, Session};
 use std::collections::BTreeMap;
 
@@ -37,6 +38,8 @@ pub(crate) struct Run<'a> {
     /// Games this mail concerned, with the writer's seat (reply subject).
     pub(crate) touched: Vec<(String, Option<usize>)>,
     pub(crate) derive_count: u32,
+    /// The mail used French command words (the reply's language if the writer has no seat).
+    pub(crate) french_words: bool,
 }
 
 /// State of the line loop.
@@ -66,6 +69,7 @@ impl<'a> Run<'a> {
             thread: None,
             touched: Vec::new(),
             derive_count: 0,
+            french_words: false,
         }
     }
 
@@ -187,9 +191,48 @@ impl<'a> Run<'a> {
     }
 }
 impl Run<'_> {
-    /// Render an English template; a failing override is logged (kind "template").
-    pub(crate) fn render<S: serde::Serialize>(&mut self, name: &str, ctx: &S) -> String {
-        self.render_in(castellan_engine::Lang::En, name, ctx)
+    /// The game's language: its own, else the server's.
+    pub(crate) fn game_lang(&self, rec: &GameRecord) -> Lang {
+        rec.language.unwrap_or(self.j.config.language)
+    }
+
+    /// A seat's language: its own, else the game's.
+    pub(crate) fn seat_lang(&self, rec: &GameRecord, seat: usize) -> Lang {
+        rec.seats
+            .get(seat)
+            .and_then(|s| s.language)
+            .unwrap_or_else(|| self.game_lang(rec))
+    }
+
+    /// The language of an address in a game: its seat's, else (observers, game master)
+    /// the game's.
+    pub(crate) fn addr_lang(&self, rec: &GameRecord, addr: &str) -> Lang {
+        match rec.seat_of(addr) {
+            Some(s) => self.seat_lang(rec, s),
+            None => self.game_lang(rec),
+        }
+    }
+
+    /// The language of the reply to the writer: their seat's in the game the mail was
+    /// about, else French if they wrote French command words, else that game's, else the
+    /// server's.
+    pub(crate) fn writer_lang(&self, from: &str) -> Lang {
+        for (id, _) in &self.touched {
+            if let Some(g) = self.games.get(id) {
+                if let Some(s) = g.rec.seat_of(from) {
+                    return self.seat_lang(&g.rec, s);
+                }
+            }
+        }
+        if self.french_words {
+            return Lang::Fr;
+        }
+        for (id, _) in &self.touched {
+            if let Some(g) = self.games.get(id) {
+                return self.game_lang(&g.rec);
+            }
+        }
+        self.j.config.language
     }
 
     /// Render a template in `lang`; a failing override is logged (kind "template").

@@ -26,7 +26,7 @@ macro_rules! both {
 }
 
 /// The kinds of mail, each a template per language.
-pub const KINDS: [&str; 8] = [
+pub const KINDS: [&str; 10] = [
     "reply.txt",
     "report.txt",
     "private.txt",
@@ -35,6 +35,8 @@ pub const KINDS: [&str; 8] = [
     "notice.txt",
     "press.txt",
     "help.txt",
+    "subject.txt",
+    "outcome.txt",
 ];
 
 /// Built-in templates: (path under templates/, source).
@@ -48,6 +50,8 @@ pub fn defaults() -> Vec<(&'static str, &'static str)> {
         both!("notice.txt"),
         both!("press.txt"),
         both!("help.txt"),
+        both!("subject.txt"),
+        both!("outcome.txt"),
     ]
     .concat()
 }

@@ -1,19 +1,24 @@
 //! Issue 3 (Real parts in the tests): "Golden files ... for every template".
 //! Each built-in template is rendered with a fixed context and compared with
-//! tests/golden/<name>; `UPDATE_GOLDEN=1 cargo test -p castellan-judge --test golden`
+//! tests/golden/<lang>/<name>; `CASTELLAN_BLESS=1 cargo test -p castellan-judge --test golden`
 //! rewrites the files (then read the diff before keeping it).
 
 use castellan_judge::Templates;
 use serde_json::json;
 
-fn contexts() -> Vec<(&'static str, serde_json::Value)> {
+/// (golden file, template kind, context): the contexts the judge builds (see
+/// crates/judge/src/reports.rs, mails.rs, cmd/create.rs), with `kind` as `Run::send` adds it.
+fn contexts() -> Vec<(&'static str, &'static str, serde_json::Value)> {
     let prompt = json!({"kind": "turn", "question": "Attack, fortify or end your turn.",
         "choices": ["ATTACK Livonia FROM Poland UNTIL CONQUERED", "END"],
         "default": "END", "standing": "SET DEFEND 2"});
+    let players = json!([{"name": "Red", "bot": false, "resigned": false},
+                         {"name": "Blue", "bot": true, "resigned": false}]);
     vec![
         (
             "reply.txt",
-            json!({"greeting": "The judge answers your mail.", "judge": "judge@example.org",
+            "reply",
+            json!({"judge": "judge@example.org",
             "sections": [
                 {"title": "Orders for castle-7", "text": "2 order line(s) applied.\nRed attacks Livonia."},
                 {"title": "Orders for castle-8 refused", "text": "line 4: \"ATACK Livonia\"\n  unknown order ATACK\n  write: ATTACK Livonia FROM Poland"}
@@ -21,82 +26,108 @@ fn contexts() -> Vec<(&'static str, serde_json::Value)> {
         ),
         (
             "report.txt",
+            "report",
             json!({"game_id": "castle-7", "game": "castle-risk", "turn": 12,
                 "happened": ["Red attacks Livonia from Poland", "Blue loses 2 armies"],
                 "rolls": [{"turn": 12, "index": 0, "sides": 6, "value": 6},
                           {"turn": 12, "index": 1, "sides": 6, "value": 3},
                           {"turn": 12, "index": 2, "sides": 4, "value": 2}],
                 "map": "Poland      Red  5\nLivonia     Blue 1", "awaiting": ["Red"],
-                "deadline": "Tue 14 Jan 2025 18:00 UTC", "finished": false, "outcome": "",
+                "deadline": "Tue 14 Jan 2025 18:00 UTC", "deadline_short": "Tue 18:00 UTC",
+                "finished": false,
+                "outcome": {"ended_by_gm": false, "winners": [], "reason": ""},
                 "secret_key": null, "secret_commitment": "c0ffee", "commitment": "abcdef",
                 "revealed": [{"turn": 11, "seed": "1111"}], "revealed_last": 11,
-                "next_turn": 12, "players": ["Red", "Blue (bot)"]}),
+                "next_turn": 12, "players": players}),
         ),
         (
             "report_final.txt",
+            "report",
             json!({"game_id": "castle-7", "game": "castle-risk", "turn": 40,
                 "happened": ["Red takes Moscow"], "rolls": [], "map": "Moscow Red 3",
-                "awaiting": [], "deadline": null, "finished": true,
-                "outcome": "Red won (every castle taken)", "secret_key": "5ec2e7",
+                "awaiting": [], "deadline": null, "deadline_short": null, "finished": true,
+                "outcome": {"ended_by_gm": false, "winners": ["Red"], "reason": "every castle taken"},
+                "secret_key": "5ec2e7",
                 "secret_commitment": "c0ffee", "commitment": "abcdef",
                 "revealed": [{"turn": 40, "seed": "4040"}], "revealed_last": 40,
-                "next_turn": 40, "players": ["Red", "Blue (resigned)"]}),
+                "next_turn": 40, "players": [{"name": "Red", "bot": false, "resigned": false},
+                                             {"name": "Blue", "bot": true, "resigned": true}]}),
         ),
         (
             "private.txt",
+            "private",
             json!({"game_id": "castle-7", "name": "Red", "turn": 12,
                 "happened": ["you draw a Marshal card"], "view": "Hand: Marshal, Spy",
-                "prompts": [prompt], "deadline": "Tue 14 Jan 2025 18:00 UTC"}),
+                "prompts": [prompt], "deadline": "Tue 14 Jan 2025 18:00 UTC",
+                "deadline_short": "Tue 18:00 UTC"}),
         ),
         (
             "welcome.txt",
-            json!({"name": "Anna", "role": "a player", "game_id": "castle-7",
+            "welcome",
+            json!({"name": "Anna", "gm": false, "game_id": "castle-7",
                 "game": "castle-risk", "players": ["Anna", "Bob"], "password": "pw",
                 "token": "k3j9x", "judge": "judge@example.org", "join_password": "letmein"}),
         ),
         (
             "reminder.txt",
+            "reminder",
             json!({"game_id": "castle-7", "name": "Anna", "deadline": "Tue 14 Jan 2025 18:00 UTC",
-                "prompts": [prompt]}),
+                "deadline_short": "Tue 18:00 UTC", "prompts": [prompt]}),
         ),
         (
             "notice.txt",
-            json!({"game_id": "castle-7", "title": "paused", "text": "The game master paused the game."}),
+            "notice",
+            json!({"game_id": "castle-7", "event": "extended", "hours": 24,
+                   "deadline": "Tue 14 Jan 2025 18:00 UTC"}),
         ),
         (
             "press.txt",
+            "press",
             json!({"game_id": "castle-7", "from": "Bob", "text": "Peace in the north?"}),
         ),
         (
             "help.txt",
+            "help",
             json!({"judge": "judge@example.org", "games": [{"name": "castle-risk", "min": 2, "max": 6}, {"name": "risk", "min": 2, "max": 6}]}),
         ),
     ]
 }
 
+/// Every template in English and French: golden/<lang>/<file> holds "Subject: ..." (for
+/// mails with a subject of their own), a blank line, and the body.
 #[test]
 fn every_template_matches_its_golden_file() {
+    use castellan_engine::Lang;
     let t = Templates::builtin();
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    let update = std::env::var("UPDATE_GOLDEN").is_ok();
+    let update = std::env::var("CASTELLAN_BLESS").is_ok();
     let mut failures = Vec::new();
-    for (file, ctx) in contexts() {
-        let template = if file == "report_final.txt" {
-            "report.txt"
-        } else {
-            file
-        };
-        let got = t.render(template, &ctx);
-        assert!(!got.contains("failed"), "{file} did not render: {got}");
-        let path = dir.join(file);
-        if update {
-            std::fs::create_dir_all(&dir).unwrap();
-            std::fs::write(&path, &got).unwrap();
-            continue;
-        }
-        let want = std::fs::read_to_string(&path).unwrap_or_default();
-        if want != got {
-            failures.push(format!("{file}:\n--- want\n{want}\n--- got\n{got}"));
+    for lang in Lang::ALL {
+        for (file, kind, ctx) in contexts() {
+            let mut ctx = ctx;
+            ctx["kind"] = kind.into();
+            let body = t.render_in(lang, &format!("{kind}.txt"), &ctx);
+            assert_eq!(body.problem, None, "{lang}/{file} did not render");
+            let mut got = String::new();
+            if !matches!(kind, "reply" | "help") {
+                let subject = t.render_in(lang, "subject.txt", &ctx);
+                assert_eq!(
+                    subject.problem, None,
+                    "{lang}/{file}: subject did not render"
+                );
+                got = format!("Subject: {}\n\n", subject.text.trim());
+            }
+            got.push_str(&body.text);
+            let path = dir.join(lang.code()).join(file);
+            if update {
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(&path, &got).unwrap();
+                continue;
+            }
+            let want = std::fs::read_to_string(&path).unwrap_or_default();
+            if want != got {
+                failures.push(format!("{lang}/{file}:\n--- want\n{want}\n--- got\n{got}"));
+            }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -130,7 +161,7 @@ fn overrides_reword_and_are_checked() {
     .unwrap_or_else(|_| Templates::builtin());
     let out = t.render(
         "notice.txt",
-        &json!({"game_id": "castle-7", "title": "paused", "text": "t"}),
+        &json!({"game_id": "castle-7", "kind": "notice", "event": "paused", "deadline": null}),
     );
     assert!(out.starts_with("castle-7: paused"), "{out}");
 }
@@ -141,11 +172,12 @@ fn overrides_reword_and_are_checked() {
 fn a_misspelt_key_falls_back_and_says_so() {
     use castellan_engine::Lang;
     let t = Templates::with_overrides(vec![
-        ("notice.txt".into(), "{{ gmae_id }}: {{ title }}".into()),
+        ("notice.txt".into(), "{{ gmae_id }}: {{ event }}".into()),
         ("fr/press.txt".into(), "Presse : {{ text }}".into()),
     ])
     .unwrap();
-    let ctx = json!({"game_id": "race-1", "title": "paused", "text": "hello", "from": "Anna"});
+    let ctx = json!({"game_id": "race-1", "kind": "notice", "event": "paused",
+                     "deadline": null, "text": "hello", "from": "Anna"});
     let r = t.render_in(Lang::En, "notice.txt", &ctx);
     assert!(r.text.starts_with("race-1: paused"), "{}", r.text);
     assert!(

@@ -6,8 +6,7 @@ use crate::config::JudgeConfig;
 use crate::mails::quote;
 use crate::model::*;
 use crate::run::*;
-use castellan_engine::{GameInfo, PromptKind};
-use serde_json::json;
+use castellan_engine::{GameInfo, Lang, PromptKind};
 use std::collections::BTreeMap;
 
 impl Run<'_> {
@@ -80,7 +79,7 @@ impl Run<'_> {
         gm: &str,
         info: &GameInfo,
         setup: GameSetup,
-    ) -> (GameRecord, Vec<Welcome>, String, Option<String>) {
+    ) -> (GameRecord, Vec<NewSeat>, String, Option<String>) {
         let salt = hex::encode(self.derive("salt"));
         let gm_pw = self.random_word("gm-password", 8);
         let gm_token = self.random_word("gm-token", 6);
@@ -117,6 +116,7 @@ impl Run<'_> {
             created: self.now(),
             ended: None,
             final_sent: false,
+            language: setup.language,
             table: None,
         };
         let mut welcomes = Vec::new();
@@ -148,18 +148,19 @@ impl Run<'_> {
         let id = rec.id.clone();
         let gm_token = rec.gm_token.clone();
         let names: Vec<String> = rec.seats.iter().map(|s| s.name.clone()).collect();
-        let gm_body = self.render(
-            "welcome.txt",
-            &json!({"name": "Game master", "role": "the game master", "game_id": id,
-                    "game": rec.game, "players": names, "password": gm_pw, "token": gm_token,
-                    "judge": self.j.config.address, "join_password": join_pw}),
-        );
-        self.mail(
-            gm,
-            format!("[{id} #{gm_token}] You are the game master of {id}"),
-            gm_body,
-            Some(&id),
-        );
+        let ctx = Welcome {
+            name: String::new(),
+            gm: true,
+            game_id: id.clone(),
+            game: rec.game.clone(),
+            players: names,
+            password: gm_pw.to_string(),
+            token: gm_token.clone(),
+            judge: self.j.config.address.clone(),
+            join_password: join_pw,
+        };
+        let lang = self.game_lang(rec);
+        self.send(gm, lang, "welcome", &ctx, &id, Some(&gm_token));
         self.token_headers(&id, &gm_token);
     }
 
@@ -172,18 +173,19 @@ impl Run<'_> {
         token: &str,
     ) {
         let names: Vec<String> = rec.seats.iter().map(|s| s.name.clone()).collect();
-        let body = self.render(
-            "welcome.txt",
-            &json!({"name": name, "role": "a player", "game_id": rec.id, "game": rec.game,
-                    "players": names, "password": pw, "token": token,
-                    "judge": self.j.config.address}),
-        );
-        self.mail(
-            addr,
-            format!("[{} #{token}] Welcome to {}, {name}", rec.id, rec.id),
-            body,
-            Some(&rec.id),
-        );
+        let ctx = Welcome {
+            name: name.to_string(),
+            gm: false,
+            game_id: rec.id.clone(),
+            game: rec.game.clone(),
+            players: names,
+            password: pw.to_string(),
+            token: token.to_string(),
+            judge: self.j.config.address.clone(),
+            join_password: None,
+        };
+        let lang = self.addr_lang(rec, addr);
+        self.send(addr, lang, "welcome", &ctx, &rec.id, Some(token));
         self.token_headers(&rec.id, token);
     }
 }
@@ -248,7 +250,7 @@ impl Run<'_> {
 }
 
 /// A player's welcome to send: name, address, password, token.
-type Welcome = (String, String, String, String);
+type NewSeat = (String, String, String, String);
 
 /// An open seat (seat index `i`), before anyone takes it.
 fn open_seat(i: usize) -> SeatRecord {
@@ -262,6 +264,7 @@ fn open_seat(i: usize) -> SeatRecord {
         vacation_days: 0,
         bot: false,
         resigned: false,
+        language: None,
     }
 }
 
@@ -276,6 +279,8 @@ pub(crate) struct CreateArgs {
     pub per_kind: Vec<(String, u32)>,
     /// The game's own options, as (key, value).
     pub options: Vec<(String, String)>,
+    /// `language=fr` (or `langue=fr`).
+    pub language: Option<Lang>,
 }
 
 impl CreateArgs {
@@ -335,6 +340,12 @@ impl CreateArgs {
                 )
             }
             "password" => self.join_password = Some(v.to_string()),
+            "language" | "langue" => {
+                self.language = Some(
+                    Lang::parse(v)
+                        .ok_or_else(|| format!("{key}={v}: write {key}=en or {key}=fr"))?,
+                )
+            }
             "deadline" => self.deadlines.hours = hours(&key)?,
             "reminder" => {
                 self.deadlines.reminder_hours = v
@@ -380,6 +391,7 @@ pub(crate) struct GameSetup {
     pub join_password: Option<String>,
     pub deadlines: DeadlineSettings,
     pub options: Vec<(String, String)>,
+    pub language: Option<Lang>,
 }
 
 impl GameSetup {
@@ -429,6 +441,7 @@ impl GameSetup {
             join_password: raw.join_password,
             deadlines,
             options: raw.options,
+            language: raw.language,
         })
     }
 }
@@ -445,7 +458,7 @@ fn check_option(k: &str, known: &serde_json::Value, info: &GameInfo) -> Result<(
         .unwrap_or_default();
     Err(format!(
         "unknown option \"{k}\"; {}'s options are: {}; the judge's are: \
-         player, seats, password, deadline, deadline-KIND, reminder, grace",
+         player, seats, password, deadline, deadline-KIND, reminder, grace, language",
         info.name,
         if names.is_empty() {
             "none".into()
@@ -453,4 +466,18 @@ fn check_option(k: &str, known: &serde_json::Value, info: &GameInfo) -> Result<(
             names.join(", ")
         }
     ))
+}
+
+/// A welcome mail's context (templates/<lang>/welcome.txt): the game master's or a player's.
+#[derive(serde::Serialize)]
+pub(crate) struct Welcome {
+    pub name: String,
+    pub gm: bool,
+    pub game_id: String,
+    pub game: String,
+    pub players: Vec<String>,
+    pub password: String,
+    pub token: String,
+    pub judge: String,
+    pub join_password: Option<String>,
 }

@@ -6,10 +6,10 @@ use crate::cmd::*;
 use crate::config::JudgeConfig;
 use crate::judge::*;
 use crate::mails::quote;
+use crate::mails::Event;
 use crate::model::*;
 use crate::run::*;
 use castellan_engine::dice::Secret;
-use serde_json::json;
 
 impl Run<'_> {
     pub(crate) fn start(&mut self, g: &mut Loaded) -> Result<(), String> {
@@ -47,7 +47,7 @@ impl Run<'_> {
     pub(crate) fn gm_op_on(&mut self, g: &mut Loaded, cmd: Command) -> Result<String, String> {
         let id = g.rec.id.clone();
         let status = g.rec.status;
-        let (title, text) = match cmd {
+        let (title, text, event) = match cmd {
             Command::Start => {
                 if status != Status::Forming {
                     return Err(format!("{id} has already started"));
@@ -79,18 +79,14 @@ impl Run<'_> {
         };
         g.dirty = true;
         self.glog(&id, "gm", title.clone());
-        for to in Self::recipients(&g.rec) {
-            let body = self.render(
-                "notice.txt",
-                &json!({"game_id": id, "title": title, "text": text}),
-            );
-            self.mail(&to, format!("[{id}] {title}"), body, Some(&id));
-        }
+        let to = Self::recipients(&g.rec);
+        let rec = g.rec.clone();
+        self.notify(&rec, &to, event);
         Ok(text)
     }
 
     /// PAUSE: changes the record and says what to tell everyone.
-    fn gm_pause(&mut self, g: &mut Loaded) -> Result<(String, String), String> {
+    fn gm_pause(&mut self, g: &mut Loaded) -> Result<(String, String, Event), String> {
         let id = g.rec.id.clone();
         let now = self.now();
         let status = g.rec.status;
@@ -100,11 +96,11 @@ impl Run<'_> {
         g.rec.status = Status::Paused;
         g.rec.paused_left = g.rec.deadline.map(|d| (d - now).max(0));
         g.rec.deadline = None;
-        Ok(("paused".to_string(), "The game master paused the game: no deadline runs and no orders are taken until RESUME.".to_string()))
+        Ok(("paused".to_string(), "The game master paused the game: no deadline runs and no orders are taken until RESUME.".to_string(), Event::Paused))
     }
 
     /// RESUME: changes the record and says what to tell everyone.
-    fn gm_resume(&mut self, g: &mut Loaded) -> Result<(String, String), String> {
+    fn gm_resume(&mut self, g: &mut Loaded) -> Result<(String, String, Event), String> {
         let id = g.rec.id.clone();
         let now = self.now();
         let status = g.rec.status;
@@ -122,11 +118,12 @@ impl Run<'_> {
                     .map(|d| format!(" Deadline: {}.", format_long(d)))
                     .unwrap_or_default()
             ),
+            Event::Resumed,
         ))
     }
 
     /// EXTEND: changes the record and says what to tell everyone.
-    fn gm_extend(&mut self, g: &mut Loaded, hours: u32) -> Result<(String, String), String> {
+    fn gm_extend(&mut self, g: &mut Loaded, hours: u32) -> Result<(String, String, Event), String> {
         let id = g.rec.id.clone();
         let status = g.rec.status;
         let hours = i64::from(hours);
@@ -147,6 +144,9 @@ impl Run<'_> {
                     .map(|d| format!(", to {}", format_long(d)))
                     .unwrap_or_default()
             ),
+            Event::Extended {
+                hours: hours as u32,
+            },
         ))
     }
 
@@ -156,7 +156,7 @@ impl Run<'_> {
         g: &mut Loaded,
         seat: String,
         addr: String,
-    ) -> Result<(String, String), String> {
+    ) -> Result<(String, String, Event), String> {
         let id = g.rec.id.clone();
         let status = g.rec.status;
         let addr = lower(&addr);
@@ -191,11 +191,15 @@ impl Run<'_> {
         Ok((
             format!("{name} replaced"),
             format!("The seat {name} is now played by {addr}."),
+            Event::Replaced {
+                name: name.clone(),
+                address: addr.clone(),
+            },
         ))
     }
 
     /// KICK: changes the record and says what to tell everyone.
-    fn gm_kick(&mut self, g: &mut Loaded, seat: String) -> Result<(String, String), String> {
+    fn gm_kick(&mut self, g: &mut Loaded, seat: String) -> Result<(String, String, Event), String> {
         let id = g.rec.id.clone();
         let status = g.rec.status;
         if status == Status::Finished {
@@ -211,6 +215,7 @@ impl Run<'_> {
             format!(
                 "The game master removed the player of {name}; a bot plays the seat until REPLACE."
             ),
+            Event::Kicked { name: name.clone() },
         ))
     }
 }

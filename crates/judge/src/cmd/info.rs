@@ -76,20 +76,17 @@ impl Run<'_> {
         let Some(mut g) = self.take(&id)? else {
             return Ok(());
         };
-        let mut text = self.show_public(&mut g);
+        let lang = self.addr_lang(&g.rec, from);
+        let mut text = self.show_public(&mut g, lang);
         let who = self.auth(&g, ctx, from).ok();
         if let (Some(Who { seat: Some(s), .. }), Some(session)) = (who, g.session.as_ref()) {
             // The reply goes to this seat's own address only.
             text.push_str(&format!(
                 "\n\nYour private view ({}):\n{}",
                 g.rec.seats[s].name,
-                session.private_view(s, castellan_engine::Lang::En)
+                session.private_view(s, lang)
             ));
-            for p in session
-                .pending(castellan_engine::Lang::En)
-                .iter()
-                .filter(|p| p.seat == s)
-            {
+            for p in session.pending(lang).iter().filter(|p| p.seat == s) {
                 text.push_str(&format!(
                     "\nYou are asked: {} For example: {}. Default: {}",
                     p.question,
@@ -107,7 +104,7 @@ impl Run<'_> {
         Ok(())
     }
 
-    pub(crate) fn show_public(&self, g: &mut Loaded) -> String {
+    pub(crate) fn show_public(&self, g: &mut Loaded, lang: castellan_engine::Lang) -> String {
         let mut out = self.list_line(&g.rec);
         if let Some(s) = &g.session {
             let waiting: Vec<String> = s.awaiting().iter().map(|x| seat_name(&g.rec, *x)).collect();
@@ -119,7 +116,7 @@ impl Run<'_> {
                 } else {
                     waiting.join(", ")
                 },
-                s.public_view(castellan_engine::Lang::En)
+                s.public_view(lang)
             ));
         }
         out
@@ -171,8 +168,9 @@ impl Run<'_> {
         };
         let from_i = turns.iter().position(|t| *t >= a).unwrap_or(turns.len());
         let to_i = turns.iter().position(|t| *t > b).unwrap_or(turns.len());
-        let all = s.narrate_since(from_i, castellan_engine::Lang::En);
-        let tail = s.narrate_since(to_i, castellan_engine::Lang::En);
+        let lang = self.addr_lang(&g.rec, from);
+        let all = s.narrate_since(from_i, lang);
+        let tail = s.narrate_since(to_i, lang);
         let keep = |v: usize, t: usize| v.saturating_sub(t);
         let public: Vec<String> = all.public[..keep(all.public.len(), tail.public.len())].to_vec();
         let rolls = &all.rolls[..keep(all.rolls.len(), tail.rolls.len())];
@@ -252,14 +250,16 @@ pub(crate) fn parse_history(a: &Args) -> Result<Command, CmdError> {
 
 impl Run<'_> {
     /// HELP: the judge's help text.
-    pub(crate) fn help(&mut self) {
+    pub(crate) fn help(&mut self, from: &str) {
         let games: Vec<_> = self
             .j
             .games
             .iter()
             .map(|g| json!({"name": g.name, "min": g.min_seats, "max": g.max_seats}))
             .collect();
-        let text = self.render(
+        let lang = self.writer_lang(from);
+        let text = self.render_in(
+            lang,
             "help.txt",
             &json!({"judge": self.j.config.address, "games": games}),
         );
@@ -291,7 +291,13 @@ impl Run<'_> {
     }
 
     /// ORDERS [game or game-id]: the game's order syntax.
-    pub(crate) fn orders_help(&mut self, ctx: &Ctx, arg: Option<String>) -> Result<(), StoreError> {
+    pub(crate) fn orders_help(
+        &mut self,
+        ctx: &Ctx,
+        from: &str,
+        arg: Option<String>,
+    ) -> Result<(), StoreError> {
+        let lang = self.writer_lang(from);
         let name = match arg.or_else(|| ctx.game.clone()) {
             Some(a) => match self.info(&a) {
                 Some(i) => Some(i.name.to_string()),
@@ -304,10 +310,7 @@ impl Run<'_> {
             None => None,
         };
         match name.and_then(|n| self.j.info(&n).copied()) {
-            Some(info) => self.section(
-                format!("ORDERS for {}", info.name),
-                (info.help)(castellan_engine::Lang::En),
-            ),
+            Some(info) => self.section(format!("ORDERS for {}", info.name), (info.help)(lang)),
             None => {
                 let names: Vec<&str> = self.j.games.iter().map(|g| g.name).collect();
                 self.section(

@@ -2,9 +2,9 @@
 
 use crate::auth::*;
 use crate::cmd::*;
+use crate::mails::Event;
 use crate::model::*;
 use crate::run::*;
-use serde_json::json;
 
 impl Run<'_> {
     pub(crate) fn join(
@@ -89,12 +89,12 @@ impl Run<'_> {
         }
         let gm = g.rec.gm.clone();
         if gm != from {
-            let body = self.render(
-                "notice.txt",
-                &json!({"game_id": id, "title": format!("{name} joined"),
-                        "text": format!("{name} <{from}> took a seat; {} still open.", g.rec.open_seats())}),
-            );
-            self.mail(&gm, format!("[{id}] {name} joined"), body, Some(&id));
+            let event = Event::Joined {
+                name: name.clone(),
+                address: from.to_string(),
+                open_left: g.rec.open_seats(),
+            };
+            self.notify(&g.rec, &[gm], event);
         }
         self.touched.push((id, None));
         self.put(g);
@@ -110,11 +110,13 @@ pub(crate) fn parse(a: &Args) -> Result<Command, CmdError> {
             password: p.to_string(),
             name: None,
         }),
-        [g, p, as_, n] if as_.eq_ignore_ascii_case("as") => Ok(Command::Join {
-            game: g.to_lowercase(),
-            password: p.to_string(),
-            name: Some(n.to_string()),
-        }),
+        [g, p, as_, n] if as_.eq_ignore_ascii_case("as") || as_.eq_ignore_ascii_case("comme") => {
+            Ok(Command::Join {
+                game: g.to_lowercase(),
+                password: p.to_string(),
+                name: Some(n.to_string()),
+            })
+        }
         _ => Err(refuse(
             "JOIN needs the game id and its join password",
             "write: JOIN castle-7 password AS YourName",

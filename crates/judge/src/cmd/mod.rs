@@ -24,6 +24,7 @@ pub(crate) use seat::Vacation;
 use crate::config::JudgeConfig;
 use crate::model::StoreError;
 use crate::run::{Ctx, Run};
+use castellan_engine::Lang;
 
 /// A judge command, parsed from one line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,6 +68,8 @@ pub enum Command {
     Replace(String, String),
     Kick(String),
     End,
+    /// SET LANGUAGE en | fr (also LANGUE fr, SET LANGUE fr, RÉGLER LANGUE fr)
+    Language(Lang),
 }
 
 /// A refused command line: what is wrong, and how to write it.
@@ -91,12 +94,68 @@ pub fn looks_like_id(w: &str) -> bool {
         && w.chars().last().is_some_and(|c| c.is_ascii_digit())
 }
 
-/// Keywords that are judge commands.
-pub const KEYWORDS: [&str; 26] = [
+/// Keywords that are judge commands (English).
+pub const KEYWORDS: [&str; 28] = [
     "HELP", "LIST", "CREATE", "JOIN", "GAME", "PASSWORD", "STATUS", "MAP", "ORDERS", "CHECK",
     "HISTORY", "PRESS", "ENDPRESS", "OBSERVE", "RESIGN", "VACATION", "VERIFY", "START", "PAUSE",
-    "RESUME", "EXTEND", "REPLACE", "KICK", "END", "SIGNOFF", "QUIT",
+    "RESUME", "EXTEND", "REPLACE", "KICK", "END", "SIGNOFF", "QUIT", "SET", "LANGUAGE",
 ];
+
+/// French command words and the English keyword each stands for (accepted whatever the
+/// reader's language; docs/commandes.md).
+pub const FRENCH: [(&str, &str); 30] = [
+    ("AIDE", "HELP"),
+    ("LISTE", "LIST"),
+    ("CREER", "CREATE"),
+    ("CRÉER", "CREATE"),
+    ("REJOINDRE", "JOIN"),
+    ("PARTIE", "GAME"),
+    ("MOTDEPASSE", "PASSWORD"),
+    ("ETAT", "STATUS"),
+    ("ÉTAT", "STATUS"),
+    ("CARTE", "MAP"),
+    ("ORDRES", "ORDERS"),
+    ("VERIFIER", "CHECK"),
+    ("VÉRIFIER", "CHECK"),
+    ("HISTORIQUE", "HISTORY"),
+    ("PRESSE", "PRESS"),
+    ("FINPRESSE", "ENDPRESS"),
+    ("OBSERVER", "OBSERVE"),
+    ("ABANDON", "RESIGN"),
+    ("VACANCES", "VACATION"),
+    ("AUDIT", "VERIFY"),
+    ("DEMARRER", "START"),
+    ("DÉMARRER", "START"),
+    ("REPRENDRE", "RESUME"),
+    ("PROLONGER", "EXTEND"),
+    ("REMPLACER", "REPLACE"),
+    ("EXCLURE", "KICK"),
+    ("FIN", "END"),
+    ("REGLER", "SET"),
+    ("RÉGLER", "SET"),
+    ("LANGUE", "LANGUAGE"),
+];
+
+/// The English keyword a command word stands for, and whether it was French.
+pub fn keyword(word: &str) -> Option<(&'static str, bool)> {
+    let w = word.to_uppercase();
+    let w = w.trim_end_matches(':');
+    if let Some(k) = KEYWORDS.iter().find(|k| **k == w) {
+        return Some((k, false));
+    }
+    FRENCH
+        .iter()
+        .find(|(f, _)| *f == w)
+        .map(|(_, k)| (*k, true))
+}
+
+/// Is this line's first word a French command word?
+pub fn is_french(line: &str) -> bool {
+    line.split_whitespace()
+        .next()
+        .and_then(keyword)
+        .is_some_and(|(_, fr)| fr)
+}
 
 /// The words of a line after its keyword, and the rest of the line as typed.
 pub(crate) struct Args<'l> {
@@ -114,8 +173,12 @@ impl Args<'_> {
 pub fn parse(line: &str, config: &JudgeConfig) -> Option<Result<Command, CmdError>> {
     let line = line.trim();
     let mut words = line.split_whitespace();
-    let kw = words.next()?.to_uppercase();
-    let kw = kw.trim_end_matches(':');
+    let first = words.next()?;
+    let kw = match keyword(first) {
+        Some((k, _)) => k,
+        None if first == "?" => "HELP",
+        None => return None,
+    };
     let a = Args {
         words: words.collect(),
         rest: line
@@ -125,7 +188,7 @@ pub fn parse(line: &str, config: &JudgeConfig) -> Option<Result<Command, CmdErro
     };
     let bare = a.words.is_empty();
     Some(match kw {
-        "HELP" | "?" => Ok(Command::Help),
+        "HELP" => Ok(Command::Help),
         "LIST" => Ok(Command::List),
         "CREATE" => create::parse(&a),
         "JOIN" => join::parse(&a),
@@ -148,6 +211,7 @@ pub fn parse(line: &str, config: &JudgeConfig) -> Option<Result<Command, CmdErro
         "EXTEND" => gm::parse_extend(&a, config),
         "REPLACE" => gm::parse_replace(&a),
         "KICK" => gm::parse_kick(&a),
+        "SET" | "LANGUAGE" => return parse_language(kw, &a),
         "END" if bare || (a.words.len() == 1 && a.words[0].eq_ignore_ascii_case("game")) => {
             Ok(Command::End)
         }
@@ -167,7 +231,7 @@ impl Run<'_> {
         from: &str,
     ) -> Result<(), StoreError> {
         match cmd {
-            Command::Help => self.help(),
+            Command::Help => self.help(from),
             Command::List => self.list()?,
             Command::Create(game, args) => self.create_by_mail(from, &game, &args, no, line),
             Command::Join {
@@ -181,7 +245,7 @@ impl Run<'_> {
                 self.enter_named(ctx, id)?;
                 self.status(ctx, from)?;
             }
-            Command::Orders(arg) => self.orders_help(ctx, arg)?,
+            Command::Orders(arg) => self.orders_help(ctx, from, arg)?,
             Command::Check(Some(order)) => self.check_line(ctx, from, no, order)?,
             Command::Check(None) => ctx.check_mode = true,
             Command::History(id, range) => {
@@ -207,6 +271,7 @@ impl Run<'_> {
             | Command::Replace(..)
             | Command::Kick(_)
             | Command::End => self.gm_by_mail(ctx, from, cmd, no, line)?,
+            Command::Language(lang) => self.set_language(ctx, from, lang)?,
         }
         Ok(())
     }
@@ -218,6 +283,28 @@ impl Run<'_> {
         }
         Ok(())
     }
+}
+
+/// SET LANGUAGE fr, LANGUAGE fr (and the French LANGUE fr, RÉGLER LANGUE fr). Any other
+/// SET is a game's standing order.
+fn parse_language(kw: &str, a: &Args) -> Option<Result<Command, CmdError>> {
+    let words: &[&str] = match (kw, a.words.as_slice()) {
+        ("SET", [w, rest @ ..]) if matches!(keyword(w), Some(("LANGUAGE", _))) => rest,
+        ("SET", _) => return None,
+        (_, all) => all,
+    };
+    Some(match words {
+        [l] => Lang::parse(l).map(Command::Language).ok_or_else(|| {
+            refuse(
+                format!("\"{l}\" is not a language this judge writes (en, fr)"),
+                "write: SET LANGUAGE fr (or SET LANGUAGE en)",
+            )
+        }),
+        _ => Err(refuse(
+            "SET LANGUAGE takes a language: en or fr",
+            "write: SET LANGUAGE fr",
+        )),
+    })
 }
 
 pub(crate) fn first_word(line: &str) -> String {

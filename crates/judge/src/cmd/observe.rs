@@ -44,7 +44,7 @@ impl Run<'_> {
                 Some(s) => format!(
                     "You now receive every public report of {id}.\nTurn {}.\n{}",
                     s.turn(),
-                    s.public_view(castellan_engine::Lang::En)
+                    s.public_view(self.game_lang(&g.rec))
                 ),
                 None => format!("You will receive every public report of {id} once it starts."),
             };
@@ -57,11 +57,12 @@ impl Run<'_> {
 
 /// OBSERVE [game-id] [OFF]
 pub(crate) fn parse(a: &Args) -> Command {
-    let off = a.words.iter().any(|w| w.eq_ignore_ascii_case("off"));
+    let is_off = |w: &&&str| w.eq_ignore_ascii_case("off") || w.eq_ignore_ascii_case("non");
+    let off = a.words.iter().any(|w| is_off(&w));
     let id = a
         .words
         .iter()
-        .find(|w| !w.eq_ignore_ascii_case("off"))
+        .find(|w| !is_off(w))
         .map(|s| s.to_lowercase());
     Command::Observe(id, off)
 }

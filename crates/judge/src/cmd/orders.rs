@@ -67,11 +67,12 @@ impl Run<'_> {
     /// CHECK: each line's verdict, nothing applied.
     fn check_text(&mut self, g: &mut Loaded, seat: usize, text: &str) {
         let id = g.rec.id.clone();
+        let lang = self.seat_lang(&g.rec, seat);
         let Some(session) = g.session.as_mut() else {
             return;
         };
         let mut out = Vec::new();
-        for c in session.check(seat, text, castellan_engine::Lang::En) {
+        for c in session.check(seat, text, lang) {
             out.push(quote(c.line_no, &c.line));
             match c.verdict {
                 LineVerdict::Ok(lines) if lines.is_empty() => out.push("  ok".into()),
@@ -98,10 +99,11 @@ impl Run<'_> {
     /// Orders: all applied, or none and every refused line quoted.
     fn submit_text(&mut self, g: &mut Loaded, seat: usize, text: &str, orders: &[(usize, String)]) {
         let id = g.rec.id.clone();
+        let lang = self.seat_lang(&g.rec, seat);
         let Some(session) = g.session.as_mut() else {
             return;
         };
-        match session.submit(seat, text, castellan_engine::Lang::En) {
+        match session.submit(seat, text, lang) {
             Ok(n) => {
                 let s = &mut g.rec.seats[seat];
                 s.misses = 0;

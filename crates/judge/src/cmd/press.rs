@@ -2,7 +2,6 @@
 
 use crate::model::*;
 use crate::run::*;
-use serde_json::json;
 
 impl Run<'_> {
     pub(crate) fn end_press(&mut self, ctx: &mut Ctx, from: &str) -> Result<(), StoreError> {
@@ -25,17 +24,17 @@ impl Run<'_> {
             return Ok(());
         };
         let id = g.rec.id.clone();
-        let name = match who.seat {
-            Some(s) => g.rec.seats[s].name.clone(),
-            None => "the game master".into(),
-        };
+        let name = who.seat.map(|s| g.rec.seats[s].name.clone());
         for to in Self::recipients(&g.rec) {
-            let body = self.render(
-                "press.txt",
-                &json!({"game_id": id, "from": name, "text": text}),
-            );
-            self.mail(&to, format!("[{id}] Press from {name}"), body, Some(&id));
+            let ctx = Press {
+                game_id: id.clone(),
+                from: name.clone(),
+                text: text.to_string(),
+            };
+            let lang = self.addr_lang(&g.rec, &to);
+            self.send(&to, lang, "press", &ctx, &id, None);
         }
+        let name = name.as_deref().unwrap_or("game master");
         self.glog(&id, "press", format!("{name}: {text}"));
         self.section(
             format!("PRESS in {id}"),
@@ -44,4 +43,12 @@ impl Run<'_> {
         self.put(g);
         Ok(())
     }
+}
+
+/// A press mail's context (templates/<lang>/press.txt); `from` is `None` for the game master.
+#[derive(serde::Serialize)]
+struct Press {
+    game_id: String,
+    from: Option<String>,
+    text: String,
 }

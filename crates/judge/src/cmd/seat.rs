@@ -2,9 +2,10 @@
 
 use crate::clock::format_long;
 use crate::cmd::*;
+use crate::mails::Event;
 use crate::model::*;
 use crate::run::*;
-use serde_json::json;
+use castellan_engine::Lang;
 
 impl Run<'_> {
     pub(crate) fn seat_command(
@@ -47,6 +48,35 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// SET LANGUAGE: a player's mails in this language from now on; the game master's
+    /// sets the game's (observers, the game master, seats that chose none).
+    pub(crate) fn set_language(
+        &mut self,
+        ctx: &Ctx,
+        from: &str,
+        lang: Lang,
+    ) -> Result<(), StoreError> {
+        let Some((mut g, who)) = self.authed(ctx, from, "SET LANGUAGE")? else {
+            return Ok(());
+        };
+        let id = g.rec.id.clone();
+        match who.seat {
+            Some(s) => g.rec.seats[s].language = Some(lang),
+            None => g.rec.language = Some(lang),
+        }
+        g.dirty = true;
+        let text = match (lang, who.seat) {
+            (Lang::En, Some(_)) => "Your mails of this game are in English from now on.",
+            (Lang::Fr, Some(_)) => "Vos courriels de cette partie sont en français désormais.",
+            (Lang::En, None) => "The game's mails are in English from now on (players who chose a language keep theirs).",
+            (Lang::Fr, None) => "Les courriels de la partie sont en français désormais (les joueurs qui ont choisi une langue la gardent).",
+        };
+        self.section(format!("SET LANGUAGE {id}"), text);
+        self.glog(&id, "language", format!("{from}: {}", lang.code()));
+        self.put(g);
+        Ok(())
+    }
+
     /// RESIGN: before the start the seat opens again; after it, a bot plays it to the end.
     fn resign(&mut self, g: &mut Loaded, seat: usize) {
         let id = g.rec.id.clone();
@@ -64,14 +94,9 @@ impl Run<'_> {
                 format!("RESIGN {id}"),
                 "You resigned: a bot plays your seat to the end. You still receive the public reports.",
             );
-            for to in Self::recipients(&g.rec) {
-                let body = self.render(
-                    "notice.txt",
-                    &json!({"game_id": id, "title": format!("{name} resigned"),
-                            "text": format!("{name} resigned; a bot plays the seat from now on.")}),
-                );
-                self.mail(&to, format!("[{id}] {name} resigned"), body, Some(&id));
-            }
+            let to = Self::recipients(&g.rec);
+            let rec = g.rec.clone();
+            self.notify(&rec, &to, Event::Resigned { name: name.clone() });
         }
         g.dirty = true;
         self.glog(&id, "resign", name);
@@ -141,7 +166,9 @@ pub enum Vacation {
 /// VACATION days | OFF
 pub(crate) fn parse_vacation(a: &Args) -> Result<Command, CmdError> {
     match a.words.as_slice() {
-        [off] if off.eq_ignore_ascii_case("off") => Ok(Command::Vacation(Vacation::Off)),
+        [off] if off.eq_ignore_ascii_case("off") || off.eq_ignore_ascii_case("non") => {
+            Ok(Command::Vacation(Vacation::Off))
+        }
         [d] => match d.parse::<u32>() {
             Ok(d) if d >= 1 => Ok(Command::Vacation(Vacation::Days(d))),
             _ => Err(refuse(
