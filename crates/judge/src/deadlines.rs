@@ -5,7 +5,7 @@ use crate::mails::*;
 use crate::model::*;
 use crate::run::*;
 
-/// A reminder's context (templates/<lang>/reminder.txt).
+/// A reminder's context (`templates/LANG/reminder.txt`).
 #[derive(serde::Serialize)]
 struct Reminder {
     game_id: String,

@@ -37,3 +37,28 @@
 //!   each reader's language.
 //! * `audit.rs`: the dice audit. `clock.rs`: dates in English and French. `model.rs`:
 //!   records, [`Store`], [`Changes`]. `config.rs`: [`JudgeConfig`].
+
+mod audit;
+mod auth;
+mod clock;
+mod cmd;
+mod config;
+mod deadlines;
+mod intake;
+mod judge;
+mod mails;
+mod model;
+mod reports;
+mod run;
+mod settle;
+mod templates;
+
+pub use audit::audit;
+pub use clock::{format_long, format_long_in, format_short, format_short_in};
+pub use config::JudgeConfig;
+pub use judge::{AdminCommand, Judge, JudgeError};
+pub use model::{
+    Changes, DeadlineSettings, Env, GameRecord, Inbound, LogLine, MemoryStore, Outbound,
+    SeatRecord, SenderRecord, Status, Store, StoreError,
+};
+pub use templates::{Rendered, Templates, KINDS};

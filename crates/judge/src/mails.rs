@@ -14,7 +14,7 @@ pub(crate) struct Section {
     pub(crate) text: String,
 }
 
-/// The answer to a mail (templates/<lang>/reply.txt): its sections in order.
+/// The answer to a mail (`templates/LANG/reply.txt`): its sections in order.
 #[derive(Clone, Debug, serde::Serialize)]
 pub(crate) struct Reply {
     pub sections: Vec<Section>,
@@ -144,7 +144,7 @@ impl Run<'_> {
     }
 }
 
-/// What a notice tells a game's readers (templates/<lang>/notice.txt, by `event`).
+/// What a notice tells a game's readers (`templates/LANG/notice.txt`, by `event`).
 #[derive(Clone, Debug, serde::Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub(crate) enum Event {

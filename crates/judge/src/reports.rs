@@ -32,7 +32,7 @@ pub(crate) struct PlayerCtx {
     pub resigned: bool,
 }
 
-/// How the game ended, in the reader's language (templates/<lang>/outcome.txt).
+/// How the game ended, in the reader's language (`templates/LANG/outcome.txt`).
 #[derive(Clone, Debug, Default, Serialize)]
 pub(crate) struct OutcomeCtx {
     pub ended_by_gm: bool,
@@ -40,7 +40,7 @@ pub(crate) struct OutcomeCtx {
     pub reason: String,
 }
 
-/// The public report (templates/<lang>/report.txt).
+/// The public report (`templates/LANG/report.txt`).
 #[derive(Clone, Debug, Serialize)]
 pub(crate) struct Report {
     pub game_id: String,
@@ -63,7 +63,7 @@ pub(crate) struct Report {
     pub players: Vec<PlayerCtx>,
 }
 
-/// A seat's private mail (templates/<lang>/private.txt).
+/// A seat's private mail (`templates/LANG/private.txt`).
 #[derive(Clone, Debug, Serialize)]
 pub(crate) struct Private {
     pub game_id: String,

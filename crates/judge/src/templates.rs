@@ -1,5 +1,5 @@
 //! The wording of every mail: minijinja templates, one per mail kind and language, in
-//! crates/judge/templates/<lang>/<kind>.txt, compiled in with `include_str!` (so the crate
+//! `crates/judge/templates/LANG/KIND.txt`, compiled in with `include_str!` (so the crate
 //! packages with them). The daemon reads its `templates_dir` at start-up and hands the
 //! files to [`Templates::with_overrides`] under the same relative paths (`fr/report.txt`;
 //! a flat `report.txt` means the English one), so a game master can reword without

@@ -468,7 +468,7 @@ fn check_option(k: &str, known: &serde_json::Value, info: &GameInfo) -> Result<(
     ))
 }
 
-/// A welcome mail's context (templates/<lang>/welcome.txt): the game master's or a player's.
+/// A welcome mail's context (`templates/LANG/welcome.txt`): the game master's or a player's.
 #[derive(serde::Serialize)]
 pub(crate) struct Welcome {
     pub name: String,

@@ -45,7 +45,7 @@ impl Run<'_> {
     }
 }
 
-/// A press mail's context (templates/<lang>/press.txt); `from` is `None` for the game master.
+/// A press mail's context (`templates/LANG/press.txt`); `from` is `None` for the game master.
 #[derive(serde::Serialize)]
 struct Press {
     game_id: String,
