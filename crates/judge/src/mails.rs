@@ -208,6 +208,14 @@ impl Run<'_> {
         self.mail(to, format!("{tag} {}", subject.trim()), body, Some(game));
     }
 
+    /// A command's answer, worded by `LANG/answers/<family>.txt` from its typed `answer`
+    /// (tagged by `kind`): the first line is the section's title, the rest its text.
+    pub(crate) fn answer<A: serde::Serialize>(&mut self, lang: Lang, family: &str, answer: &A) {
+        let text = self.render_in(lang, &format!("answers/{family}.txt"), answer);
+        let (title, body) = text.split_once('\n').unwrap_or((text.as_str(), ""));
+        self.section(title.trim().to_string(), body.trim_end().to_string());
+    }
+
     /// Tell `to` (each in their language) what happened in the game.
     pub(crate) fn notify(&mut self, rec: &GameRecord, to: &[String], event: Event) {
         for a in to {

@@ -2,7 +2,7 @@
 //! `crates/judge/templates/LANG/KIND.txt`, compiled in with `include_str!` (so the crate
 //! packages with them). The daemon reads its `templates_dir` at start-up and hands the
 //! files to [`Templates::with_overrides`] under the same relative paths (`fr/report.txt`;
-//! a flat `report.txt` means the English one), so a game master can reword without
+//! a path without a language, like `report.txt` or `answers/join.txt`, means the English one), so a game master can reword without
 //! recompiling. Undefined keys are errors (`SemiStrict`): a template that fails to render
 //! falls back to the built-in one, and the judge logs it ([`Rendered::problem`]).
 
@@ -26,7 +26,7 @@ macro_rules! both {
 }
 
 /// The kinds of mail, each a template per language.
-pub const KINDS: [&str; 10] = [
+pub const KINDS: [&str; 11] = [
     "reply.txt",
     "report.txt",
     "private.txt",
@@ -37,6 +37,7 @@ pub const KINDS: [&str; 10] = [
     "help.txt",
     "subject.txt",
     "outcome.txt",
+    "answers/join.txt",
 ];
 
 /// Built-in templates: (path under templates/, source).
@@ -52,6 +53,7 @@ pub fn defaults() -> Vec<(&'static str, &'static str)> {
         both!("help.txt"),
         both!("subject.txt"),
         both!("outcome.txt"),
+        both!("answers/join.txt"),
     ]
     .concat()
 }
@@ -110,7 +112,7 @@ impl Templates {
     pub fn with_overrides(files: Vec<(String, String)>) -> Result<Templates, String> {
         let mut all = default_files();
         for (name, src) in files {
-            let path = if name.contains('/') {
+            let path = if name.starts_with("en/") || name.starts_with("fr/") {
                 name.clone()
             } else {
                 format!("en/{name}")

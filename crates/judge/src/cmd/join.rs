@@ -1,10 +1,36 @@
-//! JOIN game-id password [AS Name]: take an open seat.
+//! JOIN game-id password [AS Name] (REJOINDRE ... COMME Nom): take an open seat.
+//!
+//! The answers are [`JoinAnswer`], worded by templates/LANG/answers/join.txt.
 
 use crate::auth::*;
 use crate::cmd::*;
 use crate::mails::Event;
 use crate::model::*;
 use crate::run::*;
+
+/// What JOIN answers: the seat taken, or why not.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, thiserror::Error)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum JoinAnswer {
+    #[error("{name} joined {game}")]
+    Joined {
+        game: String,
+        name: String,
+        starts: bool,
+    },
+    #[error("no game {game}")]
+    NoGame { game: String },
+    #[error("{game} has already started")]
+    Started { game: String },
+    #[error("{game} has no open seat")]
+    NoOpenSeat { game: String },
+    #[error("wrong join password for {game}")]
+    WrongPassword { game: String },
+    #[error("already seated in {game}")]
+    AlreadySeated { game: String },
+    #[error("the name {name} is taken in {game}")]
+    NameTaken { game: String, name: String },
+}
 
 impl Run<'_> {
     pub(crate) fn join(
@@ -14,75 +40,32 @@ impl Run<'_> {
         password: &str,
         name: Option<String>,
     ) -> Result<(), StoreError> {
+        let lang = self.writer_lang(from);
         let Some(mut g) = self.take(id)? else {
-            self.section(
-                "JOIN refused",
-                format!("There is no game \"{id}\". Send LIST for the games."),
-            );
+            let answer = JoinAnswer::NoGame {
+                game: id.to_string(),
+            };
+            self.answer(lang, "join", &answer);
             return Ok(());
         };
-        let refuse = if g.rec.status != Status::Forming {
-            Some(format!("{} has already started.", g.rec.id))
-        } else if g.rec.open_seats() == 0 || g.rec.join_password_hash.is_empty() {
-            Some(format!("{} has no open seat.", g.rec.id))
-        } else if hash_pw(&g.rec.salt, password) != g.rec.join_password_hash {
-            Some(format!(
-                "Wrong join password for {}; ask its game master.",
-                g.rec.id
-            ))
-        } else if g.rec.seat_of(from).is_some() {
-            Some(format!("You already have a seat in {}.", g.rec.id))
-        } else {
-            None
-        };
-        if let Some(r) = refuse {
-            self.section("JOIN refused", format!("{r} Nothing changed."));
-            self.put(g);
-            return Ok(());
-        }
         let name = name
             .or_else(|| from.split('@').next().map(capitalise))
             .unwrap_or_else(|| "Player".into());
-        if g.rec
-            .seats
-            .iter()
-            .any(|s| s.address.is_some() && lower(&s.name) == lower(&name))
-        {
-            self.section(
-                "JOIN refused",
-                format!(
-                    "The name {name} is taken in {}: write JOIN {} password AS OtherName",
-                    g.rec.id, g.rec.id
-                ),
-            );
+        if let Err(refusal) = may_join(&g.rec, from, password, &name) {
+            self.answer(lang, "join", &refusal);
             self.put(g);
             return Ok(());
         }
-        let pw = self.random_word("password", 8);
-        let token = self.random_word("token", 6);
-        let salt = g.rec.salt.clone();
-        let Some(seat) = g.rec.seats.iter_mut().find(|s| s.address.is_none()) else {
-            self.put(g);
-            return Ok(());
+        self.seat_joiner(&mut g, from, &name);
+        let id = g.rec.id.clone();
+        let starts = g.rec.open_seats() == 0;
+        let answer = JoinAnswer::Joined {
+            game: id.clone(),
+            name: name.clone(),
+            starts,
         };
-        seat.name = name.clone();
-        seat.address = Some(from.to_string());
-        seat.password_hash = hash_pw(&salt, &pw);
-        seat.token = token.clone();
-        seat.bot = false;
-        g.dirty = true;
-        let rec = g.rec.clone();
-        self.welcome(&rec, &name, from, &pw, &token);
-        let id = rec.id.clone();
-        self.glog(&id, "join", format!("{name} <{from}>"));
-        self.section(
-            format!("JOIN {id}"),
-            format!(
-                "You have a seat in {id} as {name}. Your password and token come in a separate mail.{}",
-                if g.rec.open_seats() == 0 { " Every seat is taken: the game starts." } else { "" }
-            ),
-        );
-        if g.rec.open_seats() == 0 {
+        self.answer(lang, "join", &answer);
+        if starts {
             if let Err(e) = self.start(&mut g) {
                 self.section(format!("{id} cannot start"), e);
             }
@@ -90,7 +73,7 @@ impl Run<'_> {
         let gm = g.rec.gm.clone();
         if gm != from {
             let event = Event::Joined {
-                name: name.clone(),
+                name,
                 address: from.to_string(),
                 open_left: g.rec.open_seats(),
             };
@@ -100,6 +83,53 @@ impl Run<'_> {
         self.put(g);
         Ok(())
     }
+
+    /// Give the first open seat to `from`, with a fresh password and token (mailed).
+    fn seat_joiner(&mut self, g: &mut Loaded, from: &str, name: &str) {
+        let pw = self.random_word("password", 8);
+        let token = self.random_word("token", 6);
+        let salt = g.rec.salt.clone();
+        let Some(seat) = g.rec.seats.iter_mut().find(|s| s.address.is_none()) else {
+            return;
+        };
+        seat.name = name.to_string();
+        seat.address = Some(from.to_string());
+        seat.password_hash = hash_pw(&salt, &pw);
+        seat.token = token.clone();
+        seat.bot = false;
+        g.dirty = true;
+        let rec = g.rec.clone();
+        self.welcome(&rec, name, from, &pw, &token);
+        self.glog(&rec.id, "join", format!("{name} <{from}>"));
+    }
+}
+
+/// May `from` take a seat of this game as `name` with this join password?
+fn may_join(rec: &GameRecord, from: &str, password: &str, name: &str) -> Result<(), JoinAnswer> {
+    let game = rec.id.clone();
+    if rec.status != Status::Forming {
+        return Err(JoinAnswer::Started { game });
+    }
+    if rec.open_seats() == 0 || rec.join_password_hash.is_empty() {
+        return Err(JoinAnswer::NoOpenSeat { game });
+    }
+    if hash_pw(&rec.salt, password) != rec.join_password_hash {
+        return Err(JoinAnswer::WrongPassword { game });
+    }
+    if rec.seat_of(from).is_some() {
+        return Err(JoinAnswer::AlreadySeated { game });
+    }
+    if rec
+        .seats
+        .iter()
+        .any(|s| s.address.is_some() && lower(&s.name) == lower(name))
+    {
+        return Err(JoinAnswer::NameTaken {
+            game,
+            name: name.to_string(),
+        });
+    }
+    Ok(())
 }
 
 /// JOIN game-id password [AS Name]
