@@ -188,3 +188,116 @@ fn a_misspelt_key_falls_back_and_says_so() {
     assert_eq!((r.text.as_str(), r.problem), ("Presse : hello\n", None));
     assert!(Templates::with_overrides(vec![("de/press.txt".into(), "x".into())]).is_err());
 }
+
+/// Every string of a context replaced by "x" (keys that steer the template kept), so a
+/// French rendering shows only the template's own words.
+fn neutral(v: &serde_json::Value, key: &str) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::String(_) if matches!(key, "kind" | "event") => v.clone(),
+        Value::String(_) => Value::String("x".into()),
+        Value::Array(a) => Value::Array(a.iter().map(|x| neutral(x, key)).collect()),
+        Value::Object(m) => {
+            Value::Object(m.iter().map(|(k, x)| (k.clone(), neutral(x, k))).collect())
+        }
+        _ => v.clone(),
+    }
+}
+
+/// Issue 10: a French mail holds no English sentence of the judge. Every template is
+/// rendered in French with the judge's contexts (their own strings blanked) and searched
+/// for English words; command words and proper nouns are allowed.
+#[test]
+fn french_mails_hold_no_english_sentence_of_the_judge() {
+    use castellan_engine::Lang;
+    const ENGLISH: &[&str] = &[
+        " the ",
+        "The ",
+        " your ",
+        "Your ",
+        " you ",
+        " and ",
+        " is ",
+        " are ",
+        " of ",
+        " to ",
+        " with ",
+        "deadline",
+        "Turn ",
+        " turn",
+        "players",
+        "game master",
+        " mail",
+        "Reminder",
+        "Welcome",
+        "Press ",
+        " from ",
+        "seat",
+        "password",
+        "token",
+        "won",
+        "draw",
+        "resigned",
+        "nobody",
+    ];
+    // Command words and names a French text may carry.
+    const ALLOWED: &[&str] = &["PAUSE", "SET LANGUAGE", "judge@example.org", "castle-risk"];
+    let t = Templates::builtin();
+    let mut found = Vec::new();
+    let mut ctxs = contexts();
+    ctxs.push((
+        "answers/join.txt",
+        "answers/join",
+        json!({"kind": "joined", "game": "x", "name": "x", "starts": true}),
+    ));
+    for kind in [
+        "no_game",
+        "started",
+        "no_open_seat",
+        "wrong_password",
+        "already_seated",
+        "name_taken",
+    ] {
+        ctxs.push((
+            "answers/join.txt",
+            "answers/join",
+            json!({"kind": kind, "game": "x", "name": "x"}),
+        ));
+    }
+    for event in [
+        "joined",
+        "resigned",
+        "bot_stands_in",
+        "paused",
+        "resumed",
+        "extended",
+        "replaced",
+        "kicked",
+    ] {
+        ctxs.push((
+            "notice.txt",
+            "notice",
+            json!({"game_id": "x", "event": event, "name": "x",
+            "address": "x", "open_left": 1, "misses": 2, "hours": 3, "deadline": "x"}),
+        ));
+    }
+    for (file, kind, ctx) in ctxs {
+        let mut ctx = neutral(&ctx, "");
+        if !kind.contains('/') {
+            ctx["kind"] = kind.into();
+        }
+        let mut text = t.render_in(Lang::Fr, &format!("{kind}.txt"), &ctx).text;
+        if !kind.contains('/') && !matches!(kind, "reply" | "help") {
+            text.push_str(&t.render_in(Lang::Fr, "subject.txt", &ctx).text);
+        }
+        for a in ALLOWED {
+            text = text.replace(a, "");
+        }
+        for w in ENGLISH {
+            if text.contains(w) {
+                found.push(format!("fr/{file}: \"{w}\" in:\n{text}"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
