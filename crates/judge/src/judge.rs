@@ -217,19 +217,7 @@ impl Judge {
         let key = format!("admin/{}/{}", env.now, hex::encode(&env.entropy[..8]));
         let mut run = Run::new(self, store, env, key);
         let text = match cmd {
-            AdminCommand::List => {
-                let mut out = String::new();
-                for id in store.game_ids()? {
-                    if let Some(r) = store.game(&id)? {
-                        out.push_str(&run.list_line(&r));
-                        out.push('\n');
-                    }
-                }
-                if out.is_empty() {
-                    out = "no games\n".into();
-                }
-                return Ok((Changes::default(), out));
-            }
+            AdminCommand::List => return Ok((Changes::default(), run.admin_list()?)),
             AdminCommand::Verify { game } => {
                 let mut g = run
                     .take(&game)?
@@ -296,5 +284,22 @@ impl Judge {
         });
         run.finish_into(&mut changes);
         Ok((changes, text))
+    }
+}
+
+impl Run<'_> {
+    /// `castellan game list`: one line per game.
+    fn admin_list(&self) -> Result<String, StoreError> {
+        let mut out = String::new();
+        for id in self.store.game_ids()? {
+            if let Some(r) = self.store.game(&id)? {
+                out.push_str(&self.list_line(&r));
+                out.push('\n');
+            }
+        }
+        if out.is_empty() {
+            out = "no games\n".into();
+        }
+        Ok(out)
     }
 }

@@ -148,14 +148,7 @@ impl Run<'_> {
         };
         let turns = s.entry_turns();
         let last = turns.last().copied().unwrap_or(1);
-        let parsed: Option<(u32, u32)> = match range {
-            None => Some((1, last)),
-            Some(r) => match r.split_once('-') {
-                Some((a, b)) => a.trim().parse().ok().zip(b.trim().parse().ok()),
-                None => r.trim().parse().ok().map(|t| (t, t)),
-            },
-        };
-        let Some((a, b)) = parsed.filter(|(a, b)| a <= b) else {
+        let Some((a, b)) = turn_range(range, last) else {
             self.section(
                 "HISTORY refused",
                 format!(
@@ -229,6 +222,18 @@ impl Run<'_> {
         self.put(g);
         Ok(())
     }
+}
+
+/// HISTORY's range: none (every turn up to `last`), a turn, or `from-to`.
+fn turn_range(range: Option<&str>, last: u32) -> Option<(u32, u32)> {
+    let parsed: Option<(u32, u32)> = match range {
+        None => Some((1, last)),
+        Some(r) => match r.split_once('-') {
+            Some((a, b)) => a.trim().parse().ok().zip(b.trim().parse().ok()),
+            None => r.trim().parse().ok().map(|t| (t, t)),
+        },
+    };
+    parsed.filter(|(a, b)| a <= b)
 }
 
 /// HISTORY [game-id] [turn | from-to]
