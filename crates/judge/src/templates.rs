@@ -26,7 +26,7 @@ macro_rules! both {
 }
 
 /// The kinds of mail, each a template per language.
-pub const KINDS: [&str; 11] = [
+pub const KINDS: [&str; 14] = [
     "reply.txt",
     "report.txt",
     "private.txt",
@@ -38,6 +38,9 @@ pub const KINDS: [&str; 11] = [
     "subject.txt",
     "outcome.txt",
     "answers/join.txt",
+    "answers/observe.txt",
+    "answers/press.txt",
+    "answers/seat.txt",
 ];
 
 /// Built-in templates: (path under templates/, source).
@@ -54,6 +57,9 @@ pub fn defaults() -> Vec<(&'static str, &'static str)> {
         both!("subject.txt"),
         both!("outcome.txt"),
         both!("answers/join.txt"),
+        both!("answers/observe.txt"),
+        both!("answers/press.txt"),
+        both!("answers/seat.txt"),
     ]
     .concat()
 }

@@ -234,6 +234,14 @@ fn every_mail_kind_and_answer_appears_in_a_conversation() {
         ),
         ("en", "JoinAnswer::NoGame", "There is no game \""),
         ("fr", "JoinAnswer::NoGame", "Il n'y a pas de partie"),
+        ("en", "ObserveAnswer::Observing", "You now receive every public report"),
+        ("fr", "ObserveAnswer::Observing", "Vous recevez désormais chaque rapport public"),
+        ("en", "PressAnswer::Sent", "Your message went to every player"),
+        ("fr", "PressAnswer::Sent", "Votre message est parti"),
+        ("en", "SeatAnswer::Language", "from now on."),
+        ("fr", "SeatAnswer::Language", "LANGUE race-1"),
+        ("en", "SeatAnswer::Over", "race-1 is over."),
+        ("fr", "SeatAnswer::Over", "race-1 est finie."),
     ];
     let mut all = String::new();
     for c in conversations() {

@@ -194,7 +194,7 @@ fn a_misspelt_key_falls_back_and_says_so() {
 fn neutral(v: &serde_json::Value, key: &str) -> serde_json::Value {
     use serde_json::Value;
     match v {
-        Value::String(_) if matches!(key, "kind" | "event") => v.clone(),
+        Value::String(_) if matches!(key, "kind" | "event" | "command" | "language") => v.clone(),
         Value::String(_) => Value::String("x".into()),
         Value::Array(a) => Value::Array(a.iter().map(|x| neutral(x, key)).collect()),
         Value::Object(m) => {
@@ -281,8 +281,57 @@ fn french_mails_hold_no_english_sentence_of_the_judge() {
             "address": "x", "open_left": 1, "misses": 2, "hours": 3, "deadline": "x"}),
         ));
     }
+    let answers: &[(&str, serde_json::Value)] = &[
+        ("observe", json!({"kind": "which_game"})),
+        ("observe", json!({"kind": "no_game", "game": "x"})),
+        ("observe", json!({"kind": "off", "game": "x"})),
+        ("observe", json!({"kind": "already_receives", "game": "x"})),
+        (
+            "observe",
+            json!({"kind": "observing", "game": "x", "turn": 2, "map": "x"}),
+        ),
+        (
+            "observe",
+            json!({"kind": "observing", "game": "x", "turn": null, "map": null}),
+        ),
+        ("press", json!({"kind": "empty"})),
+        ("press", json!({"kind": "sent", "game": "x"})),
+        (
+            "seat",
+            json!({"kind": "no_seat", "command": "resign", "game": "x"}),
+        ),
+        (
+            "seat",
+            json!({"kind": "over", "command": "vacation", "game": "x"}),
+        ),
+        ("seat", json!({"kind": "reopened", "game": "x"})),
+        ("seat", json!({"kind": "resigned", "game": "x"})),
+        ("seat", json!({"kind": "vacation_off", "game": "x"})),
+        (
+            "seat",
+            json!({"kind": "vacation_too_long", "game": "x", "asked": 9, "left": 2, "limit": 14}),
+        ),
+        (
+            "seat",
+            json!({"kind": "on_vacation", "game": "x", "until": "x", "left": 2, "limit": 14}),
+        ),
+        (
+            "seat",
+            json!({"kind": "language", "game": "x", "language": "en", "whole_game": true}),
+        ),
+        (
+            "seat",
+            json!({"kind": "language", "game": "x", "language": "fr", "whole_game": false}),
+        ),
+    ];
+    for (family, ctx) in answers {
+        let kind: &'static str = Box::leak(format!("answers/{family}").into_boxed_str());
+        let file: &'static str = Box::leak(format!("answers/{family}.txt").into_boxed_str());
+        ctxs.push((file, kind, ctx.clone()));
+    }
     for (file, kind, ctx) in ctxs {
         let mut ctx = neutral(&ctx, "");
+
         if !kind.contains('/') {
             ctx["kind"] = kind.into();
         }

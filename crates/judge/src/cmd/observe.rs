@@ -4,6 +4,28 @@ use crate::cmd::*;
 use crate::model::*;
 use crate::run::*;
 
+/// What OBSERVE answers (templates/LANG/answers/observe.txt).
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum ObserveAnswer {
+    WhichGame,
+    NoGame {
+        game: String,
+    },
+    Off {
+        game: String,
+    },
+    AlreadyReceives {
+        game: String,
+    },
+    /// Now observing; the current turn and map if the game has started.
+    Observing {
+        game: String,
+        turn: Option<u32>,
+        map: Option<String>,
+    },
+}
+
 impl Run<'_> {
     pub(crate) fn observe(
         &mut self,
@@ -11,47 +33,45 @@ impl Run<'_> {
         id: Option<String>,
         off: bool,
     ) -> Result<(), StoreError> {
+        let answer = self.observe_answer(from, id, off)?;
+        let lang = self.writer_lang(from);
+        self.answer(lang, "observe", &answer);
+        Ok(())
+    }
+
+    fn observe_answer(
+        &mut self,
+        from: &str,
+        id: Option<String>,
+        off: bool,
+    ) -> Result<ObserveAnswer, StoreError> {
         let Some(id) = id else {
-            self.section("OBSERVE: which game?", "Write: OBSERVE game-id");
-            return Ok(());
+            return Ok(ObserveAnswer::WhichGame);
         };
         let Some(mut g) = self.take(&id)? else {
-            self.section(
-                "OBSERVE refused",
-                format!("There is no game \"{id}\". Send LIST for the games."),
-            );
-            return Ok(());
+            return Ok(ObserveAnswer::NoGame { game: id });
         };
-        let id = g.rec.id.clone();
-        if off {
+        let game = g.rec.id.clone();
+        let answer = if off {
             g.rec.observers.retain(|o| lower(o) != from);
             g.dirty = true;
-            self.section(
-                format!("OBSERVE {id} OFF"),
-                "You no longer receive its reports.",
-            );
+            ObserveAnswer::Off { game }
         } else if g.rec.seat_of(from).is_some() || lower(&g.rec.gm) == from {
-            self.section(
-                format!("OBSERVE {id}"),
-                "You already receive its reports (you play or run it).",
-            );
+            ObserveAnswer::AlreadyReceives { game }
         } else {
             if !g.rec.observers.iter().any(|o| lower(o) == from) {
                 g.rec.observers.push(from.to_string());
                 g.dirty = true;
             }
-            let text = match &g.session {
-                Some(s) => format!(
-                    "You now receive every public report of {id}.\nTurn {}.\n{}",
-                    s.turn(),
-                    s.public_view(self.game_lang(&g.rec))
-                ),
-                None => format!("You will receive every public report of {id} once it starts."),
-            };
-            self.section(format!("OBSERVE {id}"), text);
-        }
+            let lang = self.game_lang(&g.rec);
+            ObserveAnswer::Observing {
+                game,
+                turn: g.session.as_ref().map(|s| s.turn()),
+                map: g.session.as_ref().map(|s| s.public_view(lang)),
+            }
+        };
         self.put(g);
-        Ok(())
+        Ok(answer)
     }
 }
 

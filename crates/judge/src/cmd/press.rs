@@ -14,10 +14,8 @@ impl Run<'_> {
 
     pub(crate) fn press(&mut self, ctx: &Ctx, from: &str, text: &str) -> Result<(), StoreError> {
         if text.is_empty() {
-            self.section(
-                "PRESS refused",
-                "The press message is empty. Write: PRESS your message",
-            );
+            let lang = self.writer_lang(from);
+            self.answer(lang, "press", &PressAnswer::Empty);
             return Ok(());
         }
         let Some((g, who)) = self.authed(ctx, from, "PRESS")? else {
@@ -36,13 +34,19 @@ impl Run<'_> {
         }
         let name = name.as_deref().unwrap_or("game master");
         self.glog(&id, "press", format!("{name}: {text}"));
-        self.section(
-            format!("PRESS in {id}"),
-            "Your message went to every player and observer.",
-        );
+        let lang = self.addr_lang(&g.rec, from);
+        self.answer(lang, "press", &PressAnswer::Sent { game: id });
         self.put(g);
         Ok(())
     }
+}
+
+/// What PRESS answers (templates/LANG/answers/press.txt).
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum PressAnswer {
+    Empty,
+    Sent { game: String },
 }
 
 /// A press mail's context (`templates/LANG/press.txt`); `from` is `None` for the game master.

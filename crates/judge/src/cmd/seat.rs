@@ -1,11 +1,53 @@
 //! RESIGN and VACATION: a player's commands about their own seat.
 
-use crate::clock::format_long;
+use crate::clock::format_long_in;
 use crate::cmd::*;
 use crate::mails::Event;
 use crate::model::*;
 use crate::run::*;
 use castellan_engine::Lang;
+
+/// What RESIGN, VACATION and SET LANGUAGE answer (templates/LANG/answers/seat.txt).
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum SeatAnswer {
+    /// `command`: "resign" or "vacation".
+    NoSeat {
+        command: String,
+        game: String,
+    },
+    Over {
+        command: String,
+        game: String,
+    },
+    Reopened {
+        game: String,
+    },
+    Resigned {
+        game: String,
+    },
+    VacationOff {
+        game: String,
+    },
+    VacationTooLong {
+        game: String,
+        asked: u32,
+        left: u32,
+        limit: u32,
+    },
+    OnVacation {
+        game: String,
+        until: String,
+        left: u32,
+        limit: u32,
+    },
+    /// `whole_game`: the game master set the game's language.
+    Language {
+        game: String,
+        language: &'static str,
+        whole_game: bool,
+    },
+}
 
 impl Run<'_> {
     pub(crate) fn seat_command(
@@ -23,11 +65,10 @@ impl Run<'_> {
             return Ok(());
         };
         let id = g.rec.id.clone();
+        let command = what.to_lowercase();
+        let lang = self.addr_lang(&g.rec, from);
         let Some(seat) = who.seat else {
-            self.section(
-                format!("{what} refused"),
-                format!("You have no seat in {id}."),
-            );
+            self.answer(lang, "seat", &SeatAnswer::NoSeat { command, game: id });
             self.put(g);
             return Ok(());
         };
@@ -35,7 +76,7 @@ impl Run<'_> {
             g.rec.status,
             Status::Running | Status::Paused | Status::Forming
         ) {
-            self.section(format!("{what} refused"), format!("{id} is over."));
+            self.answer(lang, "seat", &SeatAnswer::Over { command, game: id });
             self.put(g);
             return Ok(());
         }
@@ -65,13 +106,12 @@ impl Run<'_> {
             None => g.rec.language = Some(lang),
         }
         g.dirty = true;
-        let text = match (lang, who.seat) {
-            (Lang::En, Some(_)) => "Your mails of this game are in English from now on.",
-            (Lang::Fr, Some(_)) => "Vos courriels de cette partie sont en français désormais.",
-            (Lang::En, None) => "The game's mails are in English from now on (players who chose a language keep theirs).",
-            (Lang::Fr, None) => "Les courriels de la partie sont en français désormais (les joueurs qui ont choisi une langue la gardent).",
+        let answer = SeatAnswer::Language {
+            game: id.clone(),
+            language: lang.code(),
+            whole_game: who.seat.is_none(),
         };
-        self.section(format!("SET LANGUAGE {id}"), text);
+        self.answer(lang, "seat", &answer);
         self.glog(&id, "language", format!("{from}: {}", lang.code()));
         self.put(g);
         Ok(())
@@ -85,15 +125,14 @@ impl Run<'_> {
             let s = &mut g.rec.seats[seat];
             s.address = None;
             s.name = format!("Seat {}", seat + 1);
-            self.section(format!("RESIGN {id}"), "Your seat is open again.");
+            let lang = self.seat_lang(&g.rec, seat);
+            self.answer(lang, "seat", &SeatAnswer::Reopened { game: id.clone() });
         } else {
             let s = &mut g.rec.seats[seat];
             s.resigned = true;
             s.bot = true;
-            self.section(
-                format!("RESIGN {id}"),
-                "You resigned: a bot plays your seat to the end. You still receive the public reports.",
-            );
+            let lang = self.seat_lang(&g.rec, seat);
+            self.answer(lang, "seat", &SeatAnswer::Resigned { game: id.clone() });
             let to = Self::recipients(&g.rec);
             let rec = g.rec.clone();
             self.notify(&rec, &to, Event::Resigned { name: name.clone() });
@@ -109,24 +148,23 @@ impl Run<'_> {
             Vacation::Off => {
                 g.rec.seats[seat].vacation_until = None;
                 g.dirty = true;
-                self.section(
-                    format!("VACATION {id}"),
-                    "Vacation over: normal deadlines again.",
-                );
+                let lang = self.seat_lang(&g.rec, seat);
+                self.answer(lang, "seat", &SeatAnswer::VacationOff { game: id });
                 return;
             }
             Vacation::Days(d) => d,
         };
         let limit = self.j.config.vacation_limit_days;
         let used = g.rec.seats[seat].vacation_days;
+        let lang = self.seat_lang(&g.rec, seat);
         if used + d > limit {
-            self.section(
-                "VACATION refused",
-                format!(
-                    "VACATION {d}: you have {} vacation day(s) left in {id} (out of {limit}); write: VACATION 3, or VACATION OFF",
-                    limit.saturating_sub(used)
-                ),
-            );
+            let answer = SeatAnswer::VacationTooLong {
+                game: id,
+                asked: d,
+                left: limit.saturating_sub(used),
+                limit,
+            };
+            self.answer(lang, "seat", &answer);
             return;
         }
         let until = self.now() + i64::from(d) * 86_400;
@@ -144,14 +182,13 @@ impl Run<'_> {
             }
         }
         g.dirty = true;
-        self.section(
-            format!("VACATION {id}"),
-            format!(
-                "On vacation until {}: no deadline waiting for you ends before then. {} of your {limit} vacation days are left.",
-                format_long(until),
-                limit - used - d
-            ),
-        );
+        let answer = SeatAnswer::OnVacation {
+            game: id.clone(),
+            until: format_long_in(until, lang),
+            left: limit - used - d,
+            limit,
+        };
+        self.answer(lang, "seat", &answer);
         self.glog(&id, "vacation", format!("seat {seat}: {d} days"));
     }
 }
