@@ -37,28 +37,26 @@ impl Run<'_> {
             }
             None => {
                 ctx.bad = true;
-                self.section(
-                    format!("No game {id}"),
-                    format!(
-                        "There is no game \"{id}\" on this judge, so the lines that follow \
-                         it were not read and nothing changed. Send LIST for the games."
-                    ),
-                );
+                let lang = self.writer_lang_guess();
+                let answer = AuthAnswer::NoGame {
+                    game: id.to_string(),
+                };
+                self.answer(lang, "auth", &answer);
             }
         }
         Ok(())
     }
 
     /// Who the writer is in this game, or why they are refused.
-    pub(crate) fn auth(&self, g: &Loaded, ctx: &Ctx, from: &str) -> Result<Who, String> {
+    pub(crate) fn auth(&self, g: &Loaded, ctx: &Ctx, from: &str) -> Result<Who, AuthError> {
         let rec = &g.rec;
         let seat = rec.seat_of(from);
         let is_gm = lower(&rec.gm) == from;
         if seat.is_none() && !is_gm {
-            return Err(format!(
-                "{from} is not a player or the game master of {}. Nothing changed.",
-                rec.id
-            ));
+            return Err(AuthError::NotInGame {
+                address: from.to_string(),
+                game: rec.id.clone(),
+            });
         }
         let mut valid = false;
         if let Some(pw) = &ctx.password {
@@ -71,18 +69,11 @@ impl Run<'_> {
             valid |= is_gm && &rec.gm_token == t;
         }
         if !valid {
+            let game = rec.id.clone();
             return Err(if ctx.password.is_none() && ctx.tokens.is_empty() {
-                format!(
-                    "Your mail has no password or token for {id}, so nothing changed. Write \
-                     \"GAME {id} yourpassword\" before your orders, or reply to a mail of the \
-                     judge whose subject carries your token.",
-                    id = rec.id
-                )
+                AuthError::NoCredentials { game }
             } else {
-                format!(
-                    "Wrong password or token for {}, so nothing changed.",
-                    rec.id
-                )
+                AuthError::WrongCredentials { game }
             });
         }
         Ok(Who { seat, gm: is_gm })
@@ -96,10 +87,11 @@ impl Run<'_> {
         what: &str,
     ) -> Result<Option<(Loaded, Who)>, StoreError> {
         let Some(id) = ctx.game.clone() else {
-            self.section(
-                format!("{what}: which game?"),
-                format!("{what} needs a game: write GAME game-id yourpassword first."),
-            );
+            let lang = self.writer_lang(from);
+            let answer = AuthAnswer::WhichGame {
+                command: what.to_string(),
+            };
+            self.answer(lang, "auth", &answer);
             return Ok(None);
         };
         if ctx.bad {
@@ -116,12 +108,47 @@ impl Run<'_> {
                 Ok(Some((g, w)))
             }
             Err(e) => {
+                let lang = self.addr_lang(&g.rec, from);
                 self.put(g);
-                self.section(format!("{what} refused"), e);
+                let answer = AuthAnswer::Refused {
+                    command: what.to_string(),
+                    error: e,
+                };
+                self.answer(lang, "auth", &answer);
                 Ok(None)
             }
         }
     }
+}
+
+/// Why a writer may not act in a game (the answer names the case).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, thiserror::Error)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum AuthError {
+    #[error("{address} is not a player or the game master of {game}")]
+    NotInGame { address: String, game: String },
+    #[error("no password or token for {game}")]
+    NoCredentials { game: String },
+    #[error("wrong password or token for {game}")]
+    WrongCredentials { game: String },
+}
+
+/// What the judge answers about the game in context (templates/LANG/answers/auth.txt).
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum AuthAnswer {
+    /// `command` needs a game and none was named.
+    WhichGame {
+        command: String,
+    },
+    Refused {
+        command: String,
+        error: AuthError,
+    },
+    /// GAME named a game this judge does not have: its lines are skipped.
+    NoGame {
+        game: String,
+    },
 }
 
 /// GAME game-id [password]: the game the following lines are for.

@@ -235,6 +235,16 @@ impl Run<'_> {
         self.j.config.language
     }
 
+    /// The writer's language before anything is known of them: French if the mail so far
+    /// used French command words, else the server's.
+    pub(crate) fn writer_lang_guess(&self) -> Lang {
+        if self.french_words {
+            Lang::Fr
+        } else {
+            self.j.config.language
+        }
+    }
+
     /// Render a template in `lang`; a failing override is logged (kind "template").
     pub(crate) fn render_in<S: serde::Serialize>(
         &mut self,

@@ -26,7 +26,7 @@ macro_rules! both {
 }
 
 /// The kinds of mail, each a template per language.
-pub const KINDS: [&str; 14] = [
+pub const KINDS: [&str; 15] = [
     "reply.txt",
     "report.txt",
     "private.txt",
@@ -41,6 +41,7 @@ pub const KINDS: [&str; 14] = [
     "answers/observe.txt",
     "answers/press.txt",
     "answers/seat.txt",
+    "answers/auth.txt",
 ];
 
 /// Built-in templates: (path under templates/, source).
@@ -60,6 +61,7 @@ pub fn defaults() -> Vec<(&'static str, &'static str)> {
         both!("answers/observe.txt"),
         both!("answers/press.txt"),
         both!("answers/seat.txt"),
+        both!("answers/auth.txt"),
     ]
     .concat()
 }
