@@ -2,7 +2,6 @@
 
 use crate::cmd::{self as commands, *};
 use crate::judge::Judge;
-use crate::mails::*;
 use crate::model::*;
 use crate::run::*;
 use castellan_engine::dice::sha256;
@@ -87,10 +86,8 @@ impl Run<'_> {
             }
             counted += 1;
             if counted > max {
-                self.section(
-                    "Too many lines",
-                    format!("Only the first {max} lines were read; the rest was ignored."),
-                );
+                let lang = self.writer_lang(from);
+                self.answer(lang, "intake", &IntakeAnswer::TooManyLines { max });
                 break;
             }
             if commands::is_french(line) {
@@ -103,10 +100,13 @@ impl Run<'_> {
                 }
                 Some(Err(e)) => {
                     self.flush(&mut ctx, from)?;
-                    self.section(
-                        "Refused",
-                        format!("{}\n  {}\n  {}", quote(no, line), e.message, e.hint),
-                    );
+                    let lang = self.writer_lang(from);
+                    let answer = IntakeAnswer::Refused {
+                        quoted: Quoted::new(no, line),
+                        message: e.message,
+                        hint: e.hint,
+                    };
+                    self.answer(lang, "intake", &answer);
                 }
                 _ => {
                     if ctx.game.is_some() {
@@ -114,7 +114,7 @@ impl Run<'_> {
                             ctx.orders.push((no, line.to_string()));
                         }
                     } else {
-                        chatter.push(quote(no, line));
+                        chatter.push(Quoted::new(no, line));
                     }
                 }
             }
@@ -123,7 +123,7 @@ impl Run<'_> {
         if ctx.press.is_some() {
             self.end_press(&mut ctx, from)?;
         }
-        self.not_understood(chatter);
+        self.not_understood(chatter, from);
         Ok(())
     }
 
@@ -160,29 +160,15 @@ impl Run<'_> {
     }
 
     /// Lines outside any game that are not commands; or, for an empty mail, what to do.
-    fn not_understood(&mut self, mut chatter: Vec<String>) {
-        if !chatter.is_empty() {
-            let n = chatter.len();
-            chatter.truncate(5);
-            self.section(
-                "Not understood",
-                format!(
-                    "{}{}\nThese lines are not commands, and no game was named before them. \
-                     Put GAME game-id yourpassword before orders, or send HELP.",
-                    chatter.join("\n"),
-                    if n > 5 {
-                        format!("\n({} more)", n - 5)
-                    } else {
-                        String::new()
-                    }
-                ),
-            );
+    fn not_understood(&mut self, mut lines: Vec<Quoted>, from: &str) {
+        let lang = self.writer_lang(from);
+        if !lines.is_empty() {
+            let more = lines.len().saturating_sub(5);
+            lines.truncate(5);
+            self.answer(lang, "intake", &IntakeAnswer::NotUnderstood { lines, more });
         }
         if self.sections.is_empty() {
-            self.section(
-                "Nothing to do",
-                "Your mail had no command and no orders. Send HELP for the commands.",
-            );
+            self.answer(lang, "intake", &IntakeAnswer::NothingToDo);
         }
     }
 
@@ -294,21 +280,60 @@ impl Judge {
 
 impl Run<'_> {
     /// What the reader should know about the mail's form: attachments, HTML only.
-    pub(crate) fn mail_notes(&mut self, mail: &Inbound) {
+    pub(crate) fn mail_notes(&mut self, mail: &Inbound, from: &str) {
+        let lang = self.writer_lang(from);
         if !mail.attachments.is_empty() {
-            self.section(
-                "Attachments",
-                format!(
-                    "Attachments are not read; these were ignored: {}",
-                    mail.attachments.join(", ")
-                ),
-            );
+            let names = mail.attachments.clone();
+            self.answer(lang, "intake", &IntakeAnswer::Attachments { names });
         }
         if mail.html_only {
-            self.section(
-                "Note",
-                "Your mail had no plain-text part; its HTML was read as text.",
-            );
+            self.answer(lang, "intake", &IntakeAnswer::HtmlOnly);
         }
     }
+}
+
+/// A line of the mail as an answer quotes it (`no` 0: the subject).
+#[derive(Clone, Debug, serde::Serialize)]
+pub(crate) struct Quoted {
+    pub no: usize,
+    pub line: String,
+}
+
+impl Quoted {
+    pub(crate) fn new(no: usize, line: &str) -> Quoted {
+        Quoted {
+            no,
+            line: line.to_string(),
+        }
+    }
+}
+
+/// What the judge answers about the mail itself (templates/LANG/answers/intake.txt).
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum IntakeAnswer {
+    TooManyMails {
+        limit: u32,
+    },
+    TooLong {
+        limit: usize,
+    },
+    TooManyLines {
+        max: usize,
+    },
+    /// A command line that does not parse: what is wrong and how to write it.
+    Refused {
+        quoted: Quoted,
+        message: String,
+        hint: String,
+    },
+    NotUnderstood {
+        lines: Vec<Quoted>,
+        more: usize,
+    },
+    NothingToDo,
+    Attachments {
+        names: Vec<String>,
+    },
+    HtmlOnly,
 }

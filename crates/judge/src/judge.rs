@@ -5,7 +5,6 @@ use crate::audit::audit;
 use crate::cmd::*;
 use crate::config::JudgeConfig;
 use crate::intake::*;
-use crate::mails::*;
 use crate::model::*;
 use crate::run::*;
 use crate::templates::Templates;
@@ -142,15 +141,9 @@ impl Judge {
                 format!("mail {mid} from {from}: over the rate limit"),
             ));
             if warn {
-                run.sections.push(Section {
-                    title: "Too many mails".into(),
-                    text: format!(
-                        "You sent more than {} mails in an hour. Nothing in this mail was read, \
-                         and further mails this hour get no answer. Wait a while, then send \
-                         your orders again.",
-                        self.config.rate_limit_per_hour
-                    ),
-                });
+                let limit = self.config.rate_limit_per_hour;
+                let lang = run.writer_lang(&from);
+                run.answer(lang, "intake", &IntakeAnswer::TooManyMails { limit });
                 run.reply(&from, &reply_subject);
             }
             run.finish_into(&mut changes);
@@ -160,20 +153,15 @@ impl Judge {
             .log
             .push(log("mail", format!("mail {mid} from {from}")));
         if mail.truncated || mail.body.len() > self.config.max_body_bytes {
-            run.sections.push(Section {
-                title: "Mail too long".into(),
-                text: format!(
-                    "Your mail is longer than {} bytes, so none of it was read and nothing \
-                     changed. Send shorter mails (orders only, without quoted text).",
-                    self.config.max_body_bytes
-                ),
-            });
+            let limit = self.config.max_body_bytes;
+            let lang = run.writer_lang(&from);
+            run.answer(lang, "intake", &IntakeAnswer::TooLong { limit });
             run.reply(&from, &reply_subject);
             run.finish_into(&mut changes);
             return Ok(changes);
         }
         run.process_mail(mail, &from)?;
-        run.mail_notes(mail);
+        run.mail_notes(mail, &from);
         run.settle_all()?;
         let subject = run.reply_subject(&from, &reply_subject);
         run.reply(&from, &subject);

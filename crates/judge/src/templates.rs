@@ -26,7 +26,7 @@ macro_rules! both {
 }
 
 /// The kinds of mail, each a template per language.
-pub const KINDS: [&str; 15] = [
+pub const KINDS: [&str; 16] = [
     "reply.txt",
     "report.txt",
     "private.txt",
@@ -42,6 +42,7 @@ pub const KINDS: [&str; 15] = [
     "answers/press.txt",
     "answers/seat.txt",
     "answers/auth.txt",
+    "answers/intake.txt",
 ];
 
 /// Built-in templates: (path under templates/, source).
@@ -62,6 +63,7 @@ pub fn defaults() -> Vec<(&'static str, &'static str)> {
         both!("answers/press.txt"),
         both!("answers/seat.txt"),
         both!("answers/auth.txt"),
+        both!("answers/intake.txt"),
     ]
     .concat()
 }
