@@ -243,19 +243,19 @@ impl Judge {
                     .map_err(JudgeError::Refused)?;
                 format!("created {id}")
             }
-            AdminCommand::Pause { game } => run.gm_op(&game, Command::Pause)?,
-            AdminCommand::Resume { game } => run.gm_op(&game, Command::Resume)?,
+            AdminCommand::Pause { game } => run.gm_admin(&game, Command::Pause)?,
+            AdminCommand::Resume { game } => run.gm_admin(&game, Command::Resume)?,
             AdminCommand::Extend { game, hours } => {
                 let e = Extend::new(&hours.to_string(), &self.config)
                     .map_err(|e| JudgeError::Refused(e.message))?;
-                run.gm_op(&game, Command::Extend(e))?
+                run.gm_admin(&game, Command::Extend(e))?
             }
             AdminCommand::Replace {
                 game,
                 seat,
                 address,
-            } => run.gm_op(&game, Command::Replace(seat, address))?,
-            AdminCommand::End { game } => run.gm_op(&game, Command::End)?,
+            } => run.gm_admin(&game, Command::Replace(seat, address))?,
+            AdminCommand::End { game } => run.gm_admin(&game, Command::End)?,
         };
         run.settle_all()?;
         let mut changes = Changes::default();

@@ -26,7 +26,7 @@ macro_rules! both {
 }
 
 /// The kinds of mail, each a template per language.
-pub const KINDS: [&str; 16] = [
+pub const KINDS: [&str; 17] = [
     "reply.txt",
     "report.txt",
     "private.txt",
@@ -43,6 +43,7 @@ pub const KINDS: [&str; 16] = [
     "answers/seat.txt",
     "answers/auth.txt",
     "answers/intake.txt",
+    "answers/gm.txt",
 ];
 
 /// Built-in templates: (path under templates/, source).
@@ -64,6 +65,7 @@ pub fn defaults() -> Vec<(&'static str, &'static str)> {
         both!("answers/seat.txt"),
         both!("answers/auth.txt"),
         both!("answers/intake.txt"),
+        both!("answers/gm.txt"),
     ]
     .concat()
 }

@@ -1,15 +1,16 @@
 //! START PAUSE RESUME EXTEND REPLACE KICK END: the game master's commands.
 
 use crate::auth::*;
-use crate::clock::format_long;
+use crate::clock::format_long_in;
 use crate::cmd::*;
 use crate::config::JudgeConfig;
-use crate::judge::*;
-use crate::mails::quote;
+use crate::intake::Quoted;
+use crate::judge::JudgeError;
 use crate::mails::Event;
 use crate::model::*;
 use crate::run::*;
 use castellan_engine::dice::Secret;
+use castellan_engine::Lang;
 
 impl Run<'_> {
     pub(crate) fn start(&mut self, g: &mut Loaded) -> Result<(), String> {
@@ -35,142 +36,138 @@ impl Run<'_> {
     }
 
     /// A game master's command on game `id` (by mail after auth, or from the CLI).
-    pub(crate) fn gm_op(&mut self, id: &str, cmd: Command) -> Result<String, JudgeError> {
+    pub(crate) fn gm_op(&mut self, id: &str, cmd: Command) -> Result<GmDone, GmOpError> {
         let Some(mut g) = self.take(id)? else {
-            return Err(JudgeError::Refused(format!("there is no game {id}")));
+            return Err(GmError::NoGame {
+                game: id.to_string(),
+            }
+            .into());
         };
         let r = self.gm_op_on(&mut g, cmd);
         self.put(g);
-        r.map_err(JudgeError::Refused)
+        Ok(r?)
     }
 
-    pub(crate) fn gm_op_on(&mut self, g: &mut Loaded, cmd: Command) -> Result<String, String> {
-        let id = g.rec.id.clone();
+    /// A game master's command from the CLI: the terminal gets the English answer's text.
+    pub(crate) fn gm_admin(&mut self, game: &str, cmd: Command) -> Result<String, JudgeError> {
+        let command = format!("{cmd:?}").to_uppercase();
+        let command = command.split(['(', ' ']).next().unwrap_or("").to_string();
+        match self.gm_op(game, cmd) {
+            Ok(done) => {
+                let deadline = self
+                    .games
+                    .get(game)
+                    .and_then(|g| g.rec.deadline)
+                    .map(|d| format_long_in(d, Lang::En));
+                let answer = GmAnswer::Done {
+                    command,
+                    game: game.to_string(),
+                    done,
+                    deadline,
+                };
+                let text = self.render_in(Lang::En, "answers/gm.txt", &answer);
+                Ok(text
+                    .split_once('\n')
+                    .map(|(_, t)| t.trim().to_string())
+                    .unwrap_or(text))
+            }
+            Err(GmOpError::Gm(e)) => Err(JudgeError::Refused(e.to_string())),
+            Err(GmOpError::Store(e)) => Err(JudgeError::Store(e)),
+        }
+    }
+
+    pub(crate) fn gm_op_on(&mut self, g: &mut Loaded, cmd: Command) -> Result<GmDone, GmError> {
+        let game = g.rec.id.clone();
         let status = g.rec.status;
-        let (title, text, event) = match cmd {
+        let done = match cmd {
             Command::Start => {
                 if status != Status::Forming {
-                    return Err(format!("{id} has already started"));
+                    return Err(GmError::AlreadyStarted { game });
                 }
-                self.start(g)?;
-                return Ok(format!("{id} started with {} players.", g.rec.seats.len()));
+                self.start(g).map_err(|why| GmError::CannotStart { why })?;
+                return Ok(GmDone::Started {
+                    players: g.rec.seats.len(),
+                });
             }
             Command::Pause => self.gm_pause(g)?,
             Command::Resume => self.gm_resume(g)?,
             Command::Extend(Extend { hours }) => self.gm_extend(g, hours)?,
             Command::Replace(seat, addr) => self.gm_replace(g, seat, addr)?,
             Command::Kick(seat) => self.gm_kick(g, seat)?,
-            Command::End => {
-                if status == Status::Finished {
-                    return Err(format!("{id} is already over"));
-                }
-                g.rec.status = Status::Finished;
-                g.rec.ended = Some("ended by the game master".into());
-                g.rec.deadline = None;
-                g.dirty = true;
-                self.glog(&id, "end", "ended by the game master".into());
-                if g.session.is_none() {
-                    return Ok(format!("{id} is ended before it started."));
-                }
-                // The final report (with the secret key) is made by settle.
-                return Ok(format!("{id} is ended; the final report goes to everyone."));
-            }
-            _ => return Err("not a game master command".into()),
+            Command::End => return self.gm_end(g),
+            _ => return Err(GmError::NotGmCommand),
         };
         g.dirty = true;
-        self.glog(&id, "gm", title.clone());
-        let to = Self::recipients(&g.rec);
-        let rec = g.rec.clone();
-        self.notify(&rec, &to, event);
-        Ok(text)
+        self.glog(&game, "gm", format!("{done:?}"));
+        if let Some(event) = done.event() {
+            let to = Self::recipients(&g.rec);
+            let rec = g.rec.clone();
+            self.notify(&rec, &to, event);
+        }
+        Ok(done)
     }
 
-    /// PAUSE: changes the record and says what to tell everyone.
-    fn gm_pause(&mut self, g: &mut Loaded) -> Result<(String, String, Event), String> {
-        let id = g.rec.id.clone();
-        let now = self.now();
-        let status = g.rec.status;
-        if status != Status::Running {
-            return Err(format!("{id} is not running"));
+    fn gm_pause(&mut self, g: &mut Loaded) -> Result<GmDone, GmError> {
+        if g.rec.status != Status::Running {
+            return Err(GmError::NotRunning {
+                game: g.rec.id.clone(),
+            });
         }
         g.rec.status = Status::Paused;
-        g.rec.paused_left = g.rec.deadline.map(|d| (d - now).max(0));
+        g.rec.paused_left = g.rec.deadline.map(|d| (d - self.now()).max(0));
         g.rec.deadline = None;
-        Ok(("paused".to_string(), "The game master paused the game: no deadline runs and no orders are taken until RESUME.".to_string(), Event::Paused))
+        Ok(GmDone::Paused)
     }
 
-    /// RESUME: changes the record and says what to tell everyone.
-    fn gm_resume(&mut self, g: &mut Loaded) -> Result<(String, String, Event), String> {
-        let id = g.rec.id.clone();
-        let now = self.now();
-        let status = g.rec.status;
-        if status != Status::Paused {
-            return Err(format!("{id} is not paused"));
+    fn gm_resume(&mut self, g: &mut Loaded) -> Result<GmDone, GmError> {
+        if g.rec.status != Status::Paused {
+            return Err(GmError::NotPaused {
+                game: g.rec.id.clone(),
+            });
         }
         g.rec.status = Status::Running;
+        let now = self.now();
         g.rec.deadline = g.rec.paused_left.take().map(|l| now + l);
-        Ok((
-            "resumed".to_string(),
-            format!(
-                "The game goes on.{}",
-                g.rec
-                    .deadline
-                    .map(|d| format!(" Deadline: {}.", format_long(d)))
-                    .unwrap_or_default()
-            ),
-            Event::Resumed,
-        ))
+        Ok(GmDone::Resumed)
     }
 
-    /// EXTEND: changes the record and says what to tell everyone.
-    fn gm_extend(&mut self, g: &mut Loaded, hours: u32) -> Result<(String, String, Event), String> {
-        let id = g.rec.id.clone();
-        let status = g.rec.status;
-        let hours = i64::from(hours);
-        match (status, g.rec.deadline, g.rec.paused_left) {
+    fn gm_extend(&mut self, g: &mut Loaded, hours: u32) -> Result<GmDone, GmError> {
+        let secs = i64::from(hours) * 3600;
+        match (g.rec.status, g.rec.deadline, g.rec.paused_left) {
             (Status::Running, Some(d), _) => {
-                g.rec.deadline = Some(d + hours * 3600);
+                g.rec.deadline = Some(d + secs);
                 g.rec.reminded.clear();
             }
-            (Status::Paused, _, Some(l)) => g.rec.paused_left = Some(l + hours * 3600),
-            _ => return Err(format!("{id} has no deadline running")),
+            (Status::Paused, _, Some(l)) => g.rec.paused_left = Some(l + secs),
+            _ => {
+                return Err(GmError::NoDeadline {
+                    game: g.rec.id.clone(),
+                })
+            }
         }
-        Ok((
-            "deadline extended".to_string(),
-            format!(
-                "The game master moved the deadline {hours} hour(s) later{}.",
-                g.rec
-                    .deadline
-                    .map(|d| format!(", to {}", format_long(d)))
-                    .unwrap_or_default()
-            ),
-            Event::Extended {
-                hours: hours as u32,
-            },
-        ))
+        Ok(GmDone::Extended { hours })
     }
 
-    /// REPLACE: changes the record and says what to tell everyone.
     fn gm_replace(
         &mut self,
         g: &mut Loaded,
         seat: String,
         addr: String,
-    ) -> Result<(String, String, Event), String> {
-        let id = g.rec.id.clone();
-        let status = g.rec.status;
+    ) -> Result<GmDone, GmError> {
+        let game = g.rec.id.clone();
         let addr = lower(&addr);
         if !addr.contains('@') {
-            return Err(format!(
-                "\"{addr}\" is not an address; write: REPLACE 2 new@example.org"
-            ));
+            return Err(GmError::NotAnAddress { address: addr });
         }
-        if status == Status::Finished {
-            return Err(format!("{id} is over"));
+        if g.rec.status == Status::Finished {
+            return Err(GmError::Over { game });
         }
         let s = find_seat(&g.rec, &seat)?;
         if g.rec.seat_of(&addr).is_some_and(|x| x != s) {
-            return Err(format!("{addr} already has a seat in {id}"));
+            return Err(GmError::AddressSeated {
+                address: addr,
+                game,
+            });
         }
         let pw = self.random_word("password", 8);
         let token = self.random_word("token", 6);
@@ -188,38 +185,136 @@ impl Run<'_> {
         let rec = g.rec.clone();
         self.welcome(&rec, &name, &addr, &pw, &token);
         g.force_private = true;
-        Ok((
-            format!("{name} replaced"),
-            format!("The seat {name} is now played by {addr}."),
-            Event::Replaced {
-                name: name.clone(),
-                address: addr.clone(),
-            },
-        ))
+        Ok(GmDone::Replaced {
+            name,
+            address: addr,
+        })
     }
 
-    /// KICK: changes the record and says what to tell everyone.
-    fn gm_kick(&mut self, g: &mut Loaded, seat: String) -> Result<(String, String, Event), String> {
-        let id = g.rec.id.clone();
-        let status = g.rec.status;
-        if status == Status::Finished {
-            return Err(format!("{id} is over"));
+    fn gm_kick(&mut self, g: &mut Loaded, seat: String) -> Result<GmDone, GmError> {
+        if g.rec.status == Status::Finished {
+            return Err(GmError::Over {
+                game: g.rec.id.clone(),
+            });
         }
         let s = find_seat(&g.rec, &seat)?;
         let seat_rec = &mut g.rec.seats[s];
-        let name = seat_rec.name.clone();
         seat_rec.address = None;
         seat_rec.bot = true;
-        Ok((
-            format!("{name} removed"),
-            format!(
-                "The game master removed the player of {name}; a bot plays the seat until REPLACE."
-            ),
-            Event::Kicked { name: name.clone() },
-        ))
+        Ok(GmDone::Kicked {
+            name: seat_rec.name.clone(),
+        })
+    }
+
+    /// END: the final report (with the secret key) is made by settle.
+    fn gm_end(&mut self, g: &mut Loaded) -> Result<GmDone, GmError> {
+        let game = g.rec.id.clone();
+        if g.rec.status == Status::Finished {
+            return Err(GmError::AlreadyOver { game });
+        }
+        g.rec.status = Status::Finished;
+        g.rec.ended = Some("ended by the game master".into());
+        g.rec.deadline = None;
+        g.dirty = true;
+        self.glog(&game, "end", "ended by the game master".into());
+        Ok(GmDone::Ended {
+            before_start: g.session.is_none(),
+        })
     }
 }
-pub(crate) fn find_seat(rec: &GameRecord, seat: &str) -> Result<usize, String> {
+
+/// What a game master's command did (templates/LANG/answers/gm.txt, by `done`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "done", rename_all = "snake_case")]
+pub(crate) enum GmDone {
+    Started { players: usize },
+    Paused,
+    Resumed,
+    Extended { hours: u32 },
+    Replaced { name: String, address: String },
+    Kicked { name: String },
+    Ended { before_start: bool },
+}
+
+impl GmDone {
+    /// What everyone in the game is told, if anything.
+    fn event(&self) -> Option<Event> {
+        Some(match self {
+            GmDone::Paused => Event::Paused,
+            GmDone::Resumed => Event::Resumed,
+            GmDone::Extended { hours } => Event::Extended { hours: *hours },
+            GmDone::Replaced { name, address } => Event::Replaced {
+                name: name.clone(),
+                address: address.clone(),
+            },
+            GmDone::Kicked { name } => Event::Kicked { name: name.clone() },
+            GmDone::Started { .. } | GmDone::Ended { .. } => return None,
+        })
+    }
+}
+
+/// Why a game master's command was refused.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, thiserror::Error)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum GmError {
+    #[error("there is no game {game}")]
+    NoGame { game: String },
+    #[error("{game} has already started")]
+    AlreadyStarted { game: String },
+    #[error("cannot start: {why}")]
+    CannotStart { why: String },
+    #[error("{game} is not running")]
+    NotRunning { game: String },
+    #[error("{game} is not paused")]
+    NotPaused { game: String },
+    #[error("{game} has no deadline running")]
+    NoDeadline { game: String },
+    #[error("\"{address}\" is not an address; write: REPLACE 2 new@example.org")]
+    NotAnAddress { address: String },
+    #[error("{game} is over")]
+    Over { game: String },
+    #[error("{game} is already over")]
+    AlreadyOver { game: String },
+    #[error("{address} already has a seat in {game}")]
+    AddressSeated { address: String, game: String },
+    #[error("no seat \"{seat}\"; the seats are {} (by number or name)", seats.join(", "))]
+    NoSeat { seat: String, seats: Vec<String> },
+    #[error("not a game master command")]
+    NotGmCommand,
+}
+
+/// A game master's command failed: storage, or a refusal.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum GmOpError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Gm(#[from] GmError),
+}
+
+/// What the game master reads about their command (templates/LANG/answers/gm.txt).
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum GmAnswer {
+    Done {
+        command: String,
+        game: String,
+        #[serde(flatten)]
+        done: GmDone,
+        deadline: Option<String>,
+    },
+    Refused {
+        command: String,
+        quoted: Quoted,
+        error: GmError,
+    },
+    NotGm {
+        command: String,
+        game: String,
+    },
+}
+
+pub(crate) fn find_seat(rec: &GameRecord, seat: &str) -> Result<usize, GmError> {
     if let Ok(n) = seat.parse::<usize>() {
         if n >= 1 && n <= rec.seats.len() {
             return Ok(n - 1);
@@ -228,16 +323,14 @@ pub(crate) fn find_seat(rec: &GameRecord, seat: &str) -> Result<usize, String> {
     rec.seats
         .iter()
         .position(|s| lower(&s.name) == lower(seat))
-        .ok_or_else(|| {
-            format!(
-                "no seat \"{seat}\"; the seats are {} (by number or name)",
-                rec.seats
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| format!("{} {}", i + 1, s.name))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
+        .ok_or_else(|| GmError::NoSeat {
+            seat: seat.to_string(),
+            seats: rec
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| format!("{} {}", i + 1, s.name))
+                .collect(),
         })
 }
 
@@ -305,28 +398,40 @@ impl Run<'_> {
         no: usize,
         line: &str,
     ) -> Result<(), StoreError> {
-        let what = first_word(line);
-        let Some((g, who)) = self.authed(ctx, from, &what)? else {
+        let command = first_word(line);
+        let Some((g, who)) = self.authed(ctx, from, &command)? else {
             return Ok(());
         };
+        let lang = self.addr_lang(&g.rec, from);
+        let game = g.rec.id.clone();
         if !who.gm {
-            self.section(
-                format!("{what} refused"),
-                format!("Only the game master of {} may do that.", g.rec.id),
-            );
+            self.answer(lang, "gm", &GmAnswer::NotGm { command, game });
             self.put(g);
             return Ok(());
         }
-        let id = g.rec.id.clone();
         self.put(g);
-        match self.gm_op(&id, cmd) {
-            Ok(t) => self.section(format!("{what} {id}"), t),
-            Err(JudgeError::Refused(e)) => self.section(
-                format!("{what} refused"),
-                format!("{}\n  {e}", quote(no, line)),
-            ),
-            Err(JudgeError::Store(e)) => return Err(e),
-        }
+        let answer = match self.gm_op(&game, cmd) {
+            Ok(done) => {
+                let deadline = self
+                    .games
+                    .get(&game)
+                    .and_then(|g| g.rec.deadline)
+                    .map(|d| format_long_in(d, lang));
+                GmAnswer::Done {
+                    command,
+                    game,
+                    done,
+                    deadline,
+                }
+            }
+            Err(GmOpError::Gm(error)) => GmAnswer::Refused {
+                command,
+                quoted: Quoted::new(no, line),
+                error,
+            },
+            Err(GmOpError::Store(e)) => return Err(e),
+        };
+        self.answer(lang, "gm", &answer);
         Ok(())
     }
 }
