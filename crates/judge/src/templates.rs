@@ -26,7 +26,7 @@ macro_rules! both {
 }
 
 /// The kinds of mail, each a template per language.
-pub const KINDS: [&str; 17] = [
+pub const KINDS: [&str; 18] = [
     "reply.txt",
     "report.txt",
     "private.txt",
@@ -44,6 +44,7 @@ pub const KINDS: [&str; 17] = [
     "answers/auth.txt",
     "answers/intake.txt",
     "answers/gm.txt",
+    "answers/orders.txt",
 ];
 
 /// Built-in templates: (path under templates/, source).
@@ -66,6 +67,7 @@ pub fn defaults() -> Vec<(&'static str, &'static str)> {
         both!("answers/auth.txt"),
         both!("answers/intake.txt"),
         both!("answers/gm.txt"),
+        both!("answers/orders.txt"),
     ]
     .concat()
 }

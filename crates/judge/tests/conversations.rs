@@ -254,6 +254,18 @@ fn every_mail_kind_and_answer_appears_in_a_conversation() {
         ("fr", "SeatAnswer::Language", "LANGUE race-1"),
         ("en", "SeatAnswer::Over", "race-1 is over."),
         ("fr", "SeatAnswer::Over", "race-1 est finie."),
+        ("en", "OrdersAnswer::Applied", "order line(s) applied"),
+        (
+            "fr",
+            "OrdersAnswer::Applied",
+            "ligne(s) d'ordres appliquée(s)",
+        ),
+        ("en", "OrdersAnswer::Checked", "CHECK applies nothing"),
+        ("fr", "OrdersAnswer::Checked", "VÉRIFIER n'applique rien"),
+        ("en", "OrdersAnswer::Refused", "Nothing was applied"),
+        ("fr", "OrdersAnswer::Refused", "Rien n'a été appliqué"),
+        ("en", "GmAnswer::Done", "The game goes on."),
+        ("fr", "GmAnswer::Done", "La partie reprend."),
     ];
     let mut all = String::new();
     for c in conversations() {

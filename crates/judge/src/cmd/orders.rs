@@ -1,11 +1,76 @@
-//! Orders and CHECK: the game lines of a mail, submitted or checked as one text.
+//! Orders and CHECK (VÉRIFIER): the game lines of a mail, submitted or checked as one text.
+//!
+//! The answers are [`OrdersAnswer`], worded by templates/LANG/answers/orders.txt.
 
-use crate::mails::*;
+use crate::intake::Quoted;
 use crate::model::*;
 use crate::run::*;
 use castellan_engine::LineVerdict;
 
+/// One line's verdict under CHECK.
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub(crate) enum Checked {
+    /// Legal; what it would do, if the game says.
+    Ok {
+        quoted: Quoted,
+        results: Vec<String>,
+    },
+    Refused {
+        quoted: Quoted,
+        message: String,
+        hint: Option<String>,
+    },
+    /// Legal so far; dice decide the rest.
+    NeedsDice { quoted: Quoted },
+}
+
+/// A refused order line.
+#[derive(Clone, Debug, serde::Serialize)]
+pub(crate) struct RefusedLine {
+    pub quoted: Quoted,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+/// What orders and CHECK answer.
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum OrdersAnswer {
+    /// CHECK with no game in context.
+    CheckWhichGame,
+    /// The game master sent order lines: orders need a seat.
+    GmHasNoSeat {
+        check: bool,
+        game: String,
+        lines: Vec<Quoted>,
+    },
+    /// The game takes no orders now (`status`: forming, paused, finished).
+    NotTaking {
+        check: bool,
+        game: String,
+        status: &'static str,
+    },
+    Checked {
+        game: String,
+        lines: Vec<Checked>,
+    },
+    Applied {
+        game: String,
+        count: usize,
+        /// The bot that stood in stops: the player is back.
+        back: bool,
+        happened: Vec<String>,
+    },
+    Refused {
+        game: String,
+        lines: Vec<RefusedLine>,
+    },
+}
+
 impl Run<'_> {
+    /// Send the order lines gathered so far (for the game in context) to the game, or
+    /// check them (CHECK), and answer.
     pub(crate) fn flush(&mut self, ctx: &mut Ctx, from: &str) -> Result<(), StoreError> {
         if ctx.orders.is_empty() {
             return Ok(());
@@ -16,93 +81,81 @@ impl Run<'_> {
         let Some((mut g, who)) = self.authed(ctx, from, what)? else {
             return Ok(());
         };
-        let id = g.rec.id.clone();
-        // Text whose line numbers are the mail's.
-        let last = orders.last().map(|(n, _)| *n).unwrap_or(0);
-        let mut text = vec![String::new(); last];
-        for (n, l) in &orders {
-            if *n >= 1 {
-                text[*n - 1] = l.clone();
-            }
-        }
-        let text = text.join("\n");
+        let game = g.rec.id.clone();
+        let lang = self.addr_lang(&g.rec, from);
         let Some(seat) = who.seat else {
-            self.section(
-                format!("{what} for {id} refused"),
-                format!(
-                    "You are the game master of {id}, not a player: orders need a seat.\n{}",
-                    orders
-                        .iter()
-                        .map(|(n, l)| quote(*n, l))
-                        .collect::<Vec<_>>()
-                        .join("\n")
-                ),
-            );
+            let lines = orders.iter().map(|(n, l)| Quoted::new(*n, l)).collect();
+            let answer = OrdersAnswer::GmHasNoSeat { check, game, lines };
+            self.answer(lang, "orders", &answer);
             self.put(g);
             return Ok(());
         };
-        let status_problem = match g.rec.status {
+        let status = match g.rec.status {
             Status::Running => None,
-            Status::Forming => Some("has not started yet"),
-            Status::Paused => Some("is paused by its game master"),
-            Status::Finished => Some("is over"),
+            Status::Forming => Some("forming"),
+            Status::Paused => Some("paused"),
+            Status::Finished => Some("finished"),
         };
-        if let Some(p) = status_problem {
-            self.section(
-                format!("{what} for {id} refused"),
-                format!("{id} {p}, so no orders are taken and nothing changed."),
-            );
+        if let Some(status) = status {
+            let answer = OrdersAnswer::NotTaking {
+                check,
+                game,
+                status,
+            };
+            self.answer(lang, "orders", &answer);
             self.put(g);
             return Ok(());
         }
-        if check {
-            self.check_text(&mut g, seat, &text);
+        let text = mail_text(&orders);
+        let answer = if check {
+            self.check_text(&mut g, seat, &text)
         } else {
-            self.submit_text(&mut g, seat, &text, &orders);
+            self.submit_text(&mut g, seat, &text, &orders)
+        };
+        if let Some(answer) = answer {
+            self.answer(lang, "orders", &answer);
         }
         self.put(g);
         Ok(())
     }
 
     /// CHECK: each line's verdict, nothing applied.
-    fn check_text(&mut self, g: &mut Loaded, seat: usize, text: &str) {
-        let id = g.rec.id.clone();
+    fn check_text(&mut self, g: &mut Loaded, seat: usize, text: &str) -> Option<OrdersAnswer> {
         let lang = self.seat_lang(&g.rec, seat);
-        let Some(session) = g.session.as_mut() else {
-            return;
-        };
-        let mut out = Vec::new();
-        for c in session.check(seat, text, lang) {
-            out.push(quote(c.line_no, &c.line));
-            match c.verdict {
-                LineVerdict::Ok(lines) if lines.is_empty() => out.push("  ok".into()),
-                LineVerdict::Ok(lines) => {
-                    for l in lines {
-                        out.push(format!("  ok: {l}"));
-                    }
+        let session = g.session.as_mut()?;
+        let lines = session
+            .check(seat, text, lang)
+            .into_iter()
+            .map(|c| {
+                let quoted = Quoted::new(c.line_no, &c.line);
+                match c.verdict {
+                    LineVerdict::Ok(results) => Checked::Ok { quoted, results },
+                    LineVerdict::Err { message, hint } => Checked::Refused {
+                        quoted,
+                        message,
+                        hint,
+                    },
+                    LineVerdict::NeedsDice => Checked::NeedsDice { quoted },
                 }
-                LineVerdict::Err { message, hint } => {
-                    out.push(format!("  refused: {message}"));
-                    if let Some(h) = hint {
-                        out.push(format!("  {h}"));
-                    }
-                }
-                LineVerdict::NeedsDice => {
-                    out.push("  legal so far; dice decide what happens from here".into())
-                }
-            }
-        }
-        out.push("CHECK applies nothing: send the orders without CHECK to play them.".into());
-        self.section(format!("CHECK for {id}"), out.join("\n"));
+            })
+            .collect();
+        Some(OrdersAnswer::Checked {
+            game: g.rec.id.clone(),
+            lines,
+        })
     }
 
     /// Orders: all applied, or none and every refused line quoted.
-    fn submit_text(&mut self, g: &mut Loaded, seat: usize, text: &str, orders: &[(usize, String)]) {
-        let id = g.rec.id.clone();
+    fn submit_text(
+        &mut self,
+        g: &mut Loaded,
+        seat: usize,
+        text: &str,
+        orders: &[(usize, String)],
+    ) -> Option<OrdersAnswer> {
+        let game = g.rec.id.clone();
         let lang = self.seat_lang(&g.rec, seat);
-        let Some(session) = g.session.as_mut() else {
-            return;
-        };
+        let session = g.session.as_mut()?;
         match session.submit(seat, text, lang) {
             Ok(n) => {
                 let s = &mut g.rec.seats[seat];
@@ -112,40 +165,33 @@ impl Run<'_> {
                     s.bot = false;
                 }
                 g.dirty = true;
-                let mut text = format!("{} order line(s) applied.", orders.len());
-                if back {
-                    text.push_str(" Welcome back: the bot no longer plays your seat.");
-                }
-                if !n.public.is_empty() {
-                    text.push('\n');
-                    text.push_str(&n.public.join("\n"));
-                }
-                text.push_str("\nThe report follows in separate mails.");
-                self.section(format!("Orders for {id}"), text);
                 let lines: Vec<&str> = orders.iter().map(|(_, l)| l.as_str()).collect();
-                self.glog(&id, "orders", format!("seat {seat}: {}", lines.join(" / ")));
-            }
-            Err(errs) => {
-                let mut out = Vec::new();
-                for e in errs {
-                    out.push(quote(e.line_no, &e.line));
-                    out.push(format!("  {}", e.message));
-                    if let Some(h) = e.hint {
-                        out.push(format!("  {h}"));
-                    }
-                }
-                out.push(
-                    "Nothing was applied (orders are all or nothing): fix these lines and \
-                     send all your orders again."
-                        .into(),
+                self.glog(
+                    &game,
+                    "orders",
+                    format!("seat {seat}: {}", lines.join(" / ")),
                 );
-                self.section(format!("Orders for {id} refused"), out.join("\n"));
+                Some(OrdersAnswer::Applied {
+                    game,
+                    count: orders.len(),
+                    back,
+                    happened: n.public,
+                })
             }
+            Err(errs) => Some(OrdersAnswer::Refused {
+                game,
+                lines: errs
+                    .into_iter()
+                    .map(|e| RefusedLine {
+                        quoted: Quoted::new(e.line_no, &e.line),
+                        message: e.message,
+                        hint: e.hint,
+                    })
+                    .collect(),
+            }),
         }
     }
-}
 
-impl Run<'_> {
     /// CHECK order: check one line now, whatever the mode.
     pub(crate) fn check_line(
         &mut self,
@@ -155,10 +201,8 @@ impl Run<'_> {
         order: String,
     ) -> Result<(), StoreError> {
         if ctx.game.is_none() || ctx.bad {
-            self.section(
-                "CHECK: which game?",
-                "Write GAME game-id yourpassword first.",
-            );
+            let lang = self.writer_lang(from);
+            self.answer(lang, "orders", &OrdersAnswer::CheckWhichGame);
             return Ok(());
         }
         let mode = ctx.check_mode;
@@ -168,4 +212,16 @@ impl Run<'_> {
         ctx.check_mode = mode;
         Ok(())
     }
+}
+
+/// The order lines as one text whose line numbers are the mail's.
+fn mail_text(orders: &[(usize, String)]) -> String {
+    let last = orders.last().map(|(n, _)| *n).unwrap_or(0);
+    let mut text = vec![String::new(); last];
+    for (n, l) in orders {
+        if *n >= 1 {
+            text[*n - 1] = l.clone();
+        }
+    }
+    text.join("\n")
 }
