@@ -238,9 +238,10 @@ impl Judge {
                     .map(|(n, a)| format!("player={n}:{a}"))
                     .collect();
                 args.extend(options.iter().map(|(k, v)| format!("{k}={v}")));
-                let id = run
-                    .create(&lower(&gm), &game, &args)
-                    .map_err(JudgeError::Refused)?;
+                let id = run.create(&lower(&gm), &game, &args).map_err(|e| match e {
+                    CreateFailure::Store(e) => JudgeError::Store(e),
+                    e => JudgeError::Refused(e.to_string()),
+                })?;
                 format!("created {id}")
             }
             AdminCommand::Pause { game } => run.gm_admin(&game, Command::Pause)?,

@@ -63,13 +63,6 @@ pub(crate) fn prompts_of(session: &dyn Session, seat: usize, lang: Lang) -> Vec<
         .collect()
 }
 
-pub(crate) fn quote(no: usize, line: &str) -> String {
-    if no == 0 {
-        format!("subject: \"{line}\"")
-    } else {
-        format!("line {no}: \"{line}\"")
-    }
-}
 
 impl Run<'_> {
     pub(crate) fn mail(&mut self, to: &str, subject: String, body: String, game: Option<&str>) {

@@ -26,7 +26,7 @@ macro_rules! both {
 }
 
 /// The kinds of mail, each a template per language.
-pub const KINDS: [&str; 18] = [
+pub const KINDS: [&str; 19] = [
     "reply.txt",
     "report.txt",
     "private.txt",
@@ -45,6 +45,7 @@ pub const KINDS: [&str; 18] = [
     "answers/intake.txt",
     "answers/gm.txt",
     "answers/orders.txt",
+    "answers/create.txt",
 ];
 
 /// Built-in templates: (path under templates/, source).
@@ -68,6 +69,7 @@ pub fn defaults() -> Vec<(&'static str, &'static str)> {
         both!("answers/intake.txt"),
         both!("answers/gm.txt"),
         both!("answers/orders.txt"),
+        both!("answers/create.txt"),
     ]
     .concat()
 }

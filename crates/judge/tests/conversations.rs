@@ -264,6 +264,10 @@ fn every_mail_kind_and_answer_appears_in_a_conversation() {
         ("fr", "OrdersAnswer::Checked", "VÉRIFIER n'applique rien"),
         ("en", "OrdersAnswer::Refused", "Nothing was applied"),
         ("fr", "OrdersAnswer::Refused", "Rien n'a été appliqué"),
+        ("en", "CreateAnswer::Created", "is created; you are its game master"),
+        ("fr", "CreateAnswer::Created", "vous en êtes le maître de jeu"),
+        ("en", "CreateError::UnknownKind", "has no prompt of kind"),
+        ("fr", "CreateError::UnknownKind", "ne pose pas de question du genre"),
         ("en", "GmAnswer::Done", "The game goes on."),
         ("fr", "GmAnswer::Done", "La partie reprend."),
     ];

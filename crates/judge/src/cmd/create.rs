@@ -3,7 +3,7 @@
 use crate::auth::*;
 use crate::cmd::*;
 use crate::config::JudgeConfig;
-use crate::mails::quote;
+use crate::intake::Quoted;
 use crate::model::*;
 use crate::run::*;
 use castellan_engine::{GameInfo, Lang, PromptKind};
@@ -12,10 +12,10 @@ use std::collections::BTreeMap;
 impl Run<'_> {
     // ---------------------------------------------------------------- lifecycle
 
-    pub(crate) fn next_id(&self, game: &str) -> Result<String, String> {
+    pub(crate) fn next_id(&self, game: &str) -> Result<String, StoreError> {
         let prefix = game.split('-').next().unwrap_or(game).to_string();
         let mut max = 0u64;
-        let ids = self.store.game_ids().map_err(|e| e.0)?;
+        let ids = self.store.game_ids()?;
         for id in ids.iter().chain(self.games.keys()) {
             if let Some(n) = id.rsplit('-').next().and_then(|n| n.parse::<u64>().ok()) {
                 max = max.max(n);
@@ -31,16 +31,16 @@ impl Run<'_> {
         gm: &str,
         game: &str,
         args: &[String],
-    ) -> Result<String, String> {
+    ) -> Result<String, CreateFailure> {
         let Some(info) = self.info(game).copied() else {
-            let names: Vec<&str> = self.j.games.iter().map(|g| g.name).collect();
-            return Err(format!(
-                "there is no game \"{game}\" here; the games are: {}",
-                names.join(", ")
-            ));
+            return Err(vec![CreateError::UnknownGame {
+                given: game.to_string(),
+                known: self.j.games.iter().map(|g| g.name.to_string()).collect(),
+            }]
+            .into());
         };
-        let raw = CreateArgs::read(args, &self.j.config).map_err(|e| e.join("\n  "))?;
-        let setup = GameSetup::resolve(raw, &info)?;
+        let raw = CreateArgs::read(args, &self.j.config)?;
+        let setup = GameSetup::resolve(raw, &info).map_err(|e| vec![e])?;
         let id = self.next_id(info.name)?;
         let (rec, welcomes, gm_pw, join_pw) = self.new_record(&id, gm, &info, setup);
         self.mail_gm_welcome(&rec, gm, &gm_pw, join_pw);
@@ -65,7 +65,7 @@ impl Run<'_> {
         };
         if open == 0 {
             self.start(&mut g)
-                .map_err(|e| format!("cannot start: {e}"))?;
+                .map_err(|why| vec![CreateError::CannotStart { why }])?;
         }
         self.put(g);
         Ok(id)
@@ -220,33 +220,112 @@ impl Run<'_> {
         args: &[String],
         no: usize,
         line: &str,
-    ) {
+    ) -> Result<(), StoreError> {
+        let lang = self.writer_lang(from);
         let creators = &self.j.config.creators;
         if !creators.is_empty() && !creators.iter().any(|c| lower(c) == from) {
-            self.section(
-                "CREATE refused",
-                format!(
-                    "{} Only the judge's game masters may create games here.",
-                    quote(no, line)
-                ),
-            );
-            return;
+            let answer = CreateAnswer::NotCreator {
+                quoted: Quoted::new(no, line),
+            };
+            self.answer(lang, "create", &answer);
+            return Ok(());
         }
-        match self.create(from, game, args) {
-            Ok(id) => {
-                self.touched.push((id.clone(), None));
-                self.section(
-                    format!("CREATE {id}"),
-                    format!(
-                        "Game {id} is created; you are its game master. Your \
-                         password and token come in a separate mail, as do each \
-                         player's."
-                    ),
-                );
+        let answer = match self.create(from, game, args) {
+            Ok(game) => {
+                self.touched.push((game.clone(), None));
+                CreateAnswer::Created { game }
             }
-            Err(e) => self.section("CREATE refused", format!("{}\n  {e}", quote(no, line))),
-        }
+            Err(CreateFailure::Refused(errors)) => CreateAnswer::Refused {
+                quoted: Quoted::new(no, line),
+                errors,
+            },
+            Err(CreateFailure::Store(e)) => return Err(e),
+        };
+        self.answer(lang, "create", &answer);
+        Ok(())
     }
+}
+
+/// What CREATE answers (templates/LANG/answers/create.txt).
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum CreateAnswer {
+    Created {
+        game: String,
+    },
+    NotCreator {
+        quoted: Quoted,
+    },
+    Refused {
+        quoted: Quoted,
+        errors: Vec<CreateError>,
+    },
+}
+
+/// CREATE failed: storage, or the arguments (every bad one).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CreateFailure {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("{}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n  "))]
+    Refused(Vec<CreateError>),
+}
+
+impl From<Vec<CreateError>> for CreateFailure {
+    fn from(e: Vec<CreateError>) -> CreateFailure {
+        CreateFailure::Refused(e)
+    }
+}
+
+/// Why a CREATE argument, or the whole setup, is refused.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, thiserror::Error)]
+#[serde(tag = "error", rename_all = "snake_case")]
+pub(crate) enum CreateError {
+    #[error("there is no game \"{given}\" here; the games are: {}", known.join(", "))]
+    UnknownGame { given: String, known: Vec<String> },
+    #[error(
+        "\"{arg}\" is not key=value (write: player=Anna:anna@example.org seats=4 deadline=48)"
+    )]
+    NotKeyValue { arg: String },
+    #[error("player={arg}: write player=Name:address@example.org")]
+    BadPlayer { arg: String },
+    #[error("seats={value}: write a number of seats, like seats=4")]
+    BadSeats { value: String },
+    #[error("{key}={value}: write a number of hours from 1 to {max}")]
+    BadDeadline {
+        key: String,
+        value: String,
+        max: u32,
+    },
+    #[error("{key}={value}: write a number of hours")]
+    BadHours { key: String, value: String },
+    #[error("{key}={value}: write {key}=en or {key}=fr")]
+    BadLanguage { key: String, value: String },
+    #[error("deadline-{kind}: {game} has no prompt of kind \"{kind}\"; its kinds are: {}", kinds.join(", "))]
+    UnknownKind {
+        kind: String,
+        game: String,
+        kinds: Vec<String>,
+    },
+    #[error("unknown option \"{key}\"; {game}'s options are: {}; the judge's are: player, seats, password, deadline, deadline-KIND, reminder, grace, language", if known.is_empty() { "none".to_string() } else { known.join(", ") })]
+    UnknownOption {
+        key: String,
+        game: String,
+        known: Vec<String>,
+    },
+    #[error("seats={seats} but {named} players are named")]
+    FewerSeatsThanPlayers { seats: usize, named: usize },
+    #[error("{game} is played by {min} to {max} players, not {asked} (name the players with player=Name:address, or say seats=N for open seats)")]
+    SeatsOutOfRange {
+        game: String,
+        min: usize,
+        max: usize,
+        asked: usize,
+    },
+    #[error("{name} <{address}> is named twice")]
+    NamedTwice { name: String, address: String },
+    #[error("cannot start: {why}")]
+    CannotStart { why: String },
 }
 
 /// A player's welcome to send: name, address, password, token.
@@ -285,7 +364,7 @@ pub(crate) struct CreateArgs {
 
 impl CreateArgs {
     /// Read every argument; every bad one is reported.
-    pub(crate) fn read(args: &[String], cfg: &JudgeConfig) -> Result<CreateArgs, Vec<String>> {
+    pub(crate) fn read(args: &[String], cfg: &JudgeConfig) -> Result<CreateArgs, Vec<CreateError>> {
         let mut out = CreateArgs {
             deadlines: DeadlineSettings {
                 hours: cfg.deadline_hours,
@@ -308,24 +387,27 @@ impl CreateArgs {
         }
     }
 
-    fn read_one(&mut self, a: &str, cfg: &JudgeConfig) -> Result<(), String> {
+    fn read_one(&mut self, a: &str, cfg: &JudgeConfig) -> Result<(), CreateError> {
         let Some((k, v)) = a.split_once('=') else {
-            return Err(format!(
-                "\"{a}\" is not key=value (write: player=Anna:anna@example.org seats=4 deadline=48)"
-            ));
+            return Err(CreateError::NotKeyValue { arg: a.to_string() });
         };
         let key = lower(k);
         let v = v.trim();
-        let hours = |k: &str| -> Result<u32, String> {
+        let hours = |k: &str| -> Result<u32, CreateError> {
             v.parse::<u32>()
                 .ok()
                 .filter(|h| *h >= 1 && *h <= cfg.max_deadline_hours)
-                .ok_or_else(|| {
-                    format!(
-                        "{k}={v}: write a number of hours from 1 to {}",
-                        cfg.max_deadline_hours
-                    )
+                .ok_or_else(|| CreateError::BadDeadline {
+                    key: k.to_string(),
+                    value: v.to_string(),
+                    max: cfg.max_deadline_hours,
                 })
+        };
+        let number = |k: &str| -> Result<u32, CreateError> {
+            v.parse().map_err(|_| CreateError::BadHours {
+                key: k.to_string(),
+                value: v.to_string(),
+            })
         };
         match key.as_str() {
             "player" | "players" => {
@@ -334,29 +416,20 @@ impl CreateArgs {
                 }
             }
             "seats" => {
-                self.seats = Some(
-                    v.parse()
-                        .map_err(|_| format!("seats={v}: write a number of seats, like seats=4"))?,
-                )
+                self.seats = Some(v.parse().map_err(|_| CreateError::BadSeats {
+                    value: v.to_string(),
+                })?)
             }
             "password" => self.join_password = Some(v.to_string()),
             "language" | "langue" => {
-                self.language = Some(
-                    Lang::parse(v)
-                        .ok_or_else(|| format!("{key}={v}: write {key}=en or {key}=fr"))?,
-                )
+                self.language = Some(Lang::parse(v).ok_or_else(|| CreateError::BadLanguage {
+                    key: key.clone(),
+                    value: v.to_string(),
+                })?)
             }
             "deadline" => self.deadlines.hours = hours(&key)?,
-            "reminder" => {
-                self.deadlines.reminder_hours = v
-                    .parse()
-                    .map_err(|_| format!("reminder={v}: write a number of hours"))?
-            }
-            "grace" => {
-                self.deadlines.grace_hours = v
-                    .parse()
-                    .map_err(|_| format!("grace={v}: write a number of hours"))?
-            }
+            "reminder" => self.deadlines.reminder_hours = number("reminder")?,
+            "grace" => self.deadlines.grace_hours = number("grace")?,
             k if k.starts_with("deadline-") || k.starts_with("deadline.") => {
                 self.per_kind.push((k[9..].to_string(), hours(k)?));
             }
@@ -367,7 +440,7 @@ impl CreateArgs {
 }
 
 /// `Name:address` or a bare address (the name is the address's local part).
-fn read_player(p: &str) -> Result<(String, String), String> {
+fn read_player(p: &str) -> Result<(String, String), CreateError> {
     let (name, addr) = match p.split_once(':') {
         Some((n, a)) => (n.trim().to_string(), lower(a)),
         None => {
@@ -377,7 +450,7 @@ fn read_player(p: &str) -> Result<(String, String), String> {
         }
     };
     if !addr.contains('@') || name.is_empty() {
-        return Err(format!("player={p}: write player=Name:address@example.org"));
+        return Err(CreateError::BadPlayer { arg: p.to_string() });
     }
     Ok((name, addr))
 }
@@ -395,7 +468,7 @@ pub(crate) struct GameSetup {
 }
 
 impl GameSetup {
-    pub(crate) fn resolve(raw: CreateArgs, info: &GameInfo) -> Result<GameSetup, String> {
+    pub(crate) fn resolve(raw: CreateArgs, info: &GameInfo) -> Result<GameSetup, CreateError> {
         let mut deadlines = raw.deadlines;
         for (kind, h) in raw.per_kind {
             match PromptKind::parse(&kind).filter(|k| info.prompt_kinds.contains(k)) {
@@ -404,11 +477,11 @@ impl GameSetup {
                 }
                 None => {
                     let kinds: Vec<&str> = info.prompt_kinds.iter().map(|k| k.as_str()).collect();
-                    return Err(format!(
-                        "deadline-{kind}: {} has no prompt of kind \"{kind}\"; its kinds are: {}",
-                        info.name,
-                        kinds.join(", ")
-                    ));
+                    return Err(CreateError::UnknownKind {
+                        kind,
+                        game: info.name.to_string(),
+                        kinds: kinds.iter().map(|k| k.to_string()).collect(),
+                    });
                 }
             }
         }
@@ -419,20 +492,28 @@ impl GameSetup {
         let n = raw.seats.unwrap_or(raw.players.len());
         let players = raw.players;
         if n < players.len() {
-            return Err(format!("seats={n} but {} players are named", players.len()));
+            return Err(CreateError::FewerSeatsThanPlayers {
+                seats: n,
+                named: players.len(),
+            });
         }
         if n < info.min_seats || n > info.max_seats {
-            return Err(format!(
-                "{} is played by {} to {} players, not {n} (name the players with player=Name:address, or say seats=N for open seats)",
-                info.name, info.min_seats, info.max_seats
-            ));
+            return Err(CreateError::SeatsOutOfRange {
+                game: info.name.to_string(),
+                min: info.min_seats,
+                max: info.max_seats,
+                asked: n,
+            });
         }
         for (i, (name, addr)) in players.iter().enumerate() {
             if players[..i]
                 .iter()
                 .any(|(n2, a2)| lower(n2) == lower(name) || a2 == addr)
             {
-                return Err(format!("{name} <{addr}> is named twice"));
+                return Err(CreateError::NamedTwice {
+                    name: name.clone(),
+                    address: addr.clone(),
+                });
             }
         }
         Ok(GameSetup {
@@ -447,7 +528,7 @@ impl GameSetup {
 }
 
 /// A key the game must know among its options (`-` and `_` alike).
-fn check_option(k: &str, known: &serde_json::Value, info: &GameInfo) -> Result<(), String> {
+fn check_option(k: &str, known: &serde_json::Value, info: &GameInfo) -> Result<(), CreateError> {
     let norm = k.replace('-', "_");
     if known.as_object().is_some_and(|m| m.contains_key(&norm)) {
         return Ok(());
@@ -456,16 +537,11 @@ fn check_option(k: &str, known: &serde_json::Value, info: &GameInfo) -> Result<(
         .as_object()
         .map(|m| m.keys().map(|k| k.replace('_', "-")).collect())
         .unwrap_or_default();
-    Err(format!(
-        "unknown option \"{k}\"; {}'s options are: {}; the judge's are: \
-         player, seats, password, deadline, deadline-KIND, reminder, grace, language",
-        info.name,
-        if names.is_empty() {
-            "none".into()
-        } else {
-            names.join(", ")
-        }
-    ))
+    Err(CreateError::UnknownOption {
+        key: k.to_string(),
+        game: info.name.to_string(),
+        known: names,
+    })
 }
 
 /// A welcome mail's context (`templates/LANG/welcome.txt`): the game master's or a player's.

@@ -17,7 +17,7 @@ mod orders;
 mod press;
 mod seat;
 
-pub(crate) use create::capitalise;
+pub(crate) use create::{capitalise, CreateFailure};
 pub(crate) use gm::Extend;
 pub(crate) use seat::Vacation;
 
@@ -233,7 +233,7 @@ impl Run<'_> {
         match cmd {
             Command::Help => self.help(from),
             Command::List => self.list()?,
-            Command::Create(game, args) => self.create_by_mail(from, &game, &args, no, line),
+            Command::Create(game, args) => self.create_by_mail(from, &game, &args, no, line)?,
             Command::Join {
                 game,
                 password,
