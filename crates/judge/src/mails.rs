@@ -63,7 +63,6 @@ pub(crate) fn prompts_of(session: &dyn Session, seat: usize, lang: Lang) -> Vec<
         .collect()
 }
 
-
 impl Run<'_> {
     pub(crate) fn mail(&mut self, to: &str, subject: String, body: String, game: Option<&str>) {
         let (in_reply_to, references) = match game {

@@ -26,7 +26,7 @@ macro_rules! both {
 }
 
 /// The kinds of mail, each a template per language.
-pub const KINDS: [&str; 19] = [
+pub const KINDS: [&str; 20] = [
     "reply.txt",
     "report.txt",
     "private.txt",
@@ -46,6 +46,7 @@ pub const KINDS: [&str; 19] = [
     "answers/gm.txt",
     "answers/orders.txt",
     "answers/create.txt",
+    "answers/info.txt",
 ];
 
 /// Built-in templates: (path under templates/, source).
@@ -70,6 +71,7 @@ pub fn defaults() -> Vec<(&'static str, &'static str)> {
         both!("answers/gm.txt"),
         both!("answers/orders.txt"),
         both!("answers/create.txt"),
+        both!("answers/info.txt"),
     ]
     .concat()
 }

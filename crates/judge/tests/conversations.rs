@@ -126,6 +126,9 @@ fn play(conv: &Path) -> Vec<String> {
                 .unwrap()
         };
         store.commit(&changes).unwrap();
+        for l in changes.log.iter().filter(|l| l.kind == "template") {
+            problems.push(format!("{}/{name}: {}", conv.display(), l.text));
+        }
         for m in &changes.outbox {
             if let Some(c) = credentials(m) {
                 creds.insert(m.to.clone(), c);
@@ -264,10 +267,30 @@ fn every_mail_kind_and_answer_appears_in_a_conversation() {
         ("fr", "OrdersAnswer::Checked", "VÉRIFIER n'applique rien"),
         ("en", "OrdersAnswer::Refused", "Nothing was applied"),
         ("fr", "OrdersAnswer::Refused", "Rien n'a été appliqué"),
-        ("en", "CreateAnswer::Created", "is created; you are its game master"),
-        ("fr", "CreateAnswer::Created", "vous en êtes le maître de jeu"),
+        (
+            "en",
+            "CreateAnswer::Created",
+            "is created; you are its game master",
+        ),
+        (
+            "fr",
+            "CreateAnswer::Created",
+            "vous en êtes le maître de jeu",
+        ),
         ("en", "CreateError::UnknownKind", "has no prompt of kind"),
-        ("fr", "CreateError::UnknownKind", "ne pose pas de question du genre"),
+        (
+            "fr",
+            "CreateError::UnknownKind",
+            "ne pose pas de question du genre",
+        ),
+        ("en", "InfoAnswer::Status", "Your private view ("),
+        ("fr", "InfoAnswer::Status", "Votre vue privée ("),
+        ("en", "InfoAnswer::History", "Turns 1 to"),
+        ("fr", "InfoAnswer::History", "Tours 1 à"),
+        ("en", "InfoAnswer::List", "== LIST =="),
+        ("fr", "InfoAnswer::List", "== LISTE =="),
+        ("en", "InfoAnswer::Verify", "== VERIFY race-1 =="),
+        ("fr", "InfoAnswer::Verify", "== AUDIT race-1 =="),
         ("en", "GmAnswer::Done", "The game goes on."),
         ("fr", "GmAnswer::Done", "La partie reprend."),
     ];

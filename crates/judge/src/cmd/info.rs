@@ -2,10 +2,13 @@
 
 use crate::audit::audit;
 use crate::auth::*;
-use crate::clock::format_long;
+use crate::clock::{format_long, format_long_in};
 use crate::cmd::*;
+use crate::mails::{prompts_of, PromptCtx};
 use crate::model::*;
+use crate::reports::RollCtx;
 use crate::run::*;
+use castellan_engine::Lang;
 use serde_json::json;
 
 impl Run<'_> {
@@ -67,59 +70,59 @@ impl Run<'_> {
 
     pub(crate) fn status(&mut self, ctx: &Ctx, from: &str) -> Result<(), StoreError> {
         let Some(id) = ctx.game.clone() else {
-            self.section("STATUS: which game?", "Write: STATUS game-id");
+            let lang = self.writer_lang(from);
+            let command = "STATUS".into();
+            self.answer(lang, "info", &InfoAnswer::WhichGame { command });
             return Ok(());
         };
         if ctx.bad {
             return Ok(());
         }
-        let Some(mut g) = self.take(&id)? else {
+        let Some(g) = self.take(&id)? else {
             return Ok(());
         };
         let lang = self.addr_lang(&g.rec, from);
-        let mut text = self.show_public(&mut g, lang);
         let who = self.auth(&g, ctx, from).ok();
-        if let (Some(Who { seat: Some(s), .. }), Some(session)) = (who, g.session.as_ref()) {
-            // The reply goes to this seat's own address only.
-            text.push_str(&format!(
-                "\n\nYour private view ({}):\n{}",
-                g.rec.seats[s].name,
-                session.private_view(s, lang)
-            ));
-            for p in session.pending(lang).iter().filter(|p| p.seat == s) {
-                text.push_str(&format!(
-                    "\nYou are asked: {} For example: {}. Default: {}",
-                    p.question,
-                    p.choices.join(" | "),
-                    p.default
-                ));
-            }
-        } else if g.rec.seat_of(from).is_some() {
-            text.push_str(
-                "\n\n(Add your password or token to see your private view: GAME id password, then STATUS.)",
-            );
-        }
-        self.section(format!("STATUS {id}"), text);
+        let session = g.session.as_ref();
+        // The reply goes to this seat's own address only.
+        let private = match (who, session) {
+            (Some(Who { seat: Some(s), .. }), Some(session)) => Some(PrivateStatus {
+                name: g.rec.seats[s].name.clone(),
+                view: session.private_view(s, lang),
+                prompts: prompts_of(session.as_ref(), s, lang),
+            }),
+            _ => None,
+        };
+        let answer = InfoAnswer::Status {
+            line: self.game_line(&g.rec, lang),
+            turn: session.map(|s| s.turn()),
+            waiting: session
+                .map(|s| s.awaiting().iter().map(|x| seat_name(&g.rec, *x)).collect())
+                .unwrap_or_default(),
+            map: session.map(|s| s.public_view(lang)),
+            ask_password: private.is_none() && g.rec.seat_of(from).is_some(),
+            private,
+        };
+        self.answer(lang, "info", &answer);
         self.put(g);
         Ok(())
     }
 
-    pub(crate) fn show_public(&self, g: &mut Loaded, lang: castellan_engine::Lang) -> String {
-        let mut out = self.list_line(&g.rec);
-        if let Some(s) = &g.session {
-            let waiting: Vec<String> = s.awaiting().iter().map(|x| seat_name(&g.rec, *x)).collect();
-            out.push_str(&format!(
-                "\nTurn {}. Waiting for: {}\n{}",
-                s.turn(),
-                if waiting.is_empty() {
-                    "nobody".into()
-                } else {
-                    waiting.join(", ")
-                },
-                s.public_view(lang)
-            ));
+    /// A game as LIST and STATUS show it, dates in `lang`.
+    fn game_line(&self, r: &GameRecord, lang: Lang) -> GameLine {
+        GameLine {
+            id: r.id.clone(),
+            game: r.game.clone(),
+            status: format!("{:?}", r.status),
+            filled: r.seats.len() - r.open_seats(),
+            seats: r.seats.len(),
+            open: if r.status == Status::Forming {
+                r.open_seats()
+            } else {
+                0
+            },
+            deadline: r.deadline.map(|d| format_long_in(d, lang)),
         }
-        out
     }
 
     pub(crate) fn history(
@@ -129,10 +132,9 @@ impl Run<'_> {
         range: Option<&str>,
     ) -> Result<(), StoreError> {
         let Some(id) = ctx.game.clone() else {
-            self.section(
-                "HISTORY: which game?",
-                "Write: HISTORY game-id [turn or from-to]",
-            );
+            let lang = self.writer_lang(from);
+            let command = "HISTORY".into();
+            self.answer(lang, "info", &InfoAnswer::WhichGame { command });
             return Ok(());
         };
         if ctx.bad {
@@ -141,69 +143,72 @@ impl Run<'_> {
         let Some(g) = self.take(&id)? else {
             return Ok(());
         };
+        let lang = self.addr_lang(&g.rec, from);
         let Some(s) = g.session.as_ref() else {
-            self.section(format!("HISTORY {id}"), "The game has not started.");
+            let answer = InfoAnswer::NotStarted {
+                command: "HISTORY".into(),
+                game: id,
+            };
+            self.answer(lang, "info", &answer);
             self.put(g);
             return Ok(());
         };
         let turns = s.entry_turns();
         let last = turns.last().copied().unwrap_or(1);
         let Some((a, b)) = turn_range(range, last) else {
-            self.section(
-                "HISTORY refused",
-                format!(
-                    "\"{}\" is not a turn or a range; write: HISTORY {id} 3 or HISTORY {id} 3-5",
-                    range.unwrap_or("")
-                ),
-            );
+            let answer = InfoAnswer::BadRange {
+                game: id,
+                range: range.unwrap_or("").to_string(),
+            };
+            self.answer(lang, "info", &answer);
             self.put(g);
             return Ok(());
         };
         let from_i = turns.iter().position(|t| *t >= a).unwrap_or(turns.len());
         let to_i = turns.iter().position(|t| *t > b).unwrap_or(turns.len());
-        let lang = self.addr_lang(&g.rec, from);
         let all = s.narrate_since(from_i, lang);
         let tail = s.narrate_since(to_i, lang);
         let keep = |v: usize, t: usize| v.saturating_sub(t);
         let public: Vec<String> = all.public[..keep(all.public.len(), tail.public.len())].to_vec();
         let rolls = &all.rolls[..keep(all.rolls.len(), tail.rolls.len())];
-        let mut out = format!("Turns {a} to {b}:\n");
-        for l in public.iter().take(2000) {
-            out.push_str(&format!("  {l}\n"));
-        }
-        if !rolls.is_empty() {
-            out.push_str("Dice (turn.index: value): ");
-            out.push_str(
-                &rolls
-                    .iter()
-                    .map(|r| format!("{}.{}: {}", r.turn, r.index, r.value))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            );
-            out.push('\n');
-        }
+        let mut mine = Vec::new();
         if let Ok(Who {
             seat: Some(seat), ..
         }) = self.auth(&g, ctx, from)
         {
             let mine_all = all.private_for(seat);
             let mine_tail = tail.private_for(seat).len();
-            let mine = &mine_all[..keep(mine_all.len(), mine_tail)];
-            if !mine.is_empty() {
-                out.push_str("Told to you alone:\n");
-                for l in mine {
-                    out.push_str(&format!("  {l}\n"));
-                }
-            }
+            mine = mine_all[..keep(mine_all.len(), mine_tail)]
+                .iter()
+                .map(|l| l.to_string())
+                .collect();
         }
-        self.section(format!("HISTORY {id}"), out);
+        let answer = InfoAnswer::History {
+            game: id,
+            from: a,
+            to: b,
+            lines: public.into_iter().take(2000).collect(),
+            rolls: rolls
+                .iter()
+                .map(|r| RollCtx {
+                    turn: r.turn,
+                    index: r.index,
+                    sides: r.sides,
+                    value: r.value,
+                })
+                .collect(),
+            mine,
+        };
+        self.answer(lang, "info", &answer);
         self.put(g);
         Ok(())
     }
 
-    pub(crate) fn verify(&mut self, ctx: &Ctx) -> Result<(), StoreError> {
+    pub(crate) fn verify(&mut self, ctx: &Ctx, from: &str) -> Result<(), StoreError> {
+        let lang = self.writer_lang(from);
         let Some(id) = ctx.game.clone() else {
-            self.section("VERIFY: which game?", "Write: VERIFY game-id");
+            let command = "VERIFY".into();
+            self.answer(lang, "info", &InfoAnswer::WhichGame { command });
             return Ok(());
         };
         if ctx.bad {
@@ -213,15 +218,95 @@ impl Run<'_> {
             return Ok(());
         };
         let Some(s) = g.session.as_mut() else {
-            self.section(format!("VERIFY {id}"), "The game has not started.");
+            let answer = InfoAnswer::NotStarted {
+                command: "VERIFY".into(),
+                game: id,
+            };
+            self.answer(lang, "info", &answer);
             self.put(g);
             return Ok(());
         };
-        let (_, out) = audit(&g.rec, s.as_mut());
-        self.section(format!("VERIFY {id}"), out);
+        // The audit's report is in English (docs/dice.md and scripts/verify_dice.py).
+        let (_, report) = audit(&g.rec, s.as_mut());
+        self.answer(lang, "info", &InfoAnswer::Verify { game: id, report });
         self.put(g);
         Ok(())
     }
+}
+
+/// A game as LIST and STATUS show it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub(crate) struct GameLine {
+    pub id: String,
+    pub game: String,
+    /// Forming, Running, Paused, Finished.
+    pub status: String,
+    pub filled: usize,
+    pub seats: usize,
+    /// Open seats while forming.
+    pub open: usize,
+    pub deadline: Option<String>,
+}
+
+/// The private part of STATUS, for an authenticated seat.
+#[derive(Clone, Debug, serde::Serialize)]
+pub(crate) struct PrivateStatus {
+    pub name: String,
+    pub view: String,
+    pub prompts: Vec<PromptCtx>,
+}
+
+/// What HELP, LIST, ORDERS, STATUS, HISTORY and VERIFY answer
+/// (templates/LANG/answers/info.txt).
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum InfoAnswer {
+    /// `command`: STATUS, HISTORY or VERIFY.
+    WhichGame {
+        command: String,
+    },
+    NotStarted {
+        command: String,
+        game: String,
+    },
+    Help {
+        text: String,
+    },
+    List {
+        games: Vec<GameLine>,
+    },
+    OrdersHelp {
+        game: String,
+        help: String,
+    },
+    OrdersWhichGame {
+        games: Vec<String>,
+    },
+    Status {
+        line: GameLine,
+        turn: Option<u32>,
+        waiting: Vec<String>,
+        map: Option<String>,
+        private: Option<PrivateStatus>,
+        /// A seat's writer without credentials: say how to see the private part.
+        ask_password: bool,
+    },
+    BadRange {
+        game: String,
+        range: String,
+    },
+    History {
+        game: String,
+        from: u32,
+        to: u32,
+        lines: Vec<String>,
+        rolls: Vec<RollCtx>,
+        mine: Vec<String>,
+    },
+    Verify {
+        game: String,
+        report: String,
+    },
 }
 
 /// HISTORY's range: none (every turn up to `last`), a turn, or `from-to`.
@@ -268,30 +353,28 @@ impl Run<'_> {
             "help.txt",
             &json!({"judge": self.j.config.address, "games": games}),
         );
-        self.section("HELP", text);
+        self.answer(lang, "info", &InfoAnswer::Help { text });
     }
 
     /// LIST: every game, one line each.
-    pub(crate) fn list(&mut self) -> Result<(), StoreError> {
-        let mut out = Vec::new();
+    pub(crate) fn list(&mut self, from: &str) -> Result<(), StoreError> {
+        let lang = self.writer_lang(from);
+        let mut games = Vec::new();
         for id in self.store.game_ids()? {
             let rec = match self.games.get(&id) {
                 Some(g) => Some(g.rec.clone()),
                 None => self.store.game(&id)?,
             };
             if let Some(r) = rec {
-                out.push(self.list_line(&r));
+                games.push(self.game_line(&r, lang));
             }
         }
         for (id, g) in &self.games {
-            if !out.iter().any(|l| l.starts_with(&format!("{id} "))) {
-                out.push(self.list_line(&g.rec));
+            if !games.iter().any(|l| l.id == *id) {
+                games.push(self.game_line(&g.rec, lang));
             }
         }
-        if out.is_empty() {
-            out.push("No games yet. CREATE one!".into());
-        }
-        self.section("LIST", out.join("\n"));
+        self.answer(lang, "info", &InfoAnswer::List { games });
         Ok(())
     }
 
@@ -314,16 +397,16 @@ impl Run<'_> {
             },
             None => None,
         };
-        match name.and_then(|n| self.j.info(&n).copied()) {
-            Some(info) => self.section(format!("ORDERS for {}", info.name), (info.help)(lang)),
-            None => {
-                let names: Vec<&str> = self.j.games.iter().map(|g| g.name).collect();
-                self.section(
-                    "ORDERS: which game?",
-                    format!("Write ORDERS followed by one of: {}", names.join(", ")),
-                )
-            }
-        }
+        let answer = match name.and_then(|n| self.j.info(&n).copied()) {
+            Some(info) => InfoAnswer::OrdersHelp {
+                game: info.name.to_string(),
+                help: (info.help)(lang),
+            },
+            None => InfoAnswer::OrdersWhichGame {
+                games: self.j.games.iter().map(|g| g.name.to_string()).collect(),
+            },
+        };
+        self.answer(lang, "info", &answer);
         Ok(())
     }
 }

@@ -232,7 +232,7 @@ impl Run<'_> {
     ) -> Result<(), StoreError> {
         match cmd {
             Command::Help => self.help(from),
-            Command::List => self.list()?,
+            Command::List => self.list(from)?,
             Command::Create(game, args) => self.create_by_mail(from, &game, &args, no, line)?,
             Command::Join {
                 game,
@@ -261,7 +261,7 @@ impl Run<'_> {
             }
             Command::Verify(id) => {
                 self.enter_named(ctx, id)?;
-                self.verify(ctx)?;
+                self.verify(ctx, from)?;
             }
             Command::Resign | Command::Vacation(_) => self.seat_command(ctx, from, cmd)?,
             Command::Start
