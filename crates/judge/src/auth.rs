@@ -156,10 +156,7 @@ pub(crate) fn parse_game(a: &Args) -> Result<Command, CmdError> {
     match a.words.as_slice() {
         [g] => Ok(Command::Game(g.to_lowercase(), None)),
         [g, p] => Ok(Command::Game(g.to_lowercase(), Some(p.to_string()))),
-        _ => Err(refuse(
-            "GAME needs the game id, then optionally your password",
-            "write: GAME castle-7 yourpassword",
-        )),
+        _ => Err(CmdError::GameArgs),
     }
 }
 
@@ -167,9 +164,6 @@ pub(crate) fn parse_game(a: &Args) -> Result<Command, CmdError> {
 pub(crate) fn parse_password(a: &Args) -> Result<Command, CmdError> {
     match a.words.as_slice() {
         [p] => Ok(Command::Password(p.to_string())),
-        _ => Err(refuse(
-            "PASSWORD needs one word",
-            "write: PASSWORD yourpassword",
-        )),
+        _ => Err(CmdError::PasswordArgs),
     }
 }

@@ -103,8 +103,7 @@ impl Run<'_> {
                     let lang = self.writer_lang(from);
                     let answer = IntakeAnswer::Refused {
                         quoted: Quoted::new(no, line),
-                        message: e.message,
-                        hint: e.hint,
+                        error: e,
                     };
                     self.answer(lang, "intake", &answer);
                 }
@@ -324,8 +323,7 @@ pub(crate) enum IntakeAnswer {
     /// A command line that does not parse: what is wrong and how to write it.
     Refused {
         quoted: Quoted,
-        message: String,
-        hint: String,
+        error: commands::CmdError,
     },
     NotUnderstood {
         lines: Vec<Quoted>,

@@ -248,7 +248,7 @@ impl Judge {
             AdminCommand::Resume { game } => run.gm_admin(&game, Command::Resume)?,
             AdminCommand::Extend { game, hours } => {
                 let e = Extend::new(&hours.to_string(), &self.config)
-                    .map_err(|e| JudgeError::Refused(e.message))?;
+                    .map_err(|e| JudgeError::Refused(e.to_string()))?;
                 run.gm_admin(&game, Command::Extend(e))?
             }
             AdminCommand::Replace {

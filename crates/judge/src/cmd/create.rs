@@ -204,10 +204,7 @@ pub(crate) fn parse(a: &Args) -> Result<Command, CmdError> {
             g.to_lowercase(),
             more.iter().map(|s| s.to_string()).collect(),
         )),
-        None => Err(refuse(
-            "CREATE needs the game's name",
-            "write: CREATE castle-risk seats=4 player=Anna:anna@example.org",
-        )),
+        None => Err(CmdError::CreateArgs),
     }
 }
 

@@ -349,11 +349,9 @@ impl Extend {
             .ok()
             .filter(|h| *h >= 1 && *h <= max)
             .map(|hours| Extend { hours })
-            .ok_or_else(|| {
-                refuse(
-                    format!("EXTEND {hours}: write a number of hours from 1 to {max}"),
-                    "write: EXTEND 24",
-                )
+            .ok_or_else(|| CmdError::ExtendHours {
+                given: hours.to_string(),
+                max,
             })
     }
 }
@@ -362,7 +360,7 @@ impl Extend {
 pub(crate) fn parse_extend(a: &Args, config: &JudgeConfig) -> Result<Command, CmdError> {
     match a.words.as_slice() {
         [h] => Extend::new(h, config).map(Command::Extend),
-        _ => Err(refuse("EXTEND takes a number of hours", "write: EXTEND 24")),
+        _ => Err(CmdError::ExtendArgs),
     }
 }
 
@@ -370,10 +368,7 @@ pub(crate) fn parse_extend(a: &Args, config: &JudgeConfig) -> Result<Command, Cm
 pub(crate) fn parse_replace(a: &Args) -> Result<Command, CmdError> {
     match a.words.as_slice() {
         [s, addr] => Ok(Command::Replace(s.to_string(), addr.to_string())),
-        _ => Err(refuse(
-            "REPLACE takes the seat (number or name) and the new player's address",
-            "write: REPLACE 2 newplayer@example.org",
-        )),
+        _ => Err(CmdError::ReplaceArgs),
     }
 }
 
@@ -381,10 +376,7 @@ pub(crate) fn parse_replace(a: &Args) -> Result<Command, CmdError> {
 pub(crate) fn parse_kick(a: &Args) -> Result<Command, CmdError> {
     match a.words.as_slice() {
         [s] => Ok(Command::Kick(s.to_string())),
-        _ => Err(refuse(
-            "KICK takes the seat (number or name)",
-            "write: KICK 2",
-        )),
+        _ => Err(CmdError::KickArgs),
     }
 }
 

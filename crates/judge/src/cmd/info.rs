@@ -328,12 +328,7 @@ pub(crate) fn parse_history(a: &Args) -> Result<Command, CmdError> {
         [x] if looks_like_id(x) => (Some(x.to_lowercase()), None),
         [x] => (None, Some(x.to_string())),
         [x, y] if looks_like_id(x) => (Some(x.to_lowercase()), Some(y.to_string())),
-        _ => {
-            return Err(refuse(
-                "HISTORY takes a game id and a turn or a range",
-                "write: HISTORY castle-7 3-5",
-            ))
-        }
+        _ => return Err(CmdError::HistoryArgs),
     };
     Ok(Command::History(id, range))
 }

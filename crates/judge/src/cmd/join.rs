@@ -30,6 +30,9 @@ pub(crate) enum JoinAnswer {
     AlreadySeated { game: String },
     #[error("the name {name} is taken in {game}")]
     NameTaken { game: String, name: String },
+    /// Every seat is taken but the game refused to start (its options).
+    #[error("{game} cannot start: {why}")]
+    CannotStart { game: String, why: String },
 }
 
 impl Run<'_> {
@@ -67,7 +70,11 @@ impl Run<'_> {
         self.answer(lang, "join", &answer);
         if starts {
             if let Err(e) = self.start(&mut g) {
-                self.section(format!("{id} cannot start"), e);
+                let answer = JoinAnswer::CannotStart {
+                    game: id.clone(),
+                    why: e,
+                };
+                self.answer(lang, "join", &answer);
             }
         }
         let gm = g.rec.gm.clone();
@@ -147,9 +154,6 @@ pub(crate) fn parse(a: &Args) -> Result<Command, CmdError> {
                 name: Some(n.to_string()),
             })
         }
-        _ => Err(refuse(
-            "JOIN needs the game id and its join password",
-            "write: JOIN castle-7 password AS YourName",
-        )),
+        _ => Err(CmdError::JoinArgs),
     }
 }

@@ -72,19 +72,37 @@ pub enum Command {
     Language(Lang),
 }
 
-/// A refused command line: what is wrong, and how to write it.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{message} ({hint})")]
-pub struct CmdError {
-    pub message: String,
-    pub hint: String,
-}
-
-pub(crate) fn refuse(message: impl Into<String>, hint: impl Into<String>) -> CmdError {
-    CmdError {
-        message: message.into(),
-        hint: hint.into(),
-    }
+/// A refused command line: what is wrong (the answer, templates/LANG/answers/intake.txt,
+/// also says how to write it).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, thiserror::Error)]
+#[serde(tag = "error", rename_all = "snake_case")]
+pub enum CmdError {
+    #[error("CREATE needs the game's name")]
+    CreateArgs,
+    #[error("JOIN needs the game id and its join password")]
+    JoinArgs,
+    #[error("GAME needs the game id, then optionally your password")]
+    GameArgs,
+    #[error("PASSWORD needs one word")]
+    PasswordArgs,
+    #[error("HISTORY takes a game id and a turn or a range")]
+    HistoryArgs,
+    #[error("VACATION {given}: write a number of days from 1, or OFF")]
+    VacationDays { given: String },
+    #[error("VACATION takes a number of days, or OFF")]
+    VacationArgs,
+    #[error("EXTEND {given}: write a number of hours from 1 to {max}")]
+    ExtendHours { given: String, max: u32 },
+    #[error("EXTEND takes a number of hours")]
+    ExtendArgs,
+    #[error("REPLACE takes the seat (number or name) and the new player's address")]
+    ReplaceArgs,
+    #[error("KICK takes the seat (number or name)")]
+    KickArgs,
+    #[error("\"{given}\" is not a language this judge writes (en, fr)")]
+    NotALanguage { given: String },
+    #[error("SET LANGUAGE takes a language: en or fr")]
+    LanguageArgs,
 }
 
 /// Does this word look like a game id ("race-1", "castle-7")?
@@ -294,16 +312,12 @@ fn parse_language(kw: &str, a: &Args) -> Option<Result<Command, CmdError>> {
         (_, all) => all,
     };
     Some(match words {
-        [l] => Lang::parse(l).map(Command::Language).ok_or_else(|| {
-            refuse(
-                format!("\"{l}\" is not a language this judge writes (en, fr)"),
-                "write: SET LANGUAGE fr (or SET LANGUAGE en)",
-            )
-        }),
-        _ => Err(refuse(
-            "SET LANGUAGE takes a language: en or fr",
-            "write: SET LANGUAGE fr",
-        )),
+        [l] => Lang::parse(l)
+            .map(Command::Language)
+            .ok_or_else(|| CmdError::NotALanguage {
+                given: l.to_string(),
+            }),
+        _ => Err(CmdError::LanguageArgs),
     })
 }
 
@@ -354,7 +368,19 @@ mod tests {
         let Some(Err(e)) = parse_("JOIN race-1") else {
             panic!("JOIN without password must be refused")
         };
-        assert!(e.hint.contains("JOIN castle-7 password"), "{e:?}");
+        assert_eq!(e, CmdError::JoinArgs);
+        // How to write it is in the answer template, in each language.
+        let t = crate::templates::Templates::builtin();
+        let ctx = serde_json::json!({"kind": "refused", "quoted": {"no": 1, "line": "JOIN race-1"},
+                                     "error": {"error": "join_args"}});
+        let en = t.render_in(castellan_engine::Lang::En, "answers/intake.txt", &ctx);
+        assert!(
+            en.text
+                .contains("write: JOIN castle-7 password AS YourName"),
+            "{en:?}"
+        );
+        let fr = t.render_in(castellan_engine::Lang::Fr, "answers/intake.txt", &ctx);
+        assert!(fr.text.contains("REJOINDRE castle-7"), "{fr:?}");
         assert_eq!(
             parse_("HISTORY race-1 3-5"),
             Some(Ok(Command::History(

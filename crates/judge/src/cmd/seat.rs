@@ -208,14 +208,10 @@ pub(crate) fn parse_vacation(a: &Args) -> Result<Command, CmdError> {
         }
         [d] => match d.parse::<u32>() {
             Ok(d) if d >= 1 => Ok(Command::Vacation(Vacation::Days(d))),
-            _ => Err(refuse(
-                format!("VACATION {d}: write a number of days from 1, or OFF"),
-                "write: VACATION 5",
-            )),
+            _ => Err(CmdError::VacationDays {
+                given: d.to_string(),
+            }),
         },
-        _ => Err(refuse(
-            "VACATION takes a number of days, or OFF",
-            "write: VACATION 5",
-        )),
+        _ => Err(CmdError::VacationArgs),
     }
 }
