@@ -3,10 +3,22 @@
 //!
 //! This file only routes: [`parse`] reads the keyword and hands the rest of the line to
 //! that command's family (each file below holds a family's syntax, parser and apply);
-//! [`Run::command`] hands a parsed command to its family. To add a command: give it a
-//! variant here, a keyword in [`KEYWORDS`] and a line in `parse`, its parser and apply in
-//! its family's file, its answers in that family's answer template, and its syntax in
-//! docs/commands.md.
+//! [`Run::command`] hands a parsed command to its family.
+//!
+//! To add a command:
+//! 1. a variant of [`Command`] here, its keyword in [`KEYWORDS`] (and its French word in
+//!    [`FRENCH`]), and one line in `parse` calling its parser;
+//! 2. in its family's file (or a new `cmd/<family>.rs`): the syntax in a doc comment, the
+//!    parser (typed arguments, a [`CmdError`] variant for each way the line is wrong), and
+//!    the apply on `Run`, which answers with the family's answer enum
+//!    (`#[serde(tag = "kind")]`) through `Run::answer`;
+//! 3. the wording of each variant in `templates/en/answers/<family>.txt` and
+//!    `templates/fr/answers/<family>.txt` (a new file goes in `templates::KINDS` and
+//!    `defaults`), and of each new [`CmdError`] in `answers/intake.txt`;
+//! 4. one line in `Run::command` here;
+//! 5. a golden conversation step in each language under tests/conversations/ and its
+//!    markers in tests/conversations.rs (`CASTELLAN_BLESS=1` writes the expected mails);
+//! 6. its syntax in docs/commands.md and docs/commandes.md.
 
 mod create;
 mod gm;
