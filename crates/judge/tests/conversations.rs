@@ -291,6 +291,51 @@ fn every_mail_kind_and_answer_appears_in_a_conversation() {
         ("fr", "InfoAnswer::List", "== LISTE =="),
         ("en", "InfoAnswer::Verify", "== VERIFY race-1 =="),
         ("fr", "InfoAnswer::Verify", "== AUDIT race-1 =="),
+        (
+            "en",
+            "JoinAnswer::Started",
+            "has already started. Nothing changed.",
+        ),
+        (
+            "fr",
+            "JoinAnswer::Started",
+            "a déjà commencé. Rien n'a changé.",
+        ),
+        (
+            "en",
+            "AuthError::WrongCredentials",
+            "Wrong password or token for",
+        ),
+        (
+            "fr",
+            "AuthError::WrongCredentials",
+            "Mauvais mot de passe ou jeton pour",
+        ),
+        (
+            "en",
+            "IntakeAnswer::NotUnderstood",
+            "These lines are not commands",
+        ),
+        (
+            "fr",
+            "IntakeAnswer::NotUnderstood",
+            "Ces lignes ne sont pas des commandes",
+        ),
+        (
+            "en",
+            "IntakeAnswer::NothingToDo",
+            "Your mail had no command and no orders",
+        ),
+        (
+            "en",
+            "CmdError::VacationDays",
+            "write a number of days from 1, or OFF",
+        ),
+        (
+            "fr",
+            "CmdError::VacationDays",
+            "écrivez un nombre de jours à partir de 1, ou NON",
+        ),
         ("en", "GmAnswer::Done", "The game goes on."),
         ("fr", "GmAnswer::Done", "La partie reprend."),
     ];
