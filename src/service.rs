@@ -87,26 +87,38 @@ pub enum Handled {
 }
 
 /// Read templates/ at run time: every `*.txt` file overrides the built-in template of the
-/// same name, so a game master can reword mails without recompiling.
+/// same relative path (`report.txt` or `en/report.txt` English, `fr/report.txt` French,
+/// `fr/answers/join.txt`), so a game master can reword mails without recompiling.
 pub fn load_templates(dir: &Path) -> Result<Templates, String> {
     let mut files = Vec::new();
-    if let Ok(rd) = std::fs::read_dir(dir) {
-        let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        entries.sort();
-        for p in entries {
-            if p.extension().and_then(|e| e.to_str()) == Some("txt") {
-                let name = p
-                    .file_name()
-                    .and_then(|n| n.to_str())
-                    .unwrap_or_default()
-                    .to_string();
-                let text =
-                    std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
-                files.push((name, text));
-            }
+    read_templates(dir, "", &mut files)?;
+    Templates::with_overrides(files)
+}
+
+fn read_templates(
+    dir: &Path,
+    prefix: &str,
+    files: &mut Vec<(String, String)>,
+) -> Result<(), String> {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for p in entries {
+        let name = p
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_string();
+        if p.is_dir() && prefix.matches('/').count() < 2 {
+            read_templates(&p, &format!("{prefix}{name}/"), files)?;
+        } else if p.is_file() && p.extension().and_then(|e| e.to_str()) == Some("txt") {
+            let text = std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+            files.push((format!("{prefix}{name}"), text));
         }
     }
-    Templates::with_overrides(files)
+    Ok(())
 }
 
 pub fn to_outgoing(o: &Outbound, from: &str) -> OutgoingMail {

@@ -17,7 +17,10 @@ use std::sync::atomic::Ordering;
 /// The judge on the embedded defaults under `dir`, with this checkout's templates.
 fn open(dir: &Path, seed: u64) -> LocalJudge {
     let base = Config {
-        templates_dir: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/templates")),
+        templates_dir: PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/crates/judge/templates"
+        )),
         ..Config::default()
     };
     LocalJudge::open(&base, dir, seed).unwrap()
@@ -290,7 +293,7 @@ fn write_config(dir: &Path) -> PathBuf {
     std::fs::write(
         &p,
         format!(
-            "data_dir: {}\ntemplates_dir: {}/templates\n",
+            "data_dir: {}\ntemplates_dir: {}/crates/judge/templates\n",
             dir.display(),
             env!("CARGO_MANIFEST_DIR")
         ),

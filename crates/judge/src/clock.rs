@@ -1,6 +1,8 @@
 //! Calendar arithmetic on unix seconds, without a clock: deadlines are shown in UTC as
 //! "Tue 18:00 UTC" (subjects) or "Tue 14 Jan 2025 18:00 UTC" (bodies).
 
+use castellan_engine::Lang;
+
 const DAYS: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 const MONTHS: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
@@ -61,6 +63,65 @@ pub fn format_long(t: i64) -> String {
     )
 }
 
+const JOURS: [&str; 7] = [
+    "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",
+];
+const MOIS: [&str; 12] = [
+    "janvier",
+    "février",
+    "mars",
+    "avril",
+    "mai",
+    "juin",
+    "juillet",
+    "août",
+    "septembre",
+    "octobre",
+    "novembre",
+    "décembre",
+];
+
+fn french(t: i64) -> (&'static str, u32, &'static str, i64, i64, i64) {
+    let days = t.div_euclid(86_400);
+    let secs = t.rem_euclid(86_400);
+    let (year, m, day) = civil_from_days(days);
+    (
+        JOURS[(days + 3).rem_euclid(7) as usize],
+        day,
+        MOIS[(m - 1) as usize],
+        year,
+        secs / 3600,
+        (secs % 3600) / 60,
+    )
+}
+
+/// "Tue 18:00 UTC" / "mardi 18:00 UTC".
+pub fn format_short_in(t: i64, lang: Lang) -> String {
+    match lang {
+        Lang::En => format_short(t),
+        Lang::Fr => {
+            let (wd, _, _, _, h, m) = french(t);
+            format!("{wd} {h:02}:{m:02} UTC")
+        }
+    }
+}
+
+/// "Tue 14 Jan 2025 18:00 UTC" / "mardi 14 janvier 2025 à 18:00 UTC" (1er for the first).
+pub fn format_long_in(t: i64, lang: Lang) -> String {
+    match lang {
+        Lang::En => format_long(t),
+        Lang::Fr => {
+            let (wd, d, mo, y, h, m) = french(t);
+            let d = if d == 1 {
+                "1er".to_string()
+            } else {
+                d.to_string()
+            };
+            format!("{wd} {d} {mo} {y} à {h:02}:{m:02} UTC")
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -77,5 +138,14 @@ mod tests {
         assert_eq!(format_long(1_709_251_140), "Thu 29 Feb 2024 23:59 UTC");
         // 2000-03-01 00:00 UTC, a Wednesday.
         assert_eq!(format_long(951_868_800), "Wed 1 Mar 2000 00:00 UTC");
+        assert_eq!(
+            format_long_in(1_736_877_600, Lang::Fr),
+            "mardi 14 janvier 2025 à 18:00 UTC"
+        );
+        assert_eq!(format_short_in(1_736_877_600, Lang::Fr), "mardi 18:00 UTC");
+        assert_eq!(
+            format_long_in(951_868_800, Lang::Fr),
+            "mercredi 1er mars 2000 à 00:00 UTC"
+        );
     }
 }

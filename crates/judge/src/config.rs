@@ -1,6 +1,7 @@
 //! The judge's settings (the `judge:` section of config/castellan.yaml).
 //! docs/commands.md lists every key with its default; keep the two in step.
 
+use castellan_engine::Lang;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,6 +31,8 @@ pub struct JudgeConfig {
     pub creators: Vec<String>,
     /// Highest value of the deadline a game master may set, in hours.
     pub max_deadline_hours: u32,
+    /// The language of mails to readers who chose none and whose game has none (en, fr).
+    pub language: Lang,
 }
 
 impl Default for JudgeConfig {
@@ -47,6 +50,7 @@ impl Default for JudgeConfig {
             max_lines: 500,
             creators: Vec::new(),
             max_deadline_hours: 24 * 14,
+            language: Lang::En,
         }
     }
 }

@@ -9,20 +9,56 @@
 //! * [`Judge::tick`]: deadlines (reminders, defaults on a miss, bot stand-ins).
 //! * [`Judge::admin`]: the game master's local commands (`castellan game ...`).
 //!
-//! The mail commands are documented in docs/commands.md.
+//! The mail commands are documented in docs/commands.md (in French: docs/commandes.md).
+//!
+//! # Layout
+//!
+//! * `judge.rs`: [`Judge`], its errors, and the entry points `handle`, `tick`, `admin`.
+//! * `intake.rs`: reading a mail: Message-ID, loop prevention, rate limit, size; the
+//!   subject's `[game #token]` tag and plus-addresses; the lines one by one.
+//! * `auth.rs`: who wrote: which seat or the game master, by password or token; GAME,
+//!   PASSWORD.
+//! * `cmd/mod.rs`: the `Command` enum: parse a line by keyword (English or
+//!   French) and hand it to its family; nothing else. One file per family:
+//!   `cmd/create.rs` CREATE (raw `CreateArgs` then checked `GameSetup`),
+//!   `cmd/join.rs` JOIN, `cmd/observe.rs` OBSERVE, `cmd/orders.rs` orders and CHECK,
+//!   `cmd/seat.rs` RESIGN VACATION SET LANGUAGE, `cmd/press.rs` PRESS,
+//!   `cmd/info.rs` HELP LIST ORDERS STATUS HISTORY VERIFY,
+//!   `cmd/gm.rs` START PAUSE RESUME EXTEND REPLACE KICK END.
+//! * `deadlines.rs`: the tick: reminders, defaults and bot stand-ins.
+//! * `settle.rs`: after a handling: bots play, ends are recorded, deadlines reset.
+//! * `reports.rs`: what each report says, as typed data (public once per language,
+//!   private per seat).
+//! * `mails.rs`: outgoing mail: typed contexts (reply, notice events, prompts) rendered
+//!   through the templates in the reader's language, subjects included.
+//! * `templates.rs`: the templates (templates/en, templates/fr, embedded), overrides,
+//!   fallback.
+//! * `run.rs`: the working set of one handling (games loaded, mails drafted, log) and
+//!   each reader's language.
+//! * `audit.rs`: the dice audit. `clock.rs`: dates in English and French. `model.rs`:
+//!   records, [`Store`], [`Changes`]. `config.rs`: [`JudgeConfig`].
 
+mod audit;
+mod auth;
 mod clock;
-mod commands;
+mod cmd;
 mod config;
+mod deadlines;
+mod intake;
 mod judge;
+mod mails;
 mod model;
+mod reports;
+mod run;
+mod settle;
 mod templates;
 
-pub use clock::{format_long, format_short};
+pub use audit::audit;
+pub use clock::{format_long, format_long_in, format_short, format_short_in};
 pub use config::JudgeConfig;
-pub use judge::{audit, AdminCommand, Judge, JudgeError};
+pub use judge::{AdminCommand, Judge, JudgeError};
 pub use model::{
     Changes, DeadlineSettings, Env, GameRecord, Inbound, LogLine, MemoryStore, Outbound,
     SeatRecord, SenderRecord, Status, Store, StoreError,
 };
-pub use templates::Templates;
+pub use templates::{Rendered, Templates, KINDS};

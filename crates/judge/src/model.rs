@@ -1,5 +1,6 @@
 //! What the judge reads and writes: mails in and out, game records, the store interface.
 
+use castellan_engine::Lang;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
@@ -121,7 +122,7 @@ pub enum Status {
 }
 
 /// Deadline settings of one game, in hours.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DeadlineSettings {
     /// Hours to answer a prompt whose kind has no setting of its own.
     pub hours: u32,
@@ -160,6 +161,9 @@ pub struct SeatRecord {
     /// A bot plays this seat (after too many misses, a KICK or a RESIGN) until REPLACE.
     pub bot: bool,
     pub resigned: bool,
+    /// The language this player reads (`SET LANGUAGE fr`); `None`: the game's.
+    #[serde(default)]
+    pub language: Option<Lang>,
 }
 
 /// A game as the judge stores it.
@@ -204,6 +208,10 @@ pub struct GameRecord {
     /// The final report (with the secret key) was sent.
     #[serde(default)]
     pub final_sent: bool,
+    /// The game's language (`language=fr` at CREATE): observers', the game master's and
+    /// the default of every seat; `None`: the server's.
+    #[serde(default)]
+    pub language: Option<Lang>,
     /// The game itself ([`castellan_engine::Session::to_json`]); `None` while forming.
     pub table: Option<serde_json::Value>,
 }

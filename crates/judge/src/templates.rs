@@ -1,31 +1,80 @@
-//! The wording of every mail: minijinja templates, one per mail kind. The defaults are
-//! compiled in from templates/*.txt; the daemon reads templates/ at run time and hands
-//! the files to [`Templates::with_overrides`], so a game master can reword without
-//! recompiling. A template that fails to render falls back to the built-in one.
+//! The wording of every mail: minijinja templates, one per mail kind and language, in
+//! `crates/judge/templates/LANG/KIND.txt`, compiled in with `include_str!` (so the crate
+//! packages with them). The daemon reads its `templates_dir` at start-up and hands the
+//! files to [`Templates::with_overrides`] under the same relative paths (`fr/report.txt`;
+//! a path without a language, like `report.txt` or `answers/join.txt`, means the English one), so a game master can reword without
+//! recompiling. Undefined keys are errors (`SemiStrict`): a template that fails to render
+//! falls back to the built-in one, and the judge logs it ([`Rendered::problem`]).
 
-use minijinja::Environment;
+use castellan_engine::Lang;
+use minijinja::{Environment, UndefinedBehavior};
 use serde::Serialize;
 
-/// Built-in templates: (file name, source).
-pub const DEFAULTS: [(&str, &str); 8] = [
-    ("reply.txt", include_str!("../../../templates/reply.txt")),
-    ("report.txt", include_str!("../../../templates/report.txt")),
-    (
-        "private.txt",
-        include_str!("../../../templates/private.txt"),
-    ),
-    (
-        "welcome.txt",
-        include_str!("../../../templates/welcome.txt"),
-    ),
-    (
-        "reminder.txt",
-        include_str!("../../../templates/reminder.txt"),
-    ),
-    ("notice.txt", include_str!("../../../templates/notice.txt")),
-    ("press.txt", include_str!("../../../templates/press.txt")),
-    ("help.txt", include_str!("../../../templates/help.txt")),
+macro_rules! both {
+    ($name:literal) => {
+        [
+            (
+                concat!("en/", $name),
+                include_str!(concat!("../templates/en/", $name)),
+            ),
+            (
+                concat!("fr/", $name),
+                include_str!(concat!("../templates/fr/", $name)),
+            ),
+        ]
+    };
+}
+
+/// The kinds of mail, each a template per language.
+pub const KINDS: [&str; 20] = [
+    "reply.txt",
+    "report.txt",
+    "private.txt",
+    "welcome.txt",
+    "reminder.txt",
+    "notice.txt",
+    "press.txt",
+    "help.txt",
+    "subject.txt",
+    "outcome.txt",
+    "answers/join.txt",
+    "answers/observe.txt",
+    "answers/press.txt",
+    "answers/seat.txt",
+    "answers/auth.txt",
+    "answers/intake.txt",
+    "answers/gm.txt",
+    "answers/orders.txt",
+    "answers/create.txt",
+    "answers/info.txt",
 ];
+
+/// Built-in templates: (path under templates/, source).
+pub fn defaults() -> Vec<(&'static str, &'static str)> {
+    [
+        both!("reply.txt"),
+        both!("report.txt"),
+        both!("private.txt"),
+        both!("welcome.txt"),
+        both!("reminder.txt"),
+        both!("notice.txt"),
+        both!("press.txt"),
+        both!("help.txt"),
+        both!("subject.txt"),
+        both!("outcome.txt"),
+        both!("answers/join.txt"),
+        both!("answers/observe.txt"),
+        both!("answers/press.txt"),
+        both!("answers/seat.txt"),
+        both!("answers/auth.txt"),
+        both!("answers/intake.txt"),
+        both!("answers/gm.txt"),
+        both!("answers/orders.txt"),
+        both!("answers/create.txt"),
+        both!("answers/info.txt"),
+    ]
+    .concat()
+}
 
 #[derive(Clone, Debug)]
 pub struct Templates {
@@ -33,14 +82,30 @@ pub struct Templates {
     builtin: Environment<'static>,
 }
 
+/// A rendered template, and what went wrong on the way if anything did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rendered {
+    pub text: String,
+    /// An override (or the built-in template) failed; the text came from the fallback.
+    pub problem: Option<String>,
+}
+
 fn environment(files: &[(String, String)]) -> Result<Environment<'static>, String> {
     let mut env = Environment::new();
     env.set_keep_trailing_newline(true);
+    env.set_undefined_behavior(UndefinedBehavior::SemiStrict);
     for (name, src) in files {
         env.add_template_owned(name.clone(), src.clone())
             .map_err(|e| format!("template {name}: {e}"))?;
     }
     Ok(env)
+}
+
+fn default_files() -> Vec<(String, String)> {
+    defaults()
+        .iter()
+        .map(|(n, s)| (n.to_string(), s.to_string()))
+        .collect()
 }
 
 impl Default for Templates {
@@ -52,27 +117,26 @@ impl Default for Templates {
 impl Templates {
     /// The built-in wording.
     pub fn builtin() -> Templates {
-        let files: Vec<(String, String)> = DEFAULTS
-            .iter()
-            .map(|(n, s)| (n.to_string(), s.to_string()))
-            .collect();
-        let env = environment(&files).expect("the built-in templates compile (tested)");
+        let env = environment(&default_files()).expect("the built-in templates compile (tested)");
         Templates {
             builtin: env.clone(),
             env,
         }
     }
 
-    /// The built-in wording with some templates replaced: `(file name, source)`, e.g.
-    /// `("report.txt", "...")`. An unknown name or a syntax error is refused with a message.
+    /// The built-in wording with some templates replaced: `(path, source)`, e.g.
+    /// `("fr/report.txt", "...")`; a flat `("report.txt", ..)` is the English one. An
+    /// unknown path or a syntax error is refused with a message.
     pub fn with_overrides(files: Vec<(String, String)>) -> Result<Templates, String> {
-        let mut all: Vec<(String, String)> = DEFAULTS
-            .iter()
-            .map(|(n, s)| (n.to_string(), s.to_string()))
-            .collect();
+        let mut all = default_files();
         for (name, src) in files {
-            let Some(slot) = all.iter_mut().find(|(n, _)| *n == name) else {
-                let known: Vec<&str> = DEFAULTS.iter().map(|(n, _)| *n).collect();
+            let path = if name.starts_with("en/") || name.starts_with("fr/") {
+                name.clone()
+            } else {
+                format!("en/{name}")
+            };
+            let Some(slot) = all.iter_mut().find(|(n, _)| *n == path) else {
+                let known: Vec<String> = defaults().iter().map(|(n, _)| n.to_string()).collect();
                 return Err(format!(
                     "unknown template \"{name}\"; the templates are: {}",
                     known.join(", ")
@@ -87,22 +151,45 @@ impl Templates {
         })
     }
 
-    /// Render `name` with `ctx`; an override that fails falls back to the built-in
-    /// template, and if that fails too, to a plain dump (a mail is never lost to wording).
+    /// Render the English `name` with `ctx` (see [`Templates::render_in`]).
     pub fn render<S: Serialize>(&self, name: &str, ctx: &S) -> String {
+        self.render_in(Lang::En, name, ctx).text
+    }
+
+    /// Render `name` ("report.txt") in `lang` with `ctx`; an override that fails falls
+    /// back to the built-in template, and if that fails too, to a plain dump (a mail is
+    /// never lost to wording). What failed is in [`Rendered::problem`].
+    pub fn render_in<S: Serialize>(&self, lang: Lang, name: &str, ctx: &S) -> Rendered {
+        let path = format!("{}/{name}", lang.code());
         let value = minijinja::Value::from_serialize(ctx);
         let go = |env: &Environment<'static>| {
-            env.get_template(name)
+            env.get_template(&path)
                 .and_then(|t| t.render(&value))
-                .map_err(|e| e.to_string())
+                .map_err(|e| format!("{e:#}"))
         };
-        match go(&self.env).or_else(|_| go(&self.builtin)) {
-            Ok(s) => tidy(&s),
-            Err(e) => format!(
-                "(template {name} failed: {e})\n{}",
-                serde_json::to_string_pretty(&serde_json::to_value(ctx).unwrap_or_default())
-                    .unwrap_or_default()
-            ),
+        match go(&self.env) {
+            Ok(s) => Rendered {
+                text: tidy(&s),
+                problem: None,
+            },
+            Err(first) => match go(&self.builtin) {
+                Ok(s) => Rendered {
+                    text: tidy(&s),
+                    problem: Some(format!(
+                        "template {path} failed, the built-in one was used: {first}"
+                    )),
+                },
+                Err(e) => Rendered {
+                    text: format!(
+                        "(template {path} failed: {e})\n{}",
+                        serde_json::to_string_pretty(
+                            &serde_json::to_value(ctx).unwrap_or_default()
+                        )
+                        .unwrap_or_default()
+                    ),
+                    problem: Some(format!("template {path} and its built-in both failed: {e}")),
+                },
+            },
         }
     }
 }

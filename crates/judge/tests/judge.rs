@@ -989,3 +989,151 @@ fn create_refusals() {
     );
     assert!(w.store.game_ids().unwrap().is_empty());
 }
+
+/// Issue 10: `deadline-KIND` at CREATE takes only the kinds of prompt the game asks;
+/// a misspelt kind is refused, naming the kinds, and no game is made.
+#[test]
+fn create_refuses_a_deadline_for_a_kind_the_game_never_prompts() {
+    let mut w = World::new(judge());
+    let out = w.send(
+        GM,
+        "new",
+        "CREATE race player=Anna:anna@example.org player=Bob:bob@example.org deadline-defnd=12",
+    );
+    let body = &reply_to(&out, GM).body;
+    assert!(body.contains("CREATE refused"), "{body}");
+    assert!(
+        body.contains("deadline-defnd") && body.contains("turn"),
+        "{body}"
+    );
+    assert!(w.store.game_ids().unwrap().is_empty());
+    let out = w.send(
+        GM,
+        "new",
+        "CREATE race player=Anna:anna@example.org player=Bob:bob@example.org deadline-turn=12",
+    );
+    assert!(reply_to(&out, GM).body.contains("CREATE race-1"));
+    assert_eq!(w.game("race-1").deadlines.hours_for("turn"), 12);
+}
+
+/// Any "carte <digits>" in a text (the toy's private fact, in French).
+fn mentions_a_carte(s: &str) -> bool {
+    s.match_indices("carte ")
+        .any(|(i, _)| s[i + 6..].starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// Issue 10 (French): a French seat and an English seat in one game each read their own
+/// language (private mails, public report, replies, dates), and privacy holds in both:
+/// no mail to anyone but seat 0 carries seat 0's card, in English or in French.
+#[test]
+fn a_french_seat_and_an_english_seat_each_read_their_own_language() {
+    let mut w = World::new(judge());
+    let created = started(&mut w);
+    let card = secret_card(&created);
+    let (apw, _) = creds(&created, ANNA);
+    let (bpw, _) = creds(&created, BOB);
+    let out = w.send(ANNA, "langue", &format!("PARTIE race-1 {apw}\nLANGUE fr"));
+    let r = reply_to(&out, ANNA);
+    assert!(r.body.starts_with("L'arbitre répond"), "{}", r.body);
+    assert!(r.body.contains("en français"), "{}", r.body);
+    assert_eq!(
+        w.game("race-1").seats[0].language,
+        Some(castellan_engine::Lang::Fr)
+    );
+    let mut guard = 0;
+    while w.game("race-1").status == Status::Running && guard < 40 {
+        guard += 1;
+        let g = w.game("race-1");
+        let seat = (g.deadline_history - 1) % 2;
+        let (who, pw) = [(ANNA, &apw), (BOB, &bpw)][seat];
+        let out = w.send(who, "orders", &format!("GAME race-1 {pw}\nADD 3\nSTATUS"));
+        for m in &out {
+            let french = m.to == ANNA;
+            let reply = m
+                .in_reply_to
+                .as_deref()
+                .is_some_and(|r| r.starts_with("<m"));
+            if reply {
+                let fr = m.body.starts_with("L'arbitre répond");
+                assert!(fr == french, "{}: {}", m.to, m.body);
+            } else if m.subject.contains(" #") {
+                // Private mails: each in its seat's language.
+                let fr = m.body.contains("ce courriel est pour vous seul");
+                let en = m.body.contains("this mail is for you alone");
+                assert!((french && fr) || (!french && en), "{}: {}", m.to, m.body);
+            } else if m.subject.starts_with("[race-1] ") {
+                // Public reports: French to Anna, English to Bob and the game master.
+                let fr = m.body.contains("tour") && m.body.contains("Contrôle des dés");
+                let en = m.body.contains("turn") && m.body.contains("Dice audit");
+                assert!((french && fr) || (!french && en), "{}: {}", m.to, m.body);
+            }
+        }
+    }
+    assert_eq!(w.game("race-1").status, Status::Finished);
+    let outbox = w.store.outbox();
+    let fin = outbox
+        .iter()
+        .find(|m| m.to == ANNA && m.subject.starts_with("[race-1] Partie finie"))
+        .expect("Anna's final report is French");
+    assert!(fin.body.contains("gagne"), "{}", fin.body);
+    assert!(outbox
+        .iter()
+        .any(|m| m.to == BOB && m.subject.starts_with("[race-1] Game over")));
+    for m in &outbox {
+        if m.to != ANNA {
+            assert!(
+                !mentions_a_card(&m.body) && !mentions_a_carte(&m.body),
+                "seat 0's card in a mail to {}: {}",
+                m.to,
+                m.body
+            );
+        }
+    }
+    assert!(outbox
+        .iter()
+        .any(|m| m.to == ANNA && m.body.contains(&format!("carte {card}"))));
+}
+
+/// Issue 10 (French): `langue=fr` at CREATE makes the game French: welcomes, reports and
+/// the game master's mails, French dates; French command words get a French reply from a
+/// writer with no seat.
+#[test]
+fn a_french_game_and_french_command_words() {
+    let mut w = World::new(judge());
+    let out = w.send(
+        GM,
+        "nouvelle partie",
+        "CRÉER race langue=fr player=Anna:anna@example.org player=Bob:bob@example.org",
+    );
+    let r = reply_to(&out, GM);
+    assert!(r.body.starts_with("L'arbitre répond"), "{}", r.body);
+    let welcome = out
+        .iter()
+        .find(|m| m.to == ANNA && m.body.contains("Votre mot de passe"))
+        .expect("a French welcome");
+    assert!(
+        welcome.subject.contains("Bienvenue dans race-1"),
+        "{}",
+        welcome.subject
+    );
+    assert!(welcome
+        .headers
+        .iter()
+        .any(|(k, _)| k == "X-Castellan-Token"));
+    let report = out
+        .iter()
+        .find(|m| m.to == GM && m.subject.starts_with("[race-1] Tour 1"))
+        .expect("a French report to the game master");
+    assert!(report.body.contains("Échéance : jeudi"), "{}", report.body);
+    let out = w.send("zoe@example.org", "aide", "AIDE");
+    let r = reply_to(&out, "zoe@example.org");
+    assert!(
+        r.body.contains("REJOINDRE") && r.body.starts_with("L'arbitre"),
+        "{}",
+        r.body
+    );
+    let out = w.send("zoe@example.org", "help", "HELP");
+    assert!(reply_to(&out, "zoe@example.org")
+        .body
+        .starts_with("The judge answers"));
+}

@@ -1,0 +1,556 @@
+//! CREATE game key=value ...: a new game, its secrets and its welcome mails.
+
+use crate::auth::*;
+use crate::cmd::*;
+use crate::config::JudgeConfig;
+use crate::intake::Quoted;
+use crate::model::*;
+use crate::run::*;
+use castellan_engine::{GameInfo, Lang, PromptKind};
+use std::collections::BTreeMap;
+
+impl Run<'_> {
+    // ---------------------------------------------------------------- lifecycle
+
+    pub(crate) fn next_id(&self, game: &str) -> Result<String, StoreError> {
+        let prefix = game.split('-').next().unwrap_or(game).to_string();
+        let mut max = 0u64;
+        let ids = self.store.game_ids()?;
+        for id in ids.iter().chain(self.games.keys()) {
+            if let Some(n) = id.rsplit('-').next().and_then(|n| n.parse::<u64>().ok()) {
+                max = max.max(n);
+            }
+        }
+        Ok(format!("{prefix}-{}", max + 1))
+    }
+
+    /// CREATE: returns the new game's id. Reads the arguments ([`CreateArgs`]), checks
+    /// them against the game ([`GameSetup`]), then draws the secrets and mails the welcomes.
+    pub(crate) fn create(
+        &mut self,
+        gm: &str,
+        game: &str,
+        args: &[String],
+    ) -> Result<String, CreateFailure> {
+        let Some(info) = self.info(game).copied() else {
+            return Err(vec![CreateError::UnknownGame {
+                given: game.to_string(),
+                known: self.j.games.iter().map(|g| g.name.to_string()).collect(),
+            }]
+            .into());
+        };
+        let raw = CreateArgs::read(args, &self.j.config)?;
+        let setup = GameSetup::resolve(raw, &info).map_err(|e| vec![e])?;
+        let id = self.next_id(info.name)?;
+        let (rec, welcomes, gm_pw, join_pw) = self.new_record(&id, gm, &info, setup);
+        self.mail_gm_welcome(&rec, gm, &gm_pw, join_pw);
+        for (name, addr, pw, token) in welcomes {
+            self.welcome(&rec, &name, &addr, &pw, &token);
+        }
+        let open = rec.open_seats();
+        self.glog(
+            &id,
+            "create",
+            format!(
+                "{} game by {gm}, {} seats ({open} open)",
+                info.name,
+                rec.seats.len()
+            ),
+        );
+        let mut g = Loaded {
+            rec,
+            session: None,
+            dirty: true,
+            force_private: false,
+        };
+        if open == 0 {
+            self.start(&mut g)
+                .map_err(|why| vec![CreateError::CannotStart { why }])?;
+        }
+        self.put(g);
+        Ok(id)
+    }
+
+    /// The game's record with fresh secrets; the players' welcomes to send
+    /// (name, address, password, token), the game master's password, the join password.
+    fn new_record(
+        &mut self,
+        id: &str,
+        gm: &str,
+        info: &GameInfo,
+        setup: GameSetup,
+    ) -> (GameRecord, Vec<NewSeat>, String, Option<String>) {
+        let salt = hex::encode(self.derive("salt"));
+        let gm_pw = self.random_word("gm-password", 8);
+        let gm_token = self.random_word("gm-token", 6);
+        let open = setup.seats - setup.players.len();
+        let join_pw = (open > 0).then(|| {
+            setup
+                .join_password
+                .clone()
+                .unwrap_or_else(|| self.random_word("join", 8))
+        });
+        let mut rec = GameRecord {
+            id: id.to_string(),
+            game: info.name.to_string(),
+            status: Status::Forming,
+            gm: lower(gm),
+            gm_password_hash: hash_pw(&salt, &gm_pw),
+            gm_token,
+            join_password_hash: join_pw
+                .as_deref()
+                .map(|p| hash_pw(&salt, p))
+                .unwrap_or_default(),
+            salt,
+            seats: Vec::new(),
+            observers: Vec::new(),
+            options: setup.options,
+            deadlines: setup.deadlines,
+            deadline: None,
+            paused_left: None,
+            deadline_history: 0,
+            reminded: Default::default(),
+            out_counter: 0,
+            reported: 0,
+            revealed: 0,
+            created: self.now(),
+            ended: None,
+            final_sent: false,
+            language: setup.language,
+            table: None,
+        };
+        let mut welcomes = Vec::new();
+        for (name, addr) in &setup.players {
+            let pw = self.random_word("password", 8);
+            let token = self.random_word("token", 6);
+            rec.seats.push(SeatRecord {
+                name: name.clone(),
+                address: Some(addr.clone()),
+                password_hash: hash_pw(&rec.salt, &pw),
+                token: token.clone(),
+                ..open_seat(0)
+            });
+            welcomes.push((name.clone(), addr.clone(), pw, token));
+        }
+        for i in setup.players.len()..setup.seats {
+            rec.seats.push(open_seat(i));
+        }
+        (rec, welcomes, gm_pw, join_pw)
+    }
+
+    fn mail_gm_welcome(
+        &mut self,
+        rec: &GameRecord,
+        gm: &str,
+        gm_pw: &str,
+        join_pw: Option<String>,
+    ) {
+        let id = rec.id.clone();
+        let gm_token = rec.gm_token.clone();
+        let names: Vec<String> = rec.seats.iter().map(|s| s.name.clone()).collect();
+        let ctx = Welcome {
+            name: String::new(),
+            gm: true,
+            game_id: id.clone(),
+            game: rec.game.clone(),
+            players: names,
+            password: gm_pw.to_string(),
+            token: gm_token.clone(),
+            judge: self.j.config.address.clone(),
+            join_password: join_pw,
+        };
+        let lang = self.game_lang(rec);
+        self.send(gm, lang, "welcome", &ctx, &id, Some(&gm_token));
+        self.token_headers(&id, &gm_token);
+    }
+
+    pub(crate) fn welcome(
+        &mut self,
+        rec: &GameRecord,
+        name: &str,
+        addr: &str,
+        pw: &str,
+        token: &str,
+    ) {
+        let names: Vec<String> = rec.seats.iter().map(|s| s.name.clone()).collect();
+        let ctx = Welcome {
+            name: name.to_string(),
+            gm: false,
+            game_id: rec.id.clone(),
+            game: rec.game.clone(),
+            players: names,
+            password: pw.to_string(),
+            token: token.to_string(),
+            judge: self.j.config.address.clone(),
+            join_password: None,
+        };
+        let lang = self.addr_lang(rec, addr);
+        self.send(addr, lang, "welcome", &ctx, &rec.id, Some(token));
+        self.token_headers(&rec.id, token);
+    }
+}
+pub(crate) fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// CREATE game key=value ...
+pub(crate) fn parse(a: &Args) -> Result<Command, CmdError> {
+    match a.words.split_first() {
+        Some((g, more)) => Ok(Command::Create(
+            g.to_lowercase(),
+            more.iter().map(|s| s.to_string()).collect(),
+        )),
+        None => Err(CmdError::CreateArgs),
+    }
+}
+
+impl Run<'_> {
+    /// CREATE by mail: only the judge's creators (if the list is set) may.
+    pub(crate) fn create_by_mail(
+        &mut self,
+        from: &str,
+        game: &str,
+        args: &[String],
+        no: usize,
+        line: &str,
+    ) -> Result<(), StoreError> {
+        let lang = self.writer_lang(from);
+        let creators = &self.j.config.creators;
+        if !creators.is_empty() && !creators.iter().any(|c| lower(c) == from) {
+            let answer = CreateAnswer::NotCreator {
+                quoted: Quoted::new(no, line),
+            };
+            self.answer(lang, "create", &answer);
+            return Ok(());
+        }
+        let answer = match self.create(from, game, args) {
+            Ok(game) => {
+                self.touched.push((game.clone(), None));
+                CreateAnswer::Created { game }
+            }
+            Err(CreateFailure::Refused(errors)) => CreateAnswer::Refused {
+                quoted: Quoted::new(no, line),
+                errors,
+            },
+            Err(CreateFailure::Store(e)) => return Err(e),
+        };
+        self.answer(lang, "create", &answer);
+        Ok(())
+    }
+}
+
+/// What CREATE answers (templates/LANG/answers/create.txt).
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum CreateAnswer {
+    Created {
+        game: String,
+    },
+    NotCreator {
+        quoted: Quoted,
+    },
+    Refused {
+        quoted: Quoted,
+        errors: Vec<CreateError>,
+    },
+}
+
+/// CREATE failed: storage, or the arguments (every bad one).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CreateFailure {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("{}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n  "))]
+    Refused(Vec<CreateError>),
+}
+
+impl From<Vec<CreateError>> for CreateFailure {
+    fn from(e: Vec<CreateError>) -> CreateFailure {
+        CreateFailure::Refused(e)
+    }
+}
+
+/// Why a CREATE argument, or the whole setup, is refused.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, thiserror::Error)]
+#[serde(tag = "error", rename_all = "snake_case")]
+pub(crate) enum CreateError {
+    #[error("there is no game \"{given}\" here; the games are: {}", known.join(", "))]
+    UnknownGame { given: String, known: Vec<String> },
+    #[error(
+        "\"{arg}\" is not key=value (write: player=Anna:anna@example.org seats=4 deadline=48)"
+    )]
+    NotKeyValue { arg: String },
+    #[error("player={arg}: write player=Name:address@example.org")]
+    BadPlayer { arg: String },
+    #[error("seats={value}: write a number of seats, like seats=4")]
+    BadSeats { value: String },
+    #[error("{key}={value}: write a number of hours from 1 to {max}")]
+    BadDeadline {
+        key: String,
+        value: String,
+        max: u32,
+    },
+    #[error("{key}={value}: write a number of hours")]
+    BadHours { key: String, value: String },
+    #[error("{key}={value}: write {key}=en or {key}=fr")]
+    BadLanguage { key: String, value: String },
+    #[error("deadline-{kind}: {game} has no prompt of kind \"{kind}\"; its kinds are: {}", kinds.join(", "))]
+    UnknownKind {
+        kind: String,
+        game: String,
+        kinds: Vec<String>,
+    },
+    #[error("unknown option \"{key}\"; {game}'s options are: {}; the judge's are: player, seats, password, deadline, deadline-KIND, reminder, grace, language", if known.is_empty() { "none".to_string() } else { known.join(", ") })]
+    UnknownOption {
+        key: String,
+        game: String,
+        known: Vec<String>,
+    },
+    #[error("seats={seats} but {named} players are named")]
+    FewerSeatsThanPlayers { seats: usize, named: usize },
+    #[error("{game} is played by {min} to {max} players, not {asked} (name the players with player=Name:address, or say seats=N for open seats)")]
+    SeatsOutOfRange {
+        game: String,
+        min: usize,
+        max: usize,
+        asked: usize,
+    },
+    #[error("{name} <{address}> is named twice")]
+    NamedTwice { name: String, address: String },
+    #[error("cannot start: {why}")]
+    CannotStart { why: String },
+}
+
+/// A player's welcome to send: name, address, password, token.
+type NewSeat = (String, String, String, String);
+
+/// An open seat (seat index `i`), before anyone takes it.
+fn open_seat(i: usize) -> SeatRecord {
+    SeatRecord {
+        name: format!("Seat {}", i + 1),
+        address: None,
+        password_hash: String::new(),
+        token: String::new(),
+        misses: 0,
+        vacation_until: None,
+        vacation_days: 0,
+        bot: false,
+        resigned: false,
+        language: None,
+    }
+}
+
+/// CREATE's arguments as written: each `key=value` checked alone, without the game.
+#[derive(Debug, Default)]
+pub(crate) struct CreateArgs {
+    pub players: Vec<(String, String)>,
+    pub seats: Option<usize>,
+    pub join_password: Option<String>,
+    pub deadlines: DeadlineSettings,
+    /// `deadline-KIND=hours`, KIND as written.
+    pub per_kind: Vec<(String, u32)>,
+    /// The game's own options, as (key, value).
+    pub options: Vec<(String, String)>,
+    /// `language=fr` (or `langue=fr`).
+    pub language: Option<Lang>,
+}
+
+impl CreateArgs {
+    /// Read every argument; every bad one is reported.
+    pub(crate) fn read(args: &[String], cfg: &JudgeConfig) -> Result<CreateArgs, Vec<CreateError>> {
+        let mut out = CreateArgs {
+            deadlines: DeadlineSettings {
+                hours: cfg.deadline_hours,
+                per_kind: BTreeMap::new(),
+                reminder_hours: cfg.reminder_hours,
+                grace_hours: cfg.grace_hours,
+            },
+            ..Default::default()
+        };
+        let mut errors = Vec::new();
+        for a in args {
+            if let Err(e) = out.read_one(a, cfg) {
+                errors.push(e);
+            }
+        }
+        if errors.is_empty() {
+            Ok(out)
+        } else {
+            Err(errors)
+        }
+    }
+
+    fn read_one(&mut self, a: &str, cfg: &JudgeConfig) -> Result<(), CreateError> {
+        let Some((k, v)) = a.split_once('=') else {
+            return Err(CreateError::NotKeyValue { arg: a.to_string() });
+        };
+        let key = lower(k);
+        let v = v.trim();
+        let hours = |k: &str| -> Result<u32, CreateError> {
+            v.parse::<u32>()
+                .ok()
+                .filter(|h| *h >= 1 && *h <= cfg.max_deadline_hours)
+                .ok_or_else(|| CreateError::BadDeadline {
+                    key: k.to_string(),
+                    value: v.to_string(),
+                    max: cfg.max_deadline_hours,
+                })
+        };
+        let number = |k: &str| -> Result<u32, CreateError> {
+            v.parse().map_err(|_| CreateError::BadHours {
+                key: k.to_string(),
+                value: v.to_string(),
+            })
+        };
+        match key.as_str() {
+            "player" | "players" => {
+                for p in v.split(',').filter(|p| !p.trim().is_empty()) {
+                    self.players.push(read_player(p)?);
+                }
+            }
+            "seats" => {
+                self.seats = Some(v.parse().map_err(|_| CreateError::BadSeats {
+                    value: v.to_string(),
+                })?)
+            }
+            "password" => self.join_password = Some(v.to_string()),
+            "language" | "langue" => {
+                self.language = Some(Lang::parse(v).ok_or_else(|| CreateError::BadLanguage {
+                    key: key.clone(),
+                    value: v.to_string(),
+                })?)
+            }
+            "deadline" => self.deadlines.hours = hours(&key)?,
+            "reminder" => self.deadlines.reminder_hours = number("reminder")?,
+            "grace" => self.deadlines.grace_hours = number("grace")?,
+            k if k.starts_with("deadline-") || k.starts_with("deadline.") => {
+                self.per_kind.push((k[9..].to_string(), hours(k)?));
+            }
+            _ => self.options.push((key.clone(), v.to_string())),
+        }
+        Ok(())
+    }
+}
+
+/// `Name:address` or a bare address (the name is the address's local part).
+fn read_player(p: &str) -> Result<(String, String), CreateError> {
+    let (name, addr) = match p.split_once(':') {
+        Some((n, a)) => (n.trim().to_string(), lower(a)),
+        None => {
+            let a = lower(p);
+            let n = a.split('@').next().unwrap_or("player").to_string();
+            (capitalise(&n), a)
+        }
+    };
+    if !addr.contains('@') || name.is_empty() {
+        return Err(CreateError::BadPlayer { arg: p.to_string() });
+    }
+    Ok((name, addr))
+}
+
+/// CREATE's arguments checked against the game: seats in range, nobody named twice,
+/// deadlines only for the kinds of prompt the game asks, options the game knows.
+#[derive(Debug)]
+pub(crate) struct GameSetup {
+    pub players: Vec<(String, String)>,
+    pub seats: usize,
+    pub join_password: Option<String>,
+    pub deadlines: DeadlineSettings,
+    pub options: Vec<(String, String)>,
+    pub language: Option<Lang>,
+}
+
+impl GameSetup {
+    pub(crate) fn resolve(raw: CreateArgs, info: &GameInfo) -> Result<GameSetup, CreateError> {
+        let mut deadlines = raw.deadlines;
+        for (kind, h) in raw.per_kind {
+            match PromptKind::parse(&kind).filter(|k| info.prompt_kinds.contains(k)) {
+                Some(k) => {
+                    deadlines.per_kind.insert(k.as_str().to_string(), h);
+                }
+                None => {
+                    let kinds: Vec<&str> = info.prompt_kinds.iter().map(|k| k.as_str()).collect();
+                    return Err(CreateError::UnknownKind {
+                        kind,
+                        game: info.name.to_string(),
+                        kinds: kinds.iter().map(|k| k.to_string()).collect(),
+                    });
+                }
+            }
+        }
+        let known_options = (info.options)();
+        for (k, _) in &raw.options {
+            check_option(k, &known_options, info)?;
+        }
+        let n = raw.seats.unwrap_or(raw.players.len());
+        let players = raw.players;
+        if n < players.len() {
+            return Err(CreateError::FewerSeatsThanPlayers {
+                seats: n,
+                named: players.len(),
+            });
+        }
+        if n < info.min_seats || n > info.max_seats {
+            return Err(CreateError::SeatsOutOfRange {
+                game: info.name.to_string(),
+                min: info.min_seats,
+                max: info.max_seats,
+                asked: n,
+            });
+        }
+        for (i, (name, addr)) in players.iter().enumerate() {
+            if players[..i]
+                .iter()
+                .any(|(n2, a2)| lower(n2) == lower(name) || a2 == addr)
+            {
+                return Err(CreateError::NamedTwice {
+                    name: name.clone(),
+                    address: addr.clone(),
+                });
+            }
+        }
+        Ok(GameSetup {
+            players,
+            seats: n,
+            join_password: raw.join_password,
+            deadlines,
+            options: raw.options,
+            language: raw.language,
+        })
+    }
+}
+
+/// A key the game must know among its options (`-` and `_` alike).
+fn check_option(k: &str, known: &serde_json::Value, info: &GameInfo) -> Result<(), CreateError> {
+    let norm = k.replace('-', "_");
+    if known.as_object().is_some_and(|m| m.contains_key(&norm)) {
+        return Ok(());
+    }
+    let names: Vec<String> = known
+        .as_object()
+        .map(|m| m.keys().map(|k| k.replace('_', "-")).collect())
+        .unwrap_or_default();
+    Err(CreateError::UnknownOption {
+        key: k.to_string(),
+        game: info.name.to_string(),
+        known: names,
+    })
+}
+
+/// A welcome mail's context (`templates/LANG/welcome.txt`): the game master's or a player's.
+#[derive(serde::Serialize)]
+pub(crate) struct Welcome {
+    pub name: String,
+    pub gm: bool,
+    pub game_id: String,
+    pub game: String,
+    pub players: Vec<String>,
+    pub password: String,
+    pub token: String,
+    pub judge: String,
+    pub join_password: Option<String>,
+}

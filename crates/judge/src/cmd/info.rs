@@ -1,0 +1,407 @@
+//! HELP LIST ORDERS STATUS HISTORY VERIFY: commands that only read.
+
+use crate::audit::audit;
+use crate::auth::*;
+use crate::clock::{format_long, format_long_in};
+use crate::cmd::*;
+use crate::mails::{prompts_of, PromptCtx};
+use crate::model::*;
+use crate::reports::RollCtx;
+use crate::run::*;
+use castellan_engine::Lang;
+use serde_json::json;
+
+impl Run<'_> {
+    pub(crate) fn list_line(&self, r: &GameRecord) -> String {
+        let filled = r.seats.len() - r.open_seats();
+        format!(
+            "{} {} {:?}, {}/{} seats{}{}",
+            r.id,
+            r.game,
+            r.status,
+            filled,
+            r.seats.len(),
+            if r.status == Status::Forming && r.open_seats() > 0 {
+                format!(" ({} open: JOIN {} password)", r.open_seats(), r.id)
+            } else {
+                String::new()
+            },
+            r.deadline
+                .map(|d| format!(", deadline {}", format_long(d)))
+                .unwrap_or_default()
+        )
+    }
+
+    pub(crate) fn show(&self, g: &Loaded) -> String {
+        let r = &g.rec;
+        let mut out = self.list_line(r);
+        out.push_str(&format!("\ngame master: {}\n", r.gm));
+        for (i, s) in r.seats.iter().enumerate() {
+            out.push_str(&format!(
+                "seat {}: {} <{}>{}{}{}{}\n",
+                i + 1,
+                s.name,
+                s.address.as_deref().unwrap_or("open"),
+                if s.bot { " [bot]" } else { "" },
+                if s.resigned { " [resigned]" } else { "" },
+                if s.misses > 0 {
+                    format!(" [{} missed]", s.misses)
+                } else {
+                    String::new()
+                },
+                s.vacation_until
+                    .filter(|v| *v > self.now())
+                    .map(|v| format!(" [vacation until {}]", format_long(v)))
+                    .unwrap_or_default()
+            ));
+        }
+        if !r.observers.is_empty() {
+            out.push_str(&format!("observers: {}\n", r.observers.join(", ")));
+        }
+        if let Some(s) = &g.session {
+            out.push_str(&format!(
+                "turn {}\n{}\n",
+                s.turn(),
+                s.public_view(castellan_engine::Lang::En)
+            ));
+        }
+        out
+    }
+
+    pub(crate) fn status(&mut self, ctx: &Ctx, from: &str) -> Result<(), StoreError> {
+        let Some(id) = ctx.game.clone() else {
+            let lang = self.writer_lang(from);
+            let command = "STATUS".into();
+            self.answer(lang, "info", &InfoAnswer::WhichGame { command });
+            return Ok(());
+        };
+        if ctx.bad {
+            return Ok(());
+        }
+        let Some(g) = self.take(&id)? else {
+            return Ok(());
+        };
+        let lang = self.addr_lang(&g.rec, from);
+        let who = self.auth(&g, ctx, from).ok();
+        let session = g.session.as_ref();
+        // The reply goes to this seat's own address only.
+        let private = match (who, session) {
+            (Some(Who { seat: Some(s), .. }), Some(session)) => Some(PrivateStatus {
+                name: g.rec.seats[s].name.clone(),
+                view: session.private_view(s, lang),
+                prompts: prompts_of(session.as_ref(), s, lang),
+            }),
+            _ => None,
+        };
+        let answer = InfoAnswer::Status {
+            line: self.game_line(&g.rec, lang),
+            turn: session.map(|s| s.turn()),
+            waiting: session
+                .map(|s| s.awaiting().iter().map(|x| seat_name(&g.rec, *x)).collect())
+                .unwrap_or_default(),
+            map: session.map(|s| s.public_view(lang)),
+            ask_password: private.is_none() && g.rec.seat_of(from).is_some(),
+            private,
+        };
+        self.answer(lang, "info", &answer);
+        self.put(g);
+        Ok(())
+    }
+
+    /// A game as LIST and STATUS show it, dates in `lang`.
+    fn game_line(&self, r: &GameRecord, lang: Lang) -> GameLine {
+        GameLine {
+            id: r.id.clone(),
+            game: r.game.clone(),
+            status: format!("{:?}", r.status),
+            filled: r.seats.len() - r.open_seats(),
+            seats: r.seats.len(),
+            open: if r.status == Status::Forming {
+                r.open_seats()
+            } else {
+                0
+            },
+            deadline: r.deadline.map(|d| format_long_in(d, lang)),
+        }
+    }
+
+    pub(crate) fn history(
+        &mut self,
+        ctx: &Ctx,
+        from: &str,
+        range: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let Some(id) = ctx.game.clone() else {
+            let lang = self.writer_lang(from);
+            let command = "HISTORY".into();
+            self.answer(lang, "info", &InfoAnswer::WhichGame { command });
+            return Ok(());
+        };
+        if ctx.bad {
+            return Ok(());
+        }
+        let Some(g) = self.take(&id)? else {
+            return Ok(());
+        };
+        let lang = self.addr_lang(&g.rec, from);
+        let Some(s) = g.session.as_ref() else {
+            let answer = InfoAnswer::NotStarted {
+                command: "HISTORY".into(),
+                game: id,
+            };
+            self.answer(lang, "info", &answer);
+            self.put(g);
+            return Ok(());
+        };
+        let turns = s.entry_turns();
+        let last = turns.last().copied().unwrap_or(1);
+        let Some((a, b)) = turn_range(range, last) else {
+            let answer = InfoAnswer::BadRange {
+                game: id,
+                range: range.unwrap_or("").to_string(),
+            };
+            self.answer(lang, "info", &answer);
+            self.put(g);
+            return Ok(());
+        };
+        let from_i = turns.iter().position(|t| *t >= a).unwrap_or(turns.len());
+        let to_i = turns.iter().position(|t| *t > b).unwrap_or(turns.len());
+        let all = s.narrate_since(from_i, lang);
+        let tail = s.narrate_since(to_i, lang);
+        let keep = |v: usize, t: usize| v.saturating_sub(t);
+        let public: Vec<String> = all.public[..keep(all.public.len(), tail.public.len())].to_vec();
+        let rolls = &all.rolls[..keep(all.rolls.len(), tail.rolls.len())];
+        let mut mine = Vec::new();
+        if let Ok(Who {
+            seat: Some(seat), ..
+        }) = self.auth(&g, ctx, from)
+        {
+            let mine_all = all.private_for(seat);
+            let mine_tail = tail.private_for(seat).len();
+            mine = mine_all[..keep(mine_all.len(), mine_tail)]
+                .iter()
+                .map(|l| l.to_string())
+                .collect();
+        }
+        let answer = InfoAnswer::History {
+            game: id,
+            from: a,
+            to: b,
+            lines: public.into_iter().take(2000).collect(),
+            rolls: rolls
+                .iter()
+                .map(|r| RollCtx {
+                    turn: r.turn,
+                    index: r.index,
+                    sides: r.sides,
+                    value: r.value,
+                })
+                .collect(),
+            mine,
+        };
+        self.answer(lang, "info", &answer);
+        self.put(g);
+        Ok(())
+    }
+
+    pub(crate) fn verify(&mut self, ctx: &Ctx, from: &str) -> Result<(), StoreError> {
+        let lang = self.writer_lang(from);
+        let Some(id) = ctx.game.clone() else {
+            let command = "VERIFY".into();
+            self.answer(lang, "info", &InfoAnswer::WhichGame { command });
+            return Ok(());
+        };
+        if ctx.bad {
+            return Ok(());
+        }
+        let Some(mut g) = self.take(&id)? else {
+            return Ok(());
+        };
+        let Some(s) = g.session.as_mut() else {
+            let answer = InfoAnswer::NotStarted {
+                command: "VERIFY".into(),
+                game: id,
+            };
+            self.answer(lang, "info", &answer);
+            self.put(g);
+            return Ok(());
+        };
+        // The audit's report is in English (docs/dice.md and scripts/verify_dice.py).
+        let (_, report) = audit(&g.rec, s.as_mut());
+        self.answer(lang, "info", &InfoAnswer::Verify { game: id, report });
+        self.put(g);
+        Ok(())
+    }
+}
+
+/// A game as LIST and STATUS show it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub(crate) struct GameLine {
+    pub id: String,
+    pub game: String,
+    /// Forming, Running, Paused, Finished.
+    pub status: String,
+    pub filled: usize,
+    pub seats: usize,
+    /// Open seats while forming.
+    pub open: usize,
+    pub deadline: Option<String>,
+}
+
+/// The private part of STATUS, for an authenticated seat.
+#[derive(Clone, Debug, serde::Serialize)]
+pub(crate) struct PrivateStatus {
+    pub name: String,
+    pub view: String,
+    pub prompts: Vec<PromptCtx>,
+}
+
+/// What HELP, LIST, ORDERS, STATUS, HISTORY and VERIFY answer
+/// (templates/LANG/answers/info.txt).
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum InfoAnswer {
+    /// `command`: STATUS, HISTORY or VERIFY.
+    WhichGame {
+        command: String,
+    },
+    NotStarted {
+        command: String,
+        game: String,
+    },
+    Help {
+        text: String,
+    },
+    List {
+        games: Vec<GameLine>,
+    },
+    OrdersHelp {
+        game: String,
+        help: String,
+    },
+    OrdersWhichGame {
+        games: Vec<String>,
+    },
+    Status {
+        line: GameLine,
+        turn: Option<u32>,
+        waiting: Vec<String>,
+        map: Option<String>,
+        private: Option<PrivateStatus>,
+        /// A seat's writer without credentials: say how to see the private part.
+        ask_password: bool,
+    },
+    BadRange {
+        game: String,
+        range: String,
+    },
+    History {
+        game: String,
+        from: u32,
+        to: u32,
+        lines: Vec<String>,
+        rolls: Vec<RollCtx>,
+        mine: Vec<String>,
+    },
+    Verify {
+        game: String,
+        report: String,
+    },
+}
+
+/// HISTORY's range: none (every turn up to `last`), a turn, or `from-to`.
+fn turn_range(range: Option<&str>, last: u32) -> Option<(u32, u32)> {
+    let parsed: Option<(u32, u32)> = match range {
+        None => Some((1, last)),
+        Some(r) => match r.split_once('-') {
+            Some((a, b)) => a.trim().parse().ok().zip(b.trim().parse().ok()),
+            None => r.trim().parse().ok().map(|t| (t, t)),
+        },
+    };
+    parsed.filter(|(a, b)| a <= b)
+}
+
+/// HISTORY [game-id] [turn | from-to]
+pub(crate) fn parse_history(a: &Args) -> Result<Command, CmdError> {
+    let (id, range) = match a.words.as_slice() {
+        [] => (None, None),
+        [x] if looks_like_id(x) => (Some(x.to_lowercase()), None),
+        [x] => (None, Some(x.to_string())),
+        [x, y] if looks_like_id(x) => (Some(x.to_lowercase()), Some(y.to_string())),
+        _ => return Err(CmdError::HistoryArgs),
+    };
+    Ok(Command::History(id, range))
+}
+
+impl Run<'_> {
+    /// HELP: the judge's help text.
+    pub(crate) fn help(&mut self, from: &str) {
+        let games: Vec<_> = self
+            .j
+            .games
+            .iter()
+            .map(|g| json!({"name": g.name, "min": g.min_seats, "max": g.max_seats}))
+            .collect();
+        let lang = self.writer_lang(from);
+        let text = self.render_in(
+            lang,
+            "help.txt",
+            &json!({"judge": self.j.config.address, "games": games}),
+        );
+        self.answer(lang, "info", &InfoAnswer::Help { text });
+    }
+
+    /// LIST: every game, one line each.
+    pub(crate) fn list(&mut self, from: &str) -> Result<(), StoreError> {
+        let lang = self.writer_lang(from);
+        let mut games = Vec::new();
+        for id in self.store.game_ids()? {
+            let rec = match self.games.get(&id) {
+                Some(g) => Some(g.rec.clone()),
+                None => self.store.game(&id)?,
+            };
+            if let Some(r) = rec {
+                games.push(self.game_line(&r, lang));
+            }
+        }
+        for (id, g) in &self.games {
+            if !games.iter().any(|l| l.id == *id) {
+                games.push(self.game_line(&g.rec, lang));
+            }
+        }
+        self.answer(lang, "info", &InfoAnswer::List { games });
+        Ok(())
+    }
+
+    /// ORDERS [game or game-id]: the game's order syntax.
+    pub(crate) fn orders_help(
+        &mut self,
+        ctx: &Ctx,
+        from: &str,
+        arg: Option<String>,
+    ) -> Result<(), StoreError> {
+        let lang = self.writer_lang(from);
+        let name = match arg.or_else(|| ctx.game.clone()) {
+            Some(a) => match self.info(&a) {
+                Some(i) => Some(i.name.to_string()),
+                None => self.take(&a)?.map(|g| {
+                    let n = g.rec.game.clone();
+                    self.put(g);
+                    n
+                }),
+            },
+            None => None,
+        };
+        let answer = match name.and_then(|n| self.j.info(&n).copied()) {
+            Some(info) => InfoAnswer::OrdersHelp {
+                game: info.name.to_string(),
+                help: (info.help)(lang),
+            },
+            None => InfoAnswer::OrdersWhichGame {
+                games: self.j.games.iter().map(|g| g.name.to_string()).collect(),
+            },
+        };
+        self.answer(lang, "info", &answer);
+        Ok(())
+    }
+}

@@ -1,0 +1,159 @@
+//! JOIN game-id password [AS Name] (REJOINDRE ... COMME Nom): take an open seat.
+//!
+//! The answers are [`JoinAnswer`], worded by templates/LANG/answers/join.txt.
+
+use crate::auth::*;
+use crate::cmd::*;
+use crate::mails::Event;
+use crate::model::*;
+use crate::run::*;
+
+/// What JOIN answers: the seat taken, or why not.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, thiserror::Error)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum JoinAnswer {
+    #[error("{name} joined {game}")]
+    Joined {
+        game: String,
+        name: String,
+        starts: bool,
+    },
+    #[error("no game {game}")]
+    NoGame { game: String },
+    #[error("{game} has already started")]
+    Started { game: String },
+    #[error("{game} has no open seat")]
+    NoOpenSeat { game: String },
+    #[error("wrong join password for {game}")]
+    WrongPassword { game: String },
+    #[error("already seated in {game}")]
+    AlreadySeated { game: String },
+    #[error("the name {name} is taken in {game}")]
+    NameTaken { game: String, name: String },
+    /// Every seat is taken but the game refused to start (its options).
+    #[error("{game} cannot start: {why}")]
+    CannotStart { game: String, why: String },
+}
+
+impl Run<'_> {
+    pub(crate) fn join(
+        &mut self,
+        from: &str,
+        id: &str,
+        password: &str,
+        name: Option<String>,
+    ) -> Result<(), StoreError> {
+        let lang = self.writer_lang(from);
+        let Some(mut g) = self.take(id)? else {
+            let answer = JoinAnswer::NoGame {
+                game: id.to_string(),
+            };
+            self.answer(lang, "join", &answer);
+            return Ok(());
+        };
+        let name = name
+            .or_else(|| from.split('@').next().map(capitalise))
+            .unwrap_or_else(|| "Player".into());
+        if let Err(refusal) = may_join(&g.rec, from, password, &name) {
+            self.answer(lang, "join", &refusal);
+            self.put(g);
+            return Ok(());
+        }
+        self.seat_joiner(&mut g, from, &name);
+        let id = g.rec.id.clone();
+        let starts = g.rec.open_seats() == 0;
+        let answer = JoinAnswer::Joined {
+            game: id.clone(),
+            name: name.clone(),
+            starts,
+        };
+        self.answer(lang, "join", &answer);
+        if starts {
+            if let Err(e) = self.start(&mut g) {
+                let answer = JoinAnswer::CannotStart {
+                    game: id.clone(),
+                    why: e,
+                };
+                self.answer(lang, "join", &answer);
+            }
+        }
+        let gm = g.rec.gm.clone();
+        if gm != from {
+            let event = Event::Joined {
+                name,
+                address: from.to_string(),
+                open_left: g.rec.open_seats(),
+            };
+            self.notify(&g.rec, &[gm], event);
+        }
+        self.touched.push((id, None));
+        self.put(g);
+        Ok(())
+    }
+
+    /// Give the first open seat to `from`, with a fresh password and token (mailed).
+    fn seat_joiner(&mut self, g: &mut Loaded, from: &str, name: &str) {
+        let pw = self.random_word("password", 8);
+        let token = self.random_word("token", 6);
+        let salt = g.rec.salt.clone();
+        let Some(seat) = g.rec.seats.iter_mut().find(|s| s.address.is_none()) else {
+            return;
+        };
+        seat.name = name.to_string();
+        seat.address = Some(from.to_string());
+        seat.password_hash = hash_pw(&salt, &pw);
+        seat.token = token.clone();
+        seat.bot = false;
+        g.dirty = true;
+        let rec = g.rec.clone();
+        self.welcome(&rec, name, from, &pw, &token);
+        self.glog(&rec.id, "join", format!("{name} <{from}>"));
+    }
+}
+
+/// May `from` take a seat of this game as `name` with this join password?
+fn may_join(rec: &GameRecord, from: &str, password: &str, name: &str) -> Result<(), JoinAnswer> {
+    let game = rec.id.clone();
+    if rec.status != Status::Forming {
+        return Err(JoinAnswer::Started { game });
+    }
+    if rec.open_seats() == 0 || rec.join_password_hash.is_empty() {
+        return Err(JoinAnswer::NoOpenSeat { game });
+    }
+    if hash_pw(&rec.salt, password) != rec.join_password_hash {
+        return Err(JoinAnswer::WrongPassword { game });
+    }
+    if rec.seat_of(from).is_some() {
+        return Err(JoinAnswer::AlreadySeated { game });
+    }
+    if rec
+        .seats
+        .iter()
+        .any(|s| s.address.is_some() && lower(&s.name) == lower(name))
+    {
+        return Err(JoinAnswer::NameTaken {
+            game,
+            name: name.to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// JOIN game-id password [AS Name]
+pub(crate) fn parse(a: &Args) -> Result<Command, CmdError> {
+    match a.words.as_slice() {
+        [g, p] => Ok(Command::Join {
+            game: g.to_lowercase(),
+            password: p.to_string(),
+            name: None,
+        }),
+        [g, p, as_, n] if as_.eq_ignore_ascii_case("as") || as_.eq_ignore_ascii_case("comme") => {
+            Ok(Command::Join {
+                game: g.to_lowercase(),
+                password: p.to_string(),
+                name: Some(n.to_string()),
+            })
+        }
+        _ => Err(CmdError::JoinArgs),
+    }
+}

@@ -1,0 +1,408 @@
+//! The judge's own commands: one line each, keyword first, any case. Lines that are not
+//! judge commands are order text for the game in context.
+//!
+//! This file only routes: [`parse`] reads the keyword and hands the rest of the line to
+//! that command's family (each file below holds a family's syntax, parser and apply);
+//! [`Run::command`] hands a parsed command to its family.
+//!
+//! To add a command:
+//! 1. a variant of [`Command`] here, its keyword in [`KEYWORDS`] (and its French word in
+//!    [`FRENCH`]), and one line in `parse` calling its parser;
+//! 2. in its family's file (or a new `cmd/<family>.rs`): the syntax in a doc comment, the
+//!    parser (typed arguments, a [`CmdError`] variant for each way the line is wrong), and
+//!    the apply on `Run`, which answers with the family's answer enum
+//!    (`#[serde(tag = "kind")]`) through `Run::answer`;
+//! 3. the wording of each variant in `templates/en/answers/<family>.txt` and
+//!    `templates/fr/answers/<family>.txt` (a new file goes in `templates::KINDS` and
+//!    `defaults`), and of each new [`CmdError`] in `answers/intake.txt`;
+//! 4. one line in `Run::command` here;
+//! 5. a golden conversation step in each language under tests/conversations/ and its
+//!    markers in tests/conversations.rs (`CASTELLAN_BLESS=1` writes the expected mails);
+//! 6. its syntax in docs/commands.md and docs/commandes.md.
+
+mod create;
+mod gm;
+mod info;
+mod join;
+mod observe;
+mod orders;
+mod press;
+mod seat;
+
+pub(crate) use create::{capitalise, CreateFailure};
+pub(crate) use gm::Extend;
+pub(crate) use seat::Vacation;
+
+use crate::config::JudgeConfig;
+use crate::model::StoreError;
+use crate::run::{Ctx, Run};
+use castellan_engine::Lang;
+
+/// A judge command, parsed from one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Help,
+    List,
+    /// CREATE game key=value ...
+    Create(String, Vec<String>),
+    /// JOIN game-id password [AS Name]
+    Join {
+        game: String,
+        password: String,
+        name: Option<String>,
+    },
+    /// GAME game-id [password]
+    Game(String, Option<String>),
+    Password(String),
+    /// STATUS / MAP [game-id]
+    Status(Option<String>),
+    /// ORDERS [game or game-id]
+    Orders(Option<String>),
+    /// CHECK [order]: one line, or (bare) the rest of the game's lines.
+    Check(Option<String>),
+    /// HISTORY [game-id] [turn | from-to]
+    History(Option<String>, Option<String>),
+    /// PRESS text, or bare PRESS: the following lines until ENDPRESS.
+    Press(Option<String>),
+    EndPress,
+    /// OBSERVE [game-id] [OFF]
+    Observe(Option<String>, bool),
+    Resign,
+    /// VACATION days | OFF
+    Vacation(Vacation),
+    Verify(Option<String>),
+    Start,
+    Pause,
+    Resume,
+    /// EXTEND hours (1 to the judge's longest deadline, checked at parse)
+    Extend(Extend),
+    /// REPLACE seat address
+    Replace(String, String),
+    Kick(String),
+    End,
+    /// SET LANGUAGE en | fr (also LANGUE fr, SET LANGUE fr, RÉGLER LANGUE fr)
+    Language(Lang),
+}
+
+/// A refused command line: what is wrong (the answer, templates/LANG/answers/intake.txt,
+/// also says how to write it).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, thiserror::Error)]
+#[serde(tag = "error", rename_all = "snake_case")]
+pub enum CmdError {
+    #[error("CREATE needs the game's name")]
+    CreateArgs,
+    #[error("JOIN needs the game id and its join password")]
+    JoinArgs,
+    #[error("GAME needs the game id, then optionally your password")]
+    GameArgs,
+    #[error("PASSWORD needs one word")]
+    PasswordArgs,
+    #[error("HISTORY takes a game id and a turn or a range")]
+    HistoryArgs,
+    #[error("VACATION {given}: write a number of days from 1, or OFF")]
+    VacationDays { given: String },
+    #[error("VACATION takes a number of days, or OFF")]
+    VacationArgs,
+    #[error("EXTEND {given}: write a number of hours from 1 to {max}")]
+    ExtendHours { given: String, max: u32 },
+    #[error("EXTEND takes a number of hours")]
+    ExtendArgs,
+    #[error("REPLACE takes the seat (number or name) and the new player's address")]
+    ReplaceArgs,
+    #[error("KICK takes the seat (number or name)")]
+    KickArgs,
+    #[error("\"{given}\" is not a language this judge writes (en, fr)")]
+    NotALanguage { given: String },
+    #[error("SET LANGUAGE takes a language: en or fr")]
+    LanguageArgs,
+}
+
+/// Does this word look like a game id ("race-1", "castle-7")?
+pub fn looks_like_id(w: &str) -> bool {
+    w.contains('-')
+        && w.chars().any(|c| c.is_ascii_alphabetic())
+        && w.chars().last().is_some_and(|c| c.is_ascii_digit())
+}
+
+/// Keywords that are judge commands (English).
+pub const KEYWORDS: [&str; 28] = [
+    "HELP", "LIST", "CREATE", "JOIN", "GAME", "PASSWORD", "STATUS", "MAP", "ORDERS", "CHECK",
+    "HISTORY", "PRESS", "ENDPRESS", "OBSERVE", "RESIGN", "VACATION", "VERIFY", "START", "PAUSE",
+    "RESUME", "EXTEND", "REPLACE", "KICK", "END", "SIGNOFF", "QUIT", "SET", "LANGUAGE",
+];
+
+/// French command words and the English keyword each stands for (accepted whatever the
+/// reader's language; docs/commandes.md).
+pub const FRENCH: [(&str, &str); 30] = [
+    ("AIDE", "HELP"),
+    ("LISTE", "LIST"),
+    ("CREER", "CREATE"),
+    ("CRÉER", "CREATE"),
+    ("REJOINDRE", "JOIN"),
+    ("PARTIE", "GAME"),
+    ("MOTDEPASSE", "PASSWORD"),
+    ("ETAT", "STATUS"),
+    ("ÉTAT", "STATUS"),
+    ("CARTE", "MAP"),
+    ("ORDRES", "ORDERS"),
+    ("VERIFIER", "CHECK"),
+    ("VÉRIFIER", "CHECK"),
+    ("HISTORIQUE", "HISTORY"),
+    ("PRESSE", "PRESS"),
+    ("FINPRESSE", "ENDPRESS"),
+    ("OBSERVER", "OBSERVE"),
+    ("ABANDON", "RESIGN"),
+    ("VACANCES", "VACATION"),
+    ("AUDIT", "VERIFY"),
+    ("DEMARRER", "START"),
+    ("DÉMARRER", "START"),
+    ("REPRENDRE", "RESUME"),
+    ("PROLONGER", "EXTEND"),
+    ("REMPLACER", "REPLACE"),
+    ("EXCLURE", "KICK"),
+    ("FIN", "END"),
+    ("REGLER", "SET"),
+    ("RÉGLER", "SET"),
+    ("LANGUE", "LANGUAGE"),
+];
+
+/// The English keyword a command word stands for, and whether it was French.
+pub fn keyword(word: &str) -> Option<(&'static str, bool)> {
+    let w = word.to_uppercase();
+    let w = w.trim_end_matches(':');
+    if let Some(k) = KEYWORDS.iter().find(|k| **k == w) {
+        return Some((k, false));
+    }
+    FRENCH
+        .iter()
+        .find(|(f, _)| *f == w)
+        .map(|(_, k)| (*k, true))
+}
+
+/// Is this line's first word a French command word?
+pub fn is_french(line: &str) -> bool {
+    line.split_whitespace()
+        .next()
+        .and_then(keyword)
+        .is_some_and(|(_, fr)| fr)
+}
+
+/// The words of a line after its keyword, and the rest of the line as typed.
+pub(crate) struct Args<'l> {
+    pub words: Vec<&'l str>,
+    pub rest: Option<String>,
+}
+
+impl Args<'_> {
+    pub fn first_lower(&self) -> Option<String> {
+        self.words.first().map(|s| s.to_lowercase())
+    }
+}
+
+/// `None` if the line is not a judge command (order text, or chatter outside a game).
+pub fn parse(line: &str, config: &JudgeConfig) -> Option<Result<Command, CmdError>> {
+    let line = line.trim();
+    let mut words = line.split_whitespace();
+    let first = words.next()?;
+    let kw = match keyword(first) {
+        Some((k, _)) => k,
+        None if first == "?" => "HELP",
+        None => return None,
+    };
+    let a = Args {
+        words: words.collect(),
+        rest: line
+            .split_once(char::is_whitespace)
+            .map(|(_, r)| r.trim().to_string())
+            .filter(|r| !r.is_empty()),
+    };
+    let bare = a.words.is_empty();
+    Some(match kw {
+        "HELP" => Ok(Command::Help),
+        "LIST" => Ok(Command::List),
+        "CREATE" => create::parse(&a),
+        "JOIN" => join::parse(&a),
+        "GAME" => crate::auth::parse_game(&a),
+        "PASSWORD" => crate::auth::parse_password(&a),
+        "STATUS" | "MAP" => Ok(Command::Status(a.first_lower())),
+        "ORDERS" => Ok(Command::Orders(a.first_lower())),
+        "CHECK" => Ok(Command::Check(a.rest)),
+        "HISTORY" => info::parse_history(&a),
+        "PRESS" => Ok(Command::Press(a.rest)),
+        "ENDPRESS" => Ok(Command::EndPress),
+        "OBSERVE" => Ok(observe::parse(&a)),
+        // RESIGN, START ... with words after them are the game's business.
+        "RESIGN" if bare => Ok(Command::Resign),
+        "VACATION" => seat::parse_vacation(&a),
+        "VERIFY" => Ok(Command::Verify(a.first_lower())),
+        "START" if bare => Ok(Command::Start),
+        "PAUSE" if bare => Ok(Command::Pause),
+        "RESUME" if bare => Ok(Command::Resume),
+        "EXTEND" => gm::parse_extend(&a, config),
+        "REPLACE" => gm::parse_replace(&a),
+        "KICK" => gm::parse_kick(&a),
+        "SET" | "LANGUAGE" => return parse_language(kw, &a),
+        "END" if bare || (a.words.len() == 1 && a.words[0].eq_ignore_ascii_case("game")) => {
+            Ok(Command::End)
+        }
+        // Signatures some mail programs add without "-- ": stop reading.
+        _ => return None,
+    })
+}
+
+impl Run<'_> {
+    /// Apply one command: hand it to its family.
+    pub(crate) fn command(
+        &mut self,
+        ctx: &mut Ctx,
+        cmd: Command,
+        no: usize,
+        line: &str,
+        from: &str,
+    ) -> Result<(), StoreError> {
+        match cmd {
+            Command::Help => self.help(from),
+            Command::List => self.list(from)?,
+            Command::Create(game, args) => self.create_by_mail(from, &game, &args, no, line)?,
+            Command::Join {
+                game,
+                password,
+                name,
+            } => self.join(from, &game, &password, name)?,
+            Command::Game(id, pw) => self.enter_game(ctx, &id, pw)?,
+            Command::Password(pw) => ctx.password = Some(pw),
+            Command::Status(id) => {
+                self.enter_named(ctx, id)?;
+                self.status(ctx, from)?;
+            }
+            Command::Orders(arg) => self.orders_help(ctx, from, arg)?,
+            Command::Check(Some(order)) => self.check_line(ctx, from, no, order)?,
+            Command::Check(None) => ctx.check_mode = true,
+            Command::History(id, range) => {
+                self.enter_named(ctx, id)?;
+                self.history(ctx, from, range.as_deref())?;
+            }
+            Command::Press(Some(text)) => self.press(ctx, from, &text)?,
+            Command::Press(None) => ctx.press = Some((no, Vec::new())),
+            Command::EndPress => {}
+            Command::Observe(id, off) => {
+                let id = id.or_else(|| ctx.game.clone());
+                self.observe(from, id, off)?;
+            }
+            Command::Verify(id) => {
+                self.enter_named(ctx, id)?;
+                self.verify(ctx, from)?;
+            }
+            Command::Resign | Command::Vacation(_) => self.seat_command(ctx, from, cmd)?,
+            Command::Start
+            | Command::Pause
+            | Command::Resume
+            | Command::Extend(_)
+            | Command::Replace(..)
+            | Command::Kick(_)
+            | Command::End => self.gm_by_mail(ctx, from, cmd, no, line)?,
+            Command::Language(lang) => self.set_language(ctx, from, lang)?,
+        }
+        Ok(())
+    }
+
+    /// STATUS, HISTORY, VERIFY naming a game: it becomes the game in context.
+    fn enter_named(&mut self, ctx: &mut Ctx, id: Option<String>) -> Result<(), StoreError> {
+        if let Some(id) = id {
+            self.enter_game(ctx, &id, ctx.password.clone())?;
+        }
+        Ok(())
+    }
+}
+
+/// SET LANGUAGE fr, LANGUAGE fr (and the French LANGUE fr, RÉGLER LANGUE fr). Any other
+/// SET is a game's standing order.
+fn parse_language(kw: &str, a: &Args) -> Option<Result<Command, CmdError>> {
+    let words: &[&str] = match (kw, a.words.as_slice()) {
+        ("SET", [w, rest @ ..]) if matches!(keyword(w), Some(("LANGUAGE", _))) => rest,
+        ("SET", _) => return None,
+        (_, all) => all,
+    };
+    Some(match words {
+        [l] => Lang::parse(l)
+            .map(Command::Language)
+            .ok_or_else(|| CmdError::NotALanguage {
+                given: l.to_string(),
+            }),
+        _ => Err(CmdError::LanguageArgs),
+    })
+}
+
+pub(crate) fn first_word(line: &str) -> String {
+    line.split_whitespace().next().unwrap_or("").to_uppercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_(line: &str) -> Option<Result<Command, CmdError>> {
+        parse(line, &JudgeConfig::default())
+    }
+
+    /// Issue 3 (Commands by email): "case-insensitive".
+    #[test]
+    fn keywords_are_case_insensitive() {
+        assert_eq!(parse_("help"), Some(Ok(Command::Help)));
+        assert_eq!(parse_("LiSt"), Some(Ok(Command::List)));
+        assert_eq!(
+            parse_("game Race-1 Secret"),
+            Some(Ok(Command::Game("race-1".into(), Some("Secret".into()))))
+        );
+        assert_eq!(
+            parse_("join race-1 pw as Anna"),
+            Some(Ok(Command::Join {
+                game: "race-1".into(),
+                password: "pw".into(),
+                name: Some("Anna".into())
+            }))
+        );
+    }
+
+    /// Order text is not a command: "Anything else in a game context is order text".
+    #[test]
+    fn order_lines_are_not_commands() {
+        assert_eq!(parse_("ADD 2"), None);
+        assert_eq!(parse_("ATTACK Livonia FROM Poland"), None);
+        assert_eq!(parse_("SET DEFEND 2"), None);
+        // RESIGN with words after it is the game's business.
+        assert_eq!(parse_("RESIGN now please"), None);
+    }
+
+    /// "Errors quote the line, say what is wrong and how to write it".
+    #[test]
+    fn bad_commands_say_how_to_write_them() {
+        let Some(Err(e)) = parse_("JOIN race-1") else {
+            panic!("JOIN without password must be refused")
+        };
+        assert_eq!(e, CmdError::JoinArgs);
+        // How to write it is in the answer template, in each language.
+        let t = crate::templates::Templates::builtin();
+        let ctx = serde_json::json!({"kind": "refused", "quoted": {"no": 1, "line": "JOIN race-1"},
+                                     "error": {"error": "join_args"}});
+        let en = t.render_in(castellan_engine::Lang::En, "answers/intake.txt", &ctx);
+        assert!(
+            en.text
+                .contains("write: JOIN castle-7 password AS YourName"),
+            "{en:?}"
+        );
+        let fr = t.render_in(castellan_engine::Lang::Fr, "answers/intake.txt", &ctx);
+        assert!(fr.text.contains("REJOINDRE castle-7"), "{fr:?}");
+        assert_eq!(
+            parse_("HISTORY race-1 3-5"),
+            Some(Ok(Command::History(
+                Some("race-1".into()),
+                Some("3-5".into())
+            )))
+        );
+        assert_eq!(
+            parse_("HISTORY 4"),
+            Some(Ok(Command::History(None, Some("4".into()))))
+        );
+    }
+}

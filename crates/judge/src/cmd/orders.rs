@@ -1,0 +1,227 @@
+//! Orders and CHECK (VÉRIFIER): the game lines of a mail, submitted or checked as one text.
+//!
+//! The answers are [`OrdersAnswer`], worded by templates/LANG/answers/orders.txt.
+
+use crate::intake::Quoted;
+use crate::model::*;
+use crate::run::*;
+use castellan_engine::LineVerdict;
+
+/// One line's verdict under CHECK.
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub(crate) enum Checked {
+    /// Legal; what it would do, if the game says.
+    Ok {
+        quoted: Quoted,
+        results: Vec<String>,
+    },
+    Refused {
+        quoted: Quoted,
+        message: String,
+        hint: Option<String>,
+    },
+    /// Legal so far; dice decide the rest.
+    NeedsDice { quoted: Quoted },
+}
+
+/// A refused order line.
+#[derive(Clone, Debug, serde::Serialize)]
+pub(crate) struct RefusedLine {
+    pub quoted: Quoted,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+/// What orders and CHECK answer.
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum OrdersAnswer {
+    /// CHECK with no game in context.
+    CheckWhichGame,
+    /// The game master sent order lines: orders need a seat.
+    GmHasNoSeat {
+        check: bool,
+        game: String,
+        lines: Vec<Quoted>,
+    },
+    /// The game takes no orders now (`status`: forming, paused, finished).
+    NotTaking {
+        check: bool,
+        game: String,
+        status: &'static str,
+    },
+    Checked {
+        game: String,
+        lines: Vec<Checked>,
+    },
+    Applied {
+        game: String,
+        count: usize,
+        /// The bot that stood in stops: the player is back.
+        back: bool,
+        happened: Vec<String>,
+    },
+    Refused {
+        game: String,
+        lines: Vec<RefusedLine>,
+    },
+}
+
+impl Run<'_> {
+    /// Send the order lines gathered so far (for the game in context) to the game, or
+    /// check them (CHECK), and answer.
+    pub(crate) fn flush(&mut self, ctx: &mut Ctx, from: &str) -> Result<(), StoreError> {
+        if ctx.orders.is_empty() {
+            return Ok(());
+        }
+        let orders = std::mem::take(&mut ctx.orders);
+        let check = ctx.check_mode;
+        let what = if check { "CHECK" } else { "Orders" };
+        let Some((mut g, who)) = self.authed(ctx, from, what)? else {
+            return Ok(());
+        };
+        let game = g.rec.id.clone();
+        let lang = self.addr_lang(&g.rec, from);
+        let Some(seat) = who.seat else {
+            let lines = orders.iter().map(|(n, l)| Quoted::new(*n, l)).collect();
+            let answer = OrdersAnswer::GmHasNoSeat { check, game, lines };
+            self.answer(lang, "orders", &answer);
+            self.put(g);
+            return Ok(());
+        };
+        let status = match g.rec.status {
+            Status::Running => None,
+            Status::Forming => Some("forming"),
+            Status::Paused => Some("paused"),
+            Status::Finished => Some("finished"),
+        };
+        if let Some(status) = status {
+            let answer = OrdersAnswer::NotTaking {
+                check,
+                game,
+                status,
+            };
+            self.answer(lang, "orders", &answer);
+            self.put(g);
+            return Ok(());
+        }
+        let text = mail_text(&orders);
+        let answer = if check {
+            self.check_text(&mut g, seat, &text)
+        } else {
+            self.submit_text(&mut g, seat, &text, &orders)
+        };
+        if let Some(answer) = answer {
+            self.answer(lang, "orders", &answer);
+        }
+        self.put(g);
+        Ok(())
+    }
+
+    /// CHECK: each line's verdict, nothing applied.
+    fn check_text(&mut self, g: &mut Loaded, seat: usize, text: &str) -> Option<OrdersAnswer> {
+        let lang = self.seat_lang(&g.rec, seat);
+        let session = g.session.as_mut()?;
+        let lines = session
+            .check(seat, text, lang)
+            .into_iter()
+            .map(|c| {
+                let quoted = Quoted::new(c.line_no, &c.line);
+                match c.verdict {
+                    LineVerdict::Ok(results) => Checked::Ok { quoted, results },
+                    LineVerdict::Err { message, hint } => Checked::Refused {
+                        quoted,
+                        message,
+                        hint,
+                    },
+                    LineVerdict::NeedsDice => Checked::NeedsDice { quoted },
+                }
+            })
+            .collect();
+        Some(OrdersAnswer::Checked {
+            game: g.rec.id.clone(),
+            lines,
+        })
+    }
+
+    /// Orders: all applied, or none and every refused line quoted.
+    fn submit_text(
+        &mut self,
+        g: &mut Loaded,
+        seat: usize,
+        text: &str,
+        orders: &[(usize, String)],
+    ) -> Option<OrdersAnswer> {
+        let game = g.rec.id.clone();
+        let lang = self.seat_lang(&g.rec, seat);
+        let session = g.session.as_mut()?;
+        match session.submit(seat, text, lang) {
+            Ok(n) => {
+                let s = &mut g.rec.seats[seat];
+                s.misses = 0;
+                let back = s.bot && !s.resigned;
+                if back {
+                    s.bot = false;
+                }
+                g.dirty = true;
+                let lines: Vec<&str> = orders.iter().map(|(_, l)| l.as_str()).collect();
+                self.glog(
+                    &game,
+                    "orders",
+                    format!("seat {seat}: {}", lines.join(" / ")),
+                );
+                Some(OrdersAnswer::Applied {
+                    game,
+                    count: orders.len(),
+                    back,
+                    happened: n.public,
+                })
+            }
+            Err(errs) => Some(OrdersAnswer::Refused {
+                game,
+                lines: errs
+                    .into_iter()
+                    .map(|e| RefusedLine {
+                        quoted: Quoted::new(e.line_no, &e.line),
+                        message: e.message,
+                        hint: e.hint,
+                    })
+                    .collect(),
+            }),
+        }
+    }
+
+    /// CHECK order: check one line now, whatever the mode.
+    pub(crate) fn check_line(
+        &mut self,
+        ctx: &mut Ctx,
+        from: &str,
+        no: usize,
+        order: String,
+    ) -> Result<(), StoreError> {
+        if ctx.game.is_none() || ctx.bad {
+            let lang = self.writer_lang(from);
+            self.answer(lang, "orders", &OrdersAnswer::CheckWhichGame);
+            return Ok(());
+        }
+        let mode = ctx.check_mode;
+        ctx.check_mode = true;
+        ctx.orders.push((no, order));
+        self.flush(ctx, from)?;
+        ctx.check_mode = mode;
+        Ok(())
+    }
+}
+
+/// The order lines as one text whose line numbers are the mail's.
+fn mail_text(orders: &[(usize, String)]) -> String {
+    let last = orders.last().map(|(n, _)| *n).unwrap_or(0);
+    let mut text = vec![String::new(); last];
+    for (n, l) in orders {
+        if *n >= 1 {
+            text[*n - 1] = l.clone();
+        }
+    }
+    text.join("\n")
+}

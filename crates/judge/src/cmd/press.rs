@@ -1,0 +1,58 @@
+//! PRESS text, or PRESS ... ENDPRESS: a message to every player and observer.
+
+use crate::model::*;
+use crate::run::*;
+
+impl Run<'_> {
+    pub(crate) fn end_press(&mut self, ctx: &mut Ctx, from: &str) -> Result<(), StoreError> {
+        let Some((_, lines)) = ctx.press.take() else {
+            return Ok(());
+        };
+        let text = lines.join("\n").trim().to_string();
+        self.press(ctx, from, &text)
+    }
+
+    pub(crate) fn press(&mut self, ctx: &Ctx, from: &str, text: &str) -> Result<(), StoreError> {
+        if text.is_empty() {
+            let lang = self.writer_lang(from);
+            self.answer(lang, "press", &PressAnswer::Empty);
+            return Ok(());
+        }
+        let Some((g, who)) = self.authed(ctx, from, "PRESS")? else {
+            return Ok(());
+        };
+        let id = g.rec.id.clone();
+        let name = who.seat.map(|s| g.rec.seats[s].name.clone());
+        for to in Self::recipients(&g.rec) {
+            let ctx = Press {
+                game_id: id.clone(),
+                from: name.clone(),
+                text: text.to_string(),
+            };
+            let lang = self.addr_lang(&g.rec, &to);
+            self.send(&to, lang, "press", &ctx, &id, None);
+        }
+        let name = name.as_deref().unwrap_or("game master");
+        self.glog(&id, "press", format!("{name}: {text}"));
+        let lang = self.addr_lang(&g.rec, from);
+        self.answer(lang, "press", &PressAnswer::Sent { game: id });
+        self.put(g);
+        Ok(())
+    }
+}
+
+/// What PRESS answers (templates/LANG/answers/press.txt).
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum PressAnswer {
+    Empty,
+    Sent { game: String },
+}
+
+/// A press mail's context (`templates/LANG/press.txt`); `from` is `None` for the game master.
+#[derive(serde::Serialize)]
+struct Press {
+    game_id: String,
+    from: Option<String>,
+    text: String,
+}

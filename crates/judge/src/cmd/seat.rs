@@ -1,0 +1,217 @@
+//! RESIGN and VACATION: a player's commands about their own seat.
+
+use crate::clock::format_long_in;
+use crate::cmd::*;
+use crate::mails::Event;
+use crate::model::*;
+use crate::run::*;
+use castellan_engine::Lang;
+
+/// What RESIGN, VACATION and SET LANGUAGE answer (templates/LANG/answers/seat.txt).
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum SeatAnswer {
+    /// `command`: "resign" or "vacation".
+    NoSeat {
+        command: String,
+        game: String,
+    },
+    Over {
+        command: String,
+        game: String,
+    },
+    Reopened {
+        game: String,
+    },
+    Resigned {
+        game: String,
+    },
+    VacationOff {
+        game: String,
+    },
+    VacationTooLong {
+        game: String,
+        asked: u32,
+        left: u32,
+        limit: u32,
+    },
+    OnVacation {
+        game: String,
+        until: String,
+        left: u32,
+        limit: u32,
+    },
+    /// `whole_game`: the game master set the game's language.
+    Language {
+        game: String,
+        language: &'static str,
+        whole_game: bool,
+    },
+}
+
+impl Run<'_> {
+    pub(crate) fn seat_command(
+        &mut self,
+        ctx: &Ctx,
+        from: &str,
+        cmd: Command,
+    ) -> Result<(), StoreError> {
+        let what = if matches!(cmd, Command::Resign) {
+            "RESIGN"
+        } else {
+            "VACATION"
+        };
+        let Some((mut g, who)) = self.authed(ctx, from, what)? else {
+            return Ok(());
+        };
+        let id = g.rec.id.clone();
+        let command = what.to_lowercase();
+        let lang = self.addr_lang(&g.rec, from);
+        let Some(seat) = who.seat else {
+            self.answer(lang, "seat", &SeatAnswer::NoSeat { command, game: id });
+            self.put(g);
+            return Ok(());
+        };
+        if !matches!(
+            g.rec.status,
+            Status::Running | Status::Paused | Status::Forming
+        ) {
+            self.answer(lang, "seat", &SeatAnswer::Over { command, game: id });
+            self.put(g);
+            return Ok(());
+        }
+        match cmd {
+            Command::Resign => self.resign(&mut g, seat),
+            Command::Vacation(v) => self.vacation(&mut g, seat, v),
+            _ => {}
+        }
+        self.put(g);
+        Ok(())
+    }
+
+    /// SET LANGUAGE: a player's mails in this language from now on; the game master's
+    /// sets the game's (observers, the game master, seats that chose none).
+    pub(crate) fn set_language(
+        &mut self,
+        ctx: &Ctx,
+        from: &str,
+        lang: Lang,
+    ) -> Result<(), StoreError> {
+        let Some((mut g, who)) = self.authed(ctx, from, "SET LANGUAGE")? else {
+            return Ok(());
+        };
+        let id = g.rec.id.clone();
+        match who.seat {
+            Some(s) => g.rec.seats[s].language = Some(lang),
+            None => g.rec.language = Some(lang),
+        }
+        g.dirty = true;
+        let answer = SeatAnswer::Language {
+            game: id.clone(),
+            language: lang.code(),
+            whole_game: who.seat.is_none(),
+        };
+        self.answer(lang, "seat", &answer);
+        self.glog(&id, "language", format!("{from}: {}", lang.code()));
+        self.put(g);
+        Ok(())
+    }
+
+    /// RESIGN: before the start the seat opens again; after it, a bot plays it to the end.
+    fn resign(&mut self, g: &mut Loaded, seat: usize) {
+        let id = g.rec.id.clone();
+        let name = g.rec.seats[seat].name.clone();
+        if g.rec.status == Status::Forming {
+            let s = &mut g.rec.seats[seat];
+            s.address = None;
+            s.name = format!("Seat {}", seat + 1);
+            let lang = self.seat_lang(&g.rec, seat);
+            self.answer(lang, "seat", &SeatAnswer::Reopened { game: id.clone() });
+        } else {
+            let s = &mut g.rec.seats[seat];
+            s.resigned = true;
+            s.bot = true;
+            let lang = self.seat_lang(&g.rec, seat);
+            self.answer(lang, "seat", &SeatAnswer::Resigned { game: id.clone() });
+            let to = Self::recipients(&g.rec);
+            let rec = g.rec.clone();
+            self.notify(&rec, &to, Event::Resigned { name: name.clone() });
+        }
+        g.dirty = true;
+        self.glog(&id, "resign", name);
+    }
+
+    /// VACATION days | OFF: no deadline waiting for the seat ends before the vacation does.
+    fn vacation(&mut self, g: &mut Loaded, seat: usize, v: Vacation) {
+        let id = g.rec.id.clone();
+        let d = match v {
+            Vacation::Off => {
+                g.rec.seats[seat].vacation_until = None;
+                g.dirty = true;
+                let lang = self.seat_lang(&g.rec, seat);
+                self.answer(lang, "seat", &SeatAnswer::VacationOff { game: id });
+                return;
+            }
+            Vacation::Days(d) => d,
+        };
+        let limit = self.j.config.vacation_limit_days;
+        let used = g.rec.seats[seat].vacation_days;
+        let lang = self.seat_lang(&g.rec, seat);
+        if used + d > limit {
+            let answer = SeatAnswer::VacationTooLong {
+                game: id,
+                asked: d,
+                left: limit.saturating_sub(used),
+                limit,
+            };
+            self.answer(lang, "seat", &answer);
+            return;
+        }
+        let until = self.now() + i64::from(d) * 86_400;
+        let s = &mut g.rec.seats[seat];
+        s.vacation_until = Some(until);
+        s.vacation_days += d;
+        let awaited = g
+            .session
+            .as_ref()
+            .is_some_and(|x| x.awaiting().contains(&seat));
+        if let (true, Some(dl)) = (awaited, g.rec.deadline) {
+            if dl < until {
+                g.rec.deadline = Some(until);
+                g.rec.reminded.clear();
+            }
+        }
+        g.dirty = true;
+        let answer = SeatAnswer::OnVacation {
+            game: id.clone(),
+            until: format_long_in(until, lang),
+            left: limit - used - d,
+            limit,
+        };
+        self.answer(lang, "seat", &answer);
+        self.glog(&id, "vacation", format!("seat {seat}: {d} days"));
+    }
+}
+
+/// VACATION's argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Vacation {
+    Days(u32),
+    Off,
+}
+
+/// VACATION days | OFF
+pub(crate) fn parse_vacation(a: &Args) -> Result<Command, CmdError> {
+    match a.words.as_slice() {
+        [off] if off.eq_ignore_ascii_case("off") || off.eq_ignore_ascii_case("non") => {
+            Ok(Command::Vacation(Vacation::Off))
+        }
+        [d] => match d.parse::<u32>() {
+            Ok(d) if d >= 1 => Ok(Command::Vacation(Vacation::Days(d))),
+            _ => Err(CmdError::VacationDays {
+                given: d.to_string(),
+            }),
+        },
+        _ => Err(CmdError::VacationArgs),
+    }
+}

@@ -1,0 +1,118 @@
+//! The tick: reminders before a deadline, defaults and bot stand-ins after it.
+
+use crate::clock::{format_long_in, format_short_in};
+use crate::mails::*;
+use crate::model::*;
+use crate::run::*;
+
+/// A reminder's context (`templates/LANG/reminder.txt`).
+#[derive(serde::Serialize)]
+struct Reminder {
+    game_id: String,
+    name: String,
+    deadline: String,
+    deadline_short: String,
+    prompts: Vec<PromptCtx>,
+}
+
+impl Run<'_> {
+    /// One game's deadline: past it (and its grace), every awaited seat gets its default
+    /// (or its bot); shortly before it, every awaited player is reminded once.
+    pub(crate) fn tick_game(&mut self, id: &str) -> Result<(), StoreError> {
+        let Some(mut g) = self.take(id)? else {
+            return Ok(());
+        };
+        let now = self.now();
+        let (Some(deadline), Some(session)) = (g.rec.deadline, g.session.as_ref()) else {
+            self.put(g);
+            return Ok(());
+        };
+        let awaiting = session.awaiting();
+        let grace = i64::from(g.rec.deadlines.grace_hours) * 3600;
+        if now >= deadline + grace {
+            for seat in awaiting {
+                self.missed(&mut g, seat);
+            }
+        } else if g.rec.deadlines.reminder_hours > 0
+            && now >= deadline - i64::from(g.rec.deadlines.reminder_hours) * 3600
+        {
+            for seat in awaiting {
+                self.remind(&mut g, seat, deadline);
+            }
+        }
+        self.put(g);
+        Ok(())
+    }
+
+    /// A seat missed the deadline: its default is played, or its bot after too many misses
+    /// (the game master and the player are told when the bot steps in).
+    fn missed(&mut self, g: &mut Loaded, seat: usize) {
+        let id = g.rec.id.clone();
+        let max = self.j.config.max_misses.max(1);
+        let Some(session) = g.session.as_mut() else {
+            return;
+        };
+        if !session.awaiting().contains(&seat) {
+            return;
+        }
+        let s = &mut g.rec.seats[seat];
+        s.misses += 1;
+        let name = s.name.clone();
+        let newly_bot = !s.bot && s.misses >= max;
+        if newly_bot {
+            s.bot = true;
+        }
+        let bot = s.bot;
+        let addr = s.address.clone();
+        let r = if bot {
+            session
+                .play_bot(seat)
+                .or_else(|_| session.play_default(seat))
+        } else {
+            session.play_default(seat)
+        };
+        if let Err(e) = r {
+            self.glog(&id, "error", format!("default for seat {seat} failed: {e}"));
+        }
+        g.dirty = true;
+        self.glog(
+            &id,
+            if bot { "bot" } else { "default" },
+            format!("seat {seat} ({name}) missed the deadline"),
+        );
+        if newly_bot {
+            let mut to = vec![g.rec.gm.clone()];
+            if let Some(a) = addr {
+                if !to.contains(&a) {
+                    to.push(a);
+                }
+            }
+            let rec = g.rec.clone();
+            self.notify(&rec, &to, Event::BotStandsIn { name, misses: max });
+        }
+    }
+
+    /// Remind an awaited player (once per deadline) in their language.
+    fn remind(&mut self, g: &mut Loaded, seat: usize, deadline: i64) {
+        let s = &g.rec.seats[seat];
+        if g.rec.reminded.contains(&seat) || s.bot {
+            return;
+        }
+        let (Some(addr), Some(session)) = (s.address.clone(), g.session.as_ref()) else {
+            return;
+        };
+        let lang = self.seat_lang(&g.rec, seat);
+        let ctx = Reminder {
+            game_id: g.rec.id.clone(),
+            name: s.name.clone(),
+            deadline: format_long_in(deadline, lang),
+            deadline_short: format_short_in(deadline, lang),
+            prompts: prompts_of(session.as_ref(), seat, lang),
+        };
+        let token = s.token.clone();
+        let id = g.rec.id.clone();
+        self.send(&addr, lang, "reminder", &ctx, &id, Some(&token));
+        g.rec.reminded.insert(seat);
+        g.dirty = true;
+    }
+}

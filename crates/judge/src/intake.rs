@@ -1,0 +1,337 @@
+//! Reading a mail: subject tag and tokens, plus-addresses, the lines one by one.
+
+use crate::cmd::{self as commands, *};
+use crate::judge::Judge;
+use crate::model::*;
+use crate::run::*;
+use castellan_engine::dice::sha256;
+use castellan_engine::LineVerdict;
+
+pub(crate) fn strip_re(subject: &str) -> &str {
+    let mut s = subject.trim();
+    loop {
+        let l = s.to_lowercase();
+        let cut = ["re:", "fwd:", "fw:", "aw:", "tr:", "wg:"]
+            .iter()
+            .find(|p| l.starts_with(**p))
+            .map(|p| p.len());
+        match cut {
+            Some(n) => s = s[n..].trim_start(),
+            None => return s,
+        }
+    }
+}
+
+/// "[race-1 #k3j9x] rest" -> (Some("race-1"), Some("k3j9x"), "rest").
+pub(crate) fn subject_tag(subject: &str) -> (Option<String>, Option<String>, String) {
+    let s = strip_re(subject);
+    if let Some(open) = s.find('[') {
+        if let Some(close_rel) = s[open..].find(']') {
+            let inner = &s[open + 1..open + close_rel];
+            let mut id = None;
+            let mut token = None;
+            for w in inner.split_whitespace() {
+                if let Some(t) = w.strip_prefix('#') {
+                    token = Some(t.to_lowercase());
+                } else if commands::looks_like_id(w) {
+                    id = Some(w.to_lowercase());
+                }
+            }
+            if id.is_some() {
+                let rest = format!("{}{}", &s[..open], &s[open + close_rel + 1..]);
+                return (id, token, strip_re(rest.trim()).to_string());
+            }
+        }
+    }
+    (None, None, s.to_string())
+}
+
+impl Run<'_> {
+    // ---------------------------------------------------------------- mail lines
+
+    pub(crate) fn process_mail(&mut self, mail: &Inbound, from: &str) -> Result<(), StoreError> {
+        let mut ctx = Ctx::default();
+        let rest = self.context_from_headers(&mut ctx, mail)?;
+        let mut lines: Vec<(usize, String)> = Vec::new();
+        let first = rest.split_whitespace().next().unwrap_or("").to_uppercase();
+        // The subject holds a command only when the body is empty (a one-liner).
+        if ctx.game.is_none() && mail.body.trim().is_empty() && commands::keyword(&first).is_some()
+        {
+            lines.push((0, rest.clone()));
+        }
+        for (i, l) in mail.body.lines().enumerate() {
+            lines.push((i + 1, l.to_string()));
+        }
+        let max = self.j.config.max_lines;
+        let mut chatter = Vec::new();
+        let mut counted = 0;
+        for (no, raw) in lines {
+            let line = raw.trim();
+            if let Some((_, buf)) = &mut ctx.press {
+                if ["endpress", "end press", "finpresse", "fin presse"]
+                    .iter()
+                    .any(|e| line.eq_ignore_ascii_case(e))
+                {
+                    self.end_press(&mut ctx, from)?;
+                } else {
+                    buf.push(raw.trim_end().to_string());
+                }
+                continue;
+            }
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            if line == "--" || line.eq_ignore_ascii_case("signoff") {
+                break;
+            }
+            counted += 1;
+            if counted > max {
+                let lang = self.writer_lang(from);
+                self.answer(lang, "intake", &IntakeAnswer::TooManyLines { max });
+                break;
+            }
+            if commands::is_french(line) {
+                self.french_words = true;
+            }
+            match commands::parse(line, &self.j.config) {
+                Some(Ok(cmd)) if !self.is_game_order(&ctx, &cmd, line, from)? => {
+                    self.flush(&mut ctx, from)?;
+                    self.command(&mut ctx, cmd, no, line, from)?;
+                }
+                Some(Err(e)) => {
+                    self.flush(&mut ctx, from)?;
+                    let lang = self.writer_lang(from);
+                    let answer = IntakeAnswer::Refused {
+                        quoted: Quoted::new(no, line),
+                        error: e,
+                    };
+                    self.answer(lang, "intake", &answer);
+                }
+                _ => {
+                    if ctx.game.is_some() {
+                        if !ctx.bad {
+                            ctx.orders.push((no, line.to_string()));
+                        }
+                    } else {
+                        chatter.push(Quoted::new(no, line));
+                    }
+                }
+            }
+        }
+        self.flush(&mut ctx, from)?;
+        if ctx.press.is_some() {
+            self.end_press(&mut ctx, from)?;
+        }
+        self.not_understood(chatter, from);
+        Ok(())
+    }
+
+    /// The game and credentials the headers give: the subject's [game #token] tag and
+    /// plus-addresses (judge+TOKEN@domain). Returns the subject without its tag.
+    fn context_from_headers(
+        &mut self,
+        ctx: &mut Ctx,
+        mail: &Inbound,
+    ) -> Result<String, StoreError> {
+        let (tag, token, rest) = subject_tag(&mail.subject);
+        if let Some(t) = token {
+            ctx.tokens.push(t);
+        }
+        let local = lower(self.j.config.address.split('@').next().unwrap_or(""));
+        for to in &mail.to {
+            let to = lower(to);
+            let l = to.split('@').next().unwrap_or("");
+            if let Some(t) = l.strip_prefix(&format!("{local}+")) {
+                if !t.is_empty() {
+                    ctx.tokens.push(t.to_string());
+                }
+            }
+        }
+        if let Some(id) = tag {
+            self.enter_game(ctx, &id, None)?;
+        } else if !ctx.tokens.is_empty() {
+            // A plus-address token names its game.
+            if let Some(id) = self.game_of_token(&ctx.tokens)? {
+                self.enter_game(ctx, &id, None)?;
+            }
+        }
+        Ok(rest)
+    }
+
+    /// Lines outside any game that are not commands; or, for an empty mail, what to do.
+    fn not_understood(&mut self, mut lines: Vec<Quoted>, from: &str) {
+        let lang = self.writer_lang(from);
+        if !lines.is_empty() {
+            let more = lines.len().saturating_sub(5);
+            lines.truncate(5);
+            self.answer(lang, "intake", &IntakeAnswer::NotUnderstood { lines, more });
+        }
+        if self.sections.is_empty() {
+            self.answer(lang, "intake", &IntakeAnswer::NothingToDo);
+        }
+    }
+
+    /// RESIGN and END are also game orders in some games: when the writer has a seat in
+    /// the game in context and the game accepts the line, it is an order.
+    pub(crate) fn is_game_order(
+        &mut self,
+        ctx: &Ctx,
+        cmd: &Command,
+        line: &str,
+        from: &str,
+    ) -> Result<bool, StoreError> {
+        if !matches!(cmd, Command::Resign | Command::End) {
+            return Ok(false);
+        }
+        let (Some(id), false) = (&ctx.game, ctx.bad) else {
+            return Ok(false);
+        };
+        let Some(g) = self.take(id)? else {
+            return Ok(false);
+        };
+        let ok = match (&g.session, g.rec.seat_of(from)) {
+            (Some(s), Some(seat)) => s
+                .check(seat, line, castellan_engine::Lang::En)
+                .first()
+                .is_some_and(|c| !matches!(c.verdict, LineVerdict::Err { .. })),
+            _ => false,
+        };
+        self.put(g);
+        Ok(ok)
+    }
+
+    pub(crate) fn game_of_token(
+        &mut self,
+        tokens: &[String],
+    ) -> Result<Option<String>, StoreError> {
+        for id in self.store.game_ids()? {
+            if let Some(r) = self.store.game(&id)? {
+                if r.seats.iter().any(|s| tokens.contains(&s.token)) || tokens.contains(&r.gm_token)
+                {
+                    return Ok(Some(id));
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// The mail's Message-ID, or a stable stand-in from its content (a resend is the same mail).
+pub(crate) fn message_id(mail: &Inbound) -> String {
+    if !mail.message_id.trim().is_empty() {
+        return mail.message_id.trim().to_string();
+    }
+    let h = sha256(format!("{}\n{}\n{}", mail.from, mail.subject, mail.body).as_bytes());
+    format!("<{}@no-message-id>", hex::encode(&h[..16]))
+}
+
+/// "Re: " + the mail's subject (once), or "Re: your mail" for an empty one.
+pub(crate) fn reply_subject(subject: &str) -> String {
+    if strip_re(subject).is_empty() {
+        "Re: your mail".to_string()
+    } else if subject.to_lowercase().starts_with("re:") {
+        subject.trim().to_string()
+    } else {
+        format!("Re: {}", subject.trim())
+    }
+}
+
+impl Judge {
+    /// Why this mail gets no answer at all (automatic mail, no sender, the judge itself).
+    pub(crate) fn never_answer(&self, mail: &Inbound, mid: &str, from: &str) -> Option<String> {
+        if let Some(why) = &mail.automatic {
+            return Some(format!("automatic mail {mid} from {from}: {why}"));
+        }
+        if from.is_empty() || from == lower(&self.config.address) {
+            return Some(format!(
+                "mail {mid} from \"{from}\" (no sender or the judge itself)"
+            ));
+        }
+        None
+    }
+
+    /// Count one more mail from `from` this hour: (the sender's record, over the limit,
+    /// warn now: the first mail over it).
+    pub(crate) fn count_sender(
+        &self,
+        store: &dyn Store,
+        from: &str,
+        now: i64,
+    ) -> Result<(SenderRecord, bool, bool), StoreError> {
+        let mut sender = store.sender(from)?.unwrap_or(SenderRecord {
+            address: from.to_string(),
+            ..Default::default()
+        });
+        if now - sender.window_start >= 3600 || now < sender.window_start {
+            sender.window_start = now;
+            sender.count = 0;
+            sender.warned = false;
+        }
+        sender.count += 1;
+        let limited = sender.count > self.config.rate_limit_per_hour;
+        let warn = limited && !sender.warned;
+        if warn {
+            sender.warned = true;
+        }
+        Ok((sender, limited, warn))
+    }
+}
+
+impl Run<'_> {
+    /// What the reader should know about the mail's form: attachments, HTML only.
+    pub(crate) fn mail_notes(&mut self, mail: &Inbound, from: &str) {
+        let lang = self.writer_lang(from);
+        if !mail.attachments.is_empty() {
+            let names = mail.attachments.clone();
+            self.answer(lang, "intake", &IntakeAnswer::Attachments { names });
+        }
+        if mail.html_only {
+            self.answer(lang, "intake", &IntakeAnswer::HtmlOnly);
+        }
+    }
+}
+
+/// A line of the mail as an answer quotes it (`no` 0: the subject).
+#[derive(Clone, Debug, serde::Serialize)]
+pub(crate) struct Quoted {
+    pub no: usize,
+    pub line: String,
+}
+
+impl Quoted {
+    pub(crate) fn new(no: usize, line: &str) -> Quoted {
+        Quoted {
+            no,
+            line: line.to_string(),
+        }
+    }
+}
+
+/// What the judge answers about the mail itself (templates/LANG/answers/intake.txt).
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum IntakeAnswer {
+    TooManyMails {
+        limit: u32,
+    },
+    TooLong {
+        limit: usize,
+    },
+    TooManyLines {
+        max: usize,
+    },
+    /// A command line that does not parse: what is wrong and how to write it.
+    Refused {
+        quoted: Quoted,
+        error: commands::CmdError,
+    },
+    NotUnderstood {
+        lines: Vec<Quoted>,
+        more: usize,
+    },
+    NothingToDo,
+    Attachments {
+        names: Vec<String>,
+    },
+    HtmlOnly,
+}

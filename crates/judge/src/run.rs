@@ -1,0 +1,268 @@
+//! The working set of one handling: the games loaded, the mails drafted, the log.
+
+use crate::judge::*;
+use crate::mails::*;
+use crate::model::*;
+use castellan_engine::dice::sha256;
+use castellan_engine::Lang;
+use castellan_engine::{GameInfo, Session};
+use std::collections::BTreeMap;
+
+/// One game while a handling runs.
+pub(crate) struct Loaded {
+    pub(crate) rec: GameRecord,
+    pub(crate) session: Option<Box<dyn Session>>,
+    pub(crate) dirty: bool,
+    /// Force a private mail to every seat in the next report (start).
+    pub(crate) force_private: bool,
+}
+
+pub(crate) const PW_ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
+
+pub(crate) fn lower(s: &str) -> String {
+    s.trim().to_lowercase()
+}
+
+/// One handling (mail, tick or admin command) in progress.
+pub(crate) struct Run<'a> {
+    pub(crate) j: &'a Judge,
+    pub(crate) store: &'a dyn Store,
+    pub(crate) env: &'a Env,
+    pub(crate) key: String,
+    pub(crate) games: BTreeMap<String, Loaded>,
+    pub(crate) mails: Vec<Draft>,
+    pub(crate) log: Vec<LogLine>,
+    pub(crate) sections: Vec<Section>,
+    /// (in_reply_to, references) of replies.
+    pub(crate) thread: Option<(String, Vec<String>)>,
+    /// Games this mail concerned, with the writer's seat (reply subject).
+    pub(crate) touched: Vec<(String, Option<usize>)>,
+    pub(crate) derive_count: u32,
+    /// The mail used French command words (the reply's language if the writer has no seat).
+    pub(crate) french_words: bool,
+}
+
+/// State of the line loop.
+#[derive(Default)]
+pub(crate) struct Ctx {
+    pub(crate) game: Option<String>,
+    /// The game named is unknown or refused: its lines are skipped.
+    pub(crate) bad: bool,
+    pub(crate) password: Option<String>,
+    pub(crate) tokens: Vec<String>,
+    pub(crate) orders: Vec<(usize, String)>,
+    pub(crate) check_mode: bool,
+    pub(crate) press: Option<(usize, Vec<String>)>,
+}
+
+impl<'a> Run<'a> {
+    pub(crate) fn new(j: &'a Judge, store: &'a dyn Store, env: &'a Env, key: String) -> Run<'a> {
+        Run {
+            j,
+            store,
+            env,
+            key,
+            games: BTreeMap::new(),
+            mails: Vec::new(),
+            log: Vec::new(),
+            sections: Vec::new(),
+            thread: None,
+            touched: Vec::new(),
+            derive_count: 0,
+            french_words: false,
+        }
+    }
+
+    pub(crate) fn now(&self) -> i64 {
+        self.env.now
+    }
+
+    pub(crate) fn derive(&mut self, label: &str) -> [u8; 32] {
+        self.derive_count += 1;
+        let mut b = self.env.entropy.to_vec();
+        b.extend_from_slice(format!("|{label}|{}", self.derive_count).as_bytes());
+        sha256(&b)
+    }
+
+    pub(crate) fn random_word(&mut self, label: &str, len: usize) -> String {
+        let b = self.derive(label);
+        b.iter()
+            .take(len)
+            .map(|x| PW_ALPHABET[*x as usize % PW_ALPHABET.len()] as char)
+            .collect()
+    }
+
+    pub(crate) fn glog(&mut self, game: &str, kind: &str, text: String) {
+        self.log.push(LogLine {
+            game: game.into(),
+            at: self.env.now,
+            kind: kind.into(),
+            text,
+        });
+    }
+
+    pub(crate) fn section(&mut self, title: impl Into<String>, text: impl Into<String>) {
+        self.sections.push(Section {
+            title: title.into(),
+            text: text.into(),
+        });
+    }
+
+    /// Take a game out of the working set (loading it if needed).
+    pub(crate) fn take(&mut self, id: &str) -> Result<Option<Loaded>, StoreError> {
+        let id = lower(id);
+        if let Some(g) = self.games.remove(&id) {
+            return Ok(Some(g));
+        }
+        let Some(rec) = self.store.game(&id)? else {
+            return Ok(None);
+        };
+        let mut session = None;
+        if let Some(t) = &rec.table {
+            if let Some(info) = self.j.info(&rec.game) {
+                match (info.load)(t.clone()) {
+                    Ok(s) => session = Some(s),
+                    Err(e) => {
+                        return Err(StoreError(format!("game {id} cannot be loaded: {e}")));
+                    }
+                }
+            } else {
+                return Err(StoreError(format!(
+                    "game {id} is a {} game, which this judge does not run",
+                    rec.game
+                )));
+            }
+        }
+        Ok(Some(Loaded {
+            rec,
+            session,
+            dirty: false,
+            force_private: false,
+        }))
+    }
+
+    pub(crate) fn put(&mut self, g: Loaded) {
+        self.games.insert(g.rec.id.clone(), g);
+    }
+
+    /// Every address that gets public mail of a game: seats, observers, game master.
+    pub(crate) fn recipients(rec: &GameRecord) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut add = |a: &str| {
+            let a = lower(a);
+            if !a.is_empty() && !out.contains(&a) {
+                out.push(a);
+            }
+        };
+        for s in &rec.seats {
+            if let Some(a) = &s.address {
+                add(a);
+            }
+        }
+        for o in &rec.observers {
+            add(o);
+        }
+        add(&rec.gm);
+        out
+    }
+
+    pub(crate) fn finish_into(mut self, changes: &mut Changes) {
+        for (i, d) in std::mem::take(&mut self.mails).into_iter().enumerate() {
+            changes.outbox.push(Outbound {
+                message_id: self.j.msgid(&self.key, i),
+                to: d.to,
+                subject: d.subject,
+                body: d.body,
+                in_reply_to: d.in_reply_to,
+                references: d.references,
+                headers: d.headers,
+            });
+        }
+        for g in std::mem::take(&mut self.games).into_values() {
+            if g.dirty {
+                changes.games.push(g.rec);
+            }
+        }
+        changes.log.append(&mut self.log);
+    }
+
+    pub(crate) fn info(&self, name: &str) -> Option<&'a GameInfo> {
+        self.j.info(name)
+    }
+}
+impl Run<'_> {
+    /// The game's language: its own, else the server's.
+    pub(crate) fn game_lang(&self, rec: &GameRecord) -> Lang {
+        rec.language.unwrap_or(self.j.config.language)
+    }
+
+    /// A seat's language: its own, else the game's.
+    pub(crate) fn seat_lang(&self, rec: &GameRecord, seat: usize) -> Lang {
+        rec.seats
+            .get(seat)
+            .and_then(|s| s.language)
+            .unwrap_or_else(|| self.game_lang(rec))
+    }
+
+    /// The language of an address in a game: its seat's, else (observers, game master)
+    /// the game's.
+    pub(crate) fn addr_lang(&self, rec: &GameRecord, addr: &str) -> Lang {
+        match rec.seat_of(addr) {
+            Some(s) => self.seat_lang(rec, s),
+            None => self.game_lang(rec),
+        }
+    }
+
+    /// The language of the reply to the writer: their seat's in the game the mail was
+    /// about, else French if they wrote French command words, else that game's, else the
+    /// server's.
+    pub(crate) fn writer_lang(&self, from: &str) -> Lang {
+        for (id, _) in &self.touched {
+            if let Some(g) = self.games.get(id) {
+                if let Some(s) = g.rec.seat_of(from) {
+                    return self.seat_lang(&g.rec, s);
+                }
+            }
+        }
+        if self.french_words {
+            return Lang::Fr;
+        }
+        for (id, _) in &self.touched {
+            if let Some(g) = self.games.get(id) {
+                return self.game_lang(&g.rec);
+            }
+        }
+        self.j.config.language
+    }
+
+    /// The writer's language before anything is known of them: French if the mail so far
+    /// used French command words, else the server's.
+    pub(crate) fn writer_lang_guess(&self) -> Lang {
+        if self.french_words {
+            Lang::Fr
+        } else {
+            self.j.config.language
+        }
+    }
+
+    /// Render a template in `lang`; a failing override is logged (kind "template").
+    pub(crate) fn render_in<S: serde::Serialize>(
+        &mut self,
+        lang: castellan_engine::Lang,
+        name: &str,
+        ctx: &S,
+    ) -> String {
+        let r = self.j.templates.render_in(lang, name, ctx);
+        if let Some(p) = r.problem {
+            self.glog("", "template", p);
+        }
+        r.text
+    }
+}
+
+pub(crate) fn seat_name(rec: &GameRecord, seat: usize) -> String {
+    rec.seats
+        .get(seat)
+        .map(|s| s.name.clone())
+        .unwrap_or_else(|| format!("seat {}", seat + 1))
+}

@@ -1,0 +1,361 @@
+//! Golden conversations (issue 10; docs: /work/shared/style.md section 6): each folder of
+//! tests/conversations/ is a conversation with the judge on the toy game, played step by
+//! step through `Judge::handle` and `Judge::tick` with a fixed clock and fixed entropy.
+//!
+//! * `NN-in.txt`: a mail: header lines (`From:`, `Subject:`, optional `To:`), a blank
+//!   line, the body. `{password:ADDR}` and `{token:ADDR}` stand for the password and token
+//!   the judge mailed to ADDR (read from its welcome mails).
+//! * `NN-tick-+49h`: the clock moves to 49 hours after the conversation's start; tick.
+//! * `NN-out-ADDR.txt`: every mail step NN sent to ADDR, in order, each as `To:`,
+//!   `Subject:`, `In-Reply-To:`, extra headers, a blank line and the body, separated by a
+//!   line `=====`.
+//!
+//! Every mismatch is named (missing, unexpected or different files) in one run;
+//! `CASTELLAN_BLESS=1 cargo test -p castellan-judge --test conversations` rewrites the out
+//! files (read the diff before keeping it).
+
+use castellan_engine::game_info;
+use castellan_engine::toy::Race;
+use castellan_judge::*;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+const T0: i64 = 1_736_877_600; // Tue 14 Jan 2025 18:00 UTC
+
+fn judge() -> Judge {
+    let config = JudgeConfig {
+        address: "judge@example.org".into(),
+        domain: "example.org".into(),
+        ..JudgeConfig::default()
+    };
+    Judge::new(config, vec![game_info::<Race>()], Templates::builtin())
+}
+
+fn env(now: i64) -> Env {
+    let mut e = [0u8; 32];
+    e[..8].copy_from_slice(&now.to_le_bytes());
+    Env { now, entropy: e }
+}
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conversations")
+}
+
+/// A mail as the out files show it.
+fn show(m: &Outbound) -> String {
+    let mut s = format!(
+        "To: {}\nSubject: {}\nIn-Reply-To: {}\n",
+        m.to,
+        m.subject,
+        m.in_reply_to.as_deref().unwrap_or("")
+    );
+    for (k, v) in &m.headers {
+        s.push_str(&format!("{k}: {v}\n"));
+    }
+    s.push('\n');
+    s.push_str(&m.body);
+    s
+}
+
+/// Password and token of a welcome mail (English or French).
+fn credentials(m: &Outbound) -> Option<(String, String)> {
+    let get = |keys: &[&str]| {
+        m.body.lines().find_map(|l| {
+            keys.iter()
+                .find_map(|k| l.strip_prefix(k))
+                .map(|v| v.trim().to_string())
+        })
+    };
+    Some((
+        get(&["Your password:", "Votre mot de passe :"])?,
+        get(&["Your token:", "Votre jeton :"])?,
+    ))
+}
+
+fn inbound(step: &str, text: &str, creds: &BTreeMap<String, (String, String)>) -> Inbound {
+    let mut text = text.to_string();
+    for (addr, (pw, token)) in creds {
+        text = text
+            .replace(&format!("{{password:{addr}}}"), pw)
+            .replace(&format!("{{token:{addr}}}"), token);
+    }
+    let (head, body) = text.split_once("\n\n").unwrap_or((&text, ""));
+    let mut m = Inbound {
+        message_id: format!("<{step}@conversation.example>"),
+        to: vec!["judge@example.org".into()],
+        body: body.to_string(),
+        ..Default::default()
+    };
+    for l in head.lines() {
+        if let Some(v) = l.strip_prefix("From:") {
+            m.from = v.trim().into();
+        } else if let Some(v) = l.strip_prefix("Subject:") {
+            m.subject = v.trim().into();
+        } else if let Some(v) = l.strip_prefix("To:") {
+            m.to = vec![v.trim().into()];
+        }
+    }
+    m
+}
+
+/// Play one conversation; return (expected file name, what the judge produced) for every
+/// out file, and the mismatches.
+fn play(conv: &Path) -> Vec<String> {
+    let bless = std::env::var("CASTELLAN_BLESS").is_ok();
+    let j = judge();
+    let store = MemoryStore::new();
+    let mut creds: BTreeMap<String, (String, String)> = BTreeMap::new();
+    let mut names: Vec<String> = std::fs::read_dir(conv)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut problems = Vec::new();
+    let mut now = T0;
+    let mut produced: BTreeMap<String, String> = BTreeMap::new();
+    for name in names.iter().filter(|n| !n.contains("-out-")) {
+        let step = name.split('-').next().unwrap().to_string();
+        let changes = if let Some(h) = name.strip_prefix(&format!("{step}-tick-+")) {
+            let hours: i64 = h.trim_end_matches('h').parse().expect("NN-tick-+HHh");
+            now = T0 + hours * 3600;
+            j.tick(&store, &env(now)).unwrap()
+        } else {
+            now += 60;
+            let text = std::fs::read_to_string(conv.join(name)).unwrap();
+            j.handle(&store, &inbound(&step, &text, &creds), &env(now))
+                .unwrap()
+        };
+        store.commit(&changes).unwrap();
+        for l in changes.log.iter().filter(|l| l.kind == "template") {
+            problems.push(format!("{}/{name}: {}", conv.display(), l.text));
+        }
+        for m in &changes.outbox {
+            if let Some(c) = credentials(m) {
+                creds.insert(m.to.clone(), c);
+            }
+            let file = format!("{step}-out-{}.txt", m.to);
+            let e = produced.entry(file).or_default();
+            if !e.is_empty() {
+                e.push_str("=====\n");
+            }
+            e.push_str(&show(m));
+        }
+    }
+    let expected: Vec<&String> = names.iter().filter(|n| n.contains("-out-")).collect();
+    if bless {
+        for n in &expected {
+            std::fs::remove_file(conv.join(n)).unwrap();
+        }
+        for (n, text) in &produced {
+            std::fs::write(conv.join(n), text).unwrap();
+        }
+        return problems;
+    }
+    let conv_name = conv.file_name().unwrap().to_string_lossy();
+    for n in &expected {
+        match produced.get(*n) {
+            None => problems.push(format!(
+                "{conv_name}/{n}: expected, but the judge sent no such mail"
+            )),
+            Some(got) => {
+                let want = std::fs::read_to_string(conv.join(n)).unwrap();
+                if &want != got {
+                    problems.push(format!(
+                        "{conv_name}/{n} differs:\n--- want\n{want}\n--- got\n{got}"
+                    ));
+                }
+            }
+        }
+    }
+    for n in produced.keys() {
+        if !expected.contains(&n) {
+            problems.push(format!(
+                "{conv_name}/{n}: the judge sent it, but no such file is expected"
+            ));
+        }
+    }
+    problems
+}
+
+fn conversations() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn every_conversation_plays_as_written() {
+    let convs = conversations();
+    assert!(convs.len() >= 3, "the conversations are missing");
+    let mut problems = Vec::new();
+    for c in convs {
+        problems.extend(play(&c));
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+/// Every kind of mail and every answer, in both languages, appears in some expected file:
+/// each entry is (language, what, a phrase only that template writes).
+#[test]
+fn every_mail_kind_and_answer_appears_in_a_conversation() {
+    const MARKERS: &[(&str, &str, &str)] = &[
+        ("en", "reply", "The judge answers your mail."),
+        ("fr", "reply", "L'arbitre répond à votre courriel."),
+        ("en", "report", "Dice audit:"),
+        ("fr", "report", "Contrôle des dés :"),
+        ("en", "final report", "The game is over:"),
+        ("fr", "final report", "La partie est finie :"),
+        ("en", "private", "this mail is for you alone"),
+        ("fr", "private", "ce courriel est pour vous seul"),
+        ("en", "your move", "Turn 1: your move"),
+        ("fr", "your move", "Tour 1 : à vous de jouer"),
+        ("en", "welcome", "Your password:"),
+        ("fr", "welcome", "Votre mot de passe :"),
+        ("en", "reminder", "waits for your orders"),
+        ("fr", "reminder", "attend vos ordres"),
+        ("en", "notice joined", "took a seat"),
+        ("fr", "notice joined", "a pris une place"),
+        ("en", "notice paused", "paused the game"),
+        ("fr", "notice paused", "mis la partie en pause"),
+        ("en", "notice extended", "moved the deadline"),
+        ("fr", "notice extended", "repoussé l'échéance"),
+        ("en", "press", "Press from"),
+        ("fr", "press", "Message de"),
+        ("en", "help", "this text"),
+        ("fr", "help", "ce texte"),
+        ("en", "JoinAnswer::Joined", "You have a seat in"),
+        ("fr", "JoinAnswer::Joined", "Vous avez une place dans"),
+        ("en", "JoinAnswer::WrongPassword", "Wrong join password"),
+        (
+            "fr",
+            "JoinAnswer::WrongPassword",
+            "Mauvais mot de passe d'entrée",
+        ),
+        ("en", "JoinAnswer::NoGame", "There is no game \""),
+        ("fr", "JoinAnswer::NoGame", "Il n'y a pas de partie"),
+        (
+            "en",
+            "ObserveAnswer::Observing",
+            "You now receive every public report",
+        ),
+        (
+            "fr",
+            "ObserveAnswer::Observing",
+            "Vous recevez désormais chaque rapport public",
+        ),
+        (
+            "en",
+            "PressAnswer::Sent",
+            "Your message went to every player",
+        ),
+        ("fr", "PressAnswer::Sent", "Votre message est parti"),
+        ("en", "SeatAnswer::Language", "from now on."),
+        ("fr", "SeatAnswer::Language", "LANGUE race-1"),
+        ("en", "SeatAnswer::Over", "race-1 is over."),
+        ("fr", "SeatAnswer::Over", "race-1 est finie."),
+        ("en", "OrdersAnswer::Applied", "order line(s) applied"),
+        (
+            "fr",
+            "OrdersAnswer::Applied",
+            "ligne(s) d'ordres appliquée(s)",
+        ),
+        ("en", "OrdersAnswer::Checked", "CHECK applies nothing"),
+        ("fr", "OrdersAnswer::Checked", "VÉRIFIER n'applique rien"),
+        ("en", "OrdersAnswer::Refused", "Nothing was applied"),
+        ("fr", "OrdersAnswer::Refused", "Rien n'a été appliqué"),
+        (
+            "en",
+            "CreateAnswer::Created",
+            "is created; you are its game master",
+        ),
+        (
+            "fr",
+            "CreateAnswer::Created",
+            "vous en êtes le maître de jeu",
+        ),
+        ("en", "CreateError::UnknownKind", "has no prompt of kind"),
+        (
+            "fr",
+            "CreateError::UnknownKind",
+            "ne pose pas de question du genre",
+        ),
+        ("en", "InfoAnswer::Status", "Your private view ("),
+        ("fr", "InfoAnswer::Status", "Votre vue privée ("),
+        ("en", "InfoAnswer::History", "Turns 1 to"),
+        ("fr", "InfoAnswer::History", "Tours 1 à"),
+        ("en", "InfoAnswer::List", "== LIST =="),
+        ("fr", "InfoAnswer::List", "== LISTE =="),
+        ("en", "InfoAnswer::Verify", "== VERIFY race-1 =="),
+        ("fr", "InfoAnswer::Verify", "== AUDIT race-1 =="),
+        (
+            "en",
+            "JoinAnswer::Started",
+            "has already started. Nothing changed.",
+        ),
+        (
+            "fr",
+            "JoinAnswer::Started",
+            "a déjà commencé. Rien n'a changé.",
+        ),
+        (
+            "en",
+            "AuthError::WrongCredentials",
+            "Wrong password or token for",
+        ),
+        (
+            "fr",
+            "AuthError::WrongCredentials",
+            "Mauvais mot de passe ou jeton pour",
+        ),
+        (
+            "en",
+            "IntakeAnswer::NotUnderstood",
+            "These lines are not commands",
+        ),
+        (
+            "fr",
+            "IntakeAnswer::NotUnderstood",
+            "Ces lignes ne sont pas des commandes",
+        ),
+        (
+            "en",
+            "IntakeAnswer::NothingToDo",
+            "Your mail had no command and no orders",
+        ),
+        (
+            "en",
+            "CmdError::VacationDays",
+            "write a number of days from 1, or OFF",
+        ),
+        (
+            "fr",
+            "CmdError::VacationDays",
+            "écrivez un nombre de jours à partir de 1, ou NON",
+        ),
+        ("en", "GmAnswer::Done", "The game goes on."),
+        ("fr", "GmAnswer::Done", "La partie reprend."),
+    ];
+    let mut all = String::new();
+    for c in conversations() {
+        for e in std::fs::read_dir(&c).unwrap() {
+            let p = e.unwrap().path();
+            if p.to_string_lossy().contains("-out-") {
+                all.push_str(&std::fs::read_to_string(p).unwrap());
+            }
+        }
+    }
+    let missing: Vec<String> = MARKERS
+        .iter()
+        .filter(|(_, _, m)| !all.contains(m))
+        .map(|(l, what, m)| format!("{l} {what} (\"{m}\")"))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "in no conversation: {}",
+        missing.join(", ")
+    );
+}
