@@ -66,6 +66,10 @@ pub enum Command {
     },
     /// Print the effective configuration (defaults merged with the file).
     Config,
+    /// Check the installation: config, data directory, database, inbox and outbox (connects
+    /// to IMAP and SMTP when configured), templates, backups. One line per check, with a
+    /// fix for each problem; exits non-zero when something is wrong.
+    Doctor,
 }
 
 #[derive(Debug, Subcommand)]

@@ -22,12 +22,14 @@
 //! * [`demo`]: one whole game by email on the embedded defaults.
 //! * [`simulate`], [`bench`](mod@bench): engine-only games and the end-to-end benchmark.
 //! * [`transfer`]: export and import of one game.
+//! * [`doctor`]: `castellan doctor`, the operator's checks with a fix for each problem.
 
 pub mod bench;
 pub mod cli;
 pub mod config;
 pub mod daemon;
 pub mod demo;
+pub mod doctor;
 pub mod games;
 pub mod players;
 pub mod service;

@@ -74,6 +74,22 @@ fn admin(config: Config, cmd: AdminCommand) -> Result<ExitCode, String> {
 }
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
+    if let Command::Doctor = cli.command {
+        // Before load_config: a config that does not load is one of the doctor's findings.
+        let default_path = Path::new("config/castellan.yaml");
+        let checks = castellan::doctor::run(
+            &cli.config,
+            cli.config != default_path,
+            cli.data_dir.as_deref(),
+        );
+        let (text, healthy) = castellan::doctor::render(&checks);
+        print!("{text}");
+        return Ok(if healthy {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        });
+    }
     let config = load_config(&cli)?;
     match cli.command {
         Command::Config => {
@@ -143,6 +159,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Game(g) => game_command(config, g),
+        Command::Doctor => Ok(ExitCode::SUCCESS), // handled above
         Command::Simulate(a) => {
             let game = castellan::games::find(&a.game).ok_or_else(|| unknown_game(&a.game))?;
             let settings = castellan::simulate::SimulateSettings {
