@@ -22,6 +22,7 @@
 //! * [`demo`]: one whole game by email on the embedded defaults.
 //! * [`simulate`], [`bench`](mod@bench): engine-only games and the end-to-end benchmark.
 //! * [`transfer`]: export and import of one game.
+//! * [`pipe`]: output piped into `head` or a closed pager ends quietly.
 //! * [`doctor`]: `castellan doctor`, the operator's checks with a fix for each problem.
 
 pub mod bench;
@@ -31,6 +32,7 @@ pub mod daemon;
 pub mod demo;
 pub mod doctor;
 pub mod games;
+pub mod pipe;
 pub mod players;
 pub mod service;
 pub mod simulate;

@@ -13,6 +13,7 @@ use std::process::ExitCode;
 const EX_TEMPFAIL: u8 = 75;
 
 fn main() -> ExitCode {
+    castellan::pipe::end_quietly_on_broken_pipe();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("CASTELLAN_LOG")
