@@ -147,3 +147,12 @@ fn the_units_run_as_their_own_user_hardened_with_state_and_restart() {
     assert!(timer.lines().any(|l| l == "Unit=castellan-once.service"));
     assert!(timer.lines().any(|l| l == "WantedBy=timers.target"));
 }
+
+/// The package's configuration (/etc/castellan/castellan.yaml) loads, and points where the
+/// units and the package put things.
+#[test]
+fn the_packaged_config_loads_and_agrees_with_the_units() {
+    let c = castellan::config::Config::load(&contrib("castellan.yaml"), true).unwrap();
+    assert_eq!(c.data_dir, Path::new("/var/lib/castellan"));
+    assert_eq!(c.templates_dir, Path::new("/usr/share/castellan/templates"));
+}
