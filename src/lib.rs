@@ -22,6 +22,7 @@
 //! * [`demo`]: one whole game by email on the embedded defaults.
 //! * [`simulate`], [`bench`](mod@bench): engine-only games and the end-to-end benchmark.
 //! * [`transfer`]: export and import of one game.
+//! * [`logging`]: tracing on stderr, as text or JSON lines (`--log-format json`).
 //! * [`pipe`]: output piped into `head` or a closed pager ends quietly.
 //! * [`doctor`]: `castellan doctor`, the operator's checks with a fix for each problem.
 
@@ -32,6 +33,7 @@ pub mod daemon;
 pub mod demo;
 pub mod doctor;
 pub mod games;
+pub mod logging;
 pub mod pipe;
 pub mod players;
 pub mod service;

@@ -14,14 +14,8 @@ const EX_TEMPFAIL: u8 = 75;
 
 fn main() -> ExitCode {
     castellan::pipe::end_quietly_on_broken_pipe();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("CASTELLAN_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
     let cli = Cli::parse();
+    castellan::logging::init(cli.log_format);
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
