@@ -166,7 +166,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 order_cap: a.max_orders,
                 replay: !a.no_replay,
             };
-            let r = castellan::simulate::run(&settings);
+            let mut progress =
+                castellan::progress::Progress::new("simulate", "games", Some(a.games as u64));
+            let r = castellan::simulate::run_with(&settings, &mut |_| progress.inc(1));
+            progress.finish();
             print_report(a.json, &r, &r.text())?;
             Ok(if r.errors.is_empty() {
                 ExitCode::SUCCESS
@@ -270,7 +273,15 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 let mut f = std::io::BufWriter::new(
                     std::fs::File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?,
                 );
-                let n = svc.store.backup(&mut f).map_err(|e| e.0)?;
+                let mut progress = castellan::progress::Progress::new("backup", "records", None);
+                let n = svc
+                    .store
+                    .backup(&mut castellan::progress::LineCounter {
+                        inner: &mut f,
+                        progress: &mut progress,
+                    })
+                    .map_err(|e| e.0)?;
+                progress.finish();
                 let f = f.into_inner().map_err(|e| e.to_string())?;
                 f.sync_all().map_err(|e| e.to_string())?;
                 std::fs::rename(&tmp, &path).map_err(|e| e.to_string())?;
