@@ -23,6 +23,7 @@
 //! * [`simulate`], [`bench`](mod@bench): engine-only games and the end-to-end benchmark.
 //! * [`transfer`]: export and import of one game.
 //! * [`logging`]: tracing on stderr, as text or JSON lines (`--log-format json`).
+//! * [`metrics`]: optional Prometheus metrics of `serve` on a loopback port.
 //! * [`progress`]: progress bars on a terminal, plain lines otherwise, for long runs.
 //! * [`pipe`]: output piped into `head` or a closed pager ends quietly.
 //! * [`doctor`]: `castellan doctor`, the operator's checks with a fix for each problem.
@@ -35,6 +36,7 @@ pub mod demo;
 pub mod doctor;
 pub mod games;
 pub mod logging;
+pub mod metrics;
 pub mod pipe;
 pub mod players;
 pub mod progress;
