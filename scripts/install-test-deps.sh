@@ -15,6 +15,8 @@ dpkg -s python3-aiosmtpd >/dev/null 2>&1 || need+=(python3-aiosmtpd)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 dpkg -s systemd >/dev/null 2>&1 || need+=(systemd)
 dpkg -s postfix >/dev/null 2>&1 || need+=(postfix)
+# dpkg-shlibdeps (cargo deb's `$auto` Depends) and dpkg-deb (scripts/check-deb.sh).
+dpkg -s dpkg-dev >/dev/null 2>&1 || need+=(dpkg-dev)
 
 # cargo-deb, pinned (builds with the machine's rustc 1.95); skipped when that version is there.
 CARGO_DEB_VERSION=3.8.0
@@ -54,7 +56,7 @@ if ! { $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
 fi
 
 command -v openssl >/dev/null 2>&1 || { echo "install-test-deps: openssl did not install" >&2; exit 1; }
-for p in dovecot-imapd python3-aiosmtpd systemd postfix; do
+for p in dovecot-imapd python3-aiosmtpd systemd postfix dpkg-dev; do
   dpkg -s "$p" >/dev/null 2>&1 || { echo "install-test-deps: $p did not install" >&2; exit 1; }
 done
 /usr/bin/python3 -c 'import aiosmtpd' || { echo "install-test-deps: aiosmtpd not importable by /usr/bin/python3" >&2; exit 1; }

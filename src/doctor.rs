@@ -185,6 +185,19 @@ fn config_values(c: &Config) -> Vec<Check> {
             "set inbound.imap.tls: true (port 993), or use a server on 127.0.0.1",
         ));
     }
+    if let Some(listen) = &c.metrics.listen {
+        match crate::metrics::check_listen(listen) {
+            Ok(a) => out.push(ok(
+                "config",
+                format!("metrics on http://{a}/metrics when serve runs"),
+            )),
+            Err(e) => out.push(fail(
+                "config",
+                e,
+                "set metrics.listen to a loopback address like 127.0.0.1:9464, or null (off)",
+            )),
+        }
+    }
     let mut cas: Vec<(&str, &PathBuf)> = Vec::new();
     if c.inbound.kind == InboundKind::Imap && c.inbound.imap.tls {
         cas.extend(

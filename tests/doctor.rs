@@ -77,7 +77,8 @@ fn a_broken_config_names_each_problem_with_its_fix() {
          templates_dir: {templates}\n\
          inbound:\n  kind: imap\n  imap: {{ host: imap.example.org, port: 143, tls: false }}\n\
          outbound:\n  kind: smtp\n  smtp: {{ host: 127.0.0.1, port: {port}, security: bogus, ca_file: {ca} }}\n\
-         judge:\n  address: nobody\n",
+         judge:\n  address: nobody\n\
+         metrics: {{ listen: '0.0.0.0:9464' }}\n",
         data = p.join("not-a-folder").display(),
         templates = p.join("templates").display(),
         port = closed_port(),
@@ -108,6 +109,7 @@ fn a_broken_config_names_each_problem_with_its_fix() {
         ("not-a-folder is not a folder", "set data_dir"),
         ("reply.txt", "correct the template"),
         ("Connection refused", "outbound.smtp.host"),
+        ("metrics.listen \"0.0.0.0:9464\"", "set metrics.listen"),
     ] {
         let line = out
             .lines()
