@@ -155,4 +155,10 @@ fn the_packaged_config_loads_and_agrees_with_the_units() {
     let c = castellan::config::Config::load(&contrib("castellan.yaml"), true).unwrap();
     assert_eq!(c.data_dir, Path::new("/var/lib/castellan"));
     assert_eq!(c.templates_dir, Path::new("/usr/share/castellan/templates"));
+    // SMTP to the local MTA: sendmail's setgid/setuid helpers cannot run under the units'
+    // NoNewPrivileges.
+    assert_eq!(c.outbound.kind, castellan::config::OutboundKind::Smtp);
+    assert!(read("castellan.service")
+        .lines()
+        .any(|l| l == "NoNewPrivileges=yes"));
 }
