@@ -1,4 +1,4 @@
-//! Progress of long runs (`simulate`, `backup`) on stderr: a bar (indicatif) when stderr is
+//! Progress of long runs (`simulate`, `bench`, `backup`) on stderr: a bar (indicatif) when stderr is
 //! a terminal; otherwise plain lines: once the run has lasted 2 seconds, one at each tenth
 //! of the way (or every 10 seconds when the total is unknown or the run is slow), and one
 //! at the end, so a log or a CI run shows a long run moving without a flood from short

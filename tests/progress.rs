@@ -81,3 +81,25 @@ fn backup_counts_its_records() {
         .count();
     assert_eq!(lines, n);
 }
+
+#[test]
+fn bench_says_its_progress_on_stderr_and_keeps_its_json() {
+    let out = castellan()
+        .args(["bench", "--mails", "20", "--games", "1", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["mails_in"].as_u64() >= Some(20), "{v}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.lines().any(|l| l == "bench: 20/20 order mails (100%)"
+            || l.starts_with("bench: ") && l.ends_with("(100%)")),
+        "{err}"
+    );
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("bench (engine): 4/4 games")),
+        "{err}"
+    );
+}
