@@ -105,6 +105,7 @@ fn run_in(s: &BenchSettings, base: &Config, dir: &std::path::Path) -> Result<Ben
     let mut service_time = Duration::ZERO;
     let mut mails = 0;
     let mut created = 0;
+    let mut progress = crate::progress::Progress::new("bench", "order mails", Some(s.mails as u64));
     let start = Instant::now();
     while mails < s.mails {
         let mut ids = Vec::new();
@@ -119,6 +120,7 @@ fn run_in(s: &BenchSettings, base: &Config, dir: &std::path::Path) -> Result<Ben
             let end = Instant::now();
             service_time += end - t0;
             latencies.extend(round.iter().map(|m| end - m.delivered_at));
+            progress.inc(round.len() as u64);
             Ok(())
         })
         .map_err(|e| e.to_string())?;
@@ -128,6 +130,7 @@ fn run_in(s: &BenchSettings, base: &Config, dir: &std::path::Path) -> Result<Ben
         mails += played.mails;
     }
     let wall = start.elapsed().as_secs_f64();
+    progress.finish();
     latencies.sort();
     bots.read_outbox().map_err(|e| e.to_string())?;
     let mails_out = std::fs::read_dir(svc.config.outbox_path())
@@ -136,17 +139,26 @@ fn run_in(s: &BenchSettings, base: &Config, dir: &std::path::Path) -> Result<Ben
     svc.store.flush().map_err(|e| e.0)?;
     let mut engine = Vec::new();
     if s.engine_games > 0 {
-        for info in crate::games::all() {
+        let all = crate::games::all();
+        let mut progress = crate::progress::Progress::new(
+            "bench (engine)",
+            "games",
+            Some((all.len() * s.engine_games) as u64),
+        );
+        for info in all {
             let players = s.players.clamp(info.min_seats, info.max_seats);
-            let r = simulate::run(&SimulateSettings {
-                game: info,
-                players,
-                games: s.engine_games,
-                seed: s.seed,
-                options: Vec::new(),
-                order_cap: 200_000,
-                replay: false,
-            });
+            let r = simulate::run_with(
+                &SimulateSettings {
+                    game: info,
+                    players,
+                    games: s.engine_games,
+                    seed: s.seed,
+                    options: Vec::new(),
+                    order_cap: 200_000,
+                    replay: false,
+                },
+                &mut |_| progress.inc(1),
+            );
             engine.push(EngineSpeed {
                 game: info.name.to_string(),
                 players,
@@ -155,6 +167,7 @@ fn run_in(s: &BenchSettings, base: &Config, dir: &std::path::Path) -> Result<Ben
                 orders_per_sec: r.orders_per_sec,
             });
         }
+        progress.finish();
     }
     Ok(BenchReport {
         game: s.game.clone(),

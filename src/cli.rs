@@ -17,6 +17,9 @@ pub struct Cli {
     /// Override the configuration's data_dir (database, Maildir inbox, file outbox).
     #[arg(long, global = true)]
     pub data_dir: Option<PathBuf>,
+    /// Logs on stderr as text lines or as JSON lines (for log shippers); CASTELLAN_LOG filters.
+    #[arg(long, global = true, value_enum, default_value_t = crate::logging::LogFormat::Text)]
+    pub log_format: crate::logging::LogFormat,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -66,6 +69,10 @@ pub enum Command {
     },
     /// Print the effective configuration (defaults merged with the file).
     Config,
+    /// Check the installation: config, data directory, database, inbox and outbox (connects
+    /// to IMAP and SMTP when configured), templates, backups. One line per check, with a
+    /// fix for each problem; exits non-zero when something is wrong.
+    Doctor,
 }
 
 #[derive(Debug, Subcommand)]

@@ -22,6 +22,16 @@ pub struct Config {
     pub max_message_bytes: usize,
     /// The judge's own settings (address, deadlines, limits).
     pub judge: castellan_judge::JudgeConfig,
+    /// Optional Prometheus metrics for `serve` (off by default).
+    pub metrics: MetricsConfig,
+}
+
+/// `metrics.listen`: a 127.0.0.1 address (`127.0.0.1:9464`) where `serve` answers HTTP
+/// requests with the metrics in Prometheus' text format; null (the default): no metrics.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MetricsConfig {
+    pub listen: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -113,6 +123,7 @@ impl Default for Config {
             tick_seconds: 60,
             max_message_bytes: 256 * 1024,
             judge: castellan_judge::JudgeConfig::default(),
+            metrics: MetricsConfig::default(),
         }
     }
 }

@@ -1,8 +1,10 @@
 //! tokio wiring only: poll the inbox, tick the deadline clock, drain the outbox.
 
 use crate::error::ShellError;
+use crate::metrics::Metrics;
 use crate::service::{Handled, Service};
 use castellan_mail::{ImapInbox, ImapTls, Transport};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Fetch unseen IMAP messages, handle each durably, and only then flag it \Seen.
@@ -91,23 +93,70 @@ pub async fn serve(svc: Service, transport: Transport) -> Result<(), ShellError>
     };
     let tick_every = Duration::from_secs(svc.config.tick_seconds.max(1));
     let mut last_tick = tokio::time::Instant::now() - tick_every;
+    let metrics = Arc::new(Metrics::default());
+    if let Some(listen) = &svc.config.metrics.listen {
+        let addr = crate::metrics::check_listen(listen).map_err(|why| ShellError::Config {
+            path: "metrics.listen".into(),
+            why,
+        })?;
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|source| ShellError::Setup {
+                what: "metrics.listen: cannot listen",
+                source,
+            })?;
+        tracing::info!("metrics on http://{addr}/metrics");
+        tokio::spawn(crate::metrics::serve(
+            listener,
+            metrics.clone(),
+            svc.store.clone(),
+            svc.clock.clone(),
+        ));
+    }
     tracing::info!("castellan serving; inbox {:?}", svc.config.inbound.kind);
     loop {
+        let pass = std::time::Instant::now();
+        let mut took = 0;
         for t in svc.take_inboxes().await {
             match t {
-                Ok(n) if n > 0 => tracing::info!("took {n} message(s)"),
+                Ok(n) if n > 0 => {
+                    took += n;
+                    tracing::info!("took {n} message(s)")
+                }
                 Ok(_) => {}
-                Err(e) => tracing::error!("inbox: {e}"),
+                Err(e) => {
+                    Metrics::add(&metrics.inbox_errors, 1);
+                    tracing::error!("inbox: {e}")
+                }
             }
+        }
+        if took > 0 {
+            Metrics::add(&metrics.mails_in, took as u64);
+            Metrics::add(&metrics.inbox_passes, 1);
+            Metrics::add(
+                &metrics.inbox_pass_micros,
+                pass.elapsed().as_micros() as u64,
+            );
         }
         if last_tick.elapsed() >= tick_every {
             last_tick = tokio::time::Instant::now();
-            if let Err(e) = svc.tick() {
-                tracing::error!("deadlines: {}", e.0);
+            match svc.tick() {
+                Ok(n) => Metrics::add(&metrics.deadline_mails, n as u64),
+                Err(e) => {
+                    Metrics::add(&metrics.deadline_errors, 1);
+                    tracing::error!("deadlines: {}", e.0);
+                }
             }
         }
-        if let Err(e) = svc.drain_outbox(&transport).await {
-            tracing::error!("outbox: {e}");
+        match svc.drain_outbox(&transport).await {
+            Ok((sent, failed)) => {
+                Metrics::add(&metrics.mails_out, sent as u64);
+                Metrics::add(&metrics.send_failures, failed as u64);
+            }
+            Err(e) => {
+                Metrics::add(&metrics.outbox_errors, 1);
+                tracing::error!("outbox: {e}");
+            }
         }
         tokio::select! {
             _ = tokio::time::sleep(poll) => {}

@@ -23,15 +23,25 @@
 //! * [`demo`]: one whole game by email on the embedded defaults.
 //! * [`simulate`], [`bench`](mod@bench): engine-only games and the end-to-end benchmark.
 //! * [`transfer`]: export and import of one game.
+//! * [`logging`]: tracing on stderr, as text or JSON lines (`--log-format json`).
+//! * [`metrics`]: optional Prometheus metrics of `serve` on a loopback port.
+//! * [`progress`]: progress bars on a terminal, plain lines otherwise, for long runs.
+//! * [`pipe`]: output piped into `head` or a closed pager ends quietly.
+//! * [`doctor`]: `castellan doctor`, the operator's checks with a fix for each problem.
 
 pub mod bench;
 pub mod cli;
 pub mod config;
 pub mod daemon;
 pub mod demo;
+pub mod doctor;
 pub mod error;
 pub mod games;
+pub mod logging;
+pub mod metrics;
+pub mod pipe;
 pub mod players;
+pub mod progress;
 pub mod service;
 pub mod simulate;
 pub mod store;

@@ -13,14 +13,9 @@ use std::process::ExitCode;
 const EX_TEMPFAIL: u8 = 75;
 
 fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("CASTELLAN_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    castellan::pipe::end_quietly_on_broken_pipe();
     let cli = Cli::parse();
+    castellan::logging::init(cli.log_format);
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
@@ -74,6 +69,22 @@ fn admin(config: Config, cmd: AdminCommand) -> Result<ExitCode, String> {
 }
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
+    if let Command::Doctor = cli.command {
+        // Before load_config: a config that does not load is one of the doctor's findings.
+        let default_path = Path::new("config/castellan.yaml");
+        let checks = castellan::doctor::run(
+            &cli.config,
+            cli.config != default_path,
+            cli.data_dir.as_deref(),
+        );
+        let (text, healthy) = castellan::doctor::render(&checks);
+        print!("{text}");
+        return Ok(if healthy {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        });
+    }
     let config = load_config(&cli)?;
     match cli.command {
         Command::Config => {
@@ -143,6 +154,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Game(g) => game_command(config, g),
+        Command::Doctor => Ok(ExitCode::SUCCESS), // handled above
         Command::Simulate(a) => {
             let game = castellan::games::find(&a.game).ok_or_else(|| unknown_game(&a.game))?;
             let settings = castellan::simulate::SimulateSettings {
@@ -154,7 +166,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 order_cap: a.max_orders,
                 replay: !a.no_replay,
             };
-            let r = castellan::simulate::run(&settings);
+            let mut progress =
+                castellan::progress::Progress::new("simulate", "games", Some(a.games as u64));
+            let r = castellan::simulate::run_with(&settings, &mut |_| progress.inc(1));
+            progress.finish();
             print_report(a.json, &r, &r.text())?;
             Ok(if r.errors.is_empty() {
                 ExitCode::SUCCESS
@@ -258,7 +273,15 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 let mut f = std::io::BufWriter::new(
                     std::fs::File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?,
                 );
-                let n = svc.store.backup(&mut f).map_err(|e| e.0)?;
+                let mut progress = castellan::progress::Progress::new("backup", "records", None);
+                let n = svc
+                    .store
+                    .backup(&mut castellan::progress::LineCounter {
+                        inner: &mut f,
+                        progress: &mut progress,
+                    })
+                    .map_err(|e| e.0)?;
+                progress.finish();
                 let f = f.into_inner().map_err(|e| e.to_string())?;
                 f.sync_all().map_err(|e| e.to_string())?;
                 std::fs::rename(&tmp, &path).map_err(|e| e.to_string())?;

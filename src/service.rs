@@ -95,6 +95,18 @@ pub fn load_templates(dir: &Path) -> Result<Templates, String> {
     Templates::with_overrides(files)
 }
 
+/// [`load_templates`] for the running service: a template that does not compile is left
+/// out (the built-in wording is used) and logged, so one bad edit never stops the judge.
+pub fn load_templates_lenient(dir: &Path) -> Result<Templates, String> {
+    let mut files = Vec::new();
+    read_templates(dir, "", &mut files)?;
+    let (templates, problems) = Templates::with_overrides_lenient(files);
+    for p in problems {
+        tracing::warn!("templates in {}: {p}", dir.display());
+    }
+    Ok(templates)
+}
+
 fn read_templates(
     dir: &Path,
     prefix: &str,
@@ -137,7 +149,7 @@ pub fn to_outgoing(o: &Outbound, from: &str) -> OutgoingMail {
 impl Service {
     pub fn open(config: Config, clock: Clock) -> Result<Service, String> {
         let store = SledStore::open(&config.database_path()).map_err(|e| e.0)?;
-        let templates = load_templates(&config.templates_dir)?;
+        let templates = load_templates_lenient(&config.templates_dir)?;
         let judge = Judge::new(config.judge.clone(), crate::games::all(), templates);
         Ok(Service {
             config,

@@ -49,6 +49,11 @@ pub fn game_secret(game: &str, seed: u64, i: usize) -> Secret {
 }
 
 pub fn run(s: &SimulateSettings) -> SimulateReport {
+    run_with(s, &mut |_| {})
+}
+
+/// [`run`], calling `each_game` after every game (the command's progress).
+pub fn run_with(s: &SimulateSettings, each_game: &mut dyn FnMut(usize)) -> SimulateReport {
     let start = Instant::now();
     let mut r = SimulateReport {
         game: s.game.name.to_string(),
@@ -104,6 +109,7 @@ pub fn run(s: &SimulateSettings) -> SimulateReport {
                 }
             }
         }
+        each_game(i + 1);
     }
     let secs = start.elapsed().as_secs_f64().max(1e-9);
     let n = s.games.max(1) as f64;

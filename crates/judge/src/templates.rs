@@ -151,6 +151,28 @@ impl Templates {
         })
     }
 
+    /// Like [`Templates::with_overrides`], for a running service: an override that is
+    /// unknown or does not compile is left out (its built-in wording is used) and named in
+    /// the returned problems, which the caller logs. Never fails.
+    pub fn with_overrides_lenient(files: Vec<(String, String)>) -> (Templates, Vec<String>) {
+        let mut problems = Vec::new();
+        let mut good = Vec::new();
+        for (name, src) in files {
+            let one = Templates::with_overrides(vec![(name.clone(), src.clone())]);
+            match one {
+                Ok(_) => good.push((name, src)),
+                Err(e) => problems.push(format!("{e}; the built-in {name} is used instead")),
+            }
+        }
+        match Templates::with_overrides(good) {
+            Ok(t) => (t, problems),
+            Err(e) => {
+                problems.push(format!("{e}; every built-in template is used instead"));
+                (Templates::builtin(), problems)
+            }
+        }
+    }
+
     /// Render the English `name` with `ctx` (see [`Templates::render_in`]).
     pub fn render<S: Serialize>(&self, name: &str, ctx: &S) -> String {
         self.render_in(Lang::En, name, ctx).text
@@ -216,4 +238,26 @@ fn tidy(s: &str) -> String {
         out.pop();
     }
     out
+}
+
+#[cfg(test)]
+mod lenient_tests {
+    use super::*;
+
+    /// Issue 10, "a broken override falls back to the built-in one and says so": a template
+    /// that does not compile, and one that does not exist, are left out and named; a good
+    /// override beside them is kept.
+    #[test]
+    fn a_broken_override_is_left_out_named_and_the_others_kept() {
+        let (t, problems) = Templates::with_overrides_lenient(vec![
+            ("fr/report.txt".into(), "{% if %}".into()),
+            ("nosuch.txt".into(), "x".into()),
+            ("press.txt".into(), "PRESS OVERRIDDEN {{ from }}\n".into()),
+        ]);
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems[0].contains("fr/report.txt"), "{problems:?}");
+        assert!(problems[1].contains("nosuch.txt"), "{problems:?}");
+        let out = t.render("press.txt", &serde_json::json!({"from": "Anna"}));
+        assert!(out.starts_with("PRESS OVERRIDDEN Anna"), "{out}");
+    }
 }

@@ -1,0 +1,676 @@
+//! `castellan doctor`: checks an installation the way an operator would, one line per check,
+//! with a fix for every problem. Exit status non-zero when any check fails; a warning (a
+//! missing backup, a parked reply) does not fail the run.
+//!
+//! Checks: the configuration (parse, values, CA files), the data directory, the database's
+//! health (every game record readable, the outbox), the inbox (Maildir, and IMAP login when
+//! configured), the outbox (file folder, SMTP greeting, sendmail program), the templates and
+//! the age of the newest backup. Read-only, except for one probe file in writable folders.
+
+use crate::config::{Config, InboundKind, OutboundKind};
+use crate::store::SledStore;
+use castellan_judge::Store;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpStream, ToSocketAddrs};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// How long a network check waits for a server.
+const NET_TIMEOUT: Duration = Duration::from_secs(10);
+/// A backup older than this is reported.
+const BACKUP_MAX_AGE_DAYS: u64 = 7;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Ok,
+    Warn,
+    Fail,
+}
+
+/// One check's outcome: what was checked, what was found, and how to fix it.
+#[derive(Debug, Clone)]
+pub struct Check {
+    pub name: &'static str,
+    pub level: Level,
+    pub detail: String,
+    pub fix: Option<String>,
+}
+
+fn ok(name: &'static str, detail: impl Into<String>) -> Check {
+    Check {
+        name,
+        level: Level::Ok,
+        detail: detail.into(),
+        fix: None,
+    }
+}
+fn warn(name: &'static str, detail: impl Into<String>, fix: impl Into<String>) -> Check {
+    Check {
+        name,
+        level: Level::Warn,
+        detail: detail.into(),
+        fix: Some(fix.into()),
+    }
+}
+fn fail(name: &'static str, detail: impl Into<String>, fix: impl Into<String>) -> Check {
+    Check {
+        name,
+        level: Level::Fail,
+        detail: detail.into(),
+        fix: Some(fix.into()),
+    }
+}
+
+/// Every check for the configuration at `path` (`must_exist`: named with `--config`), with
+/// `data_dir` overriding the file's `data_dir` as the `--data-dir` flag does.
+pub fn run(path: &Path, must_exist: bool, data_dir: Option<&Path>) -> Vec<Check> {
+    let mut config = match Config::load(path, must_exist) {
+        Ok(c) => c,
+        Err(e) => {
+            return vec![fail(
+                "config",
+                format!("{e} (the other checks need a configuration that loads)"),
+                format!(
+                    "correct {} at the place named; docs/config.md lists every key and its values",
+                    path.display()
+                ),
+            )]
+        }
+    };
+    let mut out = vec![ok(
+        "config",
+        if path.exists() {
+            format!("{} loads", path.display())
+        } else {
+            format!("no file at {}: the defaults", path.display())
+        },
+    )];
+    if let Some(d) = data_dir {
+        config.data_dir = d.to_path_buf();
+    }
+    out.extend(config_values(&config));
+    out.push(data_dir_check(&config.data_dir));
+    let games = database(&config, &mut out);
+    out.extend(inbox(&config));
+    out.extend(outbox(&config));
+    out.push(templates(&config.templates_dir));
+    out.push(backups(&config.data_dir, games));
+    out
+}
+
+/// The report: one line per check, then a summary line. `true` when nothing failed.
+pub fn render(checks: &[Check]) -> (String, bool) {
+    let mut s = String::new();
+    for c in checks {
+        let tag = match c.level {
+            Level::Ok => "ok  ",
+            Level::Warn => "WARN",
+            Level::Fail => "FAIL",
+        };
+        s.push_str(&format!("{tag}  {:<10} {}", c.name, c.detail));
+        if let Some(fix) = &c.fix {
+            s.push_str(&format!("; fix: {fix}"));
+        }
+        s.push('\n');
+    }
+    let fails = checks.iter().filter(|c| c.level == Level::Fail).count();
+    let warns = checks.iter().filter(|c| c.level == Level::Warn).count();
+    let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+    if fails == 0 {
+        s.push_str(&format!(
+            "all is well ({} checks, {})\n",
+            checks.len(),
+            plural(warns, "warning")
+        ));
+    } else {
+        s.push_str(&format!(
+            "{} ({}): see the fixes above\n",
+            plural(fails, "problem"),
+            plural(warns, "warning")
+        ));
+    }
+    (s, fails == 0)
+}
+
+fn is_loopback(host: &str) -> bool {
+    host == "localhost"
+        || host
+            .parse::<std::net::IpAddr>()
+            .map(|ip| ip.is_loopback())
+            .unwrap_or(false)
+}
+
+fn config_values(c: &Config) -> Vec<Check> {
+    let mut out = Vec::new();
+    let addr = &c.judge.address;
+    let parts = addr.split_once('@');
+    if !matches!(parts, Some((l, d)) if !l.is_empty() && d.contains('.')) {
+        out.push(fail(
+            "config",
+            format!("judge.address \"{addr}\" is not a mail address"),
+            "set judge.address to the judge's own address, like judge@example.org",
+        ));
+    } else if c.outbound.kind != OutboundKind::File && addr.ends_with(".invalid") {
+        out.push(warn(
+            "config",
+            format!("judge.address is still the placeholder {addr}, and replies go out for real"),
+            "set judge.address and judge.domain to the judge's real address",
+        ));
+    }
+    if c.outbound.kind == OutboundKind::Smtp
+        && !matches!(
+            c.outbound.smtp.security.to_lowercase().as_str(),
+            "none" | "plain" | "starttls" | "tls" | "smtps"
+        )
+    {
+        out.push(fail(
+            "config",
+            format!(
+                "outbound.smtp.security \"{}\" is not none, starttls or tls",
+                c.outbound.smtp.security
+            ),
+            "set outbound.smtp.security to starttls (port 587), tls (port 465) or none (127.0.0.1 only)",
+        ));
+    }
+    if c.inbound.kind == InboundKind::Imap
+        && !c.inbound.imap.tls
+        && !is_loopback(&c.inbound.imap.host)
+    {
+        out.push(fail(
+            "config",
+            format!(
+                "inbound.imap.tls is false for {}: the password would cross the network in clear",
+                c.inbound.imap.host
+            ),
+            "set inbound.imap.tls: true (port 993), or use a server on 127.0.0.1",
+        ));
+    }
+    if let Some(listen) = &c.metrics.listen {
+        match crate::metrics::check_listen(listen) {
+            Ok(a) => out.push(ok(
+                "config",
+                format!("metrics on http://{a}/metrics when serve runs"),
+            )),
+            Err(e) => out.push(fail(
+                "config",
+                e,
+                "set metrics.listen to a loopback address like 127.0.0.1:9464, or null (off)",
+            )),
+        }
+    }
+    let mut cas: Vec<(&str, &PathBuf)> = Vec::new();
+    if c.inbound.kind == InboundKind::Imap && c.inbound.imap.tls {
+        cas.extend(
+            c.inbound
+                .imap
+                .ca_file
+                .iter()
+                .map(|f| ("inbound.imap.ca_file", f)),
+        );
+    }
+    if c.outbound.kind == OutboundKind::Smtp && c.outbound.smtp.security != "none" {
+        cas.extend(
+            c.outbound
+                .smtp
+                .ca_file
+                .iter()
+                .map(|f| ("outbound.smtp.ca_file", f)),
+        );
+    }
+    for (key, f) in cas {
+        match castellan_mail::check_ca_file(f) {
+            Ok(n) => out.push(ok("config", format!("{key}: {n} certificate(s)"))),
+            Err(e) => out.push(fail(
+                "config",
+                format!("{key}: {e}"),
+                format!("point {key} at a readable PEM file of CA certificates, or remove the key"),
+            )),
+        }
+    }
+    out
+}
+
+/// Can this process create a file in `dir`? (The probe file is removed at once.)
+fn writable(dir: &Path) -> Result<(), String> {
+    let probe = dir.join(format!(".castellan-doctor-{}", std::process::id()));
+    std::fs::File::create(&probe)
+        .and_then(|mut f| f.write_all(b"doctor"))
+        .map_err(|e| e.to_string())?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+fn data_dir_check(dir: &Path) -> Check {
+    let owner_fix = format!(
+        "make it a folder owned by the user that runs castellan: mkdir -p {0} && chown castellan {0}",
+        dir.display()
+    );
+    match std::fs::metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => warn(
+            "data dir",
+            format!("{} does not exist yet", dir.display()),
+            format!(
+                "it is made on the first serve or ingest; or: mkdir -p {}",
+                dir.display()
+            ),
+        ),
+        Err(e) => fail("data dir", format!("{}: {e}", dir.display()), owner_fix),
+        Ok(m) if !m.is_dir() => fail(
+            "data dir",
+            format!("{} is not a folder", dir.display()),
+            format!(
+                "set data_dir (or --data-dir) to a folder, or move the file {} away",
+                dir.display()
+            ),
+        ),
+        Ok(_) => match writable(dir) {
+            Ok(()) => ok("data dir", format!("{} is writable", dir.display())),
+            Err(e) => fail(
+                "data dir",
+                format!("{} is not writable: {e}", dir.display()),
+                owner_fix,
+            ),
+        },
+    }
+}
+
+/// The database's health; returns how many games it holds (None if it could not be read).
+fn database(c: &Config, out: &mut Vec<Check>) -> Option<usize> {
+    let path = c.database_path();
+    if !path.exists() {
+        out.push(ok(
+            "database",
+            format!(
+                "none yet at {} (made on the first serve or ingest)",
+                path.display()
+            ),
+        ));
+        return Some(0);
+    }
+    let store = match SledStore::open(&path) {
+        Ok(s) => s,
+        Err(e) => {
+            let text = e.0;
+            if text.contains("lock")
+                || text.contains("WouldBlock")
+                || text.contains("temporarily unavailable")
+            {
+                out.push(warn(
+                    "database",
+                    format!(
+                        "{} is in use by a running castellan (serve)",
+                        path.display()
+                    ),
+                    "stop serve (systemctl stop castellan) for a full check, then start it again",
+                ));
+            } else {
+                out.push(fail(
+                    "database",
+                    text,
+                    "check the folder's owner and permissions; if it is damaged, restore the newest backup into an empty folder: castellan --data-dir NEW backup --restore FILE",
+                ));
+            }
+            return None;
+        }
+    };
+    let ids = match store.game_ids() {
+        Ok(ids) => ids,
+        Err(e) => {
+            out.push(fail(
+                "database",
+                format!("{}: cannot list games: {}", path.display(), e.0),
+                "restore the newest backup into an empty folder: castellan --data-dir NEW backup --restore FILE",
+            ));
+            return None;
+        }
+    };
+    let mut bad = Vec::new();
+    for id in &ids {
+        match store.game(id) {
+            Ok(Some(_)) => {}
+            Ok(None) => bad.push(format!("{id}: listed but missing")),
+            Err(e) => bad.push(format!("{id}: {}", e.0)),
+        }
+    }
+    if bad.is_empty() {
+        out.push(ok(
+            "database",
+            format!(
+                "{}: {} game(s), every record readable",
+                path.display(),
+                ids.len()
+            ),
+        ));
+    } else {
+        out.push(fail(
+            "database",
+            format!("{}: unreadable game records: {}", path.display(), bad.join("; ")),
+            "export the readable games (castellan game export), or restore the newest backup into an empty folder",
+        ));
+    }
+    match store.outbox() {
+        Ok(items) => {
+            let parked = items.iter().filter(|(_, i)| i.failed).count();
+            let waiting = items.len() - parked;
+            if parked > 0 {
+                out.push(warn(
+                    "outbox",
+                    format!("{waiting} repl(ies) waiting, {parked} parked after failures"),
+                    "castellan outbox shows each one's last error; fix the relay or the address, then castellan outbox --retry",
+                ));
+            } else {
+                out.push(ok("outbox", format!("{waiting} repl(ies) waiting, none parked")));
+            }
+        }
+        Err(e) => out.push(fail(
+            "outbox",
+            format!("the outbox in the database is unreadable: {}", e.0),
+            "restore the newest backup into an empty folder: castellan --data-dir NEW backup --restore FILE",
+        )),
+    }
+    Some(ids.len())
+}
+
+fn inbox(c: &Config) -> Vec<Check> {
+    let mut out = Vec::new();
+    let dir = c.inbox_path();
+    if !dir.exists() {
+        out.push(ok(
+            "inbox",
+            format!(
+                "Maildir {} is made on the first serve or ingest",
+                dir.display()
+            ),
+        ));
+    } else {
+        let mut problems = Vec::new();
+        for sub in ["new", "cur", "tmp"] {
+            let d = dir.join(sub);
+            if !d.is_dir() {
+                problems.push(format!("{} is missing or not a folder", d.display()));
+            } else if let Err(e) = writable(&d) {
+                problems.push(format!("{} is not writable: {e}", d.display()));
+            }
+        }
+        if problems.is_empty() {
+            let waiting = std::fs::read_dir(dir.join("new"))
+                .map(|rd| rd.count())
+                .unwrap_or(0);
+            out.push(ok(
+                "inbox",
+                format!("Maildir {}: {waiting} message(s) waiting", dir.display()),
+            ));
+        } else {
+            out.push(fail(
+                "inbox",
+                problems.join("; "),
+                format!(
+                    "make {0}/new, {0}/cur and {0}/tmp folders owned by the user that runs castellan (and that the MTA's pipe runs as)",
+                    dir.display()
+                ),
+            ));
+        }
+    }
+    match c.inbound.kind {
+        InboundKind::Imap => out.push(imap(c)),
+        InboundKind::None => out.push(ok(
+            "inbox",
+            "fed by `castellan ingest` only (inbound.kind: none)",
+        )),
+        InboundKind::Maildir => {}
+    }
+    out
+}
+
+fn imap(c: &Config) -> Check {
+    let i = &c.inbound.imap;
+    let tls = match i.tls {
+        true => castellan_mail::ImapTls::Tls {
+            ca_file: i.ca_file.clone(),
+        },
+        false => castellan_mail::ImapTls::None,
+    };
+    let rt = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => return fail("imap", e.to_string(), "try again"),
+    };
+    let r = rt.block_on(async {
+        tokio::time::timeout(
+            NET_TIMEOUT,
+            castellan_mail::ImapInbox::connect(
+                &i.host,
+                i.port,
+                &tls,
+                &i.user,
+                &i.password,
+                &i.mailbox,
+            ),
+        )
+        .await
+    });
+    match r {
+        Ok(Ok(inbox)) => {
+            let _ = rt.block_on(inbox.logout());
+            ok(
+                "imap",
+                format!("{}:{} logged in as {}, mailbox {}", i.host, i.port, i.user, i.mailbox),
+            )
+        }
+        Ok(Err(e)) => fail(
+            "imap",
+            format!("{}:{}: {e}", i.host, i.port),
+            "check inbound.imap.host, port, tls, user, password and mailbox (docs/config.md), and that the server runs",
+        ),
+        Err(_) => fail(
+            "imap",
+            format!("{}:{}: no answer in {}s", i.host, i.port, NET_TIMEOUT.as_secs()),
+            "check inbound.imap.host and port, and the firewall",
+        ),
+    }
+}
+
+fn outbox(c: &Config) -> Vec<Check> {
+    let o = &c.outbound;
+    match o.kind {
+        OutboundKind::File => {
+            let dir = c.outbox_path();
+            let check = if !dir.exists() {
+                ok(
+                    "transport",
+                    format!("file outbox {} is made on the first reply", dir.display()),
+                )
+            } else if !dir.is_dir() {
+                fail(
+                    "transport",
+                    format!("{} is not a folder", dir.display()),
+                    "set outbound.dir to a folder, or move the file away",
+                )
+            } else {
+                match writable(&dir) {
+                    Ok(()) => ok(
+                        "transport",
+                        format!("file outbox {} is writable", dir.display()),
+                    ),
+                    Err(e) => fail(
+                        "transport",
+                        format!("{} is not writable: {e}", dir.display()),
+                        "give the folder to the user that runs castellan",
+                    ),
+                }
+            };
+            vec![check]
+        }
+        OutboundKind::Sendmail => {
+            let p = &o.sendmail;
+            let exec = std::fs::metadata(p).map(|m| {
+                use std::os::unix::fs::PermissionsExt;
+                m.is_file() && m.permissions().mode() & 0o111 != 0
+            });
+            vec![match exec {
+                Ok(true) => ok("transport", format!("sendmail program {} is there", p.display())),
+                Ok(false) => fail(
+                    "transport",
+                    format!("{} is not an executable file", p.display()),
+                    "set outbound.sendmail to the MTA's sendmail (Postfix and Exim: /usr/sbin/sendmail)",
+                ),
+                Err(e) => fail(
+                    "transport",
+                    format!("{}: {e}", p.display()),
+                    "install the MTA (apt-get install postfix) or set outbound.sendmail to its sendmail program",
+                ),
+            }]
+        }
+        OutboundKind::Smtp => vec![smtp(&o.smtp.host, o.smtp.port, &o.smtp.security)],
+    }
+}
+
+/// Connects, reads the greeting and (plain and STARTTLS) says EHLO; never sends mail.
+fn smtp(host: &str, port: u16, security: &str) -> Check {
+    let fix =
+        "check outbound.smtp.host, port and security (docs/config.md), and that the relay runs";
+    let addrs: Vec<_> = match (host, port).to_socket_addrs() {
+        Ok(a) => a.collect(),
+        Err(e) => return fail("smtp", format!("{host}:{port}: {e}"), fix),
+    };
+    let Some(addr) = addrs.first() else {
+        return fail("smtp", format!("{host}:{port}: no address"), fix);
+    };
+    let stream = match TcpStream::connect_timeout(addr, NET_TIMEOUT) {
+        Ok(s) => s,
+        Err(e) => return fail("smtp", format!("{host}:{port}: {e}"), fix),
+    };
+    let sec = security.to_lowercase();
+    if sec == "tls" || sec == "smtps" {
+        return ok(
+            "smtp",
+            format!("{host}:{port} accepts connections (TLS from the first byte: the handshake is tried at the first reply)"),
+        );
+    }
+    let _ = stream.set_read_timeout(Some(NET_TIMEOUT));
+    let _ = stream.set_write_timeout(Some(NET_TIMEOUT));
+    let mut w = match stream.try_clone() {
+        Ok(w) => w,
+        Err(e) => return fail("smtp", e.to_string(), fix),
+    };
+    let mut r = BufReader::new(stream);
+    let read_reply = |r: &mut BufReader<TcpStream>| -> Result<(String, String), String> {
+        let mut all = String::new();
+        loop {
+            let mut line = String::new();
+            match r.read_line(&mut line) {
+                Ok(0) => return Err("the server closed the connection".into()),
+                Ok(_) => {}
+                Err(e) => return Err(e.to_string()),
+            }
+            all.push_str(&line);
+            if line.len() < 4 || line.as_bytes()[3] != b'-' {
+                return Ok((line.get(..3).unwrap_or("").to_string(), all));
+            }
+        }
+    };
+    match read_reply(&mut r) {
+        Ok((code, _)) if code == "220" => {}
+        Ok((_, text)) => {
+            return fail(
+                "smtp",
+                format!("{host}:{port} greets with: {}", text.trim()),
+                fix,
+            )
+        }
+        Err(e) => return fail("smtp", format!("{host}:{port}: {e}"), fix),
+    }
+    if w.write_all(b"EHLO castellan-doctor\r\n").is_err() {
+        return fail("smtp", format!("{host}:{port}: cannot write"), fix);
+    }
+    let ehlo = read_reply(&mut r);
+    let _ = w.write_all(b"QUIT\r\n");
+    match ehlo {
+        Ok((code, text)) if code == "250" => {
+            if sec == "starttls" && !text.to_uppercase().contains("STARTTLS") {
+                fail(
+                    "smtp",
+                    format!("{host}:{port} does not offer STARTTLS"),
+                    "use the relay's submission port (587), or security: none for a relay on 127.0.0.1",
+                )
+            } else {
+                ok("smtp", format!("{host}:{port} answers EHLO ({sec})"))
+            }
+        }
+        Ok((_, text)) => fail(
+            "smtp",
+            format!("{host}:{port} refuses EHLO: {}", text.trim()),
+            fix,
+        ),
+        Err(e) => fail("smtp", format!("{host}:{port}: {e}"), fix),
+    }
+}
+
+fn templates(dir: &Path) -> Check {
+    if !dir.is_dir() {
+        return warn(
+            "templates",
+            format!("{} is not a folder: the built-in wording is used", dir.display()),
+            "set templates_dir to the templates folder (the package's: /usr/share/castellan/templates)",
+        );
+    }
+    let n = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter(|e| e.path().extension().and_then(|x| x.to_str()) == Some("txt"))
+                .count()
+        })
+        .unwrap_or(0);
+    match crate::service::load_templates(dir) {
+        Ok(_) => ok(
+            "templates",
+            format!("{}: {n} template(s) parse", dir.display()),
+        ),
+        Err(e) => fail(
+            "templates",
+            e,
+            "correct the template named (or delete it: the built-in wording is used instead)",
+        ),
+    }
+}
+
+fn backups(dir: &Path, games: Option<usize>) -> Check {
+    let newest = std::fs::read_dir(dir).ok().and_then(|rd| {
+        rd.filter_map(|e| e.ok())
+            .filter(|e| {
+                let n = e.file_name();
+                let n = n.to_string_lossy();
+                n.starts_with("backup-") && n.ends_with(".jsonl")
+            })
+            .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+            .max()
+    });
+    let fix = format!(
+        "castellan backup (writes {}/backup-<time>.jsonl); run it daily, e.g. from a systemd timer or cron",
+        dir.display()
+    );
+    match (newest, games) {
+        (None, Some(0)) => ok("backups", "none yet, and no game to keep"),
+        (None, _) => warn("backups", format!("no backup in {}", dir.display()), fix),
+        (Some((t, p)), _) => {
+            let days = SystemTime::now()
+                .duration_since(t)
+                .map(|d| d.as_secs() / 86_400)
+                .unwrap_or(0);
+            if days > BACKUP_MAX_AGE_DAYS {
+                warn(
+                    "backups",
+                    format!("the newest, {}, is {days} days old", p.display()),
+                    fix,
+                )
+            } else {
+                ok(
+                    "backups",
+                    format!("newest {}, {days} day(s) old", p.display()),
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,223 @@
+//! Optional metrics for `castellan serve`, in Prometheus' text format, on a 127.0.0.1 port
+//! (`metrics.listen` in the config; off by default). Counters come from the daemon's loop;
+//! gauges are read from the database at each scrape.
+//!
+//! | metric | kind | what |
+//! |---|---|---|
+//! | `castellan_mails_in_total` | counter | messages taken from the inboxes (Maildir, IMAP) |
+//! | `castellan_mails_out_total` | counter | replies the transport accepted |
+//! | `castellan_send_failures_total` | counter | send attempts that failed (retried or parked) |
+//! | `castellan_deadline_mails_total` | counter | mails made by deadlines (reminders, defaults) |
+//! | `castellan_errors_total{stage}` | counter | failed passes: `inbox`, `deadlines`, `outbox` |
+//! | `castellan_inbox_pass_seconds` | summary | time to take and handle the waiting messages, per pass that took any (`_sum`, `_count`) |
+//! | `castellan_outbox_waiting`, `castellan_outbox_parked` | gauge | replies waiting; parked after failures |
+//! | `castellan_games{status}` | gauge | games by status |
+//! | `castellan_deadlines_pending` | gauge | games waiting on a deadline |
+//! | `castellan_next_deadline_seconds` | gauge | seconds to the nearest deadline (absent when none) |
+
+use crate::store::SledStore;
+use castellan_judge::Store;
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+#[derive(Default)]
+pub struct Metrics {
+    pub mails_in: AtomicU64,
+    pub mails_out: AtomicU64,
+    pub send_failures: AtomicU64,
+    pub deadline_mails: AtomicU64,
+    pub inbox_errors: AtomicU64,
+    pub deadline_errors: AtomicU64,
+    pub outbox_errors: AtomicU64,
+    /// Microseconds, summed over inbox passes that took messages.
+    pub inbox_pass_micros: AtomicU64,
+    pub inbox_passes: AtomicU64,
+}
+
+impl Metrics {
+    pub fn add(counter: &AtomicU64, n: u64) {
+        counter.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// The exposition: counters, then gauges read from `store` at time `now`.
+    pub fn render(&self, store: &SledStore, now: i64) -> String {
+        let mut s = String::new();
+        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        let mut counter = |name: &str, help: &str, v: u64| {
+            let _ = writeln!(s, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {v}");
+        };
+        counter(
+            "castellan_mails_in_total",
+            "Messages taken from the inboxes.",
+            get(&self.mails_in),
+        );
+        counter(
+            "castellan_mails_out_total",
+            "Replies the transport accepted.",
+            get(&self.mails_out),
+        );
+        counter(
+            "castellan_send_failures_total",
+            "Send attempts that failed (retried or parked).",
+            get(&self.send_failures),
+        );
+        counter(
+            "castellan_deadline_mails_total",
+            "Mails made by deadlines (reminders, defaults).",
+            get(&self.deadline_mails),
+        );
+        let _ = writeln!(
+            s,
+            "# HELP castellan_errors_total Failed passes by stage.\n# TYPE castellan_errors_total counter"
+        );
+        for (stage, c) in [
+            ("inbox", &self.inbox_errors),
+            ("deadlines", &self.deadline_errors),
+            ("outbox", &self.outbox_errors),
+        ] {
+            let _ = writeln!(s, "castellan_errors_total{{stage=\"{stage}\"}} {}", get(c));
+        }
+        let _ = writeln!(
+            s,
+            "# HELP castellan_inbox_pass_seconds Time to take and handle the waiting messages, per pass that took any.\n\
+             # TYPE castellan_inbox_pass_seconds summary\n\
+             castellan_inbox_pass_seconds_sum {}\ncastellan_inbox_pass_seconds_count {}",
+            get(&self.inbox_pass_micros) as f64 / 1e6,
+            get(&self.inbox_passes)
+        );
+        let mut gauge = |name: &str, help: &str, lines: Vec<String>| {
+            let _ = writeln!(s, "# HELP {name} {help}\n# TYPE {name} gauge");
+            for l in lines {
+                let _ = writeln!(s, "{l}");
+            }
+        };
+        if let Ok(items) = store.outbox() {
+            let parked = items.iter().filter(|(_, i)| i.failed).count();
+            gauge(
+                "castellan_outbox_waiting",
+                "Replies waiting to be sent.",
+                vec![format!("castellan_outbox_waiting {}", items.len() - parked)],
+            );
+            gauge(
+                "castellan_outbox_parked",
+                "Replies parked after failures.",
+                vec![format!("castellan_outbox_parked {parked}")],
+            );
+        }
+        if let Ok(ids) = store.game_ids() {
+            let mut by_status = std::collections::BTreeMap::new();
+            let (mut pending, mut next) = (0u64, None::<i64>);
+            for id in ids {
+                if let Ok(Some(g)) = store.game(&id) {
+                    *by_status
+                        .entry(format!("{:?}", g.status).to_lowercase())
+                        .or_insert(0u64) += 1;
+                    if let Some(d) = g.deadline {
+                        pending += 1;
+                        next = Some(next.map_or(d, |n| n.min(d)));
+                    }
+                }
+            }
+            gauge(
+                "castellan_games",
+                "Games by status.",
+                by_status
+                    .iter()
+                    .map(|(k, v)| format!("castellan_games{{status=\"{k}\"}} {v}"))
+                    .collect(),
+            );
+            gauge(
+                "castellan_deadlines_pending",
+                "Games waiting on a deadline.",
+                vec![format!("castellan_deadlines_pending {pending}")],
+            );
+            if let Some(d) = next {
+                gauge(
+                    "castellan_next_deadline_seconds",
+                    "Seconds to the nearest deadline (negative: overdue, run at the next tick).",
+                    vec![format!("castellan_next_deadline_seconds {}", d - now)],
+                );
+            }
+        }
+        s
+    }
+}
+
+/// Refuses an address that is not on the loopback interface: the metrics are not for the
+/// network at large.
+pub fn check_listen(listen: &str) -> Result<std::net::SocketAddr, String> {
+    let addr: std::net::SocketAddr = listen
+        .parse()
+        .map_err(|e| format!("metrics.listen \"{listen}\": {e} (write it as 127.0.0.1:PORT)"))?;
+    if !addr.ip().is_loopback() {
+        return Err(format!(
+            "metrics.listen \"{listen}\": only a loopback address (127.0.0.1:PORT) is allowed"
+        ));
+    }
+    Ok(addr)
+}
+
+/// Answers every HTTP request on `listener` with the exposition (any path; the request is
+/// read up to its blank line, at most 8 KiB).
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    metrics: Arc<Metrics>,
+    store: SledStore,
+    clock: crate::service::Clock,
+) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    loop {
+        let Ok((mut conn, _)) = listener.accept().await else {
+            continue;
+        };
+        let metrics = metrics.clone();
+        let store = store.clone();
+        let now = clock();
+        tokio::spawn(async move {
+            let mut buf = vec![0u8; 8192];
+            let mut len = 0;
+            let read = tokio::time::timeout(std::time::Duration::from_secs(5), async {
+                while len < buf.len() {
+                    match conn.read(&mut buf[len..]).await {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => len += n,
+                    }
+                    if buf[..len].windows(4).any(|w| w == b"\r\n\r\n")
+                        || buf[..len].windows(2).any(|w| w == b"\n\n")
+                    {
+                        break;
+                    }
+                }
+            })
+            .await;
+            if read.is_err() {
+                return;
+            }
+            let body = metrics.render(&store, now);
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\n\
+                 Content-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = conn.write_all(head.as_bytes()).await;
+            let _ = conn.write_all(body.as_bytes()).await;
+            let _ = conn.shutdown().await;
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_loopback_addresses_are_taken() {
+        assert!(check_listen("127.0.0.1:9464").is_ok());
+        assert!(check_listen("[::1]:9464").is_ok());
+        assert!(check_listen("0.0.0.0:9464")
+            .unwrap_err()
+            .contains("loopback"));
+        assert!(check_listen("localhost").is_err());
+    }
+}
