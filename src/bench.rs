@@ -6,6 +6,7 @@
 
 use crate::config::Config;
 use crate::demo::LocalJudge;
+use crate::error::ShellError;
 use crate::players::{play_games, MailPlayers, PlayError};
 use crate::simulate::{self, SimulateSettings};
 use serde::Serialize;
@@ -87,19 +88,23 @@ pub fn peak_rss_kib() -> Option<u64> {
         .ok()
 }
 
-pub fn run(s: &BenchSettings, base: &Config) -> Result<BenchReport, String> {
+pub fn run(s: &BenchSettings, base: &Config) -> Result<BenchReport, ShellError> {
     let dir = std::env::temp_dir().join(format!("castellan-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(|e| ShellError::io(&dir, e))?;
     let result = run_in(s, base, &dir);
     let _ = std::fs::remove_dir_all(&dir);
     result
 }
 
-fn run_in(s: &BenchSettings, base: &Config, dir: &std::path::Path) -> Result<BenchReport, String> {
+fn run_in(
+    s: &BenchSettings,
+    base: &Config,
+    dir: &std::path::Path,
+) -> Result<BenchReport, ShellError> {
     let local = LocalJudge::open(base, dir, s.seed)?;
     let svc = &local.svc;
-    let mut bots = MailPlayers::new(svc, "bench").map_err(|e| e.to_string())?;
+    let mut bots = MailPlayers::new(svc, "bench")?;
     let max_lines = svc.config.judge.max_lines;
     let mut latencies = Vec::with_capacity(s.mails);
     let mut service_time = Duration::ZERO;
@@ -116,27 +121,30 @@ fn run_in(s: &BenchSettings, base: &Config, dir: &std::path::Path) -> Result<Ben
         local.pass_after(0)?;
         let played = play_games(svc, &mut bots, &ids, s.mails - mails, max_lines, |round| {
             let t0 = Instant::now();
-            local.pass_after(60).map_err(PlayError::Io)?;
+            local
+                .pass_after(60)
+                .map_err(|e| PlayError::Io(e.to_string()))?;
             let end = Instant::now();
             service_time += end - t0;
             latencies.extend(round.iter().map(|m| end - m.delivered_at));
             progress.inc(round.len() as u64);
             Ok(())
-        })
-        .map_err(|e| e.to_string())?;
+        })?;
         if played.mails == 0 {
-            return Err("no game took a mail: nothing to measure".into());
+            return Err(ShellError::Usage(
+                "no game took a mail: nothing to measure".into(),
+            ));
         }
         mails += played.mails;
     }
     let wall = start.elapsed().as_secs_f64();
     progress.finish();
     latencies.sort();
-    bots.read_outbox().map_err(|e| e.to_string())?;
+    bots.read_outbox()?;
     let mails_out = std::fs::read_dir(svc.config.outbox_path())
         .map(|rd| rd.count())
         .unwrap_or(0);
-    svc.store.flush().map_err(|e| e.0)?;
+    svc.store.flush()?;
     let mut engine = Vec::new();
     if s.engine_games > 0 {
         let all = crate::games::all();

@@ -117,7 +117,7 @@ impl Default for Config {
         Config {
             data_dir: PathBuf::from("var"),
             database: None,
-            templates_dir: PathBuf::from("templates"),
+            templates_dir: PathBuf::from("crates/judge/templates"),
             inbound: Inbound::default(),
             outbound: Outbound::default(),
             tick_seconds: 60,

@@ -2,6 +2,7 @@
 //! embedded defaults (Maildir inbox, sled on disk, file outbox), then the game is audited.
 
 use crate::config::Config;
+use crate::error::ShellError;
 use crate::players::{load_session, play_games, MailPlayers, PlayError};
 use crate::service::{Entropy, PassReport, Service};
 use castellan_judge::{AdminCommand, Status, Store};
@@ -52,7 +53,7 @@ pub struct LocalJudge {
 impl LocalJudge {
     /// Open the judge with every path under `dir` ([`local_config`]), the clock at
     /// [`DEMO_EPOCH`] and entropy drawn from `seed`.
-    pub fn open(base: &Config, dir: &std::path::Path, seed: u64) -> Result<LocalJudge, String> {
+    pub fn open(base: &Config, dir: &std::path::Path, seed: u64) -> Result<LocalJudge, ShellError> {
         let now = Arc::new(AtomicI64::new(DEMO_EPOCH));
         let clock = now.clone();
         let mut svc = Service::open(
@@ -64,7 +65,10 @@ impl LocalJudge {
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
-            .map_err(|e| e.to_string())?;
+            .map_err(|source| ShellError::Setup {
+                what: "cannot start the async runtime",
+                source,
+            })?;
         Ok(LocalJudge {
             svc,
             transport,
@@ -74,7 +78,7 @@ impl LocalJudge {
     }
 
     /// Move the fake clock `seconds` on, then run one pass: inbox, deadlines, outbox.
-    pub fn pass_after(&self, seconds: i64) -> Result<PassReport, String> {
+    pub fn pass_after(&self, seconds: i64) -> Result<PassReport, ShellError> {
         self.now.fetch_add(seconds, Ordering::SeqCst);
         self.rt.block_on(self.svc.run_once(&self.transport))
     }
@@ -97,14 +101,14 @@ pub fn local_config(base: &Config, dir: &std::path::Path) -> Config {
     c
 }
 
-pub fn run(s: &DemoSettings, base: &Config) -> Result<DemoReport, String> {
+pub fn run(s: &DemoSettings, base: &Config) -> Result<DemoReport, ShellError> {
     if s.dir.exists() {
-        std::fs::remove_dir_all(&s.dir).map_err(|e| format!("{}: {e}", s.dir.display()))?;
+        std::fs::remove_dir_all(&s.dir).map_err(|e| ShellError::io(&s.dir, e))?;
     }
-    std::fs::create_dir_all(&s.dir).map_err(|e| format!("{}: {e}", s.dir.display()))?;
+    std::fs::create_dir_all(&s.dir).map_err(|e| ShellError::io(&s.dir, e))?;
     let local = LocalJudge::open(base, &s.dir, s.seed)?;
     let svc = &local.svc;
-    let mut bots = MailPlayers::new(svc, &format!("demo-{}", s.seed)).map_err(|e| e.to_string())?;
+    let mut bots = MailPlayers::new(svc, &format!("demo-{}", s.seed))?;
     let id = bots.create_game(svc, &s.game, s.players, &s.options)?;
     local.pass_after(0)?;
     let step = s.minutes_per_pass * 60;
@@ -114,17 +118,17 @@ pub fn run(s: &DemoSettings, base: &Config) -> Result<DemoReport, String> {
         std::slice::from_ref(&id),
         s.max_mails,
         svc.config.judge.max_lines,
-        |_| local.pass_after(step).map(|_| ()).map_err(PlayError::Io),
-    )
-    .map_err(|e| e.to_string())?;
-    let rec = svc
-        .store
-        .game(&id)
-        .map_err(|e| e.0)?
-        .ok_or("the game vanished")?;
-    let turns = load_session(&rec)
-        .map_err(|e| e.to_string())?
-        .map_or(0, |s| s.turn());
+        |_| {
+            local
+                .pass_after(step)
+                .map(|_| ())
+                .map_err(|e| PlayError::Io(e.to_string()))
+        },
+    )?;
+    let rec = svc.store.game(&id)?.ok_or_else(|| {
+        ShellError::Store(castellan_judge::StoreError(format!("game {id} vanished")))
+    })?;
+    let turns = load_session(&rec)?.map_or(0, |s| s.turn());
     let audit = match svc.judge.admin(
         &svc.store,
         AdminCommand::Verify { game: id.clone() },
@@ -143,7 +147,7 @@ pub fn run(s: &DemoSettings, base: &Config) -> Result<DemoReport, String> {
             .count()
         })
         .unwrap_or(0);
-    svc.store.flush().map_err(|e| e.0)?;
+    svc.store.flush()?;
     Ok(DemoReport {
         game_id: id,
         status: rec.status,

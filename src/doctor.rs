@@ -630,7 +630,7 @@ fn templates(dir: &Path) -> Check {
         ),
         Err(e) => fail(
             "templates",
-            e,
+            e.to_string(),
             "correct the template named (or delete it: the built-in wording is used instead)",
         ),
     }

@@ -74,10 +74,3 @@ impl ShellError {
         }
     }
 }
-
-/// Until every caller speaks [`ShellError`]: its one-line message.
-impl From<ShellError> for String {
-    fn from(e: ShellError) -> String {
-        e.to_string()
-    }
-}

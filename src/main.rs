@@ -9,8 +9,7 @@ use std::io::Read;
 use std::path::Path;
 use std::process::ExitCode;
 
-/// sysexits EX_TEMPFAIL: the MTA keeps the message and retries.
-const EX_TEMPFAIL: u8 = 75;
+use castellan::error::{ShellError, EX_TEMPFAIL};
 
 fn main() -> ExitCode {
     castellan::pipe::end_quietly_on_broken_pipe();
@@ -20,16 +19,18 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("castellan: {e}");
-            ExitCode::FAILURE
+            ExitCode::from(e.exit_code())
         }
     }
 }
 
-fn pairs(list: &[String], flag: &str) -> Result<Vec<(String, String)>, String> {
-    list.iter().map(|s| key_value(s, flag)).collect()
+fn pairs(list: &[String], flag: &str) -> Result<Vec<(String, String)>, ShellError> {
+    list.iter()
+        .map(|s| key_value(s, flag).map_err(ShellError::Usage))
+        .collect()
 }
 
-fn load_config(cli: &Cli) -> Result<Config, String> {
+fn load_config(cli: &Cli) -> Result<Config, ShellError> {
     let default_path = Path::new("config/castellan.yaml");
     let mut c = Config::load(&cli.config, cli.config != default_path)?;
     if let Some(d) = &cli.data_dir {
@@ -38,20 +39,20 @@ fn load_config(cli: &Cli) -> Result<Config, String> {
     Ok(c)
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime, String> {
+fn runtime() -> Result<tokio::runtime::Runtime, ShellError> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .map_err(|e| e.to_string())
+        .map_err(|source| ShellError::Setup {
+            what: "cannot start the async runtime",
+            source,
+        })
 }
 
-fn admin(config: Config, cmd: AdminCommand) -> Result<ExitCode, String> {
+fn admin(config: Config, cmd: AdminCommand) -> Result<ExitCode, ShellError> {
     let svc = Service::open(config, system_clock())?;
-    let (changes, text) = svc
-        .judge
-        .admin(&svc.store, cmd, &svc.env())
-        .map_err(|e| e.to_string())?;
-    svc.commit(&changes).map_err(|e| e.0)?;
+    let (changes, text) = svc.judge.admin(&svc.store, cmd, &svc.env())?;
+    svc.commit(&changes)?;
     println!("{}", text.trim_end());
     if !changes.outbox.is_empty() {
         let transport = svc.transport();
@@ -68,7 +69,7 @@ fn admin(config: Config, cmd: AdminCommand) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn run(cli: Cli) -> Result<ExitCode, String> {
+fn run(cli: Cli) -> Result<ExitCode, ShellError> {
     if let Command::Doctor = cli.command {
         // Before load_config: a config that does not load is one of the doctor's findings.
         let default_path = Path::new("config/castellan.yaml");
@@ -90,7 +91,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Config => {
             print!(
                 "{}",
-                serde_yaml::to_string(&config).map_err(|e| e.to_string())?
+                serde_yaml::to_string(&config).map_err(|e| ShellError::Config {
+                    path: cli.config.clone(),
+                    why: e.to_string(),
+                })?
             );
             Ok(ExitCode::SUCCESS)
         }
@@ -105,7 +109,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     "took {} message(s), {} deadline mail(s), sent {}, {} kept for retry",
                     r.taken, r.ticked, r.sent, r.failed
                 );
-                svc.store.flush().map_err(|e| e.0)?;
+                svc.store.flush()?;
                 Ok(ExitCode::SUCCESS)
             } else {
                 rt.block_on(castellan::daemon::serve(svc, transport))?;
@@ -235,13 +239,13 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Outbox { retry } => {
             let svc = Service::open(config, system_clock())?;
             if retry {
-                let n = svc.store.retry_parked().map_err(|e| e.0)?;
+                let n = svc.store.retry_parked()?;
                 println!(
                     "{n} parked repl{} will be tried again",
                     if n == 1 { "y" } else { "ies" }
                 );
             }
-            let items = svc.store.outbox().map_err(|e| e.0)?;
+            let items = svc.store.outbox()?;
             let parked = items.iter().filter(|(_, i)| i.failed).count();
             println!("{} waiting, {parked} parked", items.len() - parked);
             for (key, i) in items {
@@ -259,9 +263,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Backup { file, restore } => {
             let svc = Service::open(config, system_clock())?;
             if let Some(path) = restore {
-                let text = std::fs::read_to_string(&path)
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
-                let n = svc.store.restore(&text).map_err(|e| e.0)?;
+                let text = std::fs::read_to_string(&path).map_err(|e| ShellError::io(&path, e))?;
+                let n = svc.store.restore(&text)?;
                 println!("restored {n} records from {}", path.display());
             } else {
                 let path = file.unwrap_or_else(|| {
@@ -271,20 +274,19 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 });
                 let tmp = path.with_extension("partial");
                 let mut f = std::io::BufWriter::new(
-                    std::fs::File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?,
+                    std::fs::File::create(&tmp).map_err(|e| ShellError::io(&tmp, e))?,
                 );
                 let mut progress = castellan::progress::Progress::new("backup", "records", None);
-                let n = svc
-                    .store
-                    .backup(&mut castellan::progress::LineCounter {
-                        inner: &mut f,
-                        progress: &mut progress,
-                    })
-                    .map_err(|e| e.0)?;
+                let n = svc.store.backup(&mut castellan::progress::LineCounter {
+                    inner: &mut f,
+                    progress: &mut progress,
+                })?;
                 progress.finish();
-                let f = f.into_inner().map_err(|e| e.to_string())?;
-                f.sync_all().map_err(|e| e.to_string())?;
-                std::fs::rename(&tmp, &path).map_err(|e| e.to_string())?;
+                let f = f
+                    .into_inner()
+                    .map_err(|e| ShellError::io(&tmp, e.into_error()))?;
+                f.sync_all().map_err(|e| ShellError::io(&tmp, e))?;
+                std::fs::rename(&tmp, &path).map_err(|e| ShellError::io(&path, e))?;
                 println!("{n} records written to {}", path.display());
             }
             Ok(ExitCode::SUCCESS)
@@ -294,7 +296,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
 
 /// A configured CA file that cannot be used stops `serve` at once, naming the key, rather
 /// than failing every poll and parking every reply.
-fn check_ca_files(c: &Config) -> Result<(), String> {
+fn check_ca_files(c: &Config) -> Result<(), ShellError> {
     use castellan::config::{InboundKind, OutboundKind};
     let mut files = Vec::new();
     if c.inbound.kind == InboundKind::Imap && c.inbound.imap.tls {
@@ -316,15 +318,21 @@ fn check_ca_files(c: &Config) -> Result<(), String> {
         );
     }
     for (key, f) in files {
-        castellan_mail::check_ca_file(f).map_err(|e| format!("{key}: {e}"))?;
+        castellan_mail::check_ca_file(f).map_err(|e| ShellError::Config {
+            path: key.into(),
+            why: e.to_string(),
+        })?;
     }
     Ok(())
 }
 
 /// A report as JSON (`--json`, for scripts) or as text.
-fn print_report<R: serde::Serialize>(json: bool, report: &R, text: &str) -> Result<(), String> {
+fn print_report<R: serde::Serialize>(json: bool, report: &R, text: &str) -> Result<(), ShellError> {
     if json {
-        let j = serde_json::to_string_pretty(report).map_err(|e| e.to_string())?;
+        let j = serde_json::to_string_pretty(report).map_err(|e| ShellError::BadInput {
+            what: "report".into(),
+            why: e.to_string(),
+        })?;
         println!("{j}");
     } else {
         print!("{text}");
@@ -332,15 +340,15 @@ fn print_report<R: serde::Serialize>(json: bool, report: &R, text: &str) -> Resu
     Ok(())
 }
 
-fn unknown_game(name: &str) -> String {
+fn unknown_game(name: &str) -> ShellError {
     let names: Vec<&str> = castellan::games::all().iter().map(|g| g.name).collect();
-    format!(
+    ShellError::Usage(format!(
         "unknown game \"{name}\"; the games are: {}",
         names.join(", ")
-    )
+    ))
 }
 
-fn game_command(config: Config, g: GameCommand) -> Result<ExitCode, String> {
+fn game_command(config: Config, g: GameCommand) -> Result<ExitCode, ShellError> {
     match g {
         GameCommand::New {
             game,
@@ -383,10 +391,13 @@ fn game_command(config: Config, g: GameCommand) -> Result<ExitCode, String> {
         GameCommand::Export { game, file } => {
             let svc = Service::open(config, system_clock())?;
             let e = castellan::transfer::export(&svc.store, &game)?;
-            let text = serde_json::to_string_pretty(&e).map_err(|e| e.to_string())?;
+            let text = serde_json::to_string_pretty(&e).map_err(|e| ShellError::BadInput {
+                what: format!("export of {game}"),
+                why: e.to_string(),
+            })?;
             match file {
                 Some(p) => {
-                    std::fs::write(&p, text + "\n").map_err(|e| format!("{}: {e}", p.display()))?;
+                    std::fs::write(&p, text + "\n").map_err(|e| ShellError::io(&p, e))?;
                     eprintln!(
                         "{game} written to {} (it holds the game's secret: keep it private)",
                         p.display()
@@ -398,8 +409,7 @@ fn game_command(config: Config, g: GameCommand) -> Result<ExitCode, String> {
         }
         GameCommand::Import { file } => {
             let svc = Service::open(config, system_clock())?;
-            let text =
-                std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+            let text = std::fs::read_to_string(&file).map_err(|e| ShellError::io(&file, e))?;
             let id = castellan::transfer::import(&svc.store, &text, &castellan::games::all())?;
             println!("imported {id}");
             Ok(ExitCode::SUCCESS)

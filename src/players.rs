@@ -7,6 +7,7 @@
 //! decides its orders with the game's bot (`Session::bot_turn`). Used by `castellan demo`,
 //! `castellan bench` and the end-to-end tests.
 
+use crate::error::ShellError;
 use crate::service::Service;
 use castellan_judge::{AdminCommand, GameRecord, Status, Store};
 use castellan_mail::Maildir;
@@ -93,29 +94,29 @@ impl MailPlayers {
         game: &str,
         players: usize,
         options: &[(String, String)],
-    ) -> Result<String, String> {
+    ) -> Result<String, ShellError> {
         self.created += 1;
         let n = self.created;
         let players = (1..=players)
             .map(|i| (format!("Bot{i}"), seat_address(n, i)))
             .collect();
-        let (changes, text) = svc
-            .judge
-            .admin(
-                &svc.store,
-                AdminCommand::New {
-                    game: game.to_string(),
-                    players,
-                    gm: format!("gm@{PLAYER_DOMAIN}"),
-                    options: options.to_vec(),
-                },
-                &svc.env(),
-            )
-            .map_err(|e| e.to_string())?;
-        svc.commit(&changes).map_err(|e| e.0)?;
-        text.strip_prefix("created ")
-            .map(|s| s.trim().to_string())
-            .ok_or(text)
+        let (changes, _) = svc.judge.admin(
+            &svc.store,
+            AdminCommand::New {
+                game: game.to_string(),
+                players,
+                gm: format!("gm@{PLAYER_DOMAIN}"),
+                options: options.to_vec(),
+            },
+            &svc.env(),
+        )?;
+        svc.commit(&changes)?;
+        // The new game's id from the data the judge returned, not from its wording.
+        changes.games.first().map(|g| g.id.clone()).ok_or_else(|| {
+            ShellError::Store(castellan_judge::StoreError(
+                "the judge created no game record".into(),
+            ))
+        })
     }
 
     /// Read the outbox files written since the last call; learn tokens from welcome mails'

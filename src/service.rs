@@ -20,6 +20,7 @@
 //! same Message-ID) but never lose one.
 
 use crate::config::{Config, OutboundKind};
+use crate::error::ShellError;
 use crate::store::SledStore;
 use castellan_judge::{Changes, Env, Judge, Outbound, Store, StoreError, Templates};
 use castellan_mail::{Maildir, OutgoingMail, SmtpSecurity, Transport};
@@ -89,15 +90,15 @@ pub enum Handled {
 /// Read templates/ at run time: every `*.txt` file overrides the built-in template of the
 /// same relative path (`report.txt` or `en/report.txt` English, `fr/report.txt` French,
 /// `fr/answers/join.txt`), so a game master can reword mails without recompiling.
-pub fn load_templates(dir: &Path) -> Result<Templates, String> {
+pub fn load_templates(dir: &Path) -> Result<Templates, ShellError> {
     let mut files = Vec::new();
     read_templates(dir, "", &mut files)?;
-    Templates::with_overrides(files)
+    Templates::with_overrides(files).map_err(ShellError::Templates)
 }
 
 /// [`load_templates`] for the running service: a template that does not compile is left
 /// out (the built-in wording is used) and logged, so one bad edit never stops the judge.
-pub fn load_templates_lenient(dir: &Path) -> Result<Templates, String> {
+pub fn load_templates_lenient(dir: &Path) -> Result<Templates, ShellError> {
     let mut files = Vec::new();
     read_templates(dir, "", &mut files)?;
     let (templates, problems) = Templates::with_overrides_lenient(files);
@@ -111,7 +112,7 @@ fn read_templates(
     dir: &Path,
     prefix: &str,
     files: &mut Vec<(String, String)>,
-) -> Result<(), String> {
+) -> Result<(), ShellError> {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return Ok(());
     };
@@ -126,7 +127,7 @@ fn read_templates(
         if p.is_dir() && prefix.matches('/').count() < 2 {
             read_templates(&p, &format!("{prefix}{name}/"), files)?;
         } else if p.is_file() && p.extension().and_then(|e| e.to_str()) == Some("txt") {
-            let text = std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let text = std::fs::read_to_string(&p).map_err(|e| ShellError::io(&p, e))?;
             files.push((format!("{prefix}{name}"), text));
         }
     }
@@ -147,8 +148,8 @@ pub fn to_outgoing(o: &Outbound, from: &str) -> OutgoingMail {
 }
 
 impl Service {
-    pub fn open(config: Config, clock: Clock) -> Result<Service, String> {
-        let store = SledStore::open(&config.database_path()).map_err(|e| e.0)?;
+    pub fn open(config: Config, clock: Clock) -> Result<Service, ShellError> {
+        let store = SledStore::open(&config.database_path())?;
         let templates = load_templates_lenient(&config.templates_dir)?;
         let judge = Judge::new(config.judge.clone(), crate::games::all(), templates);
         Ok(Service {
@@ -200,9 +201,10 @@ impl Service {
     /// message of a batch is handled and committed in order, the batch is made durable
     /// with one flush, and only then is each acknowledged (moved to cur/). Returns how
     /// many were taken.
-    pub fn process_maildir(&self) -> Result<usize, String> {
-        let inbox = Maildir::open(self.config.inbox_path()).map_err(|e| e.to_string())?;
-        let waiting = inbox.list_new().map_err(|e| e.to_string())?;
+    pub fn process_maildir(&self) -> Result<usize, ShellError> {
+        let dir = self.config.inbox_path();
+        let inbox = Maildir::open(&dir).map_err(|e| ShellError::io(&dir, e))?;
+        let waiting = inbox.list_new().map_err(|e| ShellError::io(&dir, e))?;
         let mut n = 0;
         for batch in waiting.chunks(BATCH) {
             let mut taken = Vec::with_capacity(batch.len());
@@ -214,16 +216,18 @@ impl Service {
                         continue;
                     }
                 };
-                let r = self.handle_unflushed(&raw).map_err(|e| e.0)?;
+                let r = self.handle_unflushed(&raw)?;
                 if let Handled::Unreadable(why) = &r {
                     tracing::warn!("{}: not a mail ({why}); set aside", path.display());
                 }
                 taken.push(path);
             }
-            self.store.flush().map_err(|e| e.0)?;
+            self.store.flush()?;
             fault_point("after-commit");
             for path in taken {
-                inbox.acknowledge(path).map_err(|e| e.to_string())?;
+                inbox
+                    .acknowledge(path)
+                    .map_err(|e| ShellError::io(path, e))?;
                 n += 1;
             }
         }
@@ -279,24 +283,18 @@ impl Service {
 
     /// Send every due reply. A transient failure is retried later with exponential
     /// backoff; after `max_attempts` the reply is parked (kept, marked failed).
-    pub async fn drain_outbox(&self, transport: &Transport) -> Result<(usize, usize), String> {
+    pub async fn drain_outbox(&self, transport: &Transport) -> Result<(usize, usize), ShellError> {
         let (mut sent, mut failed, mut marked) = (0, 0, false);
         let now = (self.clock)();
         let from = self.config.judge.address.clone();
         // One mailer for the whole drain: SMTP reuses its connection across the batch.
         let mut mailer = transport.mailer();
-        for (key, mut item) in self.store.outbox().map_err(|e| e.0)? {
+        for (key, mut item) in self.store.outbox()? {
             if item.failed || item.not_before > now {
                 continue;
             }
-            if self
-                .store
-                .was_sent(&item.mail.message_id)
-                .map_err(|e| e.0)?
-            {
-                self.store
-                    .mark_sent(key, &item.mail.message_id, now)
-                    .map_err(|e| e.0)?;
+            if self.store.was_sent(&item.mail.message_id)? {
+                self.store.mark_sent(key, &item.mail.message_id, now)?;
                 marked = true;
                 continue;
             }
@@ -304,9 +302,7 @@ impl Service {
             match mailer.send(&mail, now).await {
                 Ok(()) => {
                     fault_point("after-send");
-                    self.store
-                        .mark_sent(key, &item.mail.message_id, now)
-                        .map_err(|e| e.0)?;
+                    self.store.mark_sent(key, &item.mail.message_id, now)?;
                     sent += 1;
                 }
                 Err(e) => {
@@ -324,13 +320,13 @@ impl Service {
                         item.not_before = now + delay as i64;
                         tracing::warn!("reply {} will be retried: {e}", item.mail.message_id);
                     }
-                    self.store.update_outbox(key, &item).map_err(|e| e.0)?;
+                    self.store.update_outbox(key, &item)?;
                     failed += 1;
                 }
             }
         }
         if sent > 0 || marked {
-            self.store.flush().map_err(|e| e.0)?;
+            self.store.flush()?;
         }
         Ok((sent, failed))
     }
@@ -339,20 +335,20 @@ impl Service {
     /// Every inbox this judge reads, each tried even if another failed: the Maildir always
     /// (the inbox of the default set-up and the spool `castellan ingest` writes to when the
     /// database is busy), and IMAP when configured. One result per inbox.
-    pub async fn take_inboxes(&self) -> Vec<Result<usize, String>> {
+    pub async fn take_inboxes(&self) -> Vec<Result<usize, ShellError>> {
         let mut taken = vec![self.process_maildir()];
         if self.config.inbound.kind == crate::config::InboundKind::Imap {
-            taken.push(crate::daemon::poll_imap(self).await.map_err(String::from));
+            taken.push(crate::daemon::poll_imap(self).await);
         }
         taken
     }
 
-    pub async fn run_once(&self, transport: &Transport) -> Result<PassReport, String> {
+    pub async fn run_once(&self, transport: &Transport) -> Result<PassReport, ShellError> {
         let mut taken = 0;
         for t in self.take_inboxes().await {
             taken += t?;
         }
-        let ticked = self.tick().map_err(|e| e.0)?;
+        let ticked = self.tick()?;
         let (sent, failed) = self.drain_outbox(transport).await?;
         Ok(PassReport {
             taken,

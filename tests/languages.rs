@@ -135,7 +135,7 @@ fn a_french_player_plays_a_whole_castle_risk_game_reading_only_french() {
         |_| {
             j.pass_after(600)
                 .map(|_| ())
-                .map_err(castellan::players::PlayError::Io)
+                .map_err(|e| castellan::players::PlayError::Io(e.to_string()))
         },
     )
     .unwrap();
