@@ -98,65 +98,8 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
             );
             Ok(ExitCode::SUCCESS)
         }
-        Command::Serve { once } => {
-            check_ca_files(&config)?;
-            let svc = Service::open(config, system_clock())?;
-            let transport = svc.transport();
-            let rt = runtime()?;
-            if once {
-                let r = rt.block_on(svc.run_once(&transport))?;
-                println!(
-                    "took {} message(s), {} deadline mail(s), sent {}, {} kept for retry",
-                    r.taken, r.ticked, r.sent, r.failed
-                );
-                svc.store.flush()?;
-                Ok(ExitCode::SUCCESS)
-            } else {
-                rt.block_on(castellan::daemon::serve(svc, transport))?;
-                Ok(ExitCode::SUCCESS)
-            }
-        }
-        Command::Ingest { file } => {
-            let mut raw = Vec::new();
-            let read = if file == "-" {
-                std::io::stdin().read_to_end(&mut raw).map(|_| ())
-            } else {
-                std::fs::read(&file).map(|r| raw = r)
-            };
-            if let Err(e) = read {
-                eprintln!("castellan ingest: cannot read {file}: {e}");
-                return Ok(ExitCode::from(EX_TEMPFAIL));
-            }
-            // The message is safe on disk first (Maildir, synced); then handled if the
-            // database is free. A running daemon holds the database: it takes the
-            // message from the Maildir on its next pass.
-            let inbox = match castellan_mail::Maildir::open(config.inbox_path()) {
-                Ok(m) => m,
-                Err(e) => {
-                    eprintln!(
-                        "castellan ingest: inbox {}: {e}",
-                        config.inbox_path().display()
-                    );
-                    return Ok(ExitCode::from(EX_TEMPFAIL));
-                }
-            };
-            if let Err(e) = inbox.deliver(&raw) {
-                eprintln!("castellan ingest: cannot store the message: {e}");
-                return Ok(ExitCode::from(EX_TEMPFAIL));
-            }
-            match Service::open(config, system_clock()) {
-                Ok(svc) => {
-                    let n = svc.process_maildir()?;
-                    let transport = svc.transport();
-                    let (sent, _) = runtime()?.block_on(svc.drain_outbox(&transport))?;
-                    println!("handled {n} message(s), sent {sent} mail(s)");
-                }
-                Err(e) => println!(
-                    "stored in the inbox; the database is not free ({e}): `castellan serve` takes it on its next pass"
-                ),
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Serve { once } => serve(config, once),
+        Command::Ingest { file } => ingest(config, &file),
         Command::Game(g) => game_command(config, g),
         Command::Doctor => Ok(ExitCode::SUCCESS), // handled above
         Command::Simulate(a) => {
@@ -236,62 +179,136 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
             print_report(a.json, &r, &r.text())?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Outbox { retry } => {
-            let svc = Service::open(config, system_clock())?;
-            if retry {
-                let n = svc.store.retry_parked()?;
-                println!(
-                    "{n} parked repl{} will be tried again",
-                    if n == 1 { "y" } else { "ies" }
-                );
-            }
-            let items = svc.store.outbox()?;
-            let parked = items.iter().filter(|(_, i)| i.failed).count();
-            println!("{} waiting, {parked} parked", items.len() - parked);
-            for (key, i) in items {
-                println!(
-                    "{key:>8} {:<7} to {} \"{}\" attempts {}{}",
-                    if i.failed { "PARKED" } else { "waiting" },
-                    i.mail.to,
-                    i.mail.subject,
-                    i.attempts,
-                    i.last_error.map(|e| format!(": {e}")).unwrap_or_default()
-                );
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Backup { file, restore } => {
-            let svc = Service::open(config, system_clock())?;
-            if let Some(path) = restore {
-                let text = std::fs::read_to_string(&path).map_err(|e| ShellError::io(&path, e))?;
-                let n = svc.store.restore(&text)?;
-                println!("restored {n} records from {}", path.display());
-            } else {
-                let path = file.unwrap_or_else(|| {
-                    svc.config
-                        .data_dir
-                        .join(format!("backup-{}.jsonl", (svc.clock)()))
-                });
-                let tmp = path.with_extension("partial");
-                let mut f = std::io::BufWriter::new(
-                    std::fs::File::create(&tmp).map_err(|e| ShellError::io(&tmp, e))?,
-                );
-                let mut progress = castellan::progress::Progress::new("backup", "records", None);
-                let n = svc.store.backup(&mut castellan::progress::LineCounter {
-                    inner: &mut f,
-                    progress: &mut progress,
-                })?;
-                progress.finish();
-                let f = f
-                    .into_inner()
-                    .map_err(|e| ShellError::io(&tmp, e.into_error()))?;
-                f.sync_all().map_err(|e| ShellError::io(&tmp, e))?;
-                std::fs::rename(&tmp, &path).map_err(|e| ShellError::io(&path, e))?;
-                println!("{n} records written to {}", path.display());
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Outbox { retry } => outbox(config, retry),
+        Command::Backup { file, restore } => backup(config, file, restore),
     }
+}
+
+/// `serve` and `serve --once`.
+fn serve(config: Config, once: bool) -> Result<ExitCode, ShellError> {
+    check_ca_files(&config)?;
+    let svc = Service::open(config, system_clock())?;
+    let transport = svc.transport();
+    let rt = runtime()?;
+    if once {
+        let r = rt.block_on(svc.run_once(&transport))?;
+        println!(
+            "took {} message(s), {} deadline mail(s), sent {}, {} kept for retry",
+            r.taken, r.ticked, r.sent, r.failed
+        );
+        svc.store.flush()?;
+        Ok(ExitCode::SUCCESS)
+    } else {
+        rt.block_on(castellan::daemon::serve(svc, transport))?;
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// `ingest`: one message from an MTA's pipe (or a file): stored in the Maildir first,
+/// then handled if the database is free.
+fn ingest(config: Config, file: &str) -> Result<ExitCode, ShellError> {
+    let mut raw = Vec::new();
+    let read = if file == "-" {
+        std::io::stdin().read_to_end(&mut raw).map(|_| ())
+    } else {
+        std::fs::read(file).map(|r| raw = r)
+    };
+    if let Err(e) = read {
+        eprintln!("castellan ingest: cannot read {file}: {e}");
+        return Ok(ExitCode::from(EX_TEMPFAIL));
+    }
+    // The message is safe on disk first (Maildir, synced); then handled if the
+    // database is free. A running daemon holds the database: it takes the
+    // message from the Maildir on its next pass.
+    let inbox = match castellan_mail::Maildir::open(config.inbox_path()) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!(
+                "castellan ingest: inbox {}: {e}",
+                config.inbox_path().display()
+            );
+            return Ok(ExitCode::from(EX_TEMPFAIL));
+        }
+    };
+    if let Err(e) = inbox.deliver(&raw) {
+        eprintln!("castellan ingest: cannot store the message: {e}");
+        return Ok(ExitCode::from(EX_TEMPFAIL));
+    }
+    match Service::open(config, system_clock()) {
+        Ok(svc) => {
+            let n = svc.process_maildir()?;
+            let transport = svc.transport();
+            let (sent, _) = runtime()?.block_on(svc.drain_outbox(&transport))?;
+            println!("handled {n} message(s), sent {sent} mail(s)");
+        }
+        Err(e) => println!(
+            "stored in the inbox; the database is not free ({e}): `castellan serve` takes it on its next pass"
+        ),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `outbox [--retry]`: replies waiting or parked.
+fn outbox(config: Config, retry: bool) -> Result<ExitCode, ShellError> {
+    let svc = Service::open(config, system_clock())?;
+    if retry {
+        let n = svc.store.retry_parked()?;
+        println!(
+            "{n} parked repl{} will be tried again",
+            if n == 1 { "y" } else { "ies" }
+        );
+    }
+    let items = svc.store.outbox()?;
+    let parked = items.iter().filter(|(_, i)| i.failed).count();
+    println!("{} waiting, {parked} parked", items.len() - parked);
+    for (key, i) in items {
+        println!(
+            "{key:>8} {:<7} to {} \"{}\" attempts {}{}",
+            if i.failed { "PARKED" } else { "waiting" },
+            i.mail.to,
+            i.mail.subject,
+            i.attempts,
+            i.last_error.map(|e| format!(": {e}")).unwrap_or_default()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `backup [FILE]` and `backup --restore FILE`.
+fn backup(
+    config: Config,
+    file: Option<std::path::PathBuf>,
+    restore: Option<std::path::PathBuf>,
+) -> Result<ExitCode, ShellError> {
+    let svc = Service::open(config, system_clock())?;
+    if let Some(path) = restore {
+        let text = std::fs::read_to_string(&path).map_err(|e| ShellError::io(&path, e))?;
+        let n = svc.store.restore(&text)?;
+        println!("restored {n} records from {}", path.display());
+    } else {
+        let path = file.unwrap_or_else(|| {
+            svc.config
+                .data_dir
+                .join(format!("backup-{}.jsonl", (svc.clock)()))
+        });
+        let tmp = path.with_extension("partial");
+        let mut f = std::io::BufWriter::new(
+            std::fs::File::create(&tmp).map_err(|e| ShellError::io(&tmp, e))?,
+        );
+        let mut progress = castellan::progress::Progress::new("backup", "records", None);
+        let n = svc.store.backup(&mut castellan::progress::LineCounter {
+            inner: &mut f,
+            progress: &mut progress,
+        })?;
+        progress.finish();
+        let f = f
+            .into_inner()
+            .map_err(|e| ShellError::io(&tmp, e.into_error()))?;
+        f.sync_all().map_err(|e| ShellError::io(&tmp, e))?;
+        std::fs::rename(&tmp, &path).map_err(|e| ShellError::io(&path, e))?;
+        println!("{n} records written to {}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A configured CA file that cannot be used stops `serve` at once, naming the key, rather

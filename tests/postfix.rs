@@ -61,7 +61,7 @@ impl Site {
         std::fs::create_dir_all(&data).unwrap();
         let cp = run(Command::new("cp")
             .arg("-r")
-            .arg(repo.join("templates"))
+            .arg(repo.join("crates/judge/templates"))
             .arg(d.join("templates")));
         assert!(cp.status.success());
         let script = repo.join("scripts/postfix-instance.sh");
