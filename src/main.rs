@@ -283,7 +283,10 @@ fn backup(
     let svc = Service::open(config, system_clock())?;
     if let Some(path) = restore {
         let text = std::fs::read_to_string(&path).map_err(|e| ShellError::io(&path, e))?;
-        let n = svc.store.restore(&text)?;
+        let records = text.lines().filter(|l| !l.trim().is_empty()).count() as u64;
+        let mut progress = castellan::progress::Progress::new("restore", "records", Some(records));
+        let n = svc.store.restore_with(&text, &mut || progress.inc(1))?;
+        progress.finish();
         println!("restored {n} records from {}", path.display());
     } else {
         let path = file.unwrap_or_else(|| {

@@ -221,6 +221,11 @@ impl SledStore {
     /// generator is moved past every restored outbox and log key, so what comes after the
     /// restore never overwrites a restored reply or log line.
     pub fn restore(&self, input: &str) -> Result<usize, StoreError> {
+        self.restore_with(input, &mut || {})
+    }
+
+    /// [`SledStore::restore`], calling `each` after every record (progress).
+    pub fn restore_with(&self, input: &str, each: &mut dyn FnMut()) -> Result<usize, StoreError> {
         if !self.games.is_empty() || !self.processed.is_empty() {
             return Err(err("restore needs an empty database"));
         }
@@ -246,6 +251,7 @@ impl SledStore {
             tree.insert(key, hex::decode(val).map_err(err)?)
                 .map_err(err)?;
             n += 1;
+            each();
         }
         if let Some(h) = highest {
             // sled keeps the generator's high-water mark itself; it has no "set".

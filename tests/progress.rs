@@ -50,7 +50,7 @@ fn simulate_draws_a_bar_on_a_terminal() {
 }
 
 #[test]
-fn backup_counts_its_records() {
+fn backup_and_restore_count_their_records() {
     let dir = tempfile::tempdir().unwrap();
     let demo = dir.path().join("d");
     let o = castellan()
@@ -80,6 +80,21 @@ fn backup_counts_its_records() {
         .lines()
         .count();
     assert_eq!(lines, n);
+    // And restore counts them back, into an empty data folder.
+    let o = castellan()
+        .arg("--data-dir")
+        .arg(dir.path().join("empty"))
+        .args(["backup", "--restore"])
+        .arg(dir.path().join("b.jsonl"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        err.lines().last(),
+        Some(format!("restore: {n}/{n} records (100%)").as_str()),
+        "{err}"
+    );
 }
 
 #[test]
