@@ -93,7 +93,10 @@ pub async fn serve(svc: Service, transport: Transport) -> Result<(), ShellError>
     };
     let tick_every = Duration::from_secs(svc.config.tick_seconds.max(1));
     let mut last_tick = tokio::time::Instant::now() - tick_every;
-    let metrics = Arc::new(Metrics::default());
+    let metrics = Arc::new(Metrics {
+        answers: svc.answers.clone(),
+        ..Metrics::default()
+    });
     if let Some(listen) = &svc.config.metrics.listen {
         let addr = crate::metrics::check_listen(listen).map_err(|why| ShellError::Config {
             path: "metrics.listen".into(),

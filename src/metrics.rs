@@ -33,6 +33,8 @@ pub struct Metrics {
     /// Microseconds, summed over inbox passes that took messages.
     pub inbox_pass_micros: AtomicU64,
     pub inbox_passes: AtomicU64,
+    /// The judge's answers by `family/kind[/reason]`, counted by the service.
+    pub answers: std::sync::Arc<std::sync::Mutex<std::collections::BTreeMap<String, u64>>>,
 }
 
 impl Metrics {
@@ -77,6 +79,24 @@ impl Metrics {
             ("outbox", &self.outbox_errors),
         ] {
             let _ = writeln!(s, "castellan_errors_total{{stage=\"{stage}\"}} {}", get(c));
+        }
+        let _ = writeln!(
+            s,
+            "# HELP castellan_answers_total The judge's answers to mail, by command family, \
+             kind and reason (refusals among them: kind \"refused\" and the like).\n\
+             # TYPE castellan_answers_total counter"
+        );
+        if let Ok(counts) = self.answers.lock() {
+            for (label, n) in counts.iter() {
+                let mut parts = label.splitn(3, '/');
+                let family = parts.next().unwrap_or("");
+                let kind = parts.next().unwrap_or("");
+                let reason = parts.next().unwrap_or("");
+                let _ = writeln!(
+                    s,
+                    "castellan_answers_total{{family=\"{family}\",kind=\"{kind}\",reason=\"{reason}\"}} {n}"
+                );
+            }
         }
         let _ = writeln!(
             s,

@@ -71,6 +71,8 @@ pub struct Service {
     pub judge: Judge,
     pub clock: Clock,
     pub entropy: Entropy,
+    /// Answers given since start, by `family/kind[/reason]` (the metrics' refusals).
+    pub answers: Arc<std::sync::Mutex<std::collections::BTreeMap<String, u64>>>,
 }
 
 /// Most messages handled between two flushes of the database (group commit).
@@ -158,6 +160,7 @@ impl Service {
             judge,
             clock,
             entropy: Entropy::Os,
+            answers: Arc::default(),
         })
     }
 
@@ -189,6 +192,11 @@ impl Service {
         let changes = self.judge.handle(&self.store, &inbound, &self.env())?;
         let replies = changes.outbox.len();
         self.store.commit_unflushed(&changes)?;
+        if let Ok(mut counts) = self.answers.lock() {
+            for a in &changes.answers {
+                *counts.entry(a.clone()).or_insert(0) += 1;
+            }
+        }
         Ok(Handled::Committed { replies })
     }
 

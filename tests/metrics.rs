@@ -92,7 +92,7 @@ fn serve_exposes_prometheus_metrics_on_a_loopback_port() {
         .unwrap()
         .write_all(
             b"From: d@castellan.test\r\nTo: judge@castellan.test\r\nSubject: help\r\n\
-              Message-ID: <metrics-1@castellan.test>\r\n\r\nHELP\r\n",
+              Message-ID: <metrics-1@castellan.test>\r\n\r\nHELP\r\nGAME castle-1 guess\r\nPAUSE\r\n",
         )
         .unwrap();
     assert!(ingest.wait().unwrap().success());
@@ -133,6 +133,23 @@ fn serve_exposes_prometheus_metrics_on_a_loopback_port() {
     );
     assert!(
         sample(&text, "castellan_outbox_waiting").is_some(),
+        "{text}"
+    );
+    // Refusals by reason: a stranger's PAUSE is refused, and HELP is answered.
+    assert_eq!(
+        sample(
+            &text,
+            "castellan_answers_total{family=\"auth\",kind=\"refused\",reason=\"not_in_game\"}"
+        ),
+        Some(1.0),
+        "{text}"
+    );
+    assert_eq!(
+        sample(
+            &text,
+            "castellan_answers_total{family=\"info\",kind=\"help\",reason=\"\"}"
+        ),
+        Some(1.0),
         "{text}"
     );
     assert!(

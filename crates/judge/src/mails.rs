@@ -203,6 +203,7 @@ impl Run<'_> {
     /// A command's answer, worded by `LANG/answers/<family>.txt` from its typed `answer`
     /// (tagged by `kind`): the first line is the section's title, the rest its text.
     pub(crate) fn answer<A: serde::Serialize>(&mut self, lang: Lang, family: &str, answer: &A) {
+        self.answered.push(answer_label(family, answer));
         let text = self.render_in(lang, &format!("answers/{family}.txt"), answer);
         let (title, body) = text.split_once('\n').unwrap_or((text.as_str(), ""));
         self.section(title.trim().to_string(), body.trim_end().to_string());
@@ -220,4 +221,39 @@ impl Run<'_> {
             self.send(a, lang, "notice", &ctx, &rec.id, None);
         }
     }
+}
+
+/// `family/kind[/reason]` of an answer (`#[serde(tag = "kind")]`), the reason being the
+/// variant of a nested `error` when there is one.
+fn answer_label<A: serde::Serialize>(family: &str, answer: &A) -> String {
+    let v = serde_json::to_value(answer).unwrap_or_default();
+    let kind = v["kind"].as_str().unwrap_or("answer");
+    let reason = match &v["error"] {
+        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::Object(m) => m
+            .get("kind")
+            .and_then(|k| k.as_str().map(str::to_string))
+            .or_else(|| (m.len() == 1).then(|| m.keys().next().cloned()).flatten()),
+        _ => None,
+    };
+    match reason {
+        Some(r) => format!("{family}/{kind}/{}", snake(&r)),
+        None => format!("{family}/{kind}"),
+    }
+}
+
+/// "WrongCredentials" -> "wrong_credentials" (already snake case stays as it is).
+fn snake(s: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if c.is_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }

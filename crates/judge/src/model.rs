@@ -100,6 +100,10 @@ pub struct Changes {
     pub outbox: Vec<Outbound>,
     pub log: Vec<LogLine>,
     pub senders: Vec<SenderRecord>,
+    /// What the judge answered, as `family/kind[/reason]` ("orders/refused",
+    /// "auth/refused/wrong_credentials"): for the operator's metrics; not stored.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<String>,
 }
 
 impl Changes {

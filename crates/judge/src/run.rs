@@ -40,6 +40,8 @@ pub(crate) struct Run<'a> {
     pub(crate) derive_count: u32,
     /// The mail used French command words (the reply's language if the writer has no seat).
     pub(crate) french_words: bool,
+    /// Each answer given, as `family/kind[/reason]` (metrics).
+    pub(crate) answered: Vec<String>,
 }
 
 /// State of the line loop.
@@ -70,6 +72,7 @@ impl<'a> Run<'a> {
             touched: Vec::new(),
             derive_count: 0,
             french_words: false,
+            answered: Vec::new(),
         }
     }
 
@@ -184,6 +187,7 @@ impl<'a> Run<'a> {
             }
         }
         changes.log.append(&mut self.log);
+        changes.answers.append(&mut self.answered);
     }
 
     pub(crate) fn info(&self, name: &str) -> Option<&'a GameInfo> {
