@@ -418,51 +418,13 @@ fn territory_list(text: &str) -> Result<Vec<T>, OrderError> {
     Ok(out)
 }
 
-/// Placements like "5 Livonia, 3 Poland" (or "Livonia 5"), English or French names (the
-/// engine's `parse_placements`, with French errors).
+/// Placements like "5 Livonia, 3 Poland" (or "Livonia 5"), English or French names.
 fn placements(text: &str) -> Result<Vec<(T, u32)>, OrderError> {
     let hint = (
         "write the armies then the territory, separated by commas: 5 Livonia, 3 Poland",
         "écrivez les armées puis le territoire, séparés par des virgules : 5 Livonie, 3 Pologne",
     );
-    let mut out: Vec<(T, u32)> = Vec::new();
-    for part in text
-        .split([',', ';'])
-        .map(|p| p.trim())
-        .filter(|p| !p.is_empty())
-    {
-        let words: Vec<&str> = part.split_whitespace().collect();
-        let (n, name) = match (
-            words.first().map(|w| w.parse::<u32>()),
-            words.last().map(|w| w.parse::<u32>()),
-        ) {
-            (Some(Ok(n)), _) => (n, words[1..].join(" ")),
-            (_, Some(Ok(n))) => (n, words[..words.len() - 1].join(" ")),
-            _ => {
-                return Err(oe(
-                    format!("\"{part}\" has no number of armies"),
-                    format!("« {part} » n'a pas de nombre d'armées"),
-                )
-                .hints(hint.0, hint.1))
-            }
-        };
-        if n == 0 {
-            return Err(oe(
-                format!("\"{part}\": place at least one army"),
-                format!("« {part} » : placez au moins une armée"),
-            )
-            .hints(hint.0, hint.1));
-        }
-        let t = tres(&name, hint.0, hint.1)?;
-        match out.iter_mut().find(|(x, _)| *x == t) {
-            Some(e) => e.1 += n,
-            None => out.push((t, n)),
-        }
-    }
-    if out.is_empty() {
-        return Err(oe("no placement given", "aucun placement donné").hints(hint.0, hint.1));
-    }
-    Ok(out)
+    castellan_engine::claim::parse_placements_with(text, hint, |name| tres(name, hint.0, hint.1))
 }
 
 fn target_from(

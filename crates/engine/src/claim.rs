@@ -115,8 +115,27 @@ pub fn parse_territory_list(board: &Board, text: &str) -> Result<Vec<TerritoryId
 
 /// Placements like "5 Livonia, 3 Poland" (or "Livonia 5"): armies per territory.
 pub fn parse_placements(board: &Board, text: &str) -> Result<Vec<(TerritoryId, u32)>, OrderError> {
-    let hint = "write the armies then the territory, separated by commas: 5 Livonia, 3 Poland";
-    let mut out: Vec<(TerritoryId, u32)> = Vec::new();
+    let hint = (
+        "write the armies then the territory, separated by commas: 5 Livonia, 3 Poland",
+        "écrivez les armées puis le territoire, séparés par des virgules : 5 Livonia, 3 Poland",
+    );
+    parse_placements_with(text, hint, |name| {
+        board
+            .resolve(name)
+            .map_err(|e| OrderError::new(e.to_string()).hint(hint.0))
+    })
+}
+
+/// Placements ("5 Livonia, 3 Poland", or "Livonia 5"), each name read by `resolve` (a game
+/// passes its own, which knows its names in every language); errors in English and French,
+/// with `hint` (English, French) saying how to write it.
+pub fn parse_placements_with<T: Copy + PartialEq>(
+    text: &str,
+    hint: (&str, &str),
+    resolve: impl Fn(&str) -> Result<T, OrderError>,
+) -> Result<Vec<(T, u32)>, OrderError> {
+    let refuse = |en: String, fr: String| OrderError::new(en).fr(fr).hint(hint.0).hint_fr(hint.1);
+    let mut out: Vec<(T, u32)> = Vec::new();
     for part in text
         .split([',', ';'])
         .map(|p| p.trim())
@@ -130,24 +149,29 @@ pub fn parse_placements(board: &Board, text: &str) -> Result<Vec<(TerritoryId, u
             (Some(Ok(n)), _) => (n, words[1..].join(" ")),
             (_, Some(Ok(n))) => (n, words[..words.len() - 1].join(" ")),
             _ => {
-                return Err(
-                    OrderError::new(format!("\"{part}\" has no number of armies")).hint(hint),
-                )
+                return Err(refuse(
+                    format!("\"{part}\" has no number of armies"),
+                    format!("« {part} » n'a pas de nombre d'armées"),
+                ))
             }
         };
         if n == 0 {
-            return Err(OrderError::new(format!("\"{part}\": place at least one army")).hint(hint));
+            return Err(refuse(
+                format!("\"{part}\": place at least one army"),
+                format!("« {part} » : placez au moins une armée"),
+            ));
         }
-        let t = board
-            .resolve(&name)
-            .map_err(|e| OrderError::new(e.to_string()).hint(hint))?;
+        let t = resolve(&name)?;
         match out.iter_mut().find(|(x, _)| *x == t) {
             Some(e) => e.1 += n,
             None => out.push((t, n)),
         }
     }
     if out.is_empty() {
-        return Err(OrderError::new("no placement given").hint(hint));
+        return Err(refuse(
+            "no placement given".into(),
+            "aucun placement donné".into(),
+        ));
     }
     Ok(out)
 }

@@ -443,53 +443,11 @@ fn placements(text: &str) -> Result<Placements, OrderError> {
         "write the armies then the territory, separated by commas: 5 Livonia, 3 Poland",
         "écrivez les armées puis le territoire, séparés par des virgules : 5 Alaska, 3 Pérou",
     );
-    let mut out: Placements = Vec::new();
-    for part in text
-        .split([',', ';'])
-        .map(|p| p.trim())
-        .filter(|p| !p.is_empty())
-    {
-        let words: Vec<&str> = part.split_whitespace().collect();
-        let (n, name) = match (
-            words.first().map(|w| w.parse::<u32>()),
-            words.last().map(|w| w.parse::<u32>()),
-        ) {
-            (Some(Ok(n)), _) => (n, words[1..].join(" ")),
-            (_, Some(Ok(n))) => (n, words[..words.len() - 1].join(" ")),
-            _ => {
-                return Err(refuse(
-                    |l| match l {
-                        Lang::En => format!("\"{part}\" has no number of armies"),
-                        Lang::Fr => format!("« {part} » : il manque le nombre d'armées"),
-                    },
-                    |l| l.pick(hint.0, hint.1).to_string(),
-                ))
-            }
-        };
-        if n == 0 {
-            return Err(refuse(
-                |l| match l {
-                    Lang::En => format!("\"{part}\": place at least one army"),
-                    Lang::Fr => format!("« {part} » : placez au moins une armée"),
-                },
-                |l| l.pick(hint.0, hint.1).to_string(),
-            ));
-        }
-        let t = board()
-            .resolve(&name)
-            .map_err(|e| say::name_error(&e, hint.0, hint.1))?;
-        match out.iter_mut().find(|(x, _)| *x == t) {
-            Some(e) => e.1 += n,
-            None => out.push((t, n)),
-        }
-    }
-    if out.is_empty() {
-        return Err(refuse2(
-            ("no placement given", "aucun placement donné"),
-            hint,
-        ));
-    }
-    Ok(out)
+    castellan_engine::claim::parse_placements_with(text, hint, |name| {
+        board()
+            .resolve(name)
+            .map_err(|e| say::name_error(&e, hint.0, hint.1))
+    })
 }
 
 /// Byte range of the first whole word of `text` (a run of letters and digits) that is one
