@@ -196,6 +196,23 @@ impl Config {
         }
     }
 
+    /// The private CA files the configured mail connections use, with their keys
+    /// (`inbound.imap.ca_file`, `outbound.smtp.ca_file`): only those of a TLS connection.
+    pub fn ca_files_in_use(&self) -> Vec<(&'static str, &PathBuf)> {
+        let mut files = Vec::new();
+        if self.inbound.kind == InboundKind::Imap && self.inbound.imap.tls {
+            if let Some(f) = &self.inbound.imap.ca_file {
+                files.push(("inbound.imap.ca_file", f));
+            }
+        }
+        if self.outbound.kind == OutboundKind::Smtp && self.outbound.smtp.security != "none" {
+            if let Some(f) = &self.outbound.smtp.ca_file {
+                files.push(("outbound.smtp.ca_file", f));
+            }
+        }
+        files
+    }
+
     pub fn database_path(&self) -> PathBuf {
         self.database
             .clone()

@@ -12,7 +12,7 @@ use crate::store::SledStore;
 use castellan_judge::Store;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpStream, ToSocketAddrs};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 /// How long a network check waits for a server.
@@ -198,26 +198,7 @@ fn config_values(c: &Config) -> Vec<Check> {
             )),
         }
     }
-    let mut cas: Vec<(&str, &PathBuf)> = Vec::new();
-    if c.inbound.kind == InboundKind::Imap && c.inbound.imap.tls {
-        cas.extend(
-            c.inbound
-                .imap
-                .ca_file
-                .iter()
-                .map(|f| ("inbound.imap.ca_file", f)),
-        );
-    }
-    if c.outbound.kind == OutboundKind::Smtp && c.outbound.smtp.security != "none" {
-        cas.extend(
-            c.outbound
-                .smtp
-                .ca_file
-                .iter()
-                .map(|f| ("outbound.smtp.ca_file", f)),
-        );
-    }
-    for (key, f) in cas {
+    for (key, f) in c.ca_files_in_use() {
         match castellan_mail::check_ca_file(f) {
             Ok(n) => out.push(ok("config", format!("{key}: {n} certificate(s)"))),
             Err(e) => out.push(fail(

@@ -317,27 +317,7 @@ fn backup(
 /// A configured CA file that cannot be used stops `serve` at once, naming the key, rather
 /// than failing every poll and parking every reply.
 fn check_ca_files(c: &Config) -> Result<(), ShellError> {
-    use castellan::config::{InboundKind, OutboundKind};
-    let mut files = Vec::new();
-    if c.inbound.kind == InboundKind::Imap && c.inbound.imap.tls {
-        files.extend(
-            c.inbound
-                .imap
-                .ca_file
-                .iter()
-                .map(|f| ("inbound.imap.ca_file", f)),
-        );
-    }
-    if c.outbound.kind == OutboundKind::Smtp && c.outbound.smtp.security != "none" {
-        files.extend(
-            c.outbound
-                .smtp
-                .ca_file
-                .iter()
-                .map(|f| ("outbound.smtp.ca_file", f)),
-        );
-    }
-    for (key, f) in files {
+    for (key, f) in c.ca_files_in_use() {
         castellan_mail::check_ca_file(f).map_err(|e| ShellError::Config {
             path: key.into(),
             why: e.to_string(),
