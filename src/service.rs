@@ -186,7 +186,10 @@ impl Service {
             Ok(p) => p,
             Err(e) => return Ok(Handled::Unreadable(e.to_string())),
         };
-        if self.store.is_processed(&inbound.message_id)? {
+        if self
+            .store
+            .is_processed(&castellan_judge::processed_key(&inbound))?
+        {
             return Ok(Handled::Duplicate);
         }
         let changes = self.judge.handle(&self.store, &inbound, &self.env())?;

@@ -131,7 +131,13 @@ fn an_interrupted_snapshot_is_removed_at_open_and_nothing_is_lost() {
     assert!(out.status.success(), "{out:?}");
     assert!(!stale.exists(), "the interrupted snapshot is removed");
     let store = castellan::store::SledStore::open(&db).unwrap();
-    assert!(castellan_judge::Store::is_processed(&store, "<durable-1@example.org>").unwrap());
+    let key =
+        castellan_judge::processed_key(&castellan_mail::parse(&letter(1), usize::MAX).unwrap());
+    assert!(
+        key.starts_with("<durable-1@example.org> ann@example.org "),
+        "{key}"
+    );
+    assert!(castellan_judge::Store::is_processed(&store, &key).unwrap());
     let outbox = tmp.path().join("mail/outbox");
     assert_eq!(files_in(&outbox).len(), 1, "answered once, not twice");
 }

@@ -61,12 +61,12 @@ impl Run<'_> {
         let mut valid = false;
         if let Some(pw) = &ctx.password {
             let h = hash_pw(&rec.salt, pw);
-            valid |= seat.is_some_and(|s| rec.seats[s].password_hash == h);
-            valid |= is_gm && rec.gm_password_hash == h;
+            valid |= seat.is_some_and(|s| same(&rec.seats[s].password_hash, &h));
+            valid |= is_gm && same(&rec.gm_password_hash, &h);
         }
         for t in &ctx.tokens {
-            valid |= seat.is_some_and(|s| &rec.seats[s].token == t);
-            valid |= is_gm && &rec.gm_token == t;
+            valid |= seat.is_some_and(|s| same(&rec.seats[s].token, t));
+            valid |= is_gm && same(&rec.gm_token, t);
         }
         if !valid {
             let game = rec.id.clone();
@@ -165,5 +165,30 @@ pub(crate) fn parse_password(a: &Args) -> Result<Command, CmdError> {
     match a.words.as_slice() {
         [p] => Ok(Command::Password(p.to_string())),
         _ => Err(CmdError::PasswordArgs),
+    }
+}
+
+/// Compare a secret (a password hash, a token) with what was given in time that does not
+/// depend on where they first differ. Empty never matches (an open seat has no secret).
+pub(crate) fn same(secret: &str, given: &str) -> bool {
+    let (a, b) = (secret.as_bytes(), given.as_bytes());
+    if a.is_empty() || a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod same_tests {
+    use super::same;
+
+    /// Issue 13: "compare tokens in constant time"; and an empty secret (an open seat)
+    /// never matches.
+    #[test]
+    fn secrets_match_only_when_equal_and_not_empty() {
+        assert!(same("k3j9x", "k3j9x"));
+        assert!(!same("k3j9x", "k3j9y"));
+        assert!(!same("k3j9x", "k3j9"));
+        assert!(!same("", ""));
     }
 }

@@ -225,6 +225,21 @@ pub(crate) fn message_id(mail: &Inbound) -> String {
     format!("<{}@no-message-id>", hex::encode(&h[..16]))
 }
 
+/// What marks a mail as handled: its Message-ID together with its sender and a digest of
+/// its subject and body. The same mail delivered twice has the same key (handled once);
+/// a stranger who sends a mail with the Message-ID a player's mail will carry does not
+/// make the judge drop the player's mail as a duplicate. Replies' Message-IDs derive from
+/// it too, so the player's and the stranger's replies never share one.
+pub fn processed_key(mail: &Inbound) -> String {
+    let digest = sha256(format!("{}\n{}", mail.subject, mail.body).as_bytes());
+    format!(
+        "{} {} {}",
+        message_id(mail),
+        mail.from.trim().to_lowercase(),
+        hex::encode(&digest[..8])
+    )
+}
+
 /// "Re: " + the mail's subject (once), or "Re: your mail" for an empty one.
 pub(crate) fn reply_subject(subject: &str) -> String {
     if strip_re(subject).is_empty() {

@@ -103,12 +103,13 @@ impl Judge {
         env: &Env,
     ) -> Result<Changes, StoreError> {
         let mid = message_id(mail);
-        if store.is_processed(&mid)? {
+        let key = processed_key(mail);
+        if store.is_processed(&key)? {
             return Ok(Changes::default());
         }
         let from = lower(&mail.from);
         let mut changes = Changes {
-            processed: vec![mid.clone()],
+            processed: vec![key.clone()],
             ..Default::default()
         };
         let log = |kind: &str, text: String| LogLine {
@@ -125,7 +126,7 @@ impl Judge {
         // Rate limit per sender.
         let (sender, limited, warn) = self.count_sender(store, &from, env.now)?;
         changes.senders.push(sender);
-        let mut run = Run::new(self, store, env, mid.clone());
+        let mut run = Run::new(self, store, env, key);
         run.thread = Some((
             mid.clone(),
             mail.references

@@ -56,6 +56,7 @@ mod templates;
 pub use audit::audit;
 pub use clock::{format_long, format_long_in, format_short, format_short_in};
 pub use config::JudgeConfig;
+pub use intake::processed_key;
 pub use judge::{AdminCommand, Judge, JudgeError};
 pub use model::{
     Changes, DeadlineSettings, Env, GameRecord, Inbound, LogLine, MemoryStore, Outbound,

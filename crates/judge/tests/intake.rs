@@ -113,7 +113,7 @@ fn automatic_mail_is_never_answered() {
     let c = w.j.handle(&w.store, &m, &env(T0 + 10)).unwrap();
     assert!(c.outbox.is_empty());
     assert!(c.games.is_empty());
-    assert_eq!(c.processed, vec![m.message_id.clone()]);
+    assert_eq!(c.processed, vec![processed_key(&m)]);
     w.store.commit(&c).unwrap();
     assert_eq!(w.game("race-1"), before);
     // Mail from the judge's own address is not answered either (no loops).
@@ -204,4 +204,35 @@ fn oversized_mail_and_attachments() {
     m.attachments = vec!["map.png".into()];
     let out = w.deliver(&m);
     assert!(out[0].body.contains("these were ignored: map.png"));
+}
+
+/// Issue 13 (Identity): "Deduplicate on Message-ID only together with the sender and a
+/// digest of the content, so a squatted ID cannot drop someone else's mail": a stranger
+/// sends first a mail with the Message-ID Anna's orders will carry; her orders are still
+/// applied and answered, with a reply of their own Message-ID. The same mail of Anna's
+/// delivered twice is still applied once.
+#[test]
+fn a_squatted_message_id_does_not_drop_a_players_mail() {
+    let mut w = World::new(judge());
+    let created = started(&mut w);
+    let (pw, _) = creds(&created, ANNA);
+    let mut squat = w.inbound("eve@example.org", "hi", "HELP");
+    squat.message_id = "<m-anna-orders@example.org>".into();
+    let eve_out = w.deliver(&squat);
+    let mut orders = w.inbound(ANNA, "orders", &format!("GAME race-1 {pw}\nADD 2"));
+    orders.message_id = "<m-anna-orders@example.org>".into();
+    let before = w.game("race-1");
+    let out = w.deliver(&orders);
+    assert_ne!(w.game("race-1"), before, "Anna's orders are applied");
+    let reply = reply_to(&out, ANNA);
+    assert!(
+        eve_out.iter().all(|m| m.message_id != reply.message_id),
+        "the two replies have Message-IDs of their own"
+    );
+    let after = w.game("race-1");
+    assert!(
+        w.deliver(&orders).is_empty(),
+        "a redelivery is answered once"
+    );
+    assert_eq!(w.game("race-1"), after, "and applied once");
 }

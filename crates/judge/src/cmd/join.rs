@@ -120,7 +120,7 @@ fn may_join(rec: &GameRecord, from: &str, password: &str, name: &str) -> Result<
     if rec.open_seats() == 0 || rec.join_password_hash.is_empty() {
         return Err(JoinAnswer::NoOpenSeat { game });
     }
-    if hash_pw(&rec.salt, password) != rec.join_password_hash {
+    if !crate::auth::same(&rec.join_password_hash, &hash_pw(&rec.salt, password)) {
         return Err(JoinAnswer::WrongPassword { game });
     }
     if rec.seat_of(from).is_some() {
