@@ -2,7 +2,7 @@
 //! message, acknowledgement after the flush, and the outbox drained with retries.
 //!
 //! Order of effects for one inbound message (the crash-safety argument):
-//! 1. parse (mail crate) → 2. `Judge::handle` (pure) → 3. commit: the Message-ID marked
+//! 1. parse (mail crate) → 2. `Judge::handle` (pure) → 3. commit: the mail marked
 //!    processed, game records, log and every reply in the outbox, in one sled transaction
 //!    → 4. flush: sled's flush, then fdatasync of its files and fsync of its folder
 //!    (`SledStore::flush`) → 5. acknowledge (Maildir new/ → cur/ and an fsync of both
@@ -13,7 +13,7 @@
 //! acknowledged and no reply leaves before the flush.
 //!
 //! A crash before 4 leaves the messages unacknowledged: they are handled again from
-//! scratch (a transaction sled kept is recognised by its Message-ID and not applied twice).
+//! scratch (a transaction sled kept is recognised by its `processed_key` (Message-ID, sender, content digest) and not applied twice).
 //! A crash between 3 and 4 leaves it unacknowledged but processed: it is acknowledged
 //! without being applied again. Replies are sent from the outbox after the commit and
 //! removed only once the transport accepted them, so a crash can resend a reply (with the
@@ -83,7 +83,7 @@ pub const BATCH: usize = 64;
 pub enum Handled {
     /// Applied and committed; this many replies queued.
     Committed { replies: usize },
-    /// Seen before (same Message-ID): acknowledged, not applied again.
+    /// Seen before (same Message-ID, sender and content): acknowledged, not applied again.
     Duplicate,
     /// Not a mail at all (unparseable): acknowledged, nothing to answer.
     Unreadable(String),
