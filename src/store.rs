@@ -185,6 +185,19 @@ impl SledStore {
         Ok(n)
     }
 
+    /// Whether a mail with this Message-ID (from anyone, with any content) was handled:
+    /// the processed keys start with the Message-ID (`castellan_judge::processed_key`).
+    pub fn handled_message_id(&self, message_id: &str) -> Result<bool, StoreError> {
+        let prefix = format!("{} ", message_id.trim());
+        Ok(self
+            .processed
+            .scan_prefix(prefix.as_bytes())
+            .next()
+            .transpose()
+            .map_err(err)?
+            .is_some())
+    }
+
     pub fn was_sent(&self, message_id: &str) -> Result<bool, StoreError> {
         self.sent.contains_key(message_id.as_bytes()).map_err(err)
     }

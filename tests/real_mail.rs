@@ -287,7 +287,7 @@ fn mail_hygiene_holds_through_real_smtp_and_imap() {
     );
     assert_eq!(w.counts(&users), counts, "an auto-reply was answered");
     assert!(
-        castellan_judge::Store::is_processed(&w.service().store, &mid).unwrap(),
+        w.service().store.handled_message_id(&mid).unwrap(),
         "the auto-reply never reached the judge"
     );
     assert!(
@@ -407,7 +407,7 @@ fn a_crash_between_commit_and_acknowledgement_applies_once_and_answers_once() {
     // Committed: applied and marked processed...
     let svc = w.service();
     let after_crash = turn(&svc, &id);
-    assert!(castellan_judge::Store::is_processed(&svc.store, &mid).unwrap());
+    assert!(svc.store.handled_message_id(&mid).unwrap());
     drop(svc);
     assert_ne!(
         after_crash.table, before.table,
