@@ -68,17 +68,29 @@ impl Run<'_> {
         out
     }
 
-    pub(crate) fn status(&mut self, ctx: &Ctx, from: &str) -> Result<(), StoreError> {
+    /// The game in context for `command` (STATUS, HISTORY, VERIFY), taken out of the
+    /// working set; or, when no game was named, the answer saying so. `None` when there is
+    /// nothing (more) to answer: the unknown game named was answered at GAME.
+    fn game_for(
+        &mut self,
+        ctx: &Ctx,
+        from: &str,
+        command: &str,
+    ) -> Result<Option<Loaded>, StoreError> {
         let Some(id) = ctx.game.clone() else {
             let lang = self.writer_lang(from);
-            let command = "STATUS".into();
+            let command = command.into();
             self.answer(lang, "info", &InfoAnswer::WhichGame { command });
-            return Ok(());
+            return Ok(None);
         };
         if ctx.bad {
-            return Ok(());
+            return Ok(None);
         }
-        let Some(g) = self.take(&id)? else {
+        self.take(&id)
+    }
+
+    pub(crate) fn status(&mut self, ctx: &Ctx, from: &str) -> Result<(), StoreError> {
+        let Some(g) = self.game_for(ctx, from, "STATUS")? else {
             return Ok(());
         };
         let lang = self.addr_lang(&g.rec, from);
@@ -131,18 +143,10 @@ impl Run<'_> {
         from: &str,
         range: Option<&str>,
     ) -> Result<(), StoreError> {
-        let Some(id) = ctx.game.clone() else {
-            let lang = self.writer_lang(from);
-            let command = "HISTORY".into();
-            self.answer(lang, "info", &InfoAnswer::WhichGame { command });
+        let Some(g) = self.game_for(ctx, from, "HISTORY")? else {
             return Ok(());
         };
-        if ctx.bad {
-            return Ok(());
-        }
-        let Some(g) = self.take(&id)? else {
-            return Ok(());
-        };
+        let id = g.rec.id.clone();
         let lang = self.addr_lang(&g.rec, from);
         let Some(s) = g.session.as_ref() else {
             let answer = InfoAnswer::NotStarted {
@@ -206,17 +210,10 @@ impl Run<'_> {
 
     pub(crate) fn verify(&mut self, ctx: &Ctx, from: &str) -> Result<(), StoreError> {
         let lang = self.writer_lang(from);
-        let Some(id) = ctx.game.clone() else {
-            let command = "VERIFY".into();
-            self.answer(lang, "info", &InfoAnswer::WhichGame { command });
+        let Some(mut g) = self.game_for(ctx, from, "VERIFY")? else {
             return Ok(());
         };
-        if ctx.bad {
-            return Ok(());
-        }
-        let Some(mut g) = self.take(&id)? else {
-            return Ok(());
-        };
+        let id = g.rec.id.clone();
         let Some(s) = g.session.as_mut() else {
             let answer = InfoAnswer::NotStarted {
                 command: "VERIFY".into(),
