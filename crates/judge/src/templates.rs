@@ -101,6 +101,15 @@ fn environment(files: &[(String, String)]) -> Result<Environment<'static>, Strin
     Ok(env)
 }
 
+/// Where an override file goes: `fr/report.txt` as it is, a flat `report.txt` in English.
+fn override_path(name: &str) -> String {
+    if name.starts_with("en/") || name.starts_with("fr/") {
+        name.to_string()
+    } else {
+        format!("en/{name}")
+    }
+}
+
 fn default_files() -> Vec<(String, String)> {
     defaults()
         .iter()
@@ -130,11 +139,7 @@ impl Templates {
     pub fn with_overrides(files: Vec<(String, String)>) -> Result<Templates, String> {
         let mut all = default_files();
         for (name, src) in files {
-            let path = if name.starts_with("en/") || name.starts_with("fr/") {
-                name.clone()
-            } else {
-                format!("en/{name}")
-            };
+            let path = override_path(&name);
             let Some(slot) = all.iter_mut().find(|(n, _)| *n == path) else {
                 let known: Vec<String> = defaults().iter().map(|(n, _)| n.to_string()).collect();
                 return Err(format!(
@@ -155,13 +160,21 @@ impl Templates {
     /// unknown or does not compile is left out (its built-in wording is used) and named in
     /// the returned problems, which the caller logs. Never fails.
     pub fn with_overrides_lenient(files: Vec<(String, String)>) -> (Templates, Vec<String>) {
+        let builtin = default_files();
         let mut problems = Vec::new();
         let mut good = Vec::new();
         for (name, src) in files {
-            let one = Templates::with_overrides(vec![(name.clone(), src.clone())]);
-            match one {
-                Ok(_) => good.push((name, src)),
-                Err(e) => problems.push(format!("{e}; the built-in {name} is used instead")),
+            let path = override_path(&name);
+            match builtin.iter().find(|(n, _)| *n == path) {
+                // The same words as the built-in one (a checkout's own folder): nothing to do.
+                Some((_, b)) if *b == src => {}
+                Some(_) => match environment(&[(path, src.clone())]) {
+                    Ok(_) => good.push((name, src)),
+                    Err(e) => problems.push(format!("{e}; the built-in {name} is used instead")),
+                },
+                None => problems.push(format!(
+                    "unknown template \"{name}\"; the built-in wording is used"
+                )),
             }
         }
         match Templates::with_overrides(good) {
