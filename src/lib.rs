@@ -23,12 +23,15 @@
 //! * [`demo`]: one whole game by email on the embedded defaults.
 //! * [`simulate`], [`bench`](mod@bench): engine-only games and the end-to-end benchmark.
 //! * [`transfer`]: export and import of one game.
+//! * [`backup`](mod@backup): whole-database backups, streamed; the rolling backups of `serve`.
+//! * [`recover`]: the journal of every handling kept beside sled, and `castellan recover`.
 //! * [`logging`]: tracing on stderr, as text or JSON lines (`--log-format json`).
 //! * [`metrics`]: optional Prometheus metrics of `serve` on a loopback port.
 //! * [`progress`]: progress bars on a terminal, plain lines otherwise, for long runs.
 //! * [`pipe`]: output piped into `head` or a closed pager ends quietly.
 //! * [`doctor`]: `castellan doctor`, the operator's checks with a fix for each problem.
 
+pub mod backup;
 pub mod bench;
 pub mod cli;
 pub mod config;
@@ -42,6 +45,7 @@ pub mod metrics;
 pub mod pipe;
 pub mod players;
 pub mod progress;
+pub mod recover;
 pub mod service;
 pub mod simulate;
 pub mod store;
