@@ -24,7 +24,7 @@ pub mod names;
 
 pub use api::{
     load_table, options_from_pairs, order_lines, play_out, Entry, LineCheck, LineError,
-    LineVerdict, Narration, OrderError, Outcome, PlayedGame, Prompt, PromptKind, Rules, Seat,
+    LineVerdict, Narration, Refused, OrderError, Outcome, PlayedGame, Prompt, PromptKind, Rules, Seat,
     Session, Source, Table, Translation, Viewer,
 };
 pub use dice::{BotRng, DiceBox, Roll, Secret};
