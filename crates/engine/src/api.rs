@@ -630,7 +630,11 @@ impl<R: Rules> Table<R> {
                     if stood.is_none() {
                         let chance = scratch.history[start..].iter().any(|e| !e.rolls.is_empty())
                             || scratch.dice.secret_position() != secret_start;
-                        let keep = if chance { scratch.clone() } else { self.clone() };
+                        let keep = if chance {
+                            scratch.clone()
+                        } else {
+                            self.clone()
+                        };
                         if !chance {
                             applied.clear();
                         }

@@ -203,7 +203,10 @@ impl Run<'_> {
                     self.glog(
                         &game,
                         "orders",
-                        format!("seat {seat} (stood before a refused line): {}", lines.join(" / ")),
+                        format!(
+                            "seat {seat} (stood before a refused line): {}",
+                            lines.join(" / ")
+                        ),
                     );
                 }
                 let refused_lines = |v: Vec<castellan_engine::LineError>| -> Vec<RefusedLine> {
