@@ -138,7 +138,7 @@ fn a_refused_mail_counts_every_die_it_shows() {
                 .collect();
             let mut alone = copy(&*s, None);
             let n = alone.submit(seat, &prefix.join("\n"), Lang::En).unwrap();
-            assert_eq!(refused.narration, n, "{}", s.game());
+            assert_eq!(*refused.narration, n, "{}", s.game());
             assert_eq!(json(&*sent), json(&*alone), "{}", s.game());
             sent.verify().unwrap();
         }

@@ -401,7 +401,7 @@ pub struct Refused {
     /// Line numbers applied anyway ("a die once rolled stands"); empty: nothing changed.
     pub stood: Vec<usize>,
     /// What the lines that stood did (empty when nothing stood).
-    pub narration: Narration,
+    pub narration: Box<Narration>,
 }
 
 impl std::ops::Deref for Refused {
@@ -669,7 +669,7 @@ impl<R: Rules> Table<R> {
             errors,
             unchecked,
             stood: applied,
-            narration,
+            narration: Box::new(narration),
         })
     }
 

@@ -56,7 +56,7 @@ fn a_die_once_rolled_stands_when_a_later_line_is_refused() {
     let n = alone
         .submit(0, "ADD 2", castellan_engine::Lang::En)
         .unwrap();
-    assert_eq!(err.narration, n);
+    assert_eq!(*err.narration, n);
     assert_eq!(
         serde_json::to_string(&t).unwrap(),
         serde_json::to_string(&alone).unwrap()
