@@ -26,6 +26,8 @@ fn judge() -> Judge {
     let config = JudgeConfig {
         address: "judge@example.org".into(),
         domain: "example.org".into(),
+        password_memory_kib: 8,
+        password_iterations: 1,
         ..JudgeConfig::default()
     };
     Judge::new(config, vec![game_info::<Race>()], Templates::builtin())

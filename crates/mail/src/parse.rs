@@ -8,7 +8,7 @@ use crate::quote::{flatten_html, strip_html_quotes, strip_quoted};
 /// One inbound email, reduced to what the judge needs: the judge's own input type, so the
 /// mail edge and the judge share one definition (the edge depends on the core it feeds,
 /// never the reverse: the judge stays free of any mail or network crate).
-pub use castellan_judge::Inbound;
+pub use castellan_judge::{AuthenticationResults, Inbound};
 
 /// Why a message could not be read at all.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -174,6 +174,10 @@ fn parse_inner(
         attachments,
         html_only,
         truncated,
+        authentication_results: raw_header_values(&msg, "Authentication-Results")
+            .iter()
+            .filter_map(|v| AuthenticationResults::parse(&v.replace(['\r', '\n'], " ")))
+            .collect(),
     })
 }
 
