@@ -186,7 +186,12 @@ impl Run<'_> {
 
     /// One more failed try on the writer's seat (and on the game master when the writer
     /// is the game master); at the limit, the game master is told, once an hour.
-    fn count_failure(&mut self, g: &Loaded, seat: Option<usize>, is_gm: bool) -> Result<(), StoreError> {
+    fn count_failure(
+        &mut self,
+        g: &Loaded,
+        seat: Option<usize>,
+        is_gm: bool,
+    ) -> Result<(), StoreError> {
         let game = g.rec.id.clone();
         let mut targets = Vec::new();
         if let Some(s) = seat {
@@ -209,7 +214,14 @@ impl Run<'_> {
                     Some(s) => g.rec.seats[s].name.clone(),
                     None => String::new(),
                 };
-                self.glog(&game, "locked", format!("{MAX_FAILED_TRIES} failed tries on {}", failures_key(&game, target)));
+                self.glog(
+                    &game,
+                    "locked",
+                    format!(
+                        "{MAX_FAILED_TRIES} failed tries on {}",
+                        failures_key(&game, target)
+                    ),
+                );
                 let gm = g.rec.gm.clone();
                 self.notify(
                     &g.rec,

@@ -64,7 +64,7 @@ pub use intake::processed_key;
 pub use judge::{AdminCommand, Judge, JudgeError};
 pub use limits::{clean_name, clean_text, reply_budget, MAX_NAME_CHARS};
 pub use model::{
-    AuthenticationResults, Changes, DeadlineSettings, Env, GameRecord, Inbound, LogLine, MemoryStore, Outbound,
-    SeatRecord, SenderRecord, Status, Store, StoreError,
+    AuthenticationResults, Changes, DeadlineSettings, Env, GameRecord, Inbound, LogLine,
+    MemoryStore, Outbound, SeatRecord, SenderRecord, Status, Store, StoreError,
 };
 pub use templates::{Rendered, Templates, KINDS};

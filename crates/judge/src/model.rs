@@ -82,7 +82,11 @@ impl AuthenticationResults {
     /// Why this result says the sender address is forged, if it does: DMARC fails, or
     /// (without DMARC) SPF fails and no DKIM signature passes.
     pub fn forged(&self) -> Option<String> {
-        match (self.dmarc.as_deref(), self.spf.as_deref(), self.dkim.as_deref()) {
+        match (
+            self.dmarc.as_deref(),
+            self.spf.as_deref(),
+            self.dkim.as_deref(),
+        ) {
             (Some("fail"), _, _) => Some("dmarc=fail".into()),
             (None, Some("fail"), dkim) if dkim != Some("pass") => Some("spf=fail".into()),
             _ => None,

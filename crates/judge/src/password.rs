@@ -127,12 +127,18 @@ mod tests {
         assert_eq!(verify(&h, "", "secret", SMALL), Verdict::Yes);
         assert_eq!(verify(&h, "", "Secret", SMALL), Verdict::No);
         // Other parameters in the config: still good, and to be rehashed.
-        assert_eq!(verify(&h, "", "secret", Cost { m: 16, ..SMALL }), Verdict::Upgrade);
+        assert_eq!(
+            verify(&h, "", "secret", Cost { m: 16, ..SMALL }),
+            Verdict::Upgrade
+        );
         let old = legacy_hash("salt", "secret");
         assert_eq!(verify(&old, "salt", "secret", SMALL), Verdict::Upgrade);
         assert_eq!(verify(&old, "salt", "nope", SMALL), Verdict::No);
         assert_eq!(verify("", "salt", "", SMALL), Verdict::No);
-        assert_eq!(verify("argon2id$v=19$m=8$zz$zz", "", "x", SMALL), Verdict::No);
+        assert_eq!(
+            verify("argon2id$v=19$m=8$zz$zz", "", "x", SMALL),
+            Verdict::No
+        );
     }
 
     /// RFC 9106's parameters are the crate's; this pins our use of them (Argon2id, v=19,

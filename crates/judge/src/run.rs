@@ -232,7 +232,9 @@ impl<'a> Run<'a> {
                 changes.games.push(g.rec);
             }
         }
-        changes.senders.extend(std::mem::take(&mut self.counters).into_values());
+        changes
+            .senders
+            .extend(std::mem::take(&mut self.counters).into_values());
         changes.log.append(&mut self.log);
         changes.answers.append(&mut self.answered);
     }

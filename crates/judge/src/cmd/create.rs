@@ -238,8 +238,10 @@ impl Run<'_> {
                         game: String::new(),
                     })
                 };
-                self.tries
-                    .insert("creator".into(), (password.unwrap_or("").to_string(), verdict));
+                self.tries.insert(
+                    "creator".into(),
+                    (password.unwrap_or("").to_string(), verdict),
+                );
             }
             if !good && !(tried && self.tries.get("creator").is_some_and(|t| t.1.is_ok())) {
                 let answer = CreateAnswer::NotCreator {

@@ -2,10 +2,10 @@
 //!
 //! The answers are [`JoinAnswer`], worded by templates/LANG/answers/join.txt.
 
-use crate::password::{verify, Cost, Verdict};
 use crate::cmd::*;
 use crate::mails::Event;
 use crate::model::*;
+use crate::password::{verify, Cost, Verdict};
 use crate::run::*;
 
 /// What JOIN answers: the seat taken, or why not.
