@@ -243,7 +243,8 @@ impl Run<'_> {
                     (password.unwrap_or("").to_string(), verdict),
                 );
             }
-            if !good && !(tried && self.tries.get("creator").is_some_and(|t| t.1.is_ok())) {
+            let good_before = tried && self.tries.get("creator").is_some_and(|t| t.1.is_ok());
+            if !(good || good_before) {
                 let answer = CreateAnswer::NotCreator {
                     quoted: Quoted::new(no, line),
                     listed,
