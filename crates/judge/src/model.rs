@@ -37,7 +37,7 @@ pub struct Inbound {
     pub truncated: bool,
     /// Its `Authentication-Results` headers (RFC 8601), topmost first. The judge trusts
     /// one only when its server is named in `trusted_authserv_ids`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub authentication_results: Vec<AuthenticationResults>,
 }
 

@@ -538,6 +538,31 @@ mod tests {
         assert!(!p.truncated);
     }
 
+    /// Issue 13: `Authentication-Results` headers are read (folded or not), topmost
+    /// first, for the judge to trust or not.
+    #[test]
+    fn authentication_results_are_read() {
+        let raw = "Authentication-Results: mx.judge.example;\r\n spf=pass smtp.mailfrom=a@example.org;\r\n dkim=fail header.d=example.org; dkim=pass header.d=example.org;\r\n dmarc=pass header.from=example.org\r\nAuthentication-Results: relay.example 1; spf=fail\r\nFrom: a@example.org\r\nSubject: hi\r\n\r\nHELP\r\n";
+        let p = parse(raw.as_bytes(), 65536).unwrap();
+        assert_eq!(p.authentication_results.len(), 2);
+        let top = &p.authentication_results[0];
+        assert_eq!(top.authserv_id, "mx.judge.example");
+        assert_eq!(
+            (
+                top.spf.as_deref(),
+                top.dkim.as_deref(),
+                top.dmarc.as_deref()
+            ),
+            (Some("pass"), Some("pass"), Some("pass"))
+        );
+        assert_eq!(top.forged(), None);
+        assert_eq!(p.authentication_results[1].authserv_id, "relay.example");
+        assert_eq!(
+            p.authentication_results[1].forged().as_deref(),
+            Some("spf=fail")
+        );
+    }
+
     /// Issue 13 ("Header lines of 10,002 characters ... are all accepted"): what the judge
     /// echoes in its reply's header lines stays within RFC 5322's 998 characters.
     #[test]
