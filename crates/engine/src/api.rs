@@ -872,7 +872,8 @@ impl<R: Rules> Session for Table<R> {
         self.state.private_view(seat, lang)
     }
     fn picture(&self, viewer: Viewer, lang: Lang) -> Option<String> {
-        self.state.picture(viewer, lang)
+        let svg = self.state.picture(viewer, lang)?;
+        Some(crate::svg::stamp(&svg, viewer))
     }
     fn at_turn(&self, turn: u32) -> Result<Box<dyn Session>, String> {
         Ok(Box::new(self.replay_to(turn)?))

@@ -43,6 +43,20 @@ pub fn esc(s: &str) -> String {
     out
 }
 
+/// The picture marked with whom it was made for: `data-viewer="public"` or
+/// `data-viewer="seat-N"` on its root (N from 1), so a test can see that no seat's picture
+/// reaches anyone else.
+pub fn stamp(svg: &str, viewer: crate::Viewer) -> String {
+    let who = match viewer {
+        crate::Viewer::Public => "public".to_string(),
+        crate::Viewer::Seat(s) => format!("seat-{}", s + 1),
+    };
+    match svg.strip_prefix("<svg") {
+        Some(rest) => format!("<svg data-viewer=\"{who}\"{rest}"),
+        None => svg.to_string(),
+    }
+}
+
 /// An SVG being written: coordinates in the picture's own units.
 pub struct Svg {
     out: String,
