@@ -59,7 +59,7 @@ impl Castello {
         for (i, tint) in SECTION.iter().enumerate() {
             let _ = write!(
                 out,
-                "<rect x=\"{:.1}\" y=\"{TOP:.1}\" width=\"{:.1}\" height=\"{board_h:.1}\" fill=\"{tint}\"/>",
+                "<rect x=\"{:.0}\" y=\"{TOP:.0}\" width=\"{:.0}\" height=\"{board_h:.0}\" fill=\"{tint}\"/>",
                 LEFT + 7.0 * C * i as f64,
                 7.0 * C
             );
@@ -69,7 +69,7 @@ impl Castello {
             let width = if c % 7 == 0 { 2.5 } else { 0.6 };
             let _ = write!(
                 out,
-                "<line x1=\"{x:.1}\" y1=\"{TOP:.1}\" x2=\"{x:.1}\" y2=\"{:.1}\" stroke=\"#555\" stroke-width=\"{width}\"/>",
+                "<line x1=\"{x:.0}\" y1=\"{TOP:.0}\" x2=\"{x:.0}\" y2=\"{:.0}\" stroke=\"#555\" stroke-width=\"{width}\"/>",
                 TOP + board_h
             );
         }
@@ -78,7 +78,7 @@ impl Castello {
             let width = if r % ROWS == 0 { 2.5 } else { 0.6 };
             let _ = write!(
                 out,
-                "<line x1=\"{LEFT:.1}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"#555\" stroke-width=\"{width}\"/>",
+                "<line x1=\"{LEFT:.0}\" y1=\"{y:.0}\" x2=\"{:.0}\" y2=\"{y:.0}\" stroke=\"#555\" stroke-width=\"{width}\"/>",
                 LEFT + COLS as f64 * C
             );
         }
@@ -118,7 +118,7 @@ impl Castello {
                 .iter()
                 .map(|q| {
                     let (x, y) = centre(*q);
-                    format!("{x:.1},{y:.1}")
+                    format!("{x:.0},{y:.0}")
                 })
                 .collect();
             s.raw(&format!(
@@ -128,36 +128,44 @@ impl Castello {
             ));
             let (x, y) = centre(self.last_path[0]);
             s.raw(&format!(
-                "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"6\" fill=\"none\" stroke=\"#e6a100\" stroke-width=\"3\"/>"
+                "<circle cx=\"{x:.0}\" cy=\"{y:.0}\" r=\"6\" fill=\"none\" stroke=\"#e6a100\" stroke-width=\"3\"/>"
             ));
         }
         for q in &self.last_captured {
             let (x, y) = centre(*q);
             s.raw(&format!(
-                "<g data-captured=\"{q}\"><path d=\"M{:.1} {:.1}l14 14m0 -14l-14 14\" stroke=\"#d35400\" stroke-width=\"4\" stroke-linecap=\"round\"/></g>",
+                "<g data-captured=\"{q}\"><path d=\"M{:.0} {:.0}l14 14m0 -14l-14 14\" stroke=\"#d35400\" stroke-width=\"4\" stroke-linecap=\"round\"/></g>",
                 x - 7.0,
                 y - 7.0
             ));
         }
-        for i in 0..self.cells.len() {
-            let Cell::Pawn { seat, moved } = self.cells[i] else {
-                continue;
-            };
-            let q = Sq::from_idx(i);
-            let (x, y) = centre(q);
-            let ring = if moved {
-                String::new()
-            } else {
-                format!(
-                    "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"6\" fill=\"none\" stroke=\"#fff\" stroke-width=\"1.6\"/>"
-                )
-            };
-            s.raw(&format!(
-                "<g data-square=\"{q}\" data-owner=\"{}\" data-moved=\"{moved}\"><circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"11.5\" fill=\"{}\" stroke=\"#000\" stroke-width=\"1\"/>{ring}</g>",
+        // The pawns, by side; a ring on each that has not moved yet.
+        let mut rings = String::from("<g fill=\"none\" stroke=\"#fff\" stroke-width=\"1.6\">");
+        for seat in [RED, BLACK] {
+            let mut g = format!(
+                "<g data-owner=\"{}\" fill=\"{}\" stroke=\"#000\">",
                 colour_in(seat, Lang::En),
-                PAWN[seat as usize % 2]
-            ));
+                PAWN[seat as usize]
+            );
+            for i in 0..self.cells.len() {
+                let Cell::Pawn { seat: p, moved } = self.cells[i] else {
+                    continue;
+                };
+                if p != seat {
+                    continue;
+                }
+                let q = Sq::from_idx(i);
+                let (x, y) = centre(q);
+                let _ = write!(g, "<circle data-square=\"{q}\" cx=\"{x:.0}\" cy=\"{y:.0}\" r=\"11.5\"/>");
+                if !moved {
+                    let _ = write!(rings, "<circle cx=\"{x:.0}\" cy=\"{y:.0}\" r=\"6\"/>");
+                }
+            }
+            g.push_str("</g>");
+            s.raw(&g);
         }
+        rings.push_str("</g>");
+        s.raw(&rings);
         let mut y = TOP + board_h + 36.0;
         for seat in [RED, BLACK] {
             let line = match lang {
@@ -177,7 +185,7 @@ impl Castello {
                 ),
             };
             s.raw(&format!(
-                "<circle cx=\"16\" cy=\"{:.1}\" r=\"6\" fill=\"{}\"/>",
+                "<circle cx=\"16\" cy=\"{:.0}\" r=\"6\" fill=\"{}\"/>",
                 y - 4.0,
                 PAWN[seat as usize]
             ));

@@ -49,7 +49,7 @@ fn cards(s: &mut Svg, cards: &[Card], x: f64, y: f64, right: f64) {
             break;
         }
         s.raw(&format!(
-            "<g data-card=\"{}\"><rect x=\"{cx:.1}\" y=\"{y:.1}\" width=\"{CARD_W}\" height=\"{CARD_H}\" rx=\"5\" fill=\"{}\" stroke=\"#333\" stroke-width=\"1\"/>",
+            "<g data-card=\"{}\"><rect x=\"{cx:.0}\" y=\"{y:.0}\" width=\"{CARD_W}\" height=\"{CARD_H}\" rx=\"5\" fill=\"{}\" stroke=\"#333\" stroke-width=\"1\"/>",
             castellan_engine::svg::esc(c.key()),
             face(*c)
         ));
@@ -122,7 +122,7 @@ pub fn picture(g: &Castrum, viewer: Viewer, lang: Lang) -> String {
             g.hands[seat].len()
         ));
         s.raw(&format!(
-            "<rect x=\"4\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"6\" fill=\"{}\" stroke=\"{colour}\" stroke-width=\"{}\"/>",
+            "<rect x=\"4\" y=\"{:.0}\" width=\"{:.0}\" height=\"{:.0}\" rx=\"6\" fill=\"{}\" stroke=\"{colour}\" stroke-width=\"{}\"/>",
             y + 2.0,
             W - 8.0,
             ROW - 6.0,
@@ -150,7 +150,7 @@ pub fn picture(g: &Castrum, viewer: Viewer, lang: Lang) -> String {
             let built = i < site.walls;
             let _ = write!(
                 out,
-                "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"22\" height=\"34\" fill=\"{}\" stroke=\"#333\" stroke-width=\"1.2\"{}/>",
+                "<rect x=\"{x:.0}\" y=\"{:.0}\" width=\"22\" height=\"34\" fill=\"{}\" stroke=\"#333\" stroke-width=\"1.2\"{}/>",
                 base - 34.0,
                 if built { colour } else { "none" },
                 if built { "" } else { " stroke-dasharray=\"3 2\"" }
@@ -159,7 +159,7 @@ pub fn picture(g: &Castrum, viewer: Viewer, lang: Lang) -> String {
         let built = site.towers > 0;
         let _ = write!(
             out,
-            "<path d=\"M180 {b:.1}v-56h5v6h5v-6h5v6h5v-6h4v56z\" fill=\"{}\" stroke=\"#333\" stroke-width=\"1.2\"{}/>",
+            "<path d=\"M180 {b:.0}v-56h5v6h5v-6h5v6h5v-6h4v56z\" fill=\"{}\" stroke=\"#333\" stroke-width=\"1.2\"{}/>",
             if built { colour } else { "none" },
             if built { "" } else { " stroke-dasharray=\"3 2\"" },
             b = base
@@ -173,7 +173,7 @@ pub fn picture(g: &Castrum, viewer: Viewer, lang: Lang) -> String {
         let mut hand = g.hands[seat].clone();
         hand.sort();
         s.raw(&format!(
-            "<rect x=\"4\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"6\" fill=\"#eef3fb\" stroke=\"#1f5fa8\" stroke-dasharray=\"4 3\"/>",
+            "<rect x=\"4\" y=\"{:.0}\" width=\"{:.0}\" height=\"{:.0}\" rx=\"6\" fill=\"#eef3fb\" stroke=\"#1f5fa8\" stroke-dasharray=\"4 3\"/>",
             y + 2.0,
             W - 8.0,
             ROW - 6.0

@@ -27,7 +27,9 @@ pub fn seat_colour(seat: usize) -> &'static str {
     SEAT_COLOURS[seat % SEAT_COLOURS.len()]
 }
 
-/// `s` as SVG/HTML text: `&`, `<`, `>`, `"` and `'` escaped.
+/// `s` as SVG/HTML text: `&`, `<`, `>`, `"` and `'` escaped, and anything beyond ASCII
+/// written as a numeric reference (`é` is `&#233;`): a page of ASCII in short lines goes
+/// into a mail as it is (7bit), without the third more that base64 would add.
 pub fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -37,7 +39,10 @@ pub fn esc(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            c => out.push(c),
+            c if c.is_ascii() => out.push(c),
+            c => {
+                let _ = write!(out, "&#{};", c as u32);
+            }
         }
     }
     out
@@ -89,15 +94,16 @@ impl Svg {
     pub fn text(&mut self, x: f64, y: f64, anchor: &str, style: &str, text: &str) -> &mut Svg {
         let _ = write!(
             self.out,
-            "<text x=\"{x:.1}\" y=\"{y:.1}\" text-anchor=\"{anchor}\" style=\"{style}\">{}</text>",
+            "<text x=\"{x:.0}\" y=\"{y:.0}\" text-anchor=\"{anchor}\" style=\"{style}\">{}</text>",
             esc(text)
         );
         self
     }
 
+    /// The SVG, one element a line (a mail's lines must stay under 998 characters).
     pub fn finish(mut self) -> String {
         self.out.push_str("</svg>");
-        self.out
+        self.out.replace("><", ">\n<")
     }
 }
 
@@ -214,7 +220,7 @@ pub fn spread(points: &mut [(f64, f64)], min: f64, w: f64, h: f64) {
 fn castle(x: f64, y: f64, fill: &str) -> String {
     let (l, t) = (x - 7.0, y - 7.0);
     format!(
-        "<path d=\"M{l:.1} {b:.1}v-10h3v3h2.5v-3h3v3h2.5v-3h3v10z\" fill=\"{fill}\" \
+        "<path d=\"M{l:.0} {b:.0}v-10h3v3h2.5v-3h3v3h2.5v-3h3v10z\" fill=\"{fill}\" \
          stroke=\"#111\" stroke-width=\"1.2\"/>",
         b = t + 14.0
     )
@@ -222,10 +228,13 @@ fn castle(x: f64, y: f64, fill: &str) -> String {
 
 impl GraphMap {
     /// The picture: header, tinted regions, water, borders, territories (owner's colour,
-    /// army count, name), castles and ports, then the legend.
+    /// army count, name; each territory's circle titled "Name: owner, armies"), castles
+    /// and ports, then the legend. Styles are set once per group of like elements and
+    /// coordinates rounded to the unit, to keep the mail small.
     pub fn render(&self) -> String {
         let legend_rows = self.legend.len().div_ceil(2);
-        let total_h = HEAD * self.header.len() as f64 + self.height + 18.0 * legend_rows as f64 + 12.0;
+        let total_h =
+            HEAD * self.header.len() as f64 + self.height + 18.0 * legend_rows as f64 + 12.0;
         let mut s = Svg::new(self.width as u32, total_h.ceil() as u32, "#f4f1ea", &self.title);
         for (i, h) in self.header.iter().enumerate() {
             s.text(
@@ -237,127 +246,151 @@ impl GraphMap {
             );
         }
         let top = HEAD * self.header.len() as f64;
-        s.raw(&format!("<g transform=\"translate(0,{top:.1})\">"));
+        let mut o = format!("<g transform=\"translate(0,{top:.0})\">");
         for &(cx, cy, rx, ry) in &self.waters {
-            s.raw(&format!(
-                "<ellipse cx=\"{cx:.1}\" cy=\"{cy:.1}\" rx=\"{rx:.1}\" ry=\"{ry:.1}\" fill=\"#bcd7ea\"/>"
-            ));
+            let _ = write!(
+                o,
+                "<ellipse cx=\"{cx:.0}\" cy=\"{cy:.0}\" rx=\"{rx:.0}\" ry=\"{ry:.0}\" fill=\"#bcd7ea\"/>"
+            );
         }
         // Regions: each member's disc and each inner border in the region's tint, so a
         // region reads as one patch.
         for (ri, r) in self.regions.iter().enumerate() {
-            s.raw(&format!(
+            let _ = write!(
+                o,
                 "<g stroke=\"{t}\" fill=\"{t}\" stroke-linecap=\"round\" stroke-width=\"34\" opacity=\"0.55\">",
                 t = r.tint
-            ));
+            );
             for &(a, b, _) in &self.edges {
                 let (na, nb) = (&self.nodes[a], &self.nodes[b]);
                 if na.region == ri && nb.region == ri {
-                    s.raw(&format!(
-                        "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\"/>",
-                        na.x, na.y, nb.x, nb.y
-                    ));
+                    line(&mut o, na.x, na.y, nb.x, nb.y);
                 }
             }
             for n in self.nodes.iter().filter(|n| n.region == ri) {
-                s.raw(&format!(
-                    "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"19\" stroke=\"none\"/>",
-                    n.x, n.y
-                ));
+                let _ = write!(o, "<circle cx=\"{:.0}\" cy=\"{:.0}\" r=\"19\"/>", n.x, n.y);
             }
-            s.raw("</g>");
+            o.push_str("</g>");
         }
+        o.push_str("<g text-anchor=\"middle\" font-size=\"12\" font-style=\"italic\" fill=\"#2e6a94\">");
         for &(x, y, ref t) in &self.labels {
-            s.text(x, y, "middle", "font-size:12px;font-style:italic;fill:#2e6a94", t);
+            let _ = write!(o, "<text x=\"{x:.0}\" y=\"{y:.0}\">{}</text>", esc(t));
         }
-        for &(a, b, dotted) in &self.edges {
-            let (na, nb) = (&self.nodes[a], &self.nodes[b]);
-            let style = if dotted {
-                "stroke:#555;stroke-width:1.6;stroke-dasharray:3 4"
+        o.push_str("</g>");
+        for dotted in [false, true] {
+            o.push_str(if dotted {
+                "<g stroke=\"#555\" stroke-width=\"1.6\" stroke-dasharray=\"3 4\">"
             } else {
-                "stroke:#666;stroke-width:1.4"
-            };
-            if (na.x - nb.x).abs() > self.width / 2.0 {
-                // Round the world: a stub from each towards its own edge.
-                for (n, edge) in [(na, if na.x < nb.x { 0.0 } else { self.width }), (nb, if nb.x < na.x { 0.0 } else { self.width })] {
-                    s.raw(&format!(
-                        "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{edge:.1}\" y2=\"{:.1}\" style=\"{style};stroke-dasharray:3 4\"/>",
-                        n.x, n.y, (na.y + nb.y) / 2.0
-                    ));
+                "<g stroke=\"#666\" stroke-width=\"1.4\">"
+            });
+            for &(a, b, d) in &self.edges {
+                let (na, nb) = (&self.nodes[a], &self.nodes[b]);
+                let round_world = (na.x - nb.x).abs() > self.width / 2.0;
+                if round_world && dotted {
+                    // Round the world: a stub from each towards its own edge.
+                    let y = (na.y + nb.y) / 2.0;
+                    let (l, r) = if na.x < nb.x { (na, nb) } else { (nb, na) };
+                    line(&mut o, l.x, l.y, 0.0, y);
+                    line(&mut o, r.x, r.y, self.width, y);
+                } else if !round_world && d == dotted {
+                    line(&mut o, na.x, na.y, nb.x, nb.y);
                 }
-            } else {
-                s.raw(&format!(
-                    "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" style=\"{style}\"/>",
-                    na.x, na.y, nb.x, nb.y
-                ));
+            }
+            o.push_str("</g>");
+        }
+        o.push_str("<g fill=\"none\" stroke-width=\"3\">");
+        for n in &self.nodes {
+            if let Some(p) = n.port {
+                let _ = write!(
+                    o,
+                    "<circle cx=\"{:.0}\" cy=\"{:.0}\" r=\"{:.1}\" stroke=\"{p}\"/>",
+                    n.x,
+                    n.y,
+                    R + 2.5
+                );
             }
         }
+        o.push_str("</g><g stroke=\"#222\" stroke-width=\"1\">");
         for n in &self.nodes {
             let owner = n.owner.clone().unwrap_or_else(|| "-".into());
-            s.raw(&format!(
-                "<g data-territory=\"{}\" data-owner=\"{}\" data-armies=\"{}\"><title>{}: {}, {}</title>",
-                esc(&n.name),
-                esc(&owner),
-                n.armies,
+            let _ = write!(
+                o,
+                "<circle cx=\"{:.0}\" cy=\"{:.0}\" r=\"{R}\" fill=\"{}\"><title>{}: {}, {}</title></circle>",
+                n.x,
+                n.y,
+                n.colour,
                 esc(&n.name),
                 esc(&owner),
                 n.armies
-            ));
-            if let Some(p) = n.port {
-                s.raw(&format!(
-                    "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"{:.1}\" fill=\"none\" stroke=\"{p}\" stroke-width=\"3\"/>",
-                    n.x, n.y, R + 2.5
-                ));
-            }
-            s.raw(&format!(
-                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"{R}\" fill=\"{}\" stroke=\"#222\" stroke-width=\"1\"/>",
-                n.x, n.y, n.colour
-            ));
-            let ink = if n.owner.is_some() { "#fff" } else { "#222" };
-            s.text(
+            );
+        }
+        o.push_str("</g><g text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\" fill=\"#fff\">");
+        for n in &self.nodes {
+            let ink = if n.owner.is_some() { "" } else { " fill=\"#222\"" };
+            let _ = write!(
+                o,
+                "<text x=\"{:.0}\" y=\"{:.0}\"{ink}>{}</text>",
                 n.x,
                 n.y + 4.5,
-                "middle",
-                &format!("font-size:13px;font-weight:bold;fill:{ink}"),
-                &n.armies.to_string(),
+                n.armies
             );
-            s.text(
+        }
+        o.push_str("</g><g text-anchor=\"middle\" font-size=\"11\" fill=\"#1a1a1a\" stroke=\"#f4f1ea\" stroke-width=\"3\" paint-order=\"stroke\">");
+        for n in &self.nodes {
+            let _ = write!(
+                o,
+                "<text x=\"{:.0}\" y=\"{:.0}\">{}</text>",
                 n.x,
                 n.y + R + 11.0,
-                "middle",
-                "font-size:11px;fill:#1a1a1a;stroke:#f4f1ea;stroke-width:3px;paint-order:stroke",
-                &n.name,
+                esc(&n.name)
             );
+        }
+        o.push_str("</g>");
+        for n in &self.nodes {
             if let Some(c) = n.castle {
-                s.raw(&castle(n.x + R, n.y - R + 2.0, c));
+                o.push_str(&castle(n.x + R, n.y - R + 2.0, c));
             }
             if let Some(m) = &n.mark {
-                s.raw(&format!(
-                    "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"{:.1}\" fill=\"none\" stroke=\"#000\" stroke-width=\"2\" stroke-dasharray=\"2 2\"/>",
-                    n.x, n.y, R + 6.0
-                ));
-                s.text(
+                let _ = write!(
+                    o,
+                    "<circle cx=\"{:.0}\" cy=\"{:.0}\" r=\"{:.0}\" fill=\"none\" stroke=\"#000\" stroke-width=\"2\" stroke-dasharray=\"2 2\"/>\
+                     <text x=\"{:.0}\" y=\"{:.0}\" text-anchor=\"end\" font-size=\"11\" font-weight=\"bold\" fill=\"#000\" stroke=\"#f4f1ea\" stroke-width=\"3\" paint-order=\"stroke\">{}</text>",
+                    n.x,
+                    n.y,
+                    R + 6.0,
                     n.x - R - 3.0,
                     n.y - R,
-                    "end",
-                    "font-size:11px;font-weight:bold;fill:#000;stroke:#f4f1ea;stroke-width:3px;paint-order:stroke",
-                    m,
+                    esc(m)
                 );
             }
-            s.raw("</g>");
         }
-        s.raw("</g>");
+        o.push_str("</g>");
         let y0 = top + self.height + 6.0;
         let col = self.width / 2.0;
+        o.push_str("<g font-size=\"12\" fill=\"#222\">");
         for (i, (c, t)) in self.legend.iter().enumerate() {
             let (x, y) = (10.0 + col * (i % 2) as f64, y0 + 18.0 * (i / 2) as f64);
-            s.raw(&format!(
-                "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"12\" height=\"12\" fill=\"{c}\" stroke=\"#222\" stroke-width=\"0.8\"/>"
-            ));
-            s.text(x + 17.0, y + 10.5, "start", "font-size:12px;fill:#222", t);
+            let _ = write!(
+                o,
+                "<rect x=\"{x:.0}\" y=\"{y:.0}\" width=\"12\" height=\"12\" fill=\"{c}\" stroke=\"#222\" stroke-width=\"0.8\"/>\
+                 <text x=\"{:.0}\" y=\"{:.0}\">{}</text>",
+                x + 17.0,
+                y + 10.5,
+                esc(t)
+            );
         }
+        o.push_str("</g>");
+        s.raw(&o);
         s.finish()
     }
+}
+
+/// A line from (`x1`, `y1`) to (`x2`, `y2`), styled by its group.
+fn line(o: &mut String, x1: f64, y1: f64, x2: f64, y2: f64) {
+    let _ = write!(
+        o,
+        "<line x1=\"{x1:.0}\" y1=\"{y1:.0}\" x2=\"{x2:.0}\" y2=\"{y2:.0}\"/>"
+    );
 }
 
 #[cfg(test)]

@@ -16,18 +16,24 @@ pub const HTML_LIMIT: usize = 150 * 1024;
 /// The HTML page: `title` as its heading, the picture, then `text` as it reads in the
 /// plain part.
 pub fn page(title: &str, text: &str, svg: &str, lang: Lang) -> String {
-    format!(
+    let head = format!(
         "<!DOCTYPE html>\n<html lang=\"{code}\"><head><meta charset=\"utf-8\"/>\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\
          <meta name=\"color-scheme\" content=\"light dark\"/><title>{t}</title></head>\
          <body style=\"margin:0;padding:8px\"><div style=\"max-width:940px;margin:0 auto\">\
          <h1 style=\"font-family:Helvetica,Arial,sans-serif;font-size:17px;margin:4px 0 8px\">{t}</h1>\
-         <div style=\"margin:0 0 12px;overflow-x:auto\">{svg}</div>\
-         <pre style=\"white-space:pre-wrap;overflow-wrap:anywhere;font-family:Menlo,Consolas,monospace;\
-         font-size:13px;line-height:1.35;margin:0\">{body}</pre></div></body></html>\n",
+         <div style=\"margin:0 0 12px;overflow-x:auto\">",
         code = lang.code(),
         t = esc(title),
-        body = esc(text),
+    )
+    .replace("><", ">\n<");
+    // One element a line, and the text as it is: a mail's lines stay short, and a page of
+    // ASCII (esc writes the rest as references) goes as 7bit, not base64.
+    format!(
+        "{head}\n{svg}\n</div>\n<pre style=\"white-space:pre-wrap;overflow-wrap:anywhere;\
+         font-family:Menlo,Consolas,monospace;font-size:13px;line-height:1.35;margin:0\">\n{}</pre>\n\
+         </div></body></html>\n",
+        esc(text)
     )
 }
 
