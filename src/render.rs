@@ -45,23 +45,34 @@ pub fn render(svc: &Service, a: &RenderArgs) -> Result<String, ShellError> {
         Some(s) => {
             let i = match s.parse::<usize>() {
                 Ok(n) if (1..=rec.seats.len()).contains(&n) => Some(n - 1),
-                _ => rec.seats.iter().position(|x| x.name.eq_ignore_ascii_case(s)),
+                _ => rec
+                    .seats
+                    .iter()
+                    .position(|x| x.name.eq_ignore_ascii_case(s)),
             };
             Viewer::Seat(i.ok_or_else(|| {
                 ShellError::Usage(format!(
                     "--seat {s}: {} has seats 1 to {} ({})",
                     a.game,
                     rec.seats.len(),
-                    rec.seats.iter().map(|x| x.name.as_str()).collect::<Vec<_>>().join(", ")
+                    rec.seats
+                        .iter()
+                        .map(|x| x.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ))
             })?)
         }
     };
     let lang = rec.language.unwrap_or(svc.config.judge.language);
-    let svg = session.picture(viewer, lang).ok_or_else(|| {
-        ShellError::Usage(format!("{} games draw no picture", rec.game))
-    })?;
-    let ext = a.out.extension().and_then(|e| e.to_str()).map(str::to_lowercase);
+    let svg = session
+        .picture(viewer, lang)
+        .ok_or_else(|| ShellError::Usage(format!("{} games draw no picture", rec.game)))?;
+    let ext = a
+        .out
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_lowercase);
     let bytes = match ext.as_deref() {
         Some("svg") => svg,
         Some("html" | "htm") => {

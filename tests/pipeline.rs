@@ -265,7 +265,10 @@ fn no_mail_reaches_anyone_with_another_players_private_facts() {
                 if let Some(h) = &html {
                     htmls += 1;
                     for (k, _) in h.match_indices("data-viewer=\"seat-") {
-                        let n: String = h[k + 18..].chars().take_while(|c| c.is_ascii_digit()).collect();
+                        let n: String = h[k + 18..]
+                            .chars()
+                            .take_while(|c| c.is_ascii_digit())
+                            .collect();
                         assert_eq!(
                             Some(n.parse::<usize>().unwrap() - 1),
                             reader,

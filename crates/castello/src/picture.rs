@@ -54,7 +54,13 @@ impl Castello {
             ),
         };
         let mut s = Svg::new(w as u32, h.ceil() as u32, "#faf8f2", &title);
-        s.text(10.0, 18.0, "start", "font-size:15px;font-weight:bold;fill:#222", &title);
+        s.text(
+            10.0,
+            18.0,
+            "start",
+            "font-size:15px;font-weight:bold;fill:#222",
+            &title,
+        );
         let mut out = String::new();
         for (i, tint) in SECTION.iter().enumerate() {
             let _ = write!(
@@ -156,7 +162,10 @@ impl Castello {
                 }
                 let q = Sq::from_idx(i);
                 let (x, y) = centre(q);
-                let _ = write!(g, "<circle data-square=\"{q}\" cx=\"{x:.0}\" cy=\"{y:.0}\" r=\"11.5\"/>");
+                let _ = write!(
+                    g,
+                    "<circle data-square=\"{q}\" cx=\"{x:.0}\" cy=\"{y:.0}\" r=\"11.5\"/>"
+                );
                 if !moved {
                     let _ = write!(rings, "<circle cx=\"{x:.0}\" cy=\"{y:.0}\" r=\"6\"/>");
                 }

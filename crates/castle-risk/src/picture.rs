@@ -131,9 +131,10 @@ pub fn picture(g: &CastleRisk, viewer: Viewer, lang: Lang) -> String {
         )
         .to_string(),
     ));
-    let turn = match lang {
-        Lang::En => format!("Castle Risk, turn {}", g.turns_played),
-        Lang::Fr => format!("Castle Risk, tour {}", g.turns_played),
+    let turn = match (g.turns_played, lang) {
+        (0, _) => format!("Castle Risk, {}", lang.pick("setting up", "mise en place")),
+        (n, Lang::En) => format!("Castle Risk, turn {n}"),
+        (n, Lang::Fr) => format!("Castle Risk, tour {n}"),
     };
     GraphMap {
         width: W,

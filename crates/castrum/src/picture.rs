@@ -45,7 +45,13 @@ fn cards(s: &mut Svg, cards: &[Card], x: f64, y: f64, right: f64) {
     for (i, c) in cards.iter().enumerate() {
         let cx = x + i as f64 * (CARD_W + 4.0);
         if i + 1 == fit && cards.len() > fit {
-            s.text(cx + 4.0, y + CARD_H / 2.0, "start", "font-size:14px;font-weight:bold;fill:#333", &format!("+{}", cards.len() - i));
+            s.text(
+                cx + 4.0,
+                y + CARD_H / 2.0,
+                "start",
+                "font-size:14px;font-weight:bold;fill:#333",
+                &format!("+{}", cards.len() - i),
+            );
             break;
         }
         s.raw(&format!(
@@ -54,7 +60,13 @@ fn cards(s: &mut Svg, cards: &[Card], x: f64, y: f64, right: f64) {
             face(*c)
         ));
         for (k, l) in card_lines(c.name()).iter().enumerate() {
-            s.text(cx + CARD_W / 2.0, y + 18.0 + 12.0 * k as f64, "middle", "font-size:10px;fill:#111", l);
+            s.text(
+                cx + CARD_W / 2.0,
+                y + 18.0 + 12.0 * k as f64,
+                "middle",
+                "font-size:10px;fill:#111",
+                l,
+            );
         }
         s.raw("</g>");
     }
@@ -103,9 +115,21 @@ pub fn picture(g: &Castrum, viewer: Viewer, lang: Lang) -> String {
     let rows = g.seats() + usize::from(me.is_some());
     let h = head + ROW * rows as f64 + 8.0;
     let mut s = Svg::new(W as u32, h.ceil() as u32, "#f7f3ea", &title);
-    s.text(10.0, 18.0, "start", "font-size:15px;font-weight:bold;fill:#222", &title);
+    s.text(
+        10.0,
+        18.0,
+        "start",
+        "font-size:15px;font-weight:bold;fill:#222",
+        &title,
+    );
     for (i, l) in event.iter().enumerate() {
-        s.text(10.0, 38.0 + 17.0 * i as f64, "start", "font-size:13px;fill:#5a3e00", l);
+        s.text(
+            10.0,
+            38.0 + 17.0 * i as f64,
+            "start",
+            "font-size:13px;fill:#5a3e00",
+            l,
+        );
     }
     for seat in 0..g.seats() {
         let y = head + ROW * seat as f64;
@@ -133,14 +157,29 @@ pub fn picture(g: &Castrum, viewer: Viewer, lang: Lang) -> String {
             Lang::En => format!("{} pt · hand {}", site.points(), g.hands[seat].len()),
             Lang::Fr => format!("{} pt · main {}", site.points(), g.hands[seat].len()),
         };
-        s.text(14.0, y + 22.0, "start", "font-size:14px;font-weight:bold;fill:#222", g.name(seat));
+        s.text(
+            14.0,
+            y + 22.0,
+            "start",
+            "font-size:14px;font-weight:bold;fill:#222",
+            g.name(seat),
+        );
         s.text(14.0, y + 40.0, "start", "font-size:12px;fill:#333", &pts);
         if let Some(m) = site.mage {
             let t = match lang {
                 Lang::En => format!("blocked by {}'s Mage", g.name(m)),
-                Lang::Fr => format!("bloqué par le Mage {}", castellan_engine::lang::fr::de(g.name(m))),
+                Lang::Fr => format!(
+                    "bloqué par le Mage {}",
+                    castellan_engine::lang::fr::de(g.name(m))
+                ),
             };
-            s.text(14.0, y + 58.0, "start", "font-size:11px;font-weight:bold;fill:#a00", &t);
+            s.text(
+                14.0,
+                y + 58.0,
+                "start",
+                "font-size:11px;font-weight:bold;fill:#a00",
+                &t,
+            );
         }
         // The castle: four walls and a tower, built ones filled.
         let mut out = String::new();
@@ -178,7 +217,13 @@ pub fn picture(g: &Castrum, viewer: Viewer, lang: Lang) -> String {
             W - 8.0,
             ROW - 6.0
         ));
-        s.text(14.0, y + 22.0, "start", "font-size:14px;font-weight:bold;fill:#1f5fa8", lang.pick("Your hand", "Votre main"));
+        s.text(
+            14.0,
+            y + 22.0,
+            "start",
+            "font-size:14px;font-weight:bold;fill:#1f5fa8",
+            lang.pick("Your hand", "Votre main"),
+        );
         cards(&mut s, &hand, 130.0, y + 12.0, W - 10.0);
     }
     s.finish()

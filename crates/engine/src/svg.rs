@@ -75,10 +75,11 @@ impl Svg {
         let _ = write!(
             out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" width=\"100%\" \
-             style=\"max-width:{w}px;height:auto;display:block;background:{bg};\
+             style=\"max-width:{w}px;min-width:{min}px;height:auto;display:block;background:{bg};\
              font-family:Helvetica,Arial,sans-serif\" role=\"img\"><title>{}</title>\
              <rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" fill=\"{bg}\"/>",
-            esc(title)
+            esc(title),
+            min = w.min(600)
         );
         Svg { out }
     }
@@ -177,12 +178,7 @@ pub fn project(points: &[(f64, f64)], w: f64, h: f64, margin: f64) -> Vec<(f64, 
     let (sx, sy) = ((w - 2.0 * margin) / dx, (h - 2.0 * margin) / dy);
     points
         .iter()
-        .map(|&(la, lo)| {
-            (
-                margin + (lo - lo0) * k * sx,
-                margin + (la1 - la) * sy,
-            )
-        })
+        .map(|&(la, lo)| (margin + (lo - lo0) * k * sx, margin + (la1 - la) * sy))
         .collect()
 }
 
@@ -196,7 +192,11 @@ pub fn spread(points: &mut [(f64, f64)], min: f64, w: f64, h: f64) {
                 let (dx, dy) = (points[j].0 - points[i].0, points[j].1 - points[i].1);
                 let d = (dx * dx + dy * dy).sqrt();
                 if d < min {
-                    let (ux, uy) = if d < 1e-6 { (1.0, 0.0) } else { (dx / d, dy / d) };
+                    let (ux, uy) = if d < 1e-6 {
+                        (1.0, 0.0)
+                    } else {
+                        (dx / d, dy / d)
+                    };
                     let push = (min - d) / 2.0 + 0.01;
                     points[i].0 -= ux * push;
                     points[i].1 -= uy * push;
@@ -235,7 +235,12 @@ impl GraphMap {
         let legend_rows = self.legend.len().div_ceil(2);
         let total_h =
             HEAD * self.header.len() as f64 + self.height + 18.0 * legend_rows as f64 + 12.0;
-        let mut s = Svg::new(self.width as u32, total_h.ceil() as u32, "#f4f1ea", &self.title);
+        let mut s = Svg::new(
+            self.width as u32,
+            total_h.ceil() as u32,
+            "#f4f1ea",
+            &self.title,
+        );
         for (i, h) in self.header.iter().enumerate() {
             s.text(
                 10.0,
@@ -272,7 +277,9 @@ impl GraphMap {
             }
             o.push_str("</g>");
         }
-        o.push_str("<g text-anchor=\"middle\" font-size=\"12\" font-style=\"italic\" fill=\"#2e6a94\">");
+        o.push_str(
+            "<g text-anchor=\"middle\" font-size=\"12\" font-style=\"italic\" fill=\"#2e6a94\">",
+        );
         for &(x, y, ref t) in &self.labels {
             let _ = write!(o, "<text x=\"{x:.0}\" y=\"{y:.0}\">{}</text>", esc(t));
         }
@@ -324,9 +331,15 @@ impl GraphMap {
                 n.armies
             );
         }
-        o.push_str("</g><g text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\" fill=\"#fff\">");
+        o.push_str(
+            "</g><g text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\" fill=\"#fff\">",
+        );
         for n in &self.nodes {
-            let ink = if n.owner.is_some() { "" } else { " fill=\"#222\"" };
+            let ink = if n.owner.is_some() {
+                ""
+            } else {
+                " fill=\"#222\""
+            };
             let _ = write!(
                 o,
                 "<text x=\"{:.0}\" y=\"{:.0}\"{ink}>{}</text>",

@@ -153,9 +153,21 @@ impl Rules for Race {
             "<rect x=\"10\" y=\"10\" width=\"{}\" height=\"14\" fill=\"#1f5fa8\"/>",
             20 * self.count.min(10)
         ));
-        s.text(10.0, 44.0, "start", "font-size:12px", &self.public_view(lang));
+        s.text(
+            10.0,
+            44.0,
+            "start",
+            "font-size:12px",
+            &self.public_view(lang),
+        );
         if viewer == Viewer::Seat(0) {
-            s.text(120.0, 44.0, "start", "font-size:12px", &self.private_view(0, lang));
+            s.text(
+                120.0,
+                44.0,
+                "start",
+                "font-size:12px",
+                &self.private_view(0, lang),
+            );
         }
         Some(s.finish())
     }

@@ -231,12 +231,23 @@ mod tests {
         m.html = Some("<!DOCTYPE html>\n<html><body><svg xmlns=\"http://www.w3.org/2000/svg\"></svg><pre>Turn 12.</pre></body></html>".into());
         let bytes = render(&m, 0);
         let text = String::from_utf8_lossy(&bytes);
-        assert!(text.contains("Content-Type: multipart/alternative"), "{text}");
-        let parsed = mail_parser::MessageParser::default().parse(&bytes[..]).unwrap();
-        assert_eq!(parsed.body_text(0).unwrap().trim_end(), "Turn 12. Paris: Alice, 5 armies.");
+        assert!(
+            text.contains("Content-Type: multipart/alternative"),
+            "{text}"
+        );
+        let parsed = mail_parser::MessageParser::default()
+            .parse(&bytes[..])
+            .unwrap();
+        assert_eq!(
+            parsed.body_text(0).unwrap().trim_end(),
+            "Turn 12. Paris: Alice, 5 armies."
+        );
         let html = parsed.body_html(0).unwrap();
         assert!(html.contains("<svg xmlns"), "{html}");
-        let (t, h) = (text.find("text/plain").unwrap(), text.find("text/html").unwrap());
+        let (t, h) = (
+            text.find("text/plain").unwrap(),
+            text.find("text/html").unwrap(),
+        );
         assert!(t < h, "the text part comes first");
     }
 

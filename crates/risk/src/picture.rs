@@ -35,17 +35,19 @@ pub fn picture(s: &Risk, viewer: Viewer, lang: Lang) -> String {
         _ => None,
     };
     let mut nodes = Vec::new();
-    for t in 0..b.len() {
+    for (t, &(x, y)) in at.iter().enumerate() {
         let (owner, colour) = match s.owner[t] {
             Owner::Seat(p) => (Some(name(s, p)), seat_colour(p)),
             Owner::Neutral => (Some(lang.pick("neutral", "neutre").to_string()), NEUTRAL),
             Owner::Nobody => (None, NOBODY),
         };
-        let hq = s.hq_revealed.then(|| (0..s.n()).find(|&p| s.hq[p] == Some(t)));
+        let hq = s
+            .hq_revealed
+            .then(|| (0..s.n()).find(|&p| s.hq[p] == Some(t)));
         let mine = me.filter(|&p| !s.hq_revealed && s.hq.get(p).copied().flatten() == Some(t));
         nodes.push(Node {
-            x: at[t].0,
-            y: at[t].1,
+            x,
+            y,
             name: map::name_in(t, lang).to_string(),
             owner,
             colour,
@@ -78,7 +80,11 @@ pub fn picture(s: &Risk, viewer: Viewer, lang: Lang) -> String {
                 format!("{}: {}", name(s, p), lang.pick("eliminated", "éliminé"))
             } else {
                 match lang {
-                    Lang::En => format!("{}: {} territories, {armies} armies", name(s, p), owned.len()),
+                    Lang::En => format!(
+                        "{}: {} territories, {armies} armies",
+                        name(s, p),
+                        owned.len()
+                    ),
                     Lang::Fr => format!("{} : {} terr., {armies} armées", name(s, p), owned.len()),
                 }
             };
