@@ -361,6 +361,7 @@ mod tests {
                     in_reply_to: None,
                     references: vec![],
                     headers: vec![],
+                    html: None,
                 })
                 .collect(),
             log: (0..n)
@@ -412,7 +413,11 @@ mod tests {
         let new = SledStore::open(&dir.path().join("new")).unwrap();
         assert!(restore_file(&new, &file, false).is_err());
         assert!(new.outbox().unwrap().is_empty(), "nothing stored");
-        assert_eq!(check(&mut text.as_bytes()).unwrap().records, 41, "20 replies, 20 log lines, 1 mark");
+        assert_eq!(
+            check(&mut text.as_bytes()).unwrap().records,
+            41,
+            "20 replies, 20 log lines, 1 mark"
+        );
     }
 
     /// `backup.keep`: the rolling backups beyond the newest `keep` are removed, and none

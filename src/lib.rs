@@ -25,6 +25,7 @@
 //! * [`transfer`]: export and import of one game.
 //! * [`backup`](mod@backup): whole-database backups, streamed; the rolling backups of `serve`.
 //! * [`recover`]: the journal of every handling kept beside sled, and `castellan recover`.
+//! * [`render`](mod@render): `castellan render`, a stored game's picture at any turn (SVG or HTML).
 //! * [`logging`]: tracing on stderr, as text or JSON lines (`--log-format json`).
 //! * [`metrics`]: optional Prometheus metrics of `serve` on a loopback port.
 //! * [`progress`]: progress bars on a terminal, plain lines otherwise, for long runs.
@@ -46,6 +47,7 @@ pub mod pipe;
 pub mod players;
 pub mod progress;
 pub mod recover;
+pub mod render;
 pub mod service;
 pub mod simulate;
 pub mod store;
