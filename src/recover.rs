@@ -283,6 +283,7 @@ impl Journal {
         let io = |e: std::io::Error| err(format!("journal {}: {e}", self.path.display()));
         Journal::write_pending(&mut inner).map_err(io)?;
         let seq = inner.next_seq;
+        crate::service::injected_disk_full("disk-full-journal").map_err(io)?;
         Journal::append_line(&mut inner, &make(seq)).map_err(io)?;
         if let Err(e) = Journal::sync(&mut inner) {
             // Not known to be on disk: never committed, so aborted.

@@ -511,6 +511,15 @@ pub struct PassReport {
     pub failed: usize,
 }
 
+/// Disk-full injection for the soak and fault tests: `CASTELLAN_FAULT=disk-full-journal`
+/// makes every journal entry fail with ENOSPC, `disk-full-flush` every database flush.
+pub fn injected_disk_full(name: &str) -> std::io::Result<()> {
+    if std::env::var("CASTELLAN_FAULT").ok().as_deref() == Some(name) {
+        return Err(std::io::Error::from_raw_os_error(28));
+    }
+    Ok(())
+}
+
 /// Fault injection for the crash tests: `CASTELLAN_FAULT=after-commit` kills the process
 /// right after the commit, before the message is acknowledged (a real crash, not a mock).
 pub fn fault_point(name: &str) {

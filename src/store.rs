@@ -198,12 +198,14 @@ impl SledStore {
     /// that hold them are fsynced here.
     pub fn flush(&self) -> Result<(), StoreError> {
         self.db.flush().map_err(err)?;
-        sync_files(&self.path).map_err(|e| {
-            err(format!(
-                "cannot sync the database at {}: {e}",
-                self.path.display()
-            ))
-        })
+        crate::service::injected_disk_full("disk-full-flush")
+            .and_then(|_| sync_files(&self.path))
+            .map_err(|e| {
+                err(format!(
+                    "cannot sync the database at {}: {e}",
+                    self.path.display()
+                ))
+            })
     }
 
     /// Replies waiting, oldest first, with their keys.
