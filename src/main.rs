@@ -208,7 +208,11 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
 /// `serve` and `serve --once`.
 fn serve(config: Config, once: bool) -> Result<ExitCode, ShellError> {
     check_ca_files(&config)?;
-    let svc = Service::open(config, system_clock())?;
+    let svc = if once {
+        Service::open(config, system_clock())?
+    } else {
+        open_when_there_is_space(config)?
+    };
     let transport = svc.transport();
     let rt = runtime()?;
     if once {
@@ -222,6 +226,22 @@ fn serve(config: Config, once: bool) -> Result<ExitCode, ShellError> {
     } else {
         rt.block_on(castellan::daemon::serve(svc, transport))?;
         Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// `serve` on a full disk waits for space (logged, pauses growing to a minute) instead of
+/// stopping; any other failure to open stops it.
+fn open_when_there_is_space(config: Config) -> Result<Service, ShellError> {
+    let mut pause = std::time::Duration::from_secs(1);
+    loop {
+        match Service::open(config.clone(), system_clock()) {
+            Err(ShellError::Store(e)) if castellan::store::SledStore::is_disk_full(&e) => {
+                tracing::error!("{e}; trying again in {pause:?}");
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(std::time::Duration::from_secs(60));
+            }
+            other => return other,
+        }
     }
 }
 

@@ -128,7 +128,12 @@ impl SledStore {
             ))
         })?;
         let db = opened.map_err(|e| {
-            if SledStore::is_busy(path) {
+            if e.to_string().contains("os error 28") {
+                err(format!(
+                    "cannot open the database at {}: the disk is full ({e}); free some space",
+                    path.display()
+                ))
+            } else if SledStore::is_busy(path) {
                 err(format!(
                     "the database at {} is in use by another castellan process: {e}",
                     path.display()
@@ -152,6 +157,11 @@ impl SledStore {
             meta: db.open_tree("meta").map_err(err)?,
             db,
         })
+    }
+
+    /// Whether a store error says the disk is full (ENOSPC): wait for space and retry.
+    pub fn is_disk_full(e: &StoreError) -> bool {
+        e.0.contains("os error 28") || e.0.contains("No space left on device")
     }
 
     /// Whether another process holds the database (sled's lock on its `db` file), as a

@@ -8,9 +8,10 @@ use castellan::players::{play_games, MailPlayers};
 use castellan::store::SledStore;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::time::Duration;
 
 fn base() -> Config {
     Config {
@@ -320,4 +321,103 @@ fn a_crash_after_the_journal_entry_is_aborted_and_recover_applies_the_mail_once(
     for i in 1..=3 {
         assert!(handled(dir, i), "message {i}");
     }
+}
+
+/// A small tmpfs mounted for the test (tests run as root); unmounted on drop. A test that
+/// cannot mount fails loudly, never skips.
+struct Tmpfs(PathBuf);
+impl Tmpfs {
+    fn mount(at: &Path, size: &str) -> Tmpfs {
+        std::fs::create_dir_all(at).unwrap();
+        let out = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(at)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "this test needs to mount a tmpfs (run it as root): {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Tmpfs(at.to_path_buf())
+    }
+}
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+/// Fill the file system that holds `dir` to the last byte.
+fn fill(dir: &Path) -> PathBuf {
+    use std::io::Write;
+    let filler = dir.join("filler");
+    let mut f = std::fs::File::create(&filler).unwrap();
+    let block = vec![7u8; 64 * 1024];
+    while f.write_all(&block).is_ok() {}
+    let small = [7u8; 512];
+    while f.write_all(&small).is_ok() {}
+    let _ = f.sync_all();
+    filler
+}
+
+/// Issue 11, "a full disk": on a full file system `ingest` exits 75 (the MTA keeps the
+/// mail); `serve` logs the failed passes, stays up, and once there is space again takes
+/// the waiting mail by itself, nothing half-written (the mail handled once, the database
+/// opens).
+#[test]
+fn on_a_full_disk_ingest_exits_75_and_serve_waits_then_goes_on_by_itself() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mnt = Tmpfs::mount(&tmp.path().join("fs"), "24m");
+    let dir = mnt.0.clone();
+    let cfg = write_config(&dir);
+    assert!(ingest(&cfg, &dir, 1, &[]).status.success());
+    // A mail waiting in new/ (delivered while there was room), then the disk fills.
+    castellan_mail::Maildir::open(dir.join("mail/inbox"))
+        .unwrap()
+        .deliver(&letter(2))
+        .unwrap();
+    let filler = fill(&dir);
+    let msg = tmp.path().join("msg-3.eml");
+    std::fs::write(&msg, letter(3)).unwrap();
+    let out = bin()
+        .arg("--config")
+        .arg(&cfg)
+        .arg("ingest")
+        .arg(&msg)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(75), "{out:?}");
+    let log = tmp.path().join("serve.log");
+    let mut serve = bin()
+        .arg("--config")
+        .arg(&cfg)
+        .arg("serve")
+        .stderr(std::fs::File::create(&log).unwrap())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(4));
+    assert!(
+        serve.try_wait().unwrap().is_none(),
+        "serve stays up on a full disk: {}",
+        std::fs::read_to_string(&log).unwrap()
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        text.contains("the pass failed") || text.contains("the disk is full"),
+        "{text}"
+    );
+    std::fs::remove_file(&filler).unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(90);
+    while waiting_in_new(&dir) > 0 && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    let _ = Command::new("kill")
+        .args(["-TERM", &serve.id().to_string()])
+        .status();
+    let _ = serve.wait();
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(waiting_in_new(&dir), 0, "serve went on by itself: {text}");
+    assert!(handled(&dir, 1) && handled(&dir, 2), "{text}");
 }
