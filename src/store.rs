@@ -67,7 +67,13 @@ fn sync_files(path: &Path) -> std::io::Result<()> {
     if let Ok(rd) = std::fs::read_dir(&blobs) {
         for e in rd.flatten() {
             if e.file_type().is_ok_and(|t| t.is_file()) {
-                std::fs::File::open(e.path())?.sync_data()?;
+                // sled deletes a blob once its value is gone (a reply sent): one that went
+                // since the listing has nothing left to sync.
+                match std::fs::File::open(e.path()) {
+                    Ok(f) => f.sync_data()?,
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(e),
+                }
             }
         }
         castellan_mail::sync_dir(&blobs)?;
