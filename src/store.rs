@@ -67,10 +67,10 @@ fn sync_files(path: &Path) -> std::io::Result<()> {
     if let Ok(rd) = std::fs::read_dir(&blobs) {
         for e in rd.flatten() {
             if e.file_type().is_ok_and(|t| t.is_file()) {
-                // sled deletes a blob once its value is gone (a reply sent): one that went
-                // since the listing has nothing left to sync.
                 match std::fs::File::open(e.path()) {
                     Ok(f) => f.sync_data()?,
+                    // sled removed the blob since the listing (a large value replaced or
+                    // deleted: an HTML report sent): nothing of it is left to sync.
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                     Err(e) => return Err(e),
                 }

@@ -13,6 +13,8 @@ pub(crate) struct Loaded {
     pub(crate) rec: GameRecord,
     pub(crate) session: Option<Box<dyn Session>>,
     pub(crate) dirty: bool,
+    /// The record changed outside the game (a password rehashed): store it, no report.
+    pub(crate) keep: bool,
     /// Force a private mail to every seat in the next report (start).
     pub(crate) force_private: bool,
 }
@@ -46,6 +48,15 @@ pub(crate) struct Run<'a> {
     pub(crate) bounds: crate::limits::Bounds,
     /// The bound as configured (`max_reply_bytes`), for the note.
     pub(crate) bounds_limit: usize,
+    /// Credentials checked in this mail, per game: what was given and the verdict (one
+    /// try per mail).
+    pub(crate) tries: BTreeMap<String, (String, Result<crate::auth::Who, crate::auth::AuthError>)>,
+    /// Some credential of this mail was good (the mail counts as authenticated).
+    pub(crate) authenticated: bool,
+    /// Counters of failed tries (keyed like senders), to store.
+    pub(crate) counters: BTreeMap<String, SenderRecord>,
+    /// Notices of locked passwords to game masters: sent even when the mail is dropped.
+    pub(crate) notices: Vec<Draft>,
 }
 
 /// State of the line loop.
@@ -79,6 +90,10 @@ impl<'a> Run<'a> {
             answered: Vec::new(),
             bounds: crate::limits::Bounds::unbounded(),
             bounds_limit: j.config.max_reply_bytes,
+            tries: BTreeMap::new(),
+            authenticated: false,
+            counters: BTreeMap::new(),
+            notices: Vec::new(),
         }
     }
 
@@ -91,6 +106,15 @@ impl<'a> Run<'a> {
         let mut b = self.env.entropy.to_vec();
         b.extend_from_slice(format!("|{label}|{}", self.derive_count).as_bytes());
         sha256(&b)
+    }
+
+    /// An Argon2id hash of `pw` with a fresh salt (from the handling's entropy; drawing it
+    /// does not move the sequence that passwords and tokens come from).
+    pub(crate) fn new_hash(&self, label: &str, pw: &str) -> String {
+        let mut b = self.env.entropy.to_vec();
+        b.extend_from_slice(format!("|salt|{label}|{}|{pw}", self.derive_count).as_bytes());
+        let salt = sha256(&b);
+        crate::password::hash(crate::password::Cost::of(&self.j.config), &salt, pw)
     }
 
     pub(crate) fn random_word(&mut self, label: &str, len: usize) -> String {
@@ -149,6 +173,7 @@ impl<'a> Run<'a> {
             rec,
             session,
             dirty: false,
+            keep: false,
             force_private: false,
         }))
     }
@@ -178,7 +203,19 @@ impl<'a> Run<'a> {
         out
     }
 
+    /// What a dropped handling keeps: its failed-try counters and lock notices.
+    pub(crate) fn keep_counters(self) -> (BTreeMap<String, SenderRecord>, Vec<Draft>) {
+        (self.counters, self.notices)
+    }
+
+    pub(crate) fn restore_counters(&mut self, kept: (BTreeMap<String, SenderRecord>, Vec<Draft>)) {
+        self.counters = kept.0;
+        self.notices = kept.1;
+    }
+
     pub(crate) fn finish_into(mut self, changes: &mut Changes) {
+        let notices = std::mem::take(&mut self.notices);
+        self.mails.extend(notices);
         for (i, d) in std::mem::take(&mut self.mails).into_iter().enumerate() {
             changes.outbox.push(Outbound {
                 message_id: self.j.msgid(&self.key, i),
@@ -192,10 +229,13 @@ impl<'a> Run<'a> {
             });
         }
         for g in std::mem::take(&mut self.games).into_values() {
-            if g.dirty {
+            if g.dirty || g.keep {
                 changes.games.push(g.rec);
             }
         }
+        changes
+            .senders
+            .extend(std::mem::take(&mut self.counters).into_values());
         changes.log.append(&mut self.log);
         changes.answers.append(&mut self.answered);
     }
