@@ -258,11 +258,8 @@ impl Journal {
 
     fn sync(inner: &mut Inner) -> std::io::Result<()> {
         if inner.dirty {
-            if let Err(e) = inner.file.sync_data() {
-                // The kernel may have dropped the unsynced pages: cut back so nothing
-                // unsynced is trusted.
-                return Err(e);
-            }
+            // On failure the lines stay unsynced: the entry is aborted by the caller.
+            inner.file.sync_data()?;
             inner.dirty = false;
         }
         Ok(())
