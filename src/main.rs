@@ -288,7 +288,7 @@ fn ingest(config: Config, file: &str) -> Result<ExitCode, ShellError> {
             Err(e) if castellan::store::SledStore::is_busy(&db) => {
                 if serving || std::time::Instant::now() >= deadline {
                     println!(
-                        "stored in the inbox; the database is in use ({e}): `castellan serve` takes it on its next pass"
+                        "stored in the inbox; the database is not free ({e}): `castellan serve` takes it on its next pass"
                     );
                     return Ok(ExitCode::SUCCESS);
                 }
