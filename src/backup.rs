@@ -39,6 +39,15 @@ fn tree_names(store: &SledStore) -> Vec<String> {
 
 /// Write every tree to `out` (header, records, trailer). Returns the number of records.
 pub fn write(store: &SledStore, out: &mut dyn Write) -> Result<usize, StoreError> {
+    write_with(store, out, &mut || {})
+}
+
+/// [`write`], calling `each` after every record (progress).
+pub fn write_with(
+    store: &SledStore,
+    out: &mut dyn Write,
+    each: &mut dyn FnMut(),
+) -> Result<usize, StoreError> {
     let next_id = store.db().generate_id().map_err(err)?;
     let header = serde_json::json!({
         "format": FORMAT,
@@ -55,6 +64,7 @@ pub fn write(store: &SledStore, out: &mut dyn Write) -> Result<usize, StoreError
                 serde_json::json!({"tree": name, "key": hex::encode(&k), "value": hex::encode(&v)});
             writeln!(out, "{line}").map_err(err)?;
             n += 1;
+            each();
         }
     }
     writeln!(out, "{}", serde_json::json!({"end": true, "records": n})).map_err(err)?;
@@ -77,13 +87,7 @@ pub fn write_file(
         let file = std::fs::File::create(&tmp).map_err(|e| ShellError::io(&tmp, e))?;
         let mut f = std::io::BufWriter::new(file);
         let n = match progress {
-            Some(progress) => write(
-                store,
-                &mut crate::progress::LineCounter {
-                    inner: &mut f,
-                    progress,
-                },
-            )?,
+            Some(progress) => write_with(store, &mut f, &mut || progress.inc(1))?,
             None => write(store, &mut f)?,
         };
         let f = f

@@ -583,7 +583,13 @@ pub fn recover(config: &Config, clock: Clock) -> Result<Recovered, ShellError> {
     svc.store.flush()?;
     drop(svc);
     if db.exists() {
-        let aside = db.with_extension(format!("damaged-{now}"));
+        // A name of its own (a recover interrupted in the same second left one).
+        let mut aside = db.with_extension(format!("damaged-{now}"));
+        let mut n = 1;
+        while aside.exists() {
+            aside = db.with_extension(format!("damaged-{now}-{n}"));
+            n += 1;
+        }
         std::fs::rename(&db, &aside).map_err(|e| ShellError::io(&db, e))?;
         report.set_aside = Some(aside);
     }

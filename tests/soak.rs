@@ -165,8 +165,21 @@ impl Soak {
             let _ = child.wait();
             self.kills += 1;
         }
-        let ok = self.cmd(&["recover"], None).status().unwrap().success();
-        if !ok || !self.opens() {
+        let mut c = self.cmd(&["recover"], None);
+        c.stderr(Stdio::piped()).stdout(Stdio::piped());
+        let out = c.output().unwrap();
+        if !out.status.success() || !self.opens() {
+            eprintln!(
+                "recover failed: {}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let mut o = self.cmd(&["outbox"], None);
+            o.stderr(Stdio::piped());
+            eprintln!(
+                "open: {}",
+                String::from_utf8_lossy(&o.output().unwrap().stderr)
+            );
             self.unopenable_after_recover += 1;
         }
     }
