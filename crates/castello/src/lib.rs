@@ -801,6 +801,7 @@ impl Rules for Castello {
     const GAME: &'static str = "castello";
     const STATE_VERSION: u32 = 1;
     const PROMPT_KINDS: &'static [PromptKind] = &[PromptKind::Move];
+    const PICTURE_ONLY: &'static [&'static str] = &["last_path", "last_captured"];
 
     fn seat_range() -> std::ops::RangeInclusive<usize> {
         2..=2
