@@ -71,12 +71,15 @@ pub enum Command {
     Bench(BenchArgs),
     /// Write the whole database to a file (JSON lines), or restore one into an empty database.
     Backup {
-        /// Output file (default: `DATA_DIR/backup-<unix time>.jsonl`).
+        /// Output file (default: `BACKUP_DIR/backup-<unix time>.jsonl`, `DATA_DIR/backups`).
         file: Option<PathBuf>,
         /// Restore this backup into the (empty) database instead.
         #[arg(long, conflicts_with = "file")]
         restore: Option<PathBuf>,
     },
+    /// Rebuild the database from the newest complete backup and the journal of every
+    /// handling since (after a damaged or lost database); the old folder is kept aside.
+    Recover,
     /// Replies waiting to be sent or parked after failures, with their last error.
     Outbox {
         /// Give every parked reply a fresh start (after fixing the relay or the address).

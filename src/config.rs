@@ -24,6 +24,29 @@ pub struct Config {
     pub judge: castellan_judge::JudgeConfig,
     /// Optional Prometheus metrics for `serve` (off by default).
     pub metrics: MetricsConfig,
+    /// Rolling backups made by `serve` between passes.
+    pub backup: BackupConfig,
+}
+
+/// `backup.*`: `serve` writes `backup-<unix time>.jsonl` into `dir` every `every_hours`
+/// (0: never) and keeps the newest `keep`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BackupConfig {
+    pub every_hours: u64,
+    pub keep: u32,
+    /// Folder of the backups (default: DATA_DIR/backups).
+    pub dir: Option<PathBuf>,
+}
+
+impl Default for BackupConfig {
+    fn default() -> Self {
+        BackupConfig {
+            every_hours: 6,
+            keep: 8,
+            dir: None,
+        }
+    }
 }
 
 /// `metrics.listen`: a 127.0.0.1 address (`127.0.0.1:9464`) where `serve` answers HTTP
@@ -124,6 +147,7 @@ impl Default for Config {
             max_message_bytes: 256 * 1024,
             judge: castellan_judge::JudgeConfig::default(),
             metrics: MetricsConfig::default(),
+            backup: BackupConfig::default(),
         }
     }
 }
@@ -217,6 +241,16 @@ impl Config {
         self.database
             .clone()
             .unwrap_or_else(|| self.data_dir.join("db"))
+    }
+    pub fn backup_dir(&self) -> PathBuf {
+        self.backup
+            .dir
+            .clone()
+            .unwrap_or_else(|| self.data_dir.join("backups"))
+    }
+    /// The journal of every handling (src/recover.rs), beside the database.
+    pub fn journal_path(&self) -> PathBuf {
+        self.data_dir.join("journal.jsonl")
     }
     pub fn inbox_path(&self) -> PathBuf {
         self.inbound

@@ -80,6 +80,18 @@ impl Shutdown {
     }
 }
 
+/// The marker `serve` keeps in the data folder while it runs: `ingest` does not wait for
+/// the database then (the daemon holds it for good and takes the mail on its next pass).
+fn serving_marker(config: &crate::config::Config) -> std::path::PathBuf {
+    config.data_dir.join("serve.pid")
+}
+
+/// Whether a `serve` runs on this data folder (its marker is there; one left by a killed
+/// daemon only makes `ingest` leave the mail to the next pass).
+pub fn is_serving(config: &crate::config::Config) -> bool {
+    serving_marker(config).exists()
+}
+
 /// Run until interrupted (Ctrl-C / SIGTERM): each loop takes the inbox, runs deadlines
 /// every `tick_seconds`, and drains the outbox. A stop signal ends the loop between two
 /// passes, with the database flushed.
@@ -92,7 +104,6 @@ pub async fn serve(svc: Service, transport: Transport) -> Result<(), ShellError>
         _ => Duration::from_secs(2),
     };
     let tick_every = Duration::from_secs(svc.config.tick_seconds.max(1));
-    let mut last_tick = tokio::time::Instant::now() - tick_every;
     let metrics = Arc::new(Metrics {
         answers: svc.answers.clone(),
         ..Metrics::default()
@@ -117,9 +128,31 @@ pub async fn serve(svc: Service, transport: Transport) -> Result<(), ShellError>
         ));
     }
     tracing::info!("castellan serving; inbox {:?}", svc.config.inbound.kind);
+    let marker = serving_marker(&svc.config);
+    if let Err(e) = std::fs::write(&marker, format!("{}\n", std::process::id())) {
+        tracing::warn!("cannot write {}: {e}", marker.display());
+    }
+    let result = serve_loop(&svc, &transport, &mut shutdown, &metrics, poll, tick_every).await;
+    let _ = std::fs::remove_file(&marker);
+    result
+}
+
+async fn serve_loop(
+    svc: &Service,
+    transport: &Transport,
+    shutdown: &mut Shutdown,
+    metrics: &Metrics,
+    poll: Duration,
+    tick_every: Duration,
+) -> Result<(), ShellError> {
+    let mut last_tick = tokio::time::Instant::now() - tick_every;
+    // Consecutive passes that failed (a full disk): the pause grows, up to a minute, and
+    // the service goes on by itself once a pass succeeds.
+    let mut failing: u32 = 0;
     loop {
         let pass = std::time::Instant::now();
         let mut took = 0;
+        let mut failed = false;
         for t in svc.take_inboxes().await {
             match t {
                 Ok(n) if n > 0 => {
@@ -128,6 +161,7 @@ pub async fn serve(svc: Service, transport: Transport) -> Result<(), ShellError>
                 }
                 Ok(_) => {}
                 Err(e) => {
+                    failed = true;
                     Metrics::add(&metrics.inbox_errors, 1);
                     tracing::error!("inbox: {e}")
                 }
@@ -146,23 +180,42 @@ pub async fn serve(svc: Service, transport: Transport) -> Result<(), ShellError>
             match svc.tick() {
                 Ok(n) => Metrics::add(&metrics.deadline_mails, n as u64),
                 Err(e) => {
+                    failed = true;
                     Metrics::add(&metrics.deadline_errors, 1);
                     tracing::error!("deadlines: {}", e.0);
                 }
             }
         }
-        match svc.drain_outbox(&transport).await {
+        match svc.drain_outbox(transport).await {
             Ok((sent, failed)) => {
                 Metrics::add(&metrics.mails_out, sent as u64);
                 Metrics::add(&metrics.send_failures, failed as u64);
             }
             Err(e) => {
+                failed = true;
                 Metrics::add(&metrics.outbox_errors, 1);
                 tracing::error!("outbox: {e}");
             }
         }
+        if !failed {
+            if let Err(e) = crate::backup::rolling(&svc.store, &svc.config, (svc.clock)()) {
+                tracing::error!("rolling backup: {e}");
+            }
+        }
+        let pause = if failed {
+            failing = failing.saturating_add(1);
+            let p = (poll * 2u32.saturating_pow(failing.min(5))).min(Duration::from_secs(60));
+            tracing::warn!("the pass failed ({failing} in a row): next try in {p:?}");
+            p
+        } else {
+            if failing > 0 {
+                tracing::info!("passes succeed again after {failing} failed");
+            }
+            failing = 0;
+            poll
+        };
         tokio::select! {
-            _ = tokio::time::sleep(poll) => {}
+            _ = tokio::time::sleep(pause) => {}
             signal = shutdown.recv() => {
                 tracing::info!("{signal}: stopping");
                 return Ok(svc.store.flush()?);

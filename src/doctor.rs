@@ -94,7 +94,7 @@ pub fn run(path: &Path, must_exist: bool, data_dir: Option<&Path>) -> Vec<Check>
     out.extend(inbox(&config));
     out.extend(outbox(&config));
     out.push(templates(&config.templates_dir));
-    out.push(backups(&config.data_dir, games));
+    out.push(backups(&config.backup_dir(), games));
     out
 }
 
@@ -629,7 +629,7 @@ fn backups(dir: &Path, games: Option<usize>) -> Check {
             .max()
     });
     let fix = format!(
-        "castellan backup (writes {}/backup-<time>.jsonl); run it daily, e.g. from a systemd timer or cron",
+        "castellan backup (writes {}/backup-<time>.jsonl); `serve` writes them itself every backup.every_hours",
         dir.display()
     );
     match (newest, games) {

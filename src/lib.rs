@@ -23,6 +23,8 @@
 //! * [`demo`]: one whole game by email on the embedded defaults.
 //! * [`simulate`], [`bench`](mod@bench): engine-only games and the end-to-end benchmark.
 //! * [`transfer`]: export and import of one game.
+//! * [`backup`](mod@backup): whole-database backups, streamed; the rolling backups of `serve`.
+//! * [`recover`]: the journal of every handling kept beside sled, and `castellan recover`.
 //! * [`render`](mod@render): `castellan render`, a stored game's picture at any turn (SVG or HTML).
 //! * [`logging`]: tracing on stderr, as text or JSON lines (`--log-format json`).
 //! * [`metrics`]: optional Prometheus metrics of `serve` on a loopback port.
@@ -30,6 +32,7 @@
 //! * [`pipe`]: output piped into `head` or a closed pager ends quietly.
 //! * [`doctor`]: `castellan doctor`, the operator's checks with a fix for each problem.
 
+pub mod backup;
 pub mod bench;
 pub mod cli;
 pub mod config;
@@ -43,6 +46,7 @@ pub mod metrics;
 pub mod pipe;
 pub mod players;
 pub mod progress;
+pub mod recover;
 pub mod render;
 pub mod service;
 pub mod simulate;

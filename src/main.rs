@@ -197,6 +197,11 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
         }
         Command::Outbox { retry } => outbox(config, retry),
         Command::Backup { file, restore } => backup(config, file, restore),
+        Command::Recover => {
+            let r = castellan::recover::recover(&config, system_clock())?;
+            print!("{}", r.text());
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 
@@ -250,17 +255,44 @@ fn ingest(config: Config, file: &str) -> Result<ExitCode, ShellError> {
         eprintln!("castellan ingest: cannot store the message: {e}");
         return Ok(ExitCode::from(EX_TEMPFAIL));
     }
-    match Service::open(config, system_clock()) {
-        Ok(svc) => {
-            let n = svc.process_maildir()?;
-            let transport = svc.transport();
-            let (sent, _) = runtime()?.block_on(svc.drain_outbox(&transport))?;
-            println!("handled {n} message(s), sent {sent} mail(s)");
+    // Another `ingest` may hold the database for a moment: wait for it (it takes this
+    // message too if it lists the inbox again first). A running `serve` holds it for
+    // good and takes the message on its next pass.
+    let db = config.database_path();
+    let serving = castellan::daemon::is_serving(&config);
+    let mut wait = std::time::Duration::from_millis(10);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let svc = loop {
+        match Service::open(config.clone(), system_clock()) {
+            Ok(svc) => break svc,
+            Err(e) if castellan::store::SledStore::is_busy(&db) => {
+                if serving || std::time::Instant::now() >= deadline {
+                    println!(
+                        "stored in the inbox; the database is in use ({e}): `castellan serve` takes it on its next pass"
+                    );
+                    return Ok(ExitCode::SUCCESS);
+                }
+                std::thread::sleep(wait);
+                wait = (wait * 2).min(std::time::Duration::from_millis(200));
+            }
+            Err(e) => {
+                // Damaged, gone back in time, or a full disk: the MTA keeps the mail and
+                // tries again (the copy in the inbox is recognised, not applied twice).
+                eprintln!("castellan ingest: {e}");
+                return Ok(ExitCode::from(EX_TEMPFAIL));
+            }
         }
-        Err(e) => println!(
-            "stored in the inbox; the database is not free ({e}): `castellan serve` takes it on its next pass"
-        ),
-    }
+    };
+    let n = match svc.process_maildir() {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("castellan ingest: the message is kept in the inbox: {e}");
+            return Ok(ExitCode::from(EX_TEMPFAIL));
+        }
+    };
+    let transport = svc.transport();
+    let (sent, _) = runtime()?.block_on(svc.drain_outbox(&transport))?;
+    println!("handled {n} message(s), sent {sent} mail(s)");
     Ok(ExitCode::SUCCESS)
 }
 
@@ -298,33 +330,13 @@ fn backup(
 ) -> Result<ExitCode, ShellError> {
     let svc = Service::open(config, system_clock())?;
     if let Some(path) = restore {
-        let text = std::fs::read_to_string(&path).map_err(|e| ShellError::io(&path, e))?;
-        let records = text.lines().filter(|l| !l.trim().is_empty()).count() as u64;
-        let mut progress = castellan::progress::Progress::new("restore", "records", Some(records));
-        let n = svc.store.restore_with(&text, &mut || progress.inc(1))?;
-        progress.finish();
-        println!("restored {n} records from {}", path.display());
+        let done = castellan::backup::restore_file(&svc.store, &path, true)?;
+        println!("restored {} records from {}", done.records, path.display());
     } else {
-        let path = file.unwrap_or_else(|| {
-            svc.config
-                .data_dir
-                .join(format!("backup-{}.jsonl", (svc.clock)()))
-        });
-        let tmp = path.with_extension("partial");
-        let mut f = std::io::BufWriter::new(
-            std::fs::File::create(&tmp).map_err(|e| ShellError::io(&tmp, e))?,
-        );
+        let path = file.unwrap_or_else(|| castellan::backup::path_at(&svc.config, (svc.clock)()));
         let mut progress = castellan::progress::Progress::new("backup", "records", None);
-        let n = svc.store.backup(&mut castellan::progress::LineCounter {
-            inner: &mut f,
-            progress: &mut progress,
-        })?;
+        let n = castellan::backup::write_file(&svc.store, &path, Some(&mut progress))?;
         progress.finish();
-        let f = f
-            .into_inner()
-            .map_err(|e| ShellError::io(&tmp, e.into_error()))?;
-        f.sync_all().map_err(|e| ShellError::io(&tmp, e))?;
-        std::fs::rename(&tmp, &path).map_err(|e| ShellError::io(&path, e))?;
         println!("{n} records written to {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
@@ -426,7 +438,7 @@ fn game_command(config: Config, g: GameCommand) -> Result<ExitCode, ShellError> 
         GameCommand::Import { file } => {
             let svc = Service::open(config, system_clock())?;
             let text = std::fs::read_to_string(&file).map_err(|e| ShellError::io(&file, e))?;
-            let id = castellan::transfer::import(&svc.store, &text, &castellan::games::all())?;
+            let id = castellan::transfer::import(&svc, &text, &castellan::games::all())?;
             println!("imported {id}");
             Ok(ExitCode::SUCCESS)
         }

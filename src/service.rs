@@ -73,6 +73,8 @@ pub struct Service {
     pub entropy: Entropy,
     /// Answers given since start, by `family/kind[/reason]` (the metrics' refusals).
     pub answers: Arc<std::sync::Mutex<std::collections::BTreeMap<String, u64>>>,
+    /// Every change journaled outside sled, for `castellan recover` (src/recover.rs).
+    pub journal: crate::recover::Journal,
 }
 
 /// Most messages handled between two flushes of the database (group commit).
@@ -153,6 +155,11 @@ pub fn to_outgoing(o: &Outbound, from: &str) -> OutgoingMail {
 impl Service {
     pub fn open(config: Config, clock: Clock) -> Result<Service, ShellError> {
         let store = SledStore::open(&config.database_path())?;
+        let journal = crate::recover::Journal::open(
+            &config.journal_path(),
+            store.journal_seq()?,
+            &config.database_path(),
+        )?;
         let templates = load_templates_lenient(&config.templates_dir)?;
         let judge = Judge::new(config.judge.clone(), crate::games::all(), templates);
         Ok(Service {
@@ -162,6 +169,7 @@ impl Service {
             clock,
             entropy: Entropy::Os,
             answers: Arc::default(),
+            journal,
         })
     }
 
@@ -172,17 +180,52 @@ impl Service {
         }
     }
 
-    /// Handle one raw message durably. Returns once the result is on disk.
+    /// Handle one raw message (from IMAP: journaled whole) durably. Returns once the
+    /// result is on disk.
     pub fn handle_raw(&self, raw: &[u8]) -> Result<Handled, StoreError> {
         let handled = self.handle_unflushed(raw)?;
-        self.store.flush()?;
+        self.flush()?;
         fault_point("after-commit");
         Ok(handled)
     }
 
+    /// Flush the database to the device, then note it in the journal.
+    pub fn flush(&self) -> Result<(), StoreError> {
+        self.store.flush()?;
+        self.journal.done(self.store.journal_seq()?);
+        self.journal.flush()
+    }
+
     /// Handle one raw message and commit it, not yet durable: the caller flushes
-    /// ([`SledStore::flush`]) before acknowledging it.
+    /// ([`Service::flush`]) before acknowledging it. The message itself is journaled (IMAP:
+    /// no Maildir keeps it).
     pub fn handle_unflushed(&self, raw: &[u8]) -> Result<Handled, StoreError> {
+        self.handle_journaled(raw, |seq, at, entropy| crate::recover::Entry::Raw {
+            seq,
+            raw: hex::encode(raw),
+            at,
+            entropy,
+        })
+    }
+
+    /// [`Service::handle_unflushed`] for a mail of the Maildir, journaled by its file name.
+    pub fn handle_file_unflushed(&self, raw: &[u8], file: &str) -> Result<Handled, StoreError> {
+        self.handle_journaled(raw, |seq, at, entropy| crate::recover::Entry::Mail {
+            seq,
+            file: file.to_string(),
+            at,
+            entropy,
+        })
+    }
+
+    /// Parse; a mail seen before or not a mail is not journaled; else the journal entry
+    /// (time, entropy) is written and fsynced, then the judge runs and the transaction
+    /// records the entry's number. An entry that does not commit is marked aborted.
+    fn handle_journaled(
+        &self,
+        raw: &[u8],
+        entry: impl FnOnce(u64, i64, String) -> crate::recover::Entry,
+    ) -> Result<Handled, StoreError> {
         let inbound = match castellan_mail::parse(raw, self.config.max_message_bytes) {
             Ok(p) => p,
             Err(e) => return Ok(Handled::Unreadable(e.to_string())),
@@ -193,9 +236,46 @@ impl Service {
         {
             return Ok(Handled::Duplicate);
         }
-        let changes = self.judge.handle(&self.store, &inbound, &self.env())?;
+        let env = self.env();
+        let seq = self
+            .journal
+            .begin(|seq| entry(seq, env.now, hex::encode(env.entropy)))?;
+        fault_point("after-journal");
+        self.apply_inbound(&inbound, env, seq).inspect_err(|_| {
+            self.journal.abort(seq);
+        })
+    }
+
+    /// The judge on one raw message at a given time and entropy, committed (not flushed)
+    /// with the journal entry `seq`: the handling and `recover`'s replay.
+    pub fn apply_mail(
+        &self,
+        raw: &[u8],
+        env: Env,
+        seq: Option<u64>,
+    ) -> Result<Handled, StoreError> {
+        let inbound = match castellan_mail::parse(raw, self.config.max_message_bytes) {
+            Ok(p) => p,
+            Err(e) => return Ok(Handled::Unreadable(e.to_string())),
+        };
+        if self
+            .store
+            .is_processed(&castellan_judge::processed_key(&inbound))?
+        {
+            return Ok(Handled::Duplicate);
+        }
+        self.apply_inbound(&inbound, env, seq)
+    }
+
+    fn apply_inbound(
+        &self,
+        inbound: &castellan_judge::Inbound,
+        env: Env,
+        seq: Option<u64>,
+    ) -> Result<Handled, StoreError> {
+        let changes = self.judge.handle(&self.store, inbound, &env)?;
         let replies = changes.outbox.len();
-        self.store.commit_unflushed(&changes)?;
+        self.store.commit_unflushed_seq(&changes, seq)?;
         if let Ok(mut counts) = self.answers.lock() {
             for a in &changes.answers {
                 *counts.entry(a.clone()).or_insert(0) += 1;
@@ -204,37 +284,61 @@ impl Service {
         Ok(Handled::Committed { replies })
     }
 
-    /// Apply a judge result (tick, admin) durably.
+    /// Apply a judge result (tick, admin) durably: journaled whole, committed, flushed.
     pub fn commit(&self, changes: &Changes) -> Result<(), StoreError> {
-        self.store.commit(changes)
+        let seq = self.journal.begin(|seq| crate::recover::Entry::Changes {
+            seq,
+            changes: Box::new(changes.clone()),
+        })?;
+        self.store
+            .commit_unflushed_seq(changes, seq)
+            .and_then(|_| self.flush())
+            .inspect_err(|_| self.journal.abort(seq))
     }
 
     /// Handle every message waiting in the Maildir inbox, in batches of [`BATCH`]: each
     /// message of a batch is handled and committed in order, the batch is made durable
     /// with one flush, and only then is each acknowledged (moved to cur/). Returns how
-    /// many were taken.
+    /// many were taken. Mail delivered meanwhile (another `ingest`) is taken too: the
+    /// inbox is listed again until it is empty.
     pub fn process_maildir(&self) -> Result<usize, ShellError> {
         let dir = self.config.inbox_path();
         let inbox = Maildir::open(&dir).map_err(|e| ShellError::io(&dir, e))?;
-        let waiting = inbox.list_new().map_err(|e| ShellError::io(&dir, e))?;
+        let mut n = 0;
+        loop {
+            let waiting = inbox.list_new().map_err(|e| ShellError::io(&dir, e))?;
+            if waiting.is_empty() {
+                return Ok(n);
+            }
+            n += self.process_listed(&inbox, &waiting)?;
+        }
+    }
+
+    fn process_listed(&self, inbox: &Maildir, waiting: &[PathBuf]) -> Result<usize, ShellError> {
         let mut n = 0;
         for batch in waiting.chunks(BATCH) {
             let mut taken = Vec::with_capacity(batch.len());
             for path in batch {
                 let raw = match inbox.read(path) {
                     Ok(r) => r,
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
                     Err(e) => {
                         tracing::warn!("cannot read {}: {e}", path.display());
                         continue;
                     }
                 };
-                let r = self.handle_unflushed(&raw)?;
+                let file = path
+                    .file_name()
+                    .map(|f| f.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let file = file.split(":2,").next().unwrap_or_default().to_string();
+                let r = self.handle_file_unflushed(&raw, &file)?;
                 if let Handled::Unreadable(why) = &r {
                     tracing::warn!("{}: not a mail ({why}); set aside", path.display());
                 }
                 taken.push(path);
             }
-            self.store.flush()?;
+            self.flush()?;
             fault_point("after-commit");
             for path in taken {
                 inbox
@@ -246,14 +350,35 @@ impl Service {
         Ok(n)
     }
 
-    /// Deadlines: reminders, defaults, stand-ins.
+    /// Deadlines: reminders, defaults, stand-ins. A tick that changes something is
+    /// journaled (its time and entropy) before it is committed.
     pub fn tick(&self) -> Result<usize, StoreError> {
-        let changes = self.judge.tick(&self.store, &self.env())?;
+        let env = self.env();
+        let changes = self.judge.tick(&self.store, &env)?;
         let n = changes.outbox.len();
-        if !changes.games.is_empty() || !changes.outbox.is_empty() || !changes.log.is_empty() {
-            self.store.commit(&changes)?;
+        if !tick_is_empty(&changes) {
+            let seq = self.journal.begin(|seq| crate::recover::Entry::Tick {
+                seq,
+                at: env.now,
+                entropy: hex::encode(env.entropy),
+            })?;
+            self.store
+                .commit_unflushed_seq(&changes, seq)
+                .and_then(|_| self.flush())
+                .inspect_err(|_| self.journal.abort(seq))?;
         }
         Ok(n)
+    }
+
+    /// `recover`'s replay of a journaled tick.
+    pub fn apply_tick(&self, env: Env, seq: Option<u64>) -> Result<(), StoreError> {
+        let changes = self.judge.tick(&self.store, &env)?;
+        if tick_is_empty(&changes) {
+            return Err(StoreError(format!(
+                "the deadline pass of entry {seq:?} changes nothing when replayed"
+            )));
+        }
+        self.store.commit_unflushed_seq(&changes, seq)
     }
 
     pub fn transport(&self) -> Transport {
@@ -307,6 +432,7 @@ impl Service {
             }
             if self.store.was_sent(&item.mail.message_id)? {
                 self.store.mark_sent(key, &item.mail.message_id, now)?;
+                self.journal.sent(&item.mail.message_id);
                 marked = true;
                 continue;
             }
@@ -315,6 +441,7 @@ impl Service {
                 Ok(()) => {
                     fault_point("after-send");
                     self.store.mark_sent(key, &item.mail.message_id, now)?;
+                    self.journal.sent(&item.mail.message_id);
                     sent += 1;
                 }
                 Err(e) => {
@@ -339,6 +466,7 @@ impl Service {
         }
         if sent > 0 || marked {
             self.store.flush()?;
+            self.journal.flush()?;
         }
         Ok((sent, failed))
     }
@@ -369,6 +497,10 @@ impl Service {
             failed,
         })
     }
+}
+
+fn tick_is_empty(c: &Changes) -> bool {
+    c.games.is_empty() && c.outbox.is_empty() && c.log.is_empty()
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -3,7 +3,9 @@
 //!
 //! Trees: `games` (id → GameRecord JSON), `processed` (Message-ID → unix time),
 //! `outbox` (big-endian sequence → [`OutboxItem`] JSON), `sent` (Message-ID → unix time),
-//! `log` (game id, 0, big-endian sequence → LogLine JSON), `senders` (address → SenderRecord).
+//! `log` (game id, 0, big-endian sequence → LogLine JSON), `senders` (address → SenderRecord),
+//! `meta` (`journal_seq` → the big-endian sequence number of the last journal entry
+//! committed, written in the same transaction as that entry's changes: src/recover.rs).
 
 use castellan_judge::{Changes, GameRecord, Outbound, SenderRecord, Store, StoreError};
 use serde::{Deserialize, Serialize};
@@ -34,7 +36,11 @@ pub struct SledStore {
     sent: sled::Tree,
     log: sled::Tree,
     senders: sled::Tree,
+    meta: sled::Tree,
 }
+
+/// The key in the `meta` tree of the last journal entry committed.
+const JOURNAL_SEQ: &[u8] = b"journal_seq";
 
 fn err(e: impl std::fmt::Display) -> StoreError {
     StoreError(e.to_string())
@@ -42,10 +48,23 @@ fn err(e: impl std::fmt::Display) -> StoreError {
 
 /// Remove the files of a snapshot that was being written when the process died
 /// (`snap.<lsn>.generating`); a finished snapshot (`snap.<lsn>`) is kept.
+/// Only while holding sled's lock on the database: another process that has it open
+/// (a concurrent `ingest`) may be writing a snapshot right now.
 fn remove_interrupted_snapshots(path: &Path) -> Result<(), StoreError> {
+    use fs2::FileExt;
     let Ok(rd) = std::fs::read_dir(path) else {
         return Ok(());
     };
+    let Ok(lock) = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path.join("db"))
+    else {
+        return Ok(());
+    };
+    if lock.try_lock_exclusive().is_err() {
+        return Ok(()); // in use: sled's own open says so
+    }
     for e in rd.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         if name.starts_with("snap.") && name.ends_with(".generating") {
@@ -103,16 +122,24 @@ impl SledStore {
                 .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_else(|| "sled panicked".into());
             err(format!(
-                "the database at {} is damaged and cannot be read ({why}); restore a backup \
-                 (castellan backup --restore FILE into an empty data directory)",
+                "the database at {} is damaged and cannot be read ({why}); run \
+                 `castellan recover` (it rebuilds it from the newest backup and the journal)",
                 path.display()
             ))
         })?;
         let db = opened.map_err(|e| {
-            err(format!(
-                "cannot open the database at {}: {e}",
-                path.display()
-            ))
+            if SledStore::is_busy(path) {
+                err(format!(
+                    "the database at {} is in use by another castellan process: {e}",
+                    path.display()
+                ))
+            } else {
+                err(format!(
+                    "cannot open the database at {}: {e}; if it is damaged, run \
+                     `castellan recover` (it rebuilds it from the newest backup and the journal)",
+                    path.display()
+                ))
+            }
         })?;
         Ok(SledStore {
             path: path.to_path_buf(),
@@ -122,7 +149,46 @@ impl SledStore {
             sent: db.open_tree("sent").map_err(err)?,
             log: db.open_tree("log").map_err(err)?,
             senders: db.open_tree("senders").map_err(err)?,
+            meta: db.open_tree("meta").map_err(err)?,
             db,
+        })
+    }
+
+    /// Whether another process holds the database (sled's lock on its `db` file), as a
+    /// running `serve` does: then a failed open is "busy", not "damaged".
+    pub fn is_busy(path: &Path) -> bool {
+        use fs2::FileExt;
+        let Ok(f) = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path.join("db"))
+        else {
+            return false;
+        };
+        match f.try_lock_exclusive() {
+            Ok(()) => {
+                let _ = f.unlock();
+                false
+            }
+            Err(_) => true,
+        }
+    }
+
+    /// The database folder.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// sled itself, for what works on whole trees (backup and restore: src/backup.rs).
+    pub fn db(&self) -> &sled::Db {
+        &self.db
+    }
+
+    /// The sequence number of the last journal entry committed (0: none).
+    pub fn journal_seq(&self) -> Result<u64, StoreError> {
+        Ok(match self.meta.get(JOURNAL_SEQ).map_err(err)? {
+            Some(v) => u64::from_be_bytes(v.as_ref().try_into().map_err(err)?),
+            None => 0,
         })
     }
 
@@ -220,65 +286,6 @@ impl SledStore {
             })
             .collect()
     }
-
-    /// Every tree as JSON lines `{"tree":..,"key":hex,"value":hex}`: the whole-database backup.
-    pub fn backup(&self, out: &mut dyn std::io::Write) -> Result<usize, StoreError> {
-        let mut n = 0;
-        for name in ["games", "processed", "outbox", "sent", "log", "senders"] {
-            let tree = self.db.open_tree(name).map_err(err)?;
-            for kv in tree.iter() {
-                let (k, v) = kv.map_err(err)?;
-                let line = serde_json::json!({"tree": name, "key": hex::encode(&k), "value": hex::encode(&v)});
-                writeln!(out, "{line}").map_err(err)?;
-                n += 1;
-            }
-        }
-        Ok(n)
-    }
-
-    /// Load a backup made by [`SledStore::backup`] into this (empty) database. The key
-    /// generator is moved past every restored outbox and log key, so what comes after the
-    /// restore never overwrites a restored reply or log line.
-    pub fn restore(&self, input: &str) -> Result<usize, StoreError> {
-        self.restore_with(input, &mut || {})
-    }
-
-    /// [`SledStore::restore`], calling `each` after every record (progress).
-    pub fn restore_with(&self, input: &str, each: &mut dyn FnMut()) -> Result<usize, StoreError> {
-        if !self.games.is_empty() || !self.processed.is_empty() {
-            return Err(err("restore needs an empty database"));
-        }
-        let mut n = 0;
-        let mut highest: Option<u64> = None;
-        for (i, line) in input
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            let v: serde_json::Value =
-                serde_json::from_str(line).map_err(|e| err(format!("line {}: {e}", i + 1)))?;
-            let (Some(tree), Some(k), Some(val)) =
-                (v["tree"].as_str(), v["key"].as_str(), v["value"].as_str())
-            else {
-                return Err(err(format!("line {}: not a backup record", i + 1)));
-            };
-            let key = hex::decode(k).map_err(err)?;
-            if let Some(id) = generated_id(tree, &key) {
-                highest = highest.max(Some(id));
-            }
-            let tree = self.db.open_tree(tree).map_err(err)?;
-            tree.insert(key, hex::decode(val).map_err(err)?)
-                .map_err(err)?;
-            n += 1;
-            each();
-        }
-        if let Some(h) = highest {
-            // sled keeps the generator's high-water mark itself; it has no "set".
-            while self.db.generate_id().map_err(err)? <= h {}
-        }
-        self.flush()?;
-        Ok(n)
-    }
 }
 
 impl Store for SledStore {
@@ -327,6 +334,16 @@ impl SledStore {
     /// the next [`SledStore::flush`]: a batch of messages is committed this way and made
     /// durable with one flush (group commit) before any of them is acknowledged.
     pub fn commit_unflushed(&self, changes: &Changes) -> Result<(), StoreError> {
+        self.commit_unflushed_seq(changes, None)
+    }
+
+    /// [`SledStore::commit_unflushed`], recording in the same transaction that the journal
+    /// entry `seq` is committed (src/recover.rs).
+    pub fn commit_unflushed_seq(
+        &self,
+        changes: &Changes,
+        seq: Option<u64>,
+    ) -> Result<(), StoreError> {
         // Everything is serialized and every key chosen before the transaction, so the
         // closure (which sled may run more than once) has no side effects.
         let now = changes_time(changes);
@@ -384,8 +401,12 @@ impl SledStore {
             &self.outbox,
             &self.log,
             &self.senders,
+            &self.meta,
         )
-            .transaction(|(g, p, o, l, s)| {
+            .transaction(|(g, p, o, l, s, m)| {
+                if let Some(seq) = seq {
+                    m.insert(JOURNAL_SEQ, &seq.to_be_bytes())?;
+                }
                 for id in &changes.processed {
                     p.insert(id.as_bytes(), &now.to_be_bytes())?;
                 }
@@ -408,70 +429,6 @@ impl SledStore {
     }
 }
 
-/// The generated id inside a key of `tree`: the whole key of `outbox`, the last 8 bytes of
-/// `log` (game id, 0, id).
-fn generated_id(tree: &str, key: &[u8]) -> Option<u64> {
-    let tail = match tree {
-        "outbox" => key,
-        "log" => key.get(key.len().checked_sub(8)?..)?,
-        _ => return None,
-    };
-    Some(u64::from_be_bytes(tail.try_into().ok()?))
-}
-
 fn changes_time(changes: &Changes) -> i64 {
     changes.log.iter().map(|l| l.at).max().unwrap_or(0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use castellan_judge::LogLine;
-
-    fn changes(n: usize, tag: &str) -> Changes {
-        Changes {
-            processed: vec![format!("<{tag}@example.org>")],
-            outbox: (0..n)
-                .map(|i| Outbound {
-                    message_id: format!("<{tag}-{i}@castellan.invalid>"),
-                    to: "ann@example.org".into(),
-                    subject: tag.into(),
-                    body: format!("{tag} {i}\n"),
-                    in_reply_to: None,
-                    references: vec![],
-                    headers: vec![],
-                    html: None,
-                })
-                .collect(),
-            log: (0..n)
-                .map(|i| LogLine {
-                    game: "race-1".into(),
-                    at: 1,
-                    kind: "mail".into(),
-                    text: format!("{tag} {i}"),
-                })
-                .collect(),
-            ..Default::default()
-        }
-    }
-
-    /// Issue 11, "restore, then go on: keys continue after the restored ones, and nothing
-    /// is overwritten": replies and log lines written after a restore are added beside the
-    /// restored ones.
-    #[test]
-    fn after_a_restore_new_replies_and_log_lines_overwrite_nothing() {
-        let dir = tempfile::tempdir().unwrap();
-        let old = SledStore::open(&dir.path().join("old")).unwrap();
-        old.commit(&changes(50, "before")).unwrap();
-        let mut backup = Vec::new();
-        old.backup(&mut backup).unwrap();
-        let new = SledStore::open(&dir.path().join("new")).unwrap();
-        new.restore(std::str::from_utf8(&backup).unwrap()).unwrap();
-        new.commit(&changes(5, "after")).unwrap();
-        let outbox = new.outbox().unwrap();
-        assert_eq!(outbox.len(), 55, "50 restored replies and 5 new ones");
-        let log = new.game_log("race-1").unwrap();
-        assert_eq!(log.len(), 55, "50 restored log lines and 5 new ones");
-        assert!(outbox.iter().any(|(_, i)| i.mail.subject == "before"));
-    }
 }

@@ -35,7 +35,7 @@ pub fn export(store: &SledStore, id: &str) -> Result<ExportedGame, ShellError> {
 
 /// Parse and check an export, then store it in one transaction. Returns the game id.
 pub fn import(
-    store: &SledStore,
+    svc: &crate::service::Service,
     text: &str,
     games: &[castellan_engine::GameInfo],
 ) -> Result<String, ShellError> {
@@ -51,6 +51,7 @@ pub fn import(
             e.format
         )));
     }
+    let store = &svc.store;
     let id = e.record.id.clone();
     if store.game(&id)?.is_some() {
         return Err(bad(format!("game {id} exists already: nothing imported")));
@@ -70,6 +71,6 @@ pub fn import(
         log: e.log,
         ..Changes::default()
     };
-    store.commit(&changes)?;
+    svc.commit(&changes)?;
     Ok(id)
 }

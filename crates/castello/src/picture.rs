@@ -70,37 +70,39 @@ impl Castello {
                 7.0 * C
             );
         }
+        // The grid: thin lines in one path, the board's edge and the sections' in another.
+        let (mut thin, mut thick) = (String::new(), String::new());
         for c in 0..=COLS {
             let x = LEFT + c as f64 * C;
-            let width = if c % 7 == 0 { 2.5 } else { 0.6 };
-            let _ = write!(
-                out,
-                "<line x1=\"{x:.0}\" y1=\"{TOP:.0}\" x2=\"{x:.0}\" y2=\"{:.0}\" stroke=\"#555\" stroke-width=\"{width}\"/>",
-                TOP + board_h
-            );
+            let d = if c % 7 == 0 { &mut thick } else { &mut thin };
+            let _ = write!(d, "M{x:.0} {TOP:.0}v{board_h:.0}");
         }
         for r in 0..=ROWS {
             let y = TOP + r as f64 * C;
-            let width = if r % ROWS == 0 { 2.5 } else { 0.6 };
-            let _ = write!(
-                out,
-                "<line x1=\"{LEFT:.0}\" y1=\"{y:.0}\" x2=\"{:.0}\" y2=\"{y:.0}\" stroke=\"#555\" stroke-width=\"{width}\"/>",
-                LEFT + COLS as f64 * C
-            );
+            let d = if r % ROWS == 0 { &mut thick } else { &mut thin };
+            let _ = write!(d, "M{LEFT:.0} {y:.0}h{:.0}", COLS as f64 * C);
         }
-        s.raw(&out);
-        let label = "font-size:12px;font-weight:bold;fill:#333";
+        let _ = write!(
+            out,
+            "<g stroke=\"#555\" fill=\"none\"><path d=\"{thin}\" stroke-width=\"0.6\"/><path d=\"{thick}\" stroke-width=\"2.5\"/></g>\
+             <g text-anchor=\"middle\" font-size=\"12\" font-weight=\"bold\" fill=\"#333\">"
+        );
+        let mut label = |x: f64, y: f64, l: &str| {
+            let _ = write!(out, "<text x=\"{x:.0}\" y=\"{y:.0}\">{l}</text>");
+        };
         for c in 0..COLS {
             let x = LEFT + (c as f64 + 0.5) * C;
             let l = ((b'A' + c as u8) as char).to_string();
-            s.text(x, TOP - 6.0, "middle", label, &l);
-            s.text(x, TOP + board_h + 15.0, "middle", label, &l);
+            label(x, TOP - 6.0, &l);
+            label(x, TOP + board_h + 15.0, &l);
         }
         for r in 0..ROWS {
             let y = TOP + (ROWS as f64 - 1.0 - r as f64 + 0.5) * C + 4.0;
-            s.text(LEFT / 2.0, y, "middle", label, &(r + 1).to_string());
-            s.text(w - LEFT / 2.0, y, "middle", label, &(r + 1).to_string());
+            label(LEFT / 2.0, y, &(r + 1).to_string());
+            label(w - LEFT / 2.0, y, &(r + 1).to_string());
         }
+        out.push_str("</g>");
+        s.raw(&out);
         // The castles: standing ones in stone (home castles edged in their side's colour),
         // taken ones as a dashed outline in the taker's colour.
         for c in &self.castles {

@@ -301,7 +301,8 @@ pub fn parse(g: &CastleRisk, seat: Seat, line: &str) -> Result<Order, OrderError
         .hints(
             "orders: ATTACK, SAIL, REINFORCE, TRUCE, SPY, REVEAL, PLACE, END, SET ... (send HELP for the list)",
             "ordres : ATTAQUE, AMIRAL, RENFORT, TRÊVE, ESPION, DÉVOILER, PLACER, FIN, CONSIGNE ... (envoyez HELP pour la liste)",
-        )),
+        )
+        .not_an_order()),
     }
 }
 

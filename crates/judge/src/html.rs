@@ -8,7 +8,7 @@
 use crate::model::{GameRecord, MailFormat};
 use crate::run::Run;
 use castellan_engine::svg::esc;
-use castellan_engine::Lang;
+use castellan_engine::{Lang, Seat, Session, Viewer};
 
 /// The largest HTML part sent; a bigger one is left out (the text part is complete).
 pub const HTML_LIMIT: usize = 150 * 1024;
@@ -35,6 +35,19 @@ pub fn page(title: &str, text: &str, svg: &str, lang: Lang) -> String {
          </div></body></html>\n",
         esc(text)
     )
+}
+
+/// A seat's own picture, when it shows more than the public one (its hand, its hidden
+/// armies): otherwise the public report already carries the same picture, and the private
+/// mail stays text only.
+pub(crate) fn seat_picture(session: &dyn Session, seat: Seat, lang: Lang) -> Option<String> {
+    let mine = session.picture(Viewer::Seat(seat), lang)?;
+    let public = session.picture(Viewer::Public, lang).unwrap_or_default();
+    let unstamped = |s: &str| {
+        s.replacen(&format!(" data-viewer=\"seat-{}\"", seat + 1), "", 1)
+            .replacen(" data-viewer=\"public\"", "", 1)
+    };
+    (unstamped(&mine) != unstamped(&public)).then_some(mine)
 }
 
 impl Run<'_> {

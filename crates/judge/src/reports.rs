@@ -249,7 +249,7 @@ impl Run<'_> {
         };
         let token = s.token.clone();
         self.send(&addr, lang, "private", &ctx, &g.rec.id, Some(&token));
-        let svg = session.picture(Viewer::Seat(seat), lang);
+        let svg = crate::html::seat_picture(session.as_ref(), seat, lang);
         self.attach_picture(&g.rec, svg.as_deref(), lang);
     }
 }

@@ -215,7 +215,8 @@ pub fn parse(_s: &Risk, _seat: Seat, line: &str) -> Result<Order, OrderError> {
                     "ordres : RÉCLAME, CLASSE, PLACE, QG, ÉCHANGE, ATTAQUE, DÉFENDS, FORTIFIE, FIN, RÈGLE",
                 ).to_string()
                 },
-            ))
+            )
+            .not_an_order())
         }
     }
 }

@@ -1,0 +1,451 @@
+//! Whole-database backups: `castellan backup`, `backup --restore`, and the rolling backups
+//! `serve` makes between passes (`backup.every_hours`, `backup.keep`).
+//!
+//! A backup is JSON lines, written and read as a stream (memory does not grow with the
+//! database): a header `{"format":"castellan-backup/2","next_id":N,"journal_seq":S}`, one
+//! line per record of every tree `{"tree":..,"key":hex,"value":hex}`, and a trailer
+//! `{"end":true,"records":n}`; a file without its trailer is truncated and refused. It
+//! works on whole trees, whatever their layout. Files of format 1 (records only, no header
+//! or trailer) still restore.
+//!
+//! A backup file is written as `NAME.partial`, fsynced, renamed, and its folder fsynced:
+//! a crash or a full disk leaves either the whole backup or none.
+
+use crate::config::Config;
+use crate::error::ShellError;
+use crate::store::SledStore;
+use castellan_judge::StoreError;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+
+pub const FORMAT: &str = "castellan-backup/2";
+
+fn err(e: impl std::fmt::Display) -> StoreError {
+    StoreError(e.to_string())
+}
+
+/// The trees of the database, sled's unused default tree aside.
+fn tree_names(store: &SledStore) -> Vec<String> {
+    let mut names: Vec<String> = store
+        .db()
+        .tree_names()
+        .into_iter()
+        .map(|n| String::from_utf8_lossy(&n).into_owned())
+        .filter(|n| n != "__sled__default")
+        .collect();
+    names.sort();
+    names
+}
+
+/// Write every tree to `out` (header, records, trailer). Returns the number of records.
+pub fn write(store: &SledStore, out: &mut dyn Write) -> Result<usize, StoreError> {
+    let next_id = store.db().generate_id().map_err(err)?;
+    let header = serde_json::json!({
+        "format": FORMAT,
+        "next_id": next_id,
+        "journal_seq": store.journal_seq()?,
+    });
+    writeln!(out, "{header}").map_err(err)?;
+    let mut n = 0;
+    for name in tree_names(store) {
+        let tree = store.db().open_tree(&name).map_err(err)?;
+        for kv in tree.iter() {
+            let (k, v) = kv.map_err(err)?;
+            let line =
+                serde_json::json!({"tree": name, "key": hex::encode(&k), "value": hex::encode(&v)});
+            writeln!(out, "{line}").map_err(err)?;
+            n += 1;
+        }
+    }
+    writeln!(out, "{}", serde_json::json!({"end": true, "records": n})).map_err(err)?;
+    out.flush().map_err(err)?;
+    Ok(n)
+}
+
+/// Write a backup to `path`: `path.partial`, fsynced, renamed, folder fsynced. On failure
+/// (a full disk) the partial file is removed and `path` is untouched.
+pub fn write_file(
+    store: &SledStore,
+    path: &Path,
+    progress: Option<&mut crate::progress::Progress>,
+) -> Result<usize, ShellError> {
+    let tmp = path.with_extension("partial");
+    let result = (|| {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| ShellError::io(dir, e))?;
+        }
+        let file = std::fs::File::create(&tmp).map_err(|e| ShellError::io(&tmp, e))?;
+        let mut f = std::io::BufWriter::new(file);
+        let n = match progress {
+            Some(progress) => write(
+                store,
+                &mut crate::progress::LineCounter {
+                    inner: &mut f,
+                    progress,
+                },
+            )?,
+            None => write(store, &mut f)?,
+        };
+        let f = f
+            .into_inner()
+            .map_err(|e| ShellError::io(&tmp, e.into_error()))?;
+        f.sync_all().map_err(|e| ShellError::io(&tmp, e))?;
+        std::fs::rename(&tmp, path).map_err(|e| ShellError::io(path, e))?;
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        castellan_mail::sync_dir(dir).map_err(|e| ShellError::io(dir, e))?;
+        Ok(n)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// What a backup file holds, found by reading it once (bounded memory).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Checked {
+    pub records: u64,
+    pub next_id: Option<u64>,
+    pub journal_seq: u64,
+}
+
+enum Line {
+    Header {
+        next_id: u64,
+        journal_seq: u64,
+    },
+    Record {
+        tree: String,
+        key: Vec<u8>,
+        value: Vec<u8>,
+    },
+    End {
+        records: u64,
+    },
+}
+
+fn parse_line(text: &str, number: u64) -> Result<Line, StoreError> {
+    let bad = |why: String| err(format!("line {number}: {why}"));
+    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+    if let Some(f) = v["format"].as_str() {
+        if f != FORMAT {
+            return Err(bad(format!(
+                "unknown backup format {f:?} (this version reads {FORMAT})"
+            )));
+        }
+        return Ok(Line::Header {
+            next_id: v["next_id"].as_u64().unwrap_or(0),
+            journal_seq: v["journal_seq"].as_u64().unwrap_or(0),
+        });
+    }
+    if v["end"].as_bool() == Some(true) {
+        return Ok(Line::End {
+            records: v["records"].as_u64().unwrap_or(0),
+        });
+    }
+    let (Some(tree), Some(k), Some(val)) =
+        (v["tree"].as_str(), v["key"].as_str(), v["value"].as_str())
+    else {
+        return Err(bad("not a backup record".into()));
+    };
+    Ok(Line::Record {
+        tree: tree.to_string(),
+        key: hex::decode(k).map_err(|e| bad(e.to_string()))?,
+        value: hex::decode(val).map_err(|e| bad(e.to_string()))?,
+    })
+}
+
+/// Go through a backup line by line, calling `each` on every record.
+fn read(
+    input: &mut dyn BufRead,
+    each: &mut dyn FnMut(String, Vec<u8>, Vec<u8>) -> Result<(), StoreError>,
+) -> Result<Checked, StoreError> {
+    let mut line = String::new();
+    let mut number = 0u64;
+    let mut checked = Checked::default();
+    let mut header = false;
+    let mut end = None;
+    loop {
+        line.clear();
+        if input.read_line(&mut line).map_err(err)? == 0 {
+            break;
+        }
+        number += 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        if end.is_some() {
+            return Err(err(format!("line {number}: a record after the end")));
+        }
+        match parse_line(line.trim_end(), number)? {
+            Line::Header {
+                next_id,
+                journal_seq,
+            } if number == 1 => {
+                header = true;
+                checked.next_id = Some(next_id);
+                checked.journal_seq = journal_seq;
+            }
+            Line::Header { .. } => return Err(err(format!("line {number}: a second header"))),
+            Line::End { records } => end = Some(records),
+            Line::Record { tree, key, value } => {
+                each(tree, key, value)?;
+                checked.records += 1;
+            }
+        }
+    }
+    match (header, end) {
+        (true, None) => Err(err(
+            "the backup ends early (no end line): it is truncated".to_string()
+        )),
+        (true, Some(r)) if r != checked.records => Err(err(format!(
+            "the backup says {r} records but holds {}",
+            checked.records
+        ))),
+        _ => Ok(checked),
+    }
+}
+
+/// Read a whole backup without storing anything: is it complete and well formed?
+pub fn check(input: &mut dyn BufRead) -> Result<Checked, StoreError> {
+    read(input, &mut |_, _, _| Ok(()))
+}
+
+/// Load a backup into this (empty) database, as a stream. The key generator is moved past
+/// the backup's (or, for a format-1 file, past every restored outbox and log key), so what
+/// comes after the restore never overwrites a restored reply or log line. Check the file
+/// with [`check`] first: a bad line found here leaves the records before it stored.
+pub fn restore(
+    store: &SledStore,
+    input: &mut dyn BufRead,
+    each: &mut dyn FnMut(),
+) -> Result<Checked, StoreError> {
+    for name in tree_names(store) {
+        if !store.db().open_tree(&name).map_err(err)?.is_empty() {
+            return Err(err("restore needs an empty database"));
+        }
+    }
+    let mut highest: Option<u64> = None;
+    let checked = read(input, &mut |tree, key, value| {
+        if let Some(id) = generated_id(&tree, &key) {
+            highest = highest.max(Some(id));
+        }
+        store
+            .db()
+            .open_tree(&tree)
+            .map_err(err)?
+            .insert(key, value)
+            .map_err(err)?;
+        each();
+        Ok(())
+    })?;
+    let floor = match checked.next_id {
+        Some(n) => Some(n),
+        None => highest.map(|h| h + 1),
+    };
+    if let Some(floor) = floor {
+        // sled keeps the generator's high-water mark itself; it has no "set".
+        while store.db().generate_id().map_err(err)? + 1 < floor {}
+    }
+    store.flush()?;
+    Ok(checked)
+}
+
+/// [`restore`] from a file: checked whole first (nothing is stored from a truncated or
+/// damaged file), then loaded.
+pub fn restore_file(store: &SledStore, path: &Path, progress: bool) -> Result<Checked, ShellError> {
+    let open = || -> Result<std::io::BufReader<std::fs::File>, ShellError> {
+        Ok(std::io::BufReader::new(
+            std::fs::File::open(path).map_err(|e| ShellError::io(path, e))?,
+        ))
+    };
+    let bad = |e: StoreError| ShellError::BadInput {
+        what: format!("backup {}", path.display()),
+        why: e.0,
+    };
+    let checked = check(&mut open()?).map_err(bad)?;
+    let mut bar = progress
+        .then(|| crate::progress::Progress::new("restore", "records", Some(checked.records)));
+    let done = restore(store, &mut open()?, &mut || {
+        if let Some(b) = bar.as_mut() {
+            b.inc(1)
+        }
+    })
+    .map_err(bad)?;
+    if let Some(b) = bar {
+        b.finish();
+    }
+    Ok(done)
+}
+
+/// The generated id inside a key of `tree` (format-1 backups only): the whole key of
+/// `outbox`, the last 8 bytes of `log` (game id, 0, id).
+fn generated_id(tree: &str, key: &[u8]) -> Option<u64> {
+    let tail = match tree {
+        "outbox" => key,
+        "log" => key.get(key.len().checked_sub(8)?..)?,
+        _ => return None,
+    };
+    Some(u64::from_be_bytes(tail.try_into().ok()?))
+}
+
+/// The rolling backups in `dir`, `backup-<unix time>.jsonl`, newest first.
+pub fn list(dir: &Path) -> Vec<(i64, PathBuf)> {
+    let mut out: Vec<(i64, PathBuf)> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let t = name.strip_prefix("backup-")?.strip_suffix(".jsonl")?;
+            Some((t.parse().ok()?, e.path()))
+        })
+        .collect();
+    out.sort_by(|a, b| b.cmp(a));
+    out
+}
+
+/// The name of a backup made at `now` in the backup folder.
+pub fn path_at(config: &Config, now: i64) -> PathBuf {
+    config.backup_dir().join(format!("backup-{now}.jsonl"))
+}
+
+/// Between two passes of `serve`: if the newest backup is `backup.every_hours` old or
+/// more, write a new one and keep only the newest `backup.keep`. Returns the new file.
+pub fn rolling(
+    store: &SledStore,
+    config: &Config,
+    now: i64,
+) -> Result<Option<PathBuf>, ShellError> {
+    let b = &config.backup;
+    if b.every_hours == 0 {
+        return Ok(None);
+    }
+    let dir = config.backup_dir();
+    std::fs::create_dir_all(&dir).map_err(|e| ShellError::io(&dir, e))?;
+    let existing = list(&dir);
+    if let Some((t, _)) = existing.first() {
+        if now - t < (b.every_hours as i64) * 3600 {
+            return Ok(None);
+        }
+    }
+    let path = path_at(config, now);
+    let n = write_file(store, &path, None)?;
+    tracing::info!(file = %path.display(), records = n, "rolling backup written");
+    for (_, old) in list(&dir).into_iter().skip(b.keep.max(1) as usize) {
+        match std::fs::remove_file(&old) {
+            Ok(()) => tracing::info!(file = %old.display(), "old backup removed"),
+            Err(e) => tracing::warn!(file = %old.display(), "cannot remove an old backup: {e}"),
+        }
+    }
+    Ok(Some(path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use castellan_judge::{Changes, LogLine, Outbound, Store};
+
+    fn changes(n: usize, tag: &str) -> Changes {
+        Changes {
+            processed: vec![format!("<{tag}@example.org>")],
+            outbox: (0..n)
+                .map(|i| Outbound {
+                    message_id: format!("<{tag}-{i}@castellan.invalid>"),
+                    to: "ann@example.org".into(),
+                    subject: tag.into(),
+                    body: format!("{tag} {i}\n"),
+                    in_reply_to: None,
+                    references: vec![],
+                    headers: vec![],
+                    html: None,
+                })
+                .collect(),
+            log: (0..n)
+                .map(|i| LogLine {
+                    game: "race-1".into(),
+                    at: 1,
+                    kind: "mail".into(),
+                    text: format!("{tag} {i}"),
+                })
+                .collect(),
+            ..Default::default()
+        }
+    }
+
+    /// Issue 11, "restore, then go on: keys continue after the restored ones, and nothing
+    /// is overwritten": replies and log lines written after a restore are added beside the
+    /// restored ones.
+    #[test]
+    fn after_a_restore_new_replies_and_log_lines_overwrite_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = SledStore::open(&dir.path().join("old")).unwrap();
+        old.commit(&changes(50, "before")).unwrap();
+        let mut backup = Vec::new();
+        write(&old, &mut backup).unwrap();
+        let new = SledStore::open(&dir.path().join("new")).unwrap();
+        restore(&new, &mut backup.as_slice(), &mut || {}).unwrap();
+        new.commit(&changes(5, "after")).unwrap();
+        let outbox = new.outbox().unwrap();
+        assert_eq!(outbox.len(), 55, "50 restored replies and 5 new ones");
+        let log = new.game_log("race-1").unwrap();
+        assert_eq!(log.len(), 55, "50 restored log lines and 5 new ones");
+        assert!(outbox.iter().any(|(_, i)| i.mail.subject == "before"));
+    }
+
+    /// A backup cut short (a full disk, a copy interrupted) is refused whole.
+    #[test]
+    fn a_truncated_backup_is_refused_and_restores_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = SledStore::open(&dir.path().join("old")).unwrap();
+        old.commit(&changes(20, "x")).unwrap();
+        let mut backup = Vec::new();
+        write(&old, &mut backup).unwrap();
+        let text = String::from_utf8(backup).unwrap();
+        let cut: String = text.lines().take(10).map(|l| format!("{l}\n")).collect();
+        let e = check(&mut cut.as_bytes()).unwrap_err();
+        assert!(e.0.contains("truncated"), "{e}");
+        let file = dir.path().join("cut.jsonl");
+        std::fs::write(&file, &cut).unwrap();
+        let new = SledStore::open(&dir.path().join("new")).unwrap();
+        assert!(restore_file(&new, &file, false).is_err());
+        assert!(new.outbox().unwrap().is_empty(), "nothing stored");
+        assert_eq!(
+            check(&mut text.as_bytes()).unwrap().records,
+            41,
+            "20 replies, 20 log lines, 1 mark"
+        );
+    }
+
+    /// `backup.keep`: the rolling backups beyond the newest `keep` are removed, and none
+    /// is made before `every_hours` have passed.
+    #[test]
+    fn rolling_backups_are_made_on_time_and_pruned() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = Config {
+            data_dir: dir.path().to_path_buf(),
+            ..Config::default()
+        };
+        config.backup.every_hours = 1;
+        config.backup.keep = 2;
+        let store = SledStore::open(&config.database_path()).unwrap();
+        store.commit(&changes(3, "x")).unwrap();
+        let t0 = 1_000_000;
+        assert!(rolling(&store, &config, t0).unwrap().is_some());
+        assert!(rolling(&store, &config, t0 + 3599).unwrap().is_none());
+        for i in 1..=3 {
+            assert!(rolling(&store, &config, t0 + i * 3600).unwrap().is_some());
+        }
+        let kept: Vec<i64> = list(&config.backup_dir()).iter().map(|b| b.0).collect();
+        assert_eq!(kept, vec![t0 + 3 * 3600, t0 + 2 * 3600]);
+        let leftovers = std::fs::read_dir(config.backup_dir())
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".partial"))
+            .count();
+        assert_eq!(leftovers, 0);
+    }
+}

@@ -1,0 +1,323 @@
+//! Issue 11, "recovery without loss" and "faults degrade, never stop", with real parts: a
+//! real Maildir, sled on disk, the journal, the real `castellan` binary where a process
+//! boundary matters (damaged database, concurrent `ingest`s, a crash after the journal).
+
+use castellan::config::Config;
+use castellan::demo::LocalJudge;
+use castellan::players::{play_games, MailPlayers};
+use castellan::store::SledStore;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+fn base() -> Config {
+    Config {
+        templates_dir: PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/crates/judge/templates"
+        )),
+        ..Config::default()
+    }
+}
+
+/// What the database holds, in a form two databases that went through the same handlings
+/// share: games, processed marks, senders and the journal mark byte for byte; each game's
+/// log lines in order; the Message-IDs of the replies waiting and of those sent (their
+/// keys come from sled's id generator, which skips ahead after a reopen).
+#[derive(Debug, PartialEq)]
+struct Dump {
+    trees: BTreeMap<String, BTreeMap<Vec<u8>, Vec<u8>>>,
+    log: BTreeMap<Vec<u8>, Vec<Vec<u8>>>,
+    waiting: BTreeSet<String>,
+    sent: BTreeSet<Vec<u8>>,
+}
+
+fn dump(store: &SledStore) -> Dump {
+    let mut d = Dump {
+        trees: BTreeMap::new(),
+        log: BTreeMap::new(),
+        waiting: BTreeSet::new(),
+        sent: BTreeSet::new(),
+    };
+    for name in ["games", "processed", "senders", "meta"] {
+        let t = store.db().open_tree(name).unwrap();
+        d.trees.insert(
+            name.into(),
+            t.iter()
+                .map(|kv| {
+                    let (k, v) = kv.unwrap();
+                    (k.to_vec(), v.to_vec())
+                })
+                .collect(),
+        );
+    }
+    for kv in store.db().open_tree("log").unwrap().iter() {
+        let (k, v) = kv.unwrap();
+        let game = k[..k.len() - 9].to_vec();
+        d.log.entry(game).or_default().push(v.to_vec());
+    }
+    for kv in store.db().open_tree("sent").unwrap().iter() {
+        d.sent.insert(kv.unwrap().0.to_vec());
+    }
+    for (_, item) in store.outbox().unwrap() {
+        d.waiting.insert(item.mail.message_id);
+    }
+    d
+}
+
+/// A game played by mail through the real pipeline (Maildir, sled, file outbox) on a fake
+/// clock, with a rolling backup taken after `backup_after` passes. Returns the config.
+fn play_with_a_backup_midway(
+    dir: &Path,
+    backup_after: usize,
+) -> (Config, Arc<std::sync::atomic::AtomicI64>) {
+    let j = LocalJudge::open(&base(), dir, 5).unwrap();
+    let mut bots = MailPlayers::new(&j.svc, "rec").unwrap();
+    let id = bots.create_game(&j.svc, "castle-risk", 3, &[]).unwrap();
+    j.pass_after(600).unwrap();
+    let mut passes = 0;
+    play_games(&j.svc, &mut bots, &[id], 5_000, 500, |_| {
+        j.pass_after(600).unwrap();
+        passes += 1;
+        if passes == backup_after {
+            let now = (j.svc.clock)();
+            castellan::backup::write_file(
+                &j.svc.store,
+                &castellan::backup::path_at(&j.svc.config, now),
+                None,
+            )
+            .unwrap();
+        }
+        Ok(())
+    })
+    .unwrap();
+    assert!(
+        passes > backup_after.saturating_add(5) || backup_after == usize::MAX,
+        "the game went on after the backup"
+    );
+    let config = j.svc.config.clone();
+    let now = j.now.clone();
+    drop(j);
+    (config, now)
+}
+
+fn clock(now: &Arc<std::sync::atomic::AtomicI64>) -> castellan::service::Clock {
+    let now = now.clone();
+    Arc::new(move || now.load(Ordering::SeqCst))
+}
+
+/// Issue 11, "recovery without loss": the database folder deleted after a whole game by
+/// mail; `recover` rebuilds it from the backup made midway and the journal, and it holds
+/// exactly what the lost one held: every mail applied once (games, processed marks, log
+/// lines, senders equal byte for byte), and no reply already sent queued again.
+#[test]
+fn recover_rebuilds_a_deleted_database_exactly_from_the_backup_and_the_journal() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (config, now) = play_with_a_backup_midway(tmp.path(), 10);
+    let before = dump(&SledStore::open(&config.database_path()).unwrap());
+    assert!(!before.trees["games"].is_empty());
+    std::fs::remove_dir_all(config.database_path()).unwrap();
+    // A database that is gone (sled would make an empty one) is refused, not used.
+    let e = castellan::service::Service::open(config.clone(), clock(&now))
+        .err()
+        .expect("an empty database in place of a used one is refused")
+        .to_string();
+    assert!(
+        e.contains("went back in time") && e.contains("castellan recover"),
+        "{e}"
+    );
+    let r = castellan::recover::recover(&config, clock(&now)).unwrap();
+    assert!(r.backup.is_some(), "{r:?}");
+    assert!(r.mails > 10, "{r:?}");
+    let after = dump(&SledStore::open(&config.database_path()).unwrap());
+    assert_eq!(after.trees, before.trees);
+    assert_eq!(after.log, before.log);
+    assert_eq!(after.sent, before.sent, "every reply sent is known as sent");
+    assert_eq!(
+        after.waiting, before.waiting,
+        "no reply sent is queued again"
+    );
+    // And the service opens and goes on.
+    castellan::service::Service::open(config, clock(&now)).unwrap();
+}
+
+/// Recovery from the journal alone (no backup yet) when the database file is garbage.
+#[test]
+fn recover_rebuilds_a_garbage_database_from_the_journal_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (config, now) = play_with_a_backup_midway(tmp.path(), usize::MAX);
+    let before = dump(&SledStore::open(&config.database_path()).unwrap());
+    for (_, b) in castellan::backup::list(&config.backup_dir()) {
+        std::fs::remove_file(b).unwrap();
+    }
+    let db_file = config.database_path().join("db");
+    let len = std::fs::metadata(&db_file).unwrap().len() as usize;
+    std::fs::write(&db_file, vec![0x5a; len]).unwrap();
+    let r = castellan::recover::recover(&config, clock(&now)).unwrap();
+    assert!(r.backup.is_none() && r.set_aside.is_some(), "{r:?}");
+    let after = dump(&SledStore::open(&config.database_path()).unwrap());
+    assert_eq!(after.trees, before.trees);
+    assert_eq!(after.log, before.log);
+    assert_eq!(after.waiting, before.waiting);
+}
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_castellan"))
+}
+
+fn write_config(dir: &Path) -> PathBuf {
+    let p = dir.join("castellan.yaml");
+    std::fs::write(&p, format!("data_dir: {}\n", dir.display())).unwrap();
+    p
+}
+
+fn letter(n: u32) -> Vec<u8> {
+    format!(
+        "From: Ann <ann@example.org>\r\nTo: judge@castellan.invalid\r\nSubject: hi\r\n\
+         Message-ID: <recover-{n}@example.org>\r\n\r\nLIST\r\n"
+    )
+    .into_bytes()
+}
+
+fn ingest(cfg: &Path, dir: &Path, n: u32, env: &[(&str, &str)]) -> Output {
+    let msg = dir.join(format!("msg-{n}.eml"));
+    std::fs::write(&msg, letter(n)).unwrap();
+    let mut c = bin();
+    c.arg("--config").arg(cfg).arg("ingest").arg(&msg);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+fn handled(dir: &Path, n: u32) -> bool {
+    SledStore::open(&dir.join("db"))
+        .unwrap()
+        .handled_message_id(&format!("<recover-{n}@example.org>"))
+        .unwrap()
+}
+
+fn waiting_in_new(dir: &Path) -> usize {
+    std::fs::read_dir(dir.join("mail/inbox/new"))
+        .unwrap()
+        .count()
+}
+
+/// Issue 11, "a truncated or garbage db file": `ingest` says what is wrong, names the
+/// folder and `castellan recover`, exits 75 (the MTA keeps the mail), never panics; after
+/// `castellan recover` the mail is handled, and the one before it is not applied twice.
+#[test]
+fn a_truncated_or_garbage_database_makes_ingest_exit_75_and_recover_repairs_it() {
+    for damage in ["truncate", "garbage"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let cfg = write_config(dir);
+        let out = ingest(&cfg, dir, 1, &[]);
+        assert!(out.status.success(), "{out:?}");
+        let db_file = dir.join("db/db");
+        match damage {
+            "truncate" => std::fs::File::options()
+                .write(true)
+                .open(&db_file)
+                .unwrap()
+                .set_len(0)
+                .unwrap(),
+            _ => {
+                let len = std::fs::metadata(&db_file).unwrap().len() as usize;
+                std::fs::write(&db_file, vec![0xa5; len.max(4096)]).unwrap()
+            }
+        }
+        let out = ingest(&cfg, dir, 2, &[]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(75), "{damage}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{damage}: {stderr}");
+        assert!(
+            stderr.contains(&dir.join("db").display().to_string())
+                && stderr.contains("castellan recover"),
+            "{damage}: {stderr}"
+        );
+        assert_eq!(waiting_in_new(dir), 1, "{damage}: the mail is kept");
+        let out = bin()
+            .arg("--config")
+            .arg(&cfg)
+            .arg("recover")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{damage}: {out:?}");
+        // The MTA tries again: the copy in the inbox and the new one are one mail.
+        let out = ingest(&cfg, dir, 2, &[]);
+        assert!(out.status.success(), "{damage}: {out:?}");
+        assert_eq!(waiting_in_new(dir), 0);
+        assert!(handled(dir, 1) && handled(dir, 2), "{damage}");
+    }
+}
+
+/// Issue 11, "concurrent ingests": N real `castellan ingest` processes at once; by the
+/// time the last exits, every message is handled (none left in new/).
+#[test]
+fn concurrent_ingests_leave_no_message_behind() {
+    for _trial in 0..3 {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let cfg = write_config(dir);
+        assert!(ingest(&cfg, dir, 0, &[]).status.success());
+        let n = 8;
+        let children: Vec<_> = (1..=n)
+            .map(|i| {
+                let msg = dir.join(format!("msg-{i}.eml"));
+                std::fs::write(&msg, letter(i)).unwrap();
+                bin()
+                    .arg("--config")
+                    .arg(&cfg)
+                    .arg("ingest")
+                    .arg(&msg)
+                    .stdout(std::process::Stdio::null())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for mut c in children {
+            assert!(c.wait().unwrap().success());
+        }
+        assert_eq!(waiting_in_new(dir), 0, "every message handled");
+        for i in 0..=n {
+            assert!(handled(dir, i), "message {i}");
+        }
+    }
+}
+
+/// A crash after the journal entry is written and before its transaction: the entry is
+/// marked aborted at the next open, the mail is handled again, and `recover` applies it
+/// once (not twice, and not lost).
+#[test]
+fn a_crash_after_the_journal_entry_is_aborted_and_recover_applies_the_mail_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let cfg = write_config(dir);
+    assert!(ingest(&cfg, dir, 1, &[]).status.success());
+    let out = ingest(&cfg, dir, 2, &[("CASTELLAN_FAULT", "after-journal")]);
+    assert!(!out.status.success(), "the crash happened");
+    assert_eq!(waiting_in_new(dir), 1);
+    assert!(ingest(&cfg, dir, 3, &[]).status.success());
+    assert_eq!(waiting_in_new(dir), 0);
+    let journal = std::fs::read_to_string(dir.join("journal.jsonl")).unwrap();
+    assert!(journal.contains(r#""kind":"aborted""#), "{journal}");
+    std::fs::remove_dir_all(dir.join("db")).unwrap();
+    let out = bin()
+        .arg("--config")
+        .arg(&cfg)
+        .arg("recover")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("3 mail(s)") && text.contains("1 entr"),
+        "{text}"
+    );
+    for i in 1..=3 {
+        assert!(handled(dir, i), "message {i}");
+    }
+}
