@@ -515,7 +515,7 @@ pub fn plan_text_fr(plan: &AttackPlan) -> String {
     let mut parts = Vec::new();
     match plan.until {
         Until::Conquered => {}
-        Until::ArmiesLeft(n) => parts.push(format!("JUSQU'À {n} RESTANTES")),
+        Until::Left(n) | Until::ArmiesLeft(n) => parts.push(format!("JUSQU'À {n} RESTANTES")),
         Until::Rolls(n) => parts.push(format!("POUR {n} LANCERS")),
     }
     if let Some(d) = plan.dice {
