@@ -120,3 +120,32 @@ fn a_signature_a_thanks_line_and_a_flowed_mail_each_play_their_orders() {
         "{reply}"
     );
 }
+
+/// Issue 12, "The shape of the board": `MAP Prussia` and `NEIGHBOURS <game> Prussia` by mail
+/// answer for one territory (its borders and who holds them), in the reader's language.
+#[test]
+fn map_and_neighbours_by_mail_answer_for_one_territory() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = open(dir.path());
+    let mut bots = MailPlayers::new(&j.svc, "shape").unwrap();
+    let game = bots
+        .create_game(
+            &j.svc,
+            "castle-risk",
+            3,
+            &[("claim".into(), "random".into())],
+        )
+        .unwrap();
+    j.pass_after(600).unwrap();
+    let rec = j.svc.store.game(&game).unwrap().unwrap();
+    let sent = bots.send(&j.svc, &rec, 0, "MAP Prussia\n").unwrap();
+    let named = bots
+        .send(&j.svc, &rec, 1, &format!("NEIGHBOURS {game} Ukraine\n"))
+        .unwrap();
+    j.pass_after(600).unwrap();
+    let reply = bots.reply_to(&sent.message_id).unwrap().expect("a reply");
+    assert!(reply.contains(&format!("NEIGHBOURS in {game}")), "{reply}");
+    assert!(reply.contains("Land borders: Livonia ("), "{reply}");
+    let reply = bots.reply_to(&named.message_id).unwrap().expect("a reply");
+    assert!(reply.contains("Ukraine (Russian Empire)"), "{reply}");
+}

@@ -327,6 +327,14 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
     fn picture(&self, _viewer: Viewer, _lang: Lang) -> Option<String> {
         None
     }
+
+    /// The shape of the board around the territory named `name` (forgiving names, in
+    /// either language): its neighbours and who holds them, and where an Admiral may sail,
+    /// in `lang`, from public facts only (`MAP Prussia`, `NEIGHBOURS Prussia` by mail).
+    /// `None`: this game has no map of territories.
+    fn neighbours(&self, _name: &str, _lang: Lang) -> Option<Result<String, OrderError>> {
+        None
+    }
 }
 
 /// Who produced an order.
@@ -958,6 +966,8 @@ pub trait Session: Send {
     fn private_view(&self, seat: Seat, lang: Lang) -> String;
     /// The board as an SVG picture (see [`Rules::picture`]).
     fn picture(&self, viewer: Viewer, lang: Lang) -> Option<String>;
+    /// The board around one territory (see [`Rules::neighbours`]).
+    fn neighbours(&self, name: &str, lang: Lang) -> Option<Result<String, OrderError>>;
     /// The game as it stood at the end of dice turn `turn` (replayed from its seed and
     /// history; the whole game if `turn` is past its end): `castellan render --turn N`.
     fn at_turn(&self, turn: u32) -> Result<Box<dyn Session>, String>;
@@ -1019,6 +1029,9 @@ impl<R: Rules> Session for Table<R> {
     fn picture(&self, viewer: Viewer, lang: Lang) -> Option<String> {
         let svg = self.state.picture(viewer, lang)?;
         Some(crate::svg::stamp(&svg, viewer))
+    }
+    fn neighbours(&self, name: &str, lang: Lang) -> Option<Result<String, OrderError>> {
+        self.state.neighbours(name, lang)
     }
     fn at_turn(&self, turn: u32) -> Result<Box<dyn Session>, String> {
         Ok(Box::new(self.replay_to(turn)?))

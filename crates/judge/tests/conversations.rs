@@ -238,6 +238,16 @@ fn every_mail_kind_and_answer_appears_in_a_conversation() {
         ("fr", "press", "Message de"),
         ("en", "help", "this text"),
         ("fr", "help", "ce texte"),
+        (
+            "en",
+            "InfoAnswer::NoTerritories",
+            "This game has no territories",
+        ),
+        (
+            "fr",
+            "InfoAnswer::NoTerritories",
+            "Ce jeu n'a pas de territoires",
+        ),
         ("en", "JoinAnswer::Joined", "You have a seat in"),
         ("fr", "JoinAnswer::Joined", "Vous avez une place dans"),
         ("en", "JoinAnswer::WrongPassword", "Wrong join password"),

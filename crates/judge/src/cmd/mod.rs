@@ -56,6 +56,9 @@ pub enum Command {
     Password(String),
     /// STATUS / MAP [game-id]
     Status(Option<String>),
+    /// NEIGHBOURS [game-id] territory, MAP territory (VOISINS, CARTE): the board around
+    /// one territory.
+    Neighbours(Option<String>, String),
     /// ORDERS [game or game-id]
     Orders(Option<String>),
     /// CHECK [order]: one line, or (bare) the rest of the game's lines.
@@ -131,7 +134,7 @@ pub fn looks_like_id(w: &str) -> bool {
 }
 
 /// Keywords that are judge commands (English).
-pub const KEYWORDS: [&str; 30] = [
+pub const KEYWORDS: [&str; 32] = [
     "HELP",
     "LIST",
     "CREATE",
@@ -162,11 +165,13 @@ pub const KEYWORDS: [&str; 30] = [
     "LANGUAGE",
     "STOP",
     "UNSUBSCRIBE",
+    "NEIGHBOURS",
+    "NEIGHBORS",
 ];
 
 /// French command words and the English keyword each stands for (accepted whatever the
 /// reader's language; docs/commandes.md).
-pub const FRENCH: [(&str, &str); 32] = [
+pub const FRENCH: [(&str, &str); 33] = [
     ("AIDE", "HELP"),
     ("LISTE", "LIST"),
     ("CREER", "CREATE"),
@@ -177,6 +182,7 @@ pub const FRENCH: [(&str, &str); 32] = [
     ("ETAT", "STATUS"),
     ("ÉTAT", "STATUS"),
     ("CARTE", "MAP"),
+    ("VOISINS", "NEIGHBOURS"),
     ("ORDRES", "ORDERS"),
     ("VERIFIER", "CHECK"),
     ("VÉRIFIER", "CHECK"),
@@ -259,7 +265,11 @@ pub fn parse(line: &str, config: &JudgeConfig) -> Option<Result<Command, CmdErro
         "JOIN" => join::parse(&a),
         "GAME" => crate::auth::parse_game(&a),
         "PASSWORD" => crate::auth::parse_password(&a),
+        "MAP" if a.words.len() > 1 || a.words.first().is_some_and(|w| !looks_like_id(w)) => {
+            Ok(neighbours(&a))
+        }
         "STATUS" | "MAP" => Ok(Command::Status(a.first_lower())),
+        "NEIGHBOURS" | "NEIGHBORS" => Ok(neighbours(&a)),
         "ORDERS" => Ok(Command::Orders(a.first_lower())),
         "CHECK" => Ok(Command::Check(a.rest)),
         "HISTORY" => info::parse_history(&a),
@@ -314,6 +324,10 @@ impl Run<'_> {
                 self.enter_named(ctx, id)?;
                 self.status(ctx, from)?;
             }
+            Command::Neighbours(id, name) => {
+                self.enter_named(ctx, id)?;
+                self.neighbours(ctx, from, &name)?;
+            }
             Command::Orders(arg) => self.orders_help(ctx, from, arg)?,
             Command::Check(Some(order)) => self.check_line(ctx, from, no, order)?,
             Command::Check(None) => ctx.check_mode = true,
@@ -353,6 +367,16 @@ impl Run<'_> {
             self.enter_game(ctx, &id, ctx.password.clone())?;
         }
         Ok(())
+    }
+}
+
+/// NEIGHBOURS [game-id] territory: a first word that looks like a game id names the game.
+fn neighbours(a: &Args) -> Command {
+    match a.words.as_slice() {
+        [id, rest @ ..] if looks_like_id(id) && !rest.is_empty() => {
+            Command::Neighbours(Some(id.to_lowercase()), rest.join(" "))
+        }
+        words => Command::Neighbours(None, words.join(" ")),
     }
 }
 
