@@ -873,11 +873,30 @@ impl Rules for Castello {
         if let Some(o) = words::keyword_order(&words::fold(&joined)) {
             return Ok(o);
         }
-        let body = match toks.first() {
-            Some(w) if words::is_move_word(&words::fold(w)) => toks[1..].join(" "),
-            _ => joined.clone(),
+        let move_word = toks
+            .first()
+            .is_some_and(|w| words::is_move_word(&words::fold(w)));
+        // A line that starts with a word (not a square such as E4, not a move word) is not
+        // an order at all: a signature or a "thanks!" after the move is ignored, not refused.
+        let starts_with_word = !move_word
+            && toks.first().is_some_and(|w| {
+                let mut c = w.chars();
+                c.next().is_some_and(char::is_alphabetic)
+                    && !c.next().is_some_and(|d| d.is_ascii_digit())
+            });
+        let body = if move_word {
+            toks[1..].join(" ")
+        } else {
+            joined.clone()
         };
-        let path = parse_path(&body).map_err(|e| self.with_example(seat, e))?;
+        let path = parse_path(&body).map_err(|e| {
+            let e = self.with_example(seat, e);
+            if starts_with_word {
+                e.not_an_order()
+            } else {
+                e
+            }
+        })?;
         if path.len() < 2 {
             return Err(self.no_destination(seat.min(1) as u8, path[0]));
         }

@@ -422,7 +422,7 @@ fn search_attack(g: &CastleRisk, s: Seat, rng: &mut BotRng, starved: bool) -> Op
                     MoveIn::All
                 };
                 let until = if keep > 1 {
-                    Until::ArmiesLeft(keep)
+                    Until::Left(keep)
                 } else {
                     Until::Conquered
                 };
@@ -458,7 +458,7 @@ fn search_attack(g: &CastleRisk, s: Seat, rng: &mut BotRng, starved: bool) -> Op
                         from,
                         plan: AttackPlan {
                             until: if keep > 1 {
-                                Until::ArmiesLeft(keep)
+                                Until::Left(keep)
                             } else {
                                 Until::Conquered
                             },

@@ -11,6 +11,7 @@
 //! * [`prompts`]: what the game waits for, in the reader's language.
 //! * [`view`]: narration, the text map and the private view.
 //! * [`picture`]: the board as an SVG picture (the HTML part of a report).
+//! * [`shape`]: the board's shape in words: neighbours, holders, Admiral seas.
 //! * [`text`]: names and order words in English and French.
 //! * [`bot`]: a bot that plays legal, sensible moves.
 
@@ -25,6 +26,7 @@ pub mod narrate;
 pub mod orders;
 pub mod picture;
 pub mod prompts;
+pub mod shape;
 pub mod text;
 pub mod view;
 
@@ -122,6 +124,10 @@ impl Rules for CastleRisk {
 
     fn picture(&self, viewer: Viewer, lang: Lang) -> Option<String> {
         Some(picture::picture(self, viewer, lang))
+    }
+
+    fn neighbours(&self, name: &str, lang: Lang) -> Option<Result<String, OrderError>> {
+        Some(orders::territory(name).map(|t| shape::neighbours_text(self, t, lang)))
     }
 }
 

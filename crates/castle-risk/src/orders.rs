@@ -67,6 +67,15 @@ const ATTACK_HINT_FR: &str = "écrivez : ATTAQUE Livonie DEPUIS Pologne JUSQU'À
 
 /// A territory named in an order, English or French; a French article before the name is
 /// dropped ("la Pologne", "l'Irlande").
+/// A territory named by a player (forgiving, either language), for MAP / NEIGHBOURS.
+pub fn territory(name: &str) -> Result<T, OrderError> {
+    tres(
+        name.trim(),
+        "write: MAP Prussia (a territory's name)",
+        "écrivez : CARTE Prusse (le nom d'un territoire)",
+    )
+}
+
 fn tres(s: &str, hint: &str, hint_fr: &str) -> Result<T, OrderError> {
     let board = &map().board;
     board.resolve(s).or_else(|e| {
@@ -301,7 +310,8 @@ pub fn parse(g: &CastleRisk, seat: Seat, line: &str) -> Result<Order, OrderError
         .hints(
             "orders: ATTACK, SAIL, REINFORCE, TRUCE, SPY, REVEAL, PLACE, END, SET ... (send HELP for the list)",
             "ordres : ATTAQUE, AMIRAL, RENFORT, TRÊVE, ESPION, DÉVOILER, PLACER, FIN, CONSIGNE ... (envoyez HELP pour la liste)",
-        )),
+        )
+        .not_an_order()),
     }
 }
 

@@ -216,18 +216,25 @@ impl CastleRisk {
                 };
                 (PromptKind::CounterSpy, q, c, SetOrder::CounterSpy(true))
             }
-            Interrupt::Reoccupy { vacated, .. } => {
-                let mut c = vec![
-                    Order::Occupy(OccupyWhat::All),
-                    Order::Occupy(OccupyWhat::Pass),
-                ];
-                c.extend(
-                    vacated
-                        .iter()
-                        .filter(|t| self.board[**t].owner.is_none())
-                        .take(6)
-                        .map(|t| Order::Occupy(OccupyWhat::One { t: *t, from: None })),
-                );
+            Interrupt::Reoccupy {
+                vacated,
+                castle,
+                victor,
+            } => {
+                // Only what is possible: with no army to spare (every territory at one
+                // army), PASS is the only answer (issue 12).
+                let spare = self.default_source(*victor, Some(*castle)).is_some();
+                let mut c = vec![Order::Occupy(OccupyWhat::Pass)];
+                if spare {
+                    c.insert(0, Order::Occupy(OccupyWhat::All));
+                    c.extend(
+                        vacated
+                            .iter()
+                            .filter(|t| self.board[**t].owner.is_none())
+                            .take(6)
+                            .map(|t| Order::Occupy(OccupyWhat::One { t: *t, from: None })),
+                    );
+                }
                 let q = lang.pick(
                     "You captured a castle: re-occupy vacated territories with one army each (OCCUPY ... FROM ...), OCCUPY ALL, or PASS to leave the rest to the others.",
                     "Vous avez pris un château : réoccupez les territoires libérés avec une armée chacun (OCCUPER ... DEPUIS ...), OCCUPER TOUT, ou PASSER pour laisser le reste aux autres.",

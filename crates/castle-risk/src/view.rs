@@ -364,6 +364,16 @@ pub fn private_view(g: &CastleRisk, s: Seat, lang: Lang) -> String {
             truces.join(", ")
         ));
     }
+    let borders = crate::shape::border_lines(g, s, lang);
+    if !borders.is_empty() {
+        out.push_str(lang.pick(
+            "Your territories and their neighbours (~ a dotted crossing):\n",
+            "Vos territoires et leurs voisins (~ une traversée en pointillé) :\n",
+        ));
+        for l in borders {
+            out.push_str(&format!("  {l}\n"));
+        }
+    }
     out.push_str(lang.pick("Standing orders:\n", "Consignes :\n"));
     for l in standing_text(g, s, lang) {
         out.push_str(&format!("  {l}\n"));

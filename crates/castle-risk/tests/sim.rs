@@ -83,7 +83,7 @@ fn bot_games_that_used_to_stall_finish() {
 /// or gain an army again) ends there, decided by territories, and replays identically.
 #[test]
 fn a_bot_game_reaching_a_dead_position_ends_in_stalemate() {
-    let id = "h-2-4991";
+    let id = "h-2-3366";
     let mut t = table(
         id,
         2,

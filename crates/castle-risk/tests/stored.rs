@@ -8,10 +8,25 @@ use castellan_engine::{Lang, Rules, Table};
 const V1: &str = include_str!("data/castle-risk-v1.json");
 const V1_VIEWS: &str = include_str!("data/castle-risk-v1.views.txt");
 
+/// The views as the version-1 build showed them: the private views' "Your territories and
+/// their neighbours" section (issue 12, added since) left out.
 fn views(g: &CastleRisk) -> String {
     let mut v = g.public_view(Lang::En);
     for s in 0..g.n() {
-        v.push_str(&g.private_view(s, Lang::En));
+        let private = g.private_view(s, Lang::En);
+        let mut skipping = false;
+        for line in private.lines() {
+            if line.starts_with("Your territories and their neighbours") {
+                skipping = true;
+                continue;
+            }
+            if skipping && line.starts_with("  ") {
+                continue;
+            }
+            skipping = false;
+            v.push_str(line);
+            v.push('\n');
+        }
     }
     v
 }

@@ -193,7 +193,8 @@ pub fn parse(g: &Castrum, seat: Seat, line: &str) -> Result<Order, OrderError> {
             format!("« {first} » n'est pas un ordre de Castrum"),
         )
         .hint("write one of: PLAY, DISCARD, BUILD, EXCHANGE, END, DEFEND, ACCEPT, GIVE, SET")
-        .hint_fr("écrivez l'un de : JOUER, DÉFAUSSER, CONSTRUIRE, ÉCHANGER, FIN, DÉFENDRE, ACCEPTER, DONNER, CONSIGNE")),
+        .hint_fr("écrivez l'un de : JOUER, DÉFAUSSER, CONSTRUIRE, ÉCHANGER, FIN, DÉFENDRE, ACCEPTER, DONNER, CONSIGNE")
+        .not_an_order()),
     }
 }
 

@@ -142,6 +142,11 @@ pub struct OrderError {
     /// The same in French, when the game words it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub french: Option<Box<Translation>>,
+    /// The line does not start with an order word of this game at all (a signature,
+    /// "thanks!"): at the end of an order text such lines are ignored, not refused
+    /// (see [`Table::submit`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub not_an_order: bool,
 }
 
 /// An [`OrderError`]'s message and hint in another language.
@@ -157,7 +162,14 @@ impl OrderError {
             message: message.into(),
             hint: None,
             french: None,
+            not_an_order: false,
         }
+    }
+    /// Mark the error as "this line is not an order at all" (its first word is no order
+    /// word of the game).
+    pub fn not_an_order(mut self) -> OrderError {
+        self.not_an_order = true;
+        self
     }
     pub fn hint(mut self, hint: impl Into<String>) -> OrderError {
         self.hint = Some(hint.into());
@@ -315,6 +327,14 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
     fn picture(&self, _viewer: Viewer, _lang: Lang) -> Option<String> {
         None
     }
+
+    /// The shape of the board around the territory named `name` (forgiving names, in
+    /// either language): its neighbours and who holds them, and where an Admiral may sail,
+    /// in `lang`, from public facts only (`MAP Prussia`, `NEIGHBOURS Prussia` by mail).
+    /// `None`: this game has no map of territories.
+    fn neighbours(&self, _name: &str, _lang: Lang) -> Option<Result<String, OrderError>> {
+        None
+    }
 }
 
 /// Who produced an order.
@@ -359,6 +379,10 @@ pub struct Narration {
     pub public: Vec<String>,
     pub private: Vec<(Seat, String)>,
     pub rolls: Vec<Roll>,
+    /// Lines after the last order that are not orders (a signature, "thanks!"): ignored,
+    /// and named so in the reply. Only [`Table::submit`] fills it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ignored: Vec<(usize, String)>,
 }
 
 impl Narration {
@@ -598,6 +622,29 @@ impl<R: Rules> Table<R> {
         n
     }
 
+    /// At the first refused line of a submission (`self` is the working copy, `original`
+    /// the table before it): what stands. If a die was rolled or a hidden card drawn since
+    /// `start`, the copy as it is ("a die once rolled stands"); otherwise the original, and
+    /// no line counts as applied. The copy goes on checking with dice that refuse to roll.
+    fn refusal_point(
+        &mut self,
+        start: usize,
+        secret_start: u128,
+        original: &Table<R>,
+        applied: &mut Vec<usize>,
+    ) -> Table<R> {
+        let chance = self.history[start..].iter().any(|e| !e.rolls.is_empty())
+            || self.dice.secret_position() != secret_start;
+        let keep = if chance {
+            self.clone()
+        } else {
+            applied.clear();
+            original.clone()
+        };
+        self.dice = self.dice.dry_copy();
+        keep
+    }
+
     /// Apply the order lines of `text` for `seat`, in order. All or nothing until chance
     /// speaks: if a line is refused and no line before it rolled a die or drew a hidden
     /// card, nothing is applied; if one did, the lines before the refused one stand ("a die
@@ -614,15 +661,39 @@ impl<R: Rules> Table<R> {
         // After the first refused line: (what stands, the copy checking the rest).
         let mut stood: Option<Table<R>> = None;
         let mut unchecked = Vec::new();
+        // Lines after the last order that are not orders at all (a signature, "thanks!"):
+        // held back; ignored if nothing but such lines follows, refused if an order does.
+        let mut tail: Vec<(usize, String, OrderError)> = Vec::new();
         for (line_no, line) in order_lines(text) {
             if !unchecked.is_empty() {
                 unchecked.push((line_no, line));
                 continue;
             }
-            let res = scratch
-                .state
-                .parse(seat, &line)
-                .and_then(|o| scratch.apply(seat, o, Source::Player).map(|_| ()));
+            let parsed = scratch.state.parse(seat, &line);
+            match &parsed {
+                Err(e) if e.not_an_order && stood.is_none() && !applied.is_empty() => {
+                    tail.push((line_no, line, e.clone()));
+                    continue;
+                }
+                Err(e) if e.not_an_order && !tail.is_empty() => {
+                    tail.push((line_no, line, e.clone()));
+                    continue;
+                }
+                _ => {}
+            }
+            // An order after lines that were not orders: those lines are refused after all.
+            for (tail_no, tail_line, e) in tail.drain(..) {
+                errors.push(LineError {
+                    line_no: tail_no,
+                    line: tail_line,
+                    message: e.message_in(lang).to_string(),
+                    hint: e.hint_in(lang).map(str::to_string),
+                });
+                if stood.is_none() {
+                    stood = Some(scratch.refusal_point(start, secret_start, self, &mut applied));
+                }
+            }
+            let res = parsed.and_then(|o| scratch.apply(seat, o, Source::Player).map(|_| ()));
             if stood.is_some() && scratch.dice.dry_roll_wanted() {
                 // Checking this line would need chance: stop here, say so.
                 unchecked.push((line_no, line));
@@ -639,24 +710,15 @@ impl<R: Rules> Table<R> {
                         hint: e.hint_in(lang).map(str::to_string),
                     });
                     if stood.is_none() {
-                        let chance = scratch.history[start..].iter().any(|e| !e.rolls.is_empty())
-                            || scratch.dice.secret_position() != secret_start;
-                        let keep = if chance {
-                            scratch.clone()
-                        } else {
-                            self.clone()
-                        };
-                        if !chance {
-                            applied.clear();
-                        }
-                        scratch.dice = scratch.dice.dry_copy();
-                        stood = Some(keep);
+                        stood =
+                            Some(scratch.refusal_point(start, secret_start, self, &mut applied));
                     }
                 }
             }
         }
         let Some(kept) = stood else {
-            let n = scratch.narrate_since(start, lang);
+            let mut n = scratch.narrate_since(start, lang);
+            n.ignored = tail.into_iter().map(|(no, line, _)| (no, line)).collect();
             *self = scratch;
             return Ok(n);
         };
@@ -904,6 +966,8 @@ pub trait Session: Send {
     fn private_view(&self, seat: Seat, lang: Lang) -> String;
     /// The board as an SVG picture (see [`Rules::picture`]).
     fn picture(&self, viewer: Viewer, lang: Lang) -> Option<String>;
+    /// The board around one territory (see [`Rules::neighbours`]).
+    fn neighbours(&self, name: &str, lang: Lang) -> Option<Result<String, OrderError>>;
     /// The game as it stood at the end of dice turn `turn` (replayed from its seed and
     /// history; the whole game if `turn` is past its end): `castellan render --turn N`.
     fn at_turn(&self, turn: u32) -> Result<Box<dyn Session>, String>;
@@ -965,6 +1029,9 @@ impl<R: Rules> Session for Table<R> {
     fn picture(&self, viewer: Viewer, lang: Lang) -> Option<String> {
         let svg = self.state.picture(viewer, lang)?;
         Some(crate::svg::stamp(&svg, viewer))
+    }
+    fn neighbours(&self, name: &str, lang: Lang) -> Option<Result<String, OrderError>> {
+        self.state.neighbours(name, lang)
     }
     fn at_turn(&self, turn: u32) -> Result<Box<dyn Session>, String> {
         Ok(Box::new(self.replay_to(turn)?))

@@ -17,7 +17,12 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Until {
     Conquered,
-    /// Stop once the attacking territory holds this many armies or fewer.
+    /// `UNTIL n LEFT`: stop with n armies left in the attacking territory, never fewer
+    /// (the attacker rolls no more dice than it can afford to lose).
+    Left(u32),
+    /// The reading of `UNTIL n LEFT` before issue 12: stop once the attacking territory
+    /// holds n armies or fewer, an exchange could take it below n. Kept so that orders
+    /// stored before replay as they were played (the dice audit); never parsed any more.
     ArmiesLeft(u32),
     /// At most this many exchanges of dice.
     Rolls(u32),
@@ -88,7 +93,7 @@ impl AttackPlan {
                         if w.get(i + 2) == Some(&"ARMIES") && w.get(j) == Some(&"LEFT") {
                             j += 1;
                         }
-                        p.until = Until::ArmiesLeft(n.max(1));
+                        p.until = Until::Left(n.max(1));
                         i = j;
                     }
                     _ => {
@@ -150,7 +155,7 @@ impl AttackPlan {
         let mut parts = Vec::new();
         match self.until {
             Until::Conquered => {}
-            Until::ArmiesLeft(n) => parts.push(format!("UNTIL {n} LEFT")),
+            Until::Left(n) | Until::ArmiesLeft(n) => parts.push(format!("UNTIL {n} LEFT")),
             Until::Rolls(n) => parts.push(format!("FOR {n} ROLLS")),
         }
         if let Some(d) = self.dice {
@@ -174,14 +179,21 @@ impl AttackPlan {
         }
         match self.until {
             Until::Conquered => true,
-            Until::ArmiesLeft(n) => attacking > n,
+            Until::Left(n) | Until::ArmiesLeft(n) => attacking > n,
             Until::Rolls(k) => rolls < k,
         }
     }
 
-    /// Dice for the next exchange, given the most allowed now.
-    pub fn dice_now(&self, allowed: u32) -> u32 {
-        self.dice.map(|d| d.min(allowed)).unwrap_or(allowed)
+    /// Dice for the next exchange, given the most allowed now and the `attacking` armies.
+    /// Under `UNTIL n LEFT` the attacker rolls no more dice than it can afford to lose
+    /// (an exchange costs at most one army per attacking die), so the attack stops at n
+    /// armies left, never below (issue 12: "`UNTIL n LEFT` goes past n").
+    pub fn dice_now(&self, allowed: u32, attacking: u32) -> u32 {
+        let d = self.dice.map(|d| d.min(allowed)).unwrap_or(allowed);
+        match self.until {
+            Until::Left(n) => d.min(attacking.saturating_sub(n)).max(1),
+            _ => d,
+        }
     }
 
     /// Armies to move in after a conquest: at least `least` (dice last rolled), leaving
@@ -210,7 +222,7 @@ mod tests {
     fn one_line_says_a_whole_attack() {
         assert_eq!(p(""), AttackPlan::default());
         assert_eq!(p("until conquered then move 5").move_in, MoveIn::Exactly(5));
-        assert_eq!(p("until 4 left").until, Until::ArmiesLeft(4));
+        assert_eq!(p("until 4 left").until, Until::Left(4));
         assert_eq!(p("for 2 rolls with 2 dice").until, Until::Rolls(2));
         assert_eq!(p("for 2 rolls with 2 dice").dice, Some(2));
         assert_eq!(p("MOVE ALL").move_in, MoveIn::All);
@@ -251,5 +263,31 @@ mod tests {
         assert!(p("until 4 left").go_on(5, 2, 9));
         assert!(!p("until 4 left").go_on(4, 2, 0));
         assert!(!p("for 2 rolls").go_on(9, 2, 2));
+    }
+
+    /// `UNTIL n LEFT`: whatever the dice, the attacking territory never ends below n armies
+    /// (the worst case: every exchange costs the attacker as many armies as it rolled dice,
+    /// up to the defender's dice).
+    #[test]
+    fn until_n_left_never_goes_below_n() {
+        for n in 1..8u32 {
+            let plan = p(&format!("until {n} left"));
+            for start in 1..30u32 {
+                for defender_dice in 1..=2u32 {
+                    let mut attacking = start;
+                    let mut rolls = 0;
+                    while plan.go_on(attacking, 100, rolls) {
+                        let allowed = attacking.saturating_sub(1).min(3);
+                        let ad = plan.dice_now(allowed, attacking);
+                        attacking -= ad.min(defender_dice);
+                        rolls += 1;
+                    }
+                    assert!(
+                        attacking >= n.min(start),
+                        "UNTIL {n} LEFT from {start}: ended with {attacking}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -74,10 +74,15 @@ impl Rules for Race {
             w.next().map(str::parse::<u32>),
         ) {
             (Some(k), Some(Ok(n))) if k == "ADD" || k == "AJOUTE" => Ok(Step::Add(n)),
+            (Some(k), _) if k == "ADD" || k == "AJOUTE" => Err(OrderError::new("add how many?")
+                .hint("write: ADD 2")
+                .fr("ajouter combien ?")
+                .hint_fr("écrivez : ADD 2")),
             _ => Err(OrderError::new("not an order")
                 .hint("write: ADD 2")
                 .fr("ce n'est pas un ordre")
-                .hint_fr("écrivez : ADD 2")),
+                .hint_fr("écrivez : ADD 2")
+                .not_an_order()),
         }
     }
     fn apply(&mut self, seat: Seat, o: &Step, dice: &mut DiceBox) -> Result<Vec<Ev>, OrderError> {

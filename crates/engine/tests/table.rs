@@ -174,3 +174,59 @@ fn a_bot_turn_submitted_as_one_mail_is_accepted() {
         "seat 0 is not awaited any more"
     );
 }
+
+/// Issue 12, "Forgiving, and honest about it": lines after the last order that are not
+/// orders (a signature without "-- ", "thanks!") do not refuse the mail; they are ignored
+/// and named, and the game is exactly as if the orders had been sent alone.
+#[test]
+fn lines_after_the_last_order_that_are_not_orders_are_ignored_and_named() {
+    let mut t = table();
+    let mut alone = table();
+    let n = t
+        .submit(
+            0,
+            "ADD 2\n\nCordialement,\nBruno",
+            castellan_engine::Lang::En,
+        )
+        .unwrap();
+    assert_eq!(
+        n.ignored,
+        vec![(3, "Cordialement,".to_string()), (4, "Bruno".to_string())]
+    );
+    let m = alone
+        .submit(0, "ADD 2", castellan_engine::Lang::En)
+        .unwrap();
+    assert!(m.ignored.is_empty());
+    assert_eq!(
+        serde_json::to_string(&t).unwrap(),
+        serde_json::to_string(&alone).unwrap()
+    );
+}
+
+/// Issue 12: "An unknown line between orders still refuses the block, as now."; so do
+/// non-orders before the first order, and a mistyped order word is never taken for a
+/// signature when an order follows it.
+#[test]
+fn a_line_that_is_not_an_order_between_orders_or_first_still_refuses() {
+    let mut t = table();
+    let before = serde_json::to_string(&t).unwrap();
+    let err = t
+        .submit(0, "thanks!\nADD 2", castellan_engine::Lang::En)
+        .unwrap_err();
+    assert_eq!((err.len(), err[0].line_no), (1, 1));
+    assert_eq!(serde_json::to_string(&t).unwrap(), before);
+
+    let err = t
+        .submit(0, "ADD 2\nthanks\nADD 1", castellan_engine::Lang::En)
+        .unwrap_err();
+    assert_eq!(err[0].line_no, 2, "{err:?}");
+    assert_eq!(err[0].line, "thanks");
+    // ADD 2 rolled a die before the refused line: it stands (docs/rules/dice.md).
+    assert_eq!(err.stood, vec![1]);
+    // A malformed order (its order word known) at the end is refused, not ignored.
+    let mut u = table();
+    let err = u
+        .submit(0, "ADD 2\nADD", castellan_engine::Lang::En)
+        .unwrap_err();
+    assert_eq!(err[0].line_no, 2);
+}

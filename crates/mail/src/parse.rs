@@ -3,7 +3,7 @@
 use mail_parser::{Address, HeaderValue, Message, MessageParser, MimeHeaders, PartType};
 use sha2::{Digest, Sha256};
 
-use crate::quote::{flatten_html, strip_html_quotes, strip_quoted};
+use crate::quote::{flatten_html, strip_html_quotes, strip_quoted, strip_quoted_within};
 
 /// One inbound email, reduced to what the judge needs: the judge's own input type, so the
 /// mail edge and the judge share one definition (the edge depends on the core it feeds,
@@ -148,7 +148,7 @@ fn parse_inner(
         attachments.push(name);
     }
 
-    let (body, html_only) = body_text(&msg);
+    let (body, html_only) = body_text(&msg, max_body_bytes);
     let (body, body_cut) = cut(&body, max_body_bytes);
     let truncated = raw_cut || body_cut;
     let body = if truncated {
@@ -283,19 +283,25 @@ fn sender(msg: &Message) -> Option<(String, Option<String>)> {
     None
 }
 
-/// The body's new text and whether it came from HTML only.
-fn body_text(msg: &Message) -> (String, bool) {
-    let mut texts = Vec::new();
+/// The body's new text (about `max` bytes of it at most, and a line) and whether it came
+/// from HTML only. A single text part is read where it lies, not copied first.
+fn body_text(msg: &Message, max: usize) -> (String, bool) {
+    let mut texts: Vec<std::borrow::Cow<str>> = Vec::new();
     let mut htmls = Vec::new();
     for part in msg.text_bodies() {
         match &part.body {
-            PartType::Text(t) => texts.push(t.to_string()),
+            PartType::Text(t) => match flowed(part) {
+                Some(delsp) => texts.push(std::borrow::Cow::Owned(unflow(t, delsp))),
+                None => texts.push(std::borrow::Cow::Borrowed(t.as_ref())),
+            },
             PartType::Html(h) => htmls.push(h.to_string()),
             _ => {}
         }
     }
-    if !texts.is_empty() {
-        return (strip_quoted(&texts.join("\n")), false);
+    match texts.as_slice() {
+        [] => {}
+        [one] => return (strip_quoted_within(one, max), false),
+        many => return (strip_quoted_within(&many.join("\n"), max), false),
     }
     if htmls.is_empty() {
         for part in msg.html_bodies() {
@@ -312,6 +318,67 @@ fn body_text(msg: &Message) -> (String, bool) {
         return (strip_quoted(&flat.join("\n")), true);
     }
     (String::new(), false)
+}
+
+/// `Some(delsp)` when the part is `text/plain; format=flowed` (RFC 3676), with its DelSp.
+fn flowed(part: &mail_parser::MessagePart) -> Option<bool> {
+    let ct = part.content_type()?;
+    let is = |name: &str, value: &str| {
+        ct.attribute(name)
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case(value))
+    };
+    is("format", "flowed").then(|| is("delsp", "yes"))
+}
+
+/// Decode RFC 3676 format=flowed text: a line ending in a space (a soft break) joins the
+/// next line of the same quote depth; with DelSp=yes that space goes. Space-stuffing is
+/// undone; the signature separator "-- " is never a soft break. Quoted lines keep their
+/// "> " markers (quote stripping comes after).
+pub fn unflow(text: &str, delsp: bool) -> String {
+    let mut out: Vec<String> = Vec::new();
+    // The paragraph being joined: its quote depth and text so far.
+    let mut open: Option<(usize, String)> = None;
+    for raw in text.split('\n') {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        let depth = line.chars().take_while(|&c| c == '>').count();
+        let mut content = &line[depth..];
+        if let Some(rest) = content.strip_prefix(' ') {
+            // Space-stuffed (or the space after the quote markers).
+            content = rest;
+        }
+        let soft = content.ends_with(' ') && content != "-- ";
+        let piece = if soft && delsp {
+            &content[..content.len() - 1]
+        } else {
+            content
+        };
+        let mut current = match open.take() {
+            Some((d, acc)) if d == depth => acc,
+            Some((d, acc)) => {
+                out.push(quoted(d, &acc));
+                String::new()
+            }
+            None => String::new(),
+        };
+        current.push_str(piece);
+        if soft {
+            open = Some((depth, current));
+        } else {
+            out.push(quoted(depth, &current));
+        }
+    }
+    if let Some((d, acc)) = open {
+        out.push(quoted(d, &acc));
+    }
+    out.join("\n")
+}
+
+fn quoted(depth: usize, text: &str) -> String {
+    if depth == 0 {
+        text.to_string()
+    } else {
+        format!("{} {text}", ">".repeat(depth))
+    }
 }
 
 /// Cuts `text` to at most `max` bytes, at a line break when one is near, else at a char

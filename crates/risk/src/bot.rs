@@ -342,7 +342,7 @@ fn pick_attack(s: &Risk, seat: Seat) -> Option<Order> {
         .count();
     let plan = castellan_engine::assault::AttackPlan {
         until: if others > 0 {
-            Until::ArmiesLeft(2)
+            Until::Left(2)
         } else {
             Until::Conquered
         },

@@ -1458,7 +1458,7 @@ impl Risk {
                     }
                 },
             };
-            let an = b.plan.dice_now(max_attack_dice(att, 3)).max(1);
+            let an = b.plan.dice_now(max_attack_dice(att, 3), att).max(1);
             let mut a: Vec<u8> = (0..an).map(|_| dice.roll(6).value).collect();
             let d: Vec<u8> = (0..dn).map(|_| dice.roll(6).value).collect();
             a.sort_unstable_by(|x, y| y.cmp(x));

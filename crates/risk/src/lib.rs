@@ -7,6 +7,7 @@
 //! * `orders`: the order language (see docs/orders/risk.md).
 //! * `view`: narration, the text world map, the private view.
 //! * [`picture`]: the world map as an SVG picture (the HTML part of a report).
+//! * [`shape`]: the board's shape in words: each territory's neighbours and holders.
 //! * `bot`: a sensible bot.
 //!
 //! Rules decisions where the text is unclear are in docs/rules/risk.md.
@@ -19,6 +20,7 @@ mod game;
 mod orders;
 pub mod picture;
 mod say;
+pub mod shape;
 
 /// An order line in a reader's language (French order words and names for [`Lang::Fr`]);
 /// it parses back to the same order. The canonical line is [`Rules::order_text`].
@@ -457,5 +459,9 @@ impl Rules for Risk {
 
     fn picture(&self, viewer: Viewer, lang: Lang) -> Option<String> {
         Some(picture::picture(self, viewer, lang))
+    }
+
+    fn neighbours(&self, name: &str, lang: Lang) -> Option<Result<String, OrderError>> {
+        Some(orders::territory_named(name).map(|t| shape::neighbours_text(self, t, lang)))
     }
 }

@@ -56,6 +56,17 @@ const TO: &[&str] = &["to", "vers", "a"];
 const NEUTRAL: &[&str] = &["neutral", "neutre", "neutres"];
 const WILD: &[&str] = &["wild", "wildcard", "joker", "passepartout"];
 
+/// A territory named by a player (forgiving, either language), for MAP / NEIGHBOURS.
+pub fn territory_named(name: &str) -> Result<usize, OrderError> {
+    territory(
+        name,
+        (
+            "write: MAP Alberta (a territory's name)",
+            "écrivez : CARTE Alberta (le nom d'un territoire)",
+        ),
+    )
+}
+
 fn territory(name: &str, hint: (&str, &str)) -> Result<usize, OrderError> {
     if name.trim().is_empty() {
         return Err(refuse2(
@@ -215,7 +226,8 @@ pub fn parse(_s: &Risk, _seat: Seat, line: &str) -> Result<Order, OrderError> {
                     "ordres : RÉCLAME, CLASSE, PLACE, QG, ÉCHANGE, ATTAQUE, DÉFENDS, FORTIFIE, FIN, RÈGLE",
                 ).to_string()
                 },
-            ))
+            )
+            .not_an_order())
         }
     }
 }
@@ -503,7 +515,7 @@ pub fn plan_text_fr(plan: &AttackPlan) -> String {
     let mut parts = Vec::new();
     match plan.until {
         Until::Conquered => {}
-        Until::ArmiesLeft(n) => parts.push(format!("JUSQU'À {n} RESTANTES")),
+        Until::Left(n) | Until::ArmiesLeft(n) => parts.push(format!("JUSQU'À {n} RESTANTES")),
         Until::Rolls(n) => parts.push(format!("POUR {n} LANCERS")),
     }
     if let Some(d) = plan.dice {

@@ -1118,6 +1118,17 @@ pub fn private_view(s: &Risk, seat: Seat, l: Lang) -> String {
             ));
         }
     }
+    let borders = crate::shape::border_lines(s, seat, l);
+    if !borders.is_empty() {
+        out.push(
+            l.pick(
+                "Your territories and their neighbours (~ a sea lane):",
+                "Vos territoires et leurs voisins (~ une route maritime) :",
+            )
+            .to_string(),
+        );
+        out.extend(borders.into_iter().map(|b| format!("  {b}")));
+    }
     let pol = |p: Policy| match (p, l) {
         (Policy::Dice(d), Lang::En) => format!("{d} dice when allowed"),
         (Policy::Dice(d), Lang::Fr) => format!("{} quand c'est permis", fr::count(d, "dé", "dés")),

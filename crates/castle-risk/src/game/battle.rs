@@ -379,7 +379,9 @@ impl CastleRisk {
                 Some(s) => s.min(cap),
                 None => max_attack_dice(pool, cap),
             };
-            let ad = p.plan.dice_now(allowed).max(1);
+            // The Admiral fights to the end: no UNTIL applies to its ships.
+            let attacking = if ship.is_some() { u32::MAX } else { pool };
+            let ad = p.plan.dice_now(allowed, attacking).max(1);
             let dd = d.dice.min(max_defence_dice(defenders, 2)).max(1);
             self.battle(&p, d, (ad, dd), &mut ship, dice, &mut ev);
             rolls += 1;

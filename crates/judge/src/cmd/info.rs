@@ -120,6 +120,39 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// NEIGHBOURS / MAP territory: public facts only, so no password is needed.
+    pub(crate) fn neighbours(
+        &mut self,
+        ctx: &Ctx,
+        from: &str,
+        name: &str,
+    ) -> Result<(), StoreError> {
+        let Some(g) = self.game_for(ctx, from, "NEIGHBOURS")? else {
+            return Ok(());
+        };
+        let lang = self.addr_lang(&g.rec, from);
+        let game = g.rec.id.clone();
+        let answer = match g.session.as_ref() {
+            None => InfoAnswer::NotStarted {
+                command: "NEIGHBOURS".into(),
+                game,
+            },
+            Some(s) => match s.neighbours(name, lang) {
+                None => InfoAnswer::NoTerritories { game },
+                Some(Ok(text)) => InfoAnswer::Neighbours { game, text },
+                Some(Err(e)) => InfoAnswer::NoSuchTerritory {
+                    game,
+                    name: name.to_string(),
+                    message: e.message_in(lang).to_string(),
+                    hint: e.hint_in(lang).map(str::to_string),
+                },
+            },
+        };
+        self.answer(lang, "info", &answer);
+        self.put(g);
+        Ok(())
+    }
+
     /// A game as LIST and STATUS show it, dates in `lang`.
     fn game_line(&self, r: &GameRecord, lang: Lang) -> GameLine {
         GameLine {
@@ -266,6 +299,22 @@ pub(crate) enum InfoAnswer {
     NotStarted {
         command: String,
         game: String,
+    },
+    /// NEIGHBOURS: the board around one territory, in the game's words.
+    Neighbours {
+        game: String,
+        text: String,
+    },
+    /// NEIGHBOURS in a game without territories (Castrum, Castello).
+    NoTerritories {
+        game: String,
+    },
+    /// NEIGHBOURS naming no territory of the board (or none at all).
+    NoSuchTerritory {
+        game: String,
+        name: String,
+        message: String,
+        hint: Option<String>,
     },
     Help {
         text: String,

@@ -56,6 +56,9 @@ pub enum Command {
     Password(String),
     /// STATUS / MAP [game-id]
     Status(Option<String>),
+    /// NEIGHBOURS [game-id] territory, MAP territory (VOISINS, CARTE): the board around
+    /// one territory.
+    Neighbours(Option<String>, String),
     /// ORDERS [game or game-id]
     Orders(Option<String>),
     /// CHECK [order]: one line, or (bare) the rest of the game's lines.
@@ -84,6 +87,8 @@ pub enum Command {
     Language(Lang),
     /// SET FORMAT TEXT | HTML (also RÉGLER FORMAT TEXTE | HTML)
     Format(MailFormat),
+    /// STOP or UNSUBSCRIBE (DÉSABONNER): no more mail to this address (crate::optin).
+    Stop,
 }
 
 /// A refused command line: what is wrong (the answer, templates/LANG/answers/intake.txt,
@@ -129,15 +134,44 @@ pub fn looks_like_id(w: &str) -> bool {
 }
 
 /// Keywords that are judge commands (English).
-pub const KEYWORDS: [&str; 28] = [
-    "HELP", "LIST", "CREATE", "JOIN", "GAME", "PASSWORD", "STATUS", "MAP", "ORDERS", "CHECK",
-    "HISTORY", "PRESS", "ENDPRESS", "OBSERVE", "RESIGN", "VACATION", "VERIFY", "START", "PAUSE",
-    "RESUME", "EXTEND", "REPLACE", "KICK", "END", "SIGNOFF", "QUIT", "SET", "LANGUAGE",
+pub const KEYWORDS: [&str; 32] = [
+    "HELP",
+    "LIST",
+    "CREATE",
+    "JOIN",
+    "GAME",
+    "PASSWORD",
+    "STATUS",
+    "MAP",
+    "ORDERS",
+    "CHECK",
+    "HISTORY",
+    "PRESS",
+    "ENDPRESS",
+    "OBSERVE",
+    "RESIGN",
+    "VACATION",
+    "VERIFY",
+    "START",
+    "PAUSE",
+    "RESUME",
+    "EXTEND",
+    "REPLACE",
+    "KICK",
+    "END",
+    "SIGNOFF",
+    "QUIT",
+    "SET",
+    "LANGUAGE",
+    "STOP",
+    "UNSUBSCRIBE",
+    "NEIGHBOURS",
+    "NEIGHBORS",
 ];
 
 /// French command words and the English keyword each stands for (accepted whatever the
 /// reader's language; docs/commandes.md).
-pub const FRENCH: [(&str, &str); 30] = [
+pub const FRENCH: [(&str, &str); 33] = [
     ("AIDE", "HELP"),
     ("LISTE", "LIST"),
     ("CREER", "CREATE"),
@@ -148,6 +182,7 @@ pub const FRENCH: [(&str, &str); 30] = [
     ("ETAT", "STATUS"),
     ("ÉTAT", "STATUS"),
     ("CARTE", "MAP"),
+    ("VOISINS", "NEIGHBOURS"),
     ("ORDRES", "ORDERS"),
     ("VERIFIER", "CHECK"),
     ("VÉRIFIER", "CHECK"),
@@ -168,6 +203,8 @@ pub const FRENCH: [(&str, &str); 30] = [
     ("REGLER", "SET"),
     ("RÉGLER", "SET"),
     ("LANGUE", "LANGUAGE"),
+    ("DESABONNER", "STOP"),
+    ("DÉSABONNER", "STOP"),
 ];
 
 /// The English keyword a command word stands for, and whether it was French.
@@ -228,7 +265,11 @@ pub fn parse(line: &str, config: &JudgeConfig) -> Option<Result<Command, CmdErro
         "JOIN" => join::parse(&a),
         "GAME" => crate::auth::parse_game(&a),
         "PASSWORD" => crate::auth::parse_password(&a),
+        "MAP" if a.words.len() > 1 || a.words.first().is_some_and(|w| !looks_like_id(w)) => {
+            Ok(neighbours(&a))
+        }
         "STATUS" | "MAP" => Ok(Command::Status(a.first_lower())),
+        "NEIGHBOURS" | "NEIGHBORS" => Ok(neighbours(&a)),
         "ORDERS" => Ok(Command::Orders(a.first_lower())),
         "CHECK" => Ok(Command::Check(a.rest)),
         "HISTORY" => info::parse_history(&a),
@@ -246,6 +287,7 @@ pub fn parse(line: &str, config: &JudgeConfig) -> Option<Result<Command, CmdErro
         "REPLACE" => gm::parse_replace(&a),
         "KICK" => gm::parse_kick(&a),
         "SET" | "LANGUAGE" => return parse_language(kw, &a),
+        "STOP" | "UNSUBSCRIBE" if bare => Ok(Command::Stop),
         "END" if bare || (a.words.len() == 1 && a.words[0].eq_ignore_ascii_case("game")) => {
             Ok(Command::End)
         }
@@ -282,6 +324,10 @@ impl Run<'_> {
                 self.enter_named(ctx, id)?;
                 self.status(ctx, from)?;
             }
+            Command::Neighbours(id, name) => {
+                self.enter_named(ctx, id)?;
+                self.neighbours(ctx, from, &name)?;
+            }
             Command::Orders(arg) => self.orders_help(ctx, from, arg)?,
             Command::Check(Some(order)) => self.check_line(ctx, from, no, order)?,
             Command::Check(None) => ctx.check_mode = true,
@@ -301,6 +347,7 @@ impl Run<'_> {
                 self.verify(ctx, from)?;
             }
             Command::Resign | Command::Vacation(_) => self.seat_command(ctx, from, cmd)?,
+            Command::Stop => self.stop(from)?,
             Command::Start
             | Command::Pause
             | Command::Resume
@@ -320,6 +367,16 @@ impl Run<'_> {
             self.enter_game(ctx, &id, ctx.password.clone())?;
         }
         Ok(())
+    }
+}
+
+/// NEIGHBOURS [game-id] territory: a first word that looks like a game id names the game.
+fn neighbours(a: &Args) -> Command {
+    match a.words.as_slice() {
+        [id, rest @ ..] if looks_like_id(id) && !rest.is_empty() => {
+            Command::Neighbours(Some(id.to_lowercase()), rest.join(" "))
+        }
+        words => Command::Neighbours(None, words.join(" ")),
     }
 }
 

@@ -61,6 +61,9 @@ pub(crate) enum OrdersAnswer {
         /// The bot that stood in stops: the player is back.
         back: bool,
         happened: Vec<String>,
+        /// Lines after the last order that are not orders (a signature, "thanks!"):
+        /// ignored, and named.
+        ignored: Vec<Quoted>,
     },
     /// Refused. `stood`: the line numbers applied anyway because a die was rolled (or a
     /// hidden card drawn) before the first refused line, and `happened` what they did;
@@ -181,11 +184,17 @@ impl Run<'_> {
                     "orders",
                     format!("seat {seat}: {}", lines.join(" / ")),
                 );
+                let ignored: Vec<Quoted> = n
+                    .ignored
+                    .iter()
+                    .map(|(no, l)| Quoted::new(*no, l))
+                    .collect();
                 Some(OrdersAnswer::Applied {
                     game,
-                    count: orders.len(),
+                    count: orders.len() - ignored.len(),
                     back,
                     happened: n.public,
+                    ignored,
                 })
             }
             Err(refused) => {

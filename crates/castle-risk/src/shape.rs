@@ -1,0 +1,160 @@
+//! The shape of the board, in words (issue 12, "A player cannot see the board's shape"):
+//! which territories border which, who holds them, and where an Admiral may sail. From
+//! public facts only (owners and army counts, as the public map shows them).
+
+use crate::game::{CastleRisk, T};
+use crate::map::{map, shares_sea, Sea};
+use crate::text::tn;
+use castellan_engine::board::Edge;
+use castellan_engine::{Lang, Seat};
+
+/// "Poland (Blue 3)", "Saxony (yours 2)", "Ukraine (empty)".
+fn held(g: &CastleRisk, t: T, me: Option<Seat>, lang: Lang) -> String {
+    format!("{} ({})", tn(t, lang), holder(g, t, me, lang))
+}
+
+/// "Blue 3", "yours 2", "empty".
+fn holder(g: &CastleRisk, t: T, me: Option<Seat>, lang: Lang) -> String {
+    let terr = &g.board[t];
+    match terr.owner {
+        Some(s) if Some(s) == me => format!("{} {}", lang.pick("yours", "à vous"), terr.armies),
+        Some(s) => format!("{} {}", g.name(s), terr.armies),
+        None => lang.pick("empty", "vide").to_string(),
+    }
+}
+
+/// Where an Admiral may sail from `t`, in a few words.
+fn sea_words(t: T, lang: Lang) -> Option<&'static str> {
+    match map().sea[t] {
+        Sea::None => None,
+        Sea::Open => Some(lang.pick(
+            "the open sea (any open-sea coast)",
+            "la haute mer (toute côte de haute mer)",
+        )),
+        Sea::Black => Some(lang.pick(
+            "the Black Sea (its coasts only)",
+            "la mer Noire (ses côtes seulement)",
+        )),
+        Sea::Both => Some(lang.pick(
+            "the open sea and the Black Sea",
+            "la haute mer et la mer Noire",
+        )),
+    }
+}
+
+/// Land borders and dotted crossings of `t`, in board order.
+fn borders(t: T) -> Vec<(T, Edge)> {
+    map().board.edges_of(t).to_vec()
+}
+
+/// One compact line per territory `seat` holds, for its private view:
+/// "Prussia 4: Poland (Blue 3), Saxony (yours 2); Admiral: the open sea (...)".
+pub fn border_lines(g: &CastleRisk, seat: Seat, lang: Lang) -> Vec<String> {
+    let mut out = Vec::new();
+    for t in 0..g.board.len() {
+        if g.board[t].owner != Some(seat) {
+            continue;
+        }
+        let near: Vec<String> = borders(t)
+            .into_iter()
+            .map(|(n, e)| {
+                let dotted = if e == Edge::Crossing { "~" } else { "" };
+                format!("{dotted}{}", held(g, n, Some(seat), lang))
+            })
+            .collect();
+        let mut line = format!("{} {}: {}", tn(t, lang), g.board[t].armies, near.join(", "));
+        if let Some(sea) = sea_words(t, lang) {
+            line.push_str(&format!("; {} {sea}", lang.pick("Admiral:", "Amiral :")));
+        }
+        out.push(line);
+    }
+    out
+}
+
+/// The answer to `MAP Prussia` / `NEIGHBOURS Prussia`.
+pub fn neighbours_text(g: &CastleRisk, t: T, lang: Lang) -> String {
+    let m = map();
+    let mut out = format!(
+        "{} ({}): {}\n",
+        tn(t, lang),
+        m.group_name(m.group_of(t), lang),
+        holder(g, t, None, lang)
+    );
+    let (land, dotted): (Vec<_>, Vec<_>) =
+        borders(t).into_iter().partition(|(_, e)| *e == Edge::Land);
+    let list = |v: &[(T, Edge)]| {
+        v.iter()
+            .map(|(n, _)| held(g, *n, None, lang))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if !land.is_empty() {
+        out.push_str(&format!(
+            "{} {}\n",
+            lang.pick("Land borders:", "Frontières terrestres :"),
+            list(&land)
+        ));
+    }
+    if !dotted.is_empty() {
+        out.push_str(&format!(
+            "{} {}\n",
+            lang.pick(
+                "Dotted crossings (as land):",
+                "Traversées en pointillé (comme la terre) :"
+            ),
+            list(&dotted)
+        ));
+    }
+    match sea_words(t, lang) {
+        Some(sea) => {
+            let coasts: Vec<String> = (0..g.board.len())
+                .filter(|&o| o != t && shares_sea(m.sea[t], m.sea[o]))
+                .map(|o| tn(o, lang).to_string())
+                .collect();
+            out.push_str(&format!(
+                "{} {sea}: {}\n",
+                lang.pick("An Admiral may sail across", "Un Amiral peut traverser"),
+                coasts.join(", ")
+            ));
+        }
+        None => out.push_str(lang.pick(
+            "Landlocked: no Admiral from or to it.\n",
+            "Sans côte : aucun Amiral n'en part ni n'y arrive.\n",
+        )),
+    }
+    out
+}
+
+/// The whole board's adjacency as a Markdown table (docs/orders/castle-risk.md keeps it;
+/// a test checks the doc against the data).
+pub fn adjacency_table(lang: Lang) -> String {
+    let m = map();
+    let mut out = String::from(lang.pick(
+        "| territory | group | land borders | dotted crossings | sea |\n|---|---|---|---|---|\n",
+        "| territoire | groupe | frontières terrestres | pointillés | mer |\n|---|---|---|---|---|\n",
+    ));
+    for t in 0..m.board.len() {
+        let of = |kind: Edge| {
+            borders(t)
+                .into_iter()
+                .filter(|(_, e)| *e == kind)
+                .map(|(n, _)| tn(n, lang).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let sea = match m.sea[t] {
+            Sea::None => "-",
+            Sea::Open => lang.pick("open", "haute mer"),
+            Sea::Black => lang.pick("Black Sea", "mer Noire"),
+            Sea::Both => lang.pick("open + Black Sea", "haute mer + mer Noire"),
+        };
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {sea} |\n",
+            tn(t, lang),
+            m.group_name(m.group_of(t), lang),
+            of(Edge::Land),
+            of(Edge::Crossing)
+        ));
+    }
+    out
+}

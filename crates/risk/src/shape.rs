@@ -1,0 +1,92 @@
+//! The shape of the board, in words (issue 12, "A player cannot see the board's shape"):
+//! which territories border which and who holds them. Risk has no Admiral: its sea lanes
+//! are borders like any other, marked "~". From public facts only.
+
+use crate::map::{board, continent_in, name_in};
+use crate::{Owner, Risk};
+use castellan_engine::board::{Edge, TerritoryId};
+use castellan_engine::{Lang, Seat};
+
+/// "Alberta (Blue 3)", "Ontario (yours 2)", "Peru (neutral 1)".
+fn held(g: &Risk, t: TerritoryId, me: Option<Seat>, lang: Lang) -> String {
+    format!("{} ({})", name_in(t, lang), holder(g, t, me, lang))
+}
+
+/// "Blue 3", "yours 2", "neutral 1", "empty".
+fn holder(g: &Risk, t: TerritoryId, me: Option<Seat>, lang: Lang) -> String {
+    let who = match g.owner[t] {
+        Owner::Seat(s) if Some(s) == me => lang.pick("yours", "à vous").to_string(),
+        Owner::Seat(s) => g.players.get(s).cloned().unwrap_or_default(),
+        Owner::Neutral => lang.pick("neutral", "neutre").to_string(),
+        Owner::Nobody => return lang.pick("empty", "vide").to_string(),
+    };
+    format!("{who} {}", g.armies[t])
+}
+
+fn near(t: TerritoryId, g: &Risk, me: Option<Seat>, lang: Lang) -> Vec<String> {
+    board()
+        .edges_of(t)
+        .iter()
+        .map(|(n, e)| {
+            let lane = if *e == Edge::Crossing { "~" } else { "" };
+            format!("{lane}{}", held(g, *n, me, lang))
+        })
+        .collect()
+}
+
+/// One compact line per territory `seat` holds, for its private view.
+pub fn border_lines(g: &Risk, seat: Seat, lang: Lang) -> Vec<String> {
+    (0..g.owner.len())
+        .filter(|&t| g.owner[t] == Owner::Seat(seat))
+        .map(|t| {
+            format!(
+                "{} {}: {}",
+                name_in(t, lang),
+                g.armies[t],
+                near(t, g, Some(seat), lang).join(", ")
+            )
+        })
+        .collect()
+}
+
+/// The answer to `MAP Alberta` / `NEIGHBOURS Alberta`.
+pub fn neighbours_text(g: &Risk, t: TerritoryId, lang: Lang) -> String {
+    format!(
+        "{} ({}): {}\n{} {}\n",
+        name_in(t, lang),
+        continent_in(board().territories[t].group, lang),
+        holder(g, t, None, lang),
+        lang.pick(
+            "Borders (~ a sea lane):",
+            "Frontières (~ une route maritime) :"
+        ),
+        near(t, g, None, lang).join(", ")
+    )
+}
+
+/// The whole board's adjacency as a Markdown table (docs/orders/risk.md keeps it; a test
+/// checks the doc against the data).
+pub fn adjacency_table(lang: Lang) -> String {
+    let b = board();
+    let mut out = String::from(lang.pick(
+        "| territory | continent | borders (~ sea lane) |\n|---|---|---|\n",
+        "| territoire | continent | frontières (~ route maritime) |\n|---|---|---|\n",
+    ));
+    for t in 0..b.len() {
+        let list: Vec<String> = b
+            .edges_of(t)
+            .iter()
+            .map(|(n, e)| {
+                let lane = if *e == Edge::Crossing { "~" } else { "" };
+                format!("{lane}{}", name_in(*n, lang))
+            })
+            .collect();
+        out.push_str(&format!(
+            "| {} | {} | {} |\n",
+            name_in(t, lang),
+            continent_in(b.territories[t].group, lang),
+            list.join(", ")
+        ));
+    }
+    out
+}

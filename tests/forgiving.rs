@@ -1,0 +1,151 @@
+//! Issue 12, "Forgiving, and honest about it", end to end on real parts (Maildir, sled,
+//! file outbox): a plain signature without "-- ", a "thanks!" line and a format=flowed mail
+//! each play their orders in a Castle Risk game by mail, and the reply names the lines it
+//! ignored.
+
+use castellan::config::Config;
+use castellan::demo::LocalJudge;
+use castellan::players::{load_session, MailPlayers};
+use castellan_judge::{Status, Store};
+use std::path::PathBuf;
+
+fn open(dir: &std::path::Path) -> LocalJudge {
+    let base = Config {
+        templates_dir: PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/crates/judge/templates"
+        )),
+        ..Config::default()
+    };
+    LocalJudge::open(&base, dir, 7).unwrap()
+}
+
+/// The seat the game waits for, its whole bot turn, and the history length now.
+fn next_turn(j: &LocalJudge, game: &str) -> (usize, Vec<String>, usize) {
+    let rec = j.svc.store.game(game).unwrap().unwrap();
+    assert_eq!(rec.status, Status::Running);
+    let s = load_session(&rec).unwrap().unwrap();
+    let seat = s.awaiting()[0];
+    (seat, s.bot_turn(seat, 500), s.history_len())
+}
+
+fn history(j: &LocalJudge, game: &str) -> usize {
+    let rec = j.svc.store.game(game).unwrap().unwrap();
+    load_session(&rec).unwrap().unwrap().history_len()
+}
+
+#[test]
+fn a_signature_a_thanks_line_and_a_flowed_mail_each_play_their_orders() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = open(dir.path());
+    let mut bots = MailPlayers::new(&j.svc, "forgiving").unwrap();
+    let game = bots
+        .create_game(
+            &j.svc,
+            "castle-risk",
+            3,
+            &[("claim".into(), "random".into())],
+        )
+        .unwrap();
+    j.pass_after(600).unwrap();
+
+    // 1. A plain signature, no "-- " line.
+    let (seat, lines, before) = next_turn(&j, &game);
+    let rec = j.svc.store.game(&game).unwrap().unwrap();
+    let body = format!("{}\n\nCordialement,\nBruno\n", lines.join("\n"));
+    let sent = bots.send(&j.svc, &rec, seat, &body).unwrap();
+    j.pass_after(600).unwrap();
+    let reply = bots.reply_to(&sent.message_id).unwrap().expect("a reply");
+    assert!(
+        history(&j, &game) > before,
+        "the orders were not played: {reply}"
+    );
+    assert!(reply.contains("Not orders, so ignored"), "{reply}");
+    assert!(
+        reply.contains("\"Cordialement,\"") && reply.contains("\"Bruno\""),
+        "{reply}"
+    );
+    assert!(
+        !reply.contains(&format!("Orders for {game} refused")),
+        "{reply}"
+    );
+
+    // 2. A "thanks!" line after the orders.
+    let (seat, lines, before) = next_turn(&j, &game);
+    let rec = j.svc.store.game(&game).unwrap().unwrap();
+    let body = format!("{}\nthanks!\n", lines.join("\n"));
+    let sent = bots.send(&j.svc, &rec, seat, &body).unwrap();
+    j.pass_after(600).unwrap();
+    let reply = bots.reply_to(&sent.message_id).unwrap().expect("a reply");
+    assert!(
+        history(&j, &game) > before,
+        "the orders were not played: {reply}"
+    );
+    assert!(reply.contains("\"thanks!\""), "{reply}");
+
+    // 3. format=flowed with DelSp=yes: each order line is wrapped in two by the client.
+    let (seat, lines, before) = next_turn(&j, &game);
+    let rec = j.svc.store.game(&game).unwrap().unwrap();
+    let flowed: Vec<String> = lines
+        .iter()
+        .map(|l| match l.split_once(' ') {
+            // "ATTACK Livonia ..." -> "ATTACK  " + CRLF + "Livonia ..." (a soft break)
+            Some((first, rest)) => format!("{first}  \n{rest}"),
+            None => l.clone(),
+        })
+        .collect();
+    bots.read_outbox().unwrap();
+    let sent = bots.send(&j.svc, &rec, seat, "placeholder").unwrap();
+    // Rewrite the delivered file as the flowed mail a client would send, same headers.
+    let raw = std::fs::read_to_string(&sent.path).unwrap();
+    let (head, _) = raw.split_once("\r\n\r\n").unwrap();
+    let head = head.replace(
+        "Content-Type: text/plain; charset=utf-8",
+        "Content-Type: text/plain; charset=utf-8; format=flowed; delsp=yes",
+    );
+    assert!(head.contains("format=flowed"));
+    let flowed_mail = format!(
+        "{head}\r\n\r\n{}\r\n",
+        flowed.join("\n").replace('\n', "\r\n")
+    );
+    std::fs::write(&sent.path, flowed_mail).unwrap();
+    j.pass_after(600).unwrap();
+    let reply = bots.reply_to(&sent.message_id).unwrap().expect("a reply");
+    assert!(
+        history(&j, &game) > before,
+        "the flowed orders were not played: {reply}"
+    );
+    assert!(
+        !reply.contains(&format!("Orders for {game} refused")),
+        "{reply}"
+    );
+}
+
+/// Issue 12, "The shape of the board": `MAP Prussia` and `NEIGHBOURS <game> Prussia` by mail
+/// answer for one territory (its borders and who holds them), in the reader's language.
+#[test]
+fn map_and_neighbours_by_mail_answer_for_one_territory() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = open(dir.path());
+    let mut bots = MailPlayers::new(&j.svc, "shape").unwrap();
+    let game = bots
+        .create_game(
+            &j.svc,
+            "castle-risk",
+            3,
+            &[("claim".into(), "random".into())],
+        )
+        .unwrap();
+    j.pass_after(600).unwrap();
+    let rec = j.svc.store.game(&game).unwrap().unwrap();
+    let sent = bots.send(&j.svc, &rec, 0, "MAP Prussia\n").unwrap();
+    let named = bots
+        .send(&j.svc, &rec, 1, &format!("NEIGHBOURS {game} Ukraine\n"))
+        .unwrap();
+    j.pass_after(600).unwrap();
+    let reply = bots.reply_to(&sent.message_id).unwrap().expect("a reply");
+    assert!(reply.contains(&format!("NEIGHBOURS in {game}")), "{reply}");
+    assert!(reply.contains("Land borders: Livonia ("), "{reply}");
+    let reply = bots.reply_to(&named.message_id).unwrap().expect("a reply");
+    assert!(reply.contains("Ukraine (Russian Empire)"), "{reply}");
+}
