@@ -117,7 +117,9 @@ fn a_refused_mail_counts_every_die_it_shows() {
     for g in GAMES {
         for skip in 0..5 {
             let (s, seat, line) = dice_state(g, skip).expect("a dice state");
-            let mail = format!("{line}\n{line}\n{line}\nthis is no order");
+            // The nonsense sits between orders: refused (a line after the last order that
+            // is no order at all would only be ignored).
+            let mail = format!("{line}\n{line}\nthis is no order\n{line}");
             let mut sent = copy(&*s, None);
             let refused = sent.submit(seat, &mail, Lang::En).unwrap_err();
             if s.game() == NO_DICE {

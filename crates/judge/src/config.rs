@@ -42,6 +42,10 @@ pub struct JudgeConfig {
     pub max_deadline_hours: u32,
     /// The language of mails to readers who chose none and whose game has none (en, fr).
     pub language: Lang,
+    /// Double opt-in: an address named by someone else (CREATE, REPLACE) that never wrote
+    /// to the judge gets one mail, with a confirmation paragraph, and nothing more until it
+    /// writes (crate::optin).
+    pub confirm_addresses: bool,
     /// Servers whose `Authentication-Results` headers are trusted (the receiving MTA's
     /// authserv-id, as it writes it); empty: none is. A mail such a header calls forged
     /// (DMARC fails; or SPF fails and no DKIM signature passes) is logged and not answered.
@@ -73,6 +77,7 @@ impl Default for JudgeConfig {
             creator_password: String::new(),
             max_deadline_hours: 24 * 14,
             language: Lang::En,
+            confirm_addresses: true,
             trusted_authserv_ids: Vec::new(),
             password_memory_kib: 19 * 1024,
             password_iterations: 2,

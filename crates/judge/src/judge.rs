@@ -219,6 +219,7 @@ impl Judge {
                 run.answer(lang, "intake", &IntakeAnswer::TooManyMails { limit });
                 run.reply(&from, &reply_subject);
             }
+            run.only_those_who_asked(Some(&from))?;
             run.finish_into(&mut changes);
             return Ok(changes);
         }
@@ -228,6 +229,8 @@ impl Judge {
         run.note_left_out(&from);
         let subject = run.reply_subject(&from, &reply_subject);
         run.reply(&from, &subject);
+        run.lift_stop(&from)?;
+        run.only_those_who_asked(Some(&from))?;
         run.finish_into(&mut changes);
         Ok(changes)
     }
@@ -263,6 +266,7 @@ impl Judge {
                 g.rec.out_counter += 1;
                 g.dirty = true;
             }
+            run.only_those_who_asked(None)?;
             run.finish_into(&mut changes);
         }
         Ok(changes)
@@ -345,6 +349,17 @@ impl Judge {
             text: text.clone(),
         });
         run.finish_into(&mut changes);
+        // The operator named these addresses: they count as having asked (optin.rs).
+        for m in &changes.outbox {
+            let to = lower(&m.to);
+            if store.sender(&to)?.is_none() && !changes.senders.iter().any(|s| s.address == to) {
+                changes.senders.push(SenderRecord {
+                    address: to,
+                    window_start: env.now,
+                    ..Default::default()
+                });
+            }
+        }
         Ok((changes, text))
     }
 }

@@ -39,6 +39,8 @@
 //!   each reader's language.
 //! * `limits.rs`: bounded work per mail: commands per mail, reply bytes, names, the
 //!   cleaning of relayed text (issue 13).
+//! * `optin.rs`: the judge mails only those who asked: double opt-in, STOP,
+//!   `List-Unsubscribe` (issue 13).
 //! * `audit.rs`: the dice audit. `clock.rs`: dates in English and French. `model.rs`:
 //!   records, [`Store`], [`Changes`]. `config.rs`: [`JudgeConfig`].
 
@@ -54,6 +56,7 @@ mod judge;
 mod limits;
 mod mails;
 mod model;
+mod optin;
 mod password;
 mod reports;
 mod run;

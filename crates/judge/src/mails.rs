@@ -31,6 +31,10 @@ pub(crate) struct Draft {
     pub(crate) headers: Vec<(String, String)>,
     /// The HTML part (html.rs), if the mail has one.
     pub(crate) html: Option<String>,
+    /// The game it is about, if any (STOP keeps a game's mail to its players).
+    pub(crate) game: Option<String>,
+    /// The language it is written in, when known (the confirmation paragraph follows it).
+    pub(crate) lang: Option<Lang>,
 }
 
 /// A prompt as the templates show it.
@@ -82,6 +86,8 @@ impl Run<'_> {
             references,
             headers: Vec::new(),
             html: None,
+            game: game.map(str::to_string),
+            lang: None,
         });
     }
 
@@ -115,6 +121,8 @@ impl Run<'_> {
                 references: refs,
                 headers: Vec::new(),
                 html: None,
+                game: None,
+                lang: Some(lang),
             },
         );
     }
@@ -208,6 +216,9 @@ impl Run<'_> {
             None => format!("[{game}]"),
         };
         self.mail(to, format!("{tag} {}", subject.trim()), body, Some(game));
+        if let Some(d) = self.mails.last_mut() {
+            d.lang = Some(lang);
+        }
     }
 
     /// A command's answer, worded by `LANG/answers/<family>.txt` from its typed `answer`

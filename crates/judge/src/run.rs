@@ -57,6 +57,8 @@ pub(crate) struct Run<'a> {
     pub(crate) counters: BTreeMap<String, SenderRecord>,
     /// Notices of locked passwords to game masters: sent even when the mail is dropped.
     pub(crate) notices: Vec<Draft>,
+    /// This mail said STOP (optin.rs).
+    pub(crate) stopped_now: bool,
 }
 
 /// State of the line loop.
@@ -94,6 +96,7 @@ impl<'a> Run<'a> {
             authenticated: false,
             counters: BTreeMap::new(),
             notices: Vec::new(),
+            stopped_now: false,
         }
     }
 
@@ -216,7 +219,9 @@ impl<'a> Run<'a> {
     pub(crate) fn finish_into(mut self, changes: &mut Changes) {
         let notices = std::mem::take(&mut self.notices);
         self.mails.extend(notices);
-        for (i, d) in std::mem::take(&mut self.mails).into_iter().enumerate() {
+        let unsubscribe = crate::optin::list_unsubscribe(&self.j.config.address);
+        for (i, mut d) in std::mem::take(&mut self.mails).into_iter().enumerate() {
+            d.headers.push(unsubscribe.clone());
             changes.outbox.push(Outbound {
                 message_id: self.j.msgid(&self.key, i),
                 to: d.to,

@@ -26,7 +26,7 @@ macro_rules! both {
 }
 
 /// The kinds of mail, each a template per language.
-pub const KINDS: [&str; 20] = [
+pub const KINDS: [&str; 22] = [
     "reply.txt",
     "report.txt",
     "private.txt",
@@ -47,6 +47,8 @@ pub const KINDS: [&str; 20] = [
     "answers/orders.txt",
     "answers/create.txt",
     "answers/info.txt",
+    "answers/stop.txt",
+    "confirm.txt",
 ];
 
 /// Built-in templates: (path under templates/, source).
@@ -72,6 +74,8 @@ pub fn defaults() -> Vec<(&'static str, &'static str)> {
         both!("answers/orders.txt"),
         both!("answers/create.txt"),
         both!("answers/info.txt"),
+        both!("answers/stop.txt"),
+        both!("confirm.txt"),
     ]
     .concat()
 }

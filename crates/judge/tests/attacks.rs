@@ -350,3 +350,108 @@ fn a_sender_the_receiving_server_calls_forged_is_not_answered() {
         .text
         .contains("mx.judge.example says spf=pass dkim=pass dmarc=pass")));
 }
+
+// ------------------------------------------------------------ mail only to those who asked
+
+fn opt_in() -> JudgeConfig {
+    JudgeConfig {
+        confirm_addresses: true,
+        ..config()
+    }
+}
+
+/// "CREATE and OBSERVE, sent by anyone, make the judge mail any address they name."
+/// Target: 0 mails to an address that never wrote to the judge, beyond one confirmation.
+#[test]
+fn create_by_anyone_makes_the_judge_mail_any_address_it_names() {
+    let victim = "victim@example.net";
+    let mut w = World::new(judge_with(opt_in()));
+    let mut all = w.send(
+        "stranger@example.com",
+        "new",
+        &format!("CREATE race player=V:{victim} player=Bob:bob@example.org"),
+    );
+    // Bob plays on; deadlines pass; the game goes on around the victim's seat.
+    let (bob_pw, _) = creds(&all, BOB);
+    all.extend(w.send(
+        BOB,
+        "orders",
+        &format!("GAME race-1 {bob_pw}\nSTATUS race-1"),
+    ));
+    for h in [60, 120, 180] {
+        all.extend(w.tick_at(T0 + h * 3600));
+    }
+    let to_victim = to(&all, victim);
+    assert_eq!(to_victim.len(), 1, "{to_victim:#?}");
+    assert!(to_victim[0].body.contains("Your password:"));
+    assert!(
+        to_victim[0]
+            .body
+            .contains("this is the only mail it sends you until you do"),
+        "{}",
+        to_victim[0].body
+    );
+    // Once the address writes, its mail comes: the game's next report reaches it.
+    let out = w.send(victim, "hello", "HELP");
+    assert!(!to(&out, victim).is_empty());
+    let next = w.tick_at(T0 + 400 * 3600);
+    assert!(!to(&next, victim).is_empty(), "{next:#?}");
+}
+
+/// STOP ends all mail to an address, apart from the games it plays in, where the answer
+/// says how to resign (STOP is not RESIGN).
+#[test]
+fn stop_ends_all_mail_to_an_address() {
+    let mut w = World::new(judge_with(opt_in()));
+    w.send(ANNA, "hi", "HELP");
+    w.send(BOB, "hi", "HELP");
+    let created = started(&mut w);
+    let (pw, _) = creds(&created, ANNA);
+    let olga = "olga@example.org";
+    let out = w.send(olga, "watch", "OBSERVE race-1");
+    assert!(reply_to(&out, olga).body.contains("You now receive"));
+    let out = w.send(olga, "stop", "STOP");
+    let b = &reply_to(&out, olga).body;
+    assert!(b.contains("sends no more mail to this address"), "{b}");
+    assert!(b.contains("You no longer observe race-1"), "{b}");
+    assert!(w.game("race-1").observers.is_empty());
+    // Anna plays: a report goes out, none to Olga.
+    let out = w.send(ANNA, "orders", &format!("GAME race-1 {pw}\nADD 1"));
+    assert!(to(&out, olga).is_empty(), "{out:#?}");
+    assert!(!to(&out, BOB).is_empty());
+    // A player who sends STOP keeps the game's mail, and is told how to leave.
+    let out = w.send(ANNA, "stop", "UNSUBSCRIBE");
+    let b = &reply_to(&out, ANNA).body;
+    assert!(
+        b.contains("apart from the games you play in or run: race-1"),
+        "{b}"
+    );
+    assert!(b.contains("send RESIGN"), "{b}");
+    let (bob_pw, _) = creds(&created, BOB);
+    let out = w.send(BOB, "orders", &format!("GAME race-1 {bob_pw}\nADD 1"));
+    assert!(
+        !to(&out, ANNA).is_empty(),
+        "Anna still gets her game's mail"
+    );
+    assert!(
+        w.game("race-1").seats[0].address.is_some(),
+        "STOP is not RESIGN"
+    );
+}
+
+/// Every mail carries `List-Unsubscribe` (RFC 2369), a mailto that says STOP.
+#[test]
+fn every_mail_carries_list_unsubscribe() {
+    let mut w = World::new(judge());
+    let out = started(&mut w);
+    assert!(out.len() > 3);
+    for m in &out {
+        assert!(
+            m.headers
+                .iter()
+                .any(|(k, v)| k == "List-Unsubscribe"
+                    && v == "<mailto:judge@example.org?subject=STOP>"),
+            "{m:#?}"
+        );
+    }
+}

@@ -5,6 +5,7 @@
 //! * `NN-in.txt`: a mail: header lines (`From:`, `Subject:`, optional `To:`), a blank
 //!   line, the body. `{password:ADDR}` and `{token:ADDR}` stand for the password and token
 //!   the judge mailed to ADDR (read from its welcome mails).
+//! * `opt-in` (an empty file): the judge runs with `confirm_addresses` on.
 //! * `NN-tick-+49h`: the clock moves to 49 hours after the conversation's start; tick.
 //! * `NN-out-ADDR.txt`: every mail step NN sent to ADDR, in order, each as `To:`,
 //!   `Subject:`, `In-Reply-To:`, extra headers, a blank line and the body, separated by a
@@ -22,12 +23,16 @@ use std::path::{Path, PathBuf};
 
 const T0: i64 = 1_736_877_600; // Tue 14 Jan 2025 18:00 UTC
 
-fn judge() -> Judge {
+/// The judge of a conversation; `opt_in`: its folder holds a file `opt-in`, and the
+/// double opt-in is on (an address that never wrote gets one mail until it does).
+fn judge(opt_in: bool) -> Judge {
     let config = JudgeConfig {
         address: "judge@example.org".into(),
         domain: "example.org".into(),
         password_memory_kib: 8,
         password_iterations: 1,
+        // Most tests name players who never wrote; attacks.rs tests the double opt-in.
+        confirm_addresses: opt_in,
         ..JudgeConfig::default()
     };
     Judge::new(config, vec![game_info::<Race>()], Templates::builtin())
@@ -51,7 +56,8 @@ fn show(m: &Outbound) -> String {
         m.subject,
         m.in_reply_to.as_deref().unwrap_or("")
     );
-    for (k, v) in &m.headers {
+    // List-Unsubscribe is the same on every mail: intake.rs checks it once.
+    for (k, v) in m.headers.iter().filter(|(k, _)| k != "List-Unsubscribe") {
         s.push_str(&format!("{k}: {v}\n"));
     }
     s.push('\n');
@@ -104,7 +110,7 @@ fn inbound(step: &str, text: &str, creds: &BTreeMap<String, (String, String)>) -
 /// out file, and the mismatches.
 fn play(conv: &Path) -> Vec<String> {
     let bless = std::env::var("CASTELLAN_BLESS").is_ok();
-    let j = judge();
+    let j = judge(conv.join("opt-in").exists());
     let store = MemoryStore::new();
     let mut creds: BTreeMap<String, (String, String)> = BTreeMap::new();
     let mut names: Vec<String> = std::fs::read_dir(conv)
@@ -115,7 +121,10 @@ fn play(conv: &Path) -> Vec<String> {
     let mut problems = Vec::new();
     let mut now = T0;
     let mut produced: BTreeMap<String, String> = BTreeMap::new();
-    for name in names.iter().filter(|n| !n.contains("-out-")) {
+    for name in names
+        .iter()
+        .filter(|n| !n.contains("-out-") && *n != "opt-in")
+    {
         let step = name.split('-').next().unwrap().to_string();
         let changes = if let Some(h) = name.strip_prefix(&format!("{step}-tick-+")) {
             let hours: i64 = h.trim_end_matches('h').parse().expect("NN-tick-+HHh");

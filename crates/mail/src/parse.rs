@@ -3,7 +3,7 @@
 use mail_parser::{Address, HeaderValue, Message, MessageParser, MimeHeaders, PartType};
 use sha2::{Digest, Sha256};
 
-use crate::quote::{flatten_html, strip_html_quotes, strip_quoted};
+use crate::quote::{flatten_html, strip_html_quotes, strip_quoted, strip_quoted_within};
 
 /// One inbound email, reduced to what the judge needs: the judge's own input type, so the
 /// mail edge and the judge share one definition (the edge depends on the core it feeds,
@@ -148,7 +148,7 @@ fn parse_inner(
         attachments.push(name);
     }
 
-    let (body, html_only) = body_text(&msg);
+    let (body, html_only) = body_text(&msg, max_body_bytes);
     let (body, body_cut) = cut(&body, max_body_bytes);
     let truncated = raw_cut || body_cut;
     let body = if truncated {
@@ -283,22 +283,25 @@ fn sender(msg: &Message) -> Option<(String, Option<String>)> {
     None
 }
 
-/// The body's new text and whether it came from HTML only.
-fn body_text(msg: &Message) -> (String, bool) {
-    let mut texts = Vec::new();
+/// The body's new text (about `max` bytes of it at most, and a line) and whether it came
+/// from HTML only. A single text part is read where it lies, not copied first.
+fn body_text(msg: &Message, max: usize) -> (String, bool) {
+    let mut texts: Vec<std::borrow::Cow<str>> = Vec::new();
     let mut htmls = Vec::new();
     for part in msg.text_bodies() {
         match &part.body {
             PartType::Text(t) => match flowed(part) {
-                Some(delsp) => texts.push(unflow(t, delsp)),
-                None => texts.push(t.to_string()),
+                Some(delsp) => texts.push(std::borrow::Cow::Owned(unflow(t, delsp))),
+                None => texts.push(std::borrow::Cow::Borrowed(t.as_ref())),
             },
             PartType::Html(h) => htmls.push(h.to_string()),
             _ => {}
         }
     }
-    if !texts.is_empty() {
-        return (strip_quoted(&texts.join("\n")), false);
+    match texts.as_slice() {
+        [] => {}
+        [one] => return (strip_quoted_within(one, max), false),
+        many => return (strip_quoted_within(&many.join("\n"), max), false),
     }
     if htmls.is_empty() {
         for part in msg.html_bodies() {

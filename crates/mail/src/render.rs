@@ -23,8 +23,9 @@ pub struct OutgoingMail {
     pub in_reply_to: Option<String>,
     /// With angle brackets, oldest first.
     pub references: Vec<String>,
-    /// Extra machine-readable headers (`X-Castellan-Token`...): names must start with `X-`;
-    /// any other name, and CR or LF in a value, are dropped or flattened.
+    /// Extra machine-readable headers (`X-Castellan-Token`...) and `List-Unsubscribe`:
+    /// other names must start with `X-`; any other name is dropped, and CR or LF in a value
+    /// flattened.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub headers: Vec<(String, String)>,
     /// An HTML part with the same content as `body` (and the board's picture): the mail
@@ -96,8 +97,9 @@ pub fn try_render(mail: &OutgoingMail, date_unix: i64) -> Result<Vec<u8>, Render
         builder = builder.references(refs.join(" "));
     }
     for (name, value) in &mail.headers {
-        let plain = name.len() > 2
-            && name[..2].eq_ignore_ascii_case("x-")
+        // `X-` headers, and List-Unsubscribe (RFC 2369: `<mailto:judge?subject=STOP>`).
+        let plain = ((name.len() > 2 && name[..2].eq_ignore_ascii_case("x-"))
+            || name.eq_ignore_ascii_case("List-Unsubscribe"))
             && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
         if let (true, Ok(n)) = (plain, HeaderName::new_from_ascii(name.clone())) {
             builder = builder.raw_header(HeaderValue::new(n, value.replace(['\r', '\n'], " ")));
@@ -189,6 +191,21 @@ mod tests {
                     "k3j9x  Bcc: eve@example.org".to_string()
                 ),
             ]
+        );
+    }
+
+    /// Issue 13: every mail carries List-Unsubscribe (RFC 2369) as the judge set it.
+    #[test]
+    fn list_unsubscribe_goes_out() {
+        let mut m = sample();
+        m.headers = vec![(
+            "List-Unsubscribe".into(),
+            "<mailto:judge@castellan.example?subject=STOP>".into(),
+        )];
+        let text = String::from_utf8(render(&m, 0)).unwrap();
+        assert!(
+            text.contains("List-Unsubscribe: <mailto:judge@castellan.example?subject=STOP>\r\n"),
+            "{text}"
         );
     }
 

@@ -87,6 +87,8 @@ pub enum Command {
     Language(Lang),
     /// SET FORMAT TEXT | HTML (also RÉGLER FORMAT TEXTE | HTML)
     Format(MailFormat),
+    /// STOP or UNSUBSCRIBE (DÉSABONNER): no more mail to this address (crate::optin).
+    Stop,
 }
 
 /// A refused command line: what is wrong (the answer, templates/LANG/answers/intake.txt,
@@ -132,7 +134,7 @@ pub fn looks_like_id(w: &str) -> bool {
 }
 
 /// Keywords that are judge commands (English).
-pub const KEYWORDS: [&str; 30] = [
+pub const KEYWORDS: [&str; 32] = [
     "HELP",
     "LIST",
     "CREATE",
@@ -161,13 +163,15 @@ pub const KEYWORDS: [&str; 30] = [
     "QUIT",
     "SET",
     "LANGUAGE",
+    "STOP",
+    "UNSUBSCRIBE",
     "NEIGHBOURS",
     "NEIGHBORS",
 ];
 
 /// French command words and the English keyword each stands for (accepted whatever the
 /// reader's language; docs/commandes.md).
-pub const FRENCH: [(&str, &str); 31] = [
+pub const FRENCH: [(&str, &str); 33] = [
     ("AIDE", "HELP"),
     ("LISTE", "LIST"),
     ("CREER", "CREATE"),
@@ -199,6 +203,8 @@ pub const FRENCH: [(&str, &str); 31] = [
     ("REGLER", "SET"),
     ("RÉGLER", "SET"),
     ("LANGUE", "LANGUAGE"),
+    ("DESABONNER", "STOP"),
+    ("DÉSABONNER", "STOP"),
 ];
 
 /// The English keyword a command word stands for, and whether it was French.
@@ -281,6 +287,7 @@ pub fn parse(line: &str, config: &JudgeConfig) -> Option<Result<Command, CmdErro
         "REPLACE" => gm::parse_replace(&a),
         "KICK" => gm::parse_kick(&a),
         "SET" | "LANGUAGE" => return parse_language(kw, &a),
+        "STOP" | "UNSUBSCRIBE" if bare => Ok(Command::Stop),
         "END" if bare || (a.words.len() == 1 && a.words[0].eq_ignore_ascii_case("game")) => {
             Ok(Command::End)
         }
@@ -340,6 +347,7 @@ impl Run<'_> {
                 self.verify(ctx, from)?;
             }
             Command::Resign | Command::Vacation(_) => self.seat_command(ctx, from, cmd)?,
+            Command::Stop => self.stop(from)?,
             Command::Start
             | Command::Pause
             | Command::Resume
