@@ -64,6 +64,21 @@ impl Run<'_> {
         }
         let bot = s.bot;
         let addr = s.address.clone();
+        let lines = if bot {
+            session.bot_turn(seat, 50)
+        } else {
+            session
+                .pending(castellan_engine::Lang::En)
+                .into_iter()
+                .filter(|p| p.seat == seat)
+                .map(|p| p.default)
+                .collect()
+        };
+        g.rec.missed.push(Missed {
+            name: name.clone(),
+            bot,
+            lines,
+        });
         let r = if bot {
             session
                 .play_bot(seat)

@@ -159,6 +159,16 @@ pub struct SenderRecord {
     pub auth_warned: bool,
 }
 
+/// A seat that missed a deadline, and what the judge played for it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Missed {
+    pub name: String,
+    /// Its bot played (a stand-in), rather than the rules' default.
+    pub bot: bool,
+    /// The order lines played.
+    pub lines: Vec<String>,
+}
+
 /// Everything one handling writes, applied atomically by [`Store::commit`].
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Changes {
@@ -291,6 +301,10 @@ pub struct GameRecord {
     /// turn, not one a mail: issue 12).
     #[serde(default)]
     pub reported_awaiting: Vec<usize>,
+    /// Seats that missed a deadline since the last report, and what was played for them:
+    /// the next report tells the table (issue 12: "A missed deadline is told").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missed: Vec<Missed>,
     /// Seats reminded for the current deadline.
     pub reminded: BTreeSet<usize>,
     /// Mails sent by ticks and admin commands for this game (stable Message-IDs).

@@ -54,7 +54,7 @@ fn whole_game_by_mail() {
             .find(|m| m.to == GM && m.subject.starts_with("[race-1] "))
             .unwrap();
         assert!(
-            public.body.contains("Dice (turn.index: value):"),
+            public.body.contains("Dice (turn.index: values, in order):"),
             "{}",
             public.body
         );

@@ -111,6 +111,7 @@ impl Run<'_> {
             deadline_history: 0,
             deadline_awaiting: Vec::new(),
             reported_awaiting: Vec::new(),
+            missed: Vec::new(),
             reminded: Default::default(),
             out_counter: 0,
             reported: 0,
