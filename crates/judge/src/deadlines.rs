@@ -46,7 +46,7 @@ impl Run<'_> {
 
     /// A seat missed the deadline: its default is played, or its bot after too many misses
     /// (the game master and the player are told when the bot steps in).
-    fn missed(&mut self, g: &mut Loaded, seat: usize) {
+    pub(crate) fn missed(&mut self, g: &mut Loaded, seat: usize) {
         let id = g.rec.id.clone();
         let max = self.j.config.max_misses.max(1);
         let Some(session) = g.session.as_mut() else {
