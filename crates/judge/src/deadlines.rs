@@ -46,7 +46,7 @@ impl Run<'_> {
 
     /// A seat missed the deadline: its default is played, or its bot after too many misses
     /// (the game master and the player are told when the bot steps in).
-    fn missed(&mut self, g: &mut Loaded, seat: usize) {
+    pub(crate) fn missed(&mut self, g: &mut Loaded, seat: usize) {
         let id = g.rec.id.clone();
         let max = self.j.config.max_misses.max(1);
         let Some(session) = g.session.as_mut() else {
@@ -64,6 +64,21 @@ impl Run<'_> {
         }
         let bot = s.bot;
         let addr = s.address.clone();
+        let lines = if bot {
+            session.bot_turn(seat, 50)
+        } else {
+            session
+                .pending(castellan_engine::Lang::En)
+                .into_iter()
+                .filter(|p| p.seat == seat)
+                .map(|p| p.default)
+                .collect()
+        };
+        g.rec.missed.push(Missed {
+            name: name.clone(),
+            bot,
+            lines,
+        });
         let r = if bot {
             session
                 .play_bot(seat)

@@ -169,6 +169,10 @@ pub(crate) enum Event {
     Extended {
         hours: u32,
     },
+    /// DEADLINE n: the deadline is now n hours away.
+    DeadlineSet {
+        hours: u32,
+    },
     Replaced {
         name: String,
         address: String,

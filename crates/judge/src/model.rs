@@ -159,6 +159,16 @@ pub struct SenderRecord {
     pub auth_warned: bool,
 }
 
+/// A seat that missed a deadline, and what the judge played for it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Missed {
+    pub name: String,
+    /// Its bot played (a stand-in), rather than the rules' default.
+    pub bot: bool,
+    /// The order lines played.
+    pub lines: Vec<String>,
+}
+
 /// Everything one handling writes, applied atomically by [`Store::commit`].
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Changes {
@@ -279,8 +289,22 @@ pub struct GameRecord {
     pub deadline: Option<i64>,
     /// Seconds left on the deadline when the game was paused.
     pub paused_left: Option<i64>,
-    /// History length when the current deadline was set (a change resets it).
+    /// History length when the current deadline was set.
     pub deadline_history: usize,
+    /// The seats the game waited for when the deadline was last set or checked: the
+    /// deadline is set again only when a seat not among them is awaited (a new turn or
+    /// phase), never when a seat submits mid-turn or mid-phase (issue 12).
+    #[serde(default)]
+    pub deadline_awaiting: Vec<usize>,
+    /// The seats the game waited for at the last report: while the same seats are
+    /// awaited and nobody was told anything privately, the report waits (one report a
+    /// turn, not one a mail: issue 12).
+    #[serde(default)]
+    pub reported_awaiting: Vec<usize>,
+    /// Seats that missed a deadline since the last report, and what was played for them:
+    /// the next report tells the table (issue 12: "A missed deadline is told").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missed: Vec<Missed>,
     /// Seats reminded for the current deadline.
     pub reminded: BTreeSet<usize>,
     /// Mails sent by ticks and admin commands for this game (stable Message-IDs).

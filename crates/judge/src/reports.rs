@@ -48,6 +48,11 @@ pub(crate) struct Report {
     pub turn: u32,
     pub happened: Vec<String>,
     pub rolls: Vec<RollCtx>,
+    /// The dice, compact: one line per dice turn, "3.1-3.14: 5 2 6 ..." (a die of other
+    /// than six sides as value/sides).
+    pub dice: Vec<String>,
+    /// Seats that missed a deadline since the last report, and what was played for them.
+    pub missed: Vec<Missed>,
     pub map: String,
     pub awaiting: Vec<String>,
     pub deadline: Option<String>,
@@ -114,6 +119,43 @@ fn dice(rec: &GameRecord, session: &mut dyn Session, finished: bool) -> Dice {
     }
 }
 
+/// The dice of a report, one line per run of one dice turn: "3.1-3.14: 5 2 6 1 ...".
+fn compact_dice(rolls: &[castellan_engine::dice::Roll]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut run: Option<(u32, u32, u32, Vec<String>)> = None;
+    for r in rolls {
+        let v = if r.sides == 6 {
+            r.value.to_string()
+        } else {
+            format!("{}/{}", r.value, r.sides)
+        };
+        match &mut run {
+            Some((turn, _, last, values)) if *turn == r.turn && r.index == *last + 1 => {
+                *last = r.index;
+                values.push(v);
+            }
+            _ => {
+                if let Some(done) = run.take() {
+                    out.push(dice_line(done));
+                }
+                run = Some((r.turn, r.index, r.index, vec![v]));
+            }
+        }
+    }
+    if let Some(done) = run {
+        out.push(dice_line(done));
+    }
+    out
+}
+
+fn dice_line((turn, first, last, values): (u32, u32, u32, Vec<String>)) -> String {
+    if first == last {
+        format!("{turn}.{first}: {}", values.join(" "))
+    } else {
+        format!("{turn}.{first}-{turn}.{last}: {}", values.join(" "))
+    }
+}
+
 fn outcome(rec: &GameRecord, session: &dyn Session, lang: Lang) -> OutcomeCtx {
     match session.outcome() {
         Some(o) => OutcomeCtx {
@@ -163,6 +205,7 @@ impl Run<'_> {
             g.rec.reported = session.history_len();
         }
         g.rec.final_sent = finished;
+        g.rec.missed.clear();
         g.force_private = false;
         g.dirty = true;
     }
@@ -178,6 +221,8 @@ impl Run<'_> {
         let turn = session.turn();
         let finished = rec.status == Status::Finished;
         Report {
+            dice: compact_dice(&n.rolls),
+            missed: rec.missed.clone(),
             game_id: rec.id.clone(),
             game: rec.game.clone(),
             turn,

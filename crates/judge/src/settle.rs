@@ -61,7 +61,15 @@ impl Run<'_> {
                 });
             } else {
                 let hl = session.history_len();
-                if g.rec.deadline.is_none() || g.rec.deadline_history != hl {
+                let awaiting = session.awaiting();
+                // A new turn or phase: a seat is awaited that was not. A seat that sends
+                // part of its turn, or one of several in a simultaneous phase, does not
+                // move the deadline.
+                let new_phase = awaiting
+                    .iter()
+                    .any(|s| !g.rec.deadline_awaiting.contains(s));
+                g.rec.deadline_awaiting = awaiting;
+                if g.rec.deadline.is_none() || new_phase {
                     let pending = session.pending(castellan_engine::Lang::En);
                     let hours = pending
                         .iter()
@@ -82,8 +90,20 @@ impl Run<'_> {
         }
         let moved = session.history_len() > g.rec.reported || g.force_private;
         let finished_now = g.rec.status == Status::Finished && !g.rec.final_sent;
-        if moved || finished_now {
+        // One report a turn: while the same seats are awaited (a player sends their turn
+        // in several mails) and nobody learnt anything privately, the report waits and
+        // gathers everything until the turn passes. The sender has their reply.
+        let awaiting = session.awaiting();
+        let mid_turn = g.rec.status == Status::Running
+            && !g.force_private
+            && awaiting == g.rec.reported_awaiting
+            && session
+                .narrate_since(g.rec.reported, castellan_engine::Lang::En)
+                .private
+                .is_empty();
+        if finished_now || (moved && !mid_turn) {
             self.report(g);
+            g.rec.reported_awaiting = awaiting;
         }
         if let Some(s) = g.session.as_ref() {
             match s.to_json() {

@@ -54,7 +54,7 @@ fn whole_game_by_mail() {
             .find(|m| m.to == GM && m.subject.starts_with("[race-1] "))
             .unwrap();
         assert!(
-            public.body.contains("Dice (turn.index: value):"),
+            public.body.contains("Dice (turn.index: values, in order):"),
             "{}",
             public.body
         );
@@ -335,8 +335,13 @@ fn game_master_commands() {
     assert!(reply_to(&out, "carl@example.org")
         .body
         .contains("Waiting for: Bob"));
-    // END: final report with the key.
+    // A bare END is the game's order, never the game master's end (issue 15: "an order
+    // grammar in which END can only mean one thing"); END GAME ends the game.
     let out = w.send(GM, "x", &format!("GAME race-1 {gpw}\nEND"));
+    assert_eq!(w.game("race-1").status, Status::Running);
+    assert!(reply_to(&out, GM).body.contains("orders need a seat"));
+    // END GAME: final report with the key.
+    let out = w.send(GM, "x", &format!("GAME race-1 {gpw}\nEND GAME"));
     assert_eq!(w.game("race-1").status, Status::Finished);
     let fin = out
         .iter()

@@ -248,6 +248,11 @@ fn every_mail_kind_and_answer_appears_in_a_conversation() {
             "InfoAnswer::NoTerritories",
             "Ce jeu n'a pas de territoires",
         ),
+        (
+            "en",
+            "missed deadline",
+            "missed the deadline; by the rules' default",
+        ),
         ("en", "JoinAnswer::Joined", "You have a seat in"),
         ("fr", "JoinAnswer::Joined", "Vous avez une place dans"),
         ("en", "JoinAnswer::WrongPassword", "Wrong join password"),

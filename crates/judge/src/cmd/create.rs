@@ -109,6 +109,9 @@ impl Run<'_> {
             deadline: None,
             paused_left: None,
             deadline_history: 0,
+            deadline_awaiting: Vec::new(),
+            reported_awaiting: Vec::new(),
+            missed: Vec::new(),
             reminded: Default::default(),
             out_counter: 0,
             reported: 0,
@@ -525,6 +528,15 @@ impl GameSetup {
         for (k, _) in &raw.options {
             check_option(k, &known_options, info)?;
         }
+        let mut options = raw.options;
+        // By mail, territories are drafted unless the game master says otherwise: the
+        // printed table claim takes one round trip per territory, about 41 before play
+        // starts (issue 12). `claim=table` keeps the printed rule.
+        if known_options.get("claim").is_some()
+            && !options.iter().any(|(k, _)| k.eq_ignore_ascii_case("claim"))
+        {
+            options.push(("claim".into(), "draft".into()));
+        }
         let n = raw.seats.unwrap_or(raw.players.len());
         let players = raw.players;
         if n < players.len() {
@@ -557,7 +569,7 @@ impl GameSetup {
             seats: n,
             join_password: raw.join_password,
             deadlines,
-            options: raw.options,
+            options,
             language: raw.language,
         })
     }

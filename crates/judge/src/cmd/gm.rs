@@ -94,6 +94,8 @@ impl Run<'_> {
             Command::Replace(seat, addr) => self.gm_replace(g, seat, addr)?,
             Command::Kick(seat) => self.gm_kick(g, seat)?,
             Command::End => return self.gm_end(g),
+            Command::Process => self.gm_process(g)?,
+            Command::Deadline(Extend { hours }) => self.gm_deadline(g, hours)?,
             _ => return Err(GmError::NotGmCommand),
         };
         g.dirty = true;
@@ -145,6 +147,37 @@ impl Run<'_> {
             }
         }
         Ok(GmDone::Extended { hours })
+    }
+
+    /// PROCESS: what is due now is played (the default, or the bot, for every seat the
+    /// game waits for), as if the deadline had passed; the next report tells the table.
+    fn gm_process(&mut self, g: &mut Loaded) -> Result<GmDone, GmError> {
+        let game = g.rec.id.clone();
+        let Some(session) = g
+            .session
+            .as_ref()
+            .filter(|_| g.rec.status == Status::Running)
+        else {
+            return Err(GmError::NotRunning { game });
+        };
+        let awaiting = session.awaiting();
+        let names = awaiting.iter().map(|s| seat_name(&g.rec, *s)).collect();
+        for seat in awaiting {
+            self.missed(g, seat);
+        }
+        Ok(GmDone::Processed { seats: names })
+    }
+
+    /// DEADLINE n: the current deadline becomes n hours from now (sooner or later).
+    fn gm_deadline(&mut self, g: &mut Loaded, hours: u32) -> Result<GmDone, GmError> {
+        if g.rec.status != Status::Running || g.rec.deadline.is_none() {
+            return Err(GmError::NoDeadline {
+                game: g.rec.id.clone(),
+            });
+        }
+        g.rec.deadline = Some(self.now() + i64::from(hours) * 3600);
+        g.rec.reminded.clear();
+        Ok(GmDone::DeadlineSet { hours })
     }
 
     fn gm_replace(
@@ -230,6 +263,8 @@ pub(crate) enum GmDone {
     Paused,
     Resumed,
     Extended { hours: u32 },
+    Processed { seats: Vec<String> },
+    DeadlineSet { hours: u32 },
     Replaced { name: String, address: String },
     Kicked { name: String },
     Ended { before_start: bool },
@@ -242,6 +277,8 @@ impl GmDone {
             GmDone::Paused => Event::Paused,
             GmDone::Resumed => Event::Resumed,
             GmDone::Extended { hours } => Event::Extended { hours: *hours },
+            GmDone::DeadlineSet { hours } => Event::DeadlineSet { hours: *hours },
+            GmDone::Processed { .. } => return None,
             GmDone::Replaced { name, address } => Event::Replaced {
                 name: name.clone(),
                 address: address.clone(),

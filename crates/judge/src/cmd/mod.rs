@@ -82,7 +82,13 @@ pub enum Command {
     /// REPLACE seat address
     Replace(String, String),
     Kick(String),
+    /// END GAME (FIN PARTIE): the game master ends the game. A bare END is the game's
+    /// order (a player's end of turn), never this.
     End,
+    /// PROCESS (TRAITER): play now what is due, the default for every seat awaited.
+    Process,
+    /// DEADLINE n (ÉCHÉANCE n): the current deadline becomes n hours from now.
+    Deadline(Extend),
     /// SET LANGUAGE en | fr (also LANGUE fr, SET LANGUE fr, RÉGLER LANGUE fr)
     Language(Lang),
     /// SET FORMAT TEXT | HTML (also RÉGLER FORMAT TEXTE | HTML)
@@ -114,6 +120,8 @@ pub enum CmdError {
     ExtendHours { given: String, max: u32 },
     #[error("EXTEND takes a number of hours")]
     ExtendArgs,
+    #[error("DEADLINE takes a number of hours from now: DEADLINE 12")]
+    DeadlineArgs,
     #[error("REPLACE takes the seat (number or name) and the new player's address")]
     ReplaceArgs,
     #[error("KICK takes the seat (number or name)")]
@@ -134,7 +142,7 @@ pub fn looks_like_id(w: &str) -> bool {
 }
 
 /// Keywords that are judge commands (English).
-pub const KEYWORDS: [&str; 32] = [
+pub const KEYWORDS: [&str; 34] = [
     "HELP",
     "LIST",
     "CREATE",
@@ -167,11 +175,13 @@ pub const KEYWORDS: [&str; 32] = [
     "UNSUBSCRIBE",
     "NEIGHBOURS",
     "NEIGHBORS",
+    "PROCESS",
+    "DEADLINE",
 ];
 
 /// French command words and the English keyword each stands for (accepted whatever the
 /// reader's language; docs/commandes.md).
-pub const FRENCH: [(&str, &str); 33] = [
+pub const FRENCH: [(&str, &str); 36] = [
     ("AIDE", "HELP"),
     ("LISTE", "LIST"),
     ("CREER", "CREATE"),
@@ -200,6 +210,9 @@ pub const FRENCH: [(&str, &str); 33] = [
     ("REMPLACER", "REPLACE"),
     ("EXCLURE", "KICK"),
     ("FIN", "END"),
+    ("TRAITER", "PROCESS"),
+    ("ECHEANCE", "DEADLINE"),
+    ("ÉCHÉANCE", "DEADLINE"),
     ("REGLER", "SET"),
     ("RÉGLER", "SET"),
     ("LANGUE", "LANGUAGE"),
@@ -288,9 +301,19 @@ pub fn parse(line: &str, config: &JudgeConfig) -> Option<Result<Command, CmdErro
         "KICK" => gm::parse_kick(&a),
         "SET" | "LANGUAGE" => return parse_language(kw, &a),
         "STOP" | "UNSUBSCRIBE" if bare => Ok(Command::Stop),
-        "END" if bare || (a.words.len() == 1 && a.words[0].eq_ignore_ascii_case("game")) => {
+        // END GAME / FIN PARTIE ends the game; a bare END is always the game's order.
+        "END"
+            if a.words.len() == 1
+                && (a.words[0].eq_ignore_ascii_case("game")
+                    || a.words[0].eq_ignore_ascii_case("partie")) =>
+        {
             Ok(Command::End)
         }
+        "PROCESS" if bare => Ok(Command::Process),
+        "DEADLINE" => match a.words.as_slice() {
+            [h] => gm::Extend::new(h.trim_end_matches(['h', 'H']), config).map(Command::Deadline),
+            _ => Err(CmdError::DeadlineArgs),
+        },
         // Signatures some mail programs add without "-- ": stop reading.
         _ => return None,
     })
@@ -354,7 +377,9 @@ impl Run<'_> {
             | Command::Extend(_)
             | Command::Replace(..)
             | Command::Kick(_)
-            | Command::End => self.gm_by_mail(ctx, from, cmd, no, line)?,
+            | Command::End
+            | Command::Process
+            | Command::Deadline(_) => self.gm_by_mail(ctx, from, cmd, no, line)?,
             Command::Language(lang) => self.set_language(ctx, from, lang)?,
             Command::Format(format) => self.set_format(ctx, from, format)?,
         }
