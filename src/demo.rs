@@ -34,6 +34,8 @@ pub struct DemoReport {
     pub outbox: PathBuf,
     pub database: PathBuf,
     pub audit: String,
+    /// The mail the game cost its players (issue 12).
+    pub mail: crate::budget::MailBudget,
 }
 
 /// Noon UTC, 23 November 2026: the demo's simulated start.
@@ -148,7 +150,9 @@ pub fn run(s: &DemoSettings, base: &Config) -> Result<DemoReport, ShellError> {
         })
         .unwrap_or(0);
     svc.store.flush()?;
+    let mail = crate::budget::measure(&outbox, &rec.gm, rec.seats.len(), turns);
     Ok(DemoReport {
+        mail,
         game_id: id,
         status: rec.status,
         ended: rec.ended.clone(),
@@ -169,6 +173,8 @@ impl DemoReport {
             "Demo game {}: {:?}{} after {} turns.\n\
              Order mails in: {} (each parsed, judged, committed to sled, acknowledged)\n\
              Mails out: {} (public reports, private mails, replies)\n\
+             To the players: {:.1} a player a round ({} dice turns); by kind: {}\n\
+             Longest report: {} lines; deadline by line {}; average mail {} bytes\n\
              Inbox (Maildir):  {}\n\
              Outbox (.eml):    {}\n\
              Database (sled):  {}\n\n\
@@ -182,6 +188,17 @@ impl DemoReport {
             self.turns,
             self.mails_in,
             self.mails_out,
+            self.mail.per_player_per_round,
+            self.turns,
+            self.mail
+                .by_kind
+                .iter()
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            self.mail.longest_report_lines,
+            self.mail.latest_deadline_line,
+            self.mail.average_bytes,
             self.inbox.display(),
             self.outbox.display(),
             self.database.display(),

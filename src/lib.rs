@@ -22,6 +22,7 @@
 //!   end-to-end tests).
 //! * [`demo`]: one whole game by email on the embedded defaults.
 //! * [`simulate`], [`bench`](mod@bench): engine-only games and the end-to-end benchmark.
+//! * [`budget`]: what a game's mail costs its players (the demo's mail budget, issue 12).
 //! * [`transfer`]: export and import of one game.
 //! * [`backup`](mod@backup): whole-database backups, streamed; the rolling backups of `serve`.
 //! * [`recover`]: the journal of every handling kept beside sled, and `castellan recover`.
@@ -34,6 +35,7 @@
 
 pub mod backup;
 pub mod bench;
+pub mod budget;
 pub mod cli;
 pub mod config;
 pub mod daemon;

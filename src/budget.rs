@@ -1,0 +1,87 @@
+//! What a game's mail costs its players (issue 12, "A mail budget"): the outbox of a demo
+//! read back, each mail classed by what it is, with the longest report and where its
+//! deadline line falls. `castellan demo` prints it; `--json` gives it to scripts.
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The mail a game sent, measured.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct MailBudget {
+    /// Mails to the players (not the game master), in all.
+    pub to_players: usize,
+    /// Mails per player per round, a round being one turn of every seat
+    /// (`dice turns / players`, the setup included as the game counts it).
+    pub per_player_per_round: f64,
+    /// Mails to the players by kind: report, your_move, private, reply, final, welcome,
+    /// notice.
+    pub by_kind: BTreeMap<String, usize>,
+    /// The longest public report's text part, in lines.
+    pub longest_report_lines: usize,
+    /// The latest line (1-based) at which a report's deadline or "game over" line comes.
+    pub latest_deadline_line: usize,
+    /// Average size of a mail in bytes (text and HTML parts, headers included).
+    pub average_bytes: usize,
+}
+
+/// What a mail is, from its subject (the demo's mails are English).
+fn kind(subject: &str) -> &'static str {
+    if subject.starts_with("Re:") || subject.contains("] Re:") {
+        "reply"
+    } else if subject.contains("your move") {
+        "your_move"
+    } else if subject.contains("your view") || subject.contains("for you alone") {
+        "private"
+    } else if subject.contains("Game over") {
+        "final"
+    } else if subject.contains("Welcome") || subject.contains("game master of") {
+        "welcome"
+    } else if subject.contains(" to move") || subject.contains("Turn ") {
+        "report"
+    } else {
+        "notice"
+    }
+}
+
+/// Measure the `.eml` files of `outbox` sent to anyone but `gm`.
+pub fn measure(outbox: &Path, gm: &str, players: usize, dice_turns: u32) -> MailBudget {
+    let mut b = MailBudget::default();
+    let Ok(rd) = std::fs::read_dir(outbox) else {
+        return b;
+    };
+    let mut bytes = 0usize;
+    let mut all = 0usize;
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.extension().is_none_or(|x| x != "eml") {
+            continue;
+        }
+        let Ok(raw) = std::fs::read(&p) else { continue };
+        bytes += raw.len();
+        all += 1;
+        let Ok(m) = castellan_mail::parse(&raw, usize::MAX) else {
+            continue;
+        };
+        if m.to.iter().any(|t| t == gm) {
+            continue;
+        }
+        b.to_players += 1;
+        let k = kind(&m.subject);
+        *b.by_kind.entry(k.to_string()).or_default() += 1;
+        if k == "report" || k == "final" {
+            let lines: Vec<&str> = m.body.lines().collect();
+            b.longest_report_lines = b.longest_report_lines.max(lines.len());
+            if let Some(i) = lines
+                .iter()
+                .position(|l| l.starts_with("Deadline:") || l.starts_with("The game is over:"))
+            {
+                b.latest_deadline_line = b.latest_deadline_line.max(i + 1);
+            }
+        }
+    }
+    let rounds = (f64::from(dice_turns) / players.max(1) as f64).max(1.0);
+    b.per_player_per_round = b.to_players as f64 / players.max(1) as f64 / rounds;
+    b.average_bytes = bytes.checked_div(all).unwrap_or(0);
+    b
+}
