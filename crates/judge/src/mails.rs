@@ -110,6 +110,12 @@ impl Run<'_> {
         };
         let body = self.render_in(lang, "reply.txt", &ctx);
         let (irt, refs) = self.thread.clone().unwrap_or_default();
+        // HISTORY ... PICTURE: the board of a past turn in the reply's HTML part.
+        let html = self
+            .reply_picture
+            .take()
+            .map(|svg| crate::html::page(subject, &body, &svg, lang))
+            .filter(|h| h.len() <= crate::html::HTML_LIMIT);
         // The answer goes out before the reports it caused.
         self.mails.insert(
             0,
@@ -120,7 +126,7 @@ impl Run<'_> {
                 in_reply_to: if irt.is_empty() { None } else { Some(irt) },
                 references: refs,
                 headers: Vec::new(),
-                html: None,
+                html,
                 game: None,
                 lang: Some(lang),
             },

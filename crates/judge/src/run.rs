@@ -37,6 +37,8 @@ pub(crate) struct Run<'a> {
     pub(crate) sections: Vec<Section>,
     /// (in_reply_to, references) of replies.
     pub(crate) thread: Option<(String, Vec<String>)>,
+    /// HISTORY ... PICTURE: the board of a past turn, for the reply's HTML part.
+    pub(crate) reply_picture: Option<String>,
     /// Games this mail concerned, with the writer's seat (reply subject).
     pub(crate) touched: Vec<(String, Option<usize>)>,
     pub(crate) derive_count: u32,
@@ -86,6 +88,7 @@ impl<'a> Run<'a> {
             log: Vec::new(),
             sections: Vec::new(),
             thread: None,
+            reply_picture: None,
             touched: Vec::new(),
             derive_count: 0,
             french_words: false,

@@ -565,3 +565,24 @@ fn a_french_game_and_french_command_words() {
         .body
         .starts_with("The judge answers"));
 }
+
+/// Issue 14: "HISTORY by mail can ask for pictures (`HISTORY castle-7 12 PICTURE`)": the
+/// reply carries, in its HTML part, the board as it stood at the end of the range, as this
+/// reader may see it (an observer or a stranger: the public picture).
+#[test]
+fn history_with_picture_sends_the_board_of_a_past_turn() {
+    let mut w = World::new(judge());
+    let created = started(&mut w);
+    let (apw, _) = creds(&created, ANNA);
+    let (bpw, _) = creds(&created, BOB);
+    w.send(ANNA, "x", &format!("GAME race-1 {apw}\nADD 1"));
+    w.send(BOB, "x", &format!("GAME race-1 {bpw}\nADD 2"));
+    let out = w.send(ANNA, "x", "HISTORY race-1 1-2 PICTURE");
+    let r = reply_to(&out, ANNA);
+    assert!(r.body.contains("pictured in the HTML part"), "{}", r.body);
+    let html = r.html.as_deref().expect("an HTML part");
+    assert!(html.contains("<svg"), "{html}");
+    // Without PICTURE, text only.
+    let out = w.send(ANNA, "x", "HISTORY race-1 1-2");
+    assert!(reply_to(&out, ANNA).html.is_none());
+}

@@ -175,6 +175,7 @@ impl Run<'_> {
         ctx: &Ctx,
         from: &str,
         range: Option<&str>,
+        picture: bool,
     ) -> Result<(), StoreError> {
         let Some(mut g) = self.game_for(ctx, from, "HISTORY")? else {
             return Ok(());
@@ -236,7 +237,21 @@ impl Run<'_> {
                 })
                 .collect(),
             mine,
+            picture: picture.then_some(b),
         };
+        if picture {
+            // The board at the end of the range, as this reader may see it.
+            let viewer = match who {
+                Some(Who {
+                    seat: Some(seat), ..
+                }) => castellan_engine::Viewer::Seat(seat),
+                _ => castellan_engine::Viewer::Public,
+            };
+            self.reply_picture = s
+                .at_turn(b)
+                .ok()
+                .and_then(|past| past.picture(viewer, lang));
+        }
         self.answer(lang, "info", &answer);
         self.put(g);
         Ok(())
@@ -349,6 +364,8 @@ pub(crate) enum InfoAnswer {
         lines: Vec<String>,
         rolls: Vec<RollCtx>,
         mine: Vec<String>,
+        /// HISTORY ... PICTURE: the turn whose board the reply's HTML part shows.
+        picture: Option<u32>,
     },
     Verify {
         game: String,
@@ -370,14 +387,25 @@ fn turn_range(range: Option<&str>, last: u32) -> Option<(u32, u32)> {
 
 /// HISTORY [game-id] [turn | from-to]
 pub(crate) fn parse_history(a: &Args) -> Result<Command, CmdError> {
-    let (id, range) = match a.words.as_slice() {
+    let is_picture = |w: &&str| {
+        ["PICTURE", "IMAGE", "MAP", "CARTE"]
+            .iter()
+            .any(|p| w.eq_ignore_ascii_case(p))
+    };
+    let picture = a.words.last().is_some_and(is_picture);
+    let words = if picture {
+        &a.words[..a.words.len() - 1]
+    } else {
+        &a.words[..]
+    };
+    let (id, range) = match words {
         [] => (None, None),
         [x] if looks_like_id(x) => (Some(x.to_lowercase()), None),
         [x] => (None, Some(x.to_string())),
         [x, y] if looks_like_id(x) => (Some(x.to_lowercase()), Some(y.to_string())),
         _ => return Err(CmdError::HistoryArgs),
     };
-    Ok(Command::History(id, range))
+    Ok(Command::History(id, range, picture))
 }
 
 impl Run<'_> {

@@ -64,7 +64,9 @@ pub enum Command {
     /// CHECK [order]: one line, or (bare) the rest of the game's lines.
     Check(Option<String>),
     /// HISTORY [game-id] [turn | from-to]
-    History(Option<String>, Option<String>),
+    /// HISTORY [game-id] [turn | from-to] [PICTURE]: with PICTURE, the reply carries the
+    /// board as it stood at the end of the range (HTML part).
+    History(Option<String>, Option<String>, bool),
     /// PRESS text, or bare PRESS: the following lines until ENDPRESS.
     Press(Option<String>),
     EndPress,
@@ -354,9 +356,9 @@ impl Run<'_> {
             Command::Orders(arg) => self.orders_help(ctx, from, arg)?,
             Command::Check(Some(order)) => self.check_line(ctx, from, no, order)?,
             Command::Check(None) => ctx.check_mode = true,
-            Command::History(id, range) => {
+            Command::History(id, range, picture) => {
                 self.enter_named(ctx, id)?;
-                self.history(ctx, from, range.as_deref())?;
+                self.history(ctx, from, range.as_deref(), picture)?;
             }
             Command::Press(Some(text)) => self.press(ctx, from, &text)?,
             Command::Press(None) => ctx.press = Some((no, Vec::new())),
@@ -495,12 +497,21 @@ mod tests {
             parse_("HISTORY race-1 3-5"),
             Some(Ok(Command::History(
                 Some("race-1".into()),
-                Some("3-5".into())
+                Some("3-5".into()),
+                false
             )))
         );
         assert_eq!(
             parse_("HISTORY 4"),
-            Some(Ok(Command::History(None, Some("4".into()))))
+            Some(Ok(Command::History(None, Some("4".into()), false)))
+        );
+        assert_eq!(
+            parse_("HISTORY castle-7 12 PICTURE"),
+            Some(Ok(Command::History(
+                Some("castle-7".into()),
+                Some("12".into()),
+                true
+            )))
         );
     }
 }
