@@ -278,14 +278,13 @@ fn ingest(config: Config, file: &str) -> Result<ExitCode, ShellError> {
     // Another `ingest` may hold the database for a moment: wait for it (it takes this
     // message too if it lists the inbox again first). A running `serve` holds it for
     // good and takes the message on its next pass.
-    let db = config.database_path();
     let serving = castellan::daemon::is_serving(&config);
     let mut wait = std::time::Duration::from_millis(10);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     let svc = loop {
         match Service::open(config.clone(), system_clock()) {
             Ok(svc) => break svc,
-            Err(e) if castellan::store::SledStore::is_busy(&db) => {
+            Err(ShellError::Store(e)) if castellan::store::SledStore::is_busy_error(&e) => {
                 if serving || std::time::Instant::now() >= deadline {
                     println!(
                         "stored in the inbox; the database is not free ({e}): `castellan serve` takes it on its next pass"

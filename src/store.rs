@@ -133,7 +133,7 @@ impl SledStore {
                     "cannot open the database at {}: the disk is full ({e}); free some space",
                     path.display()
                 ))
-            } else if SledStore::is_busy(path) {
+            } else if e.to_string().contains("could not acquire lock") || SledStore::is_busy(path) {
                 err(format!(
                     "the database at {} is in use by another castellan process: {e}",
                     path.display()
@@ -157,6 +157,11 @@ impl SledStore {
             meta: db.open_tree("meta").map_err(err)?,
             db,
         })
+    }
+
+    /// Whether a failed open says another process holds the database.
+    pub fn is_busy_error(e: &StoreError) -> bool {
+        e.0.contains("is in use by another castellan process")
     }
 
     /// Whether a store error says the disk is full (ENOSPC): wait for space and retry.
