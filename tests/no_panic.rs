@@ -121,9 +121,23 @@ proptest! {
         let before = s.to_json().unwrap();
         let _ = s.check(seat, &text, castellan_engine::Lang::En);
         prop_assert_eq!(&s.to_json().unwrap(), &before, "check changed the game");
-        if let Err(errors) = s.submit(seat, &text, castellan_engine::Lang::En) {
-            prop_assert!(!errors.is_empty());
-            prop_assert_eq!(&s.to_json().unwrap(), &before, "a refused text changed the game");
+        if let Err(refused) = s.submit(seat, &text, castellan_engine::Lang::En) {
+            prop_assert!(!refused.is_empty());
+            if refused.stood.is_empty() {
+                prop_assert_eq!(&s.to_json().unwrap(), &before, "a refused text changed the game");
+            } else {
+                // A die once rolled stands (docs/rules/dice.md): the game is as if the
+                // lines before the refused one had been sent alone.
+                let prefix: Vec<&str> = text
+                    .lines()
+                    .enumerate()
+                    .filter(|(i, _)| refused.stood.contains(&(i + 1)))
+                    .map(|(_, l)| l)
+                    .collect();
+                let mut alone = (castellan::games::all()[g % 4].load)(before.clone()).unwrap();
+                prop_assert!(alone.submit(seat, &prefix.join("\n"), castellan_engine::Lang::En).is_ok());
+                prop_assert_eq!(&s.to_json().unwrap(), &alone.to_json().unwrap(), "what stood is not the prefix alone");
+            }
         }
         // Out of range seats are refused, never a panic.
         let _ = s.submit(99, &text, castellan_engine::Lang::En);

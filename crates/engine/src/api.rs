@@ -389,16 +389,47 @@ impl std::fmt::Display for LineError {
     }
 }
 
+/// A refused order text (see [`Table::submit`]): every refused line, the lines left
+/// unchecked because checking them would need chance, and the lines that stood because a
+/// die was rolled (or a hidden card drawn) before the first refused line, with what they
+/// did. Derefs to the refused lines.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Refused {
+    pub errors: Vec<LineError>,
+    /// Lines after a refused one that were not checked (they come after a die).
+    pub unchecked: Vec<LineError>,
+    /// Line numbers applied anyway ("a die once rolled stands"); empty: nothing changed.
+    pub stood: Vec<usize>,
+    /// What the lines that stood did (empty when nothing stood).
+    pub narration: Box<Narration>,
+}
+
+impl std::ops::Deref for Refused {
+    type Target = Vec<LineError>;
+    fn deref(&self) -> &Vec<LineError> {
+        &self.errors
+    }
+}
+
+impl IntoIterator for Refused {
+    type Item = LineError;
+    type IntoIter = std::vec::IntoIter<LineError>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.errors.into_iter()
+    }
+}
+
 /// The verdict on one line of a CHECK.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LineVerdict {
-    /// Legal; what it would do (public narration of its events).
+    /// Legal. Always empty: CHECK shows legality, never what a line would do (kept as a
+    /// list so stored answers and callers keep their shape).
     Ok(Vec<String>),
     Err {
         message: String,
         hint: Option<String>,
     },
-    /// Legal so far, but it rolls dice: nothing after it can be predicted.
+    /// Legal so far, but it needs chance (a die or a hidden draw): nothing after it is checked.
     NeedsDice,
 }
 
@@ -556,42 +587,96 @@ impl<R: Rules> Table<R> {
         n
     }
 
-    /// Apply every order line of `text` for `seat`, all or nothing: if any line is refused,
-    /// nothing is applied and every refused line is reported. Errors and narration are
-    /// worded in `lang`.
-    pub fn submit(
-        &mut self,
-        seat: Seat,
-        text: &str,
-        lang: Lang,
-    ) -> Result<Narration, Vec<LineError>> {
+    /// Apply the order lines of `text` for `seat`, in order. All or nothing until chance
+    /// speaks: if a line is refused and no line before it rolled a die or drew a hidden
+    /// card, nothing is applied; if one did, the lines before the refused one stand ("a die
+    /// once rolled stands", docs/rules/dice.md), so a refused mail can never show a die that
+    /// does not count. Either way the lines after the first refused one are only checked,
+    /// on a copy that refuses to roll: every refused line is reported, and a line that
+    /// would need chance stops the checking. Errors and narration are worded in `lang`.
+    pub fn submit(&mut self, seat: Seat, text: &str, lang: Lang) -> Result<Narration, Refused> {
         let mut scratch = self.clone();
         let start = scratch.history.len();
+        let secret_start = scratch.dice.secret_position();
         let mut errors = Vec::new();
+        let mut applied: Vec<usize> = Vec::new();
+        // After the first refused line: (what stands, the copy checking the rest).
+        let mut stood: Option<Table<R>> = None;
+        let mut unchecked = Vec::new();
         for (line_no, line) in order_lines(text) {
+            if !unchecked.is_empty() {
+                unchecked.push((line_no, line));
+                continue;
+            }
             let res = scratch
                 .state
                 .parse(seat, &line)
                 .and_then(|o| scratch.apply(seat, o, Source::Player).map(|_| ()));
-            if let Err(e) = res {
-                errors.push(LineError {
-                    line_no,
-                    line: line.clone(),
-                    message: e.message_in(lang).to_string(),
-                    hint: e.hint_in(lang).map(str::to_string),
-                });
+            if stood.is_some() && scratch.dice.dry_roll_wanted() {
+                // Checking this line would need chance: stop here, say so.
+                unchecked.push((line_no, line));
+                continue;
+            }
+            match res {
+                Ok(()) if stood.is_none() => applied.push(line_no),
+                Ok(()) => {}
+                Err(e) => {
+                    errors.push(LineError {
+                        line_no,
+                        line: line.clone(),
+                        message: e.message_in(lang).to_string(),
+                        hint: e.hint_in(lang).map(str::to_string),
+                    });
+                    if stood.is_none() {
+                        let chance = scratch.history[start..].iter().any(|e| !e.rolls.is_empty())
+                            || scratch.dice.secret_position() != secret_start;
+                        let keep = if chance {
+                            scratch.clone()
+                        } else {
+                            self.clone()
+                        };
+                        if !chance {
+                            applied.clear();
+                        }
+                        scratch.dice = scratch.dice.dry_copy();
+                        stood = Some(keep);
+                    }
+                }
             }
         }
-        if !errors.is_empty() {
-            return Err(errors);
-        }
-        let n = scratch.narrate_since(start, lang);
-        *self = scratch;
-        Ok(n)
+        let Some(kept) = stood else {
+            let n = scratch.narrate_since(start, lang);
+            *self = scratch;
+            return Ok(n);
+        };
+        let narration = kept.narrate_since(start, lang);
+        *self = kept;
+        let unchecked = unchecked
+            .into_iter()
+            .map(|(line_no, line)| LineError {
+                line_no,
+                line,
+                message: lang
+                    .pick(
+                        "not checked: a line before it needs dice or a hidden draw, which a refused mail never shows",
+                        "non vérifiée : une ligne avant elle demande des dés ou un tirage caché, qu'un courrier refusé ne montre jamais",
+                    )
+                    .to_string(),
+                hint: None,
+            })
+            .collect();
+        Err(Refused {
+            errors,
+            unchecked,
+            stood: applied,
+            narration: Box::new(narration),
+        })
     }
 
     /// Check order lines without applying them: each line is parsed and tried on a copy,
-    /// up to the first die. Verdicts are worded in `lang`.
+    /// up to the first line that needs chance (a die or a hidden draw). A verdict says
+    /// whether a line is legal, never what it would do: an outcome or a hidden fact
+    /// (a Spy's reveal, a hand) is only learnt by playing the order. Worded in `lang`.
     pub fn check(&self, seat: Seat, text: &str, lang: Lang) -> Vec<LineCheck> {
         let mut scratch = self.clone();
         scratch.dice = self.dice.dry_copy();
@@ -606,20 +691,17 @@ impl<R: Rules> Table<R> {
                         message: e.message_in(lang).to_string(),
                         hint: e.hint_in(lang).map(str::to_string),
                     },
-                    Ok(order) => {
-                        let before = scratch.history.len();
-                        match scratch.apply(seat, order, Source::Player).map(|_| ()) {
-                            Err(e) => LineVerdict::Err {
-                                message: e.message_in(lang).to_string(),
-                                hint: e.hint_in(lang).map(str::to_string),
-                            },
-                            Ok(_) if scratch.dice.dry_roll_wanted() => {
-                                stopped = true;
-                                LineVerdict::NeedsDice
-                            }
-                            Ok(_) => LineVerdict::Ok(scratch.narrate_since(before, lang).public),
+                    Ok(order) => match scratch.apply(seat, order, Source::Player).map(|_| ()) {
+                        _ if scratch.dice.dry_roll_wanted() => {
+                            stopped = true;
+                            LineVerdict::NeedsDice
                         }
-                    }
+                        Err(e) => LineVerdict::Err {
+                            message: e.message_in(lang).to_string(),
+                            hint: e.hint_in(lang).map(str::to_string),
+                        },
+                        Ok(_) => LineVerdict::Ok(Vec::new()),
+                    },
                 }
             };
             out.push(LineCheck {
@@ -771,7 +853,7 @@ pub trait Session: Send {
         s.dedup();
         s
     }
-    fn submit(&mut self, seat: Seat, text: &str, lang: Lang) -> Result<Narration, Vec<LineError>>;
+    fn submit(&mut self, seat: Seat, text: &str, lang: Lang) -> Result<Narration, Refused>;
     fn check(&self, seat: Seat, text: &str, lang: Lang) -> Vec<LineCheck>;
     fn play_default(&mut self, seat: Seat) -> Result<Narration, String>;
     fn play_bot(&mut self, seat: Seat) -> Result<Narration, String>;
@@ -812,7 +894,7 @@ impl<R: Rules> Session for Table<R> {
     fn pending(&self, lang: Lang) -> Vec<Prompt> {
         self.state.pending(lang)
     }
-    fn submit(&mut self, seat: Seat, text: &str, lang: Lang) -> Result<Narration, Vec<LineError>> {
+    fn submit(&mut self, seat: Seat, text: &str, lang: Lang) -> Result<Narration, Refused> {
         Table::submit(self, seat, text, lang)
     }
     fn check(&self, seat: Seat, text: &str, lang: Lang) -> Vec<LineCheck> {

@@ -187,7 +187,7 @@ impl DiceBox {
         d
     }
 
-    /// True if a dry copy was asked for a public die.
+    /// True if a dry copy was asked for a public die or a hidden draw.
     pub fn dry_roll_wanted(&self) -> bool {
         self.dry_wanted
     }
@@ -383,9 +383,19 @@ impl DiceBox {
         rng
     }
 
+    /// How far the secret stream has been read: a change means a hidden draw was made.
+    pub fn secret_position(&self) -> u128 {
+        self.secret_pos
+    }
+
     /// A secret uniform index in `0..n` (card draws, shuffles, deals). Never reported.
+    /// A dry copy (CHECK) draws nothing: it answers 0 and records that chance was wanted.
     pub fn secret_below(&mut self, n: usize) -> usize {
         assert!(n > 0 && n <= u32::MAX as usize);
+        if self.dry {
+            self.dry_wanted = true;
+            return 0;
+        }
         let rng = self.secret_rng();
         let v = uniform_below(rng, n as u32) as usize;
         self.secret_pos = rng.get_word_pos();
@@ -401,7 +411,12 @@ impl DiceBox {
     }
 
     /// A fresh secret salt for a commitment (drawn from the secret stream).
+    /// A dry copy answers zeros and records that chance was wanted.
     pub fn secret_salt(&mut self) -> Secret {
+        if self.dry {
+            self.dry_wanted = true;
+            return Secret([0; 32]);
+        }
         let rng = self.secret_rng();
         let mut b = [0u8; 32];
         rng.fill_bytes(&mut b);

@@ -26,7 +26,25 @@ fn a_refused_line_applies_nothing_and_names_the_line() {
     assert_eq!(err[0].line_no, 3);
     assert_eq!(err[0].line, "ADD 9");
     assert_eq!(err[0].hint.as_deref(), Some("write: ADD 2"));
-    // A good line followed by a bad one: the good one is not applied either.
+    // A bad line first: nothing is applied, and the line after it, which would roll a die,
+    // is not checked (checking it would show that die).
+    let err = t
+        .submit(0, "ADD 9\nADD 2", castellan_engine::Lang::En)
+        .unwrap_err();
+    assert_eq!((err.len(), err[0].line_no), (1, 1));
+    assert_eq!(err.unchecked.len(), 1);
+    assert_eq!(err.unchecked[0].line_no, 2);
+    assert!(err.stood.is_empty() && err.narration.public.is_empty());
+    assert_eq!(serde_json::to_string(&t).unwrap(), before);
+}
+
+/// docs/rules/dice.md, "A die once rolled stands": a good line that rolled a die, then a
+/// refused one: the first stands (applied, its die recorded), the rest does not, and the
+/// game is exactly as if the first line had been sent alone.
+#[test]
+fn a_die_once_rolled_stands_when_a_later_line_is_refused() {
+    let mut t = table();
+    let mut alone = table();
     let err = t
         .submit(0, "ADD 2\nADD 3", castellan_engine::Lang::En)
         .unwrap_err();
@@ -34,7 +52,16 @@ fn a_refused_line_applies_nothing_and_names_the_line() {
         (err[0].line_no, err[0].message.as_str()),
         (2, "not your turn")
     );
-    assert_eq!(serde_json::to_string(&t).unwrap(), before);
+    assert_eq!(err.stood, vec![1]);
+    let n = alone
+        .submit(0, "ADD 2", castellan_engine::Lang::En)
+        .unwrap();
+    assert_eq!(*err.narration, n);
+    assert_eq!(
+        serde_json::to_string(&t).unwrap(),
+        serde_json::to_string(&alone).unwrap()
+    );
+    assert!(t.replay().is_ok());
 }
 
 #[test]

@@ -25,8 +25,14 @@ pub struct JudgeConfig {
     pub rate_limit_per_hour: u32,
     /// Largest body read, in bytes; longer bodies are refused with a reply.
     pub max_body_bytes: usize,
-    /// Most order lines read from one mail.
+    /// Most lines read from one mail (orders and PRESS lines included).
     pub max_lines: usize,
+    /// Most commands (lines that are not orders) read from one mail; the rest of the
+    /// mail is skipped and the reply says from which line.
+    pub max_commands: usize,
+    /// Most bytes of the reply to one mail (and, past 16 KiB, at most 10 × the mail);
+    /// answers past it are left out and named.
+    pub max_reply_bytes: usize,
     /// Addresses allowed to CREATE games by mail (empty: anyone).
     pub creators: Vec<String>,
     /// Highest value of the deadline a game master may set, in hours.
@@ -48,6 +54,8 @@ impl Default for JudgeConfig {
             rate_limit_per_hour: 30,
             max_body_bytes: 64 * 1024,
             max_lines: 500,
+            max_commands: 20,
+            max_reply_bytes: 64 * 1024,
             creators: Vec::new(),
             max_deadline_hours: 24 * 14,
             language: Lang::En,

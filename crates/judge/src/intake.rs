@@ -63,10 +63,22 @@ impl Run<'_> {
             lines.push((i + 1, l.to_string()));
         }
         let max = self.j.config.max_lines;
+        let max_commands = self.j.config.max_commands;
         let mut chatter = Vec::new();
         let mut counted = 0;
+        let mut commands_read = 0;
         for (no, raw) in lines {
             let line = raw.trim();
+            if ctx.press.is_some() && !line.is_empty() {
+                // PRESS lines count like any other: a press over the limit is not sent.
+                counted += 1;
+                if counted > max {
+                    ctx.press = None;
+                    let lang = self.writer_lang(from);
+                    self.answer(lang, "intake", &IntakeAnswer::PressTooLong { max });
+                    break;
+                }
+            }
             if let Some((_, buf)) = &mut ctx.press {
                 if ["endpress", "end press", "finpresse", "fin presse"]
                     .iter()
@@ -93,7 +105,22 @@ impl Run<'_> {
             if commands::is_french(line) {
                 self.french_words = true;
             }
-            match commands::parse(line, &self.j.config) {
+            let parsed = commands::parse(line, &self.j.config);
+            if parsed.is_some() {
+                commands_read += 1;
+                if commands_read > max_commands {
+                    // The rest of the mail is not read: a skipped GAME line must not send
+                    // the orders after it to another game.
+                    let lang = self.writer_lang(from);
+                    let answer = IntakeAnswer::TooManyCommands {
+                        max: max_commands,
+                        line: no,
+                    };
+                    self.answer(lang, "intake", &answer);
+                    break;
+                }
+            }
+            match parsed {
                 Some(Ok(cmd)) if !self.is_game_order(&ctx, &cmd, line, from)? => {
                     self.flush(&mut ctx, from)?;
                     self.command(&mut ctx, cmd, no, line, from)?;
@@ -314,10 +341,11 @@ pub(crate) struct Quoted {
 }
 
 impl Quoted {
+    /// The line as quoted back: without control characters, at most 200 characters.
     pub(crate) fn new(no: usize, line: &str) -> Quoted {
         Quoted {
             no,
-            line: line.to_string(),
+            line: crate::limits::clip(&crate::limits::clean_text(line), 200),
         }
     }
 }
@@ -329,11 +357,29 @@ pub(crate) enum IntakeAnswer {
     TooManyMails {
         limit: u32,
     },
+    /// The body was over `limit` bytes: its first `lines` lines were read.
     TooLong {
         limit: usize,
+        lines: usize,
     },
     TooManyLines {
         max: usize,
+    },
+    /// More than `max` commands: the mail was read up to `line` (not included).
+    TooManyCommands {
+        max: usize,
+        line: usize,
+    },
+    /// A PRESS longer than `max` lines: not sent.
+    PressTooLong {
+        max: usize,
+    },
+    /// The reply reached its size bound: `count` answers were left out (`titles`, the
+    /// first ten).
+    ReplyCut {
+        limit: usize,
+        count: usize,
+        titles: Vec<String>,
     },
     /// A command line that does not parse: what is wrong and how to write it.
     Refused {

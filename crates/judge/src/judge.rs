@@ -153,17 +153,29 @@ impl Judge {
         changes
             .log
             .push(log("mail", format!("mail {mid} from {from}")));
-        if mail.truncated || mail.body.len() > self.config.max_body_bytes {
+        let request = mail.subject.len() + mail.body.len() + mail.from.len();
+        run.bounds.budget = crate::limits::reply_budget(self.config.max_reply_bytes, request);
+        // An oversized body: its readable start is read, and the reply says so.
+        let readable = readable_start(mail, self.config.max_body_bytes);
+        if let Some(body) = &readable {
             let limit = self.config.max_body_bytes;
+            let lines = body.lines().count();
             let lang = run.writer_lang(&from);
-            run.answer(lang, "intake", &IntakeAnswer::TooLong { limit });
-            run.reply(&from, &reply_subject);
-            run.finish_into(&mut changes);
-            return Ok(changes);
+            run.answer(lang, "intake", &IntakeAnswer::TooLong { limit, lines });
         }
-        run.process_mail(mail, &from)?;
+        match readable {
+            Some(body) => {
+                let cut = Inbound {
+                    body,
+                    ..mail.clone()
+                };
+                run.process_mail(&cut, &from)?;
+            }
+            None => run.process_mail(mail, &from)?,
+        }
         run.mail_notes(mail, &from);
         run.settle_all()?;
+        run.note_left_out(&from);
         let subject = run.reply_subject(&from, &reply_subject);
         run.reply(&from, &subject);
         run.finish_into(&mut changes);
@@ -292,4 +304,27 @@ impl Run<'_> {
         }
         Ok(out)
     }
+}
+
+/// The readable start of a body over `max` bytes (or cut by the mail layer): whole lines
+/// up to `max` bytes, without the mail layer's truncation note. `None`: read it all.
+fn readable_start(mail: &Inbound, max: usize) -> Option<String> {
+    const NOTE: &str = "[castellan: message too long, only its beginning was read]";
+    if !mail.truncated && mail.body.len() <= max {
+        return None;
+    }
+    let body = mail.body.trim_end();
+    let body = body.strip_suffix(NOTE).unwrap_or(body);
+    let mut end = body.len().min(max);
+    while end > 0 && !body.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = &body[..end];
+    // A line cut in the middle is not read.
+    let head = if end < body.len() && !body[end..].starts_with('\n') {
+        head.rfind('\n').map(|nl| &head[..nl]).unwrap_or("")
+    } else {
+        head
+    };
+    Some(head.trim_end().to_string())
 }

@@ -35,6 +35,8 @@
 //!   fallback.
 //! * `run.rs`: the working set of one handling (games loaded, mails drafted, log) and
 //!   each reader's language.
+//! * `limits.rs`: bounded work per mail: commands per mail, reply bytes, names, the
+//!   cleaning of relayed text (issue 13).
 //! * `audit.rs`: the dice audit. `clock.rs`: dates in English and French. `model.rs`:
 //!   records, [`Store`], [`Changes`]. `config.rs`: [`JudgeConfig`].
 
@@ -46,6 +48,7 @@ mod config;
 mod deadlines;
 mod intake;
 mod judge;
+mod limits;
 mod mails;
 mod model;
 mod reports;
@@ -58,6 +61,7 @@ pub use clock::{format_long, format_long_in, format_short, format_short_in};
 pub use config::JudgeConfig;
 pub use intake::processed_key;
 pub use judge::{AdminCommand, Judge, JudgeError};
+pub use limits::{clean_name, clean_text, reply_budget, MAX_NAME_CHARS};
 pub use model::{
     Changes, DeadlineSettings, Env, GameRecord, Inbound, LogLine, MemoryStore, Outbound,
     SeatRecord, SenderRecord, Status, Store, StoreError,

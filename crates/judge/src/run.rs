@@ -42,6 +42,10 @@ pub(crate) struct Run<'a> {
     pub(crate) french_words: bool,
     /// Each answer given, as `family/kind[/reason]` (metrics).
     pub(crate) answered: Vec<String>,
+    /// The reply's size bound and what it left out (limits.rs).
+    pub(crate) bounds: crate::limits::Bounds,
+    /// The bound as configured (`max_reply_bytes`), for the note.
+    pub(crate) bounds_limit: usize,
 }
 
 /// State of the line loop.
@@ -73,6 +77,8 @@ impl<'a> Run<'a> {
             derive_count: 0,
             french_words: false,
             answered: Vec::new(),
+            bounds: crate::limits::Bounds::unbounded(),
+            bounds_limit: j.config.max_reply_bytes,
         }
     }
 
@@ -104,11 +110,14 @@ impl<'a> Run<'a> {
         });
     }
 
+    /// Add a section to the reply, unless the reply's size bound is reached (then it is
+    /// left out and named in the reply's last section).
     pub(crate) fn section(&mut self, title: impl Into<String>, text: impl Into<String>) {
-        self.sections.push(Section {
-            title: title.into(),
-            text: text.into(),
-        });
+        let (title, text) = (title.into(), text.into());
+        if !self.bounds.admit(&title, title.len() + text.len() + 8) {
+            return;
+        }
+        self.sections.push(Section { title, text });
     }
 
     /// Take a game out of the working set (loading it if needed).

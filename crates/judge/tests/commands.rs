@@ -125,16 +125,43 @@ fn refused_orders_quote_the_line_and_apply_nothing() {
     let out = w.send(
         ANNA,
         "orders",
-        &format!("Hello judge\nGAME race-1 {pw}\nADD 1\nADD 7\n"),
+        &format!("Hello judge\nGAME race-1 {pw}\nADD 7\nADD 1\n"),
     );
     let b = &reply_to(&out, ANNA).body;
-    assert!(b.contains("line 4: \"ADD 7\""), "{b}");
+    assert!(b.contains("line 3: \"ADD 7\""), "{b}");
+    // The good line after it would roll a die: not checked, so its die is not shown.
+    assert!(b.contains("line 4: \"ADD 1\"\n  not checked"), "{b}");
     assert!(b.contains("Nothing was applied"), "{b}");
     assert!(
         b.contains("line 1: \"Hello judge\""),
         "chatter is quoted: {b}"
     );
     assert_eq!(w.game("race-1"), before);
+}
+
+/// Issue 13 (Dice peeking): "A mail whose orders are refused as a whole still shows the
+/// outcomes of the dice its first lines rolled. It consumes no dice". Now a die once rolled
+/// stands: the line before the refused one is applied, its die recorded and reported.
+#[test]
+fn dice_peeking_a_refused_mail_keeps_the_dice_it_shows() {
+    let mut w = World::new(judge_with(config()));
+    let created = w.send(
+        GM,
+        "new",
+        "CREATE race player=Anna:anna@example.org player=Bob:bob@example.org player=Cy:cy@example.org",
+    );
+    let (pw, _) = creds(&created, ANNA);
+    let out = w.send(ANNA, "orders", &format!("GAME race-1 {pw}\nADD 1\nADD 7\n"));
+    let b = &reply_to(&out, ANNA).body;
+    assert!(b.contains("line 3: \"ADD 7\""), "{b}");
+    assert!(b.contains("A die once rolled stands: line(s) 2"), "{b}");
+    assert!(b.contains("seat 0 adds 1, die"), "{b}");
+    // The die counted: it is in the game's history, and the game is Bob's to play.
+    let game = serde_json::to_string(&w.game("race-1")).unwrap();
+    assert!(game.contains("\"rolls\":[{"), "{game}");
+    let (bob_pw, _) = creds(&created, BOB);
+    let out = w.send(BOB, "orders", &format!("GAME race-1 {bob_pw}\nADD 1\n"));
+    assert!(reply_to(&out, BOB).body.contains("applied"));
 }
 
 /// Issue 3 (Commands): "PRESS (a public message to all players)": every player,

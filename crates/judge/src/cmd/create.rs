@@ -286,6 +286,8 @@ pub(crate) enum CreateError {
     NotKeyValue { arg: String },
     #[error("player={arg}: write player=Name:address@example.org")]
     BadPlayer { arg: String },
+    #[error("the name \"{name}\" is not usable: a name has 1 to {max} characters, without control characters (write: player=Anna:anna@example.org)")]
+    BadName { name: String, max: usize },
     #[error("seats={value}: write a number of seats, like seats=4")]
     BadSeats { value: String },
     #[error("{key}={value}: write a number of hours from 1 to {max}")]
@@ -447,8 +449,14 @@ fn read_player(p: &str) -> Result<(String, String), CreateError> {
         }
     };
     if !addr.contains('@') || name.is_empty() {
-        return Err(CreateError::BadPlayer { arg: p.to_string() });
+        return Err(CreateError::BadPlayer {
+            arg: crate::limits::clip(&crate::limits::clean_text(p), 80),
+        });
     }
+    let name = crate::limits::clean_name(&name).map_err(|name| CreateError::BadName {
+        name,
+        max: crate::limits::MAX_NAME_CHARS,
+    })?;
     Ok((name, addr))
 }
 

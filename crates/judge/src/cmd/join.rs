@@ -30,6 +30,9 @@ pub(crate) enum JoinAnswer {
     AlreadySeated { game: String },
     #[error("the name {name} is taken in {game}")]
     NameTaken { game: String, name: String },
+    /// Empty once cleaned, or longer than `max` characters.
+    #[error("the name {name} is not usable")]
+    BadName { name: String, max: usize },
     /// Every seat is taken but the game refused to start (its options).
     #[error("{game} cannot start: {why}")]
     CannotStart { game: String, why: String },
@@ -54,6 +57,15 @@ impl Run<'_> {
         let name = name
             .or_else(|| from.split('@').next().map(capitalise))
             .unwrap_or_else(|| "Player".into());
+        let name = match crate::limits::clean_name(&name) {
+            Ok(name) => name,
+            Err(name) => {
+                let max = crate::limits::MAX_NAME_CHARS;
+                self.answer(lang, "join", &JoinAnswer::BadName { name, max });
+                self.put(g);
+                return Ok(());
+            }
+        };
         if let Err(refusal) = may_join(&g.rec, from, password, &name) {
             self.answer(lang, "join", &refusal);
             self.put(g);

@@ -62,9 +62,15 @@ pub(crate) enum OrdersAnswer {
         back: bool,
         happened: Vec<String>,
     },
+    /// Refused. `stood`: the line numbers applied anyway because a die was rolled (or a
+    /// hidden card drawn) before the first refused line, and `happened` what they did;
+    /// `unchecked`: lines after a die that were not checked.
     Refused {
         game: String,
         lines: Vec<RefusedLine>,
+        unchecked: Vec<RefusedLine>,
+        stood: Vec<usize>,
+        happened: Vec<String>,
     },
 }
 
@@ -129,7 +135,11 @@ impl Run<'_> {
             .map(|c| {
                 let quoted = Quoted::new(c.line_no, &c.line);
                 match c.verdict {
-                    LineVerdict::Ok(results) => Checked::Ok { quoted, results },
+                    // Legality only: CHECK never tells what a line would do.
+                    LineVerdict::Ok(_) => Checked::Ok {
+                        quoted,
+                        results: Vec::new(),
+                    },
                     LineVerdict::Err { message, hint } => Checked::Refused {
                         quoted,
                         message,
@@ -178,17 +188,44 @@ impl Run<'_> {
                     happened: n.public,
                 })
             }
-            Err(errs) => Some(OrdersAnswer::Refused {
-                game,
-                lines: errs
-                    .into_iter()
-                    .map(|e| RefusedLine {
-                        quoted: Quoted::new(e.line_no, &e.line),
-                        message: e.message,
-                        hint: e.hint,
-                    })
-                    .collect(),
-            }),
+            Err(refused) => {
+                if !refused.stood.is_empty() {
+                    // A die once rolled stands: what the lines before the refused one did
+                    // is kept, like any orders.
+                    let s = &mut g.rec.seats[seat];
+                    s.misses = 0;
+                    g.dirty = true;
+                    let lines: Vec<&str> = orders
+                        .iter()
+                        .filter(|(n, _)| refused.stood.contains(n))
+                        .map(|(_, l)| l.as_str())
+                        .collect();
+                    self.glog(
+                        &game,
+                        "orders",
+                        format!(
+                            "seat {seat} (stood before a refused line): {}",
+                            lines.join(" / ")
+                        ),
+                    );
+                }
+                let refused_lines = |v: Vec<castellan_engine::LineError>| -> Vec<RefusedLine> {
+                    v.into_iter()
+                        .map(|e| RefusedLine {
+                            quoted: Quoted::new(e.line_no, &e.line),
+                            message: e.message,
+                            hint: e.hint,
+                        })
+                        .collect()
+                };
+                Some(OrdersAnswer::Refused {
+                    game,
+                    lines: refused_lines(refused.errors),
+                    unchecked: refused_lines(refused.unchecked),
+                    stood: refused.stood,
+                    happened: refused.narration.public,
+                })
+            }
         }
     }
 

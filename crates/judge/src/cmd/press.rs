@@ -13,6 +13,9 @@ impl Run<'_> {
     }
 
     pub(crate) fn press(&mut self, ctx: &Ctx, from: &str, text: &str) -> Result<(), StoreError> {
+        // Relayed to others: no control characters (NUL, ESC, ...) and no bidi overrides.
+        let text = crate::limits::clean_text(text);
+        let text = text.trim();
         if text.is_empty() {
             let lang = self.writer_lang(from);
             self.answer(lang, "press", &PressAnswer::Empty);

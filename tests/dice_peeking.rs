@@ -1,0 +1,198 @@
+//! Issue 13, "Dice peeking", as attacks on every game (docs/rules/dice.md): a mail whose
+//! orders are refused must not show a die (or a hidden draw) that does not count, and
+//! CHECK shows legality only. Each test runs on all four games, at states found by bots
+//! where the seat to move has an order that rolls dice.
+//!
+//! The proof is by comparison: two copies of one game differ only in their master secret
+//! (same board, hands and history; different dice from here on). A reply that is the same
+//! on both copies tells nothing about the dice to come.
+
+use castellan_engine::{Lang, Secret, Session};
+
+/// Castello rolls no die once set up (docs/rules/castello.md): its states are any states.
+const NO_DICE: &str = "castello";
+
+/// A game of `info` after bots have played until the seat to move has an order that rolls
+/// dice (Castello: any order); that seat and the line. `skip` such states are passed over
+/// first.
+fn dice_state(g: usize, skip: usize) -> Option<(Box<dyn Session>, usize, String)> {
+    let info = castellan::games::all()[g];
+    let players = (1..=info.min_seats.max(2).min(info.max_seats))
+        .map(|i| format!("P{i}"))
+        .collect();
+    let mut s = (info.create)(
+        &format!("peek-{g}"),
+        Secret::derive(format!("peek/{g}").as_bytes()),
+        players,
+        &[],
+    )
+    .ok()?;
+    let mut found = 0;
+    for _ in 0..3000 {
+        if s.outcome().is_some() {
+            return None;
+        }
+        let seat = *s.awaiting().first()?;
+        let line = s.bot_text(seat);
+        let mut probe = copy(&*s, None);
+        if let Ok(n) = probe.submit(seat, &line, Lang::En) {
+            assert!(
+                info.name != NO_DICE || n.rolls.is_empty(),
+                "Castello rolled a die in play"
+            );
+            if !n.rolls.is_empty() || (info.name == NO_DICE && s.history_len() > 1) {
+                if found == skip {
+                    return Some((s, seat, line));
+                }
+                found += 1;
+            }
+        }
+        s.play_bot(seat).ok()?;
+    }
+    None
+}
+
+/// A copy of the game through its stored form; with `secret`, the same game with another
+/// master secret: everything already decided is the same, every die to come differs.
+fn copy(s: &dyn Session, secret: Option<&str>) -> Box<dyn Session> {
+    let mut json = s.to_json().unwrap();
+    if let Some(label) = secret {
+        json["dice"]["master"] = serde_json::Value::String(Secret::derive(label.as_bytes()).hex());
+    }
+    let info = castellan::games::find(s.game()).unwrap();
+    (info.load)(json).unwrap()
+}
+
+fn json(s: &dyn Session) -> String {
+    s.to_json().unwrap().to_string()
+}
+
+const GAMES: [usize; 4] = [0, 1, 2, 3];
+
+/// The attack: a refused line, then a line that rolls dice, then lines that are legal only
+/// if those dice fell as they will (worked out on a copy, as a player guessing would). The
+/// refusal must be the same whatever the dice, and change nothing: nothing can be learnt
+/// from it about the dice to come.
+#[test]
+fn a_refused_mail_does_not_show_dice_it_does_not_count() {
+    for g in GAMES {
+        for skip in 0..5 {
+            let Some((s, seat, line)) = dice_state(g, skip) else {
+                panic!("game {g}: no state with a dice-rolling order found");
+            };
+            // What a player who knew these dice would send next.
+            let mut knows = copy(&*s, None);
+            let _ = knows.submit(seat, &line, Lang::En);
+            let next = knows.bot_turn(seat, 6).join("\n");
+            let mail = format!("this is no order\n{line}\n{next}");
+            let mut a = copy(&*s, None);
+            let mut b = copy(&*s, Some("other dice"));
+            let (before_a, before_b) = (json(&*a), json(&*b));
+            let ra = format!("{:?}", a.submit(seat, &mail, Lang::En));
+            let rb = format!("{:?}", b.submit(seat, &mail, Lang::En));
+            assert!(ra.starts_with("Err"), "{}: {ra}", s.game());
+            assert_eq!(
+                ra,
+                rb,
+                "{}: the refusal depends on dice not yet rolled",
+                s.game()
+            );
+            assert_eq!(
+                json(&*a),
+                before_a,
+                "{}: a refused mail changed the game",
+                s.game()
+            );
+            assert_eq!(json(&*b), before_b);
+        }
+    }
+}
+
+/// The attack of the issue: good lines that roll dice, then a refused line. Whatever the
+/// reply shows of those dice counts: the game is exactly as if the lines before the
+/// refused one had been sent alone (so the next mail rolls the dice that mail would), and
+/// the dice audit still replays it.
+#[test]
+fn a_refused_mail_counts_every_die_it_shows() {
+    for g in GAMES {
+        for skip in 0..5 {
+            let (s, seat, line) = dice_state(g, skip).expect("a dice state");
+            let mail = format!("{line}\n{line}\n{line}\nthis is no order");
+            let mut sent = copy(&*s, None);
+            let refused = sent.submit(seat, &mail, Lang::En).unwrap_err();
+            if s.game() == NO_DICE {
+                // No die: all or nothing.
+                assert!(refused.stood.is_empty(), "{}", s.game());
+                continue;
+            }
+            assert!(
+                !refused.stood.is_empty(),
+                "{}: the first line rolled dice, so it stands",
+                s.game()
+            );
+            let prefix: Vec<&str> = mail
+                .lines()
+                .enumerate()
+                .filter(|(i, _)| refused.stood.contains(&(i + 1)))
+                .map(|(_, l)| l)
+                .collect();
+            let mut alone = copy(&*s, None);
+            let n = alone.submit(seat, &prefix.join("\n"), Lang::En).unwrap();
+            assert_eq!(*refused.narration, n, "{}", s.game());
+            assert_eq!(json(&*sent), json(&*alone), "{}", s.game());
+            sent.verify().unwrap();
+        }
+    }
+}
+
+/// CHECK on lines that roll dice (or draw hidden cards) gives the same answer whatever the
+/// dice, and never says what a legal line would do.
+#[test]
+fn check_shows_legality_never_an_outcome() {
+    for g in GAMES {
+        for skip in 0..3 {
+            let (s, seat, line) = dice_state(g, skip).expect("a dice state");
+            let text = format!("{line}\n{line}\nthis is no order");
+            let a = copy(&*s, None).check(seat, &text, Lang::En);
+            let b = copy(&*s, Some("other dice")).check(seat, &text, Lang::En);
+            assert_eq!(a, b, "{}", s.game());
+            for c in &a {
+                if let castellan_engine::LineVerdict::Ok(r) = &c.verdict {
+                    assert!(r.is_empty(), "{}: CHECK told an outcome: {r:?}", s.game());
+                }
+            }
+        }
+    }
+}
+
+/// CHECK never shows a hidden fact: for every legal order a bot would send through a
+/// whole game, CHECK's answer is the same on two copies with different secrets (hands
+/// drawn from here on, reveals) and carries no narration.
+#[test]
+fn check_shows_no_hidden_fact() {
+    for g in GAMES {
+        let info = castellan::games::all()[g];
+        let players = (1..=info.min_seats.max(2).min(info.max_seats))
+            .map(|i| format!("P{i}"))
+            .collect();
+        let mut s = (info.create)("hid-1", Secret::derive(b"hid"), players, &[]).unwrap();
+        for _ in 0..400 {
+            if s.outcome().is_some() {
+                break;
+            }
+            let seat = s.awaiting()[0];
+            let line = s.bot_text(seat);
+            let a = copy(&*s, None).check(seat, &line, Lang::En);
+            let b = copy(&*s, Some("other")).check(seat, &line, Lang::En);
+            assert_eq!(a, b, "{}: {line}", s.game());
+            assert!(
+                a.iter().all(
+                    |c| !matches!(&c.verdict, castellan_engine::LineVerdict::Ok(r) if !r.is_empty())
+                ),
+                "{}: {line}: {a:?}",
+                s.game()
+            );
+            s.play_bot(seat).unwrap();
+        }
+    }
+}
