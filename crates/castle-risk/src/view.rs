@@ -300,14 +300,14 @@ fn standing_text(g: &CastleRisk, s: Seat, lang: Lang) -> Vec<String> {
     } else {
         lang.pick("no (ONCE)", "non (SEUL)")
     };
-    let g = set_or(st.general_again.is_some());
+    let gs = set_or(st.general_again.is_some());
     let (d, m, c, r) = (
         set_or(st.defend.is_some()),
         set_or(st.marshal.is_some()),
         set_or(st.counterspy.is_some()),
         set_or(st.reveal.is_some()),
     );
-    match lang {
+    let mut lines = match lang {
         Lang::En => vec![
             format!("defend with {dice} dice{d}"),
             format!("Marshal: {marshal}{m}"),
@@ -315,7 +315,7 @@ fn standing_text(g: &CastleRisk, s: Seat, lang: Lang) -> Vec<String> {
             format!("reveal hidden armies on defence: {reveal}{r}"),
             format!("annex: {annex}"),
             format!("re-occupy: {reoccupy}"),
-            format!("a second General when one is beaten: {general}{g}"),
+            format!("a second General when one is beaten: {general}{gs}"),
         ],
         Lang::Fr => vec![
             format!("défendre avec {}{d}", fr::count(dice, "dé", "dés")),
@@ -324,9 +324,14 @@ fn standing_text(g: &CastleRisk, s: Seat, lang: Lang) -> Vec<String> {
             format!("dévoiler les armées cachées en défense : {reveal}{r}"),
             format!("annexion : {annex}"),
             format!("réoccupation : {reoccupy}"),
-            format!("un autre Général quand l'un est battu : {general}{g}"),
+            format!("un autre Général quand l'un est battu : {general}{gs}"),
         ],
+    };
+    // Games of rules revision 0 replace a beaten General unasked: no such choice to show.
+    if g.options.revision == 0 {
+        lines.pop();
     }
+    lines
 }
 
 /// What only `seat` may know.

@@ -49,6 +49,7 @@ fn a_few_bot_games_of_every_kind_finish_and_replay() {
             placement,
             ask,
             turn_limit: 0,
+            ..Options::default()
         };
         let (f, mean, max, _) = run(players, 2, opts, true);
         assert_eq!(f, 2);

@@ -1170,7 +1170,7 @@ impl Castrum {
         let st = site.count(Card::Structores);
         let due = (r + st) / 2;
         let (mut lose_r, mut lose_s) = (r / 2, st / 2);
-        if lose_r + lose_s < due {
+        if lose_r + lose_s < due && self.options.revision >= 1 {
             if r - lose_r >= st - lose_s {
                 lose_r += 1;
             } else {

@@ -662,6 +662,14 @@ fn plague_halves_the_rustici_and_structores_gathered_together() {
         );
         assert_eq!(g.card_count(), 90);
     }
+    // A game stored before this decision (no `revision` in its options) replays as it was
+    // played: each kind halved apart, so 1 Rustici and 1 Structores lose nothing.
+    let (mut g, mut d) = position(2, &family(), "pg-old", &[], &[&[Rustici, Structores], &[]]);
+    g.options =
+        serde_json::from_str(r#"{"mode":"family","victory":"classic","rounds":20}"#).unwrap();
+    assert_eq!(g.options.revision, 0);
+    g.happen(Happening::Plague, &mut d);
+    assert_eq!(g.sites[0].cards.len(), 2);
 }
 
 /// 4 POUR LES OEUVRES: "Chaque joueur doit se séparer d'une carte, selon son choix, parmi

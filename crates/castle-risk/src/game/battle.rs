@@ -386,7 +386,7 @@ impl CastleRisk {
             let ad = p.plan.dice_now(allowed).max(1);
             // Fewer dice than the line asked (the armies fell during the attack): said in
             // the report, once each time the count drops.
-            if let Some(asked) = p.plan.dice {
+            if let Some(asked) = p.plan.dice.filter(|_| self.options.revision >= 1) {
                 if ad < asked && (rolls == 0 || ad < last_dice) {
                     ev.push(Event::DiceFewer {
                         from: p.from,
@@ -421,7 +421,8 @@ impl CastleRisk {
         let def = self.board[p.to].owner.unwrap_or(0);
         // A second General in the same attack only when asked ("jouer une autre carte
         // Générale si vous souhaitez"): GENERAL AGAIN or SET GENERAL AGAIN.
-        let beaten = ev.iter().any(|e| matches!(e, Event::GeneralLost { .. }));
+        let beaten =
+            self.options.revision >= 1 && ev.iter().any(|e| matches!(e, Event::GeneralLost { .. }));
         if p.general
             && (p.again || !beaten)
             && !self.engaged(att, Card::General)
@@ -557,7 +558,9 @@ impl CastleRisk {
         pool: u32,
         ship: bool,
     ) -> Result<(), OrderError> {
-        let Some(n) = asked else { return Ok(()) };
+        let Some(n) = asked.filter(|_| self.options.revision >= 1) else {
+            return Ok(());
+        };
         let castle = self.board[to]
             .owner
             .is_some_and(|o| self.players[o].castle == Some(to));

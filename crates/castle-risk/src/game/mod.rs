@@ -88,7 +88,21 @@ pub struct Options {
     /// true: a player without a standing order for that decision is asked in a prompt and
     /// the game waits.
     pub ask: bool,
+    /// The rules' revision the game was created under, so a stored game replays as it was
+    /// played. 1 (new games): a dice count beyond the rule is refused and a second General
+    /// is the player's choice (issue 15). 0 (games stored before, which lack the key): a
+    /// beaten General was replaced from the hand unasked and dice were cut in silence.
+    #[serde(default = "legacy_revision")]
+    pub revision: u32,
 }
+
+/// Games stored before `revision` existed were played under revision 0.
+fn legacy_revision() -> u32 {
+    0
+}
+
+/// The revision of the rules new games get.
+pub const RULES_REVISION: u32 = 1;
 
 impl Default for Options {
     fn default() -> Self {
@@ -97,6 +111,7 @@ impl Default for Options {
             placement: PlacementMode::Rounds,
             turn_limit: 0,
             ask: false,
+            revision: RULES_REVISION,
         }
     }
 }
