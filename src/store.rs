@@ -3,9 +3,12 @@
 //!
 //! Trees: `games` (id → GameRecord JSON), `processed` (Message-ID → unix time),
 //! `outbox` (big-endian sequence → [`OutboxItem`] JSON), `sent` (Message-ID → unix time),
-//! `log` (game id, 0, big-endian sequence → LogLine JSON), `senders` (address → SenderRecord).
+//! `log` (game id, 0, big-endian sequence → LogLine JSON), `senders` (address → SenderRecord),
+//! `records` (address → PlayerRecord, issue 15).
 
-use castellan_judge::{Changes, GameRecord, Outbound, SenderRecord, Store, StoreError};
+use castellan_judge::{
+    Changes, GameRecord, Outbound, PlayerRecord, SenderRecord, Store, StoreError,
+};
 use serde::{Deserialize, Serialize};
 use sled::transaction::{ConflictableTransactionError, TransactionError};
 use sled::Transactional;
@@ -34,6 +37,7 @@ pub struct SledStore {
     sent: sled::Tree,
     log: sled::Tree,
     senders: sled::Tree,
+    records: sled::Tree,
 }
 
 fn err(e: impl std::fmt::Display) -> StoreError {
@@ -116,6 +120,7 @@ impl SledStore {
             sent: db.open_tree("sent").map_err(err)?,
             log: db.open_tree("log").map_err(err)?,
             senders: db.open_tree("senders").map_err(err)?,
+            records: db.open_tree("records").map_err(err)?,
             db,
         })
     }
@@ -218,7 +223,15 @@ impl SledStore {
     /// Every tree as JSON lines `{"tree":..,"key":hex,"value":hex}`: the whole-database backup.
     pub fn backup(&self, out: &mut dyn std::io::Write) -> Result<usize, StoreError> {
         let mut n = 0;
-        for name in ["games", "processed", "outbox", "sent", "log", "senders"] {
+        for name in [
+            "games",
+            "processed",
+            "outbox",
+            "sent",
+            "log",
+            "senders",
+            "records",
+        ] {
             let tree = self.db.open_tree(name).map_err(err)?;
             for kv in tree.iter() {
                 let (k, v) = kv.map_err(err)?;
@@ -309,6 +322,13 @@ impl Store for SledStore {
         }
     }
 
+    fn record(&self, address: &str) -> Result<Option<PlayerRecord>, StoreError> {
+        match self.records.get(address.as_bytes()).map_err(err)? {
+            None => Ok(None),
+            Some(v) => serde_json::from_slice(&v).map(Some).map_err(err),
+        }
+    }
+
     /// One transaction, flushed to the device.
     fn commit(&self, changes: &Changes) -> Result<(), StoreError> {
         self.commit_unflushed(changes)?;
@@ -372,14 +392,25 @@ impl SledStore {
                 ))
             })
             .collect::<Result<_, StoreError>>()?;
+        let records: Vec<(Vec<u8>, Vec<u8>)> = changes
+            .records
+            .iter()
+            .map(|r| {
+                Ok((
+                    r.address.as_bytes().to_vec(),
+                    serde_json::to_vec(r).map_err(err)?,
+                ))
+            })
+            .collect::<Result<_, StoreError>>()?;
         (
             &self.games,
             &self.processed,
             &self.outbox,
             &self.log,
             &self.senders,
+            &self.records,
         )
-            .transaction(|(g, p, o, l, s)| {
+            .transaction(|(g, p, o, l, s, r)| {
                 for id in &changes.processed {
                     p.insert(id.as_bytes(), &now.to_be_bytes())?;
                 }
@@ -394,6 +425,9 @@ impl SledStore {
                 }
                 for (k, v) in &senders {
                     s.insert(k.as_slice(), v.as_slice())?;
+                }
+                for (k, v) in &records {
+                    r.insert(k.as_slice(), v.as_slice())?;
                 }
                 Ok::<(), ConflictableTransactionError<()>>(())
             })
@@ -466,5 +500,36 @@ mod tests {
         let log = new.game_log("race-1").unwrap();
         assert_eq!(log.len(), 55, "50 restored log lines and 5 new ones");
         assert!(outbox.iter().any(|(_, i)| i.mail.subject == "before"));
+    }
+
+    /// Issue 15, "a player's record ... kept in the store": committed with the handling,
+    /// read back after the database is closed and opened again, and carried by a backup.
+    #[test]
+    fn players_records_are_kept_on_disk_and_in_backups() {
+        let dir = tempfile::tempdir().unwrap();
+        let rec = PlayerRecord {
+            address: "ann@example.org".into(),
+            played: 3,
+            finished: 2,
+            won: 1,
+            met: 17,
+            missed: 2,
+            resigned: 1,
+            ..Default::default()
+        };
+        {
+            let db = SledStore::open(&dir.path().join("db")).unwrap();
+            let mut c = changes(1, "rec");
+            c.records.push(rec.clone());
+            db.commit(&c).unwrap();
+        }
+        let db = SledStore::open(&dir.path().join("db")).unwrap();
+        assert_eq!(db.record("ann@example.org").unwrap(), Some(rec.clone()));
+        assert_eq!(db.record("bob@example.org").unwrap(), None);
+        let mut backup = Vec::new();
+        db.backup(&mut backup).unwrap();
+        let copy = SledStore::open(&dir.path().join("copy")).unwrap();
+        copy.restore(std::str::from_utf8(&backup).unwrap()).unwrap();
+        assert_eq!(copy.record("ann@example.org").unwrap(), Some(rec));
     }
 }

@@ -37,6 +37,8 @@
 //!   each reader's language.
 //! * `limits.rs`: bounded work per mail: commands per mail, reply bytes, names, the
 //!   cleaning of relayed text (issue 13).
+//! * `record.rs`: a player's record across games (issue 15): counts kept as games start,
+//!   end, miss deadlines and take orders; the reliability figure.
 //! * `audit.rs`: the dice audit. `clock.rs`: dates in English and French. `model.rs`:
 //!   records, [`Store`], [`Changes`]. `config.rs`: [`JudgeConfig`].
 
@@ -51,6 +53,7 @@ mod judge;
 mod limits;
 mod mails;
 mod model;
+mod record;
 mod reports;
 mod run;
 mod settle;
@@ -64,6 +67,6 @@ pub use judge::{AdminCommand, Judge, JudgeError};
 pub use limits::{clean_name, clean_text, reply_budget, MAX_NAME_CHARS};
 pub use model::{
     Changes, DeadlineSettings, Env, GameRecord, Inbound, LogLine, MemoryStore, Outbound,
-    SeatRecord, SenderRecord, Status, Store, StoreError,
+    PlayerRecord, SeatRecord, SenderRecord, Status, Store, StoreError,
 };
 pub use templates::{Rendered, Templates, KINDS};

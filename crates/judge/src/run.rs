@@ -46,6 +46,10 @@ pub(crate) struct Run<'a> {
     pub(crate) bounds: crate::limits::Bounds,
     /// The bound as configured (`max_reply_bytes`), for the note.
     pub(crate) bounds_limit: usize,
+    /// Players' records read or changed in this handling (crate::record).
+    pub(crate) records: BTreeMap<String, PlayerRecord>,
+    /// Each game as it was loaded, to see what changed for the records.
+    pub(crate) basis: BTreeMap<String, crate::record::Basis>,
 }
 
 /// State of the line loop.
@@ -79,6 +83,8 @@ impl<'a> Run<'a> {
             answered: Vec::new(),
             bounds: crate::limits::Bounds::unbounded(),
             bounds_limit: j.config.max_reply_bytes,
+            records: BTreeMap::new(),
+            basis: BTreeMap::new(),
         }
     }
 
@@ -129,6 +135,9 @@ impl<'a> Run<'a> {
         let Some(rec) = self.store.game(&id)? else {
             return Ok(None);
         };
+        self.basis
+            .entry(id.clone())
+            .or_insert_with(|| crate::record::Basis::of(&rec));
         let mut session = None;
         if let Some(t) = &rec.table {
             if let Some(info) = self.j.info(&rec.game) {
@@ -179,6 +188,12 @@ impl<'a> Run<'a> {
     }
 
     pub(crate) fn finish_into(mut self, changes: &mut Changes) {
+        if let Err(e) = self.record_changes() {
+            self.glog("", "error", format!("players' records not updated: {e}"));
+        }
+        changes
+            .records
+            .extend(std::mem::take(&mut self.records).into_values());
         for (i, d) in std::mem::take(&mut self.mails).into_iter().enumerate() {
             changes.outbox.push(Outbound {
                 message_id: self.j.msgid(&self.key, i),

@@ -26,7 +26,7 @@ macro_rules! both {
 }
 
 /// The kinds of mail, each a template per language.
-pub const KINDS: [&str; 20] = [
+pub const KINDS: [&str; 21] = [
     "reply.txt",
     "report.txt",
     "private.txt",
@@ -47,6 +47,7 @@ pub const KINDS: [&str; 20] = [
     "answers/orders.txt",
     "answers/create.txt",
     "answers/info.txt",
+    "answers/record.txt",
 ];
 
 /// Built-in templates: (path under templates/, source).
@@ -72,6 +73,7 @@ pub fn defaults() -> Vec<(&'static str, &'static str)> {
         both!("answers/orders.txt"),
         both!("answers/create.txt"),
         both!("answers/info.txt"),
+        both!("answers/record.txt"),
     ]
     .concat()
 }

@@ -337,6 +337,37 @@ fn every_mail_kind_and_answer_appears_in_a_conversation() {
             "écrivez un nombre de jours à partir de 1, ou NON",
         ),
         ("en", "GmAnswer::Done", "The game goes on."),
+        (
+            "en",
+            "RecordAnswer::Record",
+            "Reliability: 0% (turns answered",
+        ),
+        ("fr", "RecordAnswer::Record", "Fiabilité : 0 % (tours joués"),
+        (
+            "en",
+            "RecordAnswer::NotAnAddress",
+            "is not a mail address. Write: RECORD",
+        ),
+        (
+            "fr",
+            "RecordAnswer::NotAnAddress",
+            "n'est pas une adresse de courriel",
+        ),
+        (
+            "en",
+            "JoinAnswer::Unreliable",
+            "asks players with a reliability of at least",
+        ),
+        (
+            "fr",
+            "JoinAnswer::Unreliable",
+            "demande des joueurs d'une fiabilité d'au moins",
+        ),
+        (
+            "en",
+            "CreateError::BadReliability",
+            "write a percentage from 0 to 100",
+        ),
         ("fr", "GmAnswer::Done", "La partie reprend."),
     ];
     let mut all = String::new();

@@ -27,6 +27,7 @@ mod join;
 mod observe;
 mod orders;
 mod press;
+mod record;
 mod seat;
 
 pub(crate) use create::{capitalise, CreateFailure};
@@ -82,6 +83,8 @@ pub enum Command {
     End,
     /// SET LANGUAGE en | fr (also LANGUE fr, SET LANGUE fr, RÉGLER LANGUE fr)
     Language(Lang),
+    /// RECORD [address] (BILAN): a player's record across games.
+    Record(Option<String>),
 }
 
 /// A refused command line: what is wrong (the answer, templates/LANG/answers/intake.txt,
@@ -125,15 +128,15 @@ pub fn looks_like_id(w: &str) -> bool {
 }
 
 /// Keywords that are judge commands (English).
-pub const KEYWORDS: [&str; 28] = [
+pub const KEYWORDS: [&str; 29] = [
     "HELP", "LIST", "CREATE", "JOIN", "GAME", "PASSWORD", "STATUS", "MAP", "ORDERS", "CHECK",
     "HISTORY", "PRESS", "ENDPRESS", "OBSERVE", "RESIGN", "VACATION", "VERIFY", "START", "PAUSE",
-    "RESUME", "EXTEND", "REPLACE", "KICK", "END", "SIGNOFF", "QUIT", "SET", "LANGUAGE",
+    "RESUME", "EXTEND", "REPLACE", "KICK", "END", "SIGNOFF", "QUIT", "SET", "LANGUAGE", "RECORD",
 ];
 
 /// French command words and the English keyword each stands for (accepted whatever the
 /// reader's language; docs/commandes.md).
-pub const FRENCH: [(&str, &str); 30] = [
+pub const FRENCH: [(&str, &str); 31] = [
     ("AIDE", "HELP"),
     ("LISTE", "LIST"),
     ("CREER", "CREATE"),
@@ -164,6 +167,7 @@ pub const FRENCH: [(&str, &str); 30] = [
     ("REGLER", "SET"),
     ("RÉGLER", "SET"),
     ("LANGUE", "LANGUAGE"),
+    ("BILAN", "RECORD"),
 ];
 
 /// The English keyword a command word stands for, and whether it was French.
@@ -242,6 +246,7 @@ pub fn parse(line: &str, config: &JudgeConfig) -> Option<Result<Command, CmdErro
         "REPLACE" => gm::parse_replace(&a),
         "KICK" => gm::parse_kick(&a),
         "SET" | "LANGUAGE" => return parse_language(kw, &a),
+        "RECORD" => Ok(record::parse(&a)),
         "END" if bare || (a.words.len() == 1 && a.words[0].eq_ignore_ascii_case("game")) => {
             Ok(Command::End)
         }
@@ -302,6 +307,7 @@ impl Run<'_> {
             | Command::Kick(_)
             | Command::End => self.gm_by_mail(ctx, from, cmd, no, line)?,
             Command::Language(lang) => self.set_language(ctx, from, lang)?,
+            Command::Record(address) => self.record_command(from, address)?,
         }
         Ok(())
     }
