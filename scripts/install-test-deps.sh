@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what the tests need: a real IMAP server (dovecot-imapd) and a real SMTP server
+# Installs what the tests need: headless Chromium (tests/pictures.rs); a real IMAP server (dovecot-imapd) and a real SMTP server
 # (python3-aiosmtpd, run by scripts/smtp_sink.py), which scripts/mail-servers.sh starts on
 # 127.0.0.1; systemd (systemd-analyze verify on contrib/'s units, offline: no systemd needs
 # to run); postfix (tests/postfix.rs runs its own instance on 127.0.0.1); and cargo-deb (the
@@ -20,6 +20,10 @@ dpkg -s systemd >/dev/null 2>&1 || need+=(systemd)
 dpkg -s postfix >/dev/null 2>&1 || need+=(postfix)
 # dpkg-shlibdeps (cargo deb's `$auto` Depends) and dpkg-deb (scripts/check-deb.sh).
 dpkg -s dpkg-dev >/dev/null 2>&1 || need+=(dpkg-dev)
+# Headless Chromium renders a report of each game to a screenshot (tests/pictures.rs), with
+# a font for its text.
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+dpkg -s fonts-dejavu-core >/dev/null 2>&1 || need+=(fonts-dejavu-core)
 
 # cargo-deb, pinned (builds with the machine's rustc 1.95); skipped when that version is there.
 CARGO_DEB_VERSION=3.8.0
@@ -60,6 +64,7 @@ fi
 
 command -v openssl >/dev/null 2>&1 || { echo "install-test-deps: openssl did not install" >&2; exit 1; }
 command -v strace >/dev/null 2>&1 || { echo "install-test-deps: strace did not install" >&2; exit 1; }
+command -v chromium >/dev/null 2>&1 || { echo "install-test-deps: chromium did not install" >&2; exit 1; }
 for p in dovecot-imapd python3-aiosmtpd systemd postfix dpkg-dev; do
   dpkg -s "$p" >/dev/null 2>&1 || { echo "install-test-deps: $p did not install" >&2; exit 1; }
 done

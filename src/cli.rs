@@ -48,6 +48,22 @@ pub enum Command {
         /// Game id, like castle-1.
         game: String,
     },
+    /// Write a stored game's picture, as the reports carry it, for any past turn (replayed
+    /// from the history): an SVG, or an HTML page with the text report beside it.
+    Render {
+        /// Game id, like castle-1.
+        game: String,
+        /// The dice turn to draw, at its end (default: now).
+        #[arg(long)]
+        turn: Option<u32>,
+        /// Draw this seat's picture (number from 1, or the player's name), its secrets
+        /// included; default: the public picture.
+        #[arg(long)]
+        seat: Option<String>,
+        /// The file to write: map.svg or map.html.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Play a whole game by email with bots through the real pipeline on the embedded
     /// defaults (Maildir in, files out, sled on disk) and say where the mails are.
     Demo(DemoArgs),

@@ -23,6 +23,7 @@
 //! * [`demo`]: one whole game by email on the embedded defaults.
 //! * [`simulate`], [`bench`](mod@bench): engine-only games and the end-to-end benchmark.
 //! * [`transfer`]: export and import of one game.
+//! * [`render`](mod@render): `castellan render`, a stored game's picture at any turn (SVG or HTML).
 //! * [`logging`]: tracing on stderr, as text or JSON lines (`--log-format json`).
 //! * [`metrics`]: optional Prometheus metrics of `serve` on a loopback port.
 //! * [`progress`]: progress bars on a terminal, plain lines otherwise, for long runs.
@@ -42,6 +43,7 @@ pub mod metrics;
 pub mod pipe;
 pub mod players;
 pub mod progress;
+pub mod render;
 pub mod service;
 pub mod simulate;
 pub mod store;

@@ -140,6 +140,22 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
                 }
             }
         }
+        Command::Render {
+            game,
+            turn,
+            seat,
+            out,
+        } => {
+            let svc = Service::open(config, system_clock())?;
+            let args = castellan::render::RenderArgs {
+                game: &game,
+                turn,
+                seat: seat.as_deref(),
+                out: &out,
+            };
+            println!("{}", castellan::render::render(&svc, &args)?);
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Demo(a) => {
             castellan::games::find(&a.game).ok_or_else(|| unknown_game(&a.game))?;
             let dir = a

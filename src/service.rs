@@ -139,6 +139,7 @@ fn read_templates(
 pub fn to_outgoing(o: &Outbound, from: &str) -> OutgoingMail {
     OutgoingMail {
         headers: o.headers.clone(),
+        html: o.html.clone(),
         message_id: o.message_id.clone(),
         from: from.to_string(),
         to: o.to.clone(),

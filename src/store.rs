@@ -468,6 +468,7 @@ mod tests {
                     in_reply_to: None,
                     references: vec![],
                     headers: vec![],
+                    html: None,
                 })
                 .collect(),
             log: (0..n)

@@ -166,6 +166,23 @@ fn every_game_is_played_to_its_end_by_mail_and_passes_the_dice_audit() {
     }
 }
 
+/// The text/html part of a raw mail, if it has one.
+fn html_part(raw: &[u8]) -> Option<String> {
+    let m = mail_parser::MessageParser::default().parse(raw)?;
+    m.html_part(0)
+        .filter(|p| p.is_text_html())
+        .and_then(|p| p.text_contents().map(str::to_string))
+}
+
+/// HTML text as a reader sees it: the entities the pages use decoded.
+fn unescape(s: &str) -> String {
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
 /// How the games' private views start the lines that hold hidden facts.
 const PRIVATE_LINES: [&str; 5] = [
     "Your hand",
@@ -192,6 +209,7 @@ fn no_mail_reaches_anyone_with_another_players_private_facts() {
         let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
         let mut checked = 0usize;
         let mut hidden: BTreeSet<String> = BTreeSet::new();
+        let mut htmls = 0usize;
         let mut check = |svc: &Service| {
             let rec = svc.store.game(&id).unwrap().unwrap();
             let Some(s) = castellan::players::load_session(&rec).unwrap() else {
@@ -233,13 +251,37 @@ fn no_mail_reaches_anyone_with_another_players_private_facts() {
                 .collect();
             fresh.sort();
             for p in fresh {
-                let m = castellan_mail::parse(&std::fs::read(&p).unwrap(), usize::MAX).unwrap();
+                let raw = std::fs::read(&p).unwrap();
+                let m = castellan_mail::parse(&raw, usize::MAX).unwrap();
                 seen.insert(p);
                 let to = m.to.first().cloned().unwrap_or_default();
                 let reader = (1..=players)
                     .find(|&k| castellan::players::player_address(k) == to)
                     .map(|k| k - 1);
-                let text = format!("{}\n{}", m.subject, m.body);
+                // Issue 14: the HTML part and its picture are scanned too, as a reader
+                // sees them (entities decoded); a picture made for a seat goes to that
+                // seat alone.
+                let html = html_part(&raw);
+                if let Some(h) = &html {
+                    htmls += 1;
+                    for (k, _) in h.match_indices("data-viewer=\"seat-") {
+                        let n: String = h[k + 18..]
+                            .chars()
+                            .take_while(|c| c.is_ascii_digit())
+                            .collect();
+                        assert_eq!(
+                            Some(n.parse::<usize>().unwrap() - 1),
+                            reader,
+                            "{game}: a mail to {to} carries seat {n}'s picture"
+                        );
+                    }
+                }
+                let text = format!(
+                    "{}\n{}\n{}",
+                    m.subject,
+                    m.body,
+                    html.as_deref().map(unescape).unwrap_or_default()
+                );
                 for (seat, ls) in &secrets {
                     if Some(*seat) == reader {
                         continue;
@@ -271,6 +313,7 @@ fn no_mail_reaches_anyone_with_another_players_private_facts() {
         )
         .unwrap();
         assert!(checked > 50, "{game}: only {checked} mails checked");
+        assert!(htmls > 20, "{game}: only {htmls} HTML parts checked");
         assert!(
             hidden.len() >= 10,
             "{game}: only {} distinct hidden facts came up: too few for the test to mean anything",

@@ -15,6 +15,7 @@ pub mod bot;
 pub mod geom;
 pub mod layout;
 pub mod moves;
+pub mod picture;
 mod text;
 pub mod words;
 
@@ -177,6 +178,11 @@ pub struct Castello {
     pawns_taken: [u32; 2],
     draw_offer: Option<u8>,
     last: Option<String>,
+    /// The last move's squares and the pawns it captured (the picture draws them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    last_path: Vec<Sq>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    last_captured: Vec<Sq>,
     result: Option<Outcome>,
     /// The default move of this position, computed once: every prompt shows it and the bot
     /// search behind it is the costliest thing the judge asks of a position. Not stored;
@@ -322,6 +328,8 @@ impl Castello {
             pawns_taken: [0, 0],
             draw_offer: None,
             last: None,
+            last_path: Vec::new(),
+            last_captured: Vec::new(),
             result: None,
             default_memo: std::sync::OnceLock::new(),
         };
@@ -519,6 +527,8 @@ impl Castello {
         self.ply += 1;
         self.to_move = other(seat);
         self.last = Some(format!("{} {}", colour(seat), mv.text()));
+        self.last_path = mv.path.clone();
+        self.last_captured = mv.captures.clone();
         if took || !mv.captures.is_empty() {
             self.quiet = 0;
             self.seen.clear();
@@ -960,5 +970,9 @@ impl Rules for Castello {
 
     fn order_help(lang: Lang) -> String {
         text::order_help(lang)
+    }
+
+    fn picture(&self, viewer: Viewer, lang: Lang) -> Option<String> {
+        Some(self.picture_in(viewer, lang))
     }
 }

@@ -10,6 +10,7 @@
 //! * [`orders`]: parsing and writing orders.
 //! * [`prompts`]: what the game waits for, in the reader's language.
 //! * [`view`]: narration, the text map and the private view.
+//! * [`picture`]: the board as an SVG picture (the HTML part of a report).
 //! * [`text`]: names and order words in English and French.
 //! * [`bot`]: a bot that plays legal, sensible moves.
 
@@ -22,6 +23,7 @@ pub mod game;
 pub mod map;
 pub mod narrate;
 pub mod orders;
+pub mod picture;
 pub mod prompts;
 pub mod text;
 pub mod view;
@@ -116,6 +118,10 @@ impl Rules for CastleRisk {
 
     fn order_help(lang: Lang) -> String {
         view::help(lang)
+    }
+
+    fn picture(&self, viewer: Viewer, lang: Lang) -> Option<String> {
+        Some(picture::picture(self, viewer, lang))
     }
 }
 

@@ -118,6 +118,8 @@ pub struct Map {
     pub fr: Vec<FrName>,
     /// Each group's French name (data/board.yaml `fr:`): "Empire Britannique", "Italie".
     pub group_fr: Vec<String>,
+    /// Each territory's chief city, (latitude, longitude) in degrees (data/board.yaml `at:`).
+    pub at: Vec<(f64, f64)>,
 }
 
 impl Map {
@@ -153,6 +155,8 @@ struct RawTerritory {
     sea_access: String,
     fr: String,
     article: Article,
+    /// Latitude and longitude of its chief city (the picture projects them).
+    at: (f64, f64),
 }
 
 #[derive(Deserialize)]
@@ -214,6 +218,7 @@ pub fn load(yaml: &str) -> Result<Map, String> {
     let mut independents = Vec::new();
     let mut fr = Vec::new();
     let mut group_fr = Vec::new();
+    let mut at = Vec::new();
     for (gi, (gkey, gname)) in GROUP_NAMES.iter().enumerate() {
         let group = if gi < 6 {
             raw.empires.get(*gkey)
@@ -243,6 +248,7 @@ pub fn load(yaml: &str) -> Result<Map, String> {
                 independents.push(t);
             }
             b.alias(key, &rt.fr);
+            at.push(rt.at);
             fr.push(FrName {
                 name: rt.fr.clone(),
                 article: rt.article,
@@ -267,6 +273,7 @@ pub fn load(yaml: &str) -> Result<Map, String> {
         independents,
         fr,
         group_fr,
+        at,
     })
 }
 

@@ -11,6 +11,7 @@
 //! * [`rules`]: checking and applying orders (all the rules).
 //! * [`text`]: the order language (English and French keywords) and the help.
 //! * [`narrate`], [`view`]: what happened and the reports, in English or French.
+//! * [`picture`]: the castles as an SVG picture (the HTML part of a report).
 //! * [`bot`]: a heuristic player.
 //! * [`measure`]: bot games without a table, for the deck measurements.
 
@@ -18,6 +19,7 @@ pub mod bot;
 pub mod cards;
 pub mod measure;
 pub mod narrate;
+pub mod picture;
 pub mod rules;
 pub mod text;
 pub mod view;
@@ -529,5 +531,9 @@ impl Rules for Castrum {
 
     fn order_help(lang: Lang) -> String {
         text::help(lang)
+    }
+
+    fn picture(&self, viewer: Viewer, lang: Lang) -> Option<String> {
+        Some(picture::picture(self, viewer, lang))
     }
 }

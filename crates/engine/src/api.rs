@@ -304,6 +304,13 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
 
     /// Short help on the order language (the ORDERS command), in `lang`.
     fn order_help(lang: Lang) -> String;
+
+    /// The board as an SVG picture for `viewer` in `lang`: made from what `viewer` may
+    /// know only (`Viewer::Public`: the public view's facts; `Viewer::Seat(s)`: those plus
+    /// seat `s`'s own). `None`: this game draws no picture (the report stays text only).
+    fn picture(&self, _viewer: Viewer, _lang: Lang) -> Option<String> {
+        None
+    }
 }
 
 /// Who produced an order.
@@ -820,6 +827,29 @@ impl<R: Rules> Table<R> {
         Ok(t)
     }
 
+    /// The game as it stood at the end of dice turn `turn`: setup and every history entry
+    /// of a turn up to `turn`, replayed from the seed.
+    pub fn replay_to(&self, turn: u32) -> Result<Table<R>, String> {
+        let mut t = Table::<R>::new(
+            &self.dice.game_id,
+            self.dice_master(),
+            self.players.clone(),
+            self.options.clone(),
+        )
+        .map_err(|e| e.message)?;
+        for (i, e) in self.history.iter().enumerate().skip(1) {
+            if e.turn > turn {
+                break;
+            }
+            let (Some(seat), Some(order), Some(src)) = (e.seat, e.order.clone(), e.source) else {
+                return Err(format!("history entry {i} has no order"));
+            };
+            t.apply(seat, order, src)
+                .map_err(|er| format!("history entry {i}: {}", er.message))?;
+        }
+        Ok(t)
+    }
+
     fn dice_master(&self) -> Secret {
         self.dice.master_secret()
     }
@@ -863,6 +893,11 @@ pub trait Session: Send {
     fn bot_turn(&self, seat: Seat, max_lines: usize) -> Vec<String>;
     fn public_view(&self, lang: Lang) -> String;
     fn private_view(&self, seat: Seat, lang: Lang) -> String;
+    /// The board as an SVG picture (see [`Rules::picture`]).
+    fn picture(&self, viewer: Viewer, lang: Lang) -> Option<String>;
+    /// The game as it stood at the end of dice turn `turn` (replayed from its seed and
+    /// history; the whole game if `turn` is past its end): `castellan render --turn N`.
+    fn at_turn(&self, turn: u32) -> Result<Box<dyn Session>, String>;
     fn outcome(&self) -> Option<Outcome>;
     fn order_help(&self, lang: Lang) -> String;
     /// The kinds of prompt this game raises.
@@ -917,6 +952,13 @@ impl<R: Rules> Session for Table<R> {
     }
     fn private_view(&self, seat: Seat, lang: Lang) -> String {
         self.state.private_view(seat, lang)
+    }
+    fn picture(&self, viewer: Viewer, lang: Lang) -> Option<String> {
+        let svg = self.state.picture(viewer, lang)?;
+        Some(crate::svg::stamp(&svg, viewer))
+    }
+    fn at_turn(&self, turn: u32) -> Result<Box<dyn Session>, String> {
+        Ok(Box::new(self.replay_to(turn)?))
     }
     fn outcome(&self) -> Option<Outcome> {
         self.state.outcome()

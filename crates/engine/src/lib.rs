@@ -21,6 +21,7 @@ pub mod claim;
 pub mod dice;
 pub mod lang;
 pub mod names;
+pub mod svg;
 
 pub use api::{
     load_table, options_from_pairs, order_lines, play_out, Entry, LineCheck, LineError,

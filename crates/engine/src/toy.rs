@@ -145,4 +145,30 @@ impl Rules for Race {
     fn order_help(lang: Lang) -> String {
         lang.pick("ADD n", "ADD n (ou AJOUTE n)").into()
     }
+    /// A bar of the count out of ten; seat 0's picture also shows its card (a private
+    /// fact, so the judge's privacy tests scan the pictures too).
+    fn picture(&self, viewer: Viewer, lang: Lang) -> Option<String> {
+        let mut s = crate::svg::Svg::new(220, 60, "#fff", "race");
+        s.raw(&format!(
+            "<rect x=\"10\" y=\"10\" width=\"{}\" height=\"14\" fill=\"#1f5fa8\"/>",
+            20 * self.count.min(10)
+        ));
+        s.text(
+            10.0,
+            44.0,
+            "start",
+            "font-size:12px",
+            &self.public_view(lang),
+        );
+        if viewer == Viewer::Seat(0) {
+            s.text(
+                120.0,
+                44.0,
+                "start",
+                "font-size:12px",
+                &self.private_view(0, lang),
+            );
+        }
+        Some(s.finish())
+    }
 }

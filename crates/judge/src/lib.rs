@@ -22,13 +22,15 @@
 //!   French) and hand it to its family; nothing else. One file per family:
 //!   `cmd/create.rs` CREATE (raw `CreateArgs` then checked `GameSetup`),
 //!   `cmd/join.rs` JOIN, `cmd/observe.rs` OBSERVE, `cmd/orders.rs` orders and CHECK,
-//!   `cmd/seat.rs` RESIGN VACATION SET LANGUAGE, `cmd/press.rs` PRESS,
+//!   `cmd/seat.rs` RESIGN VACATION SET LANGUAGE SET FORMAT, `cmd/press.rs` PRESS,
 //!   `cmd/info.rs` HELP LIST ORDERS STATUS HISTORY VERIFY,
 //!   `cmd/gm.rs` START PAUSE RESUME EXTEND REPLACE KICK END.
 //! * `deadlines.rs`: the tick: reminders, defaults and bot stand-ins.
 //! * `settle.rs`: after a handling: bots play, ends are recorded, deadlines reset.
 //! * `reports.rs`: what each report says, as typed data (public once per language,
 //!   private per seat).
+//! * `html.rs`: the HTML part of a report: its text and the board's picture (SVG), for
+//!   readers who did not choose `SET FORMAT TEXT`.
 //! * `mails.rs`: outgoing mail: typed contexts (reply, notice events, prompts) rendered
 //!   through the templates in the reader's language, subjects included.
 //! * `templates.rs`: the templates (templates/en, templates/fr, embedded), overrides,
@@ -48,6 +50,7 @@ mod clock;
 mod cmd;
 mod config;
 mod deadlines;
+mod html;
 mod intake;
 mod judge;
 mod limits;
@@ -62,11 +65,12 @@ mod templates;
 pub use audit::audit;
 pub use clock::{format_long, format_long_in, format_short, format_short_in};
 pub use config::JudgeConfig;
+pub use html::{page as html_page, HTML_LIMIT};
 pub use intake::processed_key;
 pub use judge::{AdminCommand, Judge, JudgeError};
 pub use limits::{clean_name, clean_text, reply_budget, MAX_NAME_CHARS};
 pub use model::{
-    Changes, DeadlineSettings, Env, GameRecord, Inbound, LogLine, MemoryStore, Outbound,
-    PlayerRecord, SeatRecord, SenderRecord, Status, Store, StoreError,
+    Changes, DeadlineSettings, Env, GameRecord, Inbound, LogLine, MailFormat, MemoryStore,
+    Outbound, PlayerRecord, SeatRecord, SenderRecord, Status, Store, StoreError,
 };
 pub use templates::{Rendered, Templates, KINDS};

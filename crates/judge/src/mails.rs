@@ -29,6 +29,8 @@ pub(crate) struct Draft {
     pub(crate) in_reply_to: Option<String>,
     pub(crate) references: Vec<String>,
     pub(crate) headers: Vec<(String, String)>,
+    /// The HTML part (html.rs), if the mail has one.
+    pub(crate) html: Option<String>,
 }
 
 /// A prompt as the templates show it.
@@ -79,6 +81,7 @@ impl Run<'_> {
             in_reply_to,
             references,
             headers: Vec::new(),
+            html: None,
         });
     }
 
@@ -111,6 +114,7 @@ impl Run<'_> {
                 in_reply_to: if irt.is_empty() { None } else { Some(irt) },
                 references: refs,
                 headers: Vec::new(),
+                html: None,
             },
         );
     }

@@ -52,6 +52,11 @@ pub struct Outbound {
     /// cannot change them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub headers: Vec<(String, String)>,
+    /// The same content as `body` as an HTML page with the board's picture (SVG inline):
+    /// sent as `multipart/alternative` beside the text. `None`: text only (a game that
+    /// draws no picture, a reader who chose `SET FORMAT TEXT`, or a mail that is no report).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub html: Option<String>,
 }
 
 /// The injected world: the time and fresh randomness (game secrets, passwords, tokens).
@@ -172,6 +177,20 @@ pub struct SeatRecord {
     /// The language this player reads (`SET LANGUAGE fr`); `None`: the game's.
     #[serde(default)]
     pub language: Option<Lang>,
+    /// Text only, or text with an HTML part and the board's picture (`SET FORMAT`).
+    #[serde(default)]
+    pub format: MailFormat,
+}
+
+/// How a player's reports are sent (`SET FORMAT TEXT | HTML`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MailFormat {
+    /// The text alone.
+    Text,
+    /// The text and, beside it, an HTML part with the same content and the board's picture.
+    #[default]
+    Html,
 }
 
 /// A game as the judge stores it.

@@ -5,7 +5,7 @@ use crate::clock::{format_long_in, format_short_in};
 use crate::mails::*;
 use crate::model::*;
 use crate::run::*;
-use castellan_engine::{Lang, Narration, Session};
+use castellan_engine::{Lang, Narration, Session, Viewer};
 use serde::Serialize;
 
 /// A revealed dice seed.
@@ -150,8 +150,10 @@ impl Run<'_> {
                 return;
             };
             let ctx = self.public_report(&g.rec, session.as_ref(), &dice, lang);
+            let svg = session.picture(Viewer::Public, lang);
             for a in to {
                 self.send(&a, lang, "report", &ctx, &g.rec.id.clone(), None);
+                self.attach_picture(&g.rec, svg.as_deref(), lang);
             }
         }
         for seat in 0..g.rec.seats.len() {
@@ -247,5 +249,7 @@ impl Run<'_> {
         };
         let token = s.token.clone();
         self.send(&addr, lang, "private", &ctx, &g.rec.id, Some(&token));
+        let svg = session.picture(Viewer::Seat(seat), lang);
+        self.attach_picture(&g.rec, svg.as_deref(), lang);
     }
 }

@@ -203,6 +203,7 @@ impl<'a> Run<'a> {
                 in_reply_to: d.in_reply_to,
                 references: d.references,
                 headers: d.headers,
+                html: d.html,
             });
         }
         for g in std::mem::take(&mut self.games).into_values() {

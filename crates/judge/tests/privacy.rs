@@ -36,20 +36,32 @@ fn privacy_round(round: u64) {
     assert_eq!(w.game("race-1").status, Status::Finished);
     for m in w.store.outbox() {
         if m.to != ANNA {
-            assert!(
-                !mentions_a_card(&m.body) && !m.body.contains(&format!("card {card}")),
-                "seat 0's card in a mail to {}: {}",
-                m.to,
-                m.body
-            );
+            // The text part, and the HTML part with its picture (issue 14).
+            for part in [Some(&m.body), m.html.as_ref()].into_iter().flatten() {
+                assert!(
+                    !mentions_a_card(part) && !part.contains(&format!("card {card}")),
+                    "seat 0's card in a mail to {}: {}",
+                    m.to,
+                    part
+                );
+            }
         }
     }
-    // Seat 0 did see it, in mails of her own.
-    assert!(w
-        .store
-        .outbox()
+    // Seat 0 did see it, in mails of her own: in the text and in her picture.
+    let outbox = w.store.outbox();
+    let mine = |m: &&Outbound| m.to == ANNA;
+    assert!(outbox
         .iter()
-        .any(|m| m.to == ANNA && m.body.contains(&format!("card {card}"))));
+        .filter(mine)
+        .any(|m| m.body.contains(&format!("card {card}"))));
+    assert!(outbox.iter().filter(mine).any(|m| m
+        .html
+        .as_ref()
+        .is_some_and(|h| h.contains("<svg") && h.contains(&format!("card {card}")))));
+    // The others got pictures too (or the scan above proved nothing about them).
+    assert!(outbox
+        .iter()
+        .any(|m| m.to != ANNA && m.html.as_ref().is_some_and(|h| h.contains("<svg"))));
 }
 
 /// Issue 3 (Reports): "A player's private text never goes in a mail addressed to anyone
@@ -137,12 +149,14 @@ fn a_french_seat_and_an_english_seat_each_read_their_own_language() {
         .any(|m| m.to == BOB && m.subject.starts_with("[race-1] Game over")));
     for m in &outbox {
         if m.to != ANNA {
-            assert!(
-                !mentions_a_card(&m.body) && !mentions_a_carte(&m.body),
-                "seat 0's card in a mail to {}: {}",
-                m.to,
-                m.body
-            );
+            for part in [Some(&m.body), m.html.as_ref()].into_iter().flatten() {
+                assert!(
+                    !mentions_a_card(part) && !mentions_a_carte(part),
+                    "seat 0's card in a mail to {}: {}",
+                    m.to,
+                    part
+                );
+            }
         }
     }
     assert!(outbox

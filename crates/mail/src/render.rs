@@ -3,7 +3,7 @@
 use std::time::{Duration, SystemTime};
 
 use lettre::message::header::{ContentType, HeaderName, HeaderValue, MIME_VERSION_1_0};
-use lettre::message::Mailbox;
+use lettre::message::{Mailbox, MultiPart};
 use lettre::Message;
 use serde::{Deserialize, Serialize};
 
@@ -27,6 +27,10 @@ pub struct OutgoingMail {
     /// any other name, and CR or LF in a value, are dropped or flattened.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub headers: Vec<(String, String)>,
+    /// An HTML part with the same content as `body` (and the board's picture): the mail
+    /// goes out as `multipart/alternative`, the text first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub html: Option<String>,
 }
 
 /// Why a mail cannot be rendered.
@@ -66,7 +70,8 @@ fn raw(name: &'static str, value: &str) -> HeaderValue {
 /// Renders the mail as it goes on the wire: Message-ID, In-Reply-To, References,
 /// `Auto-Submitted: auto-replied` (RFC 3834: other robots must not answer it),
 /// `X-Auto-Response-Suppress: All` (Exchange: no out-of-office answers), a Date fixed from
-/// `date_unix` (seconds since 1970, UTC; so golden files are stable), UTF-8 text/plain.
+/// `date_unix` (seconds since 1970, UTC; so golden files are stable), UTF-8 text/plain, or
+/// `multipart/alternative` (text/plain, then text/html) when the mail has an HTML part.
 /// Fails only for an address that does not parse.
 pub fn try_render(mail: &OutgoingMail, date_unix: i64) -> Result<Vec<u8>, RenderError> {
     let from = mailbox("from", &mail.from)?;
@@ -98,13 +103,20 @@ pub fn try_render(mail: &OutgoingMail, date_unix: i64) -> Result<Vec<u8>, Render
             builder = builder.raw_header(HeaderValue::new(n, value.replace(['\r', '\n'], " ")));
         }
     }
-    let message = builder
+    let builder = builder
         .raw_header(raw("Auto-Submitted", "auto-replied"))
         .raw_header(raw("X-Auto-Response-Suppress", "All"))
-        .header(MIME_VERSION_1_0)
-        .header(ContentType::TEXT_PLAIN)
-        .body(mail.body.clone())
-        .map_err(|e| RenderError::Build(e.to_string()))?;
+        .header(MIME_VERSION_1_0);
+    let message = match &mail.html {
+        Some(html) => builder.multipart(MultiPart::alternative_plain_html(
+            mail.body.clone(),
+            html.clone(),
+        )),
+        None => builder
+            .header(ContentType::TEXT_PLAIN)
+            .body(mail.body.clone()),
+    }
+    .map_err(|e| RenderError::Build(e.to_string()))?;
     Ok(message.formatted())
 }
 
@@ -139,6 +151,7 @@ mod tests {
     fn sample() -> OutgoingMail {
         OutgoingMail {
             headers: Vec::new(),
+            html: None,
             message_id: "<r1.castle-7@judge.example>".into(),
             from: "Castellan <judge@judge.example>".into(),
             to: "alice@example.org".into(),
@@ -207,6 +220,35 @@ mod tests {
         ));
         let out = String::from_utf8(render(&m, 0)).unwrap();
         assert!(out.contains("To: invalid@castellan.invalid"));
+    }
+
+    /// Issue 14: a report with a picture goes out as multipart/alternative, the text part
+    /// first and unchanged, the HTML part after it; both parse back.
+    #[test]
+    fn a_mail_with_an_html_part_is_multipart_alternative_with_the_text_first() {
+        let mut m = sample();
+        m.body = "Turn 12. Paris: Alice, 5 armies.\n".into();
+        m.html = Some("<!DOCTYPE html>\n<html><body><svg xmlns=\"http://www.w3.org/2000/svg\"></svg><pre>Turn 12.</pre></body></html>".into());
+        let bytes = render(&m, 0);
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(
+            text.contains("Content-Type: multipart/alternative"),
+            "{text}"
+        );
+        let parsed = mail_parser::MessageParser::default()
+            .parse(&bytes[..])
+            .unwrap();
+        assert_eq!(
+            parsed.body_text(0).unwrap().trim_end(),
+            "Turn 12. Paris: Alice, 5 armies."
+        );
+        let html = parsed.body_html(0).unwrap();
+        assert!(html.contains("<svg xmlns"), "{html}");
+        let (t, h) = (
+            text.find("text/plain").unwrap(),
+            text.find("text/html").unwrap(),
+        );
+        assert!(t < h, "the text part comes first");
     }
 
     #[test]

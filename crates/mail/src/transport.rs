@@ -251,6 +251,7 @@ mod tests {
 
     fn mail(to: &str) -> OutgoingMail {
         OutgoingMail {
+            html: None,
             headers: Vec::new(),
             message_id: "<r1/x@judge.example>".into(),
             from: "judge@judge.example".into(),

@@ -174,6 +174,7 @@ async fn wait_unseen(inbox: &mut ImapInbox, n: usize) -> Vec<(u32, Vec<u8>)> {
 
 fn orders_mail() -> OutgoingMail {
     OutgoingMail {
+        html: None,
         headers: Vec::new(),
         message_id: "<orders-1@example.org>".into(),
         from: "Alice Martin <alice@example.org>".into(),
@@ -251,6 +252,7 @@ async fn smtp_in_imap_read_reply_out() {
 
     // The judge answers over SMTP; the reply lands in alice's own Maildir, threaded.
     let reply = OutgoingMail {
+        html: None,
         headers: Vec::new(),
         message_id: "<turn-2.castle-7.alice@castellan.test>".into(),
         from: "Castellan <judge@castellan.test>".into(),
@@ -459,6 +461,7 @@ async fn smtp_starttls_trusting_the_ca_file_delivers() {
     );
 
     let reply = OutgoingMail {
+        html: None,
         headers: Vec::new(),
         message_id: "<tls-reply-1@castellan.test>".into(),
         from: "Castellan <judge@castellan.test>".into(),
@@ -570,6 +573,7 @@ async fn a_mailer_sends_a_batch_over_one_connection() {
         Some(servers.ca_file.clone()),
     );
     let mail = |n: usize, to: &str| OutgoingMail {
+        html: None,
         headers: Vec::new(),
         message_id: format!("<batch-{n}@castellan.test>"),
         from: "judge@castellan.test".into(),

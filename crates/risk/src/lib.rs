@@ -6,6 +6,7 @@
 //! * `game`: the state machine (setup, turns, battles, fortify, elimination, victory).
 //! * `orders`: the order language (see docs/orders/risk.md).
 //! * `view`: narration, the text world map, the private view.
+//! * [`picture`]: the world map as an SVG picture (the HTML part of a report).
 //! * `bot`: a sensible bot.
 //!
 //! Rules decisions where the text is unclear are in docs/rules/risk.md.
@@ -16,6 +17,7 @@ pub mod map;
 mod bot;
 mod game;
 mod orders;
+pub mod picture;
 mod say;
 
 /// An order line in a reader's language (French order words and names for [`Lang::Fr`]);
@@ -451,5 +453,9 @@ impl Rules for Risk {
 
     fn order_help(lang: Lang) -> String {
         orders::help(lang)
+    }
+
+    fn picture(&self, viewer: Viewer, lang: Lang) -> Option<String> {
+        Some(picture::picture(self, viewer, lang))
     }
 }

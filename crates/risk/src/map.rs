@@ -78,6 +78,8 @@ pub struct RiskMap {
     /// French names of the territories (by id) and of the continents (by group).
     pub french: Vec<French>,
     pub continents_fr: Vec<String>,
+    /// Each territory's (latitude, longitude), in degrees (data/board.yaml `at:`).
+    pub at: Vec<(f64, f64)>,
 }
 
 const DATA: &str = include_str!("../data/board.yaml");
@@ -148,6 +150,8 @@ struct RawTerritory {
     name: String,
     fr: String,
     card: String,
+    /// Latitude and longitude of the region's middle (the picture projects them).
+    at: (f64, f64),
 }
 
 fn load() -> Result<RiskMap, String> {
@@ -163,6 +167,7 @@ fn load() -> Result<RiskMap, String> {
     let mut symbols = Vec::new();
     let mut french = Vec::new();
     let mut continents_fr = Vec::new();
+    let mut at = Vec::new();
     for (k, c) in conts {
         let key = k.as_str().ok_or("continent key")?;
         let c: RawContinent = serde_yaml::from_value(c.clone()).map_err(|e| e.to_string())?;
@@ -171,6 +176,7 @@ fn load() -> Result<RiskMap, String> {
         for t in &c.territories {
             let raw = terrs.get(t).ok_or(format!("territory {t} has no entry"))?;
             b.territory(t, &raw.name, g).map_err(|e| e.to_string())?;
+            at.push(raw.at);
             let f = French::from_data(&raw.fr);
             b.alias(t, &f.name);
             french.push(f);
@@ -204,6 +210,7 @@ fn load() -> Result<RiskMap, String> {
         wild_cards,
         french,
         continents_fr,
+        at,
     })
 }
 

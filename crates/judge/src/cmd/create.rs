@@ -346,6 +346,7 @@ fn open_seat(i: usize) -> SeatRecord {
         bot: false,
         resigned: false,
         language: None,
+        format: MailFormat::default(),
     }
 }
 

@@ -35,7 +35,7 @@ pub(crate) use gm::Extend;
 pub(crate) use seat::Vacation;
 
 use crate::config::JudgeConfig;
-use crate::model::StoreError;
+use crate::model::{MailFormat, StoreError};
 use crate::run::{Ctx, Run};
 use castellan_engine::Lang;
 
@@ -83,6 +83,8 @@ pub enum Command {
     End,
     /// SET LANGUAGE en | fr (also LANGUE fr, SET LANGUE fr, RÉGLER LANGUE fr)
     Language(Lang),
+    /// SET FORMAT TEXT | HTML (also RÉGLER FORMAT TEXTE | HTML)
+    Format(MailFormat),
     /// RECORD [address] (BILAN): a player's record across games.
     Record(Option<String>),
 }
@@ -118,6 +120,8 @@ pub enum CmdError {
     NotALanguage { given: String },
     #[error("SET LANGUAGE takes a language: en or fr")]
     LanguageArgs,
+    #[error("SET FORMAT takes TEXT or HTML")]
+    FormatArgs,
 }
 
 /// Does this word look like a game id ("race-1", "castle-7")?
@@ -307,6 +311,7 @@ impl Run<'_> {
             | Command::Kick(_)
             | Command::End => self.gm_by_mail(ctx, from, cmd, no, line)?,
             Command::Language(lang) => self.set_language(ctx, from, lang)?,
+            Command::Format(format) => self.set_format(ctx, from, format)?,
             Command::Record(address) => self.record_command(from, address)?,
         }
         Ok(())
@@ -321,9 +326,17 @@ impl Run<'_> {
     }
 }
 
-/// SET LANGUAGE fr, LANGUAGE fr (and the French LANGUE fr, RÉGLER LANGUE fr). Any other
-/// SET is a game's standing order.
+/// SET LANGUAGE fr, LANGUAGE fr (and the French LANGUE fr, RÉGLER LANGUE fr); SET FORMAT
+/// TEXT | HTML (RÉGLER FORMAT TEXTE | HTML). Any other SET is a game's standing order.
 fn parse_language(kw: &str, a: &Args) -> Option<Result<Command, CmdError>> {
+    if let ("SET", [w, rest @ ..]) = (kw, a.words.as_slice()) {
+        if w.eq_ignore_ascii_case("FORMAT") {
+            return Some(match rest {
+                [f] => seat::parse_format(f).ok_or(CmdError::FormatArgs),
+                _ => Err(CmdError::FormatArgs),
+            });
+        }
+    }
     let words: &[&str] = match (kw, a.words.as_slice()) {
         ("SET", [w, rest @ ..]) if matches!(keyword(w), Some(("LANGUAGE", _))) => rest,
         ("SET", _) => return None,

@@ -7,7 +7,8 @@ use crate::model::*;
 use crate::run::*;
 use castellan_engine::Lang;
 
-/// What RESIGN, VACATION and SET LANGUAGE answer (templates/LANG/answers/seat.txt).
+/// What RESIGN, VACATION, SET LANGUAGE and SET FORMAT answer
+/// (templates/LANG/answers/seat.txt).
 #[derive(Clone, Debug, serde::Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub(crate) enum SeatAnswer {
@@ -47,6 +48,20 @@ pub(crate) enum SeatAnswer {
         language: &'static str,
         whole_game: bool,
     },
+    /// `format`: "text" or "html".
+    Format {
+        game: String,
+        format: MailFormat,
+    },
+}
+
+/// TEXT or HTML (TEXTE in French), any case.
+pub(crate) fn parse_format(word: &str) -> Option<Command> {
+    match word.to_uppercase().as_str() {
+        "TEXT" | "TEXTE" => Some(Command::Format(MailFormat::Text)),
+        "HTML" => Some(Command::Format(MailFormat::Html)),
+        _ => None,
+    }
 }
 
 impl Run<'_> {
@@ -113,6 +128,37 @@ impl Run<'_> {
         };
         self.answer(lang, "seat", &answer);
         self.glog(&id, "language", format!("{from}: {}", lang.code()));
+        self.put(g);
+        Ok(())
+    }
+
+    /// SET FORMAT: this seat's reports as text only, or with an HTML part and the board's
+    /// picture. Only a seat has a format (observers and the game master get the picture).
+    pub(crate) fn set_format(
+        &mut self,
+        ctx: &Ctx,
+        from: &str,
+        format: MailFormat,
+    ) -> Result<(), StoreError> {
+        let Some((mut g, who)) = self.authed(ctx, from, "SET FORMAT")? else {
+            return Ok(());
+        };
+        let id = g.rec.id.clone();
+        let lang = self.addr_lang(&g.rec, from);
+        let Some(seat) = who.seat else {
+            let command = "set format".to_string();
+            self.answer(lang, "seat", &SeatAnswer::NoSeat { command, game: id });
+            self.put(g);
+            return Ok(());
+        };
+        g.rec.seats[seat].format = format;
+        g.dirty = true;
+        let answer = SeatAnswer::Format {
+            game: id.clone(),
+            format,
+        };
+        self.answer(lang, "seat", &answer);
+        self.glog(&id, "format", format!("{from}: {format:?}"));
         self.put(g);
         Ok(())
     }

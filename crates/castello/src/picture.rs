@@ -1,0 +1,217 @@
+//! The board as a picture (SVG): the 21 × 15 squares in their three sections, columns A–U
+//! and rows 1–15 labelled as the orders name them, the pawns (a ring on those that have not
+//! moved yet and may still go two squares), the castles standing and the ones taken, the
+//! last move's path and the pawns it captured. Made from the public position only (Castello
+//! hides nothing: a seat's picture is the same).
+
+use crate::geom::{Sq, COLS, ROWS};
+use crate::words::colour_in;
+use crate::{Castello, Cell, BLACK, RED};
+use castellan_engine::svg::Svg;
+use castellan_engine::{Lang, Viewer};
+use std::fmt::Write;
+
+const C: f64 = 32.0;
+const LEFT: f64 = 26.0;
+const TOP: f64 = 46.0;
+const PAWN: [&str; 2] = ["#c0392b", "#1b1b1b"];
+const SECTION: [&str; 3] = ["#f6dcdc", "#efe8d8", "#dcdcdc"];
+
+fn centre(s: Sq) -> (f64, f64) {
+    (
+        LEFT + (s.col as f64 + 0.5) * C,
+        TOP + (ROWS as f64 - 1.0 - s.row as f64 + 0.5) * C,
+    )
+}
+
+fn castle(x: f64, y: f64, fill: &str, stroke: &str, dash: bool) -> String {
+    let (l, b) = (x - 9.0, y + 8.0);
+    format!(
+        "<path d=\"M{l:.1} {b:.1}v-15h4v4h3v-4h4v4h3v-4h4v15z\" fill=\"{fill}\" stroke=\"{stroke}\" \
+         stroke-width=\"1.5\"{}/>",
+        if dash { " stroke-dasharray=\"3 2\"" } else { "" }
+    )
+}
+
+impl Castello {
+    /// The picture in `lang` (the same for every viewer: nothing in Castello is hidden).
+    pub(crate) fn picture_in(&self, _viewer: Viewer, lang: Lang) -> String {
+        let w = LEFT * 2.0 + COLS as f64 * C;
+        let board_h = ROWS as f64 * C;
+        let h = TOP + board_h + 24.0 + 18.0 * 3.0 + 8.0;
+        let title = match (&self.result, lang) {
+            (Some(_), Lang::En) => format!("Castello, after {} moves: game over", self.ply),
+            (Some(_), Lang::Fr) => format!("Castello, après {} coups : partie terminée", self.ply),
+            (None, Lang::En) => format!(
+                "Castello, move {}: {} to move",
+                self.ply + 1,
+                self.name_in(self.to_move, lang)
+            ),
+            (None, Lang::Fr) => format!(
+                "Castello, coup {} : à {} de jouer",
+                self.ply + 1,
+                self.name_in(self.to_move, lang)
+            ),
+        };
+        let mut s = Svg::new(w as u32, h.ceil() as u32, "#faf8f2", &title);
+        s.text(
+            10.0,
+            18.0,
+            "start",
+            "font-size:15px;font-weight:bold;fill:#222",
+            &title,
+        );
+        let mut out = String::new();
+        for (i, tint) in SECTION.iter().enumerate() {
+            let _ = write!(
+                out,
+                "<rect x=\"{:.0}\" y=\"{TOP:.0}\" width=\"{:.0}\" height=\"{board_h:.0}\" fill=\"{tint}\"/>",
+                LEFT + 7.0 * C * i as f64,
+                7.0 * C
+            );
+        }
+        for c in 0..=COLS {
+            let x = LEFT + c as f64 * C;
+            let width = if c % 7 == 0 { 2.5 } else { 0.6 };
+            let _ = write!(
+                out,
+                "<line x1=\"{x:.0}\" y1=\"{TOP:.0}\" x2=\"{x:.0}\" y2=\"{:.0}\" stroke=\"#555\" stroke-width=\"{width}\"/>",
+                TOP + board_h
+            );
+        }
+        for r in 0..=ROWS {
+            let y = TOP + r as f64 * C;
+            let width = if r % ROWS == 0 { 2.5 } else { 0.6 };
+            let _ = write!(
+                out,
+                "<line x1=\"{LEFT:.0}\" y1=\"{y:.0}\" x2=\"{:.0}\" y2=\"{y:.0}\" stroke=\"#555\" stroke-width=\"{width}\"/>",
+                LEFT + COLS as f64 * C
+            );
+        }
+        s.raw(&out);
+        let label = "font-size:12px;font-weight:bold;fill:#333";
+        for c in 0..COLS {
+            let x = LEFT + (c as f64 + 0.5) * C;
+            let l = ((b'A' + c as u8) as char).to_string();
+            s.text(x, TOP - 6.0, "middle", label, &l);
+            s.text(x, TOP + board_h + 15.0, "middle", label, &l);
+        }
+        for r in 0..ROWS {
+            let y = TOP + (ROWS as f64 - 1.0 - r as f64 + 0.5) * C + 4.0;
+            s.text(LEFT / 2.0, y, "middle", label, &(r + 1).to_string());
+            s.text(w - LEFT / 2.0, y, "middle", label, &(r + 1).to_string());
+        }
+        // The castles: standing ones in stone (home castles edged in their side's colour),
+        // taken ones as a dashed outline in the taker's colour.
+        for c in &self.castles {
+            let (x, y) = centre(c.sq);
+            let edge = c.home.map(|h| PAWN[h as usize]).unwrap_or("#333");
+            let (fill, dash, state) = match c.taken_by {
+                Some(t) => ("none", true, format!("taken-by-{}", colour_in(t, Lang::En))),
+                None => ("#a9a39a", false, "standing".to_string()),
+            };
+            let stroke = c.taken_by.map(|t| PAWN[t as usize]).unwrap_or(edge);
+            s.raw(&format!(
+                "<g data-square=\"{}\" data-castle=\"{state}\">{}</g>",
+                c.sq,
+                castle(x, y, fill, stroke, dash)
+            ));
+        }
+        // The last move: its path, then a cross on each pawn it captured.
+        if self.last_path.len() > 1 {
+            let pts: Vec<String> = self
+                .last_path
+                .iter()
+                .map(|q| {
+                    let (x, y) = centre(*q);
+                    format!("{x:.0},{y:.0}")
+                })
+                .collect();
+            s.raw(&format!(
+                "<polyline points=\"{}\" fill=\"none\" stroke=\"#e6a100\" stroke-width=\"5\" \
+                 stroke-linejoin=\"round\" stroke-linecap=\"round\" opacity=\"0.85\"/>",
+                pts.join(" ")
+            ));
+            let (x, y) = centre(self.last_path[0]);
+            s.raw(&format!(
+                "<circle cx=\"{x:.0}\" cy=\"{y:.0}\" r=\"6\" fill=\"none\" stroke=\"#e6a100\" stroke-width=\"3\"/>"
+            ));
+        }
+        for q in &self.last_captured {
+            let (x, y) = centre(*q);
+            s.raw(&format!(
+                "<g data-captured=\"{q}\"><path d=\"M{:.0} {:.0}l14 14m0 -14l-14 14\" stroke=\"#d35400\" stroke-width=\"4\" stroke-linecap=\"round\"/></g>",
+                x - 7.0,
+                y - 7.0
+            ));
+        }
+        // The pawns, by side; a ring on each that has not moved yet.
+        let mut rings = String::from("<g fill=\"none\" stroke=\"#fff\" stroke-width=\"1.6\">");
+        for seat in [RED, BLACK] {
+            let mut g = format!(
+                "<g data-owner=\"{}\" fill=\"{}\" stroke=\"#000\">",
+                colour_in(seat, Lang::En),
+                PAWN[seat as usize]
+            );
+            for i in 0..self.cells.len() {
+                let Cell::Pawn { seat: p, moved } = self.cells[i] else {
+                    continue;
+                };
+                if p != seat {
+                    continue;
+                }
+                let q = Sq::from_idx(i);
+                let (x, y) = centre(q);
+                let _ = write!(
+                    g,
+                    "<circle data-square=\"{q}\" cx=\"{x:.0}\" cy=\"{y:.0}\" r=\"11.5\"/>"
+                );
+                if !moved {
+                    let _ = write!(rings, "<circle cx=\"{x:.0}\" cy=\"{y:.0}\" r=\"6\"/>");
+                }
+            }
+            g.push_str("</g>");
+            s.raw(&g);
+        }
+        rings.push_str("</g>");
+        s.raw(&rings);
+        let mut y = TOP + board_h + 36.0;
+        for seat in [RED, BLACK] {
+            let line = match lang {
+                Lang::En => format!(
+                    "{}: {} pawns on the board, has taken {} pawns and {} castles",
+                    self.name_in(seat, lang),
+                    self.pawn_count(seat),
+                    self.pawns_taken(seat),
+                    self.castle_count(seat)
+                ),
+                Lang::Fr => format!(
+                    "{} : {} pions sur le tablier, a pris {} pions et {} châteaux",
+                    self.name_in(seat, lang),
+                    self.pawn_count(seat),
+                    self.pawns_taken(seat),
+                    self.castle_count(seat)
+                ),
+            };
+            s.raw(&format!(
+                "<circle cx=\"16\" cy=\"{:.0}\" r=\"6\" fill=\"{}\"/>",
+                y - 4.0,
+                PAWN[seat as usize]
+            ));
+            s.text(28.0, y, "start", "font-size:13px;fill:#222", &line);
+            y += 18.0;
+        }
+        if let Some(l) = &self.last {
+            let moved = lang.pick("Last move", "Dernier coup");
+            let sep = lang.pick(": ", " : ");
+            s.text(
+                10.0,
+                y,
+                "start",
+                "font-size:13px;fill:#222",
+                &format!("{moved}{sep}{}", crate::words::last_move_in(l, lang)),
+            );
+        }
+        s.finish()
+    }
+}

@@ -1,0 +1,117 @@
+//! The board as a picture (SVG): the 42 territories of the world at the middle of the
+//! regions they stand for (data/board.yaml `at:`, projected), borders and sea lanes (the
+//! Alaska–Kamchatka lane leaves one edge and comes back at the other), the continents
+//! tinted, the owners' colours and army counts, revealed headquarters. Made from the
+//! public view's facts only; a seat's picture adds that seat's own secret headquarters.
+
+use crate::map::{self, board};
+use crate::{Owner, Risk};
+use castellan_engine::board::Edge;
+use castellan_engine::svg::{project, seat_colour, spread, GraphMap, Node, Region, NOBODY};
+use castellan_engine::{Lang, Seat, Viewer};
+
+const W: f64 = 900.0;
+const H: f64 = 520.0;
+const NEUTRAL: &str = "#8a8576";
+/// North America, South America, Europe, Africa, Asia, Australia (data order).
+const TINTS: [&str; 6] = [
+    "#f6e3b4", "#f2c9c9", "#c9d6ef", "#f3dcc4", "#d9ead3", "#e4d3ec",
+];
+
+fn name(s: &Risk, seat: Seat) -> String {
+    s.players
+        .get(seat)
+        .cloned()
+        .unwrap_or_else(|| format!("seat {seat}"))
+}
+
+/// The picture for `viewer` in `lang`.
+pub fn picture(s: &Risk, viewer: Viewer, lang: Lang) -> String {
+    let b = board();
+    let mut at = project(&map::map().at, W, H, 16.0);
+    spread(&mut at, 34.0, W, H);
+    let me = match viewer {
+        Viewer::Seat(p) if p < s.n() => Some(p),
+        _ => None,
+    };
+    let mut nodes = Vec::new();
+    for (t, &(x, y)) in at.iter().enumerate() {
+        let (owner, colour) = match s.owner[t] {
+            Owner::Seat(p) => (Some(name(s, p)), seat_colour(p)),
+            Owner::Neutral => (Some(lang.pick("neutral", "neutre").to_string()), NEUTRAL),
+            Owner::Nobody => (None, NOBODY),
+        };
+        let hq = s
+            .hq_revealed
+            .then(|| (0..s.n()).find(|&p| s.hq[p] == Some(t)));
+        let mine = me.filter(|&p| !s.hq_revealed && s.hq.get(p).copied().flatten() == Some(t));
+        nodes.push(Node {
+            x,
+            y,
+            name: map::name_in(t, lang).to_string(),
+            owner,
+            colour,
+            armies: s.armies[t],
+            region: b.territories[t].group,
+            castle: hq.flatten().map(seat_colour),
+            port: None,
+            mark: mine.map(|_| lang.pick("your HQ", "votre QG").to_string()),
+        });
+    }
+    let mut edges = Vec::new();
+    for a in 0..b.len() {
+        for &(c, e) in b.edges_of(a) {
+            if a < c {
+                edges.push((a, c, e == Edge::Crossing));
+            }
+        }
+    }
+    let regions: Vec<Region> = (0..b.groups.len())
+        .map(|g| Region {
+            name: format!("{} (+{})", map::continent_in(g, lang), b.groups[g].bonus),
+            tint: TINTS[g % TINTS.len()],
+        })
+        .collect();
+    let mut legend: Vec<(&'static str, String)> = (0..s.n())
+        .map(|p| {
+            let owned = s.owned(p);
+            let armies: u32 = owned.iter().map(|&t| s.armies[t]).sum();
+            let text = if s.eliminated[p] {
+                format!("{}: {}", name(s, p), lang.pick("eliminated", "éliminé"))
+            } else {
+                match lang {
+                    Lang::En => format!(
+                        "{}: {} territories, {armies} armies",
+                        name(s, p),
+                        owned.len()
+                    ),
+                    Lang::Fr => format!("{} : {} terr., {armies} armées", name(s, p), owned.len()),
+                }
+            };
+            (seat_colour(p), text)
+        })
+        .collect();
+    if s.owner.contains(&Owner::Neutral) {
+        legend.push((NEUTRAL, lang.pick("neutral", "neutre").to_string()));
+    }
+    for r in &regions {
+        legend.push((r.tint, r.name.clone()));
+    }
+    let title = match lang {
+        Lang::En => format!("Risk, round {}", s.round),
+        Lang::Fr => format!("Risk, manche {}", s.round),
+    };
+    GraphMap {
+        width: W,
+        height: H,
+        title: title.clone(),
+        header: vec![title],
+        nodes,
+        edges,
+        regions,
+        labels: Vec::new(),
+        waters: Vec::new(),
+        legend,
+    }
+    .render()
+}
