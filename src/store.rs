@@ -4,10 +4,10 @@
 //! Trees: `games` (id → GameRecord JSON), `processed` (Message-ID → unix time),
 //! `outbox` (big-endian sequence → [`OutboxItem`] JSON), `sent` (Message-ID → unix time),
 //! `log` (game id, 0, big-endian sequence → LogLine JSON), `senders` (address → SenderRecord),
-//! `records` (address → PlayerRecord, issue 15).
+//! `records` (address → PlayerRecord, issue 15), `campaigns` (id → CampaignRecord, issue 15).
 
 use castellan_judge::{
-    Changes, GameRecord, Outbound, PlayerRecord, SenderRecord, Store, StoreError,
+    CampaignRecord, Changes, GameRecord, Outbound, PlayerRecord, SenderRecord, Store, StoreError,
 };
 use serde::{Deserialize, Serialize};
 use sled::transaction::{ConflictableTransactionError, TransactionError};
@@ -38,6 +38,7 @@ pub struct SledStore {
     log: sled::Tree,
     senders: sled::Tree,
     records: sled::Tree,
+    campaigns: sled::Tree,
 }
 
 fn err(e: impl std::fmt::Display) -> StoreError {
@@ -121,6 +122,7 @@ impl SledStore {
             log: db.open_tree("log").map_err(err)?,
             senders: db.open_tree("senders").map_err(err)?,
             records: db.open_tree("records").map_err(err)?,
+            campaigns: db.open_tree("campaigns").map_err(err)?,
             db,
         })
     }
@@ -231,6 +233,7 @@ impl SledStore {
             "log",
             "senders",
             "records",
+            "campaigns",
         ] {
             let tree = self.db.open_tree(name).map_err(err)?;
             for kv in tree.iter() {
@@ -329,6 +332,26 @@ impl Store for SledStore {
         }
     }
 
+    fn campaign(&self, id: &str) -> Result<Option<CampaignRecord>, StoreError> {
+        match self.campaigns.get(id.as_bytes()).map_err(err)? {
+            None => Ok(None),
+            Some(v) => serde_json::from_slice(&v)
+                .map(Some)
+                .map_err(|e| err(format!("campaign {id} is unreadable: {e}"))),
+        }
+    }
+
+    fn campaign_ids(&self) -> Result<Vec<String>, StoreError> {
+        self.campaigns
+            .iter()
+            .keys()
+            .map(|k| {
+                k.map(|k| String::from_utf8_lossy(&k).into_owned())
+                    .map_err(err)
+            })
+            .collect()
+    }
+
     /// One transaction, flushed to the device.
     fn commit(&self, changes: &Changes) -> Result<(), StoreError> {
         self.commit_unflushed(changes)?;
@@ -402,6 +425,16 @@ impl SledStore {
                 ))
             })
             .collect::<Result<_, StoreError>>()?;
+        let campaigns: Vec<(Vec<u8>, Vec<u8>)> = changes
+            .campaigns
+            .iter()
+            .map(|c| {
+                Ok((
+                    c.id.as_bytes().to_vec(),
+                    serde_json::to_vec(c).map_err(err)?,
+                ))
+            })
+            .collect::<Result<_, StoreError>>()?;
         (
             &self.games,
             &self.processed,
@@ -409,8 +442,9 @@ impl SledStore {
             &self.log,
             &self.senders,
             &self.records,
+            &self.campaigns,
         )
-            .transaction(|(g, p, o, l, s, r)| {
+            .transaction(|(g, p, o, l, s, r, c)| {
                 for id in &changes.processed {
                     p.insert(id.as_bytes(), &now.to_be_bytes())?;
                 }
@@ -428,6 +462,9 @@ impl SledStore {
                 }
                 for (k, v) in &records {
                     r.insert(k.as_slice(), v.as_slice())?;
+                }
+                for (k, v) in &campaigns {
+                    c.insert(k.as_slice(), v.as_slice())?;
                 }
                 Ok::<(), ConflictableTransactionError<()>>(())
             })

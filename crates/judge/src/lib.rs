@@ -39,6 +39,9 @@
 //!   each reader's language.
 //! * `limits.rs`: bounded work per mail: commands per mail, reply bytes, names, the
 //!   cleaning of relayed text (issue 13).
+//! * `campaign.rs`: campaigns (games and players under one game master, scored by wins,
+//!   placings or the games' own scores, standings mailed as games end) and the Risk
+//!   tournament (tables of 3 to 6 seated by the judge, round after round, to the final).
 //! * `record.rs`: a player's record across games (issue 15): counts kept as games start,
 //!   end, miss deadlines and take orders; the reliability figure.
 //! * `audit.rs`: the dice audit. `clock.rs`: dates in English and French. `model.rs`:
@@ -46,6 +49,7 @@
 
 mod audit;
 mod auth;
+mod campaign;
 mod clock;
 mod cmd;
 mod config;
@@ -63,6 +67,10 @@ mod settle;
 mod templates;
 
 pub use audit::audit;
+pub use campaign::{
+    points, qualifier, seat_tables, CampaignEvent, CampaignRecord, GameResult, Place, Scoring,
+    Standing, Tournament,
+};
 pub use clock::{format_long, format_long_in, format_short, format_short_in};
 pub use config::JudgeConfig;
 pub use html::{page as html_page, HTML_LIMIT};

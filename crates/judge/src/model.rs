@@ -108,6 +108,9 @@ pub struct Changes {
     /// Players' records to insert or replace (issue 15; crate::record).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub records: Vec<PlayerRecord>,
+    /// Campaigns to insert or replace (issue 15; crate::campaign).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub campaigns: Vec<crate::campaign::CampaignRecord>,
     /// What the judge answered, as `family/kind[/reason]` ("orders/refused",
     /// "auth/refused/wrong_credentials"): for the operator's metrics; not stored.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -122,6 +125,7 @@ impl Changes {
             && self.log.is_empty()
             && self.senders.is_empty()
             && self.records.is_empty()
+            && self.campaigns.is_empty()
     }
 }
 
@@ -292,6 +296,9 @@ pub trait Store {
     fn sender(&self, address: &str) -> Result<Option<SenderRecord>, StoreError>;
     /// A player's record (issue 15), by bare lowercase address.
     fn record(&self, address: &str) -> Result<Option<PlayerRecord>, StoreError>;
+    /// A campaign (issue 15), by id.
+    fn campaign(&self, id: &str) -> Result<Option<crate::campaign::CampaignRecord>, StoreError>;
+    fn campaign_ids(&self) -> Result<Vec<String>, StoreError>;
     fn commit(&self, changes: &Changes) -> Result<(), StoreError>;
 }
 
@@ -303,6 +310,7 @@ struct Mem {
     log: Vec<LogLine>,
     senders: BTreeMap<String, SenderRecord>,
     records: BTreeMap<String, PlayerRecord>,
+    campaigns: BTreeMap<String, crate::campaign::CampaignRecord>,
 }
 
 /// An in-memory [`Store`] for tests and as the reference behaviour.
@@ -351,6 +359,12 @@ impl Store for MemoryStore {
     fn record(&self, address: &str) -> Result<Option<PlayerRecord>, StoreError> {
         Ok(self.lock()?.records.get(address).cloned())
     }
+    fn campaign(&self, id: &str) -> Result<Option<crate::campaign::CampaignRecord>, StoreError> {
+        Ok(self.lock()?.campaigns.get(id).cloned())
+    }
+    fn campaign_ids(&self) -> Result<Vec<String>, StoreError> {
+        Ok(self.lock()?.campaigns.keys().cloned().collect())
+    }
     fn commit(&self, c: &Changes) -> Result<(), StoreError> {
         let mut m = self.lock()?;
         m.processed.extend(c.processed.iter().cloned());
@@ -364,6 +378,9 @@ impl Store for MemoryStore {
         }
         for r in &c.records {
             m.records.insert(r.address.clone(), r.clone());
+        }
+        for k in &c.campaigns {
+            m.campaigns.insert(k.id.clone(), k.clone());
         }
         Ok(())
     }

@@ -32,6 +32,10 @@ impl Basis {
         }
     }
 
+    pub(crate) fn status(&self) -> Status {
+        self.status
+    }
+
     /// A game created in this handling.
     fn new_game() -> Basis {
         Basis {

@@ -50,6 +50,8 @@ pub(crate) struct Run<'a> {
     pub(crate) records: BTreeMap<String, PlayerRecord>,
     /// Each game as it was loaded, to see what changed for the records.
     pub(crate) basis: BTreeMap<String, crate::record::Basis>,
+    /// Campaigns read or changed in this handling (crate::campaign).
+    pub(crate) campaigns: BTreeMap<String, crate::campaign::CampaignRecord>,
 }
 
 /// State of the line loop.
@@ -85,6 +87,7 @@ impl<'a> Run<'a> {
             bounds_limit: j.config.max_reply_bytes,
             records: BTreeMap::new(),
             basis: BTreeMap::new(),
+            campaigns: BTreeMap::new(),
         }
     }
 
@@ -187,13 +190,31 @@ impl<'a> Run<'a> {
         out
     }
 
+    /// Start from what earlier handlings of the same batch wrote (a tick handles each game
+    /// in a handling of its own, all committed together): their players' records and
+    /// campaigns, so none overwrites another's.
+    pub(crate) fn seed_from(&mut self, changes: &Changes) {
+        for r in &changes.records {
+            self.records.insert(r.address.clone(), r.clone());
+        }
+        for c in &changes.campaigns {
+            self.campaigns.insert(c.id.clone(), c.clone());
+        }
+    }
+
     pub(crate) fn finish_into(mut self, changes: &mut Changes) {
+        if let Err(e) = self.campaigns_after_games() {
+            self.glog("", "error", format!("campaigns not updated: {e}"));
+        }
         if let Err(e) = self.record_changes() {
             self.glog("", "error", format!("players' records not updated: {e}"));
         }
         changes
             .records
             .extend(std::mem::take(&mut self.records).into_values());
+        changes
+            .campaigns
+            .extend(std::mem::take(&mut self.campaigns).into_values());
         for (i, d) in std::mem::take(&mut self.mails).into_iter().enumerate() {
             changes.outbox.push(Outbound {
                 message_id: self.j.msgid(&self.key, i),

@@ -26,7 +26,7 @@ macro_rules! both {
 }
 
 /// The kinds of mail, each a template per language.
-pub const KINDS: [&str; 21] = [
+pub const KINDS: [&str; 23] = [
     "reply.txt",
     "report.txt",
     "private.txt",
@@ -48,6 +48,8 @@ pub const KINDS: [&str; 21] = [
     "answers/create.txt",
     "answers/info.txt",
     "answers/record.txt",
+    "answers/campaign.txt",
+    "standings.txt",
 ];
 
 /// Built-in templates: (path under templates/, source).
@@ -74,6 +76,8 @@ pub fn defaults() -> Vec<(&'static str, &'static str)> {
         both!("answers/create.txt"),
         both!("answers/info.txt"),
         both!("answers/record.txt"),
+        both!("answers/campaign.txt"),
+        both!("standings.txt"),
     ]
     .concat()
 }

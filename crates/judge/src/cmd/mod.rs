@@ -20,6 +20,7 @@
 //!    markers in tests/conversations.rs (`CASTELLAN_BLESS=1` writes the expected mails);
 //! 6. its syntax in docs/commands.md and docs/commandes.md.
 
+mod campaign;
 mod create;
 mod gm;
 mod info;
@@ -87,6 +88,10 @@ pub enum Command {
     Format(MailFormat),
     /// RECORD [address] (BILAN): a player's record across games.
     Record(Option<String>),
+    /// CAMPAIGN NEW ... | CAMPAIGN id password ADD game (CAMPAGNE)
+    Campaign(campaign::CampaignCmd),
+    /// STANDINGS campaign-id (PALMARÈS)
+    Standings(String),
 }
 
 /// A refused command line: what is wrong (the answer, templates/LANG/answers/intake.txt,
@@ -122,6 +127,10 @@ pub enum CmdError {
     LanguageArgs,
     #[error("SET FORMAT takes TEXT or HTML")]
     FormatArgs,
+    #[error("CAMPAIGN takes NEW name [scoring=...] or: campaign-id password ADD game-id")]
+    CampaignArgs,
+    #[error("STANDINGS takes a campaign id")]
+    StandingsArgs,
 }
 
 /// Does this word look like a game id ("race-1", "castle-7")?
@@ -132,15 +141,43 @@ pub fn looks_like_id(w: &str) -> bool {
 }
 
 /// Keywords that are judge commands (English).
-pub const KEYWORDS: [&str; 29] = [
-    "HELP", "LIST", "CREATE", "JOIN", "GAME", "PASSWORD", "STATUS", "MAP", "ORDERS", "CHECK",
-    "HISTORY", "PRESS", "ENDPRESS", "OBSERVE", "RESIGN", "VACATION", "VERIFY", "START", "PAUSE",
-    "RESUME", "EXTEND", "REPLACE", "KICK", "END", "SIGNOFF", "QUIT", "SET", "LANGUAGE", "RECORD",
+pub const KEYWORDS: [&str; 31] = [
+    "HELP",
+    "LIST",
+    "CREATE",
+    "JOIN",
+    "GAME",
+    "PASSWORD",
+    "STATUS",
+    "MAP",
+    "ORDERS",
+    "CHECK",
+    "HISTORY",
+    "PRESS",
+    "ENDPRESS",
+    "OBSERVE",
+    "RESIGN",
+    "VACATION",
+    "VERIFY",
+    "START",
+    "PAUSE",
+    "RESUME",
+    "EXTEND",
+    "REPLACE",
+    "KICK",
+    "END",
+    "SIGNOFF",
+    "QUIT",
+    "SET",
+    "LANGUAGE",
+    "RECORD",
+    "CAMPAIGN",
+    "STANDINGS",
 ];
 
 /// French command words and the English keyword each stands for (accepted whatever the
 /// reader's language; docs/commandes.md).
-pub const FRENCH: [(&str, &str); 31] = [
+pub const FRENCH: [(&str, &str); 34] = [
     ("AIDE", "HELP"),
     ("LISTE", "LIST"),
     ("CREER", "CREATE"),
@@ -172,6 +209,9 @@ pub const FRENCH: [(&str, &str); 31] = [
     ("RÉGLER", "SET"),
     ("LANGUE", "LANGUAGE"),
     ("BILAN", "RECORD"),
+    ("CAMPAGNE", "CAMPAIGN"),
+    ("PALMARES", "STANDINGS"),
+    ("PALMARÈS", "STANDINGS"),
 ];
 
 /// The English keyword a command word stands for, and whether it was French.
@@ -251,6 +291,11 @@ pub fn parse(line: &str, config: &JudgeConfig) -> Option<Result<Command, CmdErro
         "KICK" => gm::parse_kick(&a),
         "SET" | "LANGUAGE" => return parse_language(kw, &a),
         "RECORD" => Ok(record::parse(&a)),
+        "CAMPAIGN" => campaign::parse(&a),
+        "STANDINGS" => match a.words.as_slice() {
+            [id] => Ok(Command::Standings(id.to_lowercase())),
+            _ => Err(CmdError::StandingsArgs),
+        },
         "END" if bare || (a.words.len() == 1 && a.words[0].eq_ignore_ascii_case("game")) => {
             Ok(Command::End)
         }
@@ -287,6 +332,7 @@ impl Run<'_> {
             Command::Orders(arg) => self.orders_help(ctx, from, arg)?,
             Command::Check(Some(order)) => self.check_line(ctx, from, no, order)?,
             Command::Check(None) => ctx.check_mode = true,
+            Command::History(Some(id), None) if self.campaign_history(from, &id)? => {}
             Command::History(id, range) => {
                 self.enter_named(ctx, id)?;
                 self.history(ctx, from, range.as_deref())?;
@@ -313,6 +359,8 @@ impl Run<'_> {
             Command::Language(lang) => self.set_language(ctx, from, lang)?,
             Command::Format(format) => self.set_format(ctx, from, format)?,
             Command::Record(address) => self.record_command(from, address)?,
+            Command::Campaign(c) => self.campaign_command(from, c, line)?,
+            Command::Standings(id) => self.standings_command(from, &id)?,
         }
         Ok(())
     }
