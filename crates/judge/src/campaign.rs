@@ -726,8 +726,10 @@ mod tests {
             created: 0,
         };
         let s = c.standings();
-        assert_eq!((s[0].address.as_str(), s[0].points), ("b", 1));
-        assert_eq!((s[1].address.as_str(), s[1].points, s[1].rank), ("a", 1, 2));
+        // a and b both won one; a in fewer games ranks first.
+        assert_eq!((s[0].address.as_str(), s[0].points), ("a", 1));
+        assert_eq!((s[1].address.as_str(), s[1].points, s[1].rank), ("b", 1, 2));
+        assert_eq!((s[2].address.as_str(), s[2].points, s[2].rank), ("c", 0, 3));
         c.scoring = Scoring::Placings;
         let s = c.standings();
         // b: 1 + 2 = 3; a: 3; c: 1 + 1 = 2.
