@@ -72,7 +72,13 @@ fn sync_files(path: &Path) -> std::io::Result<()> {
     if let Ok(rd) = std::fs::read_dir(&blobs) {
         for e in rd.flatten() {
             if e.file_type().is_ok_and(|t| t.is_file()) {
-                std::fs::File::open(e.path())?.sync_data()?;
+                match std::fs::File::open(e.path()) {
+                    Ok(f) => f.sync_data()?,
+                    // sled removed a blob it no longer needs between the listing and the
+                    // open (its background threads do): nothing left to sync.
+                    Err(x) if x.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(x) => return Err(x),
+                }
             }
         }
         castellan_mail::sync_dir(&blobs)?;
