@@ -74,10 +74,10 @@ fn sync_files(path: &Path) -> std::io::Result<()> {
             if e.file_type().is_ok_and(|t| t.is_file()) {
                 match std::fs::File::open(e.path()) {
                     Ok(f) => f.sync_data()?,
-                    // sled removed a blob it no longer needs between the listing and the
-                    // open (its background threads do): nothing left to sync.
-                    Err(x) if x.kind() == std::io::ErrorKind::NotFound => {}
-                    Err(x) => return Err(x),
+                    // sled removed the blob since the listing (a large value replaced or
+                    // deleted: an HTML report sent): nothing of it is left to sync.
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(e),
                 }
             }
         }

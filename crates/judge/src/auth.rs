@@ -3,7 +3,6 @@
 use crate::cmd::*;
 use crate::model::*;
 use crate::run::*;
-use castellan_engine::dice::sha256;
 
 /// Who wrote, for one game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -12,8 +11,22 @@ pub(crate) struct Who {
     pub(crate) gm: bool,
 }
 
-pub(crate) fn hash_pw(salt: &str, pw: &str) -> String {
-    hex::encode(sha256(format!("{salt}:{pw}").as_bytes()))
+/// Failed password tries on one seat (or on the game master) in an hour; past them the
+/// password is not checked until the hour ends (the token still works), and the game
+/// master is told once.
+pub const MAX_FAILED_TRIES: u32 = 10;
+
+/// Tokens read from one mail (the subject's and a plus-address's): more are ignored, so
+/// one mail cannot try many.
+const TOKENS_PER_MAIL: usize = 2;
+
+/// The counter of failed tries on a seat (`None`: the game master), kept with the
+/// senders' counters (same window rule).
+fn failures_key(game: &str, seat: Option<usize>) -> String {
+    match seat {
+        Some(s) => format!("failed-tries/{game}/seat-{s}"),
+        None => format!("failed-tries/{game}/gm"),
+    }
 }
 
 impl Run<'_> {
@@ -47,36 +60,183 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// Who the writer is in this game, or why they are refused.
-    pub(crate) fn auth(&self, g: &Loaded, ctx: &Ctx, from: &str) -> Result<Who, AuthError> {
+    /// Who the writer is in this game, or why they are refused. One try per mail and game:
+    /// the first credential given is checked; another one later in the same mail, after a
+    /// failure, is refused unchecked. A password is checked only while its seat has had
+    /// fewer than [`MAX_FAILED_TRIES`] failed tries this hour; a token always is.
+    pub(crate) fn auth(
+        &mut self,
+        g: &mut Loaded,
+        ctx: &Ctx,
+        from: &str,
+    ) -> Result<Result<Who, AuthError>, StoreError> {
         let rec = &g.rec;
         let seat = rec.seat_of(from);
         let is_gm = lower(&rec.gm) == from;
+        let game = rec.id.clone();
         if seat.is_none() && !is_gm {
-            return Err(AuthError::NotInGame {
+            return Ok(Err(AuthError::NotInGame {
                 address: from.to_string(),
-                game: rec.id.clone(),
-            });
+                game,
+            }));
         }
-        let mut valid = false;
-        if let Some(pw) = &ctx.password {
-            let h = hash_pw(&rec.salt, pw);
-            valid |= seat.is_some_and(|s| same(&rec.seats[s].password_hash, &h));
-            valid |= is_gm && same(&rec.gm_password_hash, &h);
+        if ctx.password.is_none() && ctx.tokens.is_empty() {
+            return Ok(Err(AuthError::NoCredentials { game }));
         }
+        let given = format!("{:?}/{:?}", ctx.password, ctx.tokens);
+        if let Some((before, verdict)) = self.tries.get(&game) {
+            if *before == given || verdict.is_ok() {
+                return Ok(verdict.clone());
+            }
+            return Ok(Err(AuthError::OneTryPerMail { game }));
+        }
+        let verdict = self.check_credentials(g, ctx, seat, is_gm)?;
+        if verdict.is_ok() {
+            self.authenticated = true;
+        }
+        self.tries.insert(game, (given, verdict.clone()));
+        Ok(verdict)
+    }
+
+    fn check_credentials(
+        &mut self,
+        g: &mut Loaded,
+        ctx: &Ctx,
+        seat: Option<usize>,
+        is_gm: bool,
+    ) -> Result<Result<Who, AuthError>, StoreError> {
+        let game = g.rec.id.clone();
+        let who = Who { seat, gm: is_gm };
+        let mut tokens: Vec<&String> = Vec::new();
         for t in &ctx.tokens {
-            valid |= seat.is_some_and(|s| same(&rec.seats[s].token, t));
-            valid |= is_gm && same(&rec.gm_token, t);
+            if !tokens.contains(&t) && tokens.len() < TOKENS_PER_MAIL {
+                tokens.push(t);
+            }
         }
-        if !valid {
-            let game = rec.id.clone();
-            return Err(if ctx.password.is_none() && ctx.tokens.is_empty() {
-                AuthError::NoCredentials { game }
-            } else {
-                AuthError::WrongCredentials { game }
-            });
+        for t in tokens {
+            let seat_token = seat.is_some_and(|s| same(&g.rec.seats[s].token, t));
+            if seat_token || (is_gm && same(&g.rec.gm_token, t)) {
+                return Ok(Ok(who));
+            }
         }
-        Ok(Who { seat, gm: is_gm })
+        let Some(pw) = &ctx.password else {
+            self.count_failure(g, seat, is_gm)?;
+            return Ok(Err(AuthError::WrongCredentials { game }));
+        };
+        // The seat's password, then the game master's (a game master may sit too).
+        let mut targets: Vec<Option<usize>> = Vec::new();
+        if let Some(s) = seat {
+            targets.push(Some(s));
+        }
+        if is_gm {
+            targets.push(None);
+        }
+        let cost = crate::password::Cost::of(&self.j.config);
+        let mut locked = false;
+        for target in targets {
+            if self.failures(&game, target)?.count >= MAX_FAILED_TRIES {
+                locked = true;
+                continue;
+            }
+            let stored = match target {
+                Some(s) => g.rec.seats[s].password_hash.clone(),
+                None => g.rec.gm_password_hash.clone(),
+            };
+            match crate::password::verify(&stored, &g.rec.salt, pw, cost) {
+                crate::password::Verdict::No => {}
+                crate::password::Verdict::Yes => return Ok(Ok(who)),
+                crate::password::Verdict::Upgrade => {
+                    let label = format!("{game}/{target:?}");
+                    let hash = self.new_hash(&label, pw);
+                    match target {
+                        Some(s) => g.rec.seats[s].password_hash = hash,
+                        None => g.rec.gm_password_hash = hash,
+                    }
+                    g.keep = true;
+                    return Ok(Ok(who));
+                }
+            }
+        }
+        if locked {
+            return Ok(Err(AuthError::Locked { game }));
+        }
+        self.count_failure(g, seat, is_gm)?;
+        Ok(Err(AuthError::WrongCredentials { game }))
+    }
+
+    /// The failed-tries counter of a seat (`None`: the game master), this hour.
+    fn failures(&mut self, game: &str, seat: Option<usize>) -> Result<SenderRecord, StoreError> {
+        let key = failures_key(game, seat);
+        let now = self.now();
+        if let Some(r) = self.counters.get(&key) {
+            return Ok(r.clone());
+        }
+        let mut r = self.store.sender(&key)?.unwrap_or(SenderRecord {
+            address: key.clone(),
+            ..Default::default()
+        });
+        if now - r.window_start >= 3600 || now < r.window_start {
+            r.window_start = now;
+            r.count = 0;
+            r.warned = false;
+        }
+        self.counters.insert(key, r.clone());
+        Ok(r)
+    }
+
+    /// One more failed try on the writer's seat (and on the game master when the writer
+    /// is the game master); at the limit, the game master is told, once an hour.
+    fn count_failure(
+        &mut self,
+        g: &Loaded,
+        seat: Option<usize>,
+        is_gm: bool,
+    ) -> Result<(), StoreError> {
+        let game = g.rec.id.clone();
+        let mut targets = Vec::new();
+        if let Some(s) = seat {
+            targets.push(Some(s));
+        }
+        if is_gm {
+            targets.push(None);
+        }
+        for target in targets {
+            let mut r = self.failures(&game, target)?;
+            r.count = r.count.saturating_add(1);
+            let tell = r.count >= MAX_FAILED_TRIES && !r.warned;
+            if tell {
+                r.warned = true;
+            }
+            self.counters.insert(failures_key(&game, target), r);
+            if tell {
+                let before = self.mails.len();
+                let name = match target {
+                    Some(s) => g.rec.seats[s].name.clone(),
+                    None => String::new(),
+                };
+                self.glog(
+                    &game,
+                    "locked",
+                    format!(
+                        "{MAX_FAILED_TRIES} failed tries on {}",
+                        failures_key(&game, target)
+                    ),
+                );
+                let gm = g.rec.gm.clone();
+                self.notify(
+                    &g.rec,
+                    &[gm],
+                    crate::mails::Event::PasswordLocked {
+                        name,
+                        tries: MAX_FAILED_TRIES,
+                    },
+                );
+                // Sent even when the mail itself is dropped (over its rate limit).
+                let notice: Vec<_> = self.mails.drain(before..).collect();
+                self.notices.extend(notice);
+            }
+        }
+        Ok(())
     }
 
     /// The game in context, authenticated; or a section saying why not.
@@ -97,10 +257,10 @@ impl Run<'_> {
         if ctx.bad {
             return Ok(None);
         }
-        let Some(g) = self.take(&id)? else {
+        let Some(mut g) = self.take(&id)? else {
             return Ok(None);
         };
-        match self.auth(&g, ctx, from) {
+        match self.auth(&mut g, ctx, from)? {
             Ok(w) => {
                 if let Some(t) = self.touched.iter_mut().find(|(t, _)| *t == id) {
                     t.1 = w.seat;
@@ -131,6 +291,12 @@ pub(crate) enum AuthError {
     NoCredentials { game: String },
     #[error("wrong password or token for {game}")]
     WrongCredentials { game: String },
+    /// A second credential in one mail after a wrong one: not checked.
+    #[error("one password try per mail for {game}")]
+    OneTryPerMail { game: String },
+    /// Too many failed tries on the seat this hour: the password is not checked.
+    #[error("password locked for {game}")]
+    Locked { game: String },
 }
 
 /// What the judge answers about the game in context (templates/LANG/answers/auth.txt).

@@ -123,7 +123,7 @@ pub struct CampaignRecord {
     pub name: String,
     /// The game master's address.
     pub gm: String,
-    /// SHA-256 hex of `salt ":" password` of the campaign's game master.
+    /// The campaign's game master's password hash (crate::password: Argon2id).
     pub gm_password_hash: String,
     pub salt: String,
     pub scoring: Scoring,

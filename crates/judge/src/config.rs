@@ -33,12 +33,25 @@ pub struct JudgeConfig {
     /// Most bytes of the reply to one mail (and, past 16 KiB, at most 10 × the mail);
     /// answers past it are left out and named.
     pub max_reply_bytes: usize,
-    /// Addresses allowed to CREATE games by mail (empty: anyone).
+    /// Addresses allowed to CREATE games by mail (empty: anyone). A listed address must
+    /// also give `creator_password` (PASSWORD line before CREATE): a From proves nothing.
     pub creators: Vec<String>,
+    /// The creators' password (empty: nobody can CREATE by mail while `creators` is set).
+    pub creator_password: String,
     /// Highest value of the deadline a game master may set, in hours.
     pub max_deadline_hours: u32,
     /// The language of mails to readers who chose none and whose game has none (en, fr).
     pub language: Lang,
+    /// Servers whose `Authentication-Results` headers are trusted (the receiving MTA's
+    /// authserv-id, as it writes it); empty: none is. A mail such a header calls forged
+    /// (DMARC fails; or SPF fails and no DKIM signature passes) is logged and not answered.
+    pub trusted_authserv_ids: Vec<String>,
+    /// Argon2id memory per password hash, in KiB (19456: 19 MiB, OWASP's minimum).
+    pub password_memory_kib: u32,
+    /// Argon2id passes over that memory.
+    pub password_iterations: u32,
+    /// Argon2id lanes.
+    pub password_lanes: u32,
 }
 
 impl Default for JudgeConfig {
@@ -57,8 +70,13 @@ impl Default for JudgeConfig {
             max_commands: 20,
             max_reply_bytes: 64 * 1024,
             creators: Vec::new(),
+            creator_password: String::new(),
             max_deadline_hours: 24 * 14,
             language: Lang::En,
+            trusted_authserv_ids: Vec::new(),
+            password_memory_kib: 19 * 1024,
+            password_iterations: 2,
+            password_lanes: 1,
         }
     }
 }

@@ -292,30 +292,25 @@ impl Judge {
         None
     }
 
-    /// Count one more mail from `from` this hour: (the sender's record, over the limit,
-    /// warn now: the first mail over it).
-    pub(crate) fn count_sender(
+    /// The sender's counters for this hour (a new window once the hour is over).
+    pub(crate) fn sender_window(
         &self,
         store: &dyn Store,
         from: &str,
         now: i64,
-    ) -> Result<(SenderRecord, bool, bool), StoreError> {
+    ) -> Result<SenderRecord, StoreError> {
         let mut sender = store.sender(from)?.unwrap_or(SenderRecord {
             address: from.to_string(),
             ..Default::default()
         });
         if now - sender.window_start >= 3600 || now < sender.window_start {
-            sender.window_start = now;
-            sender.count = 0;
-            sender.warned = false;
+            sender = SenderRecord {
+                address: from.to_string(),
+                window_start: now,
+                ..Default::default()
+            };
         }
-        sender.count += 1;
-        let limited = sender.count > self.config.rate_limit_per_hour;
-        let warn = limited && !sender.warned;
-        if warn {
-            sender.warned = true;
-        }
-        Ok((sender, limited, warn))
+        Ok(sender)
     }
 }
 

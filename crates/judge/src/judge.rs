@@ -123,11 +123,22 @@ impl Judge {
             changes.log.push(log("ignored", why));
             return Ok(changes);
         }
-        // Rate limit per sender.
-        let (sender, limited, warn) = self.count_sender(store, &from, env.now)?;
-        changes.senders.push(sender);
-        let mut run = Run::new(self, store, env, key);
-        run.thread = Some((
+        // Rate limits per sender, apart for mail that proves who wrote it (a good password
+        // or token) and mail that does not: forged mail in a player's name uses up only the
+        // second, so it never locks the player out.
+        let mut sender = self.sender_window(store, &from, env.now)?;
+        let limit = self.config.rate_limit_per_hour;
+        if sender.count >= limit && sender.auth_count >= limit {
+            sender.count = sender.count.saturating_add(1);
+            changes.senders.push(sender);
+            changes.log.push(log(
+                "ignored",
+                format!("mail {mid} from {from}: over the rate limit"),
+            ));
+            return Ok(changes);
+        }
+        let reply_subject = reply_subject(&mail.subject);
+        let thread = Some((
             mid.clone(),
             mail.references
                 .iter()
@@ -135,20 +146,30 @@ impl Judge {
                 .chain(std::iter::once(mid.clone()))
                 .collect(),
         ));
-        let reply_subject = reply_subject(&mail.subject);
-        if limited {
+        let mut run = Run::new(self, store, env, key.clone());
+        run.thread = thread.clone();
+        if let Some(r) = self.trusted_results(mail) {
+            let said = format!(
+                "spf={} dkim={} dmarc={}",
+                r.spf.as_deref().unwrap_or("-"),
+                r.dkim.as_deref().unwrap_or("-"),
+                r.dmarc.as_deref().unwrap_or("-")
+            );
             changes.log.push(log(
-                "ignored",
-                format!("mail {mid} from {from}: over the rate limit"),
+                "authentication",
+                format!("mail {mid} from {from}: {} says {said}", r.authserv_id),
             ));
-            if warn {
-                let limit = self.config.rate_limit_per_hour;
-                let lang = run.writer_lang(&from);
-                run.answer(lang, "intake", &IntakeAnswer::TooManyMails { limit });
-                run.reply(&from, &reply_subject);
+            if let Some(why) = r.forged() {
+                // The receiving server says the From is forged: nothing is read, and
+                // nothing is sent to the address it names.
+                sender.count = sender.count.saturating_add(1);
+                changes.senders.push(sender);
+                changes.log.push(log(
+                    "ignored",
+                    format!("mail {mid} from {from}: forged sender ({why})"),
+                ));
+                return Ok(changes);
             }
-            run.finish_into(&mut changes);
-            return Ok(changes);
         }
         changes
             .log
@@ -173,6 +194,35 @@ impl Judge {
             }
             None => run.process_mail(mail, &from)?,
         }
+        let (count, warned) = if run.authenticated {
+            (&mut sender.auth_count, &mut sender.auth_warned)
+        } else {
+            (&mut sender.count, &mut sender.warned)
+        };
+        *count = count.saturating_add(1);
+        if *count > limit {
+            // Over its limit: what the mail did is dropped, apart from the failed tries
+            // it counted (and the game master's notice when they locked a seat).
+            let warn = !*warned;
+            *warned = true;
+            changes.senders.push(sender);
+            changes.log.push(log(
+                "ignored",
+                format!("mail {mid} from {from}: over the rate limit"),
+            ));
+            let kept = run.keep_counters();
+            let mut run = Run::new(self, store, env, key);
+            run.thread = thread;
+            run.restore_counters(kept);
+            if warn {
+                let lang = run.writer_lang(&from);
+                run.answer(lang, "intake", &IntakeAnswer::TooManyMails { limit });
+                run.reply(&from, &reply_subject);
+            }
+            run.finish_into(&mut changes);
+            return Ok(changes);
+        }
+        changes.senders.push(sender);
         run.mail_notes(mail, &from);
         run.settle_all()?;
         run.note_left_out(&from);
@@ -180,6 +230,16 @@ impl Judge {
         run.reply(&from, &subject);
         run.finish_into(&mut changes);
         Ok(changes)
+    }
+
+    /// The topmost `Authentication-Results` header added by a server the config trusts.
+    fn trusted_results<'m>(&self, mail: &'m Inbound) -> Option<&'m AuthenticationResults> {
+        let trusted = &self.config.trusted_authserv_ids;
+        mail.authentication_results.iter().find(|r| {
+            trusted
+                .iter()
+                .any(|t| t.trim().eq_ignore_ascii_case(&r.authserv_id))
+        })
     }
 
     /// Deadlines: reminders, defaults on a miss, bot stand-ins after too many misses.

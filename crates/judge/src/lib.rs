@@ -60,6 +60,7 @@ mod judge;
 mod limits;
 mod mails;
 mod model;
+mod password;
 mod record;
 mod reports;
 mod run;
@@ -78,7 +79,8 @@ pub use intake::processed_key;
 pub use judge::{AdminCommand, Judge, JudgeError};
 pub use limits::{clean_name, clean_text, reply_budget, MAX_NAME_CHARS};
 pub use model::{
-    Changes, DeadlineSettings, Env, GameRecord, Inbound, LogLine, MailFormat, MemoryStore,
-    Outbound, PlayerRecord, SeatRecord, SenderRecord, Status, Store, StoreError,
+    AuthenticationResults, Changes, DeadlineSettings, Env, GameRecord, Inbound, LogLine,
+    MailFormat, MemoryStore, Outbound, PlayerRecord, SeatRecord, SenderRecord, Status, Store,
+    StoreError,
 };
 pub use templates::{Rendered, Templates, KINDS};

@@ -168,6 +168,12 @@ pub(crate) enum Event {
     Kicked {
         name: String,
     },
+    /// `tries` failed password tries on a seat (`name`; empty: the game master's) this
+    /// hour: its password is locked until the hour ends (issue 13).
+    PasswordLocked {
+        name: String,
+        tries: u32,
+    },
 }
 
 /// A notice's context: the event, and the game's deadline in the reader's language.

@@ -35,6 +35,63 @@ pub struct Inbound {
     pub automatic: Option<String>,
     /// The message was over the size cap: the body was cut and ends with a note.
     pub truncated: bool,
+    /// Its `Authentication-Results` headers (RFC 8601), topmost first. The judge trusts
+    /// one only when its server is named in `trusted_authserv_ids`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub authentication_results: Vec<AuthenticationResults>,
+}
+
+/// One `Authentication-Results` header as the mail layer read it: the server that added
+/// it and its SPF, DKIM and DMARC results (`pass`, `fail`, `none`, ...), lowercase.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuthenticationResults {
+    pub authserv_id: String,
+    pub spf: Option<String>,
+    pub dkim: Option<String>,
+    pub dmarc: Option<String>,
+}
+
+impl AuthenticationResults {
+    /// Read one header value: `mx.example.org; spf=pass smtp.mailfrom=...; dkim=pass ...`.
+    pub fn parse(value: &str) -> Option<AuthenticationResults> {
+        let mut parts = value.split(';');
+        let authserv_id = parts.next()?.split_whitespace().next()?.to_lowercase();
+        let mut r = AuthenticationResults {
+            authserv_id,
+            ..Default::default()
+        };
+        for part in parts {
+            let Some((method, rest)) = part.trim().split_once('=') else {
+                continue;
+            };
+            let result = rest.split_whitespace().next().unwrap_or("").to_lowercase();
+            let slot = match method.trim().to_lowercase().as_str() {
+                "spf" => &mut r.spf,
+                "dkim" => &mut r.dkim,
+                "dmarc" => &mut r.dmarc,
+                _ => continue,
+            };
+            // Several DKIM signatures: one pass is enough.
+            if slot.as_deref() != Some("pass") {
+                *slot = Some(result);
+            }
+        }
+        Some(r)
+    }
+
+    /// Why this result says the sender address is forged, if it does: DMARC fails, or
+    /// (without DMARC) SPF fails and no DKIM signature passes.
+    pub fn forged(&self) -> Option<String> {
+        match (
+            self.dmarc.as_deref(),
+            self.spf.as_deref(),
+            self.dkim.as_deref(),
+        ) {
+            (Some("fail"), _, _) => Some("dmarc=fail".into()),
+            (None, Some("fail"), dkim) if dkim != Some("pass") => Some("spf=fail".into()),
+            _ => None,
+        }
+    }
 }
 
 /// One mail to send. The Message-ID is stable: handling the same input again gives the
@@ -89,10 +146,17 @@ pub struct SenderRecord {
     pub address: String,
     /// Start of the current one-hour window.
     pub window_start: i64,
-    /// Mails counted in the window.
+    /// Mails counted in the window (without a good password or token: unauthenticated).
     pub count: u32,
     /// The "slow down" reply was sent in this window (never more than one).
     pub warned: bool,
+    /// Mails counted in the window that carried a good password or token (counted apart:
+    /// forged mail in someone's name never uses up their own mail's allowance).
+    #[serde(default)]
+    pub auth_count: u32,
+    /// The "slow down" reply for authenticated mail was sent in this window.
+    #[serde(default)]
+    pub auth_warned: bool,
 }
 
 /// Everything one handling writes, applied atomically by [`Store::commit`].

@@ -13,6 +13,8 @@ pub(crate) struct Loaded {
     pub(crate) rec: GameRecord,
     pub(crate) session: Option<Box<dyn Session>>,
     pub(crate) dirty: bool,
+    /// The record changed outside the game (a password rehashed): store it, no report.
+    pub(crate) keep: bool,
     /// Force a private mail to every seat in the next report (start).
     pub(crate) force_private: bool,
 }
@@ -52,6 +54,15 @@ pub(crate) struct Run<'a> {
     pub(crate) basis: BTreeMap<String, crate::record::Basis>,
     /// Campaigns read or changed in this handling (crate::campaign).
     pub(crate) campaigns: BTreeMap<String, crate::campaign::CampaignRecord>,
+    /// Credentials checked in this mail, per game: what was given and the verdict (one
+    /// try per mail).
+    pub(crate) tries: BTreeMap<String, (String, Result<crate::auth::Who, crate::auth::AuthError>)>,
+    /// Some credential of this mail was good (the mail counts as authenticated).
+    pub(crate) authenticated: bool,
+    /// Counters of failed tries (keyed like senders), to store.
+    pub(crate) counters: BTreeMap<String, SenderRecord>,
+    /// Notices of locked passwords to game masters: sent even when the mail is dropped.
+    pub(crate) notices: Vec<Draft>,
 }
 
 /// State of the line loop.
@@ -88,6 +99,10 @@ impl<'a> Run<'a> {
             records: BTreeMap::new(),
             basis: BTreeMap::new(),
             campaigns: BTreeMap::new(),
+            tries: BTreeMap::new(),
+            authenticated: false,
+            counters: BTreeMap::new(),
+            notices: Vec::new(),
         }
     }
 
@@ -100,6 +115,15 @@ impl<'a> Run<'a> {
         let mut b = self.env.entropy.to_vec();
         b.extend_from_slice(format!("|{label}|{}", self.derive_count).as_bytes());
         sha256(&b)
+    }
+
+    /// An Argon2id hash of `pw` with a fresh salt (from the handling's entropy; drawing it
+    /// does not move the sequence that passwords and tokens come from).
+    pub(crate) fn new_hash(&self, label: &str, pw: &str) -> String {
+        let mut b = self.env.entropy.to_vec();
+        b.extend_from_slice(format!("|salt|{label}|{}|{pw}", self.derive_count).as_bytes());
+        let salt = sha256(&b);
+        crate::password::hash(crate::password::Cost::of(&self.j.config), &salt, pw)
     }
 
     pub(crate) fn random_word(&mut self, label: &str, len: usize) -> String {
@@ -161,6 +185,7 @@ impl<'a> Run<'a> {
             rec,
             session,
             dirty: false,
+            keep: false,
             force_private: false,
         }))
     }
@@ -202,7 +227,19 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// What a dropped handling keeps: its failed-try counters and lock notices.
+    pub(crate) fn keep_counters(self) -> (BTreeMap<String, SenderRecord>, Vec<Draft>) {
+        (self.counters, self.notices)
+    }
+
+    pub(crate) fn restore_counters(&mut self, kept: (BTreeMap<String, SenderRecord>, Vec<Draft>)) {
+        self.counters = kept.0;
+        self.notices = kept.1;
+    }
+
     pub(crate) fn finish_into(mut self, changes: &mut Changes) {
+        let notices = std::mem::take(&mut self.notices);
+        self.mails.extend(notices);
         if let Err(e) = self.campaigns_after_games() {
             self.glog("", "error", format!("campaigns not updated: {e}"));
         }
@@ -228,10 +265,13 @@ impl<'a> Run<'a> {
             });
         }
         for g in std::mem::take(&mut self.games).into_values() {
-            if g.dirty {
+            if g.dirty || g.keep {
                 changes.games.push(g.rec);
             }
         }
+        changes
+            .senders
+            .extend(std::mem::take(&mut self.counters).into_values());
         changes.log.append(&mut self.log);
         changes.answers.append(&mut self.answered);
     }

@@ -142,3 +142,211 @@ fn a_1_mb_body_is_refused_whole() {
     );
     assert!(out.iter().all(|m| m.body.len() <= 64 * 1024));
 }
+
+// ------------------------------------------------------------ impersonation and lockout
+
+fn mail_from(w: &mut World, from: &str, subject: &str, body: &str) -> Inbound {
+    w.inbound(from, subject, body)
+}
+
+/// "Mails with a forged From use up the real player's rate limit, so the real player is
+/// locked out." Target: a genuine player's mail is accepted after 1,000 forged ones.
+#[test]
+fn forged_mails_use_up_the_real_players_rate_limit() {
+    let mut w = World::new(judge());
+    let created = started(&mut w);
+    let (_, token) = creds(&created, ANNA);
+    let mut notices = 0;
+    for i in 0..1000 {
+        let body = format!("GAME race-1 guess{i}\nADD 1");
+        let m = mail_from(&mut w, ANNA, "orders", &body);
+        let out = w.deliver(&m);
+        notices += to(&out, GM).len();
+    }
+    let before = w.game("race-1");
+    assert_eq!(before.table, started_table(&mut World::new(judge())));
+    let out = w.send(ANNA, &format!("[race-1 #{token}] orders"), "ADD 2");
+    let b = &reply_to(&out, ANNA).body;
+    assert!(b.contains("1 order line(s) applied"), "{b}");
+    // The game master heard once an hour that the seat's password was being guessed: the
+    // 1,000 mails, a minute apart, span 17 hours.
+    assert_eq!(notices, 17);
+}
+
+/// The table of a fresh race-1, to compare with.
+fn started_table(w: &mut World) -> Option<serde_json::Value> {
+    started(w);
+    w.game("race-1").table
+}
+
+/// "One mail can try about 250 passwords."
+#[test]
+fn one_mail_can_try_many_passwords() {
+    let mut w = World::new(judge());
+    let created = started(&mut w);
+    let (pw, _) = creds(&created, ANNA);
+    let mut body = String::new();
+    for i in 0..5 {
+        body.push_str(&format!("GAME race-1 guess{i}\nADD 1\n"));
+    }
+    body.push_str(&format!("GAME race-1 {pw}\nADD 1\n"));
+    let before = w.game("race-1");
+    let out = w.send(ANNA, "orders", &body);
+    let b = &reply_to(&out, ANNA).body;
+    assert!(b.contains("one password or token"), "{b}");
+    assert!(!b.contains("applied"), "{b}");
+    assert_eq!(w.game("race-1").table, before.table);
+}
+
+/// At most 10 failed password tries per seat per hour; then the password is not checked
+/// (even the right one), the token still works, and the game master is told once.
+#[test]
+fn a_seats_password_locks_after_ten_failed_tries_in_an_hour() {
+    let mut w = World::new(judge());
+    let created = started(&mut w);
+    let (pw, token) = creds(&created, ANNA);
+    let mut told = Vec::new();
+    for i in 0..12 {
+        let out = w.send(ANNA, "orders", &format!("GAME race-1 guess{i}\nADD 1"));
+        told.extend(to(&out, GM).into_iter().cloned());
+    }
+    assert_eq!(told.len(), 1, "{told:#?}");
+    assert!(
+        told[0].body.contains("10 wrong passwords"),
+        "{}",
+        told[0].body
+    );
+    let out = w.send(ANNA, "orders", &format!("GAME race-1 {pw}\nADD 1"));
+    let b = &reply_to(&out, ANNA).body;
+    assert!(
+        b.contains("passwords are not checked until the hour is over"),
+        "{b}"
+    );
+    let out = w.send(ANNA, &format!("[race-1 #{token}] orders"), "ADD 1");
+    assert!(reply_to(&out, ANNA).body.contains("applied"));
+    // An hour later the password works again.
+    w.now += 3600;
+    let out = w.send(BOB, "orders", "HELP");
+    assert!(!out.is_empty());
+    let (bob_pw, _) = creds(&created, BOB);
+    let out = w.send(BOB, "orders", &format!("GAME race-1 {bob_pw}\nADD 1"));
+    assert!(reply_to(&out, BOB).body.contains("applied"));
+    let out = w.send(ANNA, "orders", &format!("GAME race-1 {pw}\nADD 1"));
+    assert!(
+        reply_to(&out, ANNA).body.contains("applied"),
+        "{}",
+        reply_to(&out, ANNA).body
+    );
+}
+
+/// "Passwords are kept as one round of salted SHA-256": new hashes are Argon2id, and an
+/// old hash is replaced by one at the next good login.
+#[test]
+fn passwords_are_kept_as_one_round_of_salted_sha256() {
+    let mut w = World::new(judge());
+    let created = started(&mut w);
+    let (pw, _) = creds(&created, ANNA);
+    let mut g = w.game("race-1");
+    assert!(g.seats[0]
+        .password_hash
+        .starts_with("argon2id$v=19$m=8,t=1,p=1$"));
+    assert!(g.gm_password_hash.starts_with("argon2id$"));
+    // A game stored before: its hashes are SHA-256 of "salt:password".
+    let old = hex::encode(castellan_engine::dice::sha256(
+        format!("{}:{pw}", g.salt).as_bytes(),
+    ));
+    g.seats[0].password_hash = old.clone();
+    w.store
+        .commit(&Changes {
+            games: vec![g],
+            ..Default::default()
+        })
+        .unwrap();
+    let out = w.send(ANNA, "orders", &format!("GAME race-1 {pw}\nADD 1"));
+    assert!(reply_to(&out, ANNA).body.contains("applied"));
+    let h = w.game("race-1").seats[0].password_hash.clone();
+    assert!(h.starts_with("argon2id$"), "{h}");
+    // And it still opens.
+    let out = w.send(ANNA, "status", &format!("GAME race-1 {pw}\nSTATUS race-1"));
+    assert!(!reply_to(&out, ANNA).body.contains("Wrong password"));
+}
+
+/// "`creators` trusts the From header."
+#[test]
+fn creators_trusts_the_from_header() {
+    let mut w = World::new(judge_with(JudgeConfig {
+        creators: vec![GM.into()],
+        creator_password: "s3cret-creator".into(),
+        ..config()
+    }));
+    let out = w.send(
+        GM,
+        "new",
+        "CREATE race player=Anna:anna@example.org player=Bob:bob@example.org",
+    );
+    let b = &reply_to(&out, GM).body;
+    assert!(b.contains("creator password"), "{b}");
+    assert!(w.store.game("race-1").unwrap().is_none());
+    let out = w.send(
+        GM,
+        "new",
+        "PASSWORD wrong\nCREATE race player=Anna:anna@example.org player=Bob:bob@example.org\nPASSWORD s3cret-creator\nCREATE race player=Anna:anna@example.org player=Bob:bob@example.org",
+    );
+    assert!(
+        w.store.game("race-1").unwrap().is_none(),
+        "one try per mail: {out:#?}"
+    );
+    let out = w.send(
+        GM,
+        "new",
+        "PASSWORD s3cret-creator\nCREATE race player=Anna:anna@example.org player=Bob:bob@example.org",
+    );
+    assert!(reply_to(&out, GM).body.contains("is created"));
+}
+
+/// Authentication-Results from a trusted server: a From it calls forged is not answered
+/// (the judge mails nobody) and changes nothing; a header from another server is ignored.
+#[test]
+fn a_sender_the_receiving_server_calls_forged_is_not_answered() {
+    let mut w = World::new(judge_with(JudgeConfig {
+        trusted_authserv_ids: vec!["mx.judge.example".into()],
+        ..config()
+    }));
+    let created = started(&mut w);
+    let (pw, _) = creds(&created, ANNA);
+    let before = w.game("race-1");
+    let mut m = w.inbound(ANNA, "orders", &format!("GAME race-1 {pw}\nADD 1"));
+    m.authentication_results = vec![AuthenticationResults::parse(
+        "mx.judge.example; spf=fail smtp.mailfrom=anna@example.org; dkim=none; dmarc=fail header.from=example.org",
+    )
+    .unwrap()];
+    let c = w.j.handle(&w.store, &m, &env(w.now + 60)).unwrap();
+    assert!(c.outbox.is_empty(), "{:#?}", c.outbox);
+    assert!(c.games.is_empty());
+    assert!(
+        c.log
+            .iter()
+            .any(|l| l.text.contains("forged sender (dmarc=fail)")),
+        "{:#?}",
+        c.log
+    );
+    w.store.commit(&c).unwrap();
+    assert_eq!(w.game("race-1"), before);
+    // The same verdict from a server the config does not name: read as usual, recorded not.
+    let mut m = w.inbound(ANNA, "orders", &format!("GAME race-1 {pw}\nADD 1"));
+    m.authentication_results =
+        vec![AuthenticationResults::parse("evil.example; dmarc=fail").unwrap()];
+    let out = w.deliver(&m);
+    assert!(reply_to(&out, ANNA).body.contains("applied"));
+    // A pass is recorded in the log.
+    let mut m = w.inbound(BOB, "status", "STATUS race-1");
+    m.authentication_results =
+        vec![
+            AuthenticationResults::parse("mx.judge.example; spf=pass; dkim=pass; dmarc=pass")
+                .unwrap(),
+        ];
+    let c = w.j.handle(&w.store, &m, &env(w.now + 60)).unwrap();
+    assert!(c.log.iter().any(|l| l
+        .text
+        .contains("mx.judge.example says spf=pass dkim=pass dmarc=pass")));
+}

@@ -26,6 +26,8 @@ fn judge() -> Judge {
     let config = JudgeConfig {
         address: "judge@example.org".into(),
         domain: "example.org".into(),
+        password_memory_kib: 8,
+        password_iterations: 1,
         ..JudgeConfig::default()
     };
     Judge::new(config, vec![game_info::<Race>()], Templates::builtin())
@@ -492,6 +494,69 @@ fn every_mail_kind_and_answer_appears_in_a_conversation() {
             "PALMARÈS prend l'id d'une campagne",
         ),
         ("fr", "GmAnswer::Done", "La partie reprend."),
+        // Issue 13.
+        (
+            "en",
+            "OrdersAnswer::Refused stood",
+            "A die once rolled stands",
+        ),
+        ("fr", "OrdersAnswer::Refused stood", "Un dé lancé compte"),
+        (
+            "en",
+            "AuthError::OneTryPerMail",
+            "A mail may try one password or token",
+        ),
+        (
+            "fr",
+            "AuthError::OneTryPerMail",
+            "Un courriel ne peut essayer qu'un mot de passe",
+        ),
+        (
+            "en",
+            "AuthError::Locked",
+            "Too many wrong passwords were tried",
+        ),
+        ("fr", "AuthError::Locked", "Trop de mauvais mots de passe"),
+        (
+            "en",
+            "notice password_locked",
+            "wrong passwords were tried this hour",
+        ),
+        (
+            "fr",
+            "notice password_locked",
+            "mauvais mots de passe ont été essayés",
+        ),
+        (
+            "en",
+            "CreateError::BadName",
+            "is not usable: a name has 1 to 32",
+        ),
+        (
+            "fr",
+            "CreateError::BadName",
+            "n'est pas utilisable : un nom a de 1 à 32",
+        ),
+        (
+            "en",
+            "IntakeAnswer::TooManyCommands",
+            "A mail may hold at most 20 commands",
+        ),
+        (
+            "fr",
+            "IntakeAnswer::TooManyCommands",
+            "Un courriel contient au plus 20 commandes",
+        ),
+        (
+            "en",
+            "IntakeAnswer::ReplyCut",
+            "This reply reached its size limit",
+        ),
+        (
+            "fr",
+            "IntakeAnswer::ReplyCut",
+            "Cette réponse a atteint sa taille maximale",
+        ),
     ];
     let mut all = String::new();
     for c in conversations() {

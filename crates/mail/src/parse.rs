@@ -8,7 +8,7 @@ use crate::quote::{flatten_html, strip_html_quotes, strip_quoted};
 /// One inbound email, reduced to what the judge needs: the judge's own input type, so the
 /// mail edge and the judge share one definition (the edge depends on the core it feeds,
 /// never the reverse: the judge stays free of any mail or network crate).
-pub use castellan_judge::Inbound;
+pub use castellan_judge::{AuthenticationResults, Inbound};
 
 /// Why a message could not be read at all.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -174,6 +174,10 @@ fn parse_inner(
         attachments,
         html_only,
         truncated,
+        authentication_results: raw_header_values(&msg, "Authentication-Results")
+            .iter()
+            .filter_map(|v| AuthenticationResults::parse(&v.replace(['\r', '\n'], " ")))
+            .collect(),
     })
 }
 
@@ -532,6 +536,31 @@ mod tests {
         );
         let p = parse(raw.as_bytes(), 10_000).unwrap();
         assert!(!p.truncated);
+    }
+
+    /// Issue 13: `Authentication-Results` headers are read (folded or not), topmost
+    /// first, for the judge to trust or not.
+    #[test]
+    fn authentication_results_are_read() {
+        let raw = "Authentication-Results: mx.judge.example;\r\n spf=pass smtp.mailfrom=a@example.org;\r\n dkim=fail header.d=example.org; dkim=pass header.d=example.org;\r\n dmarc=pass header.from=example.org\r\nAuthentication-Results: relay.example 1; spf=fail\r\nFrom: a@example.org\r\nSubject: hi\r\n\r\nHELP\r\n";
+        let p = parse(raw.as_bytes(), 65536).unwrap();
+        assert_eq!(p.authentication_results.len(), 2);
+        let top = &p.authentication_results[0];
+        assert_eq!(top.authserv_id, "mx.judge.example");
+        assert_eq!(
+            (
+                top.spf.as_deref(),
+                top.dkim.as_deref(),
+                top.dmarc.as_deref()
+            ),
+            (Some("pass"), Some("pass"), Some("pass"))
+        );
+        assert_eq!(top.forged(), None);
+        assert_eq!(p.authentication_results[1].authserv_id, "relay.example");
+        assert_eq!(
+            p.authentication_results[1].forged().as_deref(),
+            Some("spf=fail")
+        );
     }
 
     /// Issue 13 ("Header lines of 10,002 characters ... are all accepted"): what the judge

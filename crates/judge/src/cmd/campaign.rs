@@ -11,11 +11,11 @@
 //! French: CAMPAGNE NOUVELLE ..., CAMPAGNE campaign-1 mot-de-passe AJOUTER race-4,
 //! PALMARÈS campaign-1.
 
-use crate::auth::{hash_pw, same};
 use crate::campaign::*;
 use crate::clock::format_long_in;
 use crate::cmd::*;
 use crate::model::*;
+use crate::password::{verify, Cost, Verdict};
 use crate::run::*;
 
 /// A CAMPAIGN line, parsed.
@@ -216,7 +216,7 @@ impl Run<'_> {
             id: id.clone(),
             name: name.clone(),
             gm: lower(from),
-            gm_password_hash: hash_pw(&salt, &password),
+            gm_password_hash: self.new_hash("campaign", &password),
             salt,
             scoring,
             game: String::new(),
@@ -390,7 +390,8 @@ impl Run<'_> {
                 campaign: id.to_string(),
             });
         };
-        if !same(&c.gm_password_hash, &hash_pw(&c.salt, password)) {
+        let cost = Cost::of(&self.j.config);
+        if verify(&c.gm_password_hash, &c.salt, password, cost) == Verdict::No {
             let campaign = c.id.clone();
             self.put_campaign(c);
             return Ok(CampaignAnswer::WrongPassword { campaign });

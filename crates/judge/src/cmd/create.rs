@@ -1,6 +1,5 @@
 //! CREATE game key=value ...: a new game, its secrets and its welcome mails.
 
-use crate::auth::*;
 use crate::cmd::*;
 use crate::config::JudgeConfig;
 use crate::intake::Quoted;
@@ -61,6 +60,7 @@ impl Run<'_> {
             rec,
             session: None,
             dirty: true,
+            keep: false,
             force_private: false,
         };
         if open == 0 {
@@ -95,11 +95,11 @@ impl Run<'_> {
             game: info.name.to_string(),
             status: Status::Forming,
             gm: lower(gm),
-            gm_password_hash: hash_pw(&salt, &gm_pw),
+            gm_password_hash: self.new_hash("gm", &gm_pw),
             gm_token,
             join_password_hash: join_pw
                 .as_deref()
-                .map(|p| hash_pw(&salt, p))
+                .map(|p| self.new_hash("join", p))
                 .unwrap_or_default(),
             salt,
             seats: Vec::new(),
@@ -127,7 +127,7 @@ impl Run<'_> {
             rec.seats.push(SeatRecord {
                 name: name.clone(),
                 address: Some(addr.clone()),
-                password_hash: hash_pw(&rec.salt, &pw),
+                password_hash: self.new_hash(addr, &pw),
                 token: token.clone(),
                 ..open_seat(0)
             });
@@ -210,23 +210,50 @@ pub(crate) fn parse(a: &Args) -> Result<Command, CmdError> {
 }
 
 impl Run<'_> {
-    /// CREATE by mail: only the judge's creators (if the list is set) may.
+    /// CREATE by mail: only the judge's creators (if the list is set) may, and they prove
+    /// it with the creator password (`PASSWORD secret` before CREATE): the From alone is
+    /// not enough. One try per mail.
     pub(crate) fn create_by_mail(
         &mut self,
         from: &str,
+        password: Option<&str>,
         game: &str,
         args: &[String],
         no: usize,
         line: &str,
     ) -> Result<(), StoreError> {
         let lang = self.writer_lang(from);
-        let creators = &self.j.config.creators;
-        if !creators.is_empty() && !creators.iter().any(|c| lower(c) == from) {
-            let answer = CreateAnswer::NotCreator {
-                quoted: Quoted::new(no, line),
-            };
-            self.answer(lang, "create", &answer);
-            return Ok(());
+        let config = &self.j.config;
+        let creators = &config.creators;
+        if !creators.is_empty() {
+            let listed = creators.iter().any(|c| lower(c) == from);
+            let tried = self.tries.contains_key("creator");
+            let good = listed
+                && !tried
+                && password.is_some_and(|p| crate::auth::same(&config.creator_password, p));
+            if listed && !tried {
+                let verdict = if good {
+                    Ok(crate::auth::Who::default())
+                } else {
+                    Err(crate::auth::AuthError::WrongCredentials {
+                        game: String::new(),
+                    })
+                };
+                self.tries.insert(
+                    "creator".into(),
+                    (password.unwrap_or("").to_string(), verdict),
+                );
+            }
+            let good_before = tried && self.tries.get("creator").is_some_and(|t| t.1.is_ok());
+            if !(good || good_before) {
+                let answer = CreateAnswer::NotCreator {
+                    quoted: Quoted::new(no, line),
+                    listed,
+                };
+                self.answer(lang, "create", &answer);
+                return Ok(());
+            }
+            self.authenticated = true;
         }
         let answer = match self.create(from, game, args) {
             Ok(game) => {
@@ -251,8 +278,11 @@ pub(crate) enum CreateAnswer {
     Created {
         game: String,
     },
+    /// Not a creator; `listed`: the address is, but the creator password was missing
+    /// or wrong.
     NotCreator {
         quoted: Quoted,
+        listed: bool,
     },
     Refused {
         quoted: Quoted,

@@ -1,6 +1,5 @@
 //! START PAUSE RESUME EXTEND REPLACE KICK END: the game master's commands.
 
-use crate::auth::*;
 use crate::clock::format_long_in;
 use crate::cmd::*;
 use crate::config::JudgeConfig;
@@ -171,11 +170,11 @@ impl Run<'_> {
         }
         let pw = self.random_word("password", 8);
         let token = self.random_word("token", 6);
-        let salt = g.rec.salt.clone();
+        let hash = self.new_hash(&addr, &pw);
         let seat_rec = &mut g.rec.seats[s];
         let name = seat_rec.name.clone();
         seat_rec.address = Some(addr.clone());
-        seat_rec.password_hash = hash_pw(&salt, &pw);
+        seat_rec.password_hash = hash;
         seat_rec.token = token.clone();
         seat_rec.misses = 0;
         seat_rec.bot = false;

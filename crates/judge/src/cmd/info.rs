@@ -90,11 +90,11 @@ impl Run<'_> {
     }
 
     pub(crate) fn status(&mut self, ctx: &Ctx, from: &str) -> Result<(), StoreError> {
-        let Some(g) = self.game_for(ctx, from, "STATUS")? else {
+        let Some(mut g) = self.game_for(ctx, from, "STATUS")? else {
             return Ok(());
         };
         let lang = self.addr_lang(&g.rec, from);
-        let who = self.auth(&g, ctx, from).ok();
+        let who = self.auth(&mut g, ctx, from)?.ok();
         let session = g.session.as_ref();
         // The reply goes to this seat's own address only.
         let private = match (who, session) {
@@ -143,9 +143,10 @@ impl Run<'_> {
         from: &str,
         range: Option<&str>,
     ) -> Result<(), StoreError> {
-        let Some(g) = self.game_for(ctx, from, "HISTORY")? else {
+        let Some(mut g) = self.game_for(ctx, from, "HISTORY")? else {
             return Ok(());
         };
+        let who = self.auth(&mut g, ctx, from)?.ok();
         let id = g.rec.id.clone();
         let lang = self.addr_lang(&g.rec, from);
         let Some(s) = g.session.as_ref() else {
@@ -176,9 +177,9 @@ impl Run<'_> {
         let public: Vec<String> = all.public[..keep(all.public.len(), tail.public.len())].to_vec();
         let rolls = &all.rolls[..keep(all.rolls.len(), tail.rolls.len())];
         let mut mine = Vec::new();
-        if let Ok(Who {
+        if let Some(Who {
             seat: Some(seat), ..
-        }) = self.auth(&g, ctx, from)
+        }) = who
         {
             let mine_all = all.private_for(seat);
             let mine_tail = tail.private_for(seat).len();

@@ -2,10 +2,10 @@
 //!
 //! The answers are [`JoinAnswer`], worded by templates/LANG/answers/join.txt.
 
-use crate::auth::*;
 use crate::cmd::*;
 use crate::mails::Event;
 use crate::model::*;
+use crate::password::{verify, Cost, Verdict};
 use crate::run::*;
 
 /// What JOIN answers: the seat taken, or why not.
@@ -73,7 +73,8 @@ impl Run<'_> {
                 return Ok(());
             }
         };
-        if let Err(refusal) = may_join(&g.rec, from, password, &name) {
+        let cost = Cost::of(&self.j.config);
+        if let Err(refusal) = may_join(&g.rec, from, password, &name, cost) {
             self.answer(lang, "join", &refusal);
             self.put(g);
             return Ok(());
@@ -128,13 +129,13 @@ impl Run<'_> {
     fn seat_joiner(&mut self, g: &mut Loaded, from: &str, name: &str) {
         let pw = self.random_word("password", 8);
         let token = self.random_word("token", 6);
-        let salt = g.rec.salt.clone();
+        let hash = self.new_hash(from, &pw);
         let Some(seat) = g.rec.seats.iter_mut().find(|s| s.address.is_none()) else {
             return;
         };
         seat.name = name.to_string();
         seat.address = Some(from.to_string());
-        seat.password_hash = hash_pw(&salt, &pw);
+        seat.password_hash = hash;
         seat.token = token.clone();
         seat.bot = false;
         g.dirty = true;
@@ -145,7 +146,13 @@ impl Run<'_> {
 }
 
 /// May `from` take a seat of this game as `name` with this join password?
-fn may_join(rec: &GameRecord, from: &str, password: &str, name: &str) -> Result<(), JoinAnswer> {
+fn may_join(
+    rec: &GameRecord,
+    from: &str,
+    password: &str,
+    name: &str,
+    cost: Cost,
+) -> Result<(), JoinAnswer> {
     let game = rec.id.clone();
     if rec.status != Status::Forming {
         return Err(JoinAnswer::Started { game });
@@ -153,7 +160,7 @@ fn may_join(rec: &GameRecord, from: &str, password: &str, name: &str) -> Result<
     if rec.open_seats() == 0 || rec.join_password_hash.is_empty() {
         return Err(JoinAnswer::NoOpenSeat { game });
     }
-    if !crate::auth::same(&rec.join_password_hash, &hash_pw(&rec.salt, password)) {
+    if verify(&rec.join_password_hash, &rec.salt, password, cost) == Verdict::No {
         return Err(JoinAnswer::WrongPassword { game });
     }
     if rec.seat_of(from).is_some() {

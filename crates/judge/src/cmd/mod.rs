@@ -317,7 +317,10 @@ impl Run<'_> {
         match cmd {
             Command::Help => self.help(from),
             Command::List => self.list(from)?,
-            Command::Create(game, args) => self.create_by_mail(from, &game, &args, no, line)?,
+            Command::Create(game, args) => {
+                let password = ctx.password.clone();
+                self.create_by_mail(from, password.as_deref(), &game, &args, no, line)?
+            }
             Command::Join {
                 game,
                 password,

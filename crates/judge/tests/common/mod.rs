@@ -12,6 +12,9 @@ pub fn config() -> JudgeConfig {
     JudgeConfig {
         address: "judge@example.org".into(),
         domain: "example.org".into(),
+        // Argon2id's smallest cost: tests stay fast (the default costs ~19 MiB per login).
+        password_memory_kib: 8,
+        password_iterations: 1,
         ..JudgeConfig::default()
     }
 }
