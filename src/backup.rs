@@ -452,4 +452,35 @@ mod tests {
             .count();
         assert_eq!(leftovers, 0);
     }
+
+    /// Issue 15, "A player's record": records are kept on disk (read back after the
+    /// database is closed and opened again) and carried by a backup.
+    #[test]
+    fn players_records_are_kept_on_disk_and_in_backups() {
+        let dir = tempfile::tempdir().unwrap();
+        let rec = castellan_judge::PlayerRecord {
+            address: "ann@example.org".into(),
+            played: 3,
+            finished: 2,
+            won: 1,
+            met: 17,
+            missed: 2,
+            resigned: 1,
+            ..Default::default()
+        };
+        {
+            let db = SledStore::open(&dir.path().join("db")).unwrap();
+            let mut c = changes(1, "rec");
+            c.records.push(rec.clone());
+            db.commit(&c).unwrap();
+        }
+        let db = SledStore::open(&dir.path().join("db")).unwrap();
+        assert_eq!(db.record("ann@example.org").unwrap(), Some(rec.clone()));
+        assert_eq!(db.record("bob@example.org").unwrap(), None);
+        let mut backup = Vec::new();
+        write(&db, &mut backup).unwrap();
+        let copy = SledStore::open(&dir.path().join("copy")).unwrap();
+        restore(&copy, &mut std::io::Cursor::new(backup), &mut || {}).unwrap();
+        assert_eq!(copy.record("ann@example.org").unwrap(), Some(rec));
+    }
 }

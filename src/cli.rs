@@ -192,6 +192,19 @@ pub struct DemoArgs {
     /// Stop after this many order mails (the game is reported as unfinished).
     #[arg(long, default_value_t = 20_000)]
     pub max_mails: usize,
+    /// Play a tournament by mail instead (issue 15): `--entrants` bots at tables of 3 to 6,
+    /// preliminary rounds and a final, standings at the end (`--game risk` by default).
+    #[arg(long)]
+    pub campaign: bool,
+    /// Players of the tournament (`--campaign`).
+    #[arg(long, default_value_t = 18)]
+    pub entrants: usize,
+    /// Each preliminary table's round limit (`--campaign`).
+    #[arg(long, default_value_t = 3)]
+    pub turn_limit: u32,
+    /// The final's round limit (`--campaign`; 0: none).
+    #[arg(long, default_value_t = 4)]
+    pub final_turn_limit: u32,
 }
 
 #[derive(Debug, Args)]

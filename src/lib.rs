@@ -53,4 +53,5 @@ pub mod render;
 pub mod service;
 pub mod simulate;
 pub mod store;
+pub mod tournament_demo;
 pub mod transfer;

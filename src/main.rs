@@ -156,6 +156,41 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
             println!("{}", castellan::render::render(&svc, &args)?);
             Ok(ExitCode::SUCCESS)
         }
+        Command::Demo(a) if a.campaign => {
+            let game = if a.game == "castle-risk" {
+                "risk".to_string()
+            } else {
+                a.game.clone()
+            };
+            castellan::games::find(&game).ok_or_else(|| unknown_game(&game))?;
+            let mut options = pairs(&a.options, "--option")?;
+            if options.is_empty() && game == "risk" {
+                options = vec![
+                    ("claim".into(), "random".into()),
+                    ("placement".into(), "blind".into()),
+                ];
+            }
+            let settings = castellan::tournament_demo::TournamentSettings {
+                game,
+                players: a.entrants,
+                seed: a.seed,
+                turn_limit: a.turn_limit,
+                final_turn_limit: a.final_turn_limit,
+                options,
+                dir: a
+                    .dir
+                    .clone()
+                    .unwrap_or_else(|| config.data_dir.join("demo-campaign")),
+                max_mails: a.max_mails,
+            };
+            let r = castellan::tournament_demo::run(&settings, &config)?;
+            print!("{}", r.text());
+            Ok(if r.winner().is_some() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
         Command::Demo(a) => {
             castellan::games::find(&a.game).ok_or_else(|| unknown_game(&a.game))?;
             let dir = a

@@ -6,8 +6,11 @@
 //! `log` (game id, 0, big-endian sequence → LogLine JSON), `senders` (address → SenderRecord),
 //! `meta` (`journal_seq` → the big-endian sequence number of the last journal entry
 //! committed, written in the same transaction as that entry's changes: src/recover.rs).
+//! `records` (address → PlayerRecord, issue 15), `campaigns` (id → CampaignRecord, issue 15).
 
-use castellan_judge::{Changes, GameRecord, Outbound, SenderRecord, Store, StoreError};
+use castellan_judge::{
+    CampaignRecord, Changes, GameRecord, Outbound, PlayerRecord, SenderRecord, Store, StoreError,
+};
 use serde::{Deserialize, Serialize};
 use sled::transaction::{ConflictableTransactionError, TransactionError};
 use sled::Transactional;
@@ -37,6 +40,8 @@ pub struct SledStore {
     log: sled::Tree,
     senders: sled::Tree,
     meta: sled::Tree,
+    records: sled::Tree,
+    campaigns: sled::Tree,
 }
 
 /// The key in the `meta` tree of the last journal entry committed.
@@ -155,6 +160,8 @@ impl SledStore {
             log: db.open_tree("log").map_err(err)?,
             senders: db.open_tree("senders").map_err(err)?,
             meta: db.open_tree("meta").map_err(err)?,
+            records: db.open_tree("records").map_err(err)?,
+            campaigns: db.open_tree("campaigns").map_err(err)?,
             db,
         })
     }
@@ -339,6 +346,33 @@ impl Store for SledStore {
         }
     }
 
+    fn record(&self, address: &str) -> Result<Option<PlayerRecord>, StoreError> {
+        match self.records.get(address.as_bytes()).map_err(err)? {
+            None => Ok(None),
+            Some(v) => serde_json::from_slice(&v).map(Some).map_err(err),
+        }
+    }
+
+    fn campaign(&self, id: &str) -> Result<Option<CampaignRecord>, StoreError> {
+        match self.campaigns.get(id.as_bytes()).map_err(err)? {
+            None => Ok(None),
+            Some(v) => serde_json::from_slice(&v)
+                .map(Some)
+                .map_err(|e| err(format!("campaign {id} is unreadable: {e}"))),
+        }
+    }
+
+    fn campaign_ids(&self) -> Result<Vec<String>, StoreError> {
+        self.campaigns
+            .iter()
+            .keys()
+            .map(|k| {
+                k.map(|k| String::from_utf8_lossy(&k).into_owned())
+                    .map_err(err)
+            })
+            .collect()
+    }
+
     /// One transaction, flushed to the device.
     fn commit(&self, changes: &Changes) -> Result<(), StoreError> {
         self.commit_unflushed(changes)?;
@@ -412,6 +446,26 @@ impl SledStore {
                 ))
             })
             .collect::<Result<_, StoreError>>()?;
+        let records: Vec<(Vec<u8>, Vec<u8>)> = changes
+            .records
+            .iter()
+            .map(|r| {
+                Ok((
+                    r.address.as_bytes().to_vec(),
+                    serde_json::to_vec(r).map_err(err)?,
+                ))
+            })
+            .collect::<Result<_, StoreError>>()?;
+        let campaigns: Vec<(Vec<u8>, Vec<u8>)> = changes
+            .campaigns
+            .iter()
+            .map(|c| {
+                Ok((
+                    c.id.as_bytes().to_vec(),
+                    serde_json::to_vec(c).map_err(err)?,
+                ))
+            })
+            .collect::<Result<_, StoreError>>()?;
         (
             &self.games,
             &self.processed,
@@ -419,8 +473,10 @@ impl SledStore {
             &self.log,
             &self.senders,
             &self.meta,
+            &self.records,
+            &self.campaigns,
         )
-            .transaction(|(g, p, o, l, s, m)| {
+            .transaction(|(g, p, o, l, s, m, r, c)| {
                 if let Some(seq) = seq {
                     m.insert(JOURNAL_SEQ, &seq.to_be_bytes())?;
                 }
@@ -438,6 +494,12 @@ impl SledStore {
                 }
                 for (k, v) in &senders {
                     s.insert(k.as_slice(), v.as_slice())?;
+                }
+                for (k, v) in &records {
+                    r.insert(k.as_slice(), v.as_slice())?;
+                }
+                for (k, v) in &campaigns {
+                    c.insert(k.as_slice(), v.as_slice())?;
                 }
                 Ok::<(), ConflictableTransactionError<()>>(())
             })

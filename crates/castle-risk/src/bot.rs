@@ -437,6 +437,7 @@ fn search_attack(g: &CastleRisk, s: Seat, rng: &mut BotRng, starved: bool) -> Op
                             move_in,
                         },
                         general,
+                        again: None,
                     },
                 ));
             }
@@ -466,6 +467,7 @@ fn search_attack(g: &CastleRisk, s: Seat, rng: &mut BotRng, starved: bool) -> Op
                             move_in: MoveIn::Leave(keep),
                         },
                         general,
+                        again: None,
                     },
                 ));
             }
@@ -515,6 +517,7 @@ fn search_attack(g: &CastleRisk, s: Seat, rng: &mut BotRng, starved: bool) -> Op
                             to,
                             dice: None,
                             general,
+                            again: None,
                         },
                     ));
                 }

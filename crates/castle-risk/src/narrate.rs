@@ -101,6 +101,7 @@ pub fn narrate(g: &CastleRisk, e: &Event, v: Viewer, lang: Lang) -> Option<Strin
         | Event::GeneralEngaged { .. }
         | Event::MarshalEngaged { .. }
         | Event::GeneralLost { .. }
+        | Event::DiceFewer { .. }
         | Event::MarshalLost { .. }
         | Event::AttackStopped { .. }
         | Event::Conquered { .. }
@@ -554,6 +555,34 @@ impl Teller<'_> {
                 format!("{}'s Marshal is beaten and discarded.", self.n(*seat)),
                 format!("Le Maréchal {} est battu et défaussé.", self.de(*seat)),
             ),
+            Event::DiceFewer {
+                from,
+                asked,
+                rolled,
+                armies,
+                ship,
+            } => {
+                let (why, pourquoi) = if *ship {
+                    (
+                        format!("{armies} aboard"),
+                        format!("{} à bord", armees(*armies)),
+                    )
+                } else {
+                    (
+                        format!("{} has {armies}", tn(*from, l)),
+                        format!("{} {}", armees(*armies), text::en(*from)),
+                    )
+                };
+                let (die, de) = if *rolled == 1 {
+                    ("die", "dé")
+                } else {
+                    ("dice", "dés")
+                };
+                self.pick(
+                    format!("  {rolled} {die} now, not the {asked} asked: {why}."),
+                    format!("  {rolled} {de} désormais, et non les {asked} demandés : {pourquoi}."),
+                )
+            }
             _ => self.battle_end(e),
         }
     }

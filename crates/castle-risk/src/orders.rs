@@ -38,6 +38,11 @@ pub enum Order {
         from: T,
         plan: AttackPlan,
         general: bool,
+        /// `GENERAL AGAIN` (`Some(true)`): when the General is beaten, play another from
+        /// the hand in the same attack; `GENERAL ONCE` (`Some(false)`): go on without;
+        /// `None`: the seat's standing order (`SET GENERAL`), else ONCE.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        again: Option<bool>,
     },
     /// Admiral: `armies` board at `from` and attack `to` by sea, to the end.
     Sail {
@@ -46,6 +51,8 @@ pub enum Order {
         to: T,
         dice: Option<u32>,
         general: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        again: Option<bool>,
     },
     End,
     Occupy(OccupyWhat),
@@ -138,6 +145,8 @@ fn keyword(w: &str) -> String {
         "all" | "tout" | "tous" => "ALL",
         "leave" | "laisser" => "LEAVE",
         "general" => "GENERAL",
+        "again" | "encore" => "AGAIN",
+        "once" | "seul" => "ONCE",
         "marshal" | "marechal" | "marshall" => "MARSHAL",
         "discard" | "defausser" | "jeter" => "DISCARD",
         "no" | "non" | "pas" | "sans" => "NO",
@@ -452,21 +461,25 @@ fn target_from(
     }
 }
 
-fn split_plan(ws: &[(String, String)]) -> (usize, bool, Vec<String>) {
+/// Where the plan starts, the General (`GENERAL`, `GENERAL AGAIN`, `GENERAL ONCE`) and the
+/// plan's words.
+fn split_plan(ws: &[(String, String)]) -> (usize, bool, Option<bool>, Vec<String>) {
     let cut = ws
         .iter()
         .position(|w| PLAN_WORDS.contains(&w.1.as_str()))
         .unwrap_or(ws.len());
     let mut general = false;
+    let mut again = None;
     let mut plan = Vec::new();
     for w in &ws[cut..] {
-        if w.1 == "GENERAL" {
-            general = true;
-        } else {
-            plan.push(w.1.clone());
+        match w.1.as_str() {
+            "GENERAL" => general = true,
+            "AGAIN" if general => again = Some(true),
+            "ONCE" if general => again = Some(false),
+            _ => plan.push(w.1.clone()),
         }
     }
-    (cut, general, plan)
+    (cut, general, again, plan)
 }
 
 /// The engine's attack plan, with its errors in French too.
@@ -524,7 +537,7 @@ fn parse_attack(rest: &[(String, String)]) -> Result<Order, OrderError> {
     };
     let to = tres(&join(&rest[..fi]), ATTACK_HINT, ATTACK_HINT_FR)?;
     let after = &rest[fi + 1..];
-    let (cut, general, plan_words) = split_plan(after);
+    let (cut, general, again, plan_words) = split_plan(after);
     let from = tres(&join(&after[..cut]), ATTACK_HINT, ATTACK_HINT_FR)?;
     let plan = plan(&plan_words)?;
     Ok(Order::Attack {
@@ -532,6 +545,7 @@ fn parse_attack(rest: &[(String, String)]) -> Result<Order, OrderError> {
         from,
         plan,
         general,
+        again,
     })
 }
 
@@ -573,7 +587,7 @@ fn parse_sail(rest: &[(String, String)]) -> Result<Order, OrderError> {
     };
     let from = tres(&join(&r[1..ti]), hint.0, hint.1)?;
     let after = &r[ti + 1..];
-    let (cut, general, pw) = split_plan(after);
+    let (cut, general, again, pw) = split_plan(after);
     let to = tres(&join(&after[..cut]), hint.0, hint.1)?;
     let plan = plan(&pw)?;
     if plan.until != castellan_engine::assault::Until::Conquered
@@ -594,6 +608,7 @@ fn parse_sail(rest: &[(String, String)]) -> Result<Order, OrderError> {
         to,
         dice: plan.dice,
         general,
+        again,
     })
 }
 
@@ -675,6 +690,18 @@ fn parse_set(rest: &[(String, String)]) -> Result<Order, OrderError> {
                 ))
             }
         }),
+        "GENERAL" => SetOrder::General(match a0 {
+            Some("AGAIN") => true,
+            Some("ONCE") => false,
+            _ => {
+                return Err(set_policy_err(
+                    "SET GENERAL needs AGAIN or ONCE",
+                    "CONSIGNE GÉNÉRAL demande ENCORE ou SEUL",
+                    "write: SET GENERAL AGAIN (another General when one is beaten) or SET GENERAL ONCE",
+                    "écrivez : CONSIGNE GÉNÉRAL ENCORE (un autre Général quand l'un est battu) ou CONSIGNE GÉNÉRAL SEUL",
+                ))
+            }
+        }),
         "ASK" => SetOrder::Ask,
         other => {
             return Err(oe(
@@ -702,7 +729,7 @@ pub fn plan_text(plan: &AttackPlan, lang: Lang) -> String {
 pub fn order_text_in(g: &CastleRisk, o: &Order, lang: Lang) -> String {
     let t = |t: &T| tn(*t, lang).to_string();
     let k = |w: &'static str| kw(lang, w);
-    let with_plan = |base: String, plan: &AttackPlan, general: bool| {
+    let with_plan = |base: String, plan: &AttackPlan, general: bool, again: Option<bool>| {
         let mut s = base;
         let p = plan_text(plan, lang);
         if !p.is_empty() {
@@ -712,6 +739,11 @@ pub fn order_text_in(g: &CastleRisk, o: &Order, lang: Lang) -> String {
         if general {
             s.push(' ');
             s.push_str(k("GENERAL"));
+            match again {
+                Some(true) => s.push_str(&format!(" {}", k("AGAIN"))),
+                Some(false) => s.push_str(&format!(" {}", k("ONCE"))),
+                None => {}
+            }
         }
         s
     };
@@ -753,10 +785,12 @@ pub fn order_text_in(g: &CastleRisk, o: &Order, lang: Lang) -> String {
             from,
             plan,
             general,
+            again,
         } => with_plan(
             format!("{} {} {} {}", k("ATTACK"), t(to), k("FROM"), t(from)),
             plan,
             *general,
+            *again,
         ),
         Order::Sail {
             armies,
@@ -764,6 +798,7 @@ pub fn order_text_in(g: &CastleRisk, o: &Order, lang: Lang) -> String {
             to,
             dice,
             general,
+            again,
         } => {
             let plan = AttackPlan {
                 dice: *dice,
@@ -780,6 +815,7 @@ pub fn order_text_in(g: &CastleRisk, o: &Order, lang: Lang) -> String {
                 ),
                 &plan,
                 *general,
+                *again,
             )
         }
         Order::End => k("END").into(),

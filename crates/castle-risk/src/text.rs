@@ -99,6 +99,8 @@ pub fn kw(lang: Lang, en: &str) -> &str {
         "COUNTERSPY" => "CONTRE-ESPION",
         "NO COUNTERSPY" => "PAS DE CONTRE-ESPION",
         "SET" => "CONSIGNE",
+        "AGAIN" => "ENCORE",
+        "ONCE" => "SEUL",
         "REOCCUPY" => "RÉOCCUPER",
         "FROM" => "DEPUIS",
         "TO" => "VERS",

@@ -295,13 +295,19 @@ fn standing_text(g: &CastleRisk, s: Seat, lang: Lang) -> Vec<String> {
         Some(true) => lang.pick("all", "tout"),
         Some(false) => lang.pick("none", "aucun"),
     };
+    let general = if st.general_again.unwrap_or(DEFAULT_GENERAL_AGAIN) {
+        lang.pick("yes (AGAIN)", "oui (ENCORE)")
+    } else {
+        lang.pick("no (ONCE)", "non (SEUL)")
+    };
+    let gs = set_or(st.general_again.is_some());
     let (d, m, c, r) = (
         set_or(st.defend.is_some()),
         set_or(st.marshal.is_some()),
         set_or(st.counterspy.is_some()),
         set_or(st.reveal.is_some()),
     );
-    match lang {
+    let mut lines = match lang {
         Lang::En => vec![
             format!("defend with {dice} dice{d}"),
             format!("Marshal: {marshal}{m}"),
@@ -309,6 +315,7 @@ fn standing_text(g: &CastleRisk, s: Seat, lang: Lang) -> Vec<String> {
             format!("reveal hidden armies on defence: {reveal}{r}"),
             format!("annex: {annex}"),
             format!("re-occupy: {reoccupy}"),
+            format!("a second General when one is beaten: {general}{gs}"),
         ],
         Lang::Fr => vec![
             format!("défendre avec {}{d}", fr::count(dice, "dé", "dés")),
@@ -317,8 +324,14 @@ fn standing_text(g: &CastleRisk, s: Seat, lang: Lang) -> Vec<String> {
             format!("dévoiler les armées cachées en défense : {reveal}{r}"),
             format!("annexion : {annex}"),
             format!("réoccupation : {reoccupy}"),
+            format!("un autre Général quand l'un est battu : {general}{gs}"),
         ],
+    };
+    // Games of rules revision 0 replace a beaten General unasked: no such choice to show.
+    if g.options.revision == 0 {
+        lines.pop();
     }
+    lines
 }
 
 /// What only `seat` may know.
@@ -490,7 +503,7 @@ Your turn
   SPY Bob [DISCARD Admiral, General]  play a Spy; the first listed card Bob holds is discarded (ESPION)
   REVEAL [Livonia]                  reveal your hidden armies in a territory you hold (REVELER)
   ATTACK Livonia FROM Poland [UNTIL CONQUERED | UNTIL 3 LEFT | FOR 2 ROLLS] [WITH 2 DICE]
-         [THEN MOVE 5 | MOVE ALL | LEAVE 2] [GENERAL]        (ATTAQUE ... DEPUIS ...)
+         [THEN MOVE 5 | MOVE ALL | LEAVE 2] [GENERAL [AGAIN|ONCE]]        (ATTAQUE ... DEPUIS ...)
   SAIL 6 FROM Marseille TO Naples [WITH 2 DICE] [GENERAL]     Admiral sea attack, to the end (AMIRAL)
   END                               end the turn and collect earnings (FIN)
 After a castle capture
@@ -502,6 +515,7 @@ Answers when asked (option ask=true)
 Standing orders (any time)
   SET DEFEND 1|2, SET MARSHAL ALWAYS|NEVER|WHEN 3+, SET COUNTERSPY ALWAYS|NEVER,
   SET REVEAL ON ATTACK|NEVER|WHEN 5+, SET ANNEX AUTO|Livonia, Poland, SET REOCCUPY ALL|NONE|ASK,
+  SET GENERAL AGAIN|ONCE (another General when one is beaten in an attack; default ONCE),
   SET ASK (forget them all)
 ";
 
@@ -522,7 +536,7 @@ Votre tour
   ESPION Bob [DÉFAUSSER Amiral, Général]  jouez un Espion ; Bob défausse la première carte de la liste qu'il a (SPY)
   DÉVOILER [Livonie]                  dévoilez vos armées cachées dans un territoire que vous occupez (REVEAL)
   ATTAQUE Livonie DEPUIS Pologne [JUSQU'À CONQUÊTE | JUSQU'À 3 RESTANTS | POUR 2 LANCERS] [AVEC 2 DÉS]
-          [PUIS DÉPLACER 5 | DÉPLACER TOUT | LAISSER 2] [GÉNÉRAL]    (ATTACK ... FROM ...)
+          [PUIS DÉPLACER 5 | DÉPLACER TOUT | LAISSER 2] [GÉNÉRAL [ENCORE|SEUL]]    (ATTACK ... FROM ...)
   AMIRAL 6 DEPUIS Marseille VERS Naples [AVEC 2 DÉS] [GÉNÉRAL]      attaque par la mer, jusqu'au bout (SAIL)
   FIN                                 finissez le tour et recevez vos nouvelles troupes (END)
 Après la prise d'un château
@@ -534,6 +548,8 @@ Réponses quand on vous le demande (option ask=true)
 Consignes (à tout moment) (SET)
   CONSIGNE DÉFENDRE 1|2, CONSIGNE MARÉCHAL TOUJOURS|JAMAIS|QUAND 3+, CONSIGNE CONTRE-ESPION TOUJOURS|JAMAIS,
   CONSIGNE DÉVOILER SUR ATTAQUE|JAMAIS|QUAND 5+, CONSIGNE ANNEXER AUTO|Livonie, Pologne,
-  CONSIGNE RÉOCCUPER TOUT|AUCUN|DEMANDER, CONSIGNE DEMANDER (les oublier toutes)
+  CONSIGNE RÉOCCUPER TOUT|AUCUN|DEMANDER,
+  CONSIGNE GÉNÉRAL ENCORE|SEUL (un autre Général quand l'un est battu dans une attaque ; par défaut SEUL),
+  CONSIGNE DEMANDER (les oublier toutes)
 Cartes : Maréchal, Diplomate, Général, Amiral, Espion, Renfort.
 ";

@@ -249,6 +249,8 @@ fn whole_games_read_in_french() {
             placement: PlacementMode::Blind,
             ask: true,
             turn_limit: 0,
+
+            ..Options::default()
         },
     );
     let t = play_in_french(

@@ -37,6 +37,8 @@ fn check_game(seed: u64, players: usize, claim: ClaimMode, placement: PlacementM
             placement,
             ask,
             turn_limit: 0,
+
+            ..Options::default()
         },
     );
     let mut orders = 0;

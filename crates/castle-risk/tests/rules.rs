@@ -1346,3 +1346,231 @@ fn stalemate_not_while_any_player_can_still_act() {
         assert_eq!(g.current, 1, "{what}: next player's turn");
     }
 }
+
+/// Rule 5 (issue 15): "vous pouvez jeter un, deux, ou trois dés rouges pour chaque bataille,
+/// mais vous devez avoir dans votre territoire au moins une armée de plus que le nombre de
+/// dés que vous jetez". Asking 3 dice from a territory of 3 armies is refused (in both
+/// languages, with how to write it), never cut to 2 without a word.
+#[test]
+fn rule5_three_dice_from_three_armies_is_refused_not_cut() {
+    let mut d = any_dice();
+    let mut g = position(
+        2,
+        &["Paris", "London"],
+        &[("Gascony", 0, 3), ("Brittany", 1, 2)],
+    );
+    let e = refused(
+        &mut g,
+        0,
+        "ATTACK Brittany FROM Gascony WITH 3 DICE",
+        &mut d,
+    );
+    assert!(e.message.contains("needs at least 4"), "{}", e.message);
+    assert!(
+        e.hint.as_deref().unwrap_or("").contains("WITH 2 DICE"),
+        "{:?}",
+        e.hint
+    );
+    assert!(
+        e.message_in(castellan_engine::Lang::Fr)
+            .contains("au moins 4"),
+        "{}",
+        e.message_in(castellan_engine::Lang::Fr)
+    );
+    assert!(
+        e.hint_in(castellan_engine::Lang::Fr)
+            .unwrap_or("")
+            .contains("AVEC 2 DÉS"),
+        "{:?}",
+        e.hint_in(castellan_engine::Lang::Fr)
+    );
+    // The same line in French is refused the same way.
+    let e = refused(
+        &mut g,
+        0,
+        "ATTAQUE Bretagne DEPUIS Gascogne AVEC 3 DÉS",
+        &mut d,
+    );
+    assert!(e.message.contains("needs at least 4"), "{}", e.message);
+    // 2 dice from 3 armies is the rule: accepted.
+    run(
+        &mut g,
+        0,
+        "ATTACK Brittany FROM Gascony WITH 2 DICE FOR 1 ROLL",
+        &mut d,
+    );
+}
+
+/// Rule 5 (issue 15): "Quand vous attaquez un château, vous pouvez ne jamais utiliser plus de
+/// deux dés." 3 dice asked against a castle are refused, not capped in silence.
+#[test]
+fn rule5_three_dice_against_a_castle_is_refused_not_capped() {
+    let mut d = any_dice();
+    let mut g = position(
+        2,
+        &["Paris", "London"],
+        &[("Brittany", 1, 10), ("Paris", 0, 10)],
+    );
+    g.current = 1;
+    let e = refused(&mut g, 1, "ATTACK Paris FROM Brittany WITH 3 DICE", &mut d);
+    assert!(e.message.contains("is a castle"), "{}", e.message);
+    assert!(
+        e.message_in(castellan_engine::Lang::Fr)
+            .contains("jamais plus de deux dés"),
+        "{}",
+        e.message_in(castellan_engine::Lang::Fr)
+    );
+    assert!(
+        e.hint.as_deref().unwrap_or("").contains("WITH 2 DICE"),
+        "{:?}",
+        e.hint
+    );
+    // By sea too: "AMIRAL 5 ... AVEC 3 DÉS" against the castle.
+    give(&mut g, 1, &[Card::Admiral]);
+    g.board[t("Marseille")].owner = Some(0);
+    g.board[t("Naples")].owner = Some(1);
+    g.board[t("Naples")].armies = 8;
+    let e = refused(&mut g, 1, "SAIL 5 FROM Naples TO Paris WITH 3 DICE", &mut d);
+    assert!(e.message.contains("is a castle"), "{}", e.message);
+    // An Admiral with 2 armies aboard cannot roll 3 dice (one die per army aboard).
+    let e = refused(
+        &mut g,
+        1,
+        "SAIL 2 FROM Naples TO Marseille WITH 3 DICE",
+        &mut d,
+    );
+    assert!(e.message.contains("aboard cannot roll 3"), "{}", e.message);
+    assert!(
+        e.message_in(castellan_engine::Lang::Fr).contains("à bord"),
+        "{}",
+        e.message_in(castellan_engine::Lang::Fr)
+    );
+}
+
+/// Rule 5 (issue 15): when the armies fall during one attack line below what its dice need
+/// ("au moins une armée de plus que le nombre de dés"), the dice drop and the report says so.
+#[test]
+fn rule5_fewer_dice_during_an_attack_are_noted_in_the_report() {
+    let mut d = any_dice();
+    let mut g = position(
+        2,
+        &["Paris", "London"],
+        &[("Gascony", 0, 5), ("Brittany", 1, 40)],
+    );
+    let ev = run(
+        &mut g,
+        0,
+        "ATTACK Brittany FROM Gascony WITH 3 DICE",
+        &mut d,
+    );
+    let fewer: Vec<(u32, u32, u32)> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::DiceFewer {
+                asked,
+                rolled,
+                armies,
+                ..
+            } => Some((*asked, *rolled, *armies)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(fewer.first(), Some(&(3, 2, 3)), "{ev:?}");
+    // each battle after the note rolls what the note says
+    let rolled: Vec<usize> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Battle { attacker, .. } => Some(attacker.len()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rolled[0], 3);
+    assert!(rolled.iter().any(|&n| n < 3));
+    let said = |lang| {
+        ev.iter()
+            .filter_map(|e| g.narrate(e, castellan_engine::Viewer::Public, lang))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let (en, fr) = (
+        said(castellan_engine::Lang::En),
+        said(castellan_engine::Lang::Fr),
+    );
+    assert!(
+        en.contains("2 dice now, not the 3 asked: Gascony has 3"),
+        "{en}"
+    );
+    assert!(
+        fr.contains("2 dés désormais, et non les 3 demandés"),
+        "{fr}"
+    );
+}
+
+/// Rule 4 (General, issue 15): "La carte Général est éliminée ... Vous pouvez alors : - jouer
+/// une autre carte Générale si vous souhaitez, - continuer l'Attaque sans Général, ou -
+/// terminer votre attaque." A second General is a choice: by default (ONCE) the attack goes
+/// on without one; `GENERAL AGAIN` in the line, or `SET GENERAL AGAIN`, plays the next.
+#[test]
+fn rule4_a_second_general_is_the_players_choice() {
+    let engaged = |ev: &[Event]| {
+        ev.iter()
+            .filter(|e| matches!(e, Event::GeneralEngaged { .. }))
+            .count()
+    };
+    // Battle 1: attacker 4 (+1 = 5) against the defender's 5: the General is beaten.
+    let fresh = || {
+        let mut g = position(
+            2,
+            &["Paris", "London"],
+            &[("Gascony", 0, 6), ("Brittany", 1, 20)],
+        );
+        give(&mut g, 0, &[Card::General, Card::General]);
+        g.players[1].standing.defend = Some(1);
+        g
+    };
+    let line = "ATTACK Brittany FROM Gascony WITH 1 DICE FOR 2 ROLLS GENERAL";
+    // Default: ONCE.
+    let mut g = fresh();
+    let mut d = dice_with(2, |f| f == [4, 5]);
+    let ev = run(&mut g, 0, line, &mut d);
+    assert!(ev.iter().any(|e| matches!(e, Event::GeneralLost { .. })));
+    assert_eq!(engaged(&ev), 1, "no second General unasked: {ev:?}");
+    assert!(g.hand_has(0, Card::General), "the second stays in the hand");
+    // The order word: GENERAL AGAIN (French: GÉNÉRAL ENCORE).
+    let mut g = fresh();
+    let mut d = dice_with(2, |f| f == [4, 5]);
+    let ev = run(&mut g, 0, &format!("{line} AGAIN"), &mut d);
+    assert_eq!(engaged(&ev), 2, "{ev:?}");
+    let fr = order(
+        &g,
+        0,
+        "ATTAQUE Bretagne DEPUIS Gascogne AVEC 1 DÉS POUR 2 LANCERS GÉNÉRAL ENCORE",
+    );
+    assert!(matches!(
+        fr,
+        Order::Attack {
+            again: Some(true),
+            ..
+        }
+    ));
+    // The standing order: SET GENERAL AGAIN (CONSIGNE GÉNÉRAL ENCORE); the line's ONCE wins.
+    let mut g = fresh();
+    run(&mut g, 0, "CONSIGNE GÉNÉRAL ENCORE", &mut any_dice());
+    assert_eq!(g.players[0].standing.general_again, Some(true));
+    let mut d = dice_with(2, |f| f == [4, 5]);
+    let ev = run(&mut g, 0, line, &mut d);
+    assert_eq!(engaged(&ev), 2, "{ev:?}");
+    let mut g = fresh();
+    run(&mut g, 0, "SET GENERAL AGAIN", &mut any_dice());
+    let mut d = dice_with(2, |f| f == [4, 5]);
+    let ev = run(&mut g, 0, &format!("{line} ONCE"), &mut d);
+    assert_eq!(engaged(&ev), 1, "{ev:?}");
+    // The words write back to themselves in both languages.
+    for lang in [castellan_engine::Lang::En, castellan_engine::Lang::Fr] {
+        for w in ["AGAIN", "ONCE"] {
+            let o = order(&g, 0, &format!("{line} {w}"));
+            let text = castellan_castle_risk::orders::order_text_in(&g, &o, lang);
+            assert_eq!(order(&g, 0, &text), o, "{text}");
+        }
+    }
+}

@@ -49,6 +49,7 @@ fn a_few_bot_games_of_every_kind_finish_and_replay() {
             placement,
             ask,
             turn_limit: 0,
+            ..Options::default()
         };
         let (f, mean, max, _) = run(players, 2, opts, true);
         assert_eq!(f, 2);
@@ -83,7 +84,7 @@ fn bot_games_that_used_to_stall_finish() {
 /// or gain an army again) ends there, decided by territories, and replays identically.
 #[test]
 fn a_bot_game_reaching_a_dead_position_ends_in_stalemate() {
-    let id = "h-2-3366";
+    let id = "h-2-15657";
     let mut t = table(
         id,
         2,

@@ -66,7 +66,21 @@ pub struct Options {
     pub victory: Victory,
     /// Length of a timed game in full rounds.
     pub rounds: u32,
+    /// The rules' revision the game was created under, so a stored game replays as it was
+    /// played. 1 (new games): the plague halves the Rustici and Structores gathered
+    /// together (issue 15). 0 (games stored before, which lack the key): each kind halved
+    /// apart.
+    #[serde(default = "legacy_revision")]
+    pub revision: u32,
 }
+
+/// Games stored before `revision` existed were played under revision 0.
+fn legacy_revision() -> u32 {
+    0
+}
+
+/// The revision of the rules new games get.
+pub const RULES_REVISION: u32 = 1;
 
 impl Default for Options {
     fn default() -> Options {
@@ -74,6 +88,7 @@ impl Default for Options {
             mode: Mode::Family,
             victory: Victory::Classic,
             rounds: 20,
+            revision: RULES_REVISION,
         }
     }
 }

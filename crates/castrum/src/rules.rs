@@ -1159,28 +1159,38 @@ impl Castrum {
         ev
     }
 
-    /// "Chaque joueur rassemble ses cartes Rustici et Structores et en retire une sur deux."
+    /// "L'épidémie détruit une carte Rustici et Structures sur deux. Chaque joueur rassemble
+    /// ses cartes Rustici et Structores et en retire une sur deux." The two kinds are gathered
+    /// into one pile and half of it (rounded down) is removed: half of each kind, and when
+    /// both counts are odd one card more, of the kind left with more cards (Rustici on a
+    /// tie). A Rustici x2 is one card; simple Rustici go before x2 ones.
     fn plague(&mut self, s: Seat) -> Vec<Card> {
-        let mut lost = Vec::new();
-        for (simple, double) in [
-            (Card::Rustici, Card::RusticiX2),
-            (Card::Structores, Card::Structores),
-        ] {
-            let site = &mut self.sites[s];
-            let total = if simple == double {
-                site.count(simple)
+        let site = &mut self.sites[s];
+        let r = site.count(Card::Rustici) + site.count(Card::RusticiX2);
+        let st = site.count(Card::Structores);
+        let due = (r + st) / 2;
+        let (mut lose_r, mut lose_s) = (r / 2, st / 2);
+        if lose_r + lose_s < due && self.options.revision >= 1 {
+            if r - lose_r >= st - lose_s {
+                lose_r += 1;
             } else {
-                site.count(simple) + site.count(double)
+                lose_s += 1;
+            }
+        }
+        let mut lost = Vec::new();
+        for _ in 0..lose_r {
+            let c = if site.cards.contains(&Card::Rustici) {
+                Card::Rustici
+            } else {
+                Card::RusticiX2
             };
-            for _ in 0..total / 2 {
-                let c = if site.cards.contains(&simple) {
-                    simple
-                } else {
-                    double
-                };
-                if remove_one(&mut site.cards, c) {
-                    lost.push(c);
-                }
+            if remove_one(&mut site.cards, c) {
+                lost.push(c);
+            }
+        }
+        for _ in 0..lose_s {
+            if remove_one(&mut site.cards, Card::Structores) {
+                lost.push(Card::Structores);
             }
         }
         self.under.extend(lost.iter().copied());

@@ -22,6 +22,7 @@ fn options_for(i: usize) -> Options {
             Victory::Classic
         },
         rounds: 12,
+        ..Options::default()
     }
 }
 
@@ -234,11 +235,20 @@ fn options_parse_from_key_value_pairs() {
         Options {
             mode: Mode::Expert,
             victory: Victory::Timed,
-            rounds: 10
+            rounds: 10,
+            revision: castellan_castrum::RULES_REVISION,
         }
     );
+    // Stored options without `revision` are a game stored before it: rules revision 0
+    // (issue 15), everything else the defaults.
     let d: Options = serde_json::from_str("{}").unwrap();
-    assert_eq!(d, Options::default());
+    assert_eq!(
+        d,
+        Options {
+            revision: 0,
+            ..Options::default()
+        }
+    );
     assert!(
         castellan_engine::options_from_pairs::<Options>(&[("colour".into(), "red".into())])
             .is_err()

@@ -625,6 +625,53 @@ fn plague_removes_every_second_rustici_and_structores() {
     assert_eq!(g.card_count(), 90);
 }
 
+/// 3 PESTE (issue 15): "L'épidémie détruit une carte Rustici et Structures sur deux. Chaque
+/// joueur rassemble ses cartes Rustici et Structores et en retire une sur deux." The two kinds
+/// are gathered into ONE pile: 1 Rustici and 1 Structores lose one card (halving each kind
+/// apart would lose none), 3 and 3 lose three (apart: two).
+#[test]
+fn plague_halves_the_rustici_and_structores_gathered_together() {
+    let cases: &[(&[Card], usize, (usize, usize))] = &[
+        // (site, cards lost, (Rustici left, Structores left))
+        (&[Rustici, Structores, Lapides], 1, (0, 1)),
+        (
+            &[
+                Rustici, Rustici, Rustici, Structores, Structores, Structores,
+            ],
+            3,
+            (1, 2),
+        ),
+        (&[Rustici, Structores, Structores, Structores], 2, (1, 1)),
+        (&[Rustici, Rustici, Rustici, Structores], 2, (1, 1)),
+        (&[Structores], 0, (0, 1)),
+    ];
+    for (i, (site, lost, (r, st))) in cases.iter().enumerate() {
+        let (mut g, mut d) = position(2, &family(), &format!("pg{i}"), &[], &[site, &[]]);
+        g.happen(Happening::Plague, &mut d);
+        let s = &g.sites[0];
+        let left_r = s.count(Rustici) + s.count(RusticiX2);
+        assert_eq!(
+            (left_r, s.count(Structores)),
+            (*r, *st),
+            "{site:?}: Rustici and Structores left"
+        );
+        assert_eq!(site.len() - s.cards.len(), *lost, "{site:?}: cards lost");
+        assert_eq!(
+            s.count(Lapides),
+            site.iter().filter(|c| **c == Lapides).count()
+        );
+        assert_eq!(g.card_count(), 90);
+    }
+    // A game stored before this decision (no `revision` in its options) replays as it was
+    // played: each kind halved apart, so 1 Rustici and 1 Structores lose nothing.
+    let (mut g, mut d) = position(2, &family(), "pg-old", &[], &[&[Rustici, Structores], &[]]);
+    g.options =
+        serde_json::from_str(r#"{"mode":"family","victory":"classic","rounds":20}"#).unwrap();
+    assert_eq!(g.options.revision, 0);
+    g.happen(Happening::Plague, &mut d);
+    assert_eq!(g.sites[0].cards.len(), 2);
+}
+
 /// 4 POUR LES OEUVRES: "Chaque joueur doit se séparer d'une carte, selon son choix, parmi
 /// celles placées sur son chantier ... Si un joueur ne dispose d'aucune carte sur son chantier,
 /// il ne donne rien."

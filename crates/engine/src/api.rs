@@ -318,6 +318,12 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
 
     fn outcome(&self) -> Option<Outcome>;
 
+    /// Each seat's score, for a game that keeps one (Risk: territories held); campaigns
+    /// scored by "each game's own score" use it (issue 15). `None`: no score.
+    fn scores(&self) -> Option<Vec<i64>> {
+        None
+    }
+
     /// Short help on the order language (the ORDERS command), in `lang`.
     fn order_help(lang: Lang) -> String;
 
@@ -972,6 +978,12 @@ pub trait Session: Send {
     /// history; the whole game if `turn` is past its end): `castellan render --turn N`.
     fn at_turn(&self, turn: u32) -> Result<Box<dyn Session>, String>;
     fn outcome(&self) -> Option<Outcome>;
+
+    /// Each seat's score, for a game that keeps one (Risk: territories held); campaigns
+    /// scored by "each game's own score" use it (issue 15). `None`: no score.
+    fn scores(&self) -> Option<Vec<i64>> {
+        None
+    }
     fn order_help(&self, lang: Lang) -> String;
     /// The kinds of prompt this game raises.
     fn prompt_kinds(&self) -> &'static [PromptKind];
@@ -1038,6 +1050,9 @@ impl<R: Rules> Session for Table<R> {
     }
     fn outcome(&self) -> Option<Outcome> {
         self.state.outcome()
+    }
+    fn scores(&self) -> Option<Vec<i64>> {
+        self.state.scores()
     }
     fn order_help(&self, lang: Lang) -> String {
         R::order_help(lang)

@@ -257,6 +257,7 @@ impl Judge {
             }
             let key = format!("tick/{id}/{}", rec.out_counter);
             let mut run = Run::new(self, store, env, key);
+            run.seed_from(&changes);
             run.tick_game(&id)?;
             run.settle_all()?;
             if run.mails.is_empty() && !run.games.values().any(|g| g.dirty) {

@@ -41,11 +41,17 @@
 //!   cleaning of relayed text (issue 13).
 //! * `optin.rs`: the judge mails only those who asked: double opt-in, STOP,
 //!   `List-Unsubscribe` (issue 13).
+//! * `campaign.rs`: campaigns (games and players under one game master, scored by wins,
+//!   placings or the games' own scores, standings mailed as games end) and the Risk
+//!   tournament (tables of 3 to 6 seated by the judge, round after round, to the final).
+//! * `record.rs`: a player's record across games (issue 15): counts kept as games start,
+//!   end, miss deadlines and take orders; the reliability figure.
 //! * `audit.rs`: the dice audit. `clock.rs`: dates in English and French. `model.rs`:
 //!   records, [`Store`], [`Changes`]. `config.rs`: [`JudgeConfig`].
 
 mod audit;
 mod auth;
+mod campaign;
 mod clock;
 mod cmd;
 mod config;
@@ -58,12 +64,17 @@ mod mails;
 mod model;
 mod optin;
 mod password;
+mod record;
 mod reports;
 mod run;
 mod settle;
 mod templates;
 
 pub use audit::audit;
+pub use campaign::{
+    points, qualifier, seat_tables, CampaignEvent, CampaignRecord, GameResult, Place, Scoring,
+    Standing, Tournament,
+};
 pub use clock::{format_long, format_long_in, format_short, format_short_in};
 pub use config::JudgeConfig;
 pub use html::{page as html_page, HTML_LIMIT};
@@ -72,6 +83,7 @@ pub use judge::{AdminCommand, Judge, JudgeError};
 pub use limits::{clean_name, clean_text, reply_budget, MAX_NAME_CHARS};
 pub use model::{
     AuthenticationResults, Changes, DeadlineSettings, Env, GameRecord, Inbound, LogLine,
-    MailFormat, MemoryStore, Outbound, SeatRecord, SenderRecord, Status, Store, StoreError,
+    MailFormat, MemoryStore, Outbound, PlayerRecord, SeatRecord, SenderRecord, Status, Store,
+    StoreError,
 };
 pub use templates::{Rendered, Templates, KINDS};

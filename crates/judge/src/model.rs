@@ -179,6 +179,12 @@ pub struct Changes {
     pub outbox: Vec<Outbound>,
     pub log: Vec<LogLine>,
     pub senders: Vec<SenderRecord>,
+    /// Players' records to insert or replace (issue 15; crate::record).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub records: Vec<PlayerRecord>,
+    /// Campaigns to insert or replace (issue 15; crate::campaign).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub campaigns: Vec<crate::campaign::CampaignRecord>,
     /// What the judge answered, as `family/kind[/reason]` ("orders/refused",
     /// "auth/refused/wrong_credentials"): for the operator's metrics; not stored.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -192,6 +198,8 @@ impl Changes {
             && self.outbox.is_empty()
             && self.log.is_empty()
             && self.senders.is_empty()
+            && self.records.is_empty()
+            && self.campaigns.is_empty()
     }
 }
 
@@ -323,6 +331,10 @@ pub struct GameRecord {
     /// the default of every seat; `None`: the server's.
     #[serde(default)]
     pub language: Option<Lang>,
+    /// `min-reliability=N` at CREATE: JOIN refused to a player whose reliability (percent,
+    /// crate::record) is below N (issue 15).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_reliability: Option<u32>,
     /// The game itself ([`castellan_engine::Session::to_json`]); `None` while forming.
     pub table: Option<serde_json::Value>,
 }
@@ -340,6 +352,29 @@ impl GameRecord {
     }
 }
 
+/// A player's record across every game of this judge, by address (issue 15). Public facts
+/// only: counts, never a game's orders, hand or password. Reliability: see
+/// [`PlayerRecord::reliability`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerRecord {
+    /// Bare lowercase address.
+    pub address: String,
+    /// Games started with this address in a seat.
+    pub played: u32,
+    /// Games played to their end in the seat (not resigned, no bot standing in).
+    pub finished: u32,
+    pub won: u32,
+    /// Turns in which the player's orders answered what the game awaited, before its
+    /// deadline (one a turn a game).
+    pub met: u32,
+    /// Deadlines passed with the player's answer missing (a default or a bot played).
+    pub missed: u32,
+    pub resigned: u32,
+    /// Game id → the last turn counted in `met` (bookkeeping; dropped when the game ends).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub met_turns: BTreeMap<String, u32>,
+}
+
 /// Where the judge's state lives. `commit` applies a whole [`Changes`] atomically and
 /// durably (the sled version flushes before returning).
 pub trait Store {
@@ -347,6 +382,11 @@ pub trait Store {
     fn game_ids(&self) -> Result<Vec<String>, StoreError>;
     fn is_processed(&self, message_id: &str) -> Result<bool, StoreError>;
     fn sender(&self, address: &str) -> Result<Option<SenderRecord>, StoreError>;
+    /// A player's record (issue 15), by bare lowercase address.
+    fn record(&self, address: &str) -> Result<Option<PlayerRecord>, StoreError>;
+    /// A campaign (issue 15), by id.
+    fn campaign(&self, id: &str) -> Result<Option<crate::campaign::CampaignRecord>, StoreError>;
+    fn campaign_ids(&self) -> Result<Vec<String>, StoreError>;
     fn commit(&self, changes: &Changes) -> Result<(), StoreError>;
 }
 
@@ -357,6 +397,8 @@ struct Mem {
     outbox: Vec<Outbound>,
     log: Vec<LogLine>,
     senders: BTreeMap<String, SenderRecord>,
+    records: BTreeMap<String, PlayerRecord>,
+    campaigns: BTreeMap<String, crate::campaign::CampaignRecord>,
 }
 
 /// An in-memory [`Store`] for tests and as the reference behaviour.
@@ -402,6 +444,15 @@ impl Store for MemoryStore {
     fn sender(&self, address: &str) -> Result<Option<SenderRecord>, StoreError> {
         Ok(self.lock()?.senders.get(address).cloned())
     }
+    fn record(&self, address: &str) -> Result<Option<PlayerRecord>, StoreError> {
+        Ok(self.lock()?.records.get(address).cloned())
+    }
+    fn campaign(&self, id: &str) -> Result<Option<crate::campaign::CampaignRecord>, StoreError> {
+        Ok(self.lock()?.campaigns.get(id).cloned())
+    }
+    fn campaign_ids(&self) -> Result<Vec<String>, StoreError> {
+        Ok(self.lock()?.campaigns.keys().cloned().collect())
+    }
     fn commit(&self, c: &Changes) -> Result<(), StoreError> {
         let mut m = self.lock()?;
         m.processed.extend(c.processed.iter().cloned());
@@ -412,6 +463,12 @@ impl Store for MemoryStore {
         m.log.extend(c.log.iter().cloned());
         for s in &c.senders {
             m.senders.insert(s.address.clone(), s.clone());
+        }
+        for r in &c.records {
+            m.records.insert(r.address.clone(), r.clone());
+        }
+        for k in &c.campaigns {
+            m.campaigns.insert(k.id.clone(), k.clone());
         }
         Ok(())
     }

@@ -50,6 +50,12 @@ pub(crate) struct Run<'a> {
     pub(crate) bounds: crate::limits::Bounds,
     /// The bound as configured (`max_reply_bytes`), for the note.
     pub(crate) bounds_limit: usize,
+    /// Players' records read or changed in this handling (crate::record).
+    pub(crate) records: BTreeMap<String, PlayerRecord>,
+    /// Each game as it was loaded, to see what changed for the records.
+    pub(crate) basis: BTreeMap<String, crate::record::Basis>,
+    /// Campaigns read or changed in this handling (crate::campaign).
+    pub(crate) campaigns: BTreeMap<String, crate::campaign::CampaignRecord>,
     /// Credentials checked in this mail, per game: what was given and the verdict (one
     /// try per mail).
     pub(crate) tries: BTreeMap<String, (String, Result<crate::auth::Who, crate::auth::AuthError>)>,
@@ -95,6 +101,9 @@ impl<'a> Run<'a> {
             answered: Vec::new(),
             bounds: crate::limits::Bounds::unbounded(),
             bounds_limit: j.config.max_reply_bytes,
+            records: BTreeMap::new(),
+            basis: BTreeMap::new(),
+            campaigns: BTreeMap::new(),
             tries: BTreeMap::new(),
             authenticated: false,
             counters: BTreeMap::new(),
@@ -159,6 +168,9 @@ impl<'a> Run<'a> {
         let Some(rec) = self.store.game(&id)? else {
             return Ok(None);
         };
+        self.basis
+            .entry(id.clone())
+            .or_insert_with(|| crate::record::Basis::of(&rec));
         let mut session = None;
         if let Some(t) = &rec.table {
             if let Some(info) = self.j.info(&rec.game) {
@@ -209,6 +221,18 @@ impl<'a> Run<'a> {
         out
     }
 
+    /// Start from what earlier handlings of the same batch wrote (a tick handles each game
+    /// in a handling of its own, all committed together): their players' records and
+    /// campaigns, so none overwrites another's.
+    pub(crate) fn seed_from(&mut self, changes: &Changes) {
+        for r in &changes.records {
+            self.records.insert(r.address.clone(), r.clone());
+        }
+        for c in &changes.campaigns {
+            self.campaigns.insert(c.id.clone(), c.clone());
+        }
+    }
+
     /// What a dropped handling keeps: its failed-try counters and lock notices.
     pub(crate) fn keep_counters(self) -> (BTreeMap<String, SenderRecord>, Vec<Draft>) {
         (self.counters, self.notices)
@@ -222,6 +246,18 @@ impl<'a> Run<'a> {
     pub(crate) fn finish_into(mut self, changes: &mut Changes) {
         let notices = std::mem::take(&mut self.notices);
         self.mails.extend(notices);
+        if let Err(e) = self.campaigns_after_games() {
+            self.glog("", "error", format!("campaigns not updated: {e}"));
+        }
+        if let Err(e) = self.record_changes() {
+            self.glog("", "error", format!("players' records not updated: {e}"));
+        }
+        changes
+            .records
+            .extend(std::mem::take(&mut self.records).into_values());
+        changes
+            .campaigns
+            .extend(std::mem::take(&mut self.campaigns).into_values());
         let unsubscribe = crate::optin::list_unsubscribe(&self.j.config.address);
         for (i, mut d) in std::mem::take(&mut self.mails).into_iter().enumerate() {
             d.headers.push(unsubscribe.clone());

@@ -26,7 +26,7 @@ macro_rules! both {
 }
 
 /// The kinds of mail, each a template per language.
-pub const KINDS: [&str; 22] = [
+pub const KINDS: [&str; 25] = [
     "reply.txt",
     "report.txt",
     "private.txt",
@@ -49,6 +49,9 @@ pub const KINDS: [&str; 22] = [
     "answers/info.txt",
     "answers/stop.txt",
     "confirm.txt",
+    "answers/record.txt",
+    "answers/campaign.txt",
+    "standings.txt",
 ];
 
 /// Built-in templates: (path under templates/, source).
@@ -76,6 +79,9 @@ pub fn defaults() -> Vec<(&'static str, &'static str)> {
         both!("answers/info.txt"),
         both!("answers/stop.txt"),
         both!("confirm.txt"),
+        both!("answers/record.txt"),
+        both!("answers/campaign.txt"),
+        both!("standings.txt"),
     ]
     .concat()
 }

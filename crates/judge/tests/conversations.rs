@@ -80,12 +80,30 @@ fn credentials(m: &Outbound) -> Option<(String, String)> {
     ))
 }
 
-fn inbound(step: &str, text: &str, creds: &BTreeMap<String, (String, String)>) -> Inbound {
+/// The password of a campaign created by the mail's addressee (its CAMPAIGN answer).
+fn campaign_password(m: &Outbound) -> Option<String> {
+    ["Its password: ", "Son mot de passe : "]
+        .iter()
+        .find_map(|k| {
+            let i = m.body.find(k)? + k.len();
+            m.body[i..].split_whitespace().next().map(str::to_string)
+        })
+}
+
+fn inbound(
+    step: &str,
+    text: &str,
+    creds: &BTreeMap<String, (String, String)>,
+    campaign_passwords: &BTreeMap<String, String>,
+) -> Inbound {
     let mut text = text.to_string();
     for (addr, (pw, token)) in creds {
         text = text
             .replace(&format!("{{password:{addr}}}"), pw)
             .replace(&format!("{{token:{addr}}}"), token);
+    }
+    for (addr, pw) in campaign_passwords {
+        text = text.replace(&format!("{{campaign-password:{addr}}}"), pw);
     }
     let (head, body) = text.split_once("\n\n").unwrap_or((&text, ""));
     let mut m = Inbound {
@@ -113,6 +131,7 @@ fn play(conv: &Path) -> Vec<String> {
     let j = judge(conv.join("opt-in").exists());
     let store = MemoryStore::new();
     let mut creds: BTreeMap<String, (String, String)> = BTreeMap::new();
+    let mut campaign_passwords: BTreeMap<String, String> = BTreeMap::new();
     let mut names: Vec<String> = std::fs::read_dir(conv)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -133,8 +152,12 @@ fn play(conv: &Path) -> Vec<String> {
         } else {
             now += 60;
             let text = std::fs::read_to_string(conv.join(name)).unwrap();
-            j.handle(&store, &inbound(&step, &text, &creds), &env(now))
-                .unwrap()
+            j.handle(
+                &store,
+                &inbound(&step, &text, &creds, &campaign_passwords),
+                &env(now),
+            )
+            .unwrap()
         };
         store.commit(&changes).unwrap();
         for l in changes.log.iter().filter(|l| l.kind == "template") {
@@ -143,6 +166,9 @@ fn play(conv: &Path) -> Vec<String> {
         for m in &changes.outbox {
             if let Some(c) = credentials(m) {
                 creds.insert(m.to.clone(), c);
+            }
+            if let Some(p) = campaign_password(m) {
+                campaign_passwords.insert(m.to.clone(), p);
             }
             let file = format!("{step}-out-{}.txt", m.to);
             let e = produced.entry(file).or_default();
@@ -381,6 +407,116 @@ fn every_mail_kind_and_answer_appears_in_a_conversation() {
             "écrivez un nombre de jours à partir de 1, ou NON",
         ),
         ("en", "GmAnswer::Done", "The game goes on."),
+        (
+            "en",
+            "RecordAnswer::Record",
+            "Reliability: 0% (turns answered",
+        ),
+        ("fr", "RecordAnswer::Record", "Fiabilité : 0 % (tours joués"),
+        (
+            "en",
+            "RecordAnswer::NotAnAddress",
+            "is not a mail address. Write: RECORD",
+        ),
+        (
+            "fr",
+            "RecordAnswer::NotAnAddress",
+            "n'est pas une adresse de courriel",
+        ),
+        (
+            "en",
+            "JoinAnswer::Unreliable",
+            "asks players with a reliability of at least",
+        ),
+        (
+            "fr",
+            "JoinAnswer::Unreliable",
+            "demande des joueurs d'une fiabilité d'au moins",
+        ),
+        (
+            "en",
+            "CreateError::BadReliability",
+            "write a percentage from 0 to 100",
+        ),
+        (
+            "en",
+            "CampaignAnswer::Created",
+            "is created; you are its game master. Its password:",
+        ),
+        (
+            "fr",
+            "CampaignAnswer::Created",
+            "vous en êtes le maître de jeu. Son mot de passe :",
+        ),
+        ("en", "CampaignAnswer::Added", "now counts in campaign-1"),
+        (
+            "fr",
+            "CampaignAnswer::Added",
+            "compte désormais dans campaign-2",
+        ),
+        (
+            "en",
+            "CampaignAnswer::Standings",
+            "== STANDINGS campaign-1 ==",
+        ),
+        (
+            "fr",
+            "CampaignAnswer::Standings",
+            "== PALMARÈS campaign-2 ==",
+        ),
+        ("en", "CampaignAnswer::History", "== HISTORY campaign-1 =="),
+        (
+            "fr",
+            "CampaignAnswer::History",
+            "== HISTORIQUE campaign-2 ==",
+        ),
+        (
+            "en",
+            "CampaignAnswer::WrongPassword",
+            "Wrong password for campaign-1",
+        ),
+        ("en", "CampaignAnswer::NoCampaign", "There is no campaign"),
+        (
+            "fr",
+            "CampaignAnswer::NoCampaign",
+            "Il n'y a pas de campagne",
+        ),
+        (
+            "en",
+            "CampaignError::TooFewPlayers",
+            "a tournament needs at least",
+        ),
+        (
+            "fr",
+            "CampaignError::TooFewPlayers",
+            "un tournoi en demande au moins",
+        ),
+        ("en", "standings mail", "the standings, scored by wins."),
+        (
+            "fr",
+            "standings mail",
+            "le classement, aux points « victoires ».",
+        ),
+        (
+            "en",
+            "CmdError::CampaignArgs",
+            "CAMPAIGN takes NEW and a name",
+        ),
+        (
+            "fr",
+            "CmdError::CampaignArgs",
+            "CAMPAGNE prend NOUVELLE et un nom",
+        ),
+        (
+            "en",
+            "CmdError::StandingsArgs",
+            "STANDINGS takes a campaign id",
+        ),
+        (
+            "fr",
+            "CmdError::StandingsArgs",
+            "PALMARÈS prend l'id d'une campagne",
+        ),
         ("fr", "GmAnswer::Done", "La partie reprend."),
         // Issue 13.
         (

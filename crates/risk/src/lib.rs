@@ -442,6 +442,12 @@ impl Rules for Risk {
         view::private_view(self, seat, lang)
     }
 
+    /// Territories held: the tournament's "le joueur le plus puissant (celui qui occupe le
+    /// plus de territoires)" and a campaign's game score.
+    fn scores(&self) -> Option<Vec<i64>> {
+        Some((0..self.n()).map(|s| self.count_owned(s) as i64).collect())
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         // games stored before the French wording get it here
         self.outcome.clone().map(|o| match o.reason_fr {

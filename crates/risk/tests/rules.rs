@@ -1624,3 +1624,56 @@ fn commander_and_reroll_change_exactly_one_rolled_die() {
     assert_eq!(*attack, sorted(&want));
     assert_eq!(*defence, sorted(&raw[3..5]));
 }
+
+/// Continents (issue 15): the seed's table, "Amérique 5, Asie 7, Europe 5, Océanie 2,
+/// Afrique 3, Australie 2", has no South America and names Oceania twice (the French board
+/// calls Australia « Océanie »). Decision (docs/rules/risk.md): the standard table, which is
+/// the seed's six values read with "Amérique" as North America (the only America worth 5),
+/// "Océanie" and "Australie" as the one continent of that name, and the 2 left to South
+/// America, the one continent the table leaves out. "la mappemonde divisée en 42 territoires.
+/// Chaque continent ... compte de 4 à 12 territoires."
+#[test]
+fn the_continent_table_is_the_seeds_values_on_the_standard_board() {
+    use castellan_engine::Lang;
+    use castellan_risk::map::{continent_in, map};
+    let seed: [(&str, u32); 6] = [
+        ("Amérique", 5),
+        ("Asie", 7),
+        ("Europe", 5),
+        ("Océanie", 2),
+        ("Afrique", 3),
+        ("Australie", 2),
+    ];
+    let groups = &map().board.groups;
+    let by_fr = |fr: &str| {
+        (0..groups.len())
+            .find(|&g| continent_in(g, Lang::Fr) == fr)
+            .unwrap_or_else(|| panic!("no continent named {fr}"))
+    };
+    let read_as = |row: &str| match row {
+        "Amérique" => by_fr("Amérique du Nord"),
+        "Australie" => by_fr("Océanie"),
+        other => by_fr(other),
+    };
+    let mut named = Vec::new();
+    for (row, bonus) in seed {
+        let g = read_as(row);
+        assert_eq!(groups[g].bonus, bonus, "{row}");
+        named.push(g);
+    }
+    // Oceania named twice, South America never: the one continent left is worth the 2 the
+    // table gives twice.
+    named.sort();
+    named.dedup();
+    assert_eq!(named.len(), 5);
+    let left: Vec<usize> = (0..groups.len()).filter(|g| !named.contains(g)).collect();
+    assert_eq!(left.len(), 1);
+    assert_eq!(continent_in(left[0], Lang::En), "South America");
+    assert_eq!(groups[left[0]].bonus, 2);
+    assert_eq!(
+        groups.iter().map(|g| g.members.len()).sum::<usize>(),
+        42,
+        "42 territoires"
+    );
+    assert!(groups.iter().all(|g| (4..=12).contains(&g.members.len())));
+}

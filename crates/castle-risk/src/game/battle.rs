@@ -48,7 +48,7 @@ impl CastleRisk {
         from: T,
         to: T,
         plan: AttackPlan,
-        general: bool,
+        (general, again): (bool, Option<bool>),
         dice: &mut DiceBox,
     ) -> Result<Vec<Event>, OrderError> {
         self.in_turn(seat, "ATTACK")?;
@@ -78,12 +78,14 @@ impl CastleRisk {
                 "retirez GÉNÉRAL de la ligne d'attaque",
             ));
         }
+        self.check_dice(from, to, plan.dice, self.board[from].armies, false)?;
         let p = PendingAttack {
             attacker: seat,
             from,
             to,
             plan,
             general,
+            again: self.general_again(seat, again),
             ship: None,
         };
         Ok(self.declare(p, dice))
@@ -134,12 +136,13 @@ impl CastleRisk {
         from: T,
         to: T,
         plan: AttackPlan,
-        general: bool,
+        (general, again): (bool, Option<bool>),
         dice: &mut DiceBox,
     ) -> Result<Vec<Event>, OrderError> {
         self.in_turn(seat, "SAIL")?;
         self.check_attack(seat, from, to)?;
         self.check_sail(seat, armies, from, to, general)?;
+        self.check_dice(from, to, plan.dice, armies, true)?;
         self.take_from_hand(seat, Card::Admiral);
         self.in_play.push((seat, Card::Admiral));
         let p = PendingAttack {
@@ -148,6 +151,7 @@ impl CastleRisk {
             to,
             plan,
             general,
+            again: self.general_again(seat, again),
             ship: Some(armies),
         };
         Ok(self.declare(p, dice))
@@ -382,6 +386,19 @@ impl CastleRisk {
             // The Admiral fights to the end: no UNTIL applies to its ships.
             let attacking = if ship.is_some() { u32::MAX } else { pool };
             let ad = p.plan.dice_now(allowed, attacking).max(1);
+            // Fewer dice than the line asked (the armies fell during the attack): said in
+            // the report, once each time the count drops.
+            if let Some(asked) = p.plan.dice.filter(|_| self.options.revision >= 1) {
+                if ad < asked && (rolls == 0 || ad < last_dice) {
+                    ev.push(Event::DiceFewer {
+                        from: p.from,
+                        asked,
+                        rolled: ad,
+                        armies: pool,
+                        ship: ship.is_some(),
+                    });
+                }
+            }
             let dd = d.dice.min(max_defence_dice(defenders, 2)).max(1);
             self.battle(&p, d, (ad, dd), &mut ship, dice, &mut ev);
             rolls += 1;
@@ -404,7 +421,14 @@ impl CastleRisk {
     ) {
         let att = p.attacker;
         let def = self.board[p.to].owner.unwrap_or(0);
-        if p.general && !self.engaged(att, Card::General) && self.take_from_hand(att, Card::General)
+        // A second General in the same attack only when asked ("jouer une autre carte
+        // Générale si vous souhaitez"): GENERAL AGAIN or SET GENERAL AGAIN.
+        let beaten =
+            self.options.revision >= 1 && ev.iter().any(|e| matches!(e, Event::GeneralLost { .. }));
+        if p.general
+            && (p.again || !beaten)
+            && !self.engaged(att, Card::General)
+            && self.take_from_hand(att, Card::General)
         {
             self.in_play.push((att, Card::General));
             ev.push(Event::GeneralEngaged { seat: att });
@@ -511,5 +535,82 @@ impl CastleRisk {
             defenders: self.board[p.to].armies,
         });
         ev
+    }
+}
+
+/// The dice an attack line asks for, checked against the rule before anything is rolled:
+/// refused, never silently changed.
+impl CastleRisk {
+    /// Whether `GENERAL` in this line may bring a second General: the line's word, else the
+    /// seat's standing order, else the documented default (ONCE).
+    pub(crate) fn general_again(&self, seat: Seat, word: Option<bool>) -> bool {
+        word.or(self.players[seat].standing.general_again)
+            .unwrap_or(DEFAULT_GENERAL_AGAIN)
+    }
+
+    /// `WITH n DICE` against the rule. "vous pouvez jeter un, deux, ou trois dés rouges ...
+    /// mais vous devez avoir dans votre territoire au moins une armée de plus que le nombre
+    /// de dés que vous jetez" and "Quand vous attaquez un château, vous pouvez ne jamais
+    /// utiliser plus de deux dés". `pool`: the armies of `from`, or those aboard (`ship`).
+    pub(crate) fn check_dice(
+        &self,
+        from: T,
+        to: T,
+        asked: Option<u32>,
+        pool: u32,
+        ship: bool,
+    ) -> Result<(), OrderError> {
+        let Some(n) = asked.filter(|_| self.options.revision >= 1) else {
+            return Ok(());
+        };
+        let castle = self.board[to]
+            .owner
+            .is_some_and(|o| self.players[o].castle == Some(to));
+        if castle && n > 2 {
+            return Err(err(
+                format!(
+                    "{} is a castle: an attack on a castle rolls at most 2 dice",
+                    Self::tname(to)
+                ),
+                format!(
+                    "{} est un château : contre un château on ne lance jamais plus de deux dés",
+                    cap(&text::le(to))
+                ),
+                "write WITH 2 DICE, or leave the dice out (the most allowed)",
+                "écrivez AVEC 2 DÉS, ou n'indiquez pas les dés (le plus permis)",
+            ));
+        }
+        let most = if ship { pool } else { pool.saturating_sub(1) };
+        if n > most {
+            let can = most.clamp(1, 3);
+            return Err(if ship {
+                err(
+                    format!("{pool} armies aboard cannot roll {n} dice (one die per army aboard)"),
+                    format!(
+                        "{} à bord ne peuvent pas lancer {n} dés (un dé par armée à bord)",
+                        armees(pool)
+                    ),
+                    format!("write WITH {can} DICE, or embark more armies"),
+                    format!("écrivez AVEC {can} DÉS, ou embarquez plus d'armées"),
+                )
+            } else {
+                err(
+                    format!(
+                        "{} has {pool} armies: rolling {n} dice needs at least {} (one more than the dice)",
+                        Self::tname(from),
+                        n + 1
+                    ),
+                    format!(
+                        "{} a {} : lancer {n} dés demande au moins {} (une de plus que les dés)",
+                        cap(&text::le(from)),
+                        armees(pool),
+                        n + 1
+                    ),
+                    format!("write WITH {can} DICE"),
+                    format!("écrivez AVEC {can} DÉS"),
+                )
+            });
+        }
+        Ok(())
     }
 }

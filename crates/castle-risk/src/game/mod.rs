@@ -88,7 +88,21 @@ pub struct Options {
     /// true: a player without a standing order for that decision is asked in a prompt and
     /// the game waits.
     pub ask: bool,
+    /// The rules' revision the game was created under, so a stored game replays as it was
+    /// played. 1 (new games): a dice count beyond the rule is refused and a second General
+    /// is the player's choice (issue 15). 0 (games stored before, which lack the key): a
+    /// beaten General was replaced from the hand unasked and dice were cut in silence.
+    #[serde(default = "legacy_revision")]
+    pub revision: u32,
 }
+
+/// Games stored before `revision` existed were played under revision 0.
+fn legacy_revision() -> u32 {
+    0
+}
+
+/// The revision of the rules new games get.
+pub const RULES_REVISION: u32 = 1;
 
 impl Default for Options {
     fn default() -> Self {
@@ -97,6 +111,7 @@ impl Default for Options {
             placement: PlacementMode::Rounds,
             turn_limit: 0,
             ask: false,
+            revision: RULES_REVISION,
         }
     }
 }
@@ -129,6 +144,10 @@ pub struct Standing {
     pub annex: Option<Vec<T>>,
     /// Re-occupy after an elimination without being asked: `Some(true)` = ALL.
     pub reoccupy: Option<bool>,
+    /// `SET GENERAL AGAIN|ONCE`: whether a beaten General is replaced by another from the
+    /// hand within the same attack.
+    #[serde(default)]
+    pub general_again: Option<bool>,
 }
 
 /// Documented defaults.
@@ -136,6 +155,10 @@ pub const DEFAULT_DEFEND: u32 = 2;
 pub const DEFAULT_MARSHAL: MarshalPolicy = MarshalPolicy::When(3);
 pub const DEFAULT_COUNTERSPY: bool = true;
 pub const DEFAULT_REVEAL: RevealPolicy = RevealPolicy::OnAttack(5);
+/// "Vous pouvez alors : jouer une autre carte Générale si vous souhaitez, continuer
+/// l'Attaque sans Général, ou terminer votre attaque": a second General is spent only when
+/// the player says so (`GENERAL AGAIN`, `SET GENERAL AGAIN`).
+pub const DEFAULT_GENERAL_AGAIN: bool = false;
 
 /// One hidden-army slot (one's own, or taken from an eliminated player).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -167,6 +190,9 @@ pub struct PendingAttack {
     pub to: T,
     pub plan: AttackPlan,
     pub general: bool,
+    /// Another General from the hand when the engaged one is beaten (in this attack).
+    #[serde(default)]
+    pub again: bool,
     /// Armies on the Admiral's ship (a sea attack).
     pub ship: Option<u32>,
 }
@@ -366,6 +392,15 @@ pub enum Event {
     },
     GeneralLost {
         seat: Seat,
+    },
+    /// An attack line asked for more dice than its armies now allow (they fell in battle):
+    /// the report says so.
+    DiceFewer {
+        from: T,
+        asked: u32,
+        rolled: u32,
+        armies: u32,
+        ship: bool,
     },
     MarshalLost {
         seat: Seat,
@@ -699,6 +734,8 @@ pub enum SetOrder {
     Annex(Vec<T>),
     /// `Some(true)` ALL, `Some(false)` NONE, `None` ASK.
     Reoccupy(Option<bool>),
+    /// `SET GENERAL AGAIN` (true) or `SET GENERAL ONCE` (false).
+    General(bool),
     /// Forget every standing order (back to prompts/defaults).
     Ask,
 }
@@ -739,6 +776,8 @@ impl SetOrder {
             SetOrder::Reoccupy(Some(true)) => format!("{} {}", k("REOCCUPY"), k("ALL")),
             SetOrder::Reoccupy(Some(false)) => format!("{} {}", k("REOCCUPY"), k("NONE")),
             SetOrder::Reoccupy(None) => format!("{} {}", k("REOCCUPY"), k("ASK")),
+            SetOrder::General(true) => format!("{} {}", k("GENERAL"), k("AGAIN")),
+            SetOrder::General(false) => format!("{} {}", k("GENERAL"), k("ONCE")),
             SetOrder::Ask => k("ASK").to_string(),
         };
         format!("{} {rest}", k("SET"))
@@ -790,19 +829,21 @@ impl CastleRisk {
                 from,
                 plan,
                 general,
-            } => self.attack(seat, *from, *to, *plan, *general, dice),
+                again,
+            } => self.attack(seat, *from, *to, *plan, (*general, *again), dice),
             Order::Sail {
                 armies,
                 from,
                 to,
                 dice: d,
                 general,
+                again,
             } => {
                 let plan = castellan_engine::assault::AttackPlan {
                     dice: *d,
                     ..Default::default()
                 };
-                self.sail(seat, *armies, *from, *to, plan, *general, dice)
+                self.sail(seat, *armies, *from, *to, plan, (*general, *again), dice)
             }
             Order::End => self.end(seat, dice),
             Order::Occupy(w) => self.occupy(seat, w.clone()),

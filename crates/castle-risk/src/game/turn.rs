@@ -229,6 +229,7 @@ impl CastleRisk {
             SetOrder::Reveal(p) => st.reveal = Some(*p),
             SetOrder::Annex(l) => st.annex = Some(l.clone()),
             SetOrder::Reoccupy(b) => st.reoccupy = *b,
+            SetOrder::General(b) => st.general_again = Some(*b),
             SetOrder::Ask => *st = Standing::default(),
         }
         Ok(vec![Event::StandingSet {

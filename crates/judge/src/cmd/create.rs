@@ -120,6 +120,7 @@ impl Run<'_> {
             ended: None,
             final_sent: false,
             language: setup.language,
+            min_reliability: setup.min_reliability,
             table: None,
         };
         let mut welcomes = Vec::new();
@@ -333,13 +334,15 @@ pub(crate) enum CreateError {
     BadHours { key: String, value: String },
     #[error("{key}={value}: write {key}=en or {key}=fr")]
     BadLanguage { key: String, value: String },
+    #[error("min-reliability={value}: write a percentage from 0 to 100")]
+    BadReliability { value: String },
     #[error("deadline-{kind}: {game} has no prompt of kind \"{kind}\"; its kinds are: {}", kinds.join(", "))]
     UnknownKind {
         kind: String,
         game: String,
         kinds: Vec<String>,
     },
-    #[error("unknown option \"{key}\"; {game}'s options are: {}; the judge's are: player, seats, password, deadline, deadline-KIND, reminder, grace, language", if known.is_empty() { "none".to_string() } else { known.join(", ") })]
+    #[error("unknown option \"{key}\"; {game}'s options are: {}; the judge's are: player, seats, password, deadline, deadline-KIND, reminder, grace, language, min-reliability", if known.is_empty() { "none".to_string() } else { known.join(", ") })]
     UnknownOption {
         key: String,
         game: String,
@@ -393,6 +396,8 @@ pub(crate) struct CreateArgs {
     pub options: Vec<(String, String)>,
     /// `language=fr` (or `langue=fr`).
     pub language: Option<Lang>,
+    /// `min-reliability=80` (or `fiabilite-min=80`): JOIN needs that reliability.
+    pub min_reliability: Option<u32>,
 }
 
 impl CreateArgs {
@@ -460,6 +465,14 @@ impl CreateArgs {
                     value: v.to_string(),
                 })?)
             }
+            "min-reliability" | "min_reliability" | "fiabilite-min" | "fiabilité-min" => {
+                self.min_reliability =
+                    Some(v.parse::<u32>().ok().filter(|n| *n <= 100).ok_or_else(|| {
+                        CreateError::BadReliability {
+                            value: v.to_string(),
+                        }
+                    })?)
+            }
             "deadline" => self.deadlines.hours = hours(&key)?,
             "reminder" => self.deadlines.reminder_hours = number("reminder")?,
             "grace" => self.deadlines.grace_hours = number("grace")?,
@@ -504,6 +517,7 @@ pub(crate) struct GameSetup {
     pub deadlines: DeadlineSettings,
     pub options: Vec<(String, String)>,
     pub language: Option<Lang>,
+    pub min_reliability: Option<u32>,
 }
 
 impl GameSetup {
@@ -571,6 +585,7 @@ impl GameSetup {
             deadlines,
             options,
             language: raw.language,
+            min_reliability: raw.min_reliability,
         })
     }
 }

@@ -33,6 +33,13 @@ pub(crate) enum JoinAnswer {
     /// Empty once cleaned, or longer than `max` characters.
     #[error("the name {name} is not usable")]
     BadName { name: String, max: usize },
+    /// The game master asked `min-reliability=min`; the joiner's record is below it.
+    #[error("reliability {reliability}% is below the {min}% {game} asks")]
+    Unreliable {
+        game: String,
+        reliability: u32,
+        min: u32,
+    },
     /// Every seat is taken but the game refused to start (its options).
     #[error("{game} cannot start: {why}")]
     CannotStart { game: String, why: String },
@@ -71,6 +78,20 @@ impl Run<'_> {
             self.answer(lang, "join", &refusal);
             self.put(g);
             return Ok(());
+        }
+        if let Some(min) = g.rec.min_reliability {
+            let reliability = self.record_of(from)?.reliability();
+            if reliability < min {
+                let game = g.rec.id.clone();
+                let answer = JoinAnswer::Unreliable {
+                    game,
+                    reliability,
+                    min,
+                };
+                self.answer(lang, "join", &answer);
+                self.put(g);
+                return Ok(());
+            }
         }
         self.seat_joiner(&mut g, from, &name);
         let id = g.rec.id.clone();

@@ -20,6 +20,7 @@
 //!    markers in tests/conversations.rs (`CASTELLAN_BLESS=1` writes the expected mails);
 //! 6. its syntax in docs/commands.md and docs/commandes.md.
 
+mod campaign;
 mod create;
 mod gm;
 mod info;
@@ -27,6 +28,7 @@ mod join;
 mod observe;
 mod orders;
 mod press;
+mod record;
 mod seat;
 
 pub(crate) use create::{capitalise, CreateFailure};
@@ -97,6 +99,12 @@ pub enum Command {
     Format(MailFormat),
     /// STOP or UNSUBSCRIBE (DÉSABONNER): no more mail to this address (crate::optin).
     Stop,
+    /// RECORD [address] (BILAN): a player's record across games.
+    Record(Option<String>),
+    /// CAMPAIGN NEW ... | CAMPAIGN id password ADD game (CAMPAGNE)
+    Campaign(campaign::CampaignCmd),
+    /// STANDINGS campaign-id (PALMARÈS)
+    Standings(String),
 }
 
 /// A refused command line: what is wrong (the answer, templates/LANG/answers/intake.txt,
@@ -134,6 +142,10 @@ pub enum CmdError {
     LanguageArgs,
     #[error("SET FORMAT takes TEXT or HTML")]
     FormatArgs,
+    #[error("CAMPAIGN takes NEW name [scoring=...] or: campaign-id password ADD game-id")]
+    CampaignArgs,
+    #[error("STANDINGS takes a campaign id")]
+    StandingsArgs,
 }
 
 /// Does this word look like a game id ("race-1", "castle-7")?
@@ -144,7 +156,7 @@ pub fn looks_like_id(w: &str) -> bool {
 }
 
 /// Keywords that are judge commands (English).
-pub const KEYWORDS: [&str; 34] = [
+pub const KEYWORDS: [&str; 37] = [
     "HELP",
     "LIST",
     "CREATE",
@@ -179,11 +191,14 @@ pub const KEYWORDS: [&str; 34] = [
     "NEIGHBORS",
     "PROCESS",
     "DEADLINE",
+    "RECORD",
+    "CAMPAIGN",
+    "STANDINGS",
 ];
 
 /// French command words and the English keyword each stands for (accepted whatever the
 /// reader's language; docs/commandes.md).
-pub const FRENCH: [(&str, &str); 36] = [
+pub const FRENCH: [(&str, &str); 40] = [
     ("AIDE", "HELP"),
     ("LISTE", "LIST"),
     ("CREER", "CREATE"),
@@ -220,6 +235,10 @@ pub const FRENCH: [(&str, &str); 36] = [
     ("LANGUE", "LANGUAGE"),
     ("DESABONNER", "STOP"),
     ("DÉSABONNER", "STOP"),
+    ("BILAN", "RECORD"),
+    ("CAMPAGNE", "CAMPAIGN"),
+    ("PALMARES", "STANDINGS"),
+    ("PALMARÈS", "STANDINGS"),
 ];
 
 /// The English keyword a command word stands for, and whether it was French.
@@ -303,6 +322,12 @@ pub fn parse(line: &str, config: &JudgeConfig) -> Option<Result<Command, CmdErro
         "KICK" => gm::parse_kick(&a),
         "SET" | "LANGUAGE" => return parse_language(kw, &a),
         "STOP" | "UNSUBSCRIBE" if bare => Ok(Command::Stop),
+        "RECORD" => Ok(record::parse(&a)),
+        "CAMPAIGN" => campaign::parse(&a),
+        "STANDINGS" => match a.words.as_slice() {
+            [id] => Ok(Command::Standings(id.to_lowercase())),
+            _ => Err(CmdError::StandingsArgs),
+        },
         // END GAME / FIN PARTIE ends the game; a bare END is always the game's order.
         "END"
             if a.words.len() == 1
@@ -356,6 +381,7 @@ impl Run<'_> {
             Command::Orders(arg) => self.orders_help(ctx, from, arg)?,
             Command::Check(Some(order)) => self.check_line(ctx, from, no, order)?,
             Command::Check(None) => ctx.check_mode = true,
+            Command::History(Some(id), None, false) if self.campaign_history(from, &id)? => {}
             Command::History(id, range, picture) => {
                 self.enter_named(ctx, id)?;
                 self.history(ctx, from, range.as_deref(), picture)?;
@@ -384,6 +410,9 @@ impl Run<'_> {
             | Command::Deadline(_) => self.gm_by_mail(ctx, from, cmd, no, line)?,
             Command::Language(lang) => self.set_language(ctx, from, lang)?,
             Command::Format(format) => self.set_format(ctx, from, format)?,
+            Command::Record(address) => self.record_command(from, address)?,
+            Command::Campaign(c) => self.campaign_command(from, c, line)?,
+            Command::Standings(id) => self.standings_command(from, &id)?,
         }
         Ok(())
     }

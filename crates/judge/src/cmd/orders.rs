@@ -169,8 +169,17 @@ impl Run<'_> {
         let game = g.rec.id.clone();
         let lang = self.seat_lang(&g.rec, seat);
         let session = g.session.as_mut()?;
+        let awaited = session.awaiting().contains(&seat);
+        let turn = session.turn();
         match session.submit(seat, text, lang) {
             Ok(n) => {
+                if awaited {
+                    if let Some(addr) = g.rec.seats[seat].address.clone() {
+                        if let Err(e) = self.turn_met(&game, &addr, turn) {
+                            self.glog(&game, "error", format!("record not updated: {e}"));
+                        }
+                    }
+                }
                 let s = &mut g.rec.seats[seat];
                 s.misses = 0;
                 let back = s.bot && !s.resigned;

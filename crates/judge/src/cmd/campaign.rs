@@ -1,0 +1,478 @@
+//! CAMPAIGN and STANDINGS (CAMPAGNE, PALMARÈS): campaigns and tournaments (issue 15).
+//!
+//! ```text
+//! CAMPAIGN NEW Winter league [scoring=wins|placings|score]
+//! CAMPAIGN NEW Spring cup tournament=risk players=Anna:anna@x,Bob:bob@x,... [turn-limit=30]
+//!          [final-turn-limit=0] [table-max=6] [scoring=...] [any option of the game]
+//! CAMPAIGN campaign-1 password ADD race-4
+//! STANDINGS campaign-1
+//! HISTORY campaign-1          (cmd/info.rs hands a campaign's id here)
+//! ```
+//! French: CAMPAGNE NOUVELLE ..., CAMPAGNE campaign-1 mot-de-passe AJOUTER race-4,
+//! PALMARÈS campaign-1.
+
+use crate::campaign::*;
+use crate::clock::format_long_in;
+use crate::cmd::*;
+use crate::model::*;
+use crate::password::{verify, Cost, Verdict};
+use crate::run::*;
+
+/// A CAMPAIGN line, parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CampaignCmd {
+    /// NEW name, then `key=value` arguments.
+    New { name: String, args: Vec<String> },
+    /// id password ADD game-id
+    Add {
+        campaign: String,
+        password: String,
+        game: String,
+    },
+}
+
+/// Why a CAMPAIGN line is refused before anything is looked up.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "error", rename_all = "snake_case")]
+pub(crate) enum CampaignError {
+    BadScoring {
+        given: String,
+    },
+    UnknownGame {
+        given: String,
+        known: Vec<String>,
+    },
+    BadNumber {
+        key: String,
+        value: String,
+    },
+    BadPlayer {
+        given: String,
+    },
+    /// Too few players for two tables of the smallest size, then a final.
+    TooFewPlayers {
+        players: usize,
+        needs: usize,
+        table: usize,
+    },
+    /// The players cannot be seated (the game refused a table).
+    Seating {
+        why: String,
+    },
+    /// An option the tournament's game does not have.
+    BadOption {
+        key: String,
+        game: String,
+    },
+    /// `key=value` arguments for a campaign that is not a tournament.
+    NotATournament {
+        arg: String,
+    },
+}
+
+/// What CAMPAIGN, STANDINGS and a campaign's HISTORY answer
+/// (templates/LANG/answers/campaign.txt).
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum CampaignAnswer {
+    Created {
+        campaign: String,
+        name: String,
+        scoring: &'static str,
+        scoring_fr: &'static str,
+        password: String,
+        tournament: bool,
+        tables: Vec<String>,
+    },
+    Added {
+        campaign: String,
+        game: String,
+    },
+    Standings(StandingsMail),
+    History {
+        campaign: String,
+        name: String,
+        lines: Vec<HistoryLine>,
+    },
+    NoCampaign {
+        campaign: String,
+    },
+    WrongPassword {
+        campaign: String,
+    },
+    NoGame {
+        game: String,
+    },
+    /// The game has another game master than the campaign's.
+    NotYourGame {
+        game: String,
+    },
+    Refused {
+        quoted: String,
+        error: CampaignError,
+    },
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub(crate) struct HistoryLine {
+    pub date: String,
+    pub text: String,
+}
+
+/// CAMPAIGN NEW name [key=value ...] | CAMPAIGN id password ADD game-id
+pub(crate) fn parse(a: &Args) -> Result<Command, CmdError> {
+    let w = &a.words;
+    let is = |i: usize, en: &str, fr: &str| {
+        w.get(i)
+            .is_some_and(|x| x.eq_ignore_ascii_case(en) || x.eq_ignore_ascii_case(fr))
+    };
+    if is(0, "NEW", "NOUVELLE") {
+        let (args, name): (Vec<&str>, Vec<&str>) = w[1..].iter().partition(|x| x.contains('='));
+        return Ok(Command::Campaign(CampaignCmd::New {
+            name: name.join(" "),
+            args: args.iter().map(|s| s.to_string()).collect(),
+        }));
+    }
+    if w.len() == 4 && is(2, "ADD", "AJOUTER") {
+        return Ok(Command::Campaign(CampaignCmd::Add {
+            campaign: w[0].to_lowercase(),
+            password: w[1].to_string(),
+            game: w[3].to_lowercase(),
+        }));
+    }
+    Err(CmdError::CampaignArgs)
+}
+
+/// What a tournament's arguments say.
+struct TournamentArgs {
+    game: String,
+    players: Vec<(String, String)>,
+    turn_limit: u32,
+    final_turn_limit: u32,
+    table_max: usize,
+    options: Vec<(String, String)>,
+    /// CREATE arguments of the judge's own (language, deadlines) for every table.
+    judge_args: Vec<String>,
+}
+
+impl Run<'_> {
+    pub(crate) fn campaign_command(
+        &mut self,
+        from: &str,
+        cmd: CampaignCmd,
+        line: &str,
+    ) -> Result<(), StoreError> {
+        let lang = self.writer_lang(from);
+        let answer = match cmd {
+            CampaignCmd::New { name, args } => self.campaign_new(from, &name, &args, line)?,
+            CampaignCmd::Add {
+                campaign,
+                password,
+                game,
+            } => self.campaign_add(&campaign, &password, &game)?,
+        };
+        self.answer(lang, "campaign", &answer);
+        Ok(())
+    }
+
+    fn campaign_new(
+        &mut self,
+        from: &str,
+        name: &str,
+        args: &[String],
+        line: &str,
+    ) -> Result<CampaignAnswer, StoreError> {
+        let refuse = |error| CampaignAnswer::Refused {
+            quoted: crate::limits::clip(&crate::limits::clean_text(line), 200),
+            error,
+        };
+        let mut scoring = Scoring::Wins;
+        let mut tournament: Option<String> = None;
+        let mut rest = Vec::new();
+        for a in args {
+            let (k, v) = a.split_once('=').unwrap_or((a, ""));
+            match lower(k).as_str() {
+                "scoring" | "score" | "points" => match Scoring::parse(v) {
+                    Some(s) => scoring = s,
+                    None => {
+                        return Ok(refuse(CampaignError::BadScoring {
+                            given: v.to_string(),
+                        }))
+                    }
+                },
+                "tournament" | "tournoi" => tournament = Some(lower(v)),
+                _ => rest.push(a.clone()),
+            }
+        }
+        let name = if name.trim().is_empty() {
+            "Campaign".to_string()
+        } else {
+            crate::limits::clip(&crate::limits::clean_text(name), 60)
+        };
+        let id = self.next_campaign_id()?;
+        let salt = hex::encode(self.derive("campaign-salt"));
+        let password = self.random_word("campaign-password", 8);
+        let mut c = CampaignRecord {
+            id: id.clone(),
+            name: name.clone(),
+            gm: lower(from),
+            gm_password_hash: self.new_hash("campaign", &password),
+            salt,
+            scoring,
+            game: String::new(),
+            players: Vec::new(),
+            names: Default::default(),
+            games: Vec::new(),
+            results: Vec::new(),
+            history: Vec::new(),
+            tournament: None,
+            created: self.now(),
+        };
+        let now = self.now();
+        c.history.push(CampaignEvent {
+            at: now,
+            en: format!("{name} created by {} (scoring: {})", c.gm, scoring.as_str()),
+            fr: format!("{name} créée par {} (points : {})", c.gm, scoring.as_str()),
+        });
+        let mut tables = Vec::new();
+        if let Some(game) = tournament {
+            let t = match self.tournament_args(&game, &rest) {
+                Ok(t) => t,
+                Err(e) => return Ok(refuse(e)),
+            };
+            let info = self.info(&t.game).copied().expect("checked");
+            let table_min = 3.max(info.min_seats);
+            let table_max = t.table_max.min(info.max_seats);
+            // A preliminary round and a final: at least two tables.
+            if t.players.len() < 2 * table_min || table_min > table_max {
+                return Ok(refuse(CampaignError::TooFewPlayers {
+                    players: t.players.len(),
+                    needs: 2 * table_min,
+                    table: table_min,
+                }));
+            }
+            c.game = t.game.clone();
+            for (n, a) in &t.players {
+                c.players.push(a.clone());
+                c.names.insert(a.clone(), n.clone());
+            }
+            c.tournament = Some(Tournament {
+                table_min,
+                table_max,
+                turn_limit: t.turn_limit,
+                final_turn_limit: t.final_turn_limit,
+                options: t.options,
+                judge_args: t.judge_args,
+                round: 0,
+                is_final: false,
+                tables: Vec::new(),
+                winner: None,
+            });
+            let players = c.players.clone();
+            if let Err(why) = self.seat_round(&mut c, players, 1, false) {
+                return Ok(refuse(CampaignError::Seating { why }));
+            }
+            tables = c
+                .tournament
+                .as_ref()
+                .map(|t| t.tables.clone())
+                .unwrap_or_default();
+        } else if let Some(a) = rest.first() {
+            return Ok(refuse(CampaignError::NotATournament { arg: a.clone() }));
+        }
+        self.glog(&id, "campaign", format!("{name} created by {}", c.gm));
+        let tournament = c.tournament.is_some();
+        self.put_campaign(c);
+        Ok(CampaignAnswer::Created {
+            campaign: id,
+            name,
+            scoring: scoring.as_str(),
+            scoring_fr: scoring.fr(),
+            password,
+            tournament,
+            tables,
+        })
+    }
+
+    fn tournament_args(
+        &self,
+        game: &str,
+        args: &[String],
+    ) -> Result<TournamentArgs, CampaignError> {
+        if self.info(game).is_none() {
+            return Err(CampaignError::UnknownGame {
+                given: game.to_string(),
+                known: self.j.games.iter().map(|g| g.name.to_string()).collect(),
+            });
+        }
+        let mut t = TournamentArgs {
+            game: game.to_string(),
+            players: Vec::new(),
+            turn_limit: 0,
+            final_turn_limit: 0,
+            table_max: 6,
+            options: Vec::new(),
+            judge_args: Vec::new(),
+        };
+        for a in args {
+            let (k, v) = a.split_once('=').unwrap_or((a, ""));
+            let num = |key: &str| {
+                v.parse::<u32>().map_err(|_| CampaignError::BadNumber {
+                    key: key.to_string(),
+                    value: v.to_string(),
+                })
+            };
+            match lower(k).replace('_', "-").as_str() {
+                "players" | "player" | "joueurs" => {
+                    for p in v.split(',').filter(|p| !p.trim().is_empty()) {
+                        let (n, addr) = match p.split_once(':') {
+                            Some((n, a)) => (n.trim().to_string(), lower(a)),
+                            None => {
+                                let a = lower(p);
+                                let n = capitalise(a.split('@').next().unwrap_or("player"));
+                                (n, a)
+                            }
+                        };
+                        let ok = addr.contains('@') && !n.is_empty();
+                        let name = crate::limits::clean_name(&n).ok().filter(|_| ok);
+                        match name {
+                            Some(n) if !t.players.iter().any(|(_, a)| *a == addr) => {
+                                t.players.push((n, addr))
+                            }
+                            _ => {
+                                return Err(CampaignError::BadPlayer {
+                                    given: crate::limits::clip(&crate::limits::clean_text(p), 80),
+                                })
+                            }
+                        }
+                    }
+                }
+                "turn-limit" => t.turn_limit = num("turn-limit")?,
+                "final-turn-limit" => t.final_turn_limit = num("final-turn-limit")?,
+                "table-max" => {
+                    t.table_max = num("table-max")?.clamp(3, 6) as usize;
+                }
+                // The judge's own CREATE keys go to every table as they are.
+                "language" | "langue" | "deadline" | "reminder" | "grace" => {
+                    t.judge_args.push(a.clone())
+                }
+                k if k.starts_with("deadline-") => t.judge_args.push(a.clone()),
+                _ => t.options.push((k.to_string(), v.to_string())),
+            }
+        }
+        // The tables' options must be the game's (checked now, not at each round).
+        let info = self.info(game).expect("checked");
+        let mut pairs: Vec<(String, String)> = t.options.clone();
+        if t.turn_limit > 0 || t.final_turn_limit > 0 {
+            pairs.push(("turn-limit".into(), "1".into()));
+        }
+        let known = (info.options)();
+        for (k, _) in &pairs {
+            let norm = k.replace('-', "_");
+            if !known.as_object().is_some_and(|m| m.contains_key(&norm)) {
+                return Err(CampaignError::BadOption {
+                    key: k.clone(),
+                    game: game.to_string(),
+                });
+            }
+        }
+        Ok(t)
+    }
+
+    fn campaign_add(
+        &mut self,
+        id: &str,
+        password: &str,
+        game: &str,
+    ) -> Result<CampaignAnswer, StoreError> {
+        let Some(mut c) = self.take_campaign(id)? else {
+            return Ok(CampaignAnswer::NoCampaign {
+                campaign: id.to_string(),
+            });
+        };
+        let cost = Cost::of(&self.j.config);
+        if verify(&c.gm_password_hash, &c.salt, password, cost) == Verdict::No {
+            let campaign = c.id.clone();
+            self.put_campaign(c);
+            return Ok(CampaignAnswer::WrongPassword { campaign });
+        }
+        let Some(g) = self.take(game)? else {
+            self.put_campaign(c);
+            return Ok(CampaignAnswer::NoGame {
+                game: game.to_string(),
+            });
+        };
+        let gid = g.rec.id.clone();
+        let ok = lower(&g.rec.gm) == c.gm;
+        if ok && !c.games.contains(&gid) {
+            c.games.push(gid.clone());
+            let now = self.now();
+            c.history.push(CampaignEvent {
+                at: now,
+                en: format!("{gid} joins the campaign"),
+                fr: format!("{gid} entre dans la campagne"),
+            });
+            for s in &g.rec.seats {
+                if let Some(a) = s.address.as_deref().map(lower) {
+                    c.names.entry(a.clone()).or_insert(s.name.clone());
+                    if !c.players.contains(&a) {
+                        c.players.push(a);
+                    }
+                }
+            }
+        }
+        self.put(g);
+        let campaign = c.id.clone();
+        self.put_campaign(c);
+        Ok(if ok {
+            CampaignAnswer::Added {
+                campaign,
+                game: gid,
+            }
+        } else {
+            CampaignAnswer::NotYourGame { game: gid }
+        })
+    }
+
+    /// STANDINGS campaign-id (PALMARÈS)
+    pub(crate) fn standings_command(&mut self, from: &str, id: &str) -> Result<(), StoreError> {
+        let lang = self.writer_lang(from);
+        let answer = match self.take_campaign(id)? {
+            None => CampaignAnswer::NoCampaign {
+                campaign: id.to_string(),
+            },
+            Some(c) => {
+                let a = CampaignAnswer::Standings(StandingsMail::of(&c));
+                self.put_campaign(c);
+                a
+            }
+        };
+        self.answer(lang, "campaign", &answer);
+        Ok(())
+    }
+
+    /// HISTORY of a campaign: every line, dated, in the writer's language. `false` when
+    /// `id` names no campaign (it is then a game's HISTORY).
+    pub(crate) fn campaign_history(&mut self, from: &str, id: &str) -> Result<bool, StoreError> {
+        let Some(c) = self.take_campaign(id)? else {
+            return Ok(false);
+        };
+        let lang = self.writer_lang(from);
+        let lines = c
+            .history
+            .iter()
+            .map(|e| HistoryLine {
+                date: format_long_in(e.at, lang),
+                text: lang.pick(&e.en, &e.fr).to_string(),
+            })
+            .collect();
+        let answer = CampaignAnswer::History {
+            campaign: c.id.clone(),
+            name: c.name.clone(),
+            lines,
+        };
+        self.put_campaign(c);
+        self.answer(lang, "campaign", &answer);
+        Ok(true)
+    }
+}

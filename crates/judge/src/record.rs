@@ -1,0 +1,153 @@
+//! A player's record across games (issue 15): games played, finished and won, deadlines
+//! met and missed, resignations, and a reliability figure in the manner of njudge's
+//! "ontime ratio" (turns submitted on time / turns due; a new player, 0/0, counts as
+//! perfect). Public counts only: no game's orders, hands or passwords.
+//!
+//! How the counts are kept: each game a handling loads is remembered as it was
+//! ([`Basis`]); when the handling ends ([`Run::finish_into`]), what changed (started,
+//! finished, a resignation, misses) is added to the records of the addresses concerned.
+//! Deadlines met are counted where orders are accepted (`cmd/orders.rs`), once a turn a
+//! game. The records go to the store with the rest of the handling, in one transaction.
+
+use crate::model::*;
+use crate::run::*;
+
+/// A game as it was when the handling loaded it: what the record needs to see a change.
+#[derive(Clone, Debug)]
+pub(crate) struct Basis {
+    status: Status,
+    /// Per seat: address, misses, resigned.
+    seats: Vec<(Option<String>, u32, bool)>,
+}
+
+impl Basis {
+    pub(crate) fn of(rec: &GameRecord) -> Basis {
+        Basis {
+            status: rec.status,
+            seats: rec
+                .seats
+                .iter()
+                .map(|s| (s.address.as_deref().map(lower), s.misses, s.resigned))
+                .collect(),
+        }
+    }
+
+    pub(crate) fn status(&self) -> Status {
+        self.status
+    }
+
+    /// A game created in this handling.
+    fn new_game() -> Basis {
+        Basis {
+            status: Status::Forming,
+            seats: Vec::new(),
+        }
+    }
+}
+
+impl PlayerRecord {
+    /// Reliability in percent, njudge's ontime ratio: turns met / (turns met + deadlines
+    /// missed), rounded down; 100 for a player with nothing due yet (njudge: "a newly
+    /// registered player ... by definition has a perfect ratio (0/0)").
+    pub fn reliability(&self) -> u32 {
+        let due = u64::from(self.met) + u64::from(self.missed);
+        (u64::from(self.met) * 100)
+            .checked_div(due)
+            .map_or(100, |p| p as u32)
+    }
+}
+
+impl Run<'_> {
+    /// The record of `address` in this handling's working set (loaded once).
+    pub(crate) fn record_mut(&mut self, address: &str) -> Result<&mut PlayerRecord, StoreError> {
+        let a = lower(address);
+        if !self.records.contains_key(&a) {
+            let r = self.store.record(&a)?.unwrap_or_else(|| PlayerRecord {
+                address: a.clone(),
+                ..PlayerRecord::default()
+            });
+            self.records.insert(a.clone(), r);
+        }
+        Ok(self.records.get_mut(&a).expect("just inserted"))
+    }
+
+    /// The record of `address` as stored (or as this handling has it so far).
+    pub(crate) fn record_of(&self, address: &str) -> Result<PlayerRecord, StoreError> {
+        let a = lower(address);
+        if let Some(r) = self.records.get(&a) {
+            return Ok(r.clone());
+        }
+        Ok(self.store.record(&a)?.unwrap_or(PlayerRecord {
+            address: a,
+            ..PlayerRecord::default()
+        }))
+    }
+
+    /// Orders of `seat` accepted while the game awaited them, in `turn`: a turn met (once
+    /// a turn a game).
+    pub(crate) fn turn_met(
+        &mut self,
+        game: &str,
+        address: &str,
+        turn: u32,
+    ) -> Result<(), StoreError> {
+        let r = self.record_mut(address)?;
+        if r.met_turns.get(game) != Some(&turn) {
+            r.met_turns.insert(game.to_string(), turn);
+            r.met += 1;
+        }
+        Ok(())
+    }
+
+    /// Add to the records what changed in each game this handling wrote.
+    pub(crate) fn record_changes(&mut self) -> Result<(), StoreError> {
+        let ids: Vec<String> = self
+            .games
+            .iter()
+            .filter(|(_, g)| g.dirty)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in ids {
+            let before = self.basis.get(&id).cloned().unwrap_or_else(Basis::new_game);
+            let g = &self.games[&id];
+            let after = Basis::of(&g.rec);
+            let bots: Vec<bool> = g.rec.seats.iter().map(|s| s.bot).collect();
+            let winners: Vec<usize> = g
+                .session
+                .as_ref()
+                .and_then(|s| s.outcome())
+                .map(|o| o.winners.clone())
+                .unwrap_or_default();
+            let started = before.status == Status::Forming && after.status != Status::Forming;
+            let ended = before.status != Status::Finished && after.status == Status::Finished;
+            for (i, (addr, misses, resigned)) in after.seats.iter().enumerate() {
+                let Some(addr) = addr else { continue };
+                let was = before.seats.get(i).filter(|b| b.0.as_deref() == Some(addr));
+                let r = self.record_mut(addr)?;
+                if started {
+                    r.played += 1;
+                }
+                if let Some((_, old_misses, old_resigned)) = was {
+                    r.missed += misses.saturating_sub(*old_misses);
+                    if *resigned && !old_resigned {
+                        r.resigned += 1;
+                    }
+                } else if *resigned {
+                    r.resigned += 1;
+                } else {
+                    r.missed += misses;
+                }
+                if ended {
+                    if !resigned && !bots[i] {
+                        r.finished += 1;
+                    }
+                    if winners.contains(&i) {
+                        r.won += 1;
+                    }
+                    r.met_turns.remove(&id);
+                }
+            }
+        }
+        Ok(())
+    }
+}
