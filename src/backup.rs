@@ -42,7 +42,7 @@ pub fn write(store: &SledStore, out: &mut dyn Write) -> Result<usize, StoreError
     write_with(store, out, &mut || {})
 }
 
-/// [`write`], calling `each` after every record (progress).
+/// [`write()`], calling `each` after every record (progress).
 pub fn write_with(
     store: &SledStore,
     out: &mut dyn Write,
