@@ -50,7 +50,7 @@ pub fn clip(s: &str, max: usize) -> String {
 }
 
 /// The most bytes the reply to a mail of `request_bytes` may take: `max_reply_bytes`, and
-/// no more than 10 × the request once past [`REPLY_FLOOR_BYTES`].
+/// no more than 10 × the request once past `REPLY_FLOOR_BYTES`.
 pub fn reply_budget(max_reply_bytes: usize, request_bytes: usize) -> usize {
     max_reply_bytes.min(REPLY_FLOOR_BYTES.max(request_bytes.saturating_mul(10)))
 }
