@@ -41,6 +41,9 @@ pub enum Command {
     /// The game master's local commands.
     #[command(subcommand)]
     Game(GameCommand),
+    /// Campaigns: create one, put games in it, read its standings, move it to another judge.
+    #[command(subcommand)]
+    Campaign(CampaignCommand),
     /// Bots play whole games through the engine and report turns, winners and speed.
     Simulate(SimulateArgs),
     /// Replay a stored game from its seed and history and check every dice commitment.
@@ -92,6 +95,38 @@ pub enum Command {
     /// to IMAP and SMTP when configured), templates, backups. One line per check, with a
     /// fix for each problem; exits non-zero when something is wrong.
     Doctor,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CampaignCommand {
+    /// Create a campaign (or a tournament); prints its id and its game master's password.
+    New {
+        /// The campaign's name, like "Winter league".
+        name: String,
+        /// The game master's address.
+        #[arg(long)]
+        gm: String,
+        /// A CAMPAIGN NEW argument KEY=VALUE (repeat): scoring=wins|placings|score, or for
+        /// a tournament tournament=risk players=Anna:anna@x,... turn-limit=30 ...
+        #[arg(long = "arg", value_name = "KEY=VALUE")]
+        args: Vec<String>,
+    },
+    /// Put a game in a campaign (no password needed here).
+    Add { campaign: String, game: String },
+    /// Every campaign, one line each.
+    List,
+    /// A campaign's standings.
+    Standings { campaign: String },
+    /// Write a whole campaign (the campaign, each of its games with its log, and its
+    /// players' records) as one JSON document.
+    Export {
+        campaign: String,
+        /// Output file (default: stdout).
+        file: Option<PathBuf>,
+    },
+    /// Read a campaign written by export into this judge. Refused, with nothing changed,
+    /// if the campaign or any of its games exists here already.
+    Import { file: PathBuf },
 }
 
 #[derive(Debug, Subcommand)]

@@ -1,6 +1,6 @@
 //! The `castellan` binary: resolves flags against the configuration and calls the library.
 
-use castellan::cli::{key_value, Cli, Command, GameCommand};
+use castellan::cli::{key_value, CampaignCommand, Cli, Command, GameCommand};
 use castellan::config::Config;
 use castellan::service::{system_clock, Service};
 use castellan_judge::AdminCommand;
@@ -101,6 +101,7 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
         Command::Serve { once } => serve(config, once),
         Command::Ingest { file } => ingest(config, &file),
         Command::Game(g) => game_command(config, g),
+        Command::Campaign(c) => campaign_command(config, c),
         Command::Doctor => Ok(ExitCode::SUCCESS), // handled above
         Command::Simulate(a) => {
             let game = castellan::games::find(&a.game).ok_or_else(|| unknown_game(&a.game))?;
@@ -428,6 +429,54 @@ fn unknown_game(name: &str) -> ShellError {
         "unknown game \"{name}\"; the games are: {}",
         names.join(", ")
     ))
+}
+
+fn campaign_command(config: Config, c: CampaignCommand) -> Result<ExitCode, ShellError> {
+    match c {
+        CampaignCommand::New { name, gm, args } => {
+            admin(config, AdminCommand::CampaignNew { gm, name, args })
+        }
+        CampaignCommand::Add { campaign, game } => {
+            admin(config, AdminCommand::CampaignAdd { campaign, game })
+        }
+        CampaignCommand::Standings { campaign } => {
+            admin(config, AdminCommand::CampaignStandings { campaign })
+        }
+        CampaignCommand::List => {
+            let svc = Service::open(config, system_clock())?;
+            let text = castellan::transfer::campaign_list(&svc.store)?;
+            print!("{text}");
+            Ok(ExitCode::SUCCESS)
+        }
+        CampaignCommand::Export { campaign, file } => {
+            let svc = Service::open(config, system_clock())?;
+            let e = castellan::transfer::export_campaign(&svc.store, &campaign)?;
+            let text = serde_json::to_string_pretty(&e).map_err(|e| ShellError::BadInput {
+                what: format!("export of {campaign}"),
+                why: e.to_string(),
+            })?;
+            match file {
+                Some(p) => {
+                    std::fs::write(&p, text + "\n").map_err(|e| ShellError::io(&p, e))?;
+                    eprintln!(
+                        "{campaign} and its {} game(s) written to {} (it holds the games' \
+                         secrets: keep it private)",
+                        e.games.len(),
+                        p.display()
+                    );
+                }
+                None => println!("{text}"),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        CampaignCommand::Import { file } => {
+            let svc = Service::open(config, system_clock())?;
+            let text = std::fs::read_to_string(&file).map_err(|e| ShellError::io(&file, e))?;
+            let done = castellan::transfer::import_campaign(&svc, &text, &castellan::games::all())?;
+            println!("{done}");
+            Ok(ExitCode::SUCCESS)
+        }
+    }
 }
 
 fn game_command(config: Config, g: GameCommand) -> Result<ExitCode, ShellError> {

@@ -1,9 +1,13 @@
-//! Export and import of one game: its record (with the whole game and its secret) and its
-//! event log, as one JSON document. Import refuses to overwrite a game that exists.
+//! Export and import of one game (its record, with the whole game and its secret, and its
+//! event log) or of a whole campaign (the campaign, each of its games, its players'
+//! records), as one JSON document. Import refuses to overwrite anything that exists, and
+//! stores everything in one transaction or nothing.
 
 use crate::error::ShellError;
 use crate::store::SledStore;
-use castellan_judge::{Changes, GameRecord, LogLine, Store, StoreError};
+use castellan_judge::{
+    CampaignRecord, Changes, GameRecord, LogLine, PlayerRecord, Store, StoreError,
+};
 use serde::{Deserialize, Serialize};
 
 /// What `castellan game export` writes. Holds the game's secret: keep it private.
@@ -39,10 +43,6 @@ pub fn import(
     text: &str,
     games: &[castellan_engine::GameInfo],
 ) -> Result<String, ShellError> {
-    let bad = |why: String| ShellError::BadInput {
-        what: "import".into(),
-        why,
-    };
     let e: ExportedGame =
         serde_json::from_str(text).map_err(|e| bad(format!("not a game export: {e}")))?;
     if e.format != FORMAT {
@@ -51,21 +51,8 @@ pub fn import(
             e.format
         )));
     }
-    let store = &svc.store;
+    check_game(&svc.store, &e, games)?;
     let id = e.record.id.clone();
-    if store.game(&id)?.is_some() {
-        return Err(bad(format!("game {id} exists already: nothing imported")));
-    }
-    let info = games
-        .iter()
-        .find(|g| g.name == e.record.game)
-        .ok_or_else(|| bad(format!("unknown game {:?}", e.record.game)))?;
-    if let Some(t) = &e.record.table {
-        let s = (info.load)(t.clone())
-            .map_err(|err| bad(format!("the game in the export does not load: {err}")))?;
-        s.verify()
-            .map_err(|err| bad(format!("the game in the export does not replay: {err}")))?;
-    }
     let changes = Changes {
         games: vec![e.record],
         log: e.log,
@@ -73,4 +60,180 @@ pub fn import(
     };
     svc.commit(&changes)?;
     Ok(id)
+}
+
+fn bad(why: String) -> ShellError {
+    ShellError::BadInput {
+        what: "import".into(),
+        why,
+    }
+}
+
+/// A game to import: absent here, of a game this judge has, loading and replaying.
+fn check_game(
+    store: &SledStore,
+    e: &ExportedGame,
+    games: &[castellan_engine::GameInfo],
+) -> Result<(), ShellError> {
+    let id = &e.record.id;
+    if store.game(id)?.is_some() {
+        return Err(bad(format!("game {id} exists already: nothing imported")));
+    }
+    if let Some(l) = e.log.iter().find(|l| &l.game != id) {
+        return Err(bad(format!(
+            "the log of {id} holds a line of game {:?}: nothing imported",
+            l.game
+        )));
+    }
+    let info = games
+        .iter()
+        .find(|g| g.name == e.record.game)
+        .ok_or_else(|| bad(format!("unknown game {:?}", e.record.game)))?;
+    if let Some(t) = &e.record.table {
+        let s = (info.load)(t.clone())
+            .map_err(|err| bad(format!("{id}: the game in the export does not load: {err}")))?;
+        s.verify().map_err(|err| {
+            bad(format!(
+                "{id}: the game in the export does not replay: {err}"
+            ))
+        })?;
+    }
+    Ok(())
+}
+
+/// What `castellan campaign export` writes. Holds every game's secret: keep it private.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ExportedCampaign {
+    pub format: String,
+    pub campaign: CampaignRecord,
+    /// Each of the campaign's games, in the campaign's order.
+    pub games: Vec<ExportedGame>,
+    /// The records of the campaign's players, as the exporting judge kept them (they count
+    /// every game of that judge, not only this campaign's).
+    pub records: Vec<PlayerRecord>,
+}
+
+pub const CAMPAIGN_FORMAT: &str = "castellan-campaign/1";
+
+/// `castellan campaign list`: one line per campaign.
+pub fn campaign_list(store: &SledStore) -> Result<String, ShellError> {
+    let mut out = String::new();
+    for id in store.campaign_ids()? {
+        if let Some(c) = store.campaign(&id)? {
+            let kind = match &c.tournament {
+                Some(t) if t.winner.is_some() => "tournament, ended".to_string(),
+                Some(t) => format!("tournament, round {}", t.round),
+                None => "campaign".to_string(),
+            };
+            out.push_str(&format!(
+                "{}  {}  ({kind}; {} game(s), {} player(s); game master {})\n",
+                c.id,
+                c.name,
+                c.games.len(),
+                c.players.len(),
+                c.gm
+            ));
+        }
+    }
+    if out.is_empty() {
+        out = "no campaigns\n".into();
+    }
+    Ok(out)
+}
+
+pub fn export_campaign(store: &SledStore, id: &str) -> Result<ExportedCampaign, ShellError> {
+    let id = id.to_lowercase();
+    let campaign = store
+        .campaign(&id)?
+        .ok_or_else(|| ShellError::Usage(format!("there is no campaign {id}")))?;
+    let mut games = Vec::new();
+    let mut ids: Vec<&String> = campaign.games.iter().collect();
+    if let Some(t) = &campaign.tournament {
+        ids.extend(t.tables.iter().filter(|g| !campaign.games.contains(g)));
+    }
+    for g in ids {
+        games.push(export(store, g)?);
+    }
+    let mut records = Vec::new();
+    for a in &campaign.players {
+        if let Some(r) = store.record(a)? {
+            records.push(r);
+        }
+    }
+    Ok(ExportedCampaign {
+        format: CAMPAIGN_FORMAT.into(),
+        campaign,
+        games,
+        records,
+    })
+}
+
+/// Parse and check a campaign export, then store the campaign, its games with their logs
+/// and the records of players this judge has no record of, in one transaction. A player
+/// this judge already keeps a record of keeps it as it is (adding the two would count
+/// twice any game both judges saw). Returns what was done, for the operator.
+pub fn import_campaign(
+    svc: &crate::service::Service,
+    text: &str,
+    games: &[castellan_engine::GameInfo],
+) -> Result<String, ShellError> {
+    let e: ExportedCampaign =
+        serde_json::from_str(text).map_err(|e| bad(format!("not a campaign export: {e}")))?;
+    if e.format != CAMPAIGN_FORMAT {
+        return Err(bad(format!(
+            "unknown export format {:?} (this version reads {CAMPAIGN_FORMAT})",
+            e.format
+        )));
+    }
+    let store = &svc.store;
+    let id = e.campaign.id.clone();
+    if store.campaign(&id)?.is_some() {
+        return Err(bad(format!(
+            "campaign {id} exists already: nothing imported"
+        )));
+    }
+    for g in &e.campaign.games {
+        if !e.games.iter().any(|x| &x.record.id == g) {
+            return Err(bad(format!(
+                "campaign {id} counts game {g}, which the export lacks: nothing imported"
+            )));
+        }
+    }
+    for (i, g) in e.games.iter().enumerate() {
+        if g.format != FORMAT {
+            return Err(bad(format!(
+                "game {} has format {:?} (this version reads {FORMAT})",
+                g.record.id, g.format
+            )));
+        }
+        if e.games[..i].iter().any(|x| x.record.id == g.record.id) {
+            return Err(bad(format!("game {} is in the export twice", g.record.id)));
+        }
+        check_game(store, g, games)?;
+    }
+    let mut changes = Changes::default();
+    let mut kept = Vec::new();
+    for r in e.records {
+        if store.record(&r.address)?.is_some() {
+            kept.push(r.address);
+        } else {
+            changes.records.push(r);
+        }
+    }
+    let n_games = e.games.len();
+    for g in e.games {
+        changes.games.push(g.record);
+        changes.log.extend(g.log);
+    }
+    changes.campaigns.push(e.campaign);
+    let n_records = changes.records.len();
+    svc.commit(&changes)?;
+    let mut done = format!("imported {id} with {n_games} game(s) and {n_records} player record(s)");
+    if !kept.is_empty() {
+        done.push_str(&format!(
+            "; this judge's own record kept for {}",
+            kept.join(", ")
+        ));
+    }
+    Ok(done)
 }

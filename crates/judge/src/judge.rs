@@ -66,6 +66,22 @@ pub enum AdminCommand {
     Verify {
         game: String,
     },
+    /// Create a campaign (`castellan campaign new`): the same arguments as the mail's
+    /// CAMPAIGN NEW, with `gm` as its game master.
+    CampaignNew {
+        gm: String,
+        name: String,
+        args: Vec<String>,
+    },
+    /// Put a game in a campaign; the operator needs no password.
+    CampaignAdd {
+        campaign: String,
+        game: String,
+    },
+    /// A campaign's standings; changes nothing.
+    CampaignStandings {
+        campaign: String,
+    },
 }
 
 impl Judge {
@@ -335,6 +351,19 @@ impl Judge {
                 address,
             } => run.gm_admin(&game, Command::Replace(seat, address))?,
             AdminCommand::End { game } => run.gm_admin(&game, Command::End)?,
+            AdminCommand::CampaignNew { gm, name, args } => {
+                let line = format!("CAMPAIGN NEW {name} {}", args.join(" "));
+                let a = run.campaign_new(&lower(&gm), &name, &args, &line)?;
+                run.campaign_admin_text(&a)?
+            }
+            AdminCommand::CampaignAdd { campaign, game } => {
+                let a = run.campaign_add(&lower(&campaign), None, &lower(&game))?;
+                run.campaign_admin_text(&a)?
+            }
+            AdminCommand::CampaignStandings { campaign } => {
+                let a = run.campaign_standings(&lower(&campaign))?;
+                return Ok((Changes::default(), run.campaign_admin_text(&a)?));
+            }
         };
         run.settle_all()?;
         let mut changes = Changes::default();

@@ -169,13 +169,13 @@ impl Run<'_> {
                 campaign,
                 password,
                 game,
-            } => self.campaign_add(&campaign, &password, &game)?,
+            } => self.campaign_add(&campaign, Some(&password), &game)?,
         };
         self.answer(lang, "campaign", &answer);
         Ok(())
     }
 
-    fn campaign_new(
+    pub(crate) fn campaign_new(
         &mut self,
         from: &str,
         name: &str,
@@ -379,10 +379,11 @@ impl Run<'_> {
         Ok(t)
     }
 
-    fn campaign_add(
+    /// `password` is None for the operator (`castellan campaign add`).
+    pub(crate) fn campaign_add(
         &mut self,
         id: &str,
-        password: &str,
+        password: Option<&str>,
         game: &str,
     ) -> Result<CampaignAnswer, StoreError> {
         let Some(mut c) = self.take_campaign(id)? else {
@@ -391,7 +392,7 @@ impl Run<'_> {
             });
         };
         let cost = Cost::of(&self.j.config);
-        if verify(&c.gm_password_hash, &c.salt, password, cost) == Verdict::No {
+        if password.is_some_and(|p| verify(&c.gm_password_hash, &c.salt, p, cost) == Verdict::No) {
             let campaign = c.id.clone();
             self.put_campaign(c);
             return Ok(CampaignAnswer::WrongPassword { campaign });
@@ -437,7 +438,13 @@ impl Run<'_> {
     /// STANDINGS campaign-id (PALMARÈS)
     pub(crate) fn standings_command(&mut self, from: &str, id: &str) -> Result<(), StoreError> {
         let lang = self.writer_lang(from);
-        let answer = match self.take_campaign(id)? {
+        let answer = self.campaign_standings(id)?;
+        self.answer(lang, "campaign", &answer);
+        Ok(())
+    }
+
+    pub(crate) fn campaign_standings(&mut self, id: &str) -> Result<CampaignAnswer, StoreError> {
+        Ok(match self.take_campaign(id)? {
             None => CampaignAnswer::NoCampaign {
                 campaign: id.to_string(),
             },
@@ -446,9 +453,27 @@ impl Run<'_> {
                 self.put_campaign(c);
                 a
             }
-        };
-        self.answer(lang, "campaign", &answer);
-        Ok(())
+        })
+    }
+
+    /// The operator's view of an answer (`castellan campaign ...`): the English text
+    /// without its first line; a refusal is an error.
+    pub(crate) fn campaign_admin_text(
+        &mut self,
+        a: &CampaignAnswer,
+    ) -> Result<String, crate::judge::JudgeError> {
+        let text = self.render_in(Lang::En, "answers/campaign.txt", a);
+        let body = text
+            .split_once('\n')
+            .map(|(_, t)| t.trim().to_string())
+            .unwrap_or(text);
+        match a {
+            CampaignAnswer::Created { .. }
+            | CampaignAnswer::Added { .. }
+            | CampaignAnswer::Standings(_)
+            | CampaignAnswer::History { .. } => Ok(body),
+            _ => Err(crate::judge::JudgeError::Refused(body)),
+        }
     }
 
     /// HISTORY of a campaign: every line, dated, in the writer's language. `false` when
