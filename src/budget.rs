@@ -11,9 +11,11 @@ use std::path::Path;
 pub struct MailBudget {
     /// Mails to the players (not the game master), in all.
     pub to_players: usize,
-    /// Mails per player per round, a round being one turn of every seat
-    /// (`dice turns / players`, the setup included as the game counts it).
+    /// Mails per player per round, a round being one turn of every seat: `(dice turns of
+    /// play) / players`, plus one round for the whole setup (the measure).
     pub per_player_per_round: f64,
+    /// The rounds counted: play's dice turns over the players, plus one for the setup.
+    pub rounds: f64,
     /// Mails to the players by kind: report, your_move, private, reply, final, welcome,
     /// notice.
     pub by_kind: BTreeMap<String, usize>,
@@ -45,7 +47,14 @@ fn kind(subject: &str) -> &'static str {
 }
 
 /// Measure the `.eml` files of `outbox` sent to anyone but `gm`.
-pub fn measure(outbox: &Path, gm: &str, players: usize, dice_turns: u32) -> MailBudget {
+/// `dice_turns`: the game's dice turns in all; `setup_turns`: those before play began.
+pub fn measure(
+    outbox: &Path,
+    gm: &str,
+    players: usize,
+    dice_turns: u32,
+    setup_turns: u32,
+) -> MailBudget {
     let mut b = MailBudget::default();
     let Ok(rd) = std::fs::read_dir(outbox) else {
         return b;
@@ -80,7 +89,9 @@ pub fn measure(outbox: &Path, gm: &str, players: usize, dice_turns: u32) -> Mail
             }
         }
     }
-    let rounds = (f64::from(dice_turns) / players.max(1) as f64).max(1.0);
+    let play = f64::from(dice_turns.saturating_sub(setup_turns));
+    let rounds = (play / players.max(1) as f64 + f64::from(u8::from(setup_turns > 0))).max(1.0);
+    b.rounds = rounds;
     b.per_player_per_round = b.to_players as f64 / players.max(1) as f64 / rounds;
     b.average_bytes = bytes.checked_div(all).unwrap_or(0);
     b

@@ -29,6 +29,8 @@ pub struct DemoReport {
     pub mails_in: usize,
     pub mails_out: usize,
     pub turns: u32,
+    /// Dice turns before play began (the setup).
+    pub setup_turns: u32,
     pub dir: PathBuf,
     pub inbox: PathBuf,
     pub outbox: PathBuf,
@@ -130,7 +132,25 @@ pub fn run(s: &DemoSettings, base: &Config) -> Result<DemoReport, ShellError> {
     let rec = svc.store.game(&id)?.ok_or_else(|| {
         ShellError::Store(castellan_judge::StoreError(format!("game {id} vanished")))
     })?;
-    let turns = load_session(&rec)?.map_or(0, |s| s.turn());
+    let session = load_session(&rec)?;
+    let turns = session.as_ref().map_or(0, |s| s.turn());
+    // The setup: the dice turns up to the one at whose end the first turn of play (a
+    // `turn` or `move` prompt) is awaited; the mail budget counts it as one round (issue
+    // 12). 0 when play is awaited from the start.
+    let setup_turns = session.as_ref().map_or(0, |s| {
+        (0..=turns)
+            .find(|t| {
+                s.at_turn(*t).is_ok_and(|x| {
+                    x.pending(castellan_engine::Lang::En).iter().any(|p| {
+                        matches!(
+                            p.kind,
+                            castellan_engine::PromptKind::Turn | castellan_engine::PromptKind::Move
+                        )
+                    })
+                })
+            })
+            .unwrap_or(0)
+    });
     let audit = match svc.judge.admin(
         &svc.store,
         AdminCommand::Verify { game: id.clone() },
@@ -150,8 +170,9 @@ pub fn run(s: &DemoSettings, base: &Config) -> Result<DemoReport, ShellError> {
         })
         .unwrap_or(0);
     svc.store.flush()?;
-    let mail = crate::budget::measure(&outbox, &rec.gm, rec.seats.len(), turns);
+    let mail = crate::budget::measure(&outbox, &rec.gm, rec.seats.len(), turns, setup_turns);
     Ok(DemoReport {
+        setup_turns,
         mail,
         game_id: id,
         status: rec.status,
@@ -173,7 +194,7 @@ impl DemoReport {
             "Demo game {}: {:?}{} after {} turns.\n\
              Order mails in: {} (each parsed, judged, committed to sled, acknowledged)\n\
              Mails out: {} (public reports, private mails, replies)\n\
-             To the players: {:.1} a player a round ({} dice turns); by kind: {}\n\
+             To the players: {:.1} a player a round ({:.1} rounds: the setup as one, then {} dice turns of play); by kind: {}\n\
              Longest report: {} lines; deadline by line {}; average mail {} bytes\n\
              Inbox (Maildir):  {}\n\
              Outbox (.eml):    {}\n\
@@ -189,7 +210,8 @@ impl DemoReport {
             self.mails_in,
             self.mails_out,
             self.mail.per_player_per_round,
-            self.turns,
+            self.mail.rounds,
+            self.turns - self.setup_turns,
             self.mail
                 .by_kind
                 .iter()

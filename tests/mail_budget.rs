@@ -148,3 +148,110 @@ fn a_drafted_game_keeps_one_deadline_per_phase_and_reports_a_turn_once() {
     }
     panic!("no turn in two mails was found in 200 turns");
 }
+
+/// Mails since the last look: (to, subject, text).
+fn new_mails(bots: &mut MailPlayers) -> Vec<(String, String, String)> {
+    bots.read_outbox()
+        .unwrap()
+        .into_iter()
+        .map(|(_, m)| (m.to.join(","), m.subject.clone(), m.body.clone()))
+        .collect()
+}
+
+/// Issue 12: "A question mid-turn (defend, Marshal, counter-Spy, a Castrum defence card)
+/// goes only to the player who must answer it." Castrum with `defend=ask` (every attack
+/// asks its victim): the attacker's mail gets its reply; the victim alone gets the question
+/// with what happened so far; the third player hears nothing until the turn's report; when
+/// the victim answers, the attacker alone is told their turn goes on.
+#[test]
+fn a_question_mid_turn_goes_to_its_answerer_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = open(dir.path());
+    let mut bots = MailPlayers::new(&j.svc, "question").unwrap();
+    let game = bots
+        .create_game(
+            &j.svc,
+            "castrum",
+            3,
+            &[("defend".to_string(), "ask".to_string())],
+        )
+        .unwrap();
+    j.pass_after(600).unwrap();
+    let addr = |seat: usize| {
+        j.svc.store.game(&game).unwrap().unwrap().seats[seat]
+            .address
+            .clone()
+            .unwrap()
+    };
+    for _ in 0..400 {
+        let rec = j.svc.store.game(&game).unwrap().unwrap();
+        let s = load_session(&rec).unwrap().unwrap();
+        if s.outcome().is_some() {
+            break;
+        }
+        let seat = s.awaiting()[0];
+        new_mails(&mut bots);
+        bots.send(&j.svc, &rec, seat, &s.bot_turn(seat, 500).join("\n"))
+            .unwrap();
+        j.pass_after(600).unwrap();
+        let now = load_session(&j.svc.store.game(&game).unwrap().unwrap())
+            .unwrap()
+            .unwrap();
+        let asked: Vec<_> = now
+            .pending(castellan_engine::Lang::En)
+            .into_iter()
+            .filter(|p| p.kind == PromptKind::DefendNeutral || p.kind == PromptKind::Defend)
+            .collect();
+        if asked.len() != 1 || asked[0].seat == seat {
+            continue;
+        }
+        let victim = asked[0].seat;
+        let third = (0..3).find(|s| *s != seat && *s != victim).unwrap();
+        let out = new_mails(&mut bots);
+        let to = |a: &str| out.iter().filter(|m| m.0 == a).collect::<Vec<_>>();
+        let mine = to(&addr(seat));
+        assert_eq!(mine.len(), 1, "the attacker gets one reply: {mine:#?}");
+        assert!(mine[0].1.starts_with("Re:"));
+        let theirs = to(&addr(victim));
+        assert_eq!(
+            theirs.len(),
+            1,
+            "the victim gets the question alone: {out:#?}"
+        );
+        assert!(theirs[0].2.contains("You are asked:"), "{}", theirs[0].2);
+        assert!(
+            theirs[0].2.contains("What happened so far this turn"),
+            "{}",
+            theirs[0].2
+        );
+        assert!(to(&addr(third)).is_empty(), "the third player: {out:#?}");
+        // The victim answers: their reply, and the attacker is told their turn goes on.
+        let rec = j.svc.store.game(&game).unwrap().unwrap();
+        bots.send(&j.svc, &rec, victim, &now.bot_text(victim))
+            .unwrap();
+        j.pass_after(600).unwrap();
+        let out = new_mails(&mut bots);
+        let to = |a: &str| out.iter().filter(|m| m.0 == a).collect::<Vec<_>>();
+        assert_eq!(to(&addr(victim)).len(), 1);
+        assert!(to(&addr(victim))[0].1.starts_with("Re:"));
+        let back = to(&addr(seat));
+        assert_eq!(back.len(), 1, "{out:#?}");
+        assert!(back[0].2.contains("You are asked:"), "{}", back[0].2);
+        assert!(to(&addr(third)).is_empty(), "the third player: {out:#?}");
+        // The attacker ends the turn: the third player gets the turn's report, with the
+        // attack and its answer in it.
+        let rec = j.svc.store.game(&game).unwrap().unwrap();
+        let s = load_session(&rec).unwrap().unwrap();
+        if s.awaiting() != vec![seat] {
+            return;
+        }
+        bots.send(&j.svc, &rec, seat, &s.bot_turn(seat, 500).join("\n"))
+            .unwrap();
+        j.pass_after(600).unwrap();
+        let out = new_mails(&mut bots);
+        let reports: Vec<_> = out.iter().filter(|m| m.0 == addr(third)).collect();
+        assert_eq!(reports.len(), 1, "{out:#?}");
+        return;
+    }
+    panic!("no attack asked its victim in 400 turns");
+}

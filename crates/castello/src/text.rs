@@ -7,9 +7,6 @@ use crate::{colour, moves, other, Castello, End, Event, BLACK, CASTLES_TO_WIN, P
 use castellan_engine::lang::fr;
 use castellan_engine::{Lang, Seat};
 
-/// How many legal moves the private view lists.
-const VIEW_MOVES: usize = 60;
-
 impl Castello {
     /// The prompt's question (without the draw offer).
     pub(crate) fn question(&self, seat: u8, n_moves: usize, lang: Lang) -> String {
@@ -280,56 +277,12 @@ impl Castello {
             ));
             return s;
         }
-        s.push_str(&self.move_listing(me, lang));
-        s
-    }
-
-    /// "It is your move. Your legal moves (...)", the lines, and the default.
-    fn move_listing(&self, me: u8, lang: Lang) -> String {
-        let moves = moves::spread_for_listing(self.legal_moves(me));
-        let more = if moves.len() >= moves::ENUM_BUDGET {
-            lang.pick(" or more", " ou plus")
-        } else {
-            ""
-        };
-        let mut s = lang.pick(
-            format!(
-                "It is your move. Your legal moves ({}{more}), captures first, then each pawn in turn; send one line:\n",
-                moves.len()
-            ),
-            format!(
-                "C'est à vous de jouer. Vos coups légaux ({}{more}), les prises d'abord, puis \
-                 pion par pion ; envoyez une ligne :\n",
-                moves.len()
-            ),
-        );
-        for m in moves.iter().take(VIEW_MOVES) {
-            if m.captures.is_empty() {
-                s.push_str(&format!("  {}\n", m.text()));
-            } else {
-                let n = m.captures.len();
-                s.push_str(&lang.pick(
-                    format!("  {}   (takes {n})\n", m.text()),
-                    format!("  {}   (prend {n})\n", m.text()),
-                ));
-            }
-        }
-        if moves.len() > VIEW_MOVES {
-            let n = moves.len() - VIEW_MOVES;
-            s.push_str(&lang.pick(
-                format!("  ... and {n} more\n"),
-                format!("  ... et {n} autres\n"),
-            ));
-        }
-        let default = self.order_text_in(&self.default_move(), lang);
+        // The legal moves are the prompt's choices, which the judge lists once at the top
+        // of the mail (Session::pending); the view only says how many there are.
+        let n = self.legal_moves(me).len();
         s.push_str(&lang.pick(
-            format!(
-                "If the deadline passes, the judge plays {default}.\nYou may also write RESIGN or OFFER DRAW.\n"
-            ),
-            format!(
-                "Si le délai expire, l'arbitre joue {default}.\nVous pouvez aussi écrire \
-                 ABANDON ou PROPOSE NULLE.\n"
-            ),
+            format!("It is your move: {n} legal move(s).\n"),
+            format!("C'est à vous de jouer : {n} coup(s) légal(aux).\n"),
         ));
         s
     }

@@ -6,7 +6,7 @@ use crate::game::{CastleRisk, Phase, T};
 use crate::map::{map, Sea, EMPIRES};
 use crate::text;
 use castellan_engine::lang::fr;
-use castellan_engine::{Lang, PromptKind, Rules, Seat};
+use castellan_engine::{Lang, Seat};
 
 fn tn(t: T) -> &'static str {
     CastleRisk::tname(t)
@@ -391,7 +391,8 @@ pub fn private_view(g: &CastleRisk, s: Seat, lang: Lang) -> String {
     for l in standing_text(g, s, lang) {
         out.push_str(&format!("  {l}\n"));
     }
-    out.push_str(&prompts_text(g, s, lang));
+    // What the seat is asked (and its choices) is the judge's to say, once, at the top of
+    // its mail (Session::pending): the view is the seat's secret state only.
     out
 }
 
@@ -424,63 +425,6 @@ fn hidden_line(g: &CastleRisk, s: Seat, h: &crate::game::Hidden, lang: Lang) -> 
                 ""
             }
         ),
-    }
-}
-
-/// The prompts of `s`, with their choices, default and standing order.
-fn prompts_text(g: &CastleRisk, s: Seat, lang: Lang) -> String {
-    let prompts: Vec<_> = g
-        .pending(lang)
-        .into_iter()
-        .filter(|p| p.seat == s)
-        .collect();
-    let mut out = String::new();
-    if prompts.is_empty() {
-        out.push_str(lang.pick(
-            "Nothing is asked of you now.\n",
-            "Rien ne vous est demandé maintenant.\n",
-        ));
-    }
-    for p in prompts {
-        out.push_str(&match lang {
-            Lang::En => format!("Asked of you ({}): {}\n", p.kind, p.question),
-            Lang::Fr => format!("On vous demande ({}) : {}\n", kind_fr(p.kind), p.question),
-        });
-        for c in &p.choices {
-            out.push_str(&format!("  {c}\n"));
-        }
-        out.push_str(&format!(
-            "  {}{}\n",
-            lang.pick(
-                "default if you do not answer: ",
-                "par défaut si vous ne répondez pas : "
-            ),
-            p.default
-        ));
-        if let Some(st) = &p.standing {
-            out.push_str(&format!(
-                "  {}{st}\n",
-                lang.pick("standing order for this: ", "consigne pour cela : ")
-            ));
-        }
-    }
-    out
-}
-
-/// A prompt's kind as a French reader names it.
-fn kind_fr(k: PromptKind) -> &'static str {
-    match k {
-        PromptKind::Castle => "château",
-        PromptKind::Claim => "prise",
-        PromptKind::Rank => "classement",
-        PromptKind::Place => "placement",
-        PromptKind::Hide => "armées cachées",
-        PromptKind::Turn => "tour",
-        PromptKind::Defend => "défense",
-        PromptKind::CounterSpy => "contre-espion",
-        PromptKind::Reoccupy => "réoccupation",
-        PromptKind::Annex => "annexion",
-        _ => "ordre",
     }
 }
 

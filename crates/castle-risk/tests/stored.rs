@@ -10,6 +10,28 @@ const V1_VIEWS: &str = include_str!("data/castle-risk-v1.views.txt");
 
 /// The views as the version-1 build showed them: the private views' "Your territories and
 /// their neighbours" section (issue 12, added since) left out.
+///
+/// The version-1 views also listed each seat's prompts; since issue 12 the judge lists them
+/// once at the top of the mail (`Session::pending`), so they are left out of the expected
+/// text (`without_prompts`) and checked through `pending` instead.
+fn without_prompts(text: &str) -> String {
+    let mut out = String::new();
+    let mut skipping = false;
+    for line in text.lines() {
+        if line.starts_with("Asked of you") || line == "Nothing is asked of you now." {
+            skipping = line.starts_with("Asked");
+            continue;
+        }
+        if skipping && line.starts_with("  ") {
+            continue;
+        }
+        skipping = false;
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
 fn views(g: &CastleRisk) -> String {
     let mut v = g.public_view(Lang::En);
     for s in 0..g.n() {
@@ -45,7 +67,20 @@ fn a_stored_version_1_game_loads_and_plays_on() {
     let t: Table<CastleRisk> = castellan_castle_risk::upgrade_table(json).unwrap();
     assert_eq!(t.state_version, CastleRisk::STATE_VERSION);
     assert_eq!(t.state.version, CastleRisk::STATE_VERSION);
-    assert_eq!(views(&t.state), V1_VIEWS, "the same game, shown the same");
+    assert_eq!(
+        views(&t.state),
+        without_prompts(V1_VIEWS),
+        "the same game, shown the same"
+    );
+    let asked = t.state.pending(Lang::En);
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert!(
+        V1_VIEWS.contains(&format!(
+            "Asked of you (counter-spy): {}",
+            asked[0].question
+        )),
+        "the prompt the version-1 build showed: {asked:?}"
+    );
     let replayed = t.replay().unwrap();
     assert_eq!(
         serde_json::to_value(&replayed.state).unwrap(),

@@ -72,6 +72,17 @@ pub struct Options {
     /// apart.
     #[serde(default = "legacy_revision")]
     pub revision: u32,
+    /// Every player's standing answer to attacks at the start (`defend=always|ask|never`).
+    /// New games: ALWAYS (defend at once when the right card is in hand, as the deadline's
+    /// default would), so an attack does not stop the game for a mail round trip; a player
+    /// who wants to choose each time writes SET DEFEND ASK (docs/rules/castrum.md, issue
+    /// 12). Games stored before the key existed started with ASK.
+    #[serde(default = "legacy_defend")]
+    pub defend: DefendPolicy,
+}
+
+fn legacy_defend() -> DefendPolicy {
+    DefendPolicy::Ask
 }
 
 /// Games stored before `revision` existed were played under revision 0.
@@ -89,6 +100,7 @@ impl Default for Options {
             victory: Victory::Classic,
             rounds: 20,
             revision: RULES_REVISION,
+            defend: DefendPolicy::Always,
         }
     }
 }
@@ -232,10 +244,13 @@ impl Site {
 pub enum DefendPolicy {
     /// Ask me each time (the game waits for my answer).
     #[default]
+    #[serde(alias = "ask")]
     Ask,
     /// Defend whenever I hold the right card.
+    #[serde(alias = "always")]
     Always,
     /// Never defend.
+    #[serde(alias = "never")]
     Never,
 }
 

@@ -65,7 +65,7 @@ impl Castrum {
             turn_state: TurnState::default(),
             phase: Phase::Turn,
             in_force: None,
-            defend: vec![DefendPolicy::Ask; n],
+            defend: vec![options.defend; n],
             works: vec![Vec::new(); n],
             outcome: None,
         };

@@ -173,7 +173,8 @@ pub fn public_view(g: &Castrum, lang: Lang) -> String {
     out.join("\n")
 }
 
-/// What only `seat` may see: the hand, standing orders, prompts.
+/// What only `seat` may see: the hand and standing orders (its prompts come from
+/// `Session::pending`, listed once by the judge).
 pub fn private_view(g: &Castrum, seat: Seat, lang: Lang) -> String {
     if seat >= g.seats() {
         return String::new();
@@ -184,7 +185,7 @@ pub fn private_view(g: &Castrum, seat: Seat, lang: Lang) -> String {
         order_text_in(g, &Order::SetDefend(g.defend[seat]), lang),
         order_text_in(g, &Order::SetWorks(g.works[seat].clone()), lang),
     );
-    let mut out = match lang {
+    let out = match lang {
         Lang::En => vec![
             format!("Your hand ({}): {}.", hand.len(), list_in(&hand, lang)),
             format!("Standing orders: {}; {}.", standing.0, standing.1),
@@ -194,25 +195,6 @@ pub fn private_view(g: &Castrum, seat: Seat, lang: Lang) -> String {
             format!("Consignes permanentes : {} ; {}.", standing.0, standing.1),
         ],
     };
-    for p in g.prompts(lang).into_iter().filter(|p| p.seat == seat) {
-        out.push(p.question.clone());
-        let choices = p.choices.join(" | ");
-        match lang {
-            Lang::En => {
-                out.push(format!("  You may write: {choices}"));
-                out.push(format!("  If you do not answer: {}", p.default));
-            }
-            Lang::Fr => {
-                out.push(format!("  Vous pouvez écrire : {choices}"));
-                out.push(format!("  Sans réponse de votre part : {}", p.default));
-            }
-        }
-        if let Some(s) = &p.standing {
-            out.push(format!(
-                "{}{s}",
-                lang.pick("  Standing order: ", "  Consigne permanente : ")
-            ));
-        }
-    }
+    // What the seat is asked is the judge's to say, once, at the top of its mail.
     out.join("\n")
 }

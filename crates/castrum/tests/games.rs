@@ -237,6 +237,7 @@ fn options_parse_from_key_value_pairs() {
             victory: Victory::Timed,
             rounds: 10,
             revision: castellan_castrum::RULES_REVISION,
+            defend: castellan_castrum::DefendPolicy::Always,
         }
     );
     // Stored options without `revision` are a game stored before it: rules revision 0
@@ -246,9 +247,13 @@ fn options_parse_from_key_value_pairs() {
         d,
         Options {
             revision: 0,
+            defend: castellan_castrum::DefendPolicy::Ask,
             ..Options::default()
         }
     );
+    let asked: Options =
+        castellan_engine::options_from_pairs(&[("defend".into(), "ask".into())]).unwrap();
+    assert_eq!(asked.defend, castellan_castrum::DefendPolicy::Ask);
     assert!(
         castellan_engine::options_from_pairs::<Options>(&[("colour".into(), "red".into())])
             .is_err()

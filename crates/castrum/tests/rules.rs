@@ -476,6 +476,39 @@ fn standing_defence_orders_answer_without_a_prompt() {
     assert_eq!(g.pending(castellan_engine::Lang::En)[0].kind, "turn");
 }
 
+/// docs/rules/castrum.md, point 8 (issue 12, a decision for play by mail): a new game
+/// starts every player on SET DEFEND ALWAYS, the answer the deadline would give ("DEFEND if
+/// the right card is in hand, else ACCEPT"), so an attack costs no mail round trip; the
+/// game never waits on the victim, with or without the card, so nothing is revealed.
+#[test]
+fn by_mail_a_new_game_answers_attacks_at_once_as_the_default_would() {
+    let by_mail = Options::default();
+    let site: &[&[Card]] = &[&[], &[Lapides, Lapides, Rustici]];
+    let hands: &[&[Card]] = &[
+        &[Incendie, Incendie, Rustici, Rustici, Rustici],
+        &[Gardes, Lapides, Lapides, Lapides, Lapides],
+    ];
+    let (mut g, mut d) = position(2, &by_mail, "m0", hands, site);
+    let ev = ok(&mut g, &mut d, 0, "PLAY Incendie ON Bob");
+    assert!(ev.iter().any(|e| matches!(e, Event::Defended { .. })));
+    assert_eq!(g.pending(castellan_engine::Lang::En)[0].kind, "turn");
+    let (mut g, mut d) = position(
+        2,
+        &by_mail,
+        "m1",
+        &[&[Incendie, Incendie, Rustici, Rustici, Rustici]],
+        site,
+    );
+    let ev = ok(&mut g, &mut d, 0, "PLAY Incendie ON Bob");
+    assert!(ev.iter().any(|e| matches!(e, Event::FireDie { .. })));
+    assert_eq!(g.pending(castellan_engine::Lang::En)[0].kind, "turn");
+    // SET DEFEND ASK brings the question back.
+    let (mut g, mut d) = position(2, &by_mail, "m2", hands, site);
+    ok(&mut g, &mut d, 1, "SET DEFEND ASK");
+    ok(&mut g, &mut d, 0, "PLAY Incendie ON Bob");
+    assert_eq!(g.pending(castellan_engine::Lang::En)[0].kind, "defend");
+}
+
 /// Roue de Carrier: "Jouer cette carte au début de son tour permet de poser 4 cartes sur son
 /// chantier (3 cartes en plus de la Roue de Carrier). On ne peut jouer aucune carte «Attaque»
 /// avec une carte «Roue de Carrier»."

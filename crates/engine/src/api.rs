@@ -72,6 +72,20 @@ impl PromptKind {
         PromptKind::Move,
     ];
 
+    /// A question put to a player inside someone else's turn (or their own, after an
+    /// attack): defend, a Castrum neutral card, counter a Spy, re-occupy, annex. The judge
+    /// mails it to the one who must answer, not to the table (issue 12).
+    pub fn is_question(self) -> bool {
+        matches!(
+            self,
+            PromptKind::Defend
+                | PromptKind::DefendNeutral
+                | PromptKind::CounterSpy
+                | PromptKind::Reoccupy
+                | PromptKind::Annex
+        )
+    }
+
     /// The kind as written in options and stored ("counter-spy").
     pub fn as_str(self) -> &'static str {
         match self {

@@ -67,6 +67,7 @@ impl Run<'_> {
         let html = page(&d.subject, &d.body, svg, lang);
         if html.len() <= HTML_LIMIT {
             d.html = Some(html);
+            d.svg = Some(svg.to_string());
         }
     }
 }

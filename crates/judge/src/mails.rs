@@ -18,6 +18,9 @@ pub(crate) struct Section {
 #[derive(Clone, Debug, serde::Serialize)]
 pub(crate) struct Reply {
     pub sections: Vec<Section>,
+    /// The turn mails this reply carries (its writer's own report of the game their mail
+    /// moved): one mail, not two (issue 12).
+    pub then: Vec<String>,
     pub judge: String,
 }
 
@@ -35,6 +38,11 @@ pub(crate) struct Draft {
     pub(crate) game: Option<String>,
     /// The language it is written in, when known (the confirmation paragraph follows it).
     pub(crate) lang: Option<Lang>,
+    /// A game's mail to one reader (report or private), which the reply to that reader
+    /// takes in when the same handling makes both.
+    pub(crate) for_reader: bool,
+    /// The picture of its HTML part, kept to redraw the page when a reply takes it in.
+    pub(crate) svg: Option<String>,
 }
 
 /// A prompt as the templates show it.
@@ -88,6 +96,8 @@ impl Run<'_> {
             html: None,
             game: game.map(str::to_string),
             lang: None,
+            for_reader: false,
+            svg: None,
         });
     }
 
@@ -101,19 +111,48 @@ impl Run<'_> {
         }
     }
 
-    /// The answer to the mail being handled.
+    /// The answer to the mail being handled. The game mail this handling made for the
+    /// writer (their turn's report, with what only they may read) goes inside it: the mail
+    /// goes to the writer's address alone, as the one it replaces did.
     pub(crate) fn reply(&mut self, to: &str, subject: &str) {
         let lang = self.writer_lang(to);
-        let ctx = Reply {
+        let mut taken = Vec::new();
+        let mut i = 0;
+        while i < self.mails.len() {
+            if self.mails[i].for_reader && lower(&self.mails[i].to) == lower(to) {
+                taken.push(self.mails.remove(i));
+            } else {
+                i += 1;
+            }
+        }
+        let mut ctx = Reply {
             sections: self.sections.clone(),
+            then: taken.iter().map(|d| d.body.clone()).collect(),
             judge: self.j.config.address.clone(),
         };
-        let body = self.render_in(lang, "reply.txt", &ctx);
+        let mut body = self.render_in(lang, "reply.txt", &ctx);
+        if !ctx.then.iter().all(|t| body.contains(t.trim())) {
+            // An operator's reply.txt that does not show `then`: the reports go as mails
+            // of their own rather than be lost.
+            ctx.then.clear();
+            body = self.render_in(lang, "reply.txt", &ctx);
+            self.mails.append(&mut taken);
+        }
+        let mut svg = None;
+        let mut game = None;
+        let mut headers = Vec::new();
+        for d in taken {
+            svg = svg.or(d.svg);
+            game = game.or(d.game);
+            headers.extend(d.headers);
+        }
         let (irt, refs) = self.thread.clone().unwrap_or_default();
-        // HISTORY ... PICTURE: the board of a past turn in the reply's HTML part.
+        // HISTORY ... PICTURE: the board of a past turn in the reply's HTML part; else the
+        // picture of the report it carries.
         let html = self
             .reply_picture
             .take()
+            .or(svg)
             .map(|svg| crate::html::page(subject, &body, &svg, lang))
             .filter(|h| h.len() <= crate::html::HTML_LIMIT);
         // The answer goes out before the reports it caused.
@@ -125,10 +164,12 @@ impl Run<'_> {
                 body,
                 in_reply_to: if irt.is_empty() { None } else { Some(irt) },
                 references: refs,
-                headers: Vec::new(),
+                headers,
                 html,
-                game: None,
+                game,
                 lang: Some(lang),
+                for_reader: false,
+                svg: None,
             },
         );
     }

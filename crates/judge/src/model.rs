@@ -304,11 +304,20 @@ pub struct GameRecord {
     /// phase), never when a seat submits mid-turn or mid-phase (issue 12).
     #[serde(default)]
     pub deadline_awaiting: Vec<usize>,
-    /// The seats the game waited for at the last report: while the same seats are
-    /// awaited and nobody was told anything privately, the report waits (one report a
-    /// turn, not one a mail: issue 12).
+    /// The seats awaited without a break since the last report (a seat that submits
+    /// leaves it; a seat asked a question mid-turn joins it). The table gets a report only
+    /// when a seat not among them is awaited: a new turn or phase (one report a turn, not
+    /// one a mail: issue 12).
     #[serde(default)]
     pub reported_awaiting: Vec<usize>,
+    /// Seats asked a question mid-turn (defend, counter-Spy, ...) and not answered yet:
+    /// each was mailed the question alone (settle.rs, `telling`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub questioned: Vec<usize>,
+    /// The game waits on questions alone: when they are answered, the turn's player is
+    /// told their turn goes on.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub question_wait: bool,
     /// Seats that missed a deadline since the last report, and what was played for them:
     /// the next report tells the table (issue 12: "A missed deadline is told").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -66,6 +66,10 @@ pub(crate) struct Report {
     pub revealed_last: Option<u32>,
     pub next_turn: u32,
     pub players: Vec<PlayerCtx>,
+    /// The reader's own seat, when the report goes to a player: what it is asked (at the
+    /// top), what only it was told, its private view. One mail a turn, not two (issue 12).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub me: Option<Private>,
 }
 
 /// A seat's private mail (`templates/LANG/private.txt`).
@@ -75,6 +79,9 @@ pub(crate) struct Private {
     pub name: String,
     pub turn: u32,
     pub happened: Vec<String>,
+    /// A question's mail: what the table has seen happen since the last report (the
+    /// attack being answered), which the turn's report will tell everyone.
+    pub context: Vec<String>,
     pub view: String,
     pub prompts: Vec<PromptCtx>,
     pub deadline: Option<String>,
@@ -171,7 +178,10 @@ fn outcome(rec: &GameRecord, session: &dyn Session, lang: Lang) -> OutcomeCtx {
 }
 
 impl Run<'_> {
-    /// Public report to everyone (once per language), private mails to each player.
+    /// One mail to each reader of the game: a player's holds the public report and, for
+    /// their eyes only (the mail goes to their address alone), what they are asked, what
+    /// only they were told and their private view; an observer's or the game master's holds
+    /// the public report. A second seat at the same address gets its own private mail.
     pub(crate) fn report(&mut self, g: &mut Loaded) {
         let Some(session) = g.session.as_mut() else {
             return;
@@ -179,27 +189,56 @@ impl Run<'_> {
         let finished = g.rec.status == Status::Finished;
         let dice = dice(&g.rec, session.as_mut(), finished);
         g.rec.revealed = dice.revealed_last;
-        let mut by_lang: Vec<(Lang, Vec<String>)> = Vec::new();
+        let mut public: Vec<(Lang, Report, Option<String>)> = Vec::new();
+        let mut told: Vec<usize> = Vec::new();
+        let id = g.rec.id.clone();
         for to in Self::recipients(&g.rec) {
-            let lang = self.addr_lang(&g.rec, &to);
-            match by_lang.iter_mut().find(|(l, _)| *l == lang) {
-                Some((_, v)) => v.push(to),
-                None => by_lang.push((lang, vec![to])),
-            }
-        }
-        for (lang, to) in by_lang {
             let Some(session) = g.session.as_ref() else {
                 return;
             };
-            let ctx = self.public_report(&g.rec, session.as_ref(), &dice, lang);
-            let svg = session.picture(Viewer::Public, lang);
-            for a in to {
-                self.send(&a, lang, "report", &ctx, &g.rec.id.clone(), None);
-                self.attach_picture(&g.rec, svg.as_deref(), lang);
+            let seat = (0..g.rec.seats.len()).find(|&s| {
+                let x = &g.rec.seats[s];
+                !x.resigned
+                    && !told.contains(&s)
+                    && x.address.as_deref().is_some_and(|a| lower(a) == to)
+            });
+            let lang = match seat {
+                Some(s) => self.seat_lang(&g.rec, s),
+                None => self.addr_lang(&g.rec, &to),
+            };
+            if !public.iter().any(|(l, _, _)| *l == lang) {
+                let ctx = self.public_report(&g.rec, session.as_ref(), &dice, lang);
+                let svg = session.picture(Viewer::Public, lang);
+                public.push((lang, ctx, svg));
+            }
+            let Some((_, ctx, svg)) = public.iter().find(|(l, _, _)| *l == lang) else {
+                continue;
+            };
+            match seat {
+                None => {
+                    let (ctx, svg) = (ctx.clone(), svg.clone());
+                    self.send(&to, lang, "report", &ctx, &id, None);
+                    self.attach_picture(&g.rec, svg.as_deref(), lang);
+                }
+                Some(s) => {
+                    told.push(s);
+                    let mut ctx = ctx.clone();
+                    ctx.me = Some(self.private_ctx(g, s, lang));
+                    let token = g.rec.seats[s].token.clone();
+                    self.send(&to, lang, "report", &ctx, &id, Some(&token));
+                    self.for_reader();
+                    let svg = g
+                        .session
+                        .as_ref()
+                        .and_then(|x| crate::html::seat_picture(x.as_ref(), s, lang));
+                    self.attach_picture(&g.rec, svg.as_deref(), lang);
+                }
             }
         }
         for seat in 0..g.rec.seats.len() {
-            self.private_mail(g, seat, finished);
+            if !told.contains(&seat) {
+                self.private_mail(g, seat, finished);
+            }
         }
         if let Some(session) = g.session.as_ref() {
             g.rec.reported = session.history_len();
@@ -208,6 +247,78 @@ impl Run<'_> {
         g.rec.missed.clear();
         g.force_private = false;
         g.dirty = true;
+    }
+
+    /// A question mid-turn, to the seat that must answer it alone, with what happened so
+    /// far (the table hears it all in the turn's report).
+    pub(crate) fn question_mail(&mut self, g: &Loaded, seat: usize) {
+        let s = &g.rec.seats[seat];
+        let (Some(addr), Some(session)) = (s.address.clone(), g.session.as_ref()) else {
+            return;
+        };
+        if s.resigned || s.bot {
+            return;
+        }
+        let lang = self.seat_lang(&g.rec, seat);
+        let mut ctx = self.private_ctx(g, seat, lang);
+        ctx.context = session.narrate_since(g.rec.reported, lang).public;
+        let token = s.token.clone();
+        self.send(&addr, lang, "private", &ctx, &g.rec.id, Some(&token));
+        self.for_reader();
+        let svg = crate::html::seat_picture(session.as_ref(), seat, lang);
+        self.attach_picture(&g.rec, svg.as_deref(), lang);
+    }
+
+    /// What the writer of the mail alone learnt by it (a Spy's look, a card drawn), for
+    /// their reply; nothing when there is nothing private.
+    pub(crate) fn private_news(&mut self, g: &Loaded, seat: usize) {
+        let Some(session) = g.session.as_ref() else {
+            return;
+        };
+        let lang = self.seat_lang(&g.rec, seat);
+        if session
+            .narrate_since(g.rec.reported, lang)
+            .private_for(seat)
+            .is_empty()
+        {
+            return;
+        }
+        self.private_mail(g, seat, false);
+    }
+
+    /// The last mail queued is a game's mail to one reader (a reply may take it in).
+    fn for_reader(&mut self) {
+        if let Some(d) = self.mails.last_mut() {
+            d.for_reader = true;
+        }
+    }
+
+    /// What a seat alone reads in its mail.
+    fn private_ctx(&self, g: &Loaded, seat: usize, lang: Lang) -> Private {
+        let s = &g.rec.seats[seat];
+        let (happened, view, prompts, turn) = match g.session.as_ref() {
+            Some(session) => {
+                let n = session.narrate_since(g.rec.reported, lang);
+                (
+                    n.private_for(seat).iter().map(|l| l.to_string()).collect(),
+                    session.private_view(seat, lang),
+                    prompts_of(session.as_ref(), seat, lang),
+                    session.turn(),
+                )
+            }
+            None => (Vec::new(), String::new(), Vec::new(), 0),
+        };
+        Private {
+            game_id: g.rec.id.clone(),
+            name: s.name.clone(),
+            turn,
+            happened,
+            context: Vec::new(),
+            view,
+            prompts,
+            deadline: g.rec.deadline.map(|d| format_long_in(d, lang)),
+            deadline_short: g.rec.deadline.map(|d| format_short_in(d, lang)),
+        }
     }
 
     fn public_report(
@@ -262,6 +373,7 @@ impl Run<'_> {
                     resigned: s.resigned,
                 })
                 .collect(),
+            me: None,
         }
     }
 
@@ -276,24 +388,13 @@ impl Run<'_> {
             return;
         }
         let lang = self.seat_lang(&g.rec, seat);
-        let n = session.narrate_since(g.rec.reported, lang);
-        let mine = n.private_for(seat);
-        let prompts = prompts_of(session.as_ref(), seat, lang);
-        if mine.is_empty() && prompts.is_empty() && !g.force_private && !finished {
+        let ctx = self.private_ctx(g, seat, lang);
+        if ctx.happened.is_empty() && ctx.prompts.is_empty() && !g.force_private && !finished {
             return;
         }
-        let ctx = Private {
-            game_id: g.rec.id.clone(),
-            name: s.name.clone(),
-            turn: session.turn(),
-            happened: mine.iter().map(|l| l.to_string()).collect(),
-            view: session.private_view(seat, lang),
-            prompts,
-            deadline: g.rec.deadline.map(|d| format_long_in(d, lang)),
-            deadline_short: g.rec.deadline.map(|d| format_short_in(d, lang)),
-        };
         let token = s.token.clone();
         self.send(&addr, lang, "private", &ctx, &g.rec.id, Some(&token));
+        self.for_reader();
         let svg = crate::html::seat_picture(session.as_ref(), seat, lang);
         self.attach_picture(&g.rec, svg.as_deref(), lang);
     }

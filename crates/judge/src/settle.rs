@@ -90,20 +90,53 @@ impl Run<'_> {
         }
         let moved = session.history_len() > g.rec.reported || g.force_private;
         let finished_now = g.rec.status == Status::Finished && !g.rec.final_sent;
-        // One report a turn: while the same seats are awaited (a player sends their turn
-        // in several mails) and nobody learnt anything privately, the report waits and
-        // gathers everything until the turn passes. The sender has their reply.
-        let awaiting = session.awaiting();
-        let mid_turn = g.rec.status == Status::Running
-            && !g.force_private
-            && awaiting == g.rec.reported_awaiting
-            && session
-                .narrate_since(g.rec.reported, castellan_engine::Lang::En)
-                .private
-                .is_empty();
-        if finished_now || (moved && !mid_turn) {
+        let pending = session.pending(castellan_engine::Lang::En);
+        let (mut turn, mut questions) = (Vec::new(), Vec::new());
+        for s in session.awaiting() {
+            let mine: Vec<_> = pending.iter().filter(|p| p.seat == s).collect();
+            if !mine.is_empty() && mine.iter().all(|p| p.kind.is_question()) {
+                questions.push(s);
+            } else {
+                turn.push(s);
+            }
+        }
+        let t = telling(
+            &Waiting {
+                turn: g.rec.reported_awaiting.clone(),
+                questions: g.rec.questioned.clone(),
+                on_questions_only: g.rec.question_wait,
+            },
+            &turn,
+            &questions,
+        );
+        let writer = self
+            .touched
+            .iter()
+            .find(|(t, _)| *t == id)
+            .and_then(|(_, s)| *s);
+        let mut next = t.next.clone();
+        if finished_now || g.force_private || (moved && t.report) {
             self.report(g);
-            g.rec.reported_awaiting = awaiting;
+            if !turn.is_empty() {
+                next.turn = turn;
+                next.on_questions_only = false;
+            }
+        } else if moved {
+            for s in &t.ask {
+                self.question_mail(g, *s);
+            }
+            for s in t.resumed.iter().filter(|s| Some(**s) != writer) {
+                self.question_mail(g, *s);
+            }
+            // What the writer alone learnt by their mail goes in their reply.
+            if let Some(w) = writer.filter(|w| !t.ask.contains(w)) {
+                self.private_news(g, w);
+            }
+        }
+        if moved || finished_now {
+            g.rec.reported_awaiting = next.turn;
+            g.rec.questioned = next.questions;
+            g.rec.question_wait = next.on_questions_only;
         }
         if let Some(s) = g.session.as_ref() {
             match s.to_json() {
@@ -116,5 +149,149 @@ impl Run<'_> {
                 }),
             }
         }
+    }
+}
+
+/// Whom the game waits for, as the mails told it (stored in the game record).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Waiting {
+    /// Seats awaited for their turn or phase without a break since the last report.
+    pub turn: Vec<usize>,
+    /// Seats asked a question mid-turn and not answered yet.
+    pub questions: Vec<usize>,
+    /// The game waited on questions alone (the turn's player was not awaited).
+    pub on_questions_only: bool,
+}
+
+/// What the end of a handling tells, and to whom (issue 12: one report a turn).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Telling {
+    /// The table gets the turn's report: a seat is awaited for a turn or phase that was
+    /// not awaited without a break since the last report.
+    pub report: bool,
+    /// Seats newly asked a question: each gets it alone.
+    pub ask: Vec<usize>,
+    /// Seats awaited again once the questions are answered (the attacker whose defender
+    /// answered): each is told its turn goes on.
+    pub resumed: Vec<usize>,
+    pub next: Waiting,
+}
+
+/// `was`: what the mails told before; `turn`, `questions`: whom the game awaits now, for
+/// a turn or phase and for a question.
+pub(crate) fn telling(was: &Waiting, turn: &[usize], questions: &[usize]) -> Telling {
+    let new_questions: Vec<usize> = questions
+        .iter()
+        .copied()
+        .filter(|s| !was.questions.contains(s))
+        .collect();
+    if turn.is_empty() && !questions.is_empty() {
+        // Only questions are awaited: the turn is not over; whoever has the turn stays.
+        return Telling {
+            report: false,
+            ask: new_questions,
+            resumed: Vec::new(),
+            next: Waiting {
+                turn: was.turn.clone(),
+                questions: questions.to_vec(),
+                on_questions_only: true,
+            },
+        };
+    }
+    let kept: Vec<usize> = was
+        .turn
+        .iter()
+        .copied()
+        .filter(|s| turn.contains(s))
+        .collect();
+    let newly = turn.iter().any(|s| !kept.contains(s));
+    if newly {
+        return Telling {
+            report: true,
+            ask: Vec::new(),
+            resumed: Vec::new(),
+            next: Waiting {
+                turn: turn.to_vec(),
+                questions: questions.to_vec(),
+                on_questions_only: false,
+            },
+        };
+    }
+    Telling {
+        report: false,
+        ask: new_questions,
+        resumed: if was.on_questions_only {
+            turn.to_vec()
+        } else {
+            Vec::new()
+        },
+        next: Waiting {
+            turn: kept,
+            questions: questions.to_vec(),
+            on_questions_only: false,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(turn: &[usize], questions: &[usize], only: bool) -> Waiting {
+        Waiting {
+            turn: turn.to_vec(),
+            questions: questions.to_vec(),
+            on_questions_only: only,
+        }
+    }
+
+    /// "For each other player's completed turn ... a player gets at most one mail": a
+    /// mail that leaves the same player to move tells nobody else; the next player's turn
+    /// is reported.
+    #[test]
+    fn a_turn_sent_in_several_mails_is_reported_once_when_it_passes() {
+        let t = telling(&w(&[0], &[], false), &[0], &[]);
+        assert!(!t.report);
+        assert_eq!(t.next, w(&[0], &[], false));
+        let t = telling(&w(&[0], &[], false), &[1], &[]);
+        assert!(t.report);
+        assert_eq!(t.next.turn, vec![1]);
+    }
+
+    /// "(or each phase in a simultaneous game)": submissions within a phase tell nobody;
+    /// the phase that follows, awaiting the same seats again, is reported.
+    #[test]
+    fn a_simultaneous_phase_is_reported_when_it_ends_not_at_each_submission() {
+        let mut was = w(&[0, 1, 2], &[], false);
+        for now in [vec![1, 2], vec![2]] {
+            let t = telling(&was, &now, &[]);
+            assert!(!t.report, "{now:?}");
+            was = t.next;
+        }
+        let t = telling(&was, &[0, 1, 2], &[]);
+        assert!(t.report);
+    }
+
+    /// "A question mid-turn (defend, Marshal, counter-Spy, a Castrum defence card) goes
+    /// only to the player who must answer it": no report; the defender alone is asked,
+    /// once; when they answer, the attacker alone is told their turn goes on.
+    #[test]
+    fn a_question_goes_to_its_answerer_and_the_turn_resumes_without_a_report() {
+        let t = telling(&w(&[0], &[], false), &[], &[2]);
+        assert!(!t.report);
+        assert_eq!(t.ask, vec![2]);
+        assert_eq!(t.next, w(&[0], &[2], true));
+        // A mail that leaves the question pending asks nothing again.
+        let again = telling(&t.next, &[], &[2]);
+        assert!(again.ask.is_empty() && !again.report);
+        let back = telling(&t.next, &[0], &[]);
+        assert!(!back.report);
+        assert_eq!(back.resumed, vec![0]);
+        assert_eq!(back.next, w(&[0], &[], false));
+        // The same defender attacked again is asked again.
+        let second = telling(&back.next, &[], &[2]);
+        assert_eq!(second.ask, vec![2]);
+        // And the turn's end is reported.
+        assert!(telling(&back.next, &[1], &[]).report);
     }
 }

@@ -14,21 +14,46 @@ fn whole_game_by_mail() {
     assert!(reply_to(&created, GM).body.contains("race-1 is created"));
     let g = w.game("race-1");
     assert_eq!(g.status, Status::Running);
-    // Start report: public to all three, private to each player.
-    for a in [ANNA, BOB, GM] {
-        assert!(
-            to(&created, a)
-                .iter()
-                .any(|m| m.subject == "[race-1] Turn 1: Anna to move, deadline Thu 18:01 UTC"),
-            "{a}: {:#?}",
-            to(&created, a)
-        );
+    // Issue 12, "a player gets at most one mail ... When they are next to move, that
+    // report is also their 'your move' mail": the start report is one mail to each reader;
+    // a player's carries their token and their own part, the game master's is public.
+    let token = |a: &str| {
+        w.game("race-1").seats[w.game("race-1").seat_of(a).unwrap()]
+            .token
+            .clone()
+    };
+    for (a, subject) in [
+        (
+            GM,
+            "[race-1] Turn 1: Anna to move, deadline Thu 18:01 UTC".to_string(),
+        ),
+        (
+            ANNA,
+            format!(
+                "[race-1 #{}] Turn 1: your move, deadline Thu 18:01 UTC",
+                token(ANNA)
+            ),
+        ),
+        (
+            BOB,
+            format!(
+                "[race-1 #{}] Turn 1: Anna to move, deadline Thu 18:01 UTC",
+                token(BOB)
+            ),
+        ),
+    ] {
+        let game_mails: Vec<_> = to(&created, a)
+            .into_iter()
+            .filter(|m| m.subject.contains("Turn 1"))
+            .collect();
+        assert_eq!(game_mails.len(), 1, "{a}: {game_mails:#?}");
+        assert_eq!(game_mails[0].subject, subject);
     }
     let mut last_private: std::collections::HashMap<&str, Outbound> = Default::default();
     for a in [ANNA, BOB] {
         let p = created
             .iter()
-            .find(|m| m.to == a && m.subject.contains("your"))
+            .find(|m| m.to == a && m.subject.contains(" #") && m.subject.contains("Turn"))
             .unwrap()
             .clone();
         last_private.insert(a, p);
@@ -66,9 +91,18 @@ fn whole_game_by_mail() {
     let all = w.store.outbox();
     let fin: Vec<_> = all
         .iter()
+        .filter(|m| m.body.contains("The game is over"))
+        .collect();
+    // One final report to each of Anna, Bob and the GM (the last mover's inside the reply
+    // to their last orders).
+    assert_eq!(fin.len(), 3, "{fin:#?}");
+    for a in [ANNA, BOB, GM] {
+        assert_eq!(fin.iter().filter(|m| m.to == a).count(), 1, "{a}");
+    }
+    let fin: Vec<_> = fin
+        .into_iter()
         .filter(|m| m.subject.starts_with("[race-1] Game over"))
         .collect();
-    assert_eq!(fin.len(), 3, "final report to Anna, Bob and the GM");
     // "When a game ends: final report, reveal the secret card-stream key".
     assert!(fin[0].body.contains("Secret card-stream key"));
     assert!(fin[0].body.contains("reached ten"));
@@ -186,7 +220,11 @@ fn press_reaches_everyone() {
         .collect();
     let mut addrs: Vec<&str> = press.iter().map(|m| m.to.as_str()).collect();
     addrs.sort();
-    assert_eq!(addrs, vec![ANNA, BOB, GM, "olga@example.org"]);
+    // Everyone but Bob, whose reply says it went (issue 12: one reply a mail).
+    assert_eq!(addrs, vec![ANNA, GM, "olga@example.org"]);
+    assert!(reply_to(&out, BOB)
+        .body
+        .contains("went to every other player"));
     assert!(press
         .iter()
         .all(|m| m.body.contains("Anna, your castle is mine.")));

@@ -302,7 +302,7 @@ fn every_mail_kind_and_answer_appears_in_a_conversation() {
         (
             "en",
             "PressAnswer::Sent",
-            "Your message went to every player",
+            "Your message went to every other player",
         ),
         ("fr", "PressAnswer::Sent", "Votre message est parti"),
         ("en", "SeatAnswer::Language", "from now on."),

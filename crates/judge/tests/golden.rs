@@ -22,7 +22,16 @@ fn contexts() -> Vec<(&'static str, &'static str, serde_json::Value)> {
             "sections": [
                 {"title": "Orders for castle-7", "text": "2 order line(s) applied.\nRed attacks Livonia."},
                 {"title": "Orders for castle-8 refused", "text": "line 4: \"ATACK Livonia\"\n  unknown order ATACK\n  write: ATTACK Livonia FROM Poland"}
-            ]}),
+            ], "then": []}),
+        ),
+        (
+            // Issue 12: the reply to orders that end a turn carries the turn's report.
+            "reply_turn.txt",
+            "reply",
+            json!({"judge": "judge@example.org",
+            "sections": [
+                {"title": "Orders for castle-7", "text": "2 order line(s) applied.\nRed attacks Livonia."}
+            ], "then": ["castle-7 (castle-risk), turn 13: Red, this mail is for you alone.\nWaiting for: Blue\nDeadline: Wed 15 Jan 2025 18:00 UTC\n"]}),
         ),
         (
             "report.txt",
@@ -45,6 +54,26 @@ fn contexts() -> Vec<(&'static str, &'static str, serde_json::Value)> {
                 "next_turn": 12, "players": players}),
         ),
         (
+            // Issue 12: a player's report is also their "your move" mail, their own part
+            // (asked, told, private view) in it.
+            "report_yours.txt",
+            "report",
+            json!({"game_id": "castle-7", "game": "castle-risk", "turn": 12,
+                "happened": ["Blue attacks Livonia from Poland"], "rolls": [],
+                "dice": ["12.0-12.1: 6 3"], "missed": [],
+                "map": "Poland      Blue 5\nLivonia     Red  1", "awaiting": ["Red"],
+                "deadline": "Tue 14 Jan 2025 18:00 UTC", "deadline_short": "Tue 18:00 UTC",
+                "finished": false,
+                "outcome": {"ended_by_gm": false, "winners": [], "reason": ""},
+                "secret_key": null, "secret_commitment": "c0ffee", "commitment": "abcdef",
+                "revealed": [], "revealed_last": null,
+                "next_turn": 12, "players": players,
+                "me": {"game_id": "castle-7", "name": "Red", "turn": 12,
+                    "happened": ["you draw a Marshal card"], "context": [],
+                    "view": "Hand: Marshal, Spy", "prompts": [prompt],
+                    "deadline": "Tue 14 Jan 2025 18:00 UTC", "deadline_short": "Tue 18:00 UTC"}}),
+        ),
+        (
             "report_final.txt",
             "report",
             json!({"game_id": "castle-7", "game": "castle-risk", "turn": 40,
@@ -63,6 +92,7 @@ fn contexts() -> Vec<(&'static str, &'static str, serde_json::Value)> {
             "private",
             json!({"game_id": "castle-7", "name": "Red", "turn": 12,
                 "happened": ["you draw a Marshal card"], "view": "Hand: Marshal, Spy",
+                "context": ["Blue attacks Livonia from Poland"],
                 "prompts": [prompt], "deadline": "Tue 14 Jan 2025 18:00 UTC",
                 "deadline_short": "Tue 18:00 UTC"}),
         ),

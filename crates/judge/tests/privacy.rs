@@ -139,14 +139,16 @@ fn a_french_seat_and_an_english_seat_each_read_their_own_language() {
     }
     assert_eq!(w.game("race-1").status, Status::Finished);
     let outbox = w.store.outbox();
+    // The final report: each player's own (or inside the reply to their last orders), in
+    // their language.
     let fin = outbox
         .iter()
-        .find(|m| m.to == ANNA && m.subject.starts_with("[race-1] Partie finie"))
+        .find(|m| m.to == ANNA && m.body.contains("La partie est finie"))
         .expect("Anna's final report is French");
     assert!(fin.body.contains("gagne"), "{}", fin.body);
     assert!(outbox
         .iter()
-        .any(|m| m.to == BOB && m.subject.starts_with("[race-1] Game over")));
+        .any(|m| m.to == BOB && m.body.contains("The game is over")));
     for m in &outbox {
         if m.to != ANNA {
             for part in [Some(&m.body), m.html.as_ref()].into_iter().flatten() {

@@ -109,13 +109,18 @@ pub fn settle(g: &mut Castrum, dice: &mut DiceBox) {
     }
 }
 
+/// The rule tests play the text's game, in which the victim of an attack chooses
+/// (`defend=ask`); by mail new games start with SET DEFEND ALWAYS (tests/games.rs).
 pub fn family() -> Options {
-    Options::default()
+    Options {
+        defend: castellan_castrum::DefendPolicy::Ask,
+        ..Options::default()
+    }
 }
 
 pub fn expert() -> Options {
     Options {
         mode: Mode::Expert,
-        ..Options::default()
+        ..family()
     }
 }

@@ -111,6 +111,8 @@ impl Run<'_> {
             deadline_history: 0,
             deadline_awaiting: Vec::new(),
             reported_awaiting: Vec::new(),
+            questioned: Vec::new(),
+            question_wait: false,
             missed: Vec::new(),
             reminded: Default::default(),
             out_counter: 0,
@@ -550,6 +552,16 @@ impl GameSetup {
             && !options.iter().any(|(k, _)| k.eq_ignore_ascii_case("claim"))
         {
             options.push(("claim".into(), "draft".into()));
+        }
+        // Likewise the armies are placed blind, all at once (one mail each, revealed
+        // together), unless the game master asks for `placement=rounds`, the printed
+        // rule's five at a time in turn: about eight round trips each before play.
+        if known_options.get("placement").is_some()
+            && !options
+                .iter()
+                .any(|(k, _)| k.eq_ignore_ascii_case("placement"))
+        {
+            options.push(("placement".into(), "blind".into()));
         }
         let n = raw.seats.unwrap_or(raw.players.len());
         let players = raw.players;

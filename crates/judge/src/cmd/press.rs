@@ -26,7 +26,11 @@ impl Run<'_> {
         };
         let id = g.rec.id.clone();
         let name = who.seat.map(|s| g.rec.seats[s].name.clone());
-        for to in Self::recipients(&g.rec) {
+        // Everyone but the writer, whose reply says it went (issue 12: one reply a mail).
+        for to in Self::recipients(&g.rec)
+            .into_iter()
+            .filter(|a| *a != lower(from))
+        {
             let ctx = Press {
                 game_id: id.clone(),
                 from: name.clone(),
