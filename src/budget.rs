@@ -19,7 +19,8 @@ pub struct MailBudget {
     /// Mails to the players by kind: report, your_move, private, reply, final, welcome,
     /// notice.
     pub by_kind: BTreeMap<String, usize>,
-    /// The longest public report's text part, in lines.
+    /// The longest turn mail's text part (a report, a player's "your move" report, the
+    /// final report), in lines.
     pub longest_report_lines: usize,
     /// The latest line (1-based) at which a report's deadline or "game over" line comes.
     pub latest_deadline_line: usize,
@@ -78,7 +79,8 @@ pub fn measure(
         b.to_players += 1;
         let k = kind(&m.subject);
         *b.by_kind.entry(k.to_string()).or_default() += 1;
-        if k == "report" || k == "final" {
+        // Every turn mail: the table's report, a player's own ("your move"), the end.
+        if k == "report" || k == "final" || k == "your_move" {
             let lines: Vec<&str> = m.body.lines().collect();
             b.longest_report_lines = b.longest_report_lines.max(lines.len());
             if let Some(i) = lines

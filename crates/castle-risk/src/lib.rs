@@ -106,6 +106,14 @@ impl Rules for CastleRisk {
         view::narrate(self, event, viewer, lang)
     }
 
+    fn continues_run(&self, run: &[&Event], next: &Event) -> bool {
+        narrate::same_battle_run(run, next)
+    }
+
+    fn narrate_run(&self, run: &[&Event], _viewer: Viewer, lang: Lang) -> Option<String> {
+        narrate::battle_run(self, run, lang)
+    }
+
     fn public_view(&self, lang: Lang) -> String {
         view::public_view(self, lang)
     }

@@ -871,3 +871,104 @@ mod tests {
         );
     }
 }
+
+/// Whether `next` continues the run `run` holds: another battle on the same territories
+/// with the same General and Marshal bonuses (a bonus that comes or goes has its own
+/// line), or another re-occupation by the same player.
+pub(crate) fn same_battle_run(run: &[&Event], next: &Event) -> bool {
+    if let (Some(Event::Reoccupied { seat: a, .. }), Event::Reoccupied { seat: b, .. }) =
+        (run.first().copied(), next)
+    {
+        return a == b;
+    }
+    let key = |e: &Event| match e {
+        Event::Battle {
+            from,
+            to,
+            general,
+            marshal,
+            ..
+        } => Some((*from, *to, *general, *marshal)),
+        _ => None,
+    };
+    match (run.first().and_then(|e| key(e)), key(next)) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// One line for a run (issue 12, "one line per battle" rather than one a roll): how many
+/// rolls, the bonuses, what each side lost (each die is in the report's dice lines); or
+/// every territory a player re-occupied, by where the armies came from.
+pub(crate) fn battle_run(g: &CastleRisk, run: &[&Event], lang: Lang) -> Option<String> {
+    if let Some(Event::Reoccupied { seat, .. }) = run.first().copied() {
+        // "Bot4 re-occupies Netherlands, Ireland (from Greece) and Serbia (from Burgundy)."
+        let mut groups: Vec<(T, Vec<T>)> = Vec::new();
+        for e in run {
+            if let Event::Reoccupied { t, from, .. } = e {
+                match groups.iter_mut().find(|(f, _)| f == from) {
+                    Some((_, ts)) => ts.push(*t),
+                    None => groups.push((*from, vec![*t])),
+                }
+            }
+        }
+        let parts: Vec<String> = groups
+            .iter()
+            .map(|(from, ts)| {
+                let names: Vec<&str> = ts.iter().map(|t| tn(*t, lang)).collect();
+                lang.pick(
+                    format!(
+                        "{} (an army each from {})",
+                        names.join(", "),
+                        tn(*from, lang)
+                    ),
+                    format!(
+                        "{} (une armée chacun venue {})",
+                        names.join(", "),
+                        text::de(*from)
+                    ),
+                )
+            })
+            .collect();
+        return Some(lang.pick(
+            format!("{} re-occupies {}.", g.name(*seat), parts.join("; ")),
+            format!("{} réoccupe {}.", g.name(*seat), parts.join(" ; ")),
+        ));
+    }
+    let Some(Event::Battle {
+        general, marshal, ..
+    }) = run.first().copied()
+    else {
+        return None;
+    };
+    let (mut a, mut d) = (0, 0);
+    for e in run {
+        if let Event::Battle {
+            attacker_losses,
+            defender_losses,
+            ..
+        } = e
+        {
+            a += attacker_losses;
+            d += defender_losses;
+        }
+    }
+    let n = run.len();
+    let bonus = match (general, marshal) {
+        (false, false) => String::new(),
+        (true, false) => lang.pick(" (+1 General)", " (+1 Général)").to_string(),
+        (false, true) => lang
+            .pick(" (defender +1 Marshal)", " (défenseur +1 Maréchal)")
+            .to_string(),
+        (true, true) => lang
+            .pick(
+                " (+1 General against +1 Marshal)",
+                " (+1 Général contre +1 Maréchal)",
+            )
+            .to_string(),
+    };
+    Some(lang.pick(
+        format!("  {n} rolls{bonus}: attacker loses {a}, defender loses {d}."),
+        format!("  {n} lancers{bonus} : l'attaquant perd {a}, le défenseur perd {d}."),
+    ))
+}

@@ -387,10 +387,11 @@ pub fn private_view(g: &CastleRisk, s: Seat, lang: Lang) -> String {
             out.push_str(&format!("  {l}\n"));
         }
     }
-    out.push_str(lang.pick("Standing orders:\n", "Consignes :\n"));
-    for l in standing_text(g, s, lang) {
-        out.push_str(&format!("  {l}\n"));
-    }
+    // One line (issue 12: a report a 6-player game sends stays short): each standing
+    // order, "(default)" where the player set none.
+    out.push_str(lang.pick("Standing orders: ", "Consignes : "));
+    out.push_str(&standing_text(g, s, lang).join("; "));
+    out.push('\n');
     // What the seat is asked (and its choices) is the judge's to say, once, at the top of
     // its mail (Session::pending): the view is the seat's secret state only.
     out

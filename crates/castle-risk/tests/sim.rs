@@ -206,3 +206,49 @@ fn tuning_stats() {
         );
     }
 }
+
+/// Issue 12, "dice compact, one line per battle": the rolls of one attack (same
+/// territories, same General and Marshal) are told in one line, "  9 rolls (+1 General):
+/// attacker loses 5, defender loses 4."; the losses the lines tell add up to the losses the
+/// battles had.
+#[test]
+fn an_attacks_rolls_are_told_in_one_line_and_its_losses_add_up() {
+    let (t, _) = bot_game(
+        "narration-cr",
+        4,
+        options(ClaimMode::Draft, PlacementMode::Blind),
+    );
+    let lines = t.narrate_since(0, castellan_engine::Lang::En).public;
+    assert!(lines
+        .iter()
+        .any(|l| l.contains(" rolls") && l.contains("attacker loses")));
+    for w in lines.windows(2) {
+        assert!(
+            !(w[0].starts_with("  dice ") && w[1].starts_with("  dice ")),
+            "two rolls of one run told apart: {w:?}"
+        );
+    }
+    let told: (u32, u32) = lines
+        .iter()
+        .filter_map(|l| {
+            let rest = l.split("attacker loses ").nth(1)?;
+            let (a, rest) = rest.split_once(", defender loses ")?;
+            let d = rest.trim_end_matches('.');
+            Some((a.parse::<u32>().ok()?, d.parse::<u32>().ok()?))
+        })
+        .fold((0, 0), |s, (a, d)| (s.0 + a, s.1 + d));
+    let had = t
+        .history
+        .iter()
+        .flat_map(|e| &e.events)
+        .filter_map(|e| match e {
+            castellan_castle_risk::Event::Battle {
+                attacker_losses,
+                defender_losses,
+                ..
+            } => Some((*attacker_losses, *defender_losses)),
+            _ => None,
+        })
+        .fold((0, 0), |s, (a, d)| (s.0 + a, s.1 + d));
+    assert_eq!(told, had);
+}

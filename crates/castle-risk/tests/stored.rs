@@ -14,10 +14,26 @@ const V1_VIEWS: &str = include_str!("data/castle-risk-v1.views.txt");
 /// The version-1 views also listed each seat's prompts; since issue 12 the judge lists them
 /// once at the top of the mail (`Session::pending`), so they are left out of the expected
 /// text (`without_prompts`) and checked through `pending` instead.
+///
+/// Standing orders, one a line in version 1, are one line since issue 12: both sides are
+/// brought to that one line to compare.
 fn without_prompts(text: &str) -> String {
     let mut out = String::new();
     let mut skipping = false;
+    let mut standing: Option<Vec<String>> = None;
     for line in text.lines() {
+        if let Some(st) = standing.as_mut() {
+            if let Some(l) = line.strip_prefix("  ") {
+                st.push(l.to_string());
+                continue;
+            }
+            out.push_str(&format!("Standing orders: {}\n", st.join("; ")));
+            standing = None;
+        }
+        if line == "Standing orders:" {
+            standing = Some(Vec::new());
+            continue;
+        }
         if line.starts_with("Asked of you") || line == "Nothing is asked of you now." {
             skipping = line.starts_with("Asked");
             continue;
@@ -28,6 +44,9 @@ fn without_prompts(text: &str) -> String {
         skipping = false;
         out.push_str(line);
         out.push('\n');
+    }
+    if let Some(st) = standing {
+        out.push_str(&format!("Standing orders: {}\n", st.join("; ")));
     }
     out
 }

@@ -324,6 +324,19 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
     /// The event told to `viewer` in `lang`, or `None` if `viewer` must not see it.
     fn narrate(&self, event: &Self::Event, viewer: Viewer, lang: Lang) -> Option<String>;
 
+    /// Whether `next` continues the run of like events `run` holds (the battles of one
+    /// attack), which [`Rules::narrate_run`] tells in one line. Default: never.
+    fn continues_run(&self, _run: &[&Self::Event], _next: &Self::Event) -> bool {
+        false
+    }
+
+    /// A run of two or more like events (see [`Rules::continues_run`]) told in one line to
+    /// `viewer` (issue 12: "dice compact, one line per battle"); `None` tells each event
+    /// on its own. The dice themselves stay in the report's dice lines and the audit.
+    fn narrate_run(&self, _run: &[&Self::Event], _viewer: Viewer, _lang: Lang) -> Option<String> {
+        None
+    }
+
     /// The board (text map) and everything every player may know, in `lang`.
     fn public_view(&self, lang: Lang) -> String;
 
@@ -616,15 +629,43 @@ impl<R: Rules> Table<R> {
             rolls: entry.rolls.clone(),
             ..Default::default()
         };
+        // Runs of like events (one attack's battles) are told in one line when the game
+        // says how.
+        let mut runs: Vec<Vec<&R::Event>> = Vec::new();
         for e in &entry.events {
-            let public = self.state.narrate(e, Viewer::Public, lang);
-            if let Some(p) = &public {
-                n.public.push(p.clone());
+            match runs.last_mut() {
+                Some(run) if self.state.continues_run(run, e) => run.push(e),
+                _ => runs.push(vec![e]),
             }
+        }
+        let tell = |run: &[&R::Event], viewer: Viewer| -> Vec<Option<String>> {
+            if run.len() >= 2 {
+                if let Some(line) = self.state.narrate_run(run, viewer, lang) {
+                    return vec![Some(line)];
+                }
+            }
+            run.iter()
+                .map(|e| self.state.narrate(e, viewer, lang))
+                .collect()
+        };
+        for run in &runs {
+            let public = tell(run, Viewer::Public);
+            n.public.extend(public.iter().flatten().cloned());
             for seat in 0..self.players.len() {
-                if let Some(s) = self.state.narrate(e, Viewer::Seat(seat), lang) {
-                    if Some(&s) != public.as_ref() {
-                        n.private.push((seat, s));
+                let mine = tell(run, Viewer::Seat(seat));
+                if mine.len() == public.len() {
+                    for (m, p) in mine.into_iter().zip(&public) {
+                        if let Some(m) = m {
+                            if Some(&m) != p.as_ref() {
+                                n.private.push((seat, m));
+                            }
+                        }
+                    }
+                } else {
+                    for m in mine.into_iter().flatten() {
+                        if !public.contains(&Some(m.clone())) {
+                            n.private.push((seat, m));
+                        }
                     }
                 }
             }

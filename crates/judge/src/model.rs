@@ -258,6 +258,42 @@ pub struct SeatRecord {
     /// Text only, or text with an HTML part and the board's picture (`SET FORMAT`).
     #[serde(default)]
     pub format: MailFormat,
+    /// The map in this seat's reports: what changed, or the whole board (`SET MAP`).
+    #[serde(default, skip_serializing_if = "MapDetail::is_changes")]
+    pub map: MapDetail,
+}
+
+/// How often a reader gets the game's reports (`SET REPORTS TURN | ROUND | NONE`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Reports {
+    /// Every turn's report (the default).
+    #[default]
+    Turn,
+    /// One a round, with everything since the last; a mail whenever you are asked
+    /// something.
+    Round,
+    /// Only the mails that ask you something (and the start and the end), each with
+    /// everything since your last.
+    None,
+}
+
+/// How much of the map a player's reports show (`SET MAP CHANGES | FULL`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MapDetail {
+    /// The lines of the map that changed since the last report (the whole board on a
+    /// short map, at the start and at the end; `MAP` any time).
+    #[default]
+    Changes,
+    /// The whole map in every report.
+    Full,
+}
+
+impl MapDetail {
+    pub fn is_changes(&self) -> bool {
+        *self == MapDetail::Changes
+    }
 }
 
 /// How a player's reports are sent (`SET FORMAT TEXT | HTML`).
@@ -318,6 +354,18 @@ pub struct GameRecord {
     /// told their turn goes on.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub question_wait: bool,
+    /// The public map (in the game's language) as the last report showed it: the next
+    /// report shows what changed since (issue 12).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reported_view: String,
+    /// Readers (by address: seats, observers, the game master) who chose fewer reports
+    /// (`SET REPORTS`); absent means every turn's.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub reports: BTreeMap<String, Reports>,
+    /// For a reader whose reports were held back by their `SET REPORTS`: the history
+    /// entry their next mail tells from.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub told: BTreeMap<String, usize>,
     /// Seats that missed a deadline since the last report, and what was played for them:
     /// the next report tells the table (issue 12: "A missed deadline is told").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

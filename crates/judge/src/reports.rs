@@ -54,6 +54,9 @@ pub(crate) struct Report {
     /// Seats that missed a deadline since the last report, and what was played for them.
     pub missed: Vec<Missed>,
     pub map: String,
+    /// The lines of the map that changed since the last report, each under its section's
+    /// heading; `None`: the reader gets the whole map.
+    pub map_changes: Option<Vec<String>>,
     pub awaiting: Vec<String>,
     pub deadline: Option<String>,
     pub deadline_short: Option<String>,
@@ -192,6 +195,21 @@ impl Run<'_> {
         let mut public: Vec<(Lang, Report, Option<String>)> = Vec::new();
         let mut told: Vec<usize> = Vec::new();
         let id = g.rec.id.clone();
+        // A round ends when the turn comes back round to a seat at or before the one that
+        // had it (or a simultaneous phase follows another): `SET REPORTS ROUND` readers
+        // hear then.
+        let awaiting_now = session.awaiting();
+        let round_ended = match (awaiting_now.first(), g.rec.reported_awaiting.first()) {
+            (Some(now), Some(before)) => now <= before,
+            _ => true,
+        };
+        let game_lang = self.game_lang(&g.rec);
+        let view_now = session.public_view(game_lang);
+        let changed = if finished {
+            None
+        } else {
+            changed_lines(&g.rec.reported_view, &view_now)
+        };
         for to in Self::recipients(&g.rec) {
             let Some(session) = g.session.as_ref() else {
                 return;
@@ -206,8 +224,58 @@ impl Run<'_> {
                 Some(s) => self.seat_lang(&g.rec, s),
                 None => self.addr_lang(&g.rec, &to),
             };
+            // SET REPORTS: a reader who asked for fewer mails hears when asked something,
+            // at the start and the end, and (ROUND) when a round ends; what they missed
+            // comes in that mail.
+            let asked = seat.is_some_and(|s| !prompts_of(session.as_ref(), s, lang).is_empty());
+            let pref = g.rec.reports.get(&to).copied().unwrap_or_default();
+            let due = finished
+                || g.force_private
+                || asked
+                || match pref {
+                    Reports::Turn => true,
+                    Reports::Round => round_ended,
+                    Reports::None => false,
+                };
+            if !due {
+                let from = g.rec.reported;
+                g.rec.told.entry(to.clone()).or_insert(from);
+                if let Some(s) = seat {
+                    told.push(s);
+                }
+                continue;
+            }
+            if let Some(from) = g.rec.told.remove(&to) {
+                // Everything since this reader's last mail, and the whole map.
+                let mut ctx = self.public_report_from(&g.rec, session.as_ref(), &dice, lang, from);
+                ctx.map_changes = None;
+                match seat {
+                    None => {
+                        let svg = session.picture(Viewer::Public, lang);
+                        self.send(&to, lang, "report", &ctx, &id, None);
+                        self.attach_picture(&g.rec, svg.as_deref(), lang);
+                    }
+                    Some(s) => {
+                        told.push(s);
+                        ctx.me = Some(self.private_ctx_from(g, s, lang, from));
+                        let token = g.rec.seats[s].token.clone();
+                        self.send(&to, lang, "report", &ctx, &id, Some(&token));
+                        self.for_reader();
+                        let svg = crate::html::seat_picture(session.as_ref(), s, lang);
+                        self.attach_picture(&g.rec, svg.as_deref(), lang);
+                    }
+                }
+                continue;
+            }
             if !public.iter().any(|(l, _, _)| *l == lang) {
-                let ctx = self.public_report(&g.rec, session.as_ref(), &dice, lang);
+                let mut ctx = self.public_report(&g.rec, session.as_ref(), &dice, lang);
+                // The indices come from the game's language; another language's map is
+                // used only when it has the same lines (else the reader gets it whole).
+                let same_shape = ctx.map.lines().count() == view_now.lines().count();
+                ctx.map_changes = changed
+                    .as_ref()
+                    .filter(|_| same_shape)
+                    .and_then(|c| with_headings(&ctx.map, c));
                 let svg = session.picture(Viewer::Public, lang);
                 public.push((lang, ctx, svg));
             }
@@ -216,7 +284,9 @@ impl Run<'_> {
             };
             match seat {
                 None => {
-                    let (ctx, svg) = (ctx.clone(), svg.clone());
+                    let (mut ctx, svg) = (ctx.clone(), svg.clone());
+                    // Observers and the game master read the whole map.
+                    ctx.map_changes = None;
                     self.send(&to, lang, "report", &ctx, &id, None);
                     self.attach_picture(&g.rec, svg.as_deref(), lang);
                 }
@@ -224,6 +294,9 @@ impl Run<'_> {
                     told.push(s);
                     let mut ctx = ctx.clone();
                     ctx.me = Some(self.private_ctx(g, s, lang));
+                    if g.rec.seats[s].map == MapDetail::Full {
+                        ctx.map_changes = None;
+                    }
                     let token = g.rec.seats[s].token.clone();
                     self.send(&to, lang, "report", &ctx, &id, Some(&token));
                     self.for_reader();
@@ -243,6 +316,7 @@ impl Run<'_> {
         if let Some(session) = g.session.as_ref() {
             g.rec.reported = session.history_len();
         }
+        g.rec.reported_view = view_now;
         g.rec.final_sent = finished;
         g.rec.missed.clear();
         g.force_private = false;
@@ -295,10 +369,15 @@ impl Run<'_> {
 
     /// What a seat alone reads in its mail.
     fn private_ctx(&self, g: &Loaded, seat: usize, lang: Lang) -> Private {
+        self.private_ctx_from(g, seat, lang, g.rec.reported)
+    }
+
+    /// What a seat alone reads, what it was told since history entry `from`.
+    fn private_ctx_from(&self, g: &Loaded, seat: usize, lang: Lang, from: usize) -> Private {
         let s = &g.rec.seats[seat];
         let (happened, view, prompts, turn) = match g.session.as_ref() {
             Some(session) => {
-                let n = session.narrate_since(g.rec.reported, lang);
+                let n = session.narrate_since(from, lang);
                 (
                     n.private_for(seat).iter().map(|l| l.to_string()).collect(),
                     session.private_view(seat, lang),
@@ -328,7 +407,19 @@ impl Run<'_> {
         dice: &Dice,
         lang: Lang,
     ) -> Report {
-        let n: Narration = session.narrate_since(rec.reported, lang);
+        self.public_report_from(rec, session, dice, lang, rec.reported)
+    }
+
+    /// The public report of everything since history entry `from`.
+    fn public_report_from(
+        &self,
+        rec: &GameRecord,
+        session: &dyn Session,
+        dice: &Dice,
+        lang: Lang,
+        from: usize,
+    ) -> Report {
+        let n: Narration = session.narrate_since(from, lang);
         let turn = session.turn();
         let finished = rec.status == Status::Finished;
         Report {
@@ -349,6 +440,7 @@ impl Run<'_> {
                 })
                 .collect(),
             map: session.public_view(lang),
+            map_changes: None,
             awaiting: session
                 .awaiting()
                 .iter()
@@ -397,5 +489,96 @@ impl Run<'_> {
         self.for_reader();
         let svg = crate::html::seat_picture(session.as_ref(), seat, lang);
         self.attach_picture(&g.rec, svg.as_deref(), lang);
+    }
+}
+
+/// Maps shorter than this are shown whole: a short map is read at a glance.
+const SHORT_MAP_LINES: usize = 40;
+
+/// The indices of `now`'s lines that the last report's map (`before`) did not have; `None`
+/// when the whole map should be shown: no map before (the first report), a short map, or
+/// most of it changed.
+pub(crate) fn changed_lines(before: &str, now: &str) -> Option<Vec<usize>> {
+    if before.is_empty() {
+        return None;
+    }
+    let lines: Vec<&str> = now.lines().collect();
+    if lines.len() < SHORT_MAP_LINES {
+        return None;
+    }
+    let old: std::collections::HashSet<&str> = before.lines().collect();
+    let changed: Vec<usize> = (0..lines.len())
+        .filter(|i| !lines[*i].trim().is_empty() && !old.contains(lines[*i]))
+        .collect();
+    (changed.len() * 2 <= lines.len()).then_some(changed)
+}
+
+/// The lines of `map` at `changed`, each indented line under the heading above it (the
+/// nearest line before it that is not indented), each heading once. `None` when an index
+/// is past the map's end.
+pub(crate) fn with_headings(map: &str, changed: &[usize]) -> Option<Vec<String>> {
+    let lines: Vec<&str> = map.lines().collect();
+    if changed.iter().any(|i| *i >= lines.len()) {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut last_heading: Option<usize> = None;
+    for &i in changed {
+        if lines[i].starts_with(' ') {
+            if let Some(h) = (0..i)
+                .rev()
+                .find(|j| !lines[*j].starts_with(' ') && !lines[*j].trim().is_empty())
+            {
+                if last_heading != Some(h) && !changed.contains(&h) {
+                    out.push(lines[h].to_string());
+                }
+                last_heading = Some(h);
+            }
+        } else {
+            last_heading = Some(i);
+        }
+        out.push(lines[i].to_string());
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod map_tests {
+    use super::*;
+
+    fn map(rows: &[(&str, u32)]) -> String {
+        let mut s = String::from("BOARD (turn 3)\nFRANCE\n");
+        for (i, (name, n)) in rows.iter().enumerate() {
+            if i == rows.len() / 2 {
+                s.push_str("SPAIN\n");
+            }
+            s.push_str(&format!("  {name:<10} {n}\n"));
+        }
+        s
+    }
+
+    /// Issue 12: "Then what changed on the map. The full map comes last, or only on
+    /// request (MAP)": a report shows the changed lines under their headings.
+    #[test]
+    fn only_the_changed_lines_are_shown_under_their_heading() {
+        let names: Vec<String> = (0..50).map(|i| format!("T{i}")).collect();
+        let before: Vec<(&str, u32)> = names.iter().map(|n| (n.as_str(), 1)).collect();
+        let mut after = before.clone();
+        after[3].1 = 5;
+        after[40].1 = 2;
+        let (b, a) = (map(&before), map(&after));
+        let c = changed_lines(&b, &a).expect("a long map with few changes");
+        let shown = with_headings(&a, &c).unwrap();
+        assert_eq!(
+            shown,
+            vec!["FRANCE", "  T3         5", "SPAIN", "  T40        2"],
+            "{shown:#?}"
+        );
+        // The first report, and a map mostly changed, are shown whole.
+        assert_eq!(changed_lines("", &a), None);
+        let all: Vec<(&str, u32)> = names.iter().map(|n| (n.as_str(), 9)).collect();
+        assert_eq!(changed_lines(&b, &map(&all)), None);
+        // A short map is shown whole.
+        assert_eq!(changed_lines(&map(&before[..5]), &map(&after[..5])), None);
     }
 }

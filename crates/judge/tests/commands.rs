@@ -624,3 +624,88 @@ fn history_with_picture_sends_the_board_of_a_past_turn() {
     let out = w.send(ANNA, "x", "HISTORY race-1 1-2");
     assert!(reply_to(&out, ANNA).html.is_none());
 }
+
+/// Issue 12: "`SET REPORTS TURN` is the default. `ROUND` sends one digest per round.
+/// `NONE` sends only the mails that ask something of you. Observers and the game master
+/// choose too." The game master chooses NONE (no report until the end), an observer ROUND
+/// (every second report in a two-player game, each telling both moves); a mail that asks
+/// something still comes.
+#[test]
+fn set_reports_holds_back_reports_but_never_what_asks_something() {
+    let mut w = World::new(judge());
+    let created = started(&mut w);
+    let (gpw, _) = creds(&created, GM);
+    let (apw, _) = creds(&created, ANNA);
+    let (bpw, _) = creds(&created, BOB);
+    let out = w.send(GM, "quiet", &format!("GAME race-1 {gpw}\nSET REPORTS NONE"));
+    assert!(
+        reply_to(&out, GM)
+            .body
+            .contains("only the mails that ask something"),
+        "{}",
+        reply_to(&out, GM).body
+    );
+    w.send("olga@example.org", "watch", "OBSERVE race-1");
+    let out = w.send("olga@example.org", "[race-1] digest", "SET REPORTS ROUND");
+    assert!(reply_to(&out, "olga@example.org")
+        .body
+        .contains("one report a round"));
+    let bad = w.send(GM, "x", &format!("GAME race-1 {gpw}\nSET REPORTS WEEKLY"));
+    assert!(reply_to(&bad, GM)
+        .body
+        .contains("SET REPORTS takes TURN, ROUND or NONE"));
+    let mut olga_reports = Vec::new();
+    let mut gm_mails = 0;
+    let mut moves: usize = 0;
+    while w.game("race-1").status == Status::Running {
+        let g = w.game("race-1");
+        let seat = (g.deadline_history - 1) % 2;
+        let (who, pw) = [(ANNA, &apw), (BOB, &bpw)][seat];
+        let out = w.send(who, "orders", &format!("GAME race-1 {pw}\nADD 1"));
+        moves += 1;
+        // The player to move next is always told: it is their move.
+        let next = [BOB, ANNA][seat];
+        if w.game("race-1").status == Status::Running {
+            assert!(
+                to(&out, next)
+                    .iter()
+                    .any(|m| m.body.contains("You are asked:")),
+                "{next} was not told it is their move"
+            );
+        }
+        gm_mails += to(&out, GM)
+            .iter()
+            .filter(|m| !m.body.contains("The game is over"))
+            .count();
+        olga_reports.extend(to(&out, "olga@example.org").into_iter().cloned());
+        assert!(moves < 40);
+    }
+    assert_eq!(gm_mails, 0, "the game master chose NONE");
+    let fin = w
+        .store
+        .outbox()
+        .into_iter()
+        .filter(|m| m.to == GM && m.body.contains("The game is over"))
+        .count();
+    assert_eq!(fin, 1, "the end still comes");
+    // About one report a round, not one a move.
+    let during: Vec<_> = olga_reports
+        .iter()
+        .filter(|m| !m.body.contains("The game is over"))
+        .collect();
+    assert!(moves >= 4, "{moves}");
+    assert!(
+        during.len() <= moves.div_ceil(2),
+        "{} reports for {moves} moves",
+        during.len()
+    );
+    assert!(!during.is_empty());
+    // A digest tells every move since the last one.
+    assert!(
+        during
+            .iter()
+            .any(|m| m.body.matches(" adds 1").count() >= 2),
+        "{:#?}",
+        during
+    );
+}

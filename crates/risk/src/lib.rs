@@ -434,6 +434,14 @@ impl Rules for Risk {
         view::narrate(self, event, viewer, lang)
     }
 
+    fn continues_run(&self, run: &[&Event], next: &Event) -> bool {
+        view::same_attack(run, next)
+    }
+
+    fn narrate_run(&self, run: &[&Event], _viewer: Viewer, lang: Lang) -> Option<String> {
+        view::narrate_attack(self, run, lang)
+    }
+
     fn public_view(&self, lang: Lang) -> String {
         view::public_view(self, lang)
     }

@@ -641,6 +641,60 @@ fn narrate_battle(s: &Risk, e: &Event, l: Lang) -> String {
     }
 }
 
+/// Whether `next` is another plain battle (no card re-roll, no commander) of the attack
+/// `run` holds: the same attacker, from the same territory on the same one.
+pub(crate) fn same_attack(run: &[&Event], next: &Event) -> bool {
+    let plain = |e: &Event| match e {
+        Event::Battle {
+            seat,
+            from,
+            to,
+            reroll: None,
+            commander: None,
+            ..
+        } => Some((*seat, *from, *to)),
+        _ => None,
+    };
+    match (run.first().and_then(|e| plain(e)), plain(next)) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// One line for the battles of one attack (issue 12, "one line per battle"): how many
+/// rolls and what each side lost; each die is in the report's dice lines.
+pub(crate) fn narrate_attack(s: &Risk, run: &[&Event], l: Lang) -> Option<String> {
+    let Some(Event::Battle { seat, from, to, .. }) = run.first().copied() else {
+        return None;
+    };
+    let (mut a, mut d) = (0, 0);
+    for e in run {
+        if let Event::Battle {
+            attacker_losses,
+            defender_losses,
+            ..
+        } = e
+        {
+            a += attacker_losses;
+            d += defender_losses;
+        }
+    }
+    let (who, to, from, n) = (
+        pname(s, *seat),
+        say::le(*to, l),
+        say::le(*from, l),
+        run.len(),
+    );
+    Some(match l {
+        Lang::En => format!(
+            "{who} attacks {to} from {from}: {n} rolls, attacker loses {a}, defender loses {d}."
+        ),
+        Lang::Fr => format!(
+            "{who} attaque {to} depuis {from} : {n} lancers, l'attaquant perd {a}, le défenseur perd {d}."
+        ),
+    })
+}
+
 fn battle_line(s: &Risk, e: &Event, l: Lang) -> String {
     let Event::Battle {
         seat,

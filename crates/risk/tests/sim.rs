@@ -109,3 +109,47 @@ fn thousands_of_games_finish_and_replay() {
     }
     println!("total games: {total}");
 }
+
+/// Issue 12, "Then what happened: dice compact, one line per battle": an attack's rolls are
+/// told in one line ("3 rolls, attacker loses 2, defender loses 4"), never one line a roll;
+/// the losses the lines tell add up to the losses the battles had (each die stays in the
+/// report's dice lines and the audit).
+#[test]
+fn an_attack_is_told_in_one_line_and_its_losses_add_up() {
+    let id = "narration-1";
+    let names = (0..4).map(|i| format!("P{i}")).collect();
+    let mut t =
+        Table::<Risk>::new(id, Secret::derive(id.as_bytes()), names, opts(&[])).expect("setup");
+    play_out(&mut t, 20_000).unwrap();
+    let lines = t.narrate_since(0, castellan_engine::Lang::En).public;
+    assert!(lines.iter().any(|l| l.contains(" rolls, attacker loses ")));
+    for w in lines.windows(2) {
+        let attack = |l: &str| l.split(": [").next().map(str::to_string);
+        if w[0].contains(": [") && w[1].contains(": [") {
+            assert_ne!(attack(&w[0]), attack(&w[1]), "one attack told twice: {w:?}");
+        }
+    }
+    let told: (u32, u32) = lines
+        .iter()
+        .filter_map(|l| {
+            let rest = l.split("attacker loses ").nth(1)?;
+            let (a, rest) = rest.split_once(", defender loses ")?;
+            let d = rest.trim_end_matches('.');
+            Some((a.parse::<u32>().ok()?, d.parse::<u32>().ok()?))
+        })
+        .fold((0, 0), |s, (a, d)| (s.0 + a, s.1 + d));
+    let had = t
+        .history
+        .iter()
+        .flat_map(|e| &e.events)
+        .filter_map(|e| match e {
+            castellan_risk::Event::Battle {
+                attacker_losses,
+                defender_losses,
+                ..
+            } => Some((*attacker_losses, *defender_losses)),
+            _ => None,
+        })
+        .fold((0, 0), |s, (a, d)| (s.0 + a, s.1 + d));
+    assert_eq!(told, had);
+}

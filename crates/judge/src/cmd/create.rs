@@ -113,6 +113,9 @@ impl Run<'_> {
             reported_awaiting: Vec::new(),
             questioned: Vec::new(),
             question_wait: false,
+            reported_view: String::new(),
+            reports: Default::default(),
+            told: Default::default(),
             missed: Vec::new(),
             reminded: Default::default(),
             out_counter: 0,
@@ -382,6 +385,7 @@ fn open_seat(i: usize) -> SeatRecord {
         resigned: false,
         language: None,
         format: MailFormat::default(),
+        map: MapDetail::default(),
     }
 }
 

@@ -36,7 +36,7 @@ pub(crate) use gm::Extend;
 pub(crate) use seat::Vacation;
 
 use crate::config::JudgeConfig;
-use crate::model::{MailFormat, StoreError};
+use crate::model::{MailFormat, MapDetail, Reports, StoreError};
 use crate::run::{Ctx, Run};
 use castellan_engine::Lang;
 
@@ -97,6 +97,10 @@ pub enum Command {
     Language(Lang),
     /// SET FORMAT TEXT | HTML (also RÉGLER FORMAT TEXTE | HTML)
     Format(MailFormat),
+    /// SET MAP CHANGES | FULL (RÉGLER CARTE CHANGEMENTS | ENTIÈRE)
+    MapDetail(MapDetail),
+    /// SET REPORTS TURN | ROUND | NONE (RÉGLER RAPPORTS TOUR | MANCHE | AUCUN)
+    Reports(Reports),
     /// STOP or UNSUBSCRIBE (DÉSABONNER): no more mail to this address (crate::optin).
     Stop,
     /// RECORD [address] (BILAN): a player's record across games.
@@ -142,6 +146,10 @@ pub enum CmdError {
     LanguageArgs,
     #[error("SET FORMAT takes TEXT or HTML")]
     FormatArgs,
+    #[error("SET MAP takes CHANGES or FULL")]
+    MapArgs,
+    #[error("SET REPORTS takes TURN, ROUND or NONE")]
+    ReportsArgs,
     #[error("CAMPAIGN takes NEW name [scoring=...] or: campaign-id password ADD game-id")]
     CampaignArgs,
     #[error("STANDINGS takes a campaign id")]
@@ -410,6 +418,8 @@ impl Run<'_> {
             | Command::Deadline(_) => self.gm_by_mail(ctx, from, cmd, no, line)?,
             Command::Language(lang) => self.set_language(ctx, from, lang)?,
             Command::Format(format) => self.set_format(ctx, from, format)?,
+            Command::MapDetail(map) => self.set_map(ctx, from, map)?,
+            Command::Reports(r) => self.set_reports(ctx, from, r)?,
             Command::Record(address) => self.record_command(from, address)?,
             Command::Campaign(c) => self.campaign_command(from, c, line)?,
             Command::Standings(id) => self.standings_command(from, &id)?,
@@ -444,6 +454,18 @@ fn parse_language(kw: &str, a: &Args) -> Option<Result<Command, CmdError>> {
             return Some(match rest {
                 [f] => seat::parse_format(f).ok_or(CmdError::FormatArgs),
                 _ => Err(CmdError::FormatArgs),
+            });
+        }
+        if w.eq_ignore_ascii_case("REPORTS") || w.eq_ignore_ascii_case("RAPPORTS") {
+            return Some(match rest {
+                [r] => seat::parse_reports(r).ok_or(CmdError::ReportsArgs),
+                _ => Err(CmdError::ReportsArgs),
+            });
+        }
+        if w.eq_ignore_ascii_case("MAP") || w.eq_ignore_ascii_case("CARTE") {
+            return Some(match rest {
+                [m] => seat::parse_map(m).ok_or(CmdError::MapArgs),
+                _ => Err(CmdError::MapArgs),
             });
         }
     }

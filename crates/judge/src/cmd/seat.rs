@@ -53,6 +53,35 @@ pub(crate) enum SeatAnswer {
         game: String,
         format: MailFormat,
     },
+    /// `map`: "changes" or "full".
+    Map {
+        game: String,
+        map: MapDetail,
+    },
+    /// `reports`: "turn", "round" or "none".
+    Reports {
+        game: String,
+        reports: Reports,
+    },
+}
+
+/// TURN, ROUND or NONE (TOUR, MANCHE, AUCUN in French), any case.
+pub(crate) fn parse_reports(word: &str) -> Option<Command> {
+    match word.to_uppercase().as_str() {
+        "TURN" | "TOUR" => Some(Command::Reports(Reports::Turn)),
+        "ROUND" | "MANCHE" => Some(Command::Reports(Reports::Round)),
+        "NONE" | "AUCUN" => Some(Command::Reports(Reports::None)),
+        _ => None,
+    }
+}
+
+/// CHANGES or FULL (CHANGEMENTS, ENTIÈRE in French), any case.
+pub(crate) fn parse_map(word: &str) -> Option<Command> {
+    match word.to_uppercase().as_str() {
+        "CHANGES" | "CHANGEMENTS" => Some(Command::MapDetail(MapDetail::Changes)),
+        "FULL" | "ENTIÈRE" | "ENTIERE" => Some(Command::MapDetail(MapDetail::Full)),
+        _ => None,
+    }
 }
 
 /// TEXT or HTML (TEXTE in French), any case.
@@ -159,6 +188,87 @@ impl Run<'_> {
         };
         self.answer(lang, "seat", &answer);
         self.glog(&id, "format", format!("{from}: {format:?}"));
+        self.put(g);
+        Ok(())
+    }
+
+    /// SET REPORTS: how often this reader (a seat, the game master, or an observer) gets
+    /// the game's reports. An observer needs no password: observing takes none, and the
+    /// most a forger could do is what OBSERVE OFF already allows.
+    pub(crate) fn set_reports(
+        &mut self,
+        ctx: &Ctx,
+        from: &str,
+        reports: Reports,
+    ) -> Result<(), StoreError> {
+        if let Some(id) = ctx.game.clone() {
+            if let Some(mut g) = self.take(&id)? {
+                let observer = g.rec.observers.iter().any(|o| lower(o) == from)
+                    && g.rec.seat_of(from).is_none()
+                    && lower(&g.rec.gm) != from;
+                if observer {
+                    let game = g.rec.id.clone();
+                    self.note_reports(&mut g, from, reports);
+                    let lang = self.addr_lang(&g.rec, from);
+                    self.answer(lang, "seat", &SeatAnswer::Reports { game, reports });
+                    self.put(g);
+                    return Ok(());
+                }
+                self.put(g);
+            }
+        }
+        let Some((mut g, _who)) = self.authed(ctx, from, "SET REPORTS")? else {
+            return Ok(());
+        };
+        let game = g.rec.id.clone();
+        self.note_reports(&mut g, from, reports);
+        let lang = self.addr_lang(&g.rec, from);
+        self.answer(lang, "seat", &SeatAnswer::Reports { game, reports });
+        self.put(g);
+        Ok(())
+    }
+
+    fn note_reports(&mut self, g: &mut Loaded, from: &str, reports: Reports) {
+        let a = lower(from);
+        if reports == Reports::Turn {
+            g.rec.reports.remove(&a);
+        } else {
+            g.rec.reports.insert(a, reports);
+        }
+        g.dirty = true;
+        let id = g.rec.id.clone();
+        self.glog(&id, "reports", format!("{from}: {reports:?}"));
+    }
+
+    /// SET MAP: this seat's reports show what changed on the map, or the whole map.
+    pub(crate) fn set_map(
+        &mut self,
+        ctx: &Ctx,
+        from: &str,
+        map: MapDetail,
+    ) -> Result<(), StoreError> {
+        let Some((mut g, who)) = self.authed(ctx, from, "SET MAP")? else {
+            return Ok(());
+        };
+        let id = g.rec.id.clone();
+        let lang = self.addr_lang(&g.rec, from);
+        let Some(seat) = who.seat else {
+            let command = "set map".to_string();
+            self.answer(lang, "seat", &SeatAnswer::NoSeat { command, game: id });
+            self.put(g);
+            return Ok(());
+        };
+        g.rec.seats[seat].map = map;
+        g.dirty = true;
+        self.answer(
+            lang,
+            "seat",
+            &SeatAnswer::Map {
+                game: id.clone(),
+                map,
+            },
+        );
+        self.glog(&id, "map", format!("{from}: {map:?}"));
         self.put(g);
         Ok(())
     }
