@@ -1,5 +1,7 @@
 //! Calendar arithmetic on unix seconds, without a clock: deadlines are shown in UTC as
-//! "Tue 18:00 UTC" (subjects) or "Tue 14 Jan 2025 18:00 UTC" (bodies).
+//! "Tue 18:00 UTC" (subjects) or "Tue 14 Jan 2025 18:00 UTC" (bodies), and in a reader's
+//! time zone (`SET TIMEZONE Europe/Paris`, the IANA database compiled in by chrono-tz)
+//! with UTC beside it: "Tue 14 Jan 2025 19:00 CET (18:00 UTC)".
 
 use castellan_engine::Lang;
 
@@ -122,9 +124,94 @@ pub fn format_long_in(t: i64, lang: Lang) -> String {
     }
 }
 
+/// An IANA time zone name ("Europe/Paris", any case), checked: its canonical spelling.
+pub fn time_zone(name: &str) -> Option<String> {
+    name.parse::<chrono_tz::Tz>()
+        .ok()
+        .or_else(|| {
+            chrono_tz::TZ_VARIANTS
+                .iter()
+                .find(|tz| tz.name().eq_ignore_ascii_case(name))
+                .copied()
+        })
+        .map(|tz| tz.name().to_string())
+}
+
+/// Seconds to add to UTC for `zone` at `t`, and the zone's abbreviation then ("CET").
+fn offset(t: i64, zone: &str) -> Option<(i64, String)> {
+    use chrono::{Offset, TimeZone};
+    let tz: chrono_tz::Tz = zone.parse().ok()?;
+    let utc = chrono::DateTime::from_timestamp(t, 0)?.naive_utc();
+    let off = tz.offset_from_utc_datetime(&utc);
+    let secs = i64::from(off.fix().local_minus_utc());
+    let abbr = chrono_tz::OffsetName::abbreviation(&off)
+        .map(str::to_string)
+        .unwrap_or_else(|| zone.to_string());
+    Some((secs, abbr))
+}
+
+/// A deadline in the reader's zone with UTC beside it ("Tue 14 Jan 2025 19:00 CET (18:00
+/// UTC)"); UTC alone without a zone or for UTC itself.
+pub fn format_long_zoned(t: i64, lang: Lang, zone: Option<&str>) -> String {
+    let utc = format_long_in(t, lang);
+    let Some((secs, abbr)) = zone.and_then(|z| offset(t, z)) else {
+        return utc;
+    };
+    if zone == Some("UTC") {
+        return utc;
+    }
+    let local = format_long_in(t + secs, lang);
+    let local = local.trim_end_matches(" UTC");
+    let p = parts(t);
+    format!("{local} {abbr} ({:02}:{:02} UTC)", p.hour, p.minute)
+}
+
+/// The short form in the reader's zone ("Tue 19:00 CET"); UTC without a zone.
+pub fn format_short_zoned(t: i64, lang: Lang, zone: Option<&str>) -> String {
+    match zone.and_then(|z| offset(t, z)) {
+        Some((secs, abbr)) if zone != Some("UTC") => {
+            let local = format_short_in(t + secs, lang);
+            format!("{} {abbr}", local.trim_end_matches(" UTC"))
+        }
+        _ => format_short_in(t, lang),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 12: "the deadline, in the reader's time zone (`SET TIMEZONE Europe/Paris`)
+    /// and in UTC". 2025-01-14 18:00 UTC is 19:00 in Paris (CET, winter); 2025-07-14
+    /// 18:00 UTC is 20:00 (CEST, summer); New York is behind, and a date can change.
+    #[test]
+    fn a_deadline_in_the_readers_zone_and_in_utc() {
+        let winter = 1_736_877_600;
+        assert_eq!(
+            format_long_zoned(winter, Lang::En, Some("Europe/Paris")),
+            "Tue 14 Jan 2025 19:00 CET (18:00 UTC)"
+        );
+        assert_eq!(
+            format_long_zoned(winter, Lang::Fr, Some("Europe/Paris")),
+            "mardi 14 janvier 2025 à 19:00 CET (18:00 UTC)"
+        );
+        let summer = 1_752_516_000;
+        assert_eq!(
+            format_short_zoned(summer, Lang::En, Some("Europe/Paris")),
+            "Mon 20:00 CEST"
+        );
+        // 2025-01-15 02:00 UTC is still the 14th in New York.
+        assert_eq!(
+            format_long_zoned(1_736_906_400, Lang::En, Some("America/New_York")),
+            "Tue 14 Jan 2025 21:00 EST (02:00 UTC)"
+        );
+        assert_eq!(
+            format_long_zoned(winter, Lang::En, None),
+            "Tue 14 Jan 2025 18:00 UTC"
+        );
+        assert_eq!(time_zone("europe/paris").as_deref(), Some("Europe/Paris"));
+        assert_eq!(time_zone("Mars/Olympus"), None);
+    }
 
     /// Issue 3 (Outbound): subjects carry "deadline Tue 18:00 UTC"; checked against
     /// known dates (computed independently: `date -u -d @...`).

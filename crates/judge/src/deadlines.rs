@@ -1,6 +1,6 @@
 //! The tick: reminders before a deadline, defaults and bot stand-ins after it.
 
-use crate::clock::{format_long_in, format_short_in};
+use crate::clock::{format_long_zoned, format_short_zoned};
 use crate::mails::*;
 use crate::model::*;
 use crate::run::*;
@@ -120,8 +120,8 @@ impl Run<'_> {
         let ctx = Reminder {
             game_id: g.rec.id.clone(),
             name: s.name.clone(),
-            deadline: format_long_in(deadline, lang),
-            deadline_short: format_short_in(deadline, lang),
+            deadline: format_long_zoned(deadline, lang, g.rec.zone_of(&addr)),
+            deadline_short: format_short_zoned(deadline, lang, g.rec.zone_of(&addr)),
             prompts: prompts_of(session.as_ref(), seat, lang),
         };
         let token = s.token.clone();

@@ -1,6 +1,6 @@
 //! Outgoing mail: drafts, the reply to the mail being handled, its subject.
 
-use crate::clock::format_long_in;
+use crate::clock::format_long_zoned;
 use crate::intake::*;
 use crate::model::GameRecord;
 use crate::run::*;
@@ -288,7 +288,9 @@ impl Run<'_> {
             let ctx = Notice {
                 game_id: rec.id.clone(),
                 event: event.clone(),
-                deadline: rec.deadline.map(|d| format_long_in(d, lang)),
+                deadline: rec
+                    .deadline
+                    .map(|d| format_long_zoned(d, lang, rec.zone_of(a))),
             };
             self.send(a, lang, "notice", &ctx, &rec.id, None);
         }

@@ -366,6 +366,10 @@ pub struct GameRecord {
     /// entry their next mail tells from.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub told: BTreeMap<String, usize>,
+    /// Readers' time zones (by address; `SET TIMEZONE Europe/Paris`): their deadlines are
+    /// shown in it, with UTC beside.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub zones: BTreeMap<String, String>,
     /// Seats that missed a deadline since the last report, and what was played for them:
     /// the next report tells the table (issue 12: "A missed deadline is told").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -403,6 +407,12 @@ impl GameRecord {
                 .as_deref()
                 .is_some_and(|a| a.eq_ignore_ascii_case(address))
         })
+    }
+    /// The time zone `address` chose in this game, if any.
+    pub fn zone_of(&self, address: &str) -> Option<&str> {
+        self.zones
+            .get(&address.to_ascii_lowercase())
+            .map(String::as_str)
     }
     pub fn open_seats(&self) -> usize {
         self.seats.iter().filter(|s| s.address.is_none()).count()

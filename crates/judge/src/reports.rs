@@ -1,7 +1,7 @@
 //! The reports after a game moved, as typed data: the public one (rendered once per
 //! language among its readers) and each seat's private mail (in the seat's language).
 
-use crate::clock::{format_long_in, format_short_in};
+use crate::clock::{format_long_in, format_long_zoned, format_short_in, format_short_zoned};
 use crate::mails::*;
 use crate::model::*;
 use crate::run::*;
@@ -252,6 +252,7 @@ impl Run<'_> {
                 match seat {
                     None => {
                         let svg = session.picture(Viewer::Public, lang);
+                        localize(&mut ctx, &g.rec, &to, lang);
                         self.send(&to, lang, "report", &ctx, &id, None);
                         self.attach_picture(&g.rec, svg.as_deref(), lang);
                     }
@@ -259,6 +260,7 @@ impl Run<'_> {
                         told.push(s);
                         ctx.me = Some(self.private_ctx_from(g, s, lang, from));
                         let token = g.rec.seats[s].token.clone();
+                        localize(&mut ctx, &g.rec, &to, lang);
                         self.send(&to, lang, "report", &ctx, &id, Some(&token));
                         self.for_reader();
                         let svg = crate::html::seat_picture(session.as_ref(), s, lang);
@@ -287,6 +289,7 @@ impl Run<'_> {
                     let (mut ctx, svg) = (ctx.clone(), svg.clone());
                     // Observers and the game master read the whole map.
                     ctx.map_changes = None;
+                    localize(&mut ctx, &g.rec, &to, lang);
                     self.send(&to, lang, "report", &ctx, &id, None);
                     self.attach_picture(&g.rec, svg.as_deref(), lang);
                 }
@@ -298,6 +301,7 @@ impl Run<'_> {
                         ctx.map_changes = None;
                     }
                     let token = g.rec.seats[s].token.clone();
+                    localize(&mut ctx, &g.rec, &to, lang);
                     self.send(&to, lang, "report", &ctx, &id, Some(&token));
                     self.for_reader();
                     let svg = g
@@ -375,6 +379,7 @@ impl Run<'_> {
     /// What a seat alone reads, what it was told since history entry `from`.
     fn private_ctx_from(&self, g: &Loaded, seat: usize, lang: Lang, from: usize) -> Private {
         let s = &g.rec.seats[seat];
+        let zone = s.address.as_deref().and_then(|a| g.rec.zone_of(a));
         let (happened, view, prompts, turn) = match g.session.as_ref() {
             Some(session) => {
                 let n = session.narrate_since(from, lang);
@@ -395,8 +400,8 @@ impl Run<'_> {
             context: Vec::new(),
             view,
             prompts,
-            deadline: g.rec.deadline.map(|d| format_long_in(d, lang)),
-            deadline_short: g.rec.deadline.map(|d| format_short_in(d, lang)),
+            deadline: g.rec.deadline.map(|d| format_long_zoned(d, lang, zone)),
+            deadline_short: g.rec.deadline.map(|d| format_short_zoned(d, lang, zone)),
         }
     }
 
@@ -489,6 +494,14 @@ impl Run<'_> {
         self.for_reader();
         let svg = crate::html::seat_picture(session.as_ref(), seat, lang);
         self.attach_picture(&g.rec, svg.as_deref(), lang);
+    }
+}
+
+/// The report's deadline in the reader's time zone, if they chose one (UTC beside it).
+fn localize(ctx: &mut Report, rec: &GameRecord, to: &str, lang: Lang) {
+    if let (Some(zone), Some(d)) = (rec.zone_of(to), rec.deadline) {
+        ctx.deadline = Some(format_long_zoned(d, lang, Some(zone)));
+        ctx.deadline_short = Some(format_short_zoned(d, lang, Some(zone)));
     }
 }
 

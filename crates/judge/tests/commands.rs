@@ -709,3 +709,45 @@ fn set_reports_holds_back_reports_but_never_what_asks_something() {
         during
     );
 }
+
+/// Issue 12: "the deadline, in the reader's time zone (`SET TIMEZONE Europe/Paris`) and in
+/// UTC". Anna sets Paris: her mails give the deadline in Paris time with UTC beside; Bob's
+/// stay in UTC; a zone that does not exist is refused with how to write one.
+#[test]
+fn set_timezone_shows_a_readers_deadlines_in_their_zone_and_in_utc() {
+    let mut w = World::new(judge());
+    let created = started(&mut w);
+    let (apw, _) = creds(&created, ANNA);
+    let bad = w.send(
+        ANNA,
+        "tz",
+        &format!("GAME race-1 {apw}\nSET TIMEZONE Mars/Olympus"),
+    );
+    let b = &reply_to(&bad, ANNA).body;
+    assert!(b.contains("\"Mars/Olympus\" is not a time zone"), "{b}");
+    assert!(b.contains("write: SET TIMEZONE Europe/Paris"), "{b}");
+    let out = w.send(
+        ANNA,
+        "tz",
+        &format!("GAME race-1 {apw}\nSET TIMEZONE europe/paris"),
+    );
+    let b = &reply_to(&out, ANNA).body;
+    assert!(b.contains("shown in Europe/Paris"), "{b}");
+    assert!(b.contains("CET (") && b.contains(" UTC)"), "{b}");
+    // Anna moves; her report (inside the reply) and Bob's "your move" say the deadline.
+    let out = w.send(ANNA, "orders", &format!("GAME race-1 {apw}\nADD 1"));
+    let anna = reply_to(&out, ANNA);
+    let line = anna
+        .body
+        .lines()
+        .find(|l| l.starts_with("Deadline:"))
+        .expect("a deadline line");
+    assert!(line.contains(" CET (") && line.ends_with(" UTC)"), "{line}");
+    let bob = to(&out, BOB);
+    let line = bob[0]
+        .body
+        .lines()
+        .find(|l| l.starts_with("Deadline:"))
+        .unwrap();
+    assert!(line.ends_with(" UTC") && !line.contains("CET"), "{line}");
+}

@@ -116,6 +116,7 @@ impl Run<'_> {
             reported_view: String::new(),
             reports: Default::default(),
             told: Default::default(),
+            zones: Default::default(),
             missed: Vec::new(),
             reminded: Default::default(),
             out_counter: 0,

@@ -101,6 +101,9 @@ pub enum Command {
     MapDetail(MapDetail),
     /// SET REPORTS TURN | ROUND | NONE (RÉGLER RAPPORTS TOUR | MANCHE | AUCUN)
     Reports(Reports),
+    /// SET TIMEZONE Europe/Paris (RÉGLER FUSEAU Europe/Paris): the zone's IANA name, or
+    /// UTC.
+    TimeZone(String),
     /// STOP or UNSUBSCRIBE (DÉSABONNER): no more mail to this address (crate::optin).
     Stop,
     /// RECORD [address] (BILAN): a player's record across games.
@@ -150,6 +153,8 @@ pub enum CmdError {
     MapArgs,
     #[error("SET REPORTS takes TURN, ROUND or NONE")]
     ReportsArgs,
+    #[error("{given:?} is not a time zone")]
+    NotATimeZone { given: String },
     #[error("CAMPAIGN takes NEW name [scoring=...] or: campaign-id password ADD game-id")]
     CampaignArgs,
     #[error("STANDINGS takes a campaign id")]
@@ -420,6 +425,7 @@ impl Run<'_> {
             Command::Format(format) => self.set_format(ctx, from, format)?,
             Command::MapDetail(map) => self.set_map(ctx, from, map)?,
             Command::Reports(r) => self.set_reports(ctx, from, r)?,
+            Command::TimeZone(z) => self.set_zone(ctx, from, z)?,
             Command::Record(address) => self.record_command(from, address)?,
             Command::Campaign(c) => self.campaign_command(from, c, line)?,
             Command::Standings(id) => self.standings_command(from, &id)?,
@@ -454,6 +460,16 @@ fn parse_language(kw: &str, a: &Args) -> Option<Result<Command, CmdError>> {
             return Some(match rest {
                 [f] => seat::parse_format(f).ok_or(CmdError::FormatArgs),
                 _ => Err(CmdError::FormatArgs),
+            });
+        }
+        if ["TIMEZONE", "ZONE", "FUSEAU"]
+            .iter()
+            .any(|k| w.eq_ignore_ascii_case(k))
+        {
+            let given = rest.join(" ");
+            return Some(match crate::clock::time_zone(&given) {
+                Some(z) => Ok(Command::TimeZone(z)),
+                None => Err(CmdError::NotATimeZone { given }),
             });
         }
         if w.eq_ignore_ascii_case("REPORTS") || w.eq_ignore_ascii_case("RAPPORTS") {

@@ -63,6 +63,12 @@ pub(crate) enum SeatAnswer {
         game: String,
         reports: Reports,
     },
+    /// SET TIMEZONE: the zone, and the deadline shown in it.
+    TimeZone {
+        game: String,
+        zone: String,
+        deadline: Option<String>,
+    },
 }
 
 /// TURN, ROUND or NONE (TOUR, MANCHE, AUCUN in French), any case.
@@ -201,21 +207,13 @@ impl Run<'_> {
         from: &str,
         reports: Reports,
     ) -> Result<(), StoreError> {
-        if let Some(id) = ctx.game.clone() {
-            if let Some(mut g) = self.take(&id)? {
-                let observer = g.rec.observers.iter().any(|o| lower(o) == from)
-                    && g.rec.seat_of(from).is_none()
-                    && lower(&g.rec.gm) != from;
-                if observer {
-                    let game = g.rec.id.clone();
-                    self.note_reports(&mut g, from, reports);
-                    let lang = self.addr_lang(&g.rec, from);
-                    self.answer(lang, "seat", &SeatAnswer::Reports { game, reports });
-                    self.put(g);
-                    return Ok(());
-                }
-                self.put(g);
-            }
+        if let Some(mut g) = self.observer_game(ctx, from)? {
+            let game = g.rec.id.clone();
+            self.note_reports(&mut g, from, reports);
+            let lang = self.addr_lang(&g.rec, from);
+            self.answer(lang, "seat", &SeatAnswer::Reports { game, reports });
+            self.put(g);
+            return Ok(());
         }
         let Some((mut g, _who)) = self.authed(ctx, from, "SET REPORTS")? else {
             return Ok(());
@@ -226,6 +224,68 @@ impl Run<'_> {
         self.answer(lang, "seat", &SeatAnswer::Reports { game, reports });
         self.put(g);
         Ok(())
+    }
+
+    /// SET TIMEZONE: this reader's deadlines in their zone, UTC beside (issue 12). Who
+    /// may set it: as SET REPORTS.
+    pub(crate) fn set_zone(
+        &mut self,
+        ctx: &Ctx,
+        from: &str,
+        zone: String,
+    ) -> Result<(), StoreError> {
+        let mut g = match self.observer_game(ctx, from)? {
+            Some(g) => g,
+            None => match self.authed(ctx, from, "SET TIMEZONE")? {
+                Some((g, _)) => g,
+                None => return Ok(()),
+            },
+        };
+        let a = lower(from);
+        if zone == "UTC" {
+            g.rec.zones.remove(&a);
+        } else {
+            g.rec.zones.insert(a, zone.clone());
+        }
+        g.dirty = true;
+        let lang = self.addr_lang(&g.rec, from);
+        let deadline = g
+            .rec
+            .deadline
+            .map(|d| crate::clock::format_long_zoned(d, lang, g.rec.zone_of(from)));
+        let game = g.rec.id.clone();
+        self.glog(&game, "timezone", format!("{from}: {zone}"));
+        self.answer(
+            lang,
+            "seat",
+            &SeatAnswer::TimeZone {
+                game,
+                zone,
+                deadline,
+            },
+        );
+        self.put(g);
+        Ok(())
+    }
+
+    /// The game of the mail's context if `from` observes it (and neither plays nor runs
+    /// it): an observer's settings need no password, as observing takes none.
+    fn observer_game(&mut self, ctx: &Ctx, from: &str) -> Result<Option<Loaded>, StoreError> {
+        let Some(id) = ctx.game.clone() else {
+            return Ok(None);
+        };
+        let Some(g) = self.take(&id)? else {
+            return Ok(None);
+        };
+        let observer = g.rec.observers.iter().any(|o| lower(o) == from)
+            && g.rec.seat_of(from).is_none()
+            && lower(&g.rec.gm) != from;
+        if observer {
+            Ok(Some(g))
+        } else {
+            self.put(g);
+            Ok(None)
+        }
     }
 
     fn note_reports(&mut self, g: &mut Loaded, from: &str, reports: Reports) {
