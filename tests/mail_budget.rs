@@ -45,6 +45,13 @@ fn a_drafted_game_keeps_one_deadline_per_phase_and_reports_a_turn_once() {
         "{:?}",
         rec.options
     );
+    // ... and, likewise, to placing the armies blind, all at once (docs/rules/castle-risk.md).
+    assert!(
+        rec.options
+            .contains(&("placement".to_string(), "blind".to_string())),
+        "{:?}",
+        rec.options
+    );
     // Castles first, in turn; then every seat is asked for its ranked list at once: one
     // phase, one deadline.
     let mut s = load_session(&rec).unwrap().unwrap();

@@ -207,7 +207,7 @@ impl Run<'_> {
         line: &str,
         from: &str,
     ) -> Result<bool, StoreError> {
-        if !matches!(cmd, Command::Resign | Command::End) {
+        if !matches!(cmd, Command::Resign | Command::End(_)) {
             return Ok(false);
         }
         let (Some(id), false) = (&ctx.game, ctx.bad) else {

@@ -350,7 +350,7 @@ impl Judge {
                 seat,
                 address,
             } => run.gm_admin(&game, Command::Replace(seat, address))?,
-            AdminCommand::End { game } => run.gm_admin(&game, Command::End)?,
+            AdminCommand::End { game } => run.gm_admin(&game, Command::End(None))?,
             AdminCommand::CampaignNew { gm, name, args } => {
                 let line = format!("CAMPAIGN NEW {name} {}", args.join(" "));
                 let a = run.campaign_new(&lower(&gm), &name, &args, &line)?;

@@ -378,8 +378,29 @@ fn game_master_commands() {
     let out = w.send(GM, "x", &format!("GAME race-1 {gpw}\nEND"));
     assert_eq!(w.game("race-1").status, Status::Running);
     assert!(reply_to(&out, GM).body.contains("orders need a seat"));
-    // END GAME: final report with the key.
+    // END GAME (issue 12: "GM password required, then a confirmation by reply"): the
+    // first answers with a code and ends nothing; a wrong code ends nothing; END GAME
+    // <code> ends the game, with the final report and the key.
     let out = w.send(GM, "x", &format!("GAME race-1 {gpw}\nEND GAME"));
+    assert_eq!(w.game("race-1").status, Status::Running);
+    let body = &reply_to(&out, GM).body;
+    let code = body
+        .lines()
+        .find_map(|l| l.strip_prefix("  END GAME "))
+        .unwrap_or_else(|| panic!("no code: {body}"))
+        .to_string();
+    let out = w.send(GM, "x", &format!("GAME race-1 {gpw}\nEND GAME nope42"));
+    assert_eq!(w.game("race-1").status, Status::Running);
+    assert!(reply_to(&out, GM)
+        .body
+        .contains("not the code END GAME gave"));
+    w.send(ANNA, "x", &format!("GAME race-1 {apw}\nEND GAME {code}"));
+    assert_eq!(
+        w.game("race-1").status,
+        Status::Running,
+        "a player cannot end it"
+    );
+    let out = w.send(GM, "x", &format!("GAME race-1 {gpw}\nEND GAME {code}"));
     assert_eq!(w.game("race-1").status, Status::Finished);
     let fin = out
         .iter()

@@ -3,7 +3,8 @@
 //! step through `Judge::handle` and `Judge::tick` with a fixed clock and fixed entropy.
 //!
 //! * `NN-in.txt`: a mail: header lines (`From:`, `Subject:`, optional `To:`), a blank
-//!   line, the body. `{password:ADDR}` and `{token:ADDR}` stand for the password and token
+//!   line, the body. `{end-code:ADDR}` stands for the code END GAME last answered ADDR with.
+//!   `{password:ADDR}` and `{token:ADDR}` stand for the password and token
 //!   the judge mailed to ADDR (read from its welcome mails).
 //! * `opt-in` (an empty file): the judge runs with `confirm_addresses` on.
 //! * `NN-tick-+49h`: the clock moves to 49 hours after the conversation's start; tick.
@@ -103,7 +104,10 @@ fn inbound(
             .replace(&format!("{{token:{addr}}}"), token);
     }
     for (addr, pw) in campaign_passwords {
-        text = text.replace(&format!("{{campaign-password:{addr}}}"), pw);
+        text = match addr.strip_prefix("end:") {
+            Some(a) => text.replace(&format!("{{end-code:{a}}}"), pw),
+            None => text.replace(&format!("{{campaign-password:{addr}}}"), pw),
+        };
     }
     let (head, body) = text.split_once("\n\n").unwrap_or((&text, ""));
     let mut m = Inbound {
@@ -169,6 +173,13 @@ fn play(conv: &Path) -> Vec<String> {
             }
             if let Some(p) = campaign_password(m) {
                 campaign_passwords.insert(m.to.clone(), p);
+            }
+            // END GAME's confirmation code, as `{end-code:ADDR}` in the next steps.
+            if let Some(c) = m.body.lines().find_map(|l| {
+                l.strip_prefix("  END GAME ")
+                    .or_else(|| l.strip_prefix("  FIN PARTIE "))
+            }) {
+                campaign_passwords.insert(format!("end:{}", m.to), c.trim().to_string());
             }
             let file = format!("{step}-out-{}.txt", m.to);
             let e = produced.entry(file).or_default();

@@ -117,6 +117,7 @@ impl Run<'_> {
             reports: Default::default(),
             told: Default::default(),
             zones: Default::default(),
+            end_code: None,
             missed: Vec::new(),
             reminded: Default::default(),
             out_counter: 0,

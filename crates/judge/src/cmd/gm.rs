@@ -93,7 +93,7 @@ impl Run<'_> {
             Command::Extend(Extend { hours }) => self.gm_extend(g, hours)?,
             Command::Replace(seat, addr) => self.gm_replace(g, seat, addr)?,
             Command::Kick(seat) => self.gm_kick(g, seat)?,
-            Command::End => return self.gm_end(g),
+            Command::End(_) => return self.gm_end(g),
             Command::Process => self.gm_process(g)?,
             Command::Deadline(Extend { hours }) => self.gm_deadline(g, hours)?,
             _ => return Err(GmError::NotGmCommand),
@@ -317,6 +317,8 @@ pub(crate) enum GmError {
     NoSeat { seat: String, seats: Vec<String> },
     #[error("not a game master command")]
     NotGmCommand,
+    #[error("that is not the code END GAME gave for {game}")]
+    WrongEndCode { game: String },
 }
 
 /// A game master's command failed: storage, or a refusal.
@@ -347,6 +349,11 @@ pub(crate) enum GmAnswer {
     NotGm {
         command: String,
         game: String,
+    },
+    /// END GAME without its code: nothing ends yet; the code confirms.
+    ConfirmEnd {
+        game: String,
+        code: String,
     },
 }
 
@@ -426,7 +433,15 @@ impl Run<'_> {
         no: usize,
         line: &str,
     ) -> Result<(), StoreError> {
-        let command = first_word(line);
+        let command = match cmd {
+            Command::End(_) => line
+                .split_whitespace()
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_uppercase(),
+            _ => first_word(line),
+        };
         let Some((g, who)) = self.authed(ctx, from, &command)? else {
             return Ok(());
         };
@@ -436,6 +451,35 @@ impl Run<'_> {
             self.answer(lang, "gm", &GmAnswer::NotGm { command, game });
             self.put(g);
             return Ok(());
+        }
+        // END GAME by mail asks for a confirmation first: the judge answers with a code,
+        // and only END GAME <code> from the game master ends the game (issue 12).
+        let mut g = g;
+        if let (Command::End(code), false) = (&cmd, g.rec.status == Status::Finished) {
+            match code {
+                None => {
+                    let code = self.random_word("end-game", 6);
+                    g.rec.end_code = Some(code.clone());
+                    g.keep = true;
+                    self.put(g);
+                    self.answer(lang, "gm", &GmAnswer::ConfirmEnd { game, code });
+                    return Ok(());
+                }
+                Some(c) if g.rec.end_code.as_deref() == Some(c.to_lowercase().as_str()) => {
+                    g.rec.end_code = None;
+                }
+                Some(_) => {
+                    self.put(g);
+                    let error = GmError::WrongEndCode { game };
+                    let answer = GmAnswer::Refused {
+                        command,
+                        quoted: Quoted::new(no, line),
+                        error,
+                    };
+                    self.answer(lang, "gm", &answer);
+                    return Ok(());
+                }
+            }
         }
         self.put(g);
         let answer = match self.gm_op(&game, cmd) {

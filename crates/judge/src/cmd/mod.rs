@@ -86,9 +86,10 @@ pub enum Command {
     /// REPLACE seat address
     Replace(String, String),
     Kick(String),
-    /// END GAME (FIN PARTIE): the game master ends the game. A bare END is the game's
-    /// order (a player's end of turn), never this.
-    End,
+    /// END GAME [code] (FIN PARTIE [code]): the game master ends the game; by mail, END
+    /// GAME alone answers with a code and END GAME <code> ends it. A bare END is the
+    /// game's order.
+    End(Option<String>),
     /// PROCESS (TRAITER): play now what is due, the default for every seat awaited.
     Process,
     /// DEADLINE n (ÉCHÉANCE n): the current deadline becomes n hours from now.
@@ -343,11 +344,11 @@ pub fn parse(line: &str, config: &JudgeConfig) -> Option<Result<Command, CmdErro
         },
         // END GAME / FIN PARTIE ends the game; a bare END is always the game's order.
         "END"
-            if a.words.len() == 1
+            if (1..=2).contains(&a.words.len())
                 && (a.words[0].eq_ignore_ascii_case("game")
                     || a.words[0].eq_ignore_ascii_case("partie")) =>
         {
-            Ok(Command::End)
+            Ok(Command::End(a.words.get(1).map(|c| c.to_lowercase())))
         }
         "PROCESS" if bare => Ok(Command::Process),
         "DEADLINE" => match a.words.as_slice() {
@@ -418,7 +419,7 @@ impl Run<'_> {
             | Command::Extend(_)
             | Command::Replace(..)
             | Command::Kick(_)
-            | Command::End
+            | Command::End(_)
             | Command::Process
             | Command::Deadline(_) => self.gm_by_mail(ctx, from, cmd, no, line)?,
             Command::Language(lang) => self.set_language(ctx, from, lang)?,
