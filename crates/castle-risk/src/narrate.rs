@@ -848,30 +848,6 @@ fn earnings_detail_fr(detail: &str) -> String {
         .join(", ")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The strings stored in English in events read in French.
-    #[test]
-    fn stored_english_details_read_in_french() {
-        assert_eq!(
-            waiting_fr("Alice", "to defend Poland (DEFEND 2, DEFEND 1 MARSHAL ...)"),
-            "On attend qu'Alice défende la Pologne (DÉFENDRE 2, DÉFENDRE 1 MARÉCHAL ...)."
-        );
-        assert_eq!(
-            waiting_fr("Bruno", "to counter the Spy (COUNTERSPY or NO COUNTERSPY)"),
-            "On attend que Bruno réponde à l'Espion (CONTRE-ESPION ou PAS DE CONTRE-ESPION)."
-        );
-        assert_eq!(
-            earnings_detail_fr(
-                "British Empire 4, all independents 6, 2 captured castle token(s) 16"
-            ),
-            "Empire Britannique 4, tous les territoires indépendants 6, 2 jetons de château pris 16"
-        );
-    }
-}
-
 /// Whether `next` continues the run `run` holds: another battle on the same territories
 /// with the same General and Marshal bonuses (a bonus that comes or goes has its own
 /// line), or another re-occupation by the same player.
@@ -971,4 +947,28 @@ pub(crate) fn battle_run(g: &CastleRisk, run: &[&Event], lang: Lang) -> Option<S
         format!("  {n} rolls{bonus}: attacker loses {a}, defender loses {d}."),
         format!("  {n} lancers{bonus} : l'attaquant perd {a}, le défenseur perd {d}."),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The strings stored in English in events read in French.
+    #[test]
+    fn stored_english_details_read_in_french() {
+        assert_eq!(
+            waiting_fr("Alice", "to defend Poland (DEFEND 2, DEFEND 1 MARSHAL ...)"),
+            "On attend qu'Alice défende la Pologne (DÉFENDRE 2, DÉFENDRE 1 MARÉCHAL ...)."
+        );
+        assert_eq!(
+            waiting_fr("Bruno", "to counter the Spy (COUNTERSPY or NO COUNTERSPY)"),
+            "On attend que Bruno réponde à l'Espion (CONTRE-ESPION ou PAS DE CONTRE-ESPION)."
+        );
+        assert_eq!(
+            earnings_detail_fr(
+                "British Empire 4, all independents 6, 2 captured castle token(s) 16"
+            ),
+            "Empire Britannique 4, tous les territoires indépendants 6, 2 jetons de château pris 16"
+        );
+    }
 }

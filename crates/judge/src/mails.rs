@@ -51,8 +51,22 @@ pub(crate) struct PromptCtx {
     pub kind: String,
     pub question: String,
     pub choices: Vec<String>,
+    /// The choices as the mail lays them out: one a line, or several a line when each is
+    /// short (Castello's "A5-A3"), so a long list of moves stays a few lines.
+    pub choice_rows: Vec<String>,
     pub default: String,
     pub standing: Option<String>,
+}
+
+/// Choices that are one short word each (at most 12 characters, no space: Castello's
+/// moves) go 8 to a line; any other choice list, one a line, so each line can be copied.
+fn choice_rows(choices: &[String]) -> Vec<String> {
+    let word = |c: &String| c.chars().count() <= 12 && !c.contains(char::is_whitespace);
+    if choices.iter().all(word) {
+        choices.chunks(8).map(|row| row.join("  ")).collect()
+    } else {
+        choices.to_vec()
+    }
 }
 
 impl From<&Prompt> for PromptCtx {
@@ -60,6 +74,7 @@ impl From<&Prompt> for PromptCtx {
         PromptCtx {
             kind: p.kind.as_str().to_string(),
             question: p.question.clone(),
+            choice_rows: choice_rows(&p.choices),
             choices: p.choices.clone(),
             default: p.default.clone(),
             standing: p.standing.clone(),

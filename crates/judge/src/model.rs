@@ -370,7 +370,7 @@ pub struct GameRecord {
     /// shown in it, with UTC beside.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub zones: BTreeMap<String, String>,
-    /// The code END GAME answered with, which END GAME <code> must repeat to end the game.
+    /// The code END GAME answered with, which `END GAME <code>` must repeat to end the game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_code: Option<String>,
     /// Seats that missed a deadline since the last report, and what was played for them:

@@ -204,7 +204,7 @@ impl Run<'_> {
             _ => true,
         };
         let game_lang = self.game_lang(&g.rec);
-        let view_now = session.public_view(game_lang);
+        let view_now = map_text(session.as_ref(), game_lang);
         let changed = if finished {
             None
         } else {
@@ -444,7 +444,7 @@ impl Run<'_> {
                     value: r.value,
                 })
                 .collect(),
-            map: session.public_view(lang),
+            map: map_text(session, lang),
             map_changes: None,
             awaiting: session
                 .awaiting()
@@ -503,6 +503,18 @@ fn localize(ctx: &mut Report, rec: &GameRecord, to: &str, lang: Lang) {
         ctx.deadline = Some(format_long_zoned(d, lang, Some(zone)));
         ctx.deadline_short = Some(format_short_zoned(d, lang, Some(zone)));
     }
+}
+
+/// The game's map as a report shows it: its public view without blank lines (its
+/// sections have headings; a 6-player report stays short, issue 12).
+fn map_text(session: &dyn Session, lang: Lang) -> String {
+    let view = session.public_view(lang);
+    let mut out = String::with_capacity(view.len());
+    for l in view.lines().filter(|l| !l.trim().is_empty()) {
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
 }
 
 /// Maps shorter than this are shown whole: a short map is read at a glance.

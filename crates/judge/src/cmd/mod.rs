@@ -87,7 +87,7 @@ pub enum Command {
     Replace(String, String),
     Kick(String),
     /// END GAME [code] (FIN PARTIE [code]): the game master ends the game; by mail, END
-    /// GAME alone answers with a code and END GAME <code> ends it. A bare END is the
+    /// GAME alone answers with a code and `END GAME <code>` ends it. A bare END is the
     /// game's order.
     End(Option<String>),
     /// PROCESS (TRAITER): play now what is due, the default for every seat awaited.
