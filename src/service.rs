@@ -305,16 +305,28 @@ impl Service {
         let dir = self.config.inbox_path();
         let inbox = Maildir::open(&dir).map_err(|e| ShellError::io(&dir, e))?;
         let mut n = 0;
+        // Mail kept for a game in quarantine: left in new/ for a later pass.
+        let mut held: std::collections::HashSet<PathBuf> = Default::default();
         loop {
-            let waiting = inbox.list_new().map_err(|e| ShellError::io(&dir, e))?;
+            let waiting: Vec<PathBuf> = inbox
+                .list_new()
+                .map_err(|e| ShellError::io(&dir, e))?
+                .into_iter()
+                .filter(|p| !held.contains(p))
+                .collect();
             if waiting.is_empty() {
                 return Ok(n);
             }
-            n += self.process_listed(&inbox, &waiting)?;
+            n += self.process_listed(&inbox, &waiting, &mut held)?;
         }
     }
 
-    fn process_listed(&self, inbox: &Maildir, waiting: &[PathBuf]) -> Result<usize, ShellError> {
+    fn process_listed(
+        &self,
+        inbox: &Maildir,
+        waiting: &[PathBuf],
+        held: &mut std::collections::HashSet<PathBuf>,
+    ) -> Result<usize, ShellError> {
         let mut n = 0;
         for batch in waiting.chunks(BATCH) {
             let mut taken = Vec::with_capacity(batch.len());
@@ -332,7 +344,17 @@ impl Service {
                     .map(|f| f.to_string_lossy().into_owned())
                     .unwrap_or_default();
                 let file = file.split(":2,").next().unwrap_or_default().to_string();
-                let r = self.handle_file_unflushed(&raw, &file)?;
+                let r = match self.handle_file_unflushed(&raw, &file) {
+                    Ok(r) => r,
+                    // A mail about a game in quarantine stays in new/ for a later pass;
+                    // the rest of the batch, and every other game, goes on (issue 11).
+                    Err(e) if e.is_quarantine() => {
+                        tracing::warn!("{}: kept for later: {}", path.display(), e.0);
+                        held.insert(path.clone());
+                        continue;
+                    }
+                    Err(e) => return Err(e.into()),
+                };
                 if let Handled::Unreadable(why) = &r {
                     tracing::warn!("{}: not a mail ({why}); set aside", path.display());
                 }

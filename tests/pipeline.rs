@@ -6,7 +6,7 @@
 
 use castellan::config::Config;
 use castellan::demo::{LocalJudge, DEMO_EPOCH};
-use castellan::players::{play_games, MailPlayers, PlayError, PLAYER_DOMAIN};
+use castellan::players::{load_session, play_games, MailPlayers, PlayError, PLAYER_DOMAIN};
 use castellan::service::Service;
 use castellan_judge::{AdminCommand, Status, Store};
 use std::collections::{BTreeMap, BTreeSet};
@@ -704,4 +704,72 @@ fn the_daemon_answers_mail_as_it_arrives_and_stops_on_sigint() {
         .filter(|m| m.in_reply_to.as_deref() == Some("<daemon-1@example.org>"))
         .collect();
     assert_eq!(replies.len(), 1);
+}
+
+/// Issue 11, "Faults degrade, never stop": "A game record that cannot be loaded puts that
+/// game alone in quarantine: it is logged, its game master is told, its mail is kept for
+/// later, and every other game goes on." One game's stored table is damaged: the other
+/// game's mail is answered; the damaged game's mail stays in the Maildir; its game master
+/// is told once; once the table is mended, the kept mail is handled.
+#[test]
+fn a_game_that_cannot_be_loaded_waits_alone_in_quarantine() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = open(dir.path(), 31);
+    let mut bots = MailPlayers::new(&j.svc, "quarantine").unwrap();
+    let broken = bots.create_game(&j.svc, "castello", 2, &[]).unwrap();
+    let fine = bots.create_game(&j.svc, "castello", 2, &[]).unwrap();
+    pass(&j);
+    bots.read_outbox().unwrap();
+    let good = j.svc.store.game(&broken).unwrap().unwrap();
+    let mut bad = good.clone();
+    bad.table = Some(serde_json::json!({"not": "a castello game"}));
+    j.svc
+        .commit(&castellan_judge::Changes {
+            games: vec![bad],
+            ..Default::default()
+        })
+        .unwrap();
+    let new_mail = || {
+        std::fs::read_dir(j.svc.config.inbox_path().join("new"))
+            .unwrap()
+            .count()
+    };
+    // One order mail to each game.
+    let seat = load_session(&good).unwrap().unwrap().awaiting()[0];
+    bots.send(&j.svc, &good, seat, "RESIGN\n").unwrap();
+    let before = j.svc.store.game(&fine).unwrap().unwrap();
+    bots.play_one(&j.svc, &fine, 500).unwrap().unwrap();
+    pass(&j);
+    pass(&j);
+    let after = j.svc.store.game(&fine).unwrap().unwrap();
+    assert_ne!(after.table, before.table, "the other game went on");
+    assert_eq!(new_mail(), 1, "the damaged game's mail is kept for later");
+    let told: Vec<_> = bots
+        .read_outbox()
+        .unwrap()
+        .into_iter()
+        .filter(|(_, m)| m.subject.contains("quarantine"))
+        .collect();
+    assert_eq!(told.len(), 1, "the game master is told once");
+    assert!(told[0].1.to.iter().any(|t| t.starts_with("gm@")));
+    // Mended: the kept mail is handled, the quarantine lifted.
+    let mut mended = j.svc.store.game(&broken).unwrap().unwrap();
+    assert!(mended.quarantine.is_some());
+    mended.table = good.table.clone();
+    j.svc
+        .commit(&castellan_judge::Changes {
+            games: vec![mended],
+            ..Default::default()
+        })
+        .unwrap();
+    pass(&j);
+    assert_eq!(new_mail(), 0);
+    let rec = j.svc.store.game(&broken).unwrap().unwrap();
+    assert!(rec.quarantine.is_none());
+    // RESIGN in Castello concedes the game (a game order); elsewhere the seat resigns.
+    assert!(
+        rec.status == Status::Finished || rec.seats[seat].resigned,
+        "the kept mail was applied: {:?}",
+        rec.status
+    );
 }

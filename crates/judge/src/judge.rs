@@ -274,7 +274,15 @@ impl Judge {
             let key = format!("tick/{id}/{}", rec.out_counter);
             let mut run = Run::new(self, store, env, key);
             run.seed_from(&changes);
-            run.tick_game(&id)?;
+            match run.tick_game(&id) {
+                Ok(()) => {}
+                // A game that cannot be loaded waits alone; its game master is told once.
+                Err(e) if e.is_quarantine() => {
+                    self.quarantine(store, env, rec, &e, &mut changes)?;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            }
             run.settle_all()?;
             if run.mails.is_empty() && !run.games.values().any(|g| g.dirty) {
                 continue;
@@ -287,6 +295,41 @@ impl Judge {
             run.finish_into(&mut changes);
         }
         Ok(changes)
+    }
+
+    /// Put a game that cannot be loaded in quarantine: logged and its game master told,
+    /// once (the record itself is readable: only its game is not).
+    fn quarantine(
+        &self,
+        store: &dyn Store,
+        env: &Env,
+        rec: GameRecord,
+        e: &StoreError,
+        changes: &mut Changes,
+    ) -> Result<(), StoreError> {
+        if rec.quarantine.is_some() {
+            return Ok(());
+        }
+        changes.log.push(LogLine {
+            game: rec.id.clone(),
+            at: env.now,
+            kind: "quarantine".into(),
+            text: e.0.clone(),
+        });
+        let key = format!("quarantine/{}/{}", rec.id, rec.out_counter);
+        let mut run = Run::new(self, store, env, key);
+        let mut rec = rec;
+        rec.quarantine = Some(e.0.clone());
+        rec.out_counter += 1;
+        let gm = rec.gm.clone();
+        run.notify(
+            &rec,
+            &[gm],
+            crate::mails::Event::Quarantined { why: e.0.clone() },
+        );
+        run.finish_into(changes);
+        changes.games.push(rec);
+        Ok(())
     }
 
     /// The game master's local commands. Returns the changes and a text for the terminal.

@@ -248,6 +248,10 @@ pub(crate) enum Event {
         name: String,
         tries: u32,
     },
+    /// The game cannot be loaded (issue 11): it waits, its mail kept, until it can.
+    Quarantined {
+        why: String,
+    },
 }
 
 /// A notice's context: the event, and the game's deadline in the reader's language.

@@ -128,6 +128,21 @@ pub struct Env {
 #[error("store: {0}")]
 pub struct StoreError(pub String);
 
+const QUARANTINE: &str = "quarantine: ";
+
+impl StoreError {
+    /// A game whose stored record cannot be loaded (issue 11): that game alone waits in
+    /// quarantine; its mail is kept for later and every other game goes on.
+    pub fn quarantine(game: &str, why: &str) -> StoreError {
+        StoreError(format!("{QUARANTINE}game {game} cannot be loaded: {why}"))
+    }
+
+    /// Whether this error is a game in quarantine rather than the store failing.
+    pub fn is_quarantine(&self) -> bool {
+        self.0.starts_with(QUARANTINE)
+    }
+}
+
 /// One line of a game's event log (the judge's own journal, beside the game's history).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LogLine {
@@ -373,6 +388,10 @@ pub struct GameRecord {
     /// The code END GAME answered with, which `END GAME <code>` must repeat to end the game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_code: Option<String>,
+    /// Why the game could not be loaded, once its game master has been told (issue 11:
+    /// the game waits in quarantine; cleared when it loads again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quarantine: Option<String>,
     /// Seats that missed a deadline since the last report, and what was played for them:
     /// the next report tells the table (issue 12: "A missed deadline is told").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -176,21 +176,23 @@ impl<'a> Run<'a> {
             if let Some(info) = self.j.info(&rec.game) {
                 match (info.load)(t.clone()) {
                     Ok(s) => session = Some(s),
-                    Err(e) => {
-                        return Err(StoreError(format!("game {id} cannot be loaded: {e}")));
-                    }
+                    Err(e) => return Err(StoreError::quarantine(&id, &e.to_string())),
                 }
             } else {
-                return Err(StoreError(format!(
-                    "game {id} is a {} game, which this judge does not run",
-                    rec.game
-                )));
+                return Err(StoreError::quarantine(
+                    &id,
+                    &format!("it is a {} game, which this judge does not run", rec.game),
+                ));
             }
         }
+        // Out of quarantine: it loads again (a judge that reads it now).
+        let back = rec.quarantine.is_some();
+        let mut rec = rec;
+        rec.quarantine = None;
         Ok(Some(Loaded {
             rec,
             session,
-            dirty: false,
+            dirty: back,
             keep: false,
             force_private: false,
         }))

@@ -118,6 +118,7 @@ impl Run<'_> {
             told: Default::default(),
             zones: Default::default(),
             end_code: None,
+            quarantine: None,
             missed: Vec::new(),
             reminded: Default::default(),
             out_counter: 0,
