@@ -51,11 +51,21 @@ fn borders(t: T) -> Vec<(T, Edge)> {
 /// "Prussia 4: Poland (Blue 3), Saxony (yours 2); Admiral: the open sea (...)".
 pub fn border_lines(g: &CastleRisk, seat: Seat, lang: Lang) -> Vec<String> {
     let mut out = Vec::new();
+    let mut inside = Vec::new();
     for t in 0..g.board.len() {
         if g.board[t].owner != Some(seat) {
             continue;
         }
-        let near: Vec<String> = borders(t)
+        let around = borders(t);
+        // Every neighbour its own and no sea to sail: one shared line (issue 12: a
+        // 6-player report stays short).
+        if sea_words(t, lang).is_none()
+            && around.iter().all(|(n, _)| g.board[*n].owner == Some(seat))
+        {
+            inside.push(format!("{} {}", tn(t, lang), g.board[t].armies));
+            continue;
+        }
+        let near: Vec<String> = around
             .into_iter()
             .map(|(n, e)| {
                 let dotted = if e == Edge::Crossing { "~" } else { "" };
@@ -67,6 +77,16 @@ pub fn border_lines(g: &CastleRisk, seat: Seat, lang: Lang) -> Vec<String> {
             line.push_str(&format!("; {} {sea}", lang.pick("Admiral:", "Amiral :")));
         }
         out.push(line);
+    }
+    if !inside.is_empty() {
+        out.push(format!(
+            "{} {}",
+            lang.pick(
+                "inside your borders (every neighbour yours):",
+                "à l'intérieur (tous les voisins sont à vous) :"
+            ),
+            inside.join(", ")
+        ));
     }
     out
 }

@@ -233,7 +233,7 @@ fn an_attacks_rolls_are_told_in_one_line_and_its_losses_add_up() {
         .filter_map(|l| {
             let rest = l.split("attacker loses ").nth(1)?;
             let (a, rest) = rest.split_once(", defender loses ")?;
-            let d = rest.trim_end_matches('.');
+            let d: String = rest.chars().take_while(char::is_ascii_digit).collect();
             Some((a.parse::<u32>().ok()?, d.parse::<u32>().ok()?))
         })
         .fold((0, 0), |s, (a, d)| (s.0 + a, s.1 + d));

@@ -54,9 +54,15 @@ pub(crate) struct PromptCtx {
     /// The choices as the mail lays them out: one a line, or several a line when each is
     /// short (Castello's "A5-A3"), so a long list of moves stays a few lines.
     pub choice_rows: Vec<String>,
+    /// Choices left out of `choice_rows` (a mail shows at most [`CHOICE_ROWS`] rows; a
+    /// row in their place says how many).
+    pub more_choices: usize,
     pub default: String,
     pub standing: Option<String>,
 }
+
+/// The most rows of choices a mail shows: they are examples; the order help has the rest.
+pub(crate) const CHOICE_ROWS: usize = 6;
 
 /// Choices that are one short word each (at most 12 characters, no space: Castello's
 /// moves) go 8 to a line; any other choice list, one a line, so each line can be copied.
@@ -69,12 +75,30 @@ fn choice_rows(choices: &[String]) -> Vec<String> {
     }
 }
 
-impl From<&Prompt> for PromptCtx {
-    fn from(p: &Prompt) -> PromptCtx {
+impl PromptCtx {
+    fn new(p: &Prompt, lang: Lang) -> PromptCtx {
+        let mut rows = choice_rows(&p.choices);
+        let mut more = 0;
+        if rows.len() > CHOICE_ROWS {
+            // The first rows and the last (often END, or the default's kind), with how
+            // many were left out between them.
+            let last = rows.pop().unwrap_or_default();
+            let left: Vec<String> = rows.drain(CHOICE_ROWS - 2..).collect();
+            more = left
+                .iter()
+                .map(|r| r.split("  ").filter(|c| !c.is_empty()).count())
+                .sum();
+            rows.push(lang.pick(
+                format!("... and {more} more like these"),
+                format!("... et {more} autres du même genre"),
+            ));
+            rows.push(last);
+        }
         PromptCtx {
             kind: p.kind.as_str().to_string(),
             question: p.question.clone(),
-            choice_rows: choice_rows(&p.choices),
+            more_choices: more,
+            choice_rows: rows,
             choices: p.choices.clone(),
             default: p.default.clone(),
             standing: p.standing.clone(),
@@ -88,7 +112,7 @@ pub(crate) fn prompts_of(session: &dyn Session, seat: usize, lang: Lang) -> Vec<
         .pending(lang)
         .iter()
         .filter(|p| p.seat == seat)
-        .map(PromptCtx::from)
+        .map(|p| PromptCtx::new(p, lang))
         .collect()
 }
 
@@ -349,4 +373,43 @@ fn snake(s: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use castellan_engine::PromptKind;
+
+    fn prompt(choices: &[&str]) -> Prompt {
+        Prompt {
+            seat: 0,
+            kind: PromptKind::Turn,
+            question: "Your turn".into(),
+            choices: choices.iter().map(|c| c.to_string()).collect(),
+            default: "END".into(),
+            standing: None,
+        }
+    }
+
+    /// Issue 12 ("no report over 120 lines"): a long list of example lines shows its first
+    /// rows, how many were left out, and its last (END); short one-word moves go eight a
+    /// line; a short list is shown whole.
+    #[test]
+    fn choices_are_examples_a_few_lines_long() {
+        let attacks: Vec<String> = (0..8).map(|i| format!("ATTACK T{i} FROM S")).collect();
+        let mut all: Vec<&str> = attacks.iter().map(String::as_str).collect();
+        all.push("END");
+        let p = PromptCtx::new(&prompt(&all), Lang::En);
+        assert_eq!(p.choice_rows.len(), CHOICE_ROWS);
+        assert_eq!(p.choice_rows[4], "... and 4 more like these");
+        assert_eq!(p.choice_rows[5], "END");
+        assert_eq!(p.more_choices, 4);
+        let moves: Vec<String> = (0..20).map(|i| format!("A{i}-B{i}")).collect();
+        let m: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let p = PromptCtx::new(&prompt(&m), Lang::Fr);
+        assert_eq!(p.choice_rows.len(), 3);
+        assert_eq!(p.choice_rows[0].split("  ").count(), 8);
+        let p = PromptCtx::new(&prompt(&["ADD 1", "ADD 2"]), Lang::En);
+        assert_eq!(p.choice_rows, vec!["ADD 1", "ADD 2"]);
+    }
 }

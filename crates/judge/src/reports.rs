@@ -522,7 +522,7 @@ const SHORT_MAP_LINES: usize = 40;
 
 /// The indices of `now`'s lines that the last report's map (`before`) did not have; `None`
 /// when the whole map should be shown: no map before (the first report), a short map, or
-/// most of it changed.
+/// more than three lines in four changed.
 pub(crate) fn changed_lines(before: &str, now: &str) -> Option<Vec<usize>> {
     if before.is_empty() {
         return None;
@@ -535,7 +535,7 @@ pub(crate) fn changed_lines(before: &str, now: &str) -> Option<Vec<usize>> {
     let changed: Vec<usize> = (0..lines.len())
         .filter(|i| !lines[*i].trim().is_empty() && !old.contains(lines[*i]))
         .collect();
-    (changed.len() * 2 <= lines.len()).then_some(changed)
+    (changed.len() * 4 <= lines.len() * 3).then_some(changed)
 }
 
 /// The lines of `map` at `changed`, each indented line under the heading above it (the

@@ -11,7 +11,7 @@ use serde_json::json;
 fn contexts() -> Vec<(&'static str, &'static str, serde_json::Value)> {
     let prompt = json!({"kind": "turn", "question": "Attack, fortify or end your turn.",
         "choices": ["ATTACK Livonia FROM Poland UNTIL CONQUERED", "END"],
-        "choice_rows": ["ATTACK Livonia FROM Poland UNTIL CONQUERED", "END"],
+        "choice_rows": ["ATTACK Livonia FROM Poland UNTIL CONQUERED", "END"], "more_choices": 0,
         "default": "END", "standing": "SET DEFEND 2"});
     let players = json!([{"name": "Red", "bot": false, "resigned": false},
                          {"name": "Blue", "bot": true, "resigned": false}]);

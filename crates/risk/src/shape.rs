@@ -34,19 +34,39 @@ fn near(t: TerritoryId, g: &Risk, me: Option<Seat>, lang: Lang) -> Vec<String> {
         .collect()
 }
 
-/// One compact line per territory `seat` holds, for its private view.
+/// One compact line per territory `seat` holds on a border (a neighbour not its own),
+/// for its private view; the territories whose every neighbour is its own share one last
+/// line (a 6-player report stays short, issue 12).
 pub fn border_lines(g: &Risk, seat: Seat, lang: Lang) -> Vec<String> {
-    (0..g.owner.len())
-        .filter(|&t| g.owner[t] == Owner::Seat(seat))
-        .map(|t| {
-            format!(
+    let mut lines = Vec::new();
+    let mut inside = Vec::new();
+    for t in (0..g.owner.len()).filter(|&t| g.owner[t] == Owner::Seat(seat)) {
+        let all_mine = board()
+            .neighbors(t)
+            .into_iter()
+            .all(|n| g.owner[n] == Owner::Seat(seat));
+        if all_mine {
+            inside.push(format!("{} {}", name_in(t, lang), g.armies[t]));
+        } else {
+            lines.push(format!(
                 "{} {}: {}",
                 name_in(t, lang),
                 g.armies[t],
                 near(t, g, Some(seat), lang).join(", ")
-            )
-        })
-        .collect()
+            ));
+        }
+    }
+    if !inside.is_empty() {
+        lines.push(format!(
+            "{} {}",
+            lang.pick(
+                "inside your borders (every neighbour yours):",
+                "à l'intérieur (tous les voisins sont à vous) :"
+            ),
+            inside.join(", ")
+        ));
+    }
+    lines
 }
 
 /// The answer to `MAP Alberta` / `NEIGHBOURS Alberta`.

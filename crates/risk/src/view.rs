@@ -641,8 +641,9 @@ fn narrate_battle(s: &Risk, e: &Event, l: Lang) -> String {
     }
 }
 
-/// Whether `next` is another plain battle (no card re-roll, no commander) of the attack
-/// `run` holds: the same attacker, from the same territory on the same one.
+/// Whether `next` continues the attack `run` holds: another plain battle (no card
+/// re-roll, no commander) of the same attacker from the same territory on the same one, or
+/// the conquest that ends it.
 pub(crate) fn same_attack(run: &[&Event], next: &Event) -> bool {
     let plain = |e: &Event| match e {
         Event::Battle {
@@ -655,44 +656,71 @@ pub(crate) fn same_attack(run: &[&Event], next: &Event) -> bool {
         } => Some((*seat, *from, *to)),
         _ => None,
     };
-    match (run.first().and_then(|e| plain(e)), plain(next)) {
-        (Some(a), Some(b)) => a == b,
-        _ => false,
+    let Some(key) = run.first().and_then(|e| plain(e)) else {
+        return false;
+    };
+    if matches!(run.last(), Some(Event::Conquered { .. })) {
+        return false;
+    }
+    match next {
+        Event::Conquered { seat, from, to, .. } => (*seat, *from, *to) == key,
+        e => plain(e) == Some(key),
     }
 }
 
-/// One line for the battles of one attack (issue 12, "one line per battle"): how many
-/// rolls and what each side lost; each die is in the report's dice lines.
+/// One line for an attack (issue 12, "one line per battle"): how many rolls (or the one
+/// roll's dice), what each side lost, and the conquest if it ended in one; each die is in
+/// the report's dice lines.
 pub(crate) fn narrate_attack(s: &Risk, run: &[&Event], l: Lang) -> Option<String> {
-    let Some(Event::Battle { seat, from, to, .. }) = run.first().copied() else {
+    let Some(first @ Event::Battle { seat, from, to, .. }) = run.first().copied() else {
         return None;
     };
-    let (mut a, mut d) = (0, 0);
-    for e in run {
-        if let Event::Battle {
-            attacker_losses,
-            defender_losses,
-            ..
-        } = e
-        {
-            a += attacker_losses;
-            d += defender_losses;
+    let battles: Vec<&&Event> = run
+        .iter()
+        .filter(|e| matches!(e, Event::Battle { .. }))
+        .collect();
+    let mut line = if battles.len() == 1 {
+        battle_line(s, first, l).trim_end_matches('.').to_string()
+    } else {
+        let (mut a, mut d) = (0, 0);
+        for e in &battles {
+            if let Event::Battle {
+                attacker_losses,
+                defender_losses,
+                ..
+            } = e
+            {
+                a += attacker_losses;
+                d += defender_losses;
+            }
         }
+        let (who, to, from, n) = (
+            pname(s, *seat),
+            say::le(*to, l),
+            say::le(*from, l),
+            battles.len(),
+        );
+        match l {
+            Lang::En => format!(
+                "{who} attacks {to} from {from}: {n} rolls, attacker loses {a}, defender loses {d}"
+            ),
+            Lang::Fr => format!(
+                "{who} attaque {to} depuis {from} : {n} lancers, l'attaquant perd {a}, le défenseur perd {d}"
+            ),
+        }
+    };
+    if let Some(Event::Conquered { moved, .. }) = run.last().copied() {
+        line += &match l {
+            Lang::En => format!("; conquers it and moves in {moved}."),
+            Lang::Fr => format!(
+                " ; le conquiert et y fait entrer {}.",
+                say::armies(*moved, l)
+            ),
+        };
+    } else {
+        line.push('.');
     }
-    let (who, to, from, n) = (
-        pname(s, *seat),
-        say::le(*to, l),
-        say::le(*from, l),
-        run.len(),
-    );
-    Some(match l {
-        Lang::En => format!(
-            "{who} attacks {to} from {from}: {n} rolls, attacker loses {a}, defender loses {d}."
-        ),
-        Lang::Fr => format!(
-            "{who} attaque {to} depuis {from} : {n} lancers, l'attaquant perd {a}, le défenseur perd {d}."
-        ),
-    })
+    Some(line)
 }
 
 fn battle_line(s: &Risk, e: &Event, l: Lang) -> String {
@@ -1151,7 +1179,8 @@ pub fn private_view(s: &Risk, seat: Seat, l: Lang) -> String {
         l.pick("your private view", "votre vue privée")
     ));
     hand_lines(s, seat, l, &mut out);
-    if let Some(r) = &s.ranks[seat] {
+    // The ranked list matters while the draft is on; after it, the map says what it gave.
+    if let (Some(r), Phase::Claim | Phase::Draft) = (&s.ranks[seat], s.phase) {
         out.push(format!(
             "{} {}.",
             l.pick("Your ranking:", "Votre liste :"),
@@ -1207,7 +1236,8 @@ pub fn private_view(s: &Risk, seat: Seat, l: Lang) -> String {
             ),
         });
     }
-    waiting_lines(s, seat, l, &mut out);
+    // What the game waits for from this seat is the judge's to list, once, at the top
+    // of the mail (Session::pending).
     out.join("\n")
 }
 
@@ -1267,33 +1297,5 @@ fn hand_lines(s: &Risk, seat: Seat, l: Lang, out: &mut Vec<String>) {
             ),
             cards_held.join(", ")
         ));
-    }
-}
-
-/// What the game waits for from this seat, with the lines to answer.
-fn waiting_lines(s: &Risk, seat: Seat, l: Lang, out: &mut Vec<String>) {
-    for p in pending(s, l).into_iter().filter(|p| p.seat == seat) {
-        out.push(format!(
-            "{} {}",
-            l.pick("Waiting for you:", "On attend votre réponse :"),
-            p.question
-        ));
-        for c in &p.choices {
-            out.push(format!("  {c}"));
-        }
-        out.push(format!(
-            "  {} {}",
-            l.pick(
-                "default if you do not answer:",
-                "par défaut si vous ne répondez pas :"
-            ),
-            p.default
-        ));
-        if let Some(st) = &p.standing {
-            out.push(format!(
-                "  {} {st}",
-                l.pick("standing order:", "ordre permanent :")
-            ));
-        }
     }
 }

@@ -110,10 +110,11 @@ fn thousands_of_games_finish_and_replay() {
     println!("total games: {total}");
 }
 
-/// Issue 12, "Then what happened: dice compact, one line per battle": an attack's rolls are
-/// told in one line ("3 rolls, attacker loses 2, defender loses 4"), never one line a roll;
-/// the losses the lines tell add up to the losses the battles had (each die stays in the
-/// report's dice lines and the audit).
+/// Issue 12, "Then what happened: dice compact, one line per battle": an attack's rolls and
+/// its conquest are told in one line ("3 rolls, attacker loses 2, defender loses 4;
+/// conquers it and moves in 5."), never one line a roll; the losses the lines tell add up
+/// to the losses the battles had (each die stays in the report's dice lines and the
+/// audit), and every conquest is told.
 #[test]
 fn an_attack_is_told_in_one_line_and_its_losses_add_up() {
     let id = "narration-1";
@@ -134,7 +135,7 @@ fn an_attack_is_told_in_one_line_and_its_losses_add_up() {
         .filter_map(|l| {
             let rest = l.split("attacker loses ").nth(1)?;
             let (a, rest) = rest.split_once(", defender loses ")?;
-            let d = rest.trim_end_matches('.');
+            let d: String = rest.chars().take_while(char::is_ascii_digit).collect();
             Some((a.parse::<u32>().ok()?, d.parse::<u32>().ok()?))
         })
         .fold((0, 0), |s, (a, d)| (s.0 + a, s.1 + d));
@@ -152,4 +153,12 @@ fn an_attack_is_told_in_one_line_and_its_losses_add_up() {
         })
         .fold((0, 0), |s, (a, d)| (s.0 + a, s.1 + d));
     assert_eq!(told, had);
+    let conquests = t
+        .history
+        .iter()
+        .flat_map(|e| &e.events)
+        .filter(|e| matches!(e, castellan_risk::Event::Conquered { .. }))
+        .count();
+    let told_conquests = lines.iter().filter(|l| l.contains("conquers")).count();
+    assert_eq!(told_conquests, conquests);
 }
