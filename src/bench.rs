@@ -9,6 +9,7 @@ use crate::demo::LocalJudge;
 use crate::error::ShellError;
 use crate::players::{play_games, MailPlayers, PlayError};
 use crate::simulate::{self, SimulateSettings};
+use castellan_judge::Store;
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -44,6 +45,9 @@ pub struct BenchReport {
     pub database_bytes: u64,
     /// Peak resident memory of the process (VmHWM), in KiB.
     pub peak_rss_kib: Option<u64>,
+    /// What the games' mail cost their players (issue 12): mails per player per round,
+    /// by kind, the longest turn mail.
+    pub mail: crate::budget::MailBudget,
     pub engine: Vec<EngineSpeed>,
 }
 
@@ -110,6 +114,7 @@ fn run_in(
     let mut service_time = Duration::ZERO;
     let mut mails = 0;
     let mut created = 0;
+    let mut all_ids = Vec::new();
     let mut progress = crate::progress::Progress::new("bench", "order mails", Some(s.mails as u64));
     let start = Instant::now();
     while mails < s.mails {
@@ -119,6 +124,7 @@ fn run_in(
             created += 1;
         }
         local.pass_after(0)?;
+        all_ids.extend(ids.iter().cloned());
         let played = play_games(svc, &mut bots, &ids, s.mails - mails, max_lines, |round| {
             let t0 = Instant::now();
             local
@@ -145,6 +151,23 @@ fn run_in(
         .map(|rd| rd.count())
         .unwrap_or(0);
     svc.store.flush()?;
+    // The mail budget over every game: their players, their dice turns, their setups.
+    let (mut turns, mut setup) = (0, 0);
+    for id in &all_ids {
+        if let Some(rec) = svc.store.game(id)? {
+            if let Some(session) = crate::players::load_session(&rec)? {
+                turns += session.turn();
+                setup += crate::budget::setup_turns(session.as_ref());
+            }
+        }
+    }
+    let mail = crate::budget::measure(
+        &svc.config.outbox_path(),
+        &format!("gm@{}", crate::players::PLAYER_DOMAIN),
+        s.players * all_ids.len().max(1),
+        turns,
+        setup,
+    );
     let mut engine = Vec::new();
     if s.engine_games > 0 {
         let all = crate::games::all();
@@ -195,6 +218,7 @@ fn run_in(
             .unwrap_or(0.0),
         database_bytes: dir_size(&svc.config.database_path()),
         peak_rss_kib: peak_rss_kib(),
+        mail,
         engine,
     })
 }
@@ -206,7 +230,8 @@ impl BenchReport {
              \x20 order mails in: {}, mails out: {}, games: {}, wall {:.2} s\n\
              \x20 throughput: {:.1} order mails/s (bots' thinking included); service time {:.2} ms per mail\n\
              \x20 latency inbox → outbox: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms\n\
-             \x20 database on disk: {:.1} MiB; peak RSS {}\n",
+             \x20 database on disk: {:.1} MiB; peak RSS {}\n\
+             \x20 mail budget: {:.1} mails a player a round; longest turn mail {} lines, deadline by line {}\n",
             self.game,
             self.players,
             self.tables,
@@ -223,6 +248,9 @@ impl BenchReport {
             self.peak_rss_kib
                 .map(|k| format!("{:.1} MiB", k as f64 / 1024.0))
                 .unwrap_or_else(|| "unknown".into()),
+            self.mail.per_player_per_round,
+            self.mail.longest_report_lines,
+            self.mail.latest_deadline_line,
         );
         if !self.engine.is_empty() {
             out += "engine only (bots, no mail, no store):\n";

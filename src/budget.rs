@@ -28,6 +28,24 @@ pub struct MailBudget {
     pub average_bytes: usize,
 }
 
+/// The dice turns of a game's setup: up to the one at whose end the first turn of play (a
+/// `turn` or `move` prompt) is awaited, which the budget counts as one round (issue 12); 0
+/// when play is awaited from the start.
+pub fn setup_turns(session: &dyn castellan_engine::Session) -> u32 {
+    (0..=session.turn())
+        .find(|t| {
+            session.at_turn(*t).is_ok_and(|x| {
+                x.pending(castellan_engine::Lang::En).iter().any(|p| {
+                    matches!(
+                        p.kind,
+                        castellan_engine::PromptKind::Turn | castellan_engine::PromptKind::Move
+                    )
+                })
+            })
+        })
+        .unwrap_or(0)
+}
+
 /// What a mail is, from its subject (the demo's mails are English).
 fn kind(subject: &str) -> &'static str {
     if subject.starts_with("Re:") || subject.contains("] Re:") {

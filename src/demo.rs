@@ -134,23 +134,7 @@ pub fn run(s: &DemoSettings, base: &Config) -> Result<DemoReport, ShellError> {
     })?;
     let session = load_session(&rec)?;
     let turns = session.as_ref().map_or(0, |s| s.turn());
-    // The setup: the dice turns up to the one at whose end the first turn of play (a
-    // `turn` or `move` prompt) is awaited; the mail budget counts it as one round (issue
-    // 12). 0 when play is awaited from the start.
-    let setup_turns = session.as_ref().map_or(0, |s| {
-        (0..=turns)
-            .find(|t| {
-                s.at_turn(*t).is_ok_and(|x| {
-                    x.pending(castellan_engine::Lang::En).iter().any(|p| {
-                        matches!(
-                            p.kind,
-                            castellan_engine::PromptKind::Turn | castellan_engine::PromptKind::Move
-                        )
-                    })
-                })
-            })
-            .unwrap_or(0)
-    });
+    let setup_turns = session.as_deref().map_or(0, crate::budget::setup_turns);
     let audit = match svc.judge.admin(
         &svc.store,
         AdminCommand::Verify { game: id.clone() },

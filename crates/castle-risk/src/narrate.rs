@@ -857,6 +857,34 @@ pub(crate) fn same_battle_run(run: &[&Event], next: &Event) -> bool {
     {
         return a == b;
     }
+    // A plain attack by land (no General, no Marshal): its declaration, its rolls and its
+    // conquest in one line.
+    if let Some(Event::AttackDeclared {
+        from,
+        to,
+        ship: None,
+        ..
+    }) = run.first().copied()
+    {
+        if matches!(run.last(), Some(Event::Conquered { .. })) {
+            return false;
+        }
+        return match next {
+            Event::Battle {
+                from: f,
+                to: t,
+                general: false,
+                marshal: false,
+                ..
+            } => (f, t) == (from, to),
+            Event::Conquered {
+                to: t,
+                by_sea: false,
+                ..
+            } => t == to && run.len() > 1,
+            _ => false,
+        };
+    }
     let key = |e: &Event| match e {
         Event::Battle {
             from,
@@ -877,6 +905,58 @@ pub(crate) fn same_battle_run(run: &[&Event], next: &Event) -> bool {
 /// rolls, the bonuses, what each side lost (each die is in the report's dice lines); or
 /// every territory a player re-occupied, by where the armies came from.
 pub(crate) fn battle_run(g: &CastleRisk, run: &[&Event], lang: Lang) -> Option<String> {
+    if let Some(Event::AttackDeclared { seat, from, to, .. }) = run.first().copied() {
+        let battles: Vec<&Event> = run
+            .iter()
+            .copied()
+            .filter(|e| matches!(e, Event::Battle { .. }))
+            .collect();
+        let (mut a, mut d) = (0, 0);
+        for e in &battles {
+            if let Event::Battle {
+                attacker_losses,
+                defender_losses,
+                ..
+            } = e
+            {
+                a += attacker_losses;
+                d += defender_losses;
+            }
+        }
+        let rolls = match battles.as_slice() {
+            [Event::Battle {
+                attacker, defender, ..
+            }] => lang.pick(
+                format!(
+                    "dice {} against {}",
+                    dice_text(attacker),
+                    dice_text(defender)
+                ),
+                format!("dés {} contre {}", dice_text(attacker), dice_text(defender)),
+            ),
+            _ => lang.pick(
+                format!("{} rolls", battles.len()),
+                format!("{} lancers", battles.len()),
+            ),
+        };
+        let (who, t, f) = (g.name(*seat), tn(*to, lang), tn(*from, lang));
+        let mut line = lang.pick(
+            format!("{who} attacks {t} from {f}: {rolls}, attacker loses {a}, defender loses {d}"),
+            format!(
+                "{who} attaque {} depuis {f} : {rolls}, l'attaquant perd {a}, le défenseur perd {d}",
+                text::le(*to)
+            ),
+        );
+        if let Some(Event::Conquered { moved, .. }) = run.last().copied() {
+            line += &lang.pick(
+                format!("; conquers it and moves in {moved} armies."),
+                format!(" ; le conquiert et y fait entrer {}.", armees(*moved)),
+            );
+        } else {
+            line.push('.');
+        }
+        return Some(line);
+    }
     if let Some(Event::Reoccupied { seat, .. }) = run.first().copied() {
         // "Bot4 re-occupies Netherlands, Ireland (from Greece) and Serbia (from Burgundy)."
         let mut groups: Vec<(T, Vec<T>)> = Vec::new();

@@ -209,8 +209,9 @@ fn tuning_stats() {
 
 /// Issue 12, "dice compact, one line per battle": the rolls of one attack (same
 /// territories, same General and Marshal) are told in one line, "  9 rolls (+1 General):
-/// attacker loses 5, defender loses 4."; the losses the lines tell add up to the losses the
-/// battles had.
+/// attacker loses 5, defender loses 4.", and a plain attack by land with its conquest in
+/// one line; the losses the lines tell add up to the losses the battles had, and every
+/// conquest is told.
 #[test]
 fn an_attacks_rolls_are_told_in_one_line_and_its_losses_add_up() {
     let (t, _) = bot_game(
@@ -251,4 +252,18 @@ fn an_attacks_rolls_are_told_in_one_line_and_its_losses_add_up() {
         })
         .fold((0, 0), |s, (a, d)| (s.0 + a, s.1 + d));
     assert_eq!(told, had);
+    // Every conquest is told, on its attack's line or its own.
+    let conquests = t
+        .history
+        .iter()
+        .flat_map(|e| &e.events)
+        .filter(|e| matches!(e, castellan_castle_risk::Event::Conquered { .. }))
+        .count();
+    assert_eq!(
+        lines.iter().filter(|l| l.contains(" conquers ")).count(),
+        conquests
+    );
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("; conquers it and moves in ")));
 }
