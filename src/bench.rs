@@ -43,6 +43,10 @@ pub struct BenchReport {
     pub latency_ms_p99: f64,
     pub latency_ms_max: f64,
     pub database_bytes: u64,
+    /// The largest value stored (a game record today: it holds the game's whole history),
+    /// in bytes, and its tree.
+    pub largest_value_bytes: u64,
+    pub largest_value_tree: String,
     /// Peak resident memory of the process (VmHWM), in KiB.
     pub peak_rss_kib: Option<u64>,
     /// What the games' mail cost their players (issue 12): mails per player per round,
@@ -151,6 +155,7 @@ fn run_in(
         .map(|rd| rd.count())
         .unwrap_or(0);
     svc.store.flush()?;
+    let (largest_value_bytes, largest_value_tree) = svc.store.largest_value()?;
     // The mail budget over every game: their players, their dice turns, their setups.
     let (mut turns, mut setup) = (0, 0);
     for id in &all_ids {
@@ -217,6 +222,8 @@ fn run_in(
             .map(|d| d.as_secs_f64() * 1000.0)
             .unwrap_or(0.0),
         database_bytes: dir_size(&svc.config.database_path()),
+        largest_value_bytes,
+        largest_value_tree,
         peak_rss_kib: peak_rss_kib(),
         mail,
         engine,
@@ -230,7 +237,7 @@ impl BenchReport {
              \x20 order mails in: {}, mails out: {}, games: {}, wall {:.2} s\n\
              \x20 throughput: {:.1} order mails/s (bots' thinking included); service time {:.2} ms per mail\n\
              \x20 latency inbox → outbox: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms\n\
-             \x20 database on disk: {:.1} MiB; peak RSS {}\n\
+             \x20 database on disk: {:.1} MiB; largest stored value {} bytes ({}); peak RSS {}\n\
              \x20 mail budget: {:.1} mails a player a round; longest turn mail {} lines, deadline by line {}\n",
             self.game,
             self.players,
@@ -245,6 +252,8 @@ impl BenchReport {
             self.latency_ms_p99,
             self.latency_ms_max,
             self.database_bytes as f64 / 1048576.0,
+            self.largest_value_bytes,
+            self.largest_value_tree,
             self.peak_rss_kib
                 .map(|k| format!("{:.1} MiB", k as f64 / 1024.0))
                 .unwrap_or_else(|| "unknown".into()),

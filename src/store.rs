@@ -197,6 +197,22 @@ impl SledStore {
     }
 
     /// The database folder.
+    /// The largest value stored in any tree, in bytes, and its tree (issue 11: sled writes
+    /// values over its blob threshold to files of their own).
+    pub fn largest_value(&self) -> Result<(u64, String), StoreError> {
+        let mut best = (0u64, String::new());
+        for name in self.db.tree_names() {
+            let tree = self.db.open_tree(&name).map_err(err)?;
+            for kv in tree.iter() {
+                let (_, v) = kv.map_err(err)?;
+                if v.len() as u64 > best.0 {
+                    best = (v.len() as u64, String::from_utf8_lossy(&name).into_owned());
+                }
+            }
+        }
+        Ok(best)
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }

@@ -57,12 +57,18 @@ pub fn border_lines(g: &CastleRisk, seat: Seat, lang: Lang) -> Vec<String> {
             continue;
         }
         let around = borders(t);
-        // Every neighbour its own and no sea to sail: one shared line (issue 12: a
-        // 6-player report stays short).
-        if sea_words(t, lang).is_none()
-            && around.iter().all(|(n, _)| g.board[*n].owner == Some(seat))
-        {
-            inside.push(format!("{} {}", tn(t, lang), g.board[t].armies));
+        // Every neighbour its own: one shared line, with its sea if it has one (issue 12:
+        // a 6-player report stays short).
+        if around.iter().all(|(n, _)| g.board[*n].owner == Some(seat)) {
+            inside.push(match sea_words(t, lang) {
+                Some(sea) => format!(
+                    "{} {} ({} {sea})",
+                    tn(t, lang),
+                    g.board[t].armies,
+                    lang.pick("Admiral:", "Amiral :")
+                ),
+                None => format!("{} {}", tn(t, lang), g.board[t].armies),
+            });
             continue;
         }
         let near: Vec<String> = around
