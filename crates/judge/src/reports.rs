@@ -245,30 +245,6 @@ impl Run<'_> {
                 }
                 continue;
             }
-            if let Some(from) = g.rec.told.remove(&to) {
-                // Everything since this reader's last mail, and the whole map.
-                let mut ctx = self.public_report_from(&g.rec, session.as_ref(), &dice, lang, from);
-                ctx.map_changes = None;
-                match seat {
-                    None => {
-                        let svg = session.picture(Viewer::Public, lang);
-                        localize(&mut ctx, &g.rec, &to, lang);
-                        self.send(&to, lang, "report", &ctx, &id, None);
-                        self.attach_picture(&g.rec, svg.as_deref(), lang);
-                    }
-                    Some(s) => {
-                        told.push(s);
-                        ctx.me = Some(self.private_ctx_from(g, s, lang, from));
-                        let token = g.rec.seats[s].token.clone();
-                        localize(&mut ctx, &g.rec, &to, lang);
-                        self.send(&to, lang, "report", &ctx, &id, Some(&token));
-                        self.for_reader();
-                        let svg = crate::html::seat_picture(session.as_ref(), s, lang);
-                        self.attach_picture(&g.rec, svg.as_deref(), lang);
-                    }
-                }
-                continue;
-            }
             if !public.iter().any(|(l, _, _)| *l == lang) {
                 let mut ctx = self.public_report(&g.rec, session.as_ref(), &dice, lang);
                 // The indices come from the game's language; another language's map is
@@ -281,36 +257,50 @@ impl Run<'_> {
                 let svg = session.picture(Viewer::Public, lang);
                 public.push((lang, ctx, svg));
             }
-            let Some((_, ctx, svg)) = public.iter().find(|(l, _, _)| *l == lang) else {
+            let Some((_, cached, public_svg)) = public.iter().find(|(l, _, _)| *l == lang) else {
                 continue;
             };
-            match seat {
-                None => {
-                    let (mut ctx, svg) = (ctx.clone(), svg.clone());
-                    // Observers and the game master read the whole map.
-                    ctx.map_changes = None;
-                    localize(&mut ctx, &g.rec, &to, lang);
-                    self.send(&to, lang, "report", &ctx, &id, None);
-                    self.attach_picture(&g.rec, svg.as_deref(), lang);
+            // A reader whose reports were held: everything since their last mail, and the
+            // whole map.
+            let held = g.rec.told.remove(&to);
+            let mut ctx = match held {
+                Some(from) => {
+                    let mut c =
+                        self.public_report_from(&g.rec, session.as_ref(), &dice, lang, from);
+                    c.map_changes = None;
+                    c
                 }
+                None => cached.clone(),
+            };
+            let public_svg = public_svg.clone();
+            let token = match seat {
                 Some(s) => {
                     told.push(s);
-                    let mut ctx = ctx.clone();
-                    ctx.me = Some(self.private_ctx(g, s, lang));
+                    ctx.me =
+                        Some(self.private_ctx_from(g, s, lang, held.unwrap_or(g.rec.reported)));
                     if g.rec.seats[s].map == MapDetail::Full {
                         ctx.map_changes = None;
                     }
-                    let token = g.rec.seats[s].token.clone();
-                    localize(&mut ctx, &g.rec, &to, lang);
-                    self.send(&to, lang, "report", &ctx, &id, Some(&token));
-                    self.for_reader();
-                    let svg = g
-                        .session
-                        .as_ref()
-                        .and_then(|x| crate::html::seat_picture(x.as_ref(), s, lang));
-                    self.attach_picture(&g.rec, svg.as_deref(), lang);
+                    Some(g.rec.seats[s].token.clone())
                 }
-            }
+                // Observers and the game master read the whole map.
+                None => {
+                    ctx.map_changes = None;
+                    None
+                }
+            };
+            localize(&mut ctx, &g.rec, &to, lang);
+            self.send(&to, lang, "report", &ctx, &id, token.as_deref());
+            let svg = match seat {
+                Some(s) => {
+                    self.for_reader();
+                    g.session
+                        .as_ref()
+                        .and_then(|x| crate::html::seat_picture(x.as_ref(), s, lang))
+                }
+                None => public_svg,
+            };
+            self.attach_picture(&g.rec, svg.as_deref(), lang);
         }
         for seat in 0..g.rec.seats.len() {
             if !told.contains(&seat) {
