@@ -52,11 +52,12 @@ pub(crate) struct PromptCtx {
     pub question: String,
     pub choices: Vec<String>,
     /// The choices as the mail lays them out: one a line, or several a line when each is
-    /// short (Castello's "A5-A3"), so a long list of moves stays a few lines.
+    /// short (Castello's "A5-A3"), so a long list of moves stays a few lines. At most
+    /// [`CHOICE_ROWS`] rows in all: past that, the first rows, how many choices were left
+    /// out (`more_choices`), and the last row (`last_rows`: often END).
     pub choice_rows: Vec<String>,
-    /// Choices left out of `choice_rows` (a mail shows at most [`CHOICE_ROWS`] rows; a
-    /// row in their place says how many).
     pub more_choices: usize,
+    pub last_rows: Vec<String>,
     pub default: String,
     pub standing: Option<String>,
 }
@@ -64,41 +65,31 @@ pub(crate) struct PromptCtx {
 /// The most rows of choices a mail shows: they are examples; the order help has the rest.
 pub(crate) const CHOICE_ROWS: usize = 6;
 
-/// Choices that are one short word each (at most 12 characters, no space: Castello's
-/// moves) go 8 to a line; any other choice list, one a line, so each line can be copied.
-fn choice_rows(choices: &[String]) -> Vec<String> {
-    let word = |c: &String| c.chars().count() <= 12 && !c.contains(char::is_whitespace);
-    if choices.iter().all(word) {
-        choices.chunks(8).map(|row| row.join("  ")).collect()
-    } else {
-        choices.to_vec()
-    }
-}
-
-impl PromptCtx {
-    fn new(p: &Prompt, lang: Lang) -> PromptCtx {
-        let mut rows = choice_rows(&p.choices);
-        let mut more = 0;
-        if rows.len() > CHOICE_ROWS {
-            // The first rows and the last (often END, or the default's kind), with how
-            // many were left out between them.
-            let last = rows.pop().unwrap_or_default();
-            let left: Vec<String> = rows.drain(CHOICE_ROWS - 2..).collect();
-            more = left
-                .iter()
-                .map(|r| r.split("  ").filter(|c| !c.is_empty()).count())
-                .sum();
-            rows.push(lang.pick(
-                format!("... and {more} more like these"),
-                format!("... et {more} autres du même genre"),
-            ));
-            rows.push(last);
-        }
+impl From<&Prompt> for PromptCtx {
+    fn from(p: &Prompt) -> PromptCtx {
+        // One short word each (at most 12 characters, no space: Castello's moves): 8 to a
+        // line; any other choice, one a line, so each line can be copied.
+        let word = |c: &String| c.chars().count() <= 12 && !c.contains(char::is_whitespace);
+        let per_row = if p.choices.iter().all(word) { 8 } else { 1 };
+        let rows: Vec<&[String]> = p.choices.chunks(per_row).collect();
+        let (shown, more, last) = if rows.len() > CHOICE_ROWS {
+            let keep = CHOICE_ROWS - 2;
+            let left_out = &rows[keep..rows.len() - 1];
+            (
+                &rows[..keep],
+                left_out.iter().map(|r| r.len()).sum(),
+                &rows[rows.len() - 1..],
+            )
+        } else {
+            (&rows[..], 0, &rows[..0])
+        };
+        let join = |rs: &[&[String]]| rs.iter().map(|r| r.join("  ")).collect();
         PromptCtx {
             kind: p.kind.as_str().to_string(),
             question: p.question.clone(),
+            choice_rows: join(shown),
             more_choices: more,
-            choice_rows: rows,
+            last_rows: join(last),
             choices: p.choices.clone(),
             default: p.default.clone(),
             standing: p.standing.clone(),
@@ -112,7 +103,7 @@ pub(crate) fn prompts_of(session: &dyn Session, seat: usize, lang: Lang) -> Vec<
         .pending(lang)
         .iter()
         .filter(|p| p.seat == seat)
-        .map(|p| PromptCtx::new(p, lang))
+        .map(PromptCtx::from)
         .collect()
 }
 
@@ -399,17 +390,18 @@ mod tests {
         let attacks: Vec<String> = (0..8).map(|i| format!("ATTACK T{i} FROM S")).collect();
         let mut all: Vec<&str> = attacks.iter().map(String::as_str).collect();
         all.push("END");
-        let p = PromptCtx::new(&prompt(&all), Lang::En);
-        assert_eq!(p.choice_rows.len(), CHOICE_ROWS);
-        assert_eq!(p.choice_rows[4], "... and 4 more like these");
-        assert_eq!(p.choice_rows[5], "END");
+        let p = PromptCtx::from(&prompt(&all));
+        assert_eq!(p.choice_rows.len(), CHOICE_ROWS - 2);
+        assert_eq!(p.choice_rows[3], "ATTACK T3 FROM S");
         assert_eq!(p.more_choices, 4);
+        assert_eq!(p.last_rows, vec!["END"]);
         let moves: Vec<String> = (0..20).map(|i| format!("A{i}-B{i}")).collect();
         let m: Vec<&str> = moves.iter().map(String::as_str).collect();
-        let p = PromptCtx::new(&prompt(&m), Lang::Fr);
+        let p = PromptCtx::from(&prompt(&m));
         assert_eq!(p.choice_rows.len(), 3);
         assert_eq!(p.choice_rows[0].split("  ").count(), 8);
-        let p = PromptCtx::new(&prompt(&["ADD 1", "ADD 2"]), Lang::En);
+        assert_eq!((p.more_choices, p.last_rows.len()), (0, 0));
+        let p = PromptCtx::from(&prompt(&["ADD 1", "ADD 2"]));
         assert_eq!(p.choice_rows, vec!["ADD 1", "ADD 2"]);
     }
 }

@@ -11,8 +11,13 @@ use serde_json::json;
 fn contexts() -> Vec<(&'static str, &'static str, serde_json::Value)> {
     let prompt = json!({"kind": "turn", "question": "Attack, fortify or end your turn.",
         "choices": ["ATTACK Livonia FROM Poland UNTIL CONQUERED", "END"],
-        "choice_rows": ["ATTACK Livonia FROM Poland UNTIL CONQUERED", "END"], "more_choices": 0,
+        "choice_rows": ["ATTACK Livonia FROM Poland UNTIL CONQUERED", "END"], "more_choices": 0, "last_rows": [],
         "default": "END", "standing": "SET DEFEND 2"});
+    // A long list: the first rows, how many were left out, the last (issue 12).
+    let long_prompt = json!({"kind": "turn", "question": "Attack, fortify or end your turn.",
+        "choices": [], "choice_rows": ["ATTACK Livonia FROM Poland UNTIL CONQUERED",
+            "ATTACK Ukraine FROM Poland UNTIL CONQUERED"], "more_choices": 5,
+        "last_rows": ["END"], "default": "END", "standing": null});
     let players = json!([{"name": "Red", "bot": false, "resigned": false},
                          {"name": "Blue", "bot": true, "resigned": false}]);
     vec![
@@ -72,7 +77,7 @@ fn contexts() -> Vec<(&'static str, &'static str, serde_json::Value)> {
                 "next_turn": 12, "players": players,
                 "me": {"game_id": "castle-7", "name": "Red", "turn": 12,
                     "happened": ["you draw a Marshal card"], "context": [],
-                    "view": "Hand: Marshal, Spy", "prompts": [prompt],
+                    "view": "Hand: Marshal, Spy", "prompts": [long_prompt],
                     "deadline": "Tue 14 Jan 2025 18:00 UTC", "deadline_short": "Tue 18:00 UTC"}}),
         ),
         (
