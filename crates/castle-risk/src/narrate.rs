@@ -901,6 +901,18 @@ pub(crate) fn same_battle_run(run: &[&Event], next: &Event) -> bool {
     }
 }
 
+/// What the attacker and the defender lost in the battles among `events`.
+fn losses(events: &[&Event]) -> (u32, u32) {
+    events.iter().fold((0, 0), |(a, d), e| match e {
+        Event::Battle {
+            attacker_losses,
+            defender_losses,
+            ..
+        } => (a + attacker_losses, d + defender_losses),
+        _ => (a, d),
+    })
+}
+
 /// One line for a run (issue 12, "one line per battle" rather than one a roll): how many
 /// rolls, the bonuses, what each side lost (each die is in the report's dice lines); or
 /// every territory a player re-occupied, by where the armies came from.
@@ -911,18 +923,7 @@ pub(crate) fn battle_run(g: &CastleRisk, run: &[&Event], lang: Lang) -> Option<S
             .copied()
             .filter(|e| matches!(e, Event::Battle { .. }))
             .collect();
-        let (mut a, mut d) = (0, 0);
-        for e in &battles {
-            if let Event::Battle {
-                attacker_losses,
-                defender_losses,
-                ..
-            } = e
-            {
-                a += attacker_losses;
-                d += defender_losses;
-            }
-        }
+        let (a, d) = losses(&battles);
         let rolls = match battles.as_slice() {
             [Event::Battle {
                 attacker, defender, ..
@@ -997,18 +998,7 @@ pub(crate) fn battle_run(g: &CastleRisk, run: &[&Event], lang: Lang) -> Option<S
     else {
         return None;
     };
-    let (mut a, mut d) = (0, 0);
-    for e in run {
-        if let Event::Battle {
-            attacker_losses,
-            defender_losses,
-            ..
-        } = e
-        {
-            a += attacker_losses;
-            d += defender_losses;
-        }
-    }
+    let (a, d) = losses(run);
     let n = run.len();
     let bonus = match (general, marshal) {
         (false, false) => String::new(),
