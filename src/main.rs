@@ -431,6 +431,31 @@ fn unknown_game(name: &str) -> ShellError {
     ))
 }
 
+/// An export as pretty JSON, to `file` (saying what was written and that it holds
+/// `secret`) or to stdout.
+fn write_export(
+    export: &impl serde::Serialize,
+    what: &str,
+    file: Option<std::path::PathBuf>,
+    secret: &str,
+) -> Result<ExitCode, ShellError> {
+    let text = serde_json::to_string_pretty(export).map_err(|e| ShellError::BadInput {
+        what: format!("export of {what}"),
+        why: e.to_string(),
+    })?;
+    match file {
+        Some(p) => {
+            std::fs::write(&p, text + "\n").map_err(|e| ShellError::io(&p, e))?;
+            eprintln!(
+                "{what} written to {} (it holds {secret}: keep it private)",
+                p.display()
+            );
+        }
+        None => println!("{text}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn campaign_command(config: Config, c: CampaignCommand) -> Result<ExitCode, ShellError> {
     match c {
         CampaignCommand::New { name, gm, args } => {
@@ -451,23 +476,8 @@ fn campaign_command(config: Config, c: CampaignCommand) -> Result<ExitCode, Shel
         CampaignCommand::Export { campaign, file } => {
             let svc = Service::open(config, system_clock())?;
             let e = castellan::transfer::export_campaign(&svc.store, &campaign)?;
-            let text = serde_json::to_string_pretty(&e).map_err(|e| ShellError::BadInput {
-                what: format!("export of {campaign}"),
-                why: e.to_string(),
-            })?;
-            match file {
-                Some(p) => {
-                    std::fs::write(&p, text + "\n").map_err(|e| ShellError::io(&p, e))?;
-                    eprintln!(
-                        "{campaign} and its {} game(s) written to {} (it holds the games' \
-                         secrets: keep it private)",
-                        e.games.len(),
-                        p.display()
-                    );
-                }
-                None => println!("{text}"),
-            }
-            Ok(ExitCode::SUCCESS)
+            let what = format!("{campaign} and its {} game(s)", e.games.len());
+            write_export(&e, &what, file, "the games' secrets")
         }
         CampaignCommand::Import { file } => {
             let svc = Service::open(config, system_clock())?;
@@ -522,21 +532,7 @@ fn game_command(config: Config, g: GameCommand) -> Result<ExitCode, ShellError> 
         GameCommand::Export { game, file } => {
             let svc = Service::open(config, system_clock())?;
             let e = castellan::transfer::export(&svc.store, &game)?;
-            let text = serde_json::to_string_pretty(&e).map_err(|e| ShellError::BadInput {
-                what: format!("export of {game}"),
-                why: e.to_string(),
-            })?;
-            match file {
-                Some(p) => {
-                    std::fs::write(&p, text + "\n").map_err(|e| ShellError::io(&p, e))?;
-                    eprintln!(
-                        "{game} written to {} (it holds the game's secret: keep it private)",
-                        p.display()
-                    );
-                }
-                None => println!("{text}"),
-            }
-            Ok(ExitCode::SUCCESS)
+            write_export(&e, &game, file, "the game's secret")
         }
         GameCommand::Import { file } => {
             let svc = Service::open(config, system_clock())?;
