@@ -159,7 +159,7 @@ fn run_in(
     // The mail budget over every game: their players, their dice turns, their setups.
     let (mut turns, mut setup) = (0, 0);
     for id in &all_ids {
-        if let Some(rec) = svc.store.game(id)? {
+        if let Some(rec) = svc.store.game_whole(id)? {
             if let Some(session) = crate::players::load_session(&rec)? {
                 turns += session.turn();
                 setup += crate::budget::setup_turns(session.as_ref());

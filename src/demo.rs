@@ -129,7 +129,7 @@ pub fn run(s: &DemoSettings, base: &Config) -> Result<DemoReport, ShellError> {
                 .map_err(|e| PlayError::Io(e.to_string()))
         },
     )?;
-    let rec = svc.store.game(&id)?.ok_or_else(|| {
+    let rec = svc.store.game_whole(&id)?.ok_or_else(|| {
         ShellError::Store(castellan_judge::StoreError(format!("game {id} vanished")))
     })?;
     let session = load_session(&rec)?;

@@ -22,7 +22,7 @@ pub struct RenderArgs<'a> {
 pub fn render(svc: &Service, a: &RenderArgs) -> Result<String, ShellError> {
     let rec = svc
         .store
-        .game(a.game)?
+        .game_whole(a.game)?
         .ok_or_else(|| ShellError::Usage(format!("there is no game \"{}\"", a.game)))?;
     let session = crate::players::load_session(&rec)?.ok_or_else(|| {
         ShellError::Usage(format!("{} has not started: nothing to draw yet", a.game))

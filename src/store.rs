@@ -1,7 +1,13 @@
 //! sled behind the judge's [`Store`] trait: one inbound message = one transaction over
 //! every tree it touches, flushed to disk before the message is acknowledged.
 //!
-//! Trees: `games` (id → GameRecord JSON), `processed` (Message-ID → unix time),
+//! Trees: `games` (id → the game's header: its GameRecord without the table, with the
+//! schema version), `states` (id → its snapshot: the table without its history),
+//! `history` (id, 0, big-endian entry number → one history entry; appended, never
+//! rewritten), `due` (due time, id → empty: the tick's index, `castellan_judge::stored::next_due`),
+//! `game_index` (`due/<id>` → its key in `due`; `hlen/<id>` → how many history entries are
+//! stored), all written in the same transaction as the game (issue 11; a database of
+//! schema 1, each game whole in `games`, is converted at open). `processed` (Message-ID → unix time),
 //! `outbox` (big-endian sequence → [`OutboxItem`] JSON), `sent` (Message-ID → unix time),
 //! `log` (game id, 0, big-endian sequence → LogLine JSON), `senders` (address → SenderRecord),
 //! `meta` (`journal_seq` → the big-endian sequence number of the last journal entry
@@ -9,7 +15,8 @@
 //! `records` (address → PlayerRecord, issue 15), `campaigns` (id → CampaignRecord, issue 15).
 
 use castellan_judge::{
-    CampaignRecord, Changes, GameRecord, Outbound, PlayerRecord, SenderRecord, Store, StoreError,
+    stored, CampaignRecord, Changes, GameRecord, Outbound, PlayerRecord, SenderRecord, Store,
+    StoreError,
 };
 use serde::{Deserialize, Serialize};
 use sled::transaction::{ConflictableTransactionError, TransactionError};
@@ -42,10 +49,131 @@ pub struct SledStore {
     meta: sled::Tree,
     records: sled::Tree,
     campaigns: sled::Tree,
+    states: sled::Tree,
+    history: sled::Tree,
+    due: sled::Tree,
+    game_index: sled::Tree,
 }
 
 /// The key in the `meta` tree of the last journal entry committed.
 const JOURNAL_SEQ: &[u8] = b"journal_seq";
+/// The key in the `meta` tree of the stored layout's version (absent: 1).
+const SCHEMA_KEY: &[u8] = b"schema";
+
+/// The key of history entry `n` of game `id`.
+fn entry_key(id: &str, n: usize) -> Vec<u8> {
+    let mut k = Vec::with_capacity(id.len() + 9);
+    k.extend_from_slice(id.as_bytes());
+    k.push(0);
+    k.extend_from_slice(&(n as u64).to_be_bytes());
+    k
+}
+
+/// The key of game `id` in the `due` index at unix time `at` (ordered by time, negative
+/// times included).
+fn due_key(at: i64, id: &str) -> Vec<u8> {
+    let mut k = ((at as u64) ^ (1 << 63)).to_be_bytes().to_vec();
+    k.extend_from_slice(id.as_bytes());
+    k
+}
+
+fn index_key(kind: &str, id: &str) -> Vec<u8> {
+    format!("{kind}/{id}").into_bytes()
+}
+
+/// One game ready to be written: its header and snapshot serialized, the history entries
+/// in hand serialized with their numbers, its due key.
+struct GameWrite {
+    id: String,
+    header: Vec<u8>,
+    snapshot: Option<Vec<u8>>,
+    base: usize,
+    len: usize,
+    entries: Vec<Vec<u8>>,
+    due: Option<Vec<u8>>,
+}
+
+impl GameWrite {
+    fn of(g: &GameRecord) -> Result<GameWrite, StoreError> {
+        let parts = stored::split(g)?;
+        let header = serde_json::to_vec(&stored::header_value(&parts.header)?).map_err(err)?;
+        let snapshot = parts
+            .snapshot
+            .as_ref()
+            .map(|s| serde_json::to_vec(s).map_err(err))
+            .transpose()?;
+        let entries = parts
+            .entries
+            .iter()
+            .map(|e| serde_json::to_vec(e).map_err(err))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(GameWrite {
+            id: g.id.clone(),
+            header,
+            snapshot,
+            base: parts.base,
+            len: if parts.snapshot.is_some() {
+                parts.history_len()
+            } else {
+                0
+            },
+            entries,
+            due: stored::next_due(&parts.header).map(|t| due_key(t, &g.id)),
+        })
+    }
+
+    /// Write it in a transaction over (games, states, history, due, game_index). History
+    /// entries already stored are not written again (see `stored::appended`).
+    fn write(
+        &self,
+        games: &sled::transaction::TransactionalTree,
+        states: &sled::transaction::TransactionalTree,
+        history: &sled::transaction::TransactionalTree,
+        due: &sled::transaction::TransactionalTree,
+        index: &sled::transaction::TransactionalTree,
+    ) -> Result<(), ConflictableTransactionError<String>> {
+        let hlen_key = index_key("hlen", &self.id);
+        let stored = match index.get(&hlen_key)? {
+            Some(v) => u64::from_be_bytes(v.as_ref().try_into().map_err(|_| {
+                ConflictableTransactionError::Abort(format!("game {}: bad history length", self.id))
+            })?) as usize,
+            None => 0,
+        };
+        if self.snapshot.is_some() && self.base > stored {
+            return Err(ConflictableTransactionError::Abort(format!(
+                "game {}: its history in hand starts at entry {}, but only {stored} are stored",
+                self.id, self.base
+            )));
+        }
+        // Entries already stored are never rewritten nor removed (`stored::appended`).
+        for n in stored.max(self.base)..self.len {
+            history.insert(
+                entry_key(&self.id, n),
+                self.entries[n - self.base].as_slice(),
+            )?;
+        }
+        index.insert(hlen_key, &(self.len.max(stored) as u64).to_be_bytes())?;
+        games.insert(self.id.as_bytes(), self.header.as_slice())?;
+        match &self.snapshot {
+            Some(v) => states.insert(self.id.as_bytes(), v.as_slice())?,
+            None => states.remove(self.id.as_bytes())?,
+        };
+        let due_of = index_key("due", &self.id);
+        if let Some(old) = index.get(&due_of)? {
+            due.remove(old)?;
+        }
+        match &self.due {
+            Some(k) => {
+                due.insert(k.as_slice(), &[])?;
+                index.insert(due_of, k.as_slice())?;
+            }
+            None => {
+                index.remove(due_of)?;
+            }
+        }
+        Ok(())
+    }
+}
 
 fn err(e: impl std::fmt::Display) -> StoreError {
     StoreError(e.to_string())
@@ -151,7 +279,7 @@ impl SledStore {
                 ))
             }
         })?;
-        Ok(SledStore {
+        let store = SledStore {
             path: path.to_path_buf(),
             games: db.open_tree("games").map_err(err)?,
             processed: db.open_tree("processed").map_err(err)?,
@@ -162,8 +290,75 @@ impl SledStore {
             meta: db.open_tree("meta").map_err(err)?,
             records: db.open_tree("records").map_err(err)?,
             campaigns: db.open_tree("campaigns").map_err(err)?,
+            states: db.open_tree("states").map_err(err)?,
+            history: db.open_tree("history").map_err(err)?,
+            due: db.open_tree("due").map_err(err)?,
+            game_index: db.open_tree("game_index").map_err(err)?,
             db,
-        })
+        };
+        store.upgrade(false)?;
+        Ok(store)
+    }
+
+    /// Convert every game stored whole (schema 1: its history inside its record) to the
+    /// layout of [`stored::SCHEMA`], one transaction a game, then mark the database. Runs
+    /// at open (skipped once the database is marked, unless `force`: a restored backup
+    /// may hold old records) and is safe to interrupt: a game is converted whole or not.
+    /// Returns how many games were converted.
+    pub fn upgrade(&self, force: bool) -> Result<usize, StoreError> {
+        let marked = self
+            .meta
+            .get(SCHEMA_KEY)
+            .map_err(err)?
+            .is_some_and(|v| v.as_ref() == (stored::SCHEMA as u64).to_be_bytes());
+        if marked && !force {
+            return Ok(0);
+        }
+        let mut n = 0;
+        for kv in self.games.iter() {
+            let (k, v) = kv.map_err(err)?;
+            let id = String::from_utf8_lossy(&k).into_owned();
+            let value: serde_json::Value = match serde_json::from_slice(&v) {
+                Ok(v) => v,
+                // Unreadable: left as it is; the judge puts that game in quarantine.
+                Err(_) => continue,
+            };
+            if !stored::is_schema_1(&value) {
+                continue;
+            }
+            let Ok(rec) = serde_json::from_value::<GameRecord>(value) else {
+                continue;
+            };
+            let w = GameWrite::of(&rec)?;
+            (
+                &self.games,
+                &self.states,
+                &self.history,
+                &self.due,
+                &self.game_index,
+            )
+                .transaction(|(g, s, h, d, i)| {
+                    // Entries of a whole record replace whatever an older try left.
+                    i.remove(index_key("hlen", &id))?;
+                    w.write(g, s, h, d, i)
+                })
+                .map_err(|e: TransactionError<String>| {
+                    err(format!("converting game {id}: {e:?}"))
+                })?;
+            n += 1;
+        }
+        self.meta
+            .insert(SCHEMA_KEY, &(stored::SCHEMA as u64).to_be_bytes())
+            .map_err(err)?;
+        if n > 0 {
+            self.flush()?;
+            tracing::info!(
+                games = n,
+                "converted the stored games to schema {}",
+                stored::SCHEMA
+            );
+        }
+        Ok(n)
     }
 
     /// Whether a failed open says another process holds the database.
@@ -328,14 +523,69 @@ impl SledStore {
     }
 }
 
+impl SledStore {
+    /// A game with its history from entry `from` on (`None`: from the first entry a reader
+    /// was not told, `stored::needed_from`).
+    fn load(&self, id: &str, from: Option<usize>) -> Result<Option<GameRecord>, StoreError> {
+        let Some(v) = self.games.get(id.as_bytes()).map_err(err)? else {
+            return Ok(None);
+        };
+        let value: serde_json::Value = serde_json::from_slice(&v)
+            .map_err(|e| StoreError::quarantine(id, &format!("its record is unreadable: {e}")))?;
+        if stored::is_schema_1(&value) {
+            // Not converted (a record written by an older judge after the conversion):
+            // read whole, as it was written.
+            return serde_json::from_value(value).map(Some).map_err(|e| {
+                StoreError::quarantine(id, &format!("its record is unreadable: {e}"))
+            });
+        }
+        let header =
+            stored::header_from(value, id).map_err(|e| StoreError::quarantine(id, &e.0))?;
+        let snapshot: Option<serde_json::Value> =
+            match self.states.get(id.as_bytes()).map_err(err)? {
+                Some(v) => Some(serde_json::from_slice(&v).map_err(|e| {
+                    StoreError::quarantine(id, &format!("its state is unreadable: {e}"))
+                })?),
+                None => None,
+            };
+        let len = snapshot.as_ref().map_or(0, stored::snapshot_history_len);
+        let from = from
+            .unwrap_or_else(|| stored::needed_from(&header))
+            .min(len);
+        let mut entries = Vec::with_capacity(len - from);
+        if snapshot.is_some() {
+            for kv in self.history.range(entry_key(id, from)..entry_key(id, len)) {
+                let (_, v) = kv.map_err(err)?;
+                entries.push(serde_json::from_slice(&v).map_err(|e| {
+                    StoreError::quarantine(id, &format!("a history entry is unreadable: {e}"))
+                })?);
+            }
+        }
+        stored::join(header, snapshot, from, entries)
+            .map(Some)
+            .map_err(|e| StoreError::quarantine(id, &e.0))
+    }
+}
+
 impl Store for SledStore {
     fn game(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
-        match self.games.get(id.as_bytes()).map_err(err)? {
-            None => Ok(None),
-            Some(v) => serde_json::from_slice(&v)
-                .map(Some)
-                .map_err(|e| err(format!("game {id} is unreadable: {e}"))),
+        self.load(id, None)
+    }
+
+    fn game_whole(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+        self.load(id, Some(0))
+    }
+
+    fn due_games(&self, now: i64) -> Result<Vec<String>, StoreError> {
+        let mut ids = Vec::new();
+        let end = due_key(now.saturating_add(1), "");
+        for kv in self.due.range(..end) {
+            let (k, _) = kv.map_err(err)?;
+            ids.push(String::from_utf8_lossy(&k[8..]).into_owned());
         }
+        ids.sort();
+        ids.dedup();
+        Ok(ids)
     }
 
     fn game_ids(&self) -> Result<Vec<String>, StoreError> {
@@ -414,15 +664,10 @@ impl SledStore {
         // Everything is serialized and every key chosen before the transaction, so the
         // closure (which sled may run more than once) has no side effects.
         let now = changes_time(changes);
-        let games: Vec<(Vec<u8>, Vec<u8>)> = changes
+        let games: Vec<GameWrite> = changes
             .games
             .iter()
-            .map(|g| {
-                Ok((
-                    g.id.as_bytes().to_vec(),
-                    serde_json::to_vec(g).map_err(err)?,
-                ))
-            })
+            .map(GameWrite::of)
             .collect::<Result<_, StoreError>>()?;
         let outbox: Vec<(Vec<u8>, Vec<u8>)> = changes
             .outbox
@@ -482,7 +727,7 @@ impl SledStore {
                 ))
             })
             .collect::<Result<_, StoreError>>()?;
-        (
+        let trees: &[&sled::Tree] = &[
             &self.games,
             &self.processed,
             &self.outbox,
@@ -491,16 +736,26 @@ impl SledStore {
             &self.meta,
             &self.records,
             &self.campaigns,
-        )
-            .transaction(|(g, p, o, l, s, m, r, c)| {
+            &self.states,
+            &self.history,
+            &self.due,
+            &self.game_index,
+        ];
+        trees
+            .transaction(|t| {
+                let [g, p, o, l, s, m, r, c, st, h, d, i] = &t[..] else {
+                    return Err(ConflictableTransactionError::Abort(
+                        "the store's trees are not all open".to_string(),
+                    ));
+                };
                 if let Some(seq) = seq {
                     m.insert(JOURNAL_SEQ, &seq.to_be_bytes())?;
                 }
                 for id in &changes.processed {
                     p.insert(id.as_bytes(), &now.to_be_bytes())?;
                 }
-                for (k, v) in &games {
-                    g.insert(k.as_slice(), v.as_slice())?;
+                for w in &games {
+                    w.write(g, st, h, d, i)?;
                 }
                 for (k, v) in &outbox {
                     o.insert(k.as_slice(), v.as_slice())?;
@@ -517,9 +772,9 @@ impl SledStore {
                 for (k, v) in &campaigns {
                     c.insert(k.as_slice(), v.as_slice())?;
                 }
-                Ok::<(), ConflictableTransactionError<()>>(())
+                Ok(())
             })
-            .map_err(|e: TransactionError<()>| err(format!("transaction failed: {e:?}")))?;
+            .map_err(|e: TransactionError<String>| err(format!("transaction failed: {e:?}")))?;
         Ok(())
     }
 }

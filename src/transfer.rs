@@ -22,7 +22,7 @@ pub const FORMAT: &str = "castellan-game/1";
 
 pub fn export(store: &SledStore, id: &str) -> Result<ExportedGame, ShellError> {
     let record = store
-        .game(id)?
+        .game_whole(id)?
         .ok_or_else(|| ShellError::Usage(format!("there is no game {id}")))?;
     let log = store
         .game_log(&record.id)?

@@ -403,7 +403,18 @@ pub struct Table<R: Rules> {
     pub options: R::Options,
     pub state: R,
     pub dice: DiceBox,
+    /// The history in hand: entries `base..`, in order (entry `base + i` is `history[i]`).
+    /// A game fresh from [`Table::new`] or replayed holds it whole (`base` 0); the judge's
+    /// store keeps the entries apart and loads only the tail a mail needs (issue 11), so
+    /// `base` may be more. [`Table::replay`] and [`Table::replay_to`] need it whole.
     pub history: Vec<Entry<R>>,
+    /// The number of history entries before `history[0]` (not loaded).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub base: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Narrated result of some orders: public lines, private lines per seat, and the dice.
@@ -591,7 +602,13 @@ impl<R: Rules> Table<R> {
                 events,
                 rolls,
             }],
+            base: 0,
         })
+    }
+
+    /// The number of history entries, loaded or not (the index the next one gets).
+    pub fn history_len(&self) -> usize {
+        self.base + self.history.len()
     }
 
     /// Apply one typed order; on error nothing changes.
@@ -675,9 +692,11 @@ impl<R: Rules> Table<R> {
 
     /// Narration of history entries `from..` in `lang` (the judge reports what an order
     /// caused).
+    /// `from` counts every entry, loaded or not; entries before the loaded ones are not
+    /// told (the judge loads from the earliest entry a reader has not been told).
     pub fn narrate_since(&self, from: usize, lang: Lang) -> Narration {
         let mut n = Narration::default();
-        for e in self.history.iter().skip(from) {
+        for e in self.history.iter().skip(from.saturating_sub(self.base)) {
             n.extend(self.narrate_entry(e, lang));
         }
         n
@@ -694,7 +713,9 @@ impl<R: Rules> Table<R> {
         original: &Table<R>,
         applied: &mut Vec<usize>,
     ) -> Table<R> {
-        let chance = self.history[start..].iter().any(|e| !e.rolls.is_empty())
+        let chance = self.history[start - self.base..]
+            .iter()
+            .any(|e| !e.rolls.is_empty())
             || self.dice.secret_position() != secret_start;
         let keep = if chance {
             self.clone()
@@ -715,7 +736,7 @@ impl<R: Rules> Table<R> {
     /// would need chance stops the checking. Errors and narration are worded in `lang`.
     pub fn submit(&mut self, seat: Seat, text: &str, lang: Lang) -> Result<Narration, Refused> {
         let mut scratch = self.clone();
-        let start = scratch.history.len();
+        let start = scratch.history_len();
         let secret_start = scratch.dice.secret_position();
         let mut errors = Vec::new();
         let mut applied: Vec<usize> = Vec::new();
@@ -849,7 +870,7 @@ impl<R: Rules> Table<R> {
 
     /// Play the documented default for every prompt `seat` has.
     pub fn play_default(&mut self, seat: Seat) -> Result<Narration, OrderError> {
-        let start = self.history.len();
+        let start = self.history_len();
         // A default may raise a further prompt for the same seat; bounded.
         for _ in 0..64 {
             let Some(p) = self
@@ -870,7 +891,7 @@ impl<R: Rules> Table<R> {
         BotRng::new(&format!(
             "{}/{}/{}/{}",
             self.dice.game_id,
-            self.history.len(),
+            self.history_len(),
             seat,
             self.dice.secret_commitment().hex()
         ))
@@ -910,7 +931,7 @@ impl<R: Rules> Table<R> {
 
     /// Let a bot answer one prompt of `seat`.
     pub fn play_bot(&mut self, seat: Seat) -> Result<Narration, OrderError> {
-        let start = self.history.len();
+        let start = self.history_len();
         let order = self.bot_order(seat);
         let text = self.state.order_text(&order);
         self.apply(seat, order, Source::Bot).map_err(|e| {
@@ -924,6 +945,7 @@ impl<R: Rules> Table<R> {
 
     /// Rebuild the game from its seed and history and compare: the `verify` command.
     pub fn replay(&self) -> Result<Table<R>, String> {
+        self.whole()?;
         let mut t = Table::<R>::new(
             &self.dice.game_id,
             self.dice_master(),
@@ -962,6 +984,7 @@ impl<R: Rules> Table<R> {
     /// The game as it stood at the end of dice turn `turn`: setup and every history entry
     /// of a turn up to `turn`, replayed from the seed.
     pub fn replay_to(&self, turn: u32) -> Result<Table<R>, String> {
+        self.whole()?;
         let mut t = Table::<R>::new(
             &self.dice.game_id,
             self.dice_master(),
@@ -980,6 +1003,18 @@ impl<R: Rules> Table<R> {
                 .map_err(|er| format!("history entry {i}: {}", er.message))?;
         }
         Ok(t)
+    }
+
+    /// Err unless the whole history is in hand (replays start from the setup).
+    fn whole(&self) -> Result<(), String> {
+        if self.base == 0 {
+            Ok(())
+        } else {
+            Err(format!(
+                "only history entries {}.. are loaded; a replay needs them all",
+                self.base
+            ))
+        }
     }
 
     fn dice_master(&self) -> Secret {
@@ -1044,9 +1079,11 @@ pub trait Session: Send {
     fn prompt_kinds(&self) -> &'static [PromptKind];
     fn dice(&mut self) -> &mut DiceBox;
     fn history_len(&self) -> usize;
+    /// The first history entry in hand (0: the whole history; see [`Table::base`]).
+    fn history_base(&self) -> usize;
     /// Narration of history entries from `from` on (HISTORY, reports), in `lang`.
     fn narrate_since(&self, from: usize, lang: Lang) -> Narration;
-    /// Dice turn of each history entry.
+    /// Dice turn of each history entry in hand (from [`Session::history_base`]).
     fn entry_turns(&self) -> Vec<u32>;
     /// Replay from seed and history; Err says where it diverged.
     fn verify(&self) -> Result<(), String>;
@@ -1119,7 +1156,10 @@ impl<R: Rules> Session for Table<R> {
         &mut self.dice
     }
     fn history_len(&self) -> usize {
-        self.history.len()
+        Table::history_len(self)
+    }
+    fn history_base(&self) -> usize {
+        self.base
     }
     fn narrate_since(&self, from: usize, lang: Lang) -> Narration {
         Table::narrate_since(self, from, lang)

@@ -264,9 +264,15 @@ impl Judge {
     /// Deadlines: reminders, defaults on a miss, bot stand-ins after too many misses.
     pub fn tick(&self, store: &dyn Store, env: &Env) -> Result<Changes, StoreError> {
         let mut changes = Changes::default();
-        for id in store.game_ids()? {
-            let Some(rec) = store.game(&id)? else {
-                continue;
+        // Only the games whose reminder or deadline is due (the store keeps an index of
+        // due times: issue 11).
+        for id in store.due_games(env.now)? {
+            let rec = match store.game(&id) {
+                Ok(Some(rec)) => rec,
+                Ok(None) => continue,
+                // Its stored parts cannot be read: it waits alone, every other game goes on.
+                Err(e) if e.is_quarantine() => continue,
+                Err(e) => return Err(e),
             };
             if rec.status != Status::Running || rec.deadline.is_none() {
                 continue;
@@ -344,10 +350,11 @@ impl Judge {
         let text = match cmd {
             AdminCommand::List => return Ok((Changes::default(), run.admin_list()?)),
             AdminCommand::Verify { game } => {
-                let mut g = run
+                let g = run
                     .take(&game)?
                     .ok_or_else(|| JudgeError::Refused(format!("there is no game {game}")))?;
-                let Some(s) = g.session.as_mut() else {
+                let mut whole = run.whole_session(&g)?;
+                let Some(s) = whole.as_mut() else {
                     return Err(JudgeError::Refused(format!("{game} has not started")));
                 };
                 let (ok, text) = audit(&g.rec, s.as_mut());

@@ -46,6 +46,8 @@
 //!   tournament (tables of 3 to 6 seated by the judge, round after round, to the final).
 //! * `record.rs`: a player's record across games (issue 15): counts kept as games start,
 //!   end, miss deadlines and take orders; the reliability figure.
+//! * `stored.rs`: how a game is stored (issue 11): header, snapshot and history apart,
+//!   the history entries a mail needs, when the tick is next due for a game.
 //! * `audit.rs`: the dice audit. `clock.rs`: dates in English and French. `model.rs`:
 //!   records, [`Store`], [`Changes`]. `config.rs`: [`JudgeConfig`].
 
@@ -68,6 +70,7 @@ mod record;
 mod reports;
 mod run;
 mod settle;
+pub mod stored;
 mod templates;
 
 pub use audit::audit;

@@ -198,6 +198,49 @@ impl<'a> Run<'a> {
         }))
     }
 
+    /// The game of `g` with its whole history (HISTORY, VERIFY): the entries the store
+    /// keeps before the ones in hand, then those in hand (with what this handling added).
+    pub(crate) fn whole_session(&self, g: &Loaded) -> Result<Option<Box<dyn Session>>, StoreError> {
+        let Some(s) = g.session.as_ref() else {
+            return Ok(None);
+        };
+        let broken = |why: String| StoreError::quarantine(&g.rec.id, &why);
+        let mut now = s.to_json().map_err(broken)?;
+        let base = s.history_base();
+        if base > 0 {
+            let whole = self
+                .store
+                .game_whole(&g.rec.id)?
+                .and_then(|r| r.table)
+                .ok_or_else(|| broken("its stored history is missing".into()))?;
+            let stored = match whole.get("history") {
+                Some(serde_json::Value::Array(a)) if a.len() >= base => a[..base].to_vec(),
+                _ => {
+                    return Err(broken(format!(
+                        "its stored history has fewer than {base} entries"
+                    )))
+                }
+            };
+            if let Some(serde_json::Value::Object(m)) = Some(&mut now) {
+                let tail = match m.remove("history") {
+                    Some(serde_json::Value::Array(a)) => a,
+                    _ => Vec::new(),
+                };
+                m.remove("base");
+                let mut all = stored;
+                all.extend(tail);
+                m.insert("history".into(), serde_json::Value::Array(all));
+            }
+        }
+        let info = self
+            .j
+            .info(&g.rec.game)
+            .ok_or_else(|| broken(format!("this judge does not run {}", g.rec.game)))?;
+        (info.load)(now)
+            .map(Some)
+            .map_err(|e| broken(e.to_string()))
+    }
+
     pub(crate) fn put(&mut self, g: Loaded) {
         self.games.insert(g.rec.id.clone(), g);
     }

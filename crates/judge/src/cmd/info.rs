@@ -183,7 +183,8 @@ impl Run<'_> {
         let who = self.auth(&mut g, ctx, from)?.ok();
         let id = g.rec.id.clone();
         let lang = self.addr_lang(&g.rec, from);
-        let Some(s) = g.session.as_ref() else {
+        let whole = self.whole_session(&g)?;
+        let Some(s) = whole.as_ref() else {
             let answer = InfoAnswer::NotStarted {
                 command: "HISTORY".into(),
                 game: id,
@@ -259,11 +260,12 @@ impl Run<'_> {
 
     pub(crate) fn verify(&mut self, ctx: &Ctx, from: &str) -> Result<(), StoreError> {
         let lang = self.writer_lang(from);
-        let Some(mut g) = self.game_for(ctx, from, "VERIFY")? else {
+        let Some(g) = self.game_for(ctx, from, "VERIFY")? else {
             return Ok(());
         };
         let id = g.rec.id.clone();
-        let Some(s) = g.session.as_mut() else {
+        let mut whole = self.whole_session(&g)?;
+        let Some(s) = whole.as_mut() else {
             let answer = InfoAnswer::NotStarted {
                 command: "VERIFY".into(),
                 game: id,

@@ -90,7 +90,7 @@ impl World {
     }
 
     pub fn game(&self, id: &str) -> GameRecord {
-        self.store.game(id).unwrap().expect("game exists")
+        self.store.game_whole(id).unwrap().expect("game exists")
     }
 }
 

@@ -1,0 +1,291 @@
+//! How a game is stored (issue 11): its header, its current state (a snapshot) and its
+//! history apart, so that a mail reads and writes a bounded amount whatever the game's
+//! length. Pure: the stores ([`crate::MemoryStore`], the daemon's sled store) keep the
+//! parts; this module says what the parts are.
+//!
+//! * The **header** is the [`GameRecord`] without its table: seats, status, deadlines,
+//!   what was reported. It carries [`SCHEMA`].
+//! * The **snapshot** is the game's table ([`castellan_engine::Table`]) without its
+//!   history, and the number of history entries (`history_len`).
+//! * The **history** is one value per entry, numbered from 0, appended and never
+//!   rewritten.
+//!
+//! A mail loads the header, the snapshot and the entries from [`needed_from`] on: the
+//! earliest entry some reader has not been told yet (a turn's report, or a digest for a
+//! reader on `SET REPORTS ROUND|NONE`). HISTORY, VERIFY, replay and export load the whole
+//! history ([`crate::Store::game_whole`]).
+
+use crate::model::{GameRecord, Status, StoreError};
+use serde_json::Value;
+
+/// The version of the stored layout: 1 was the whole record with its history in one
+/// value (no `schema` field); 2 is header, snapshot and history apart.
+pub const SCHEMA: u32 = 2;
+
+/// A game record taken apart for storing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameParts {
+    /// The record without its table (`table: None`).
+    pub header: GameRecord,
+    /// The table without its history, with `history_len`; `None` while the game forms.
+    pub snapshot: Option<Value>,
+    /// The index of `entries[0]` (the entries before it were not loaded, and are stored).
+    pub base: usize,
+    /// The history entries in hand, from `base`.
+    pub entries: Vec<Value>,
+}
+
+impl GameParts {
+    /// The number of history entries of the game (stored or in hand).
+    pub fn history_len(&self) -> usize {
+        self.base + self.entries.len()
+    }
+}
+
+fn bad(id: &str, why: impl std::fmt::Display) -> StoreError {
+    StoreError(format!("game {id} cannot be stored: {why}"))
+}
+
+/// Take a record apart: header, snapshot, and the history entries it holds.
+pub fn split(rec: &GameRecord) -> Result<GameParts, StoreError> {
+    let mut header = rec.clone();
+    let table = header.table.take();
+    let Some(table) = table else {
+        return Ok(GameParts {
+            header,
+            snapshot: None,
+            base: 0,
+            entries: Vec::new(),
+        });
+    };
+    let Value::Object(mut map) = table else {
+        return Err(bad(&rec.id, "its table is not an object"));
+    };
+    let entries = match map.remove("history") {
+        Some(Value::Array(a)) => a,
+        Some(_) => return Err(bad(&rec.id, "its history is not a list")),
+        None => Vec::new(),
+    };
+    let base = match map.remove("base") {
+        Some(v) => v
+            .as_u64()
+            .ok_or_else(|| bad(&rec.id, "its history base is not a number"))?
+            as usize,
+        None => 0,
+    };
+    map.insert("history_len".into(), Value::from(base + entries.len()));
+    Ok(GameParts {
+        header,
+        snapshot: Some(Value::Object(map)),
+        base,
+        entries,
+    })
+}
+
+/// What a commit writes of a game's history, given how many entries are `stored`: the
+/// entries of the record from the stored end on (the index of the first, and the
+/// entries). Entries already stored are never rewritten nor removed: a record that holds
+/// fewer (a damaged table, being mended) leaves them as they are, and its snapshot's count
+/// says how many belong to the game. Err when the record's history in hand starts after
+/// the stored end (a gap).
+pub fn appended(parts: &GameParts, stored: usize) -> Result<(usize, &[Value]), StoreError> {
+    if parts.base > stored && parts.snapshot.is_some() {
+        return Err(bad(
+            &parts.header.id,
+            format!(
+                "its history in hand starts at entry {}, but only {stored} are stored",
+                parts.base
+            ),
+        ));
+    }
+    let start = stored.max(parts.base).min(parts.history_len());
+    Ok((start, &parts.entries[start - parts.base..]))
+}
+
+/// The number of history entries a stored snapshot counts.
+pub fn snapshot_history_len(snapshot: &Value) -> usize {
+    snapshot
+        .get("history_len")
+        .and_then(Value::as_u64)
+        .unwrap_or(0) as usize
+}
+
+/// Put a record together from its header, its snapshot and the history entries from
+/// `base` on (every entry from `base` to the snapshot's `history_len`).
+pub fn join(
+    header: GameRecord,
+    snapshot: Option<Value>,
+    base: usize,
+    entries: Vec<Value>,
+) -> Result<GameRecord, StoreError> {
+    let mut rec = header;
+    let Some(snapshot) = snapshot else {
+        rec.table = None;
+        return Ok(rec);
+    };
+    let len = snapshot_history_len(&snapshot);
+    if base + entries.len() != len {
+        return Err(StoreError(format!(
+            "game {}: its history has {} entries from {base}, its state counts {len}",
+            rec.id,
+            entries.len()
+        )));
+    }
+    let Value::Object(mut map) = snapshot else {
+        return Err(StoreError(format!(
+            "game {}: its state is not an object",
+            rec.id
+        )));
+    };
+    map.remove("history_len");
+    map.insert("history".into(), Value::Array(entries));
+    if base > 0 {
+        map.insert("base".into(), Value::from(base));
+    }
+    rec.table = Some(Value::Object(map));
+    Ok(rec)
+}
+
+/// The first history entry a mail to this game may have to tell: the last report's end,
+/// or an earlier one for a reader whose reports were held back (`SET REPORTS`).
+pub fn needed_from(header: &GameRecord) -> usize {
+    header
+        .told
+        .values()
+        .copied()
+        .chain(std::iter::once(header.reported))
+        .min()
+        .unwrap_or(0)
+}
+
+/// When the tick has something to do for this game: the reminder (if one is set and
+/// nobody was reminded yet for this deadline), else the deadline with its grace. `None`:
+/// nothing until a mail changes the game (not running, or no deadline).
+pub fn next_due(rec: &GameRecord) -> Option<i64> {
+    if rec.status != Status::Running {
+        return None;
+    }
+    let deadline = rec.deadline?;
+    let d = &rec.deadlines;
+    if d.reminder_hours > 0 && rec.reminded.is_empty() {
+        Some(deadline - i64::from(d.reminder_hours) * 3600)
+    } else {
+        Some(deadline + i64::from(d.grace_hours) * 3600)
+    }
+}
+
+/// Whether a stored game value is the old layout (schema 1): the whole record, its table
+/// with its history inside.
+pub fn is_schema_1(value: &Value) -> bool {
+    value.get("schema").is_none()
+}
+
+/// The header as stored: the record without its table, marked with [`SCHEMA`].
+pub fn header_value(header: &GameRecord) -> Result<Value, StoreError> {
+    let mut v = serde_json::to_value(header).map_err(|e| bad(&header.id, e))?;
+    if let Value::Object(m) = &mut v {
+        m.remove("table");
+        m.insert("schema".into(), Value::from(SCHEMA));
+    }
+    Ok(v)
+}
+
+/// A stored header read back (the `schema` mark is dropped; the table is not in it).
+pub fn header_from(value: Value, id: &str) -> Result<GameRecord, StoreError> {
+    let mut value = value;
+    if let Value::Object(m) = &mut value {
+        m.remove("schema");
+        m.entry("table").or_insert(Value::Null);
+    }
+    serde_json::from_value(value).map_err(|e| StoreError(format!("game {id} is unreadable: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn record(table: Option<Value>) -> GameRecord {
+        let mut rec: GameRecord = serde_json::from_value(json!({
+            "id": "castle-1", "game": "castle-risk", "status": "Running", "gm": "gm@x",
+            "gm_password_hash": "", "gm_token": "t", "join_password_hash": "", "salt": "",
+            "seats": [], "observers": [], "options": [],
+            "deadlines": {"hours": 24, "reminder_hours": 6, "grace_hours": 2},
+            "deadline": 100000, "paused_left": null, "deadline_history": 0,
+            "reminded": [], "out_counter": 0, "reported": 3, "revealed": 0, "created": 0,
+            "ended": null, "table": null
+        }))
+        .unwrap();
+        rec.table = table;
+        rec
+    }
+
+    #[test]
+    fn a_record_split_and_joined_is_the_same_record() {
+        let table = json!({"state": {"x": 1}, "dice": {}, "history": [{"n": 0}, {"n": 1}, {"n": 2}, {"n": 3}]});
+        let rec = record(Some(table));
+        let parts = split(&rec).unwrap();
+        assert_eq!(parts.header.table, None);
+        assert_eq!(parts.entries.len(), 4);
+        assert_eq!(snapshot_history_len(parts.snapshot.as_ref().unwrap()), 4);
+        assert!(parts.snapshot.as_ref().unwrap().get("history").is_none());
+        let back = join(parts.header, parts.snapshot, 0, parts.entries).unwrap();
+        assert_eq!(back, rec);
+    }
+
+    #[test]
+    fn a_tail_joins_with_its_base_and_splits_back_to_it() {
+        let rec = record(Some(
+            json!({"state": 1, "history": [{"n": 0}, {"n": 1}, {"n": 2}]}),
+        ));
+        let parts = split(&rec).unwrap();
+        let tail = parts.entries[2..].to_vec();
+        let joined = join(parts.header.clone(), parts.snapshot.clone(), 2, tail).unwrap();
+        assert_eq!(joined.table.as_ref().unwrap()["base"], json!(2));
+        let again = split(&joined).unwrap();
+        assert_eq!(again.base, 2);
+        assert_eq!(again.history_len(), 3);
+        assert_eq!(again.snapshot, parts.snapshot);
+        // A tail that does not reach the snapshot's count is refused, never joined short.
+        assert!(join(parts.header, parts.snapshot, 1, vec![json!({"n": 1})]).is_err());
+    }
+
+    #[test]
+    fn the_header_is_stored_with_its_schema_and_without_its_table() {
+        let rec = record(Some(json!({"history": []})));
+        let v = header_value(&split(&rec).unwrap().header).unwrap();
+        assert_eq!(v["schema"], json!(SCHEMA));
+        assert!(v.get("table").is_none());
+        assert!(!is_schema_1(&v));
+        let old = serde_json::to_value(&rec).unwrap();
+        assert!(is_schema_1(&old));
+        let mut back = header_from(v, "castle-1").unwrap();
+        back.table = rec.table.clone();
+        assert_eq!(back, rec);
+    }
+
+    #[test]
+    fn a_mail_loads_from_the_earliest_entry_a_reader_was_not_told() {
+        let mut rec = record(None);
+        rec.reported = 40;
+        assert_eq!(needed_from(&rec), 40);
+        rec.told.insert("slow@x".into(), 12);
+        assert_eq!(needed_from(&rec), 12);
+    }
+
+    #[test]
+    fn the_tick_is_due_at_the_reminder_then_at_the_deadline_with_its_grace() {
+        let mut rec = record(None);
+        assert_eq!(next_due(&rec), Some(100000 - 6 * 3600));
+        rec.reminded.insert(0);
+        assert_eq!(next_due(&rec), Some(100000 + 2 * 3600));
+        rec.deadlines.reminder_hours = 0;
+        rec.reminded.clear();
+        assert_eq!(next_due(&rec), Some(100000 + 2 * 3600));
+        rec.status = Status::Paused;
+        assert_eq!(next_due(&rec), None);
+        rec.status = Status::Running;
+        rec.deadline = None;
+        assert_eq!(next_due(&rec), None);
+    }
+}
