@@ -228,7 +228,12 @@ pub fn restore(
     each: &mut dyn FnMut(),
 ) -> Result<Checked, StoreError> {
     for name in tree_names(store) {
-        if !store.db().open_tree(&name).map_err(err)?.is_empty() {
+        let tree = store.db().open_tree(&name).map_err(err)?;
+        // A new database holds only its layout's mark (SledStore::upgrade).
+        let only_the_mark = name == "meta"
+            && tree.len() == 1
+            && tree.contains_key(crate::store::SCHEMA_KEY).map_err(err)?;
+        if !tree.is_empty() && !only_the_mark {
             return Err(err("restore needs an empty database"));
         }
     }
@@ -246,6 +251,8 @@ pub fn restore(
         each();
         Ok(())
     })?;
+    // A backup of an older layout holds games whole: convert them (issue 11).
+    store.upgrade(true)?;
     let floor = match checked.next_id {
         Some(n) => Some(n),
         None => highest.map(|h| h + 1),
@@ -419,8 +426,8 @@ mod tests {
         assert!(new.outbox().unwrap().is_empty(), "nothing stored");
         assert_eq!(
             check(&mut text.as_bytes()).unwrap().records,
-            41,
-            "20 replies, 20 log lines, 1 mark"
+            42,
+            "20 replies, 20 log lines, the journal's mark and the layout's"
         );
     }
 

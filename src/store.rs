@@ -58,7 +58,7 @@ pub struct SledStore {
 /// The key in the `meta` tree of the last journal entry committed.
 const JOURNAL_SEQ: &[u8] = b"journal_seq";
 /// The key in the `meta` tree of the stored layout's version (absent: 1).
-const SCHEMA_KEY: &[u8] = b"schema";
+pub const SCHEMA_KEY: &[u8] = b"schema";
 
 /// The key of history entry `n` of game `id`.
 fn entry_key(id: &str, n: usize) -> Vec<u8> {
