@@ -448,6 +448,9 @@ impl Service {
         let from = self.config.judge.address.clone();
         // One mailer for the whole drain: SMTP reuses its connection across the batch.
         let mut mailer = transport.mailer();
+        // Replies the transport took; they count as sent once the batch is out (the file
+        // transport makes the whole batch durable at once: `Mailer::finish`).
+        let mut accepted: Vec<(u64, String)> = Vec::new();
         for (key, mut item) in self.store.outbox()? {
             if item.failed || item.not_before > now {
                 continue;
@@ -462,9 +465,7 @@ impl Service {
             match mailer.send(&mail, now).await {
                 Ok(()) => {
                     fault_point("after-send");
-                    self.store.mark_sent(key, &item.mail.message_id, now)?;
-                    self.journal.sent(&item.mail.message_id);
-                    sent += 1;
+                    accepted.push((key, item.mail.message_id.clone()));
                 }
                 Err(e) => {
                     item.attempts += 1;
@@ -484,6 +485,20 @@ impl Service {
                     self.store.update_outbox(key, &item)?;
                     failed += 1;
                 }
+            }
+        }
+        match mailer.finish().await {
+            Ok(()) => {
+                for (key, message_id) in &accepted {
+                    self.store.mark_sent(*key, message_id, now)?;
+                    self.journal.sent(message_id);
+                    sent += 1;
+                }
+            }
+            // Nothing of the batch went out: every reply stays for the next pass.
+            Err(e) => {
+                tracing::warn!("{} replies will be sent again: {e}", accepted.len());
+                failed += accepted.len();
             }
         }
         if sent > 0 || marked {

@@ -94,7 +94,9 @@ impl Transport {
     /// errors; network trouble and 4xx answers are transient. To send several mails, use
     /// [`Transport::mailer`]: SMTP then reuses one connection.
     pub async fn send(&self, mail: &OutgoingMail, date_unix: i64) -> Result<(), SendError> {
-        self.mailer().send(mail, date_unix).await
+        let mut mailer = self.mailer();
+        mailer.send(mail, date_unix).await?;
+        mailer.finish().await
     }
 
     /// A sender for a batch of mails. For SMTP the lettre transport (with its connection
@@ -104,6 +106,7 @@ impl Transport {
         Mailer {
             transport: self,
             smtp: None,
+            staged: Vec::new(),
         }
     }
 
@@ -140,13 +143,68 @@ impl Transport {
     }
 }
 
-/// Sends a batch of mails through one [`Transport`] (see [`Transport::mailer`]).
+/// Sends a batch of mails through one [`Transport`] (see [`Transport::mailer`]). A mail
+/// is out once [`Mailer::finish`] returned: the file transport writes each mail to a
+/// hidden temporary file and makes the whole batch durable at once there (one `syncfs`,
+/// the renames, one fsync of the folder) instead of one fsync per mail.
 pub struct Mailer<'a> {
     transport: &'a Transport,
     smtp: Option<AsyncSmtpTransport<Tokio1Executor>>,
+    /// File transport: (temporary file, its final name) written but not yet durable.
+    staged: Vec<(std::path::PathBuf, std::path::PathBuf)>,
+}
+
+impl Drop for Mailer<'_> {
+    /// A batch dropped before [`Mailer::finish`] delivered nothing: its temporary files go.
+    fn drop(&mut self) {
+        for (tmp, _) in self.staged.drain(..) {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
 }
 
 impl Mailer<'_> {
+    /// Make every mail sent so far durable and visible: for the file transport, the batch's
+    /// files are synced to the device with one `syncfs`, renamed to their names, and the
+    /// folder fsynced. SMTP and sendmail have handed each mail on already: nothing to do.
+    /// On an error none of the staged mails counts as sent (send them again).
+    pub async fn finish(&mut self) -> Result<(), SendError> {
+        if self.staged.is_empty() {
+            return Ok(());
+        }
+        let staged = std::mem::take(&mut self.staged);
+        let Transport::File { dir } = self.transport else {
+            return Ok(());
+        };
+        let dir = dir.clone();
+        let result = tokio::task::spawn_blocking(move || -> std::io::Result<()> {
+            let cleanup = |staged: &[(std::path::PathBuf, std::path::PathBuf)]| {
+                for (tmp, _) in staged {
+                    let _ = std::fs::remove_file(tmp);
+                }
+            };
+            let synced = sync_filesystem(&dir).or_else(|_| {
+                staged
+                    .iter()
+                    .try_for_each(|(tmp, _)| std::fs::File::open(tmp)?.sync_all())
+            });
+            if let Err(e) = synced {
+                cleanup(&staged);
+                return Err(e);
+            }
+            for (i, (tmp, name)) in staged.iter().enumerate() {
+                if let Err(e) = std::fs::rename(tmp, name) {
+                    cleanup(&staged[i..]);
+                    return Err(e);
+                }
+            }
+            crate::maildir::sync_dir(&dir)
+        })
+        .await
+        .map_err(|e| SendError::Transient(format!("file writer stopped: {e}")))?;
+        result.map_err(|e| SendError::Transient(format!("cannot write the mail files: {e}")))
+    }
+
     /// Sends one mail; errors as [`Transport::send`].
     pub async fn send(&mut self, mail: &OutgoingMail, date_unix: i64) -> Result<(), SendError> {
         let bytes = try_render(mail, date_unix).map_err(|e| SendError::Permanent(e.to_string()))?;
@@ -154,10 +212,16 @@ impl Mailer<'_> {
             Transport::File { dir } => {
                 let dir = dir.clone();
                 let name = eml_file_name(&mail.message_id);
-                tokio::task::spawn_blocking(move || write_atomically(&dir, &name, &bytes))
-                    .await
-                    .map_err(|e| SendError::Transient(format!("file writer stopped: {e}")))?
-                    .map_err(|e| SendError::Transient(format!("cannot write the mail file: {e}")))
+                let n = self.staged.len();
+                let staged =
+                    tokio::task::spawn_blocking(move || write_staged(&dir, &name, n, &bytes))
+                        .await
+                        .map_err(|e| SendError::Transient(format!("file writer stopped: {e}")))?
+                        .map_err(|e| {
+                            SendError::Transient(format!("cannot write the mail file: {e}"))
+                        })?;
+                self.staged.push(staged);
+                Ok(())
             }
             Transport::Smtp { host, port, .. } => {
                 let envelope = envelope(mail)?;
@@ -229,20 +293,37 @@ fn envelope(mail: &OutgoingMail) -> Result<Envelope, SendError> {
         .map_err(|e| SendError::Permanent(format!("envelope: {e}")))
 }
 
-fn write_atomically(dir: &std::path::Path, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+/// Write a mail of a batch to a hidden temporary file (not synced: [`Mailer::finish`]
+/// syncs the batch); returns (temporary file, final name).
+fn write_staged(
+    dir: &std::path::Path,
+    name: &str,
+    n: usize,
+    bytes: &[u8],
+) -> std::io::Result<(std::path::PathBuf, std::path::PathBuf)> {
     use std::io::Write;
     std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-    }
-    if let Err(e) = std::fs::rename(&tmp, dir.join(name)) {
+    let tmp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+    let mut f = std::fs::File::create(&tmp)?;
+    if let Err(e) = f.write_all(bytes) {
         let _ = std::fs::remove_file(&tmp);
         return Err(e);
     }
-    Ok(())
+    Ok((tmp, dir.join(name)))
+}
+
+/// Sync every file of the filesystem holding `dir` to the device, in one call (Linux
+/// `syncfs`).
+fn sync_filesystem(dir: &std::path::Path) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let f = std::fs::File::open(dir)?;
+    // SAFETY: syncfs takes a file descriptor we own for the length of the call.
+    let r = unsafe { libc::syncfs(f.as_raw_fd()) };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
 }
 
 #[cfg(test)]
