@@ -129,7 +129,7 @@ impl Metrics {
             let mut by_status = std::collections::BTreeMap::new();
             let (mut pending, mut next) = (0u64, None::<i64>);
             for id in ids {
-                if let Ok(Some(g)) = store.game(&id) {
+                if let Ok(Some(g)) = store.game_header(&id) {
                     *by_status
                         .entry(format!("{:?}", g.status).to_lowercase())
                         .or_insert(0u64) += 1;

@@ -351,6 +351,11 @@ impl Service {
                     Err(e) if e.is_quarantine() => {
                         tracing::warn!("{}: kept for later: {}", path.display(), e.0);
                         held.insert(path.clone());
+                        // The game is marked and its game master told, once.
+                        let told = self.judge.quarantined(&self.store, &self.env(), &e)?;
+                        if !told.is_empty() {
+                            self.store.commit_unflushed(&told)?;
+                        }
                         continue;
                     }
                     Err(e) => return Err(e.into()),
@@ -362,12 +367,12 @@ impl Service {
             }
             self.flush()?;
             fault_point("after-commit");
-            for path in taken {
-                inbox
-                    .acknowledge(path)
-                    .map_err(|e| ShellError::io(path, e))?;
-                n += 1;
-            }
+            // Every message of the batch moved to cur/, then both folders fsynced once.
+            let paths: Vec<&std::path::Path> = taken.iter().map(|p| p.as_path()).collect();
+            inbox
+                .acknowledge_all(&paths)
+                .map_err(|e| ShellError::io(inbox.root(), e))?;
+            n += taken.len();
         }
         Ok(n)
     }

@@ -91,6 +91,8 @@ struct GameWrite {
     len: usize,
     entries: Vec<Vec<u8>>,
     due: Option<Vec<u8>>,
+    /// Write the header (and the due index) alone: `Changes::headers`.
+    header_only: bool,
 }
 
 impl GameWrite {
@@ -119,6 +121,23 @@ impl GameWrite {
             },
             entries,
             due: stored::next_due(&parts.header).map(|t| due_key(t, &g.id)),
+            header_only: false,
+        })
+    }
+
+    /// The header of `g` alone; its stored state and history are left as they are.
+    fn header_of(g: &GameRecord) -> Result<GameWrite, StoreError> {
+        let mut header = g.clone();
+        header.table = None;
+        Ok(GameWrite {
+            id: g.id.clone(),
+            header: serde_json::to_vec(&stored::header_value(&header)?).map_err(err)?,
+            snapshot: None,
+            base: 0,
+            len: 0,
+            entries: Vec::new(),
+            due: stored::next_due(&header).map(|t| due_key(t, &g.id)),
+            header_only: true,
         })
     }
 
@@ -130,6 +149,33 @@ impl GameWrite {
         states: &sled::transaction::TransactionalTree,
         history: &sled::transaction::TransactionalTree,
         due: &sled::transaction::TransactionalTree,
+        index: &sled::transaction::TransactionalTree,
+    ) -> Result<(), ConflictableTransactionError<String>> {
+        if !self.header_only {
+            self.write_state(states, history, index)?;
+        }
+        games.insert(self.id.as_bytes(), self.header.as_slice())?;
+        let due_of = index_key("due", &self.id);
+        if let Some(old) = index.get(&due_of)? {
+            due.remove(old)?;
+        }
+        match &self.due {
+            Some(k) => {
+                due.insert(k.as_slice(), &[])?;
+                index.insert(due_of, k.as_slice())?;
+            }
+            None => {
+                index.remove(due_of)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The snapshot, and the history entries not stored yet.
+    fn write_state(
+        &self,
+        states: &sled::transaction::TransactionalTree,
+        history: &sled::transaction::TransactionalTree,
         index: &sled::transaction::TransactionalTree,
     ) -> Result<(), ConflictableTransactionError<String>> {
         let hlen_key = index_key("hlen", &self.id);
@@ -153,24 +199,10 @@ impl GameWrite {
             )?;
         }
         index.insert(hlen_key, &(self.len.max(stored) as u64).to_be_bytes())?;
-        games.insert(self.id.as_bytes(), self.header.as_slice())?;
         match &self.snapshot {
             Some(v) => states.insert(self.id.as_bytes(), v.as_slice())?,
             None => states.remove(self.id.as_bytes())?,
         };
-        let due_of = index_key("due", &self.id);
-        if let Some(old) = index.get(&due_of)? {
-            due.remove(old)?;
-        }
-        match &self.due {
-            Some(k) => {
-                due.insert(k.as_slice(), &[])?;
-                index.insert(due_of, k.as_slice())?;
-            }
-            None => {
-                index.remove(due_of)?;
-            }
-        }
         Ok(())
     }
 }
@@ -576,6 +608,21 @@ impl Store for SledStore {
         self.load(id, Some(0))
     }
 
+    fn game_header(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+        let Some(v) = self.games.get(id.as_bytes()).map_err(err)? else {
+            return Ok(None);
+        };
+        let value: serde_json::Value =
+            serde_json::from_slice(&v).map_err(|e| err(format!("game {id} is unreadable: {e}")))?;
+        if stored::is_schema_1(&value) {
+            let mut rec: GameRecord = serde_json::from_value(value)
+                .map_err(|e| err(format!("game {id} is unreadable: {e}")))?;
+            rec.table = None;
+            return Ok(Some(rec));
+        }
+        stored::header_from(value, id).map(Some)
+    }
+
     fn due_games(&self, now: i64) -> Result<Vec<String>, StoreError> {
         let mut ids = Vec::new();
         let end = due_key(now.saturating_add(1), "");
@@ -668,6 +715,7 @@ impl SledStore {
             .games
             .iter()
             .map(GameWrite::of)
+            .chain(changes.headers.iter().map(GameWrite::header_of))
             .collect::<Result<_, StoreError>>()?;
         let outbox: Vec<(Vec<u8>, Vec<u8>)> = changes
             .outbox

@@ -232,7 +232,7 @@ impl Run<'_> {
         tokens: &[String],
     ) -> Result<Option<String>, StoreError> {
         for id in self.store.game_ids()? {
-            if let Some(r) = self.store.game(&id)? {
+            if let Some(r) = self.store.game_header(&id)? {
                 if r.seats.iter().any(|s| tokens.contains(&s.token)) || tokens.contains(&r.gm_token)
                 {
                     return Ok(Some(id));

@@ -271,7 +271,12 @@ impl Judge {
                 Ok(Some(rec)) => rec,
                 Ok(None) => continue,
                 // Its stored parts cannot be read: it waits alone, every other game goes on.
-                Err(e) if e.is_quarantine() => continue,
+                Err(e) if e.is_quarantine() => {
+                    if let Ok(Some(header)) = store.game_header(&id) {
+                        self.quarantine(store, env, header, &e, &mut changes)?;
+                    }
+                    continue;
+                }
                 Err(e) => return Err(e),
             };
             if rec.status != Status::Running || rec.deadline.is_none() {
@@ -303,8 +308,28 @@ impl Judge {
         Ok(changes)
     }
 
+    /// A mail was kept because its game cannot be loaded (`e`, a quarantine error): the
+    /// game is put in quarantine (logged, its game master told, once). Empty changes when
+    /// it is there already or its header cannot be read either.
+    pub fn quarantined(
+        &self,
+        store: &dyn Store,
+        env: &Env,
+        e: &StoreError,
+    ) -> Result<Changes, StoreError> {
+        let mut changes = Changes::default();
+        let Some(id) = e.quarantined_game() else {
+            return Ok(changes);
+        };
+        if let Some(header) = store.game_header(id)? {
+            self.quarantine(store, env, header, e, &mut changes)?;
+        }
+        Ok(changes)
+    }
+
     /// Put a game that cannot be loaded in quarantine: logged and its game master told,
-    /// once (the record itself is readable: only its game is not).
+    /// once (the record itself is readable: only its game is not). Only its header is
+    /// written: what cannot be loaded is left as it is, for mending.
     fn quarantine(
         &self,
         store: &dyn Store,
@@ -334,7 +359,7 @@ impl Judge {
             crate::mails::Event::Quarantined { why: e.0.clone() },
         );
         run.finish_into(changes);
-        changes.games.push(rec);
+        changes.headers.push(rec);
         Ok(())
     }
 
@@ -449,7 +474,7 @@ impl Run<'_> {
     fn admin_list(&self) -> Result<String, StoreError> {
         let mut out = String::new();
         for id in self.store.game_ids()? {
-            if let Some(r) = self.store.game(&id)? {
+            if let Some(r) = self.store.game_header(&id)? {
                 out.push_str(&self.list_line(&r));
                 out.push('\n');
             }

@@ -141,6 +141,15 @@ impl StoreError {
     pub fn is_quarantine(&self) -> bool {
         self.0.starts_with(QUARANTINE)
     }
+
+    /// The game in quarantine this error is about.
+    pub fn quarantined_game(&self) -> Option<&str> {
+        self.0
+            .strip_prefix(QUARANTINE)?
+            .strip_prefix("game ")?
+            .split(" cannot be loaded")
+            .next()
+    }
 }
 
 /// One line of a game's event log (the judge's own journal, beside the game's history).
@@ -191,6 +200,10 @@ pub struct Changes {
     pub processed: Vec<String>,
     /// Game records to insert or replace.
     pub games: Vec<GameRecord>,
+    /// Game headers to replace, their state and history left as stored (their `table` is
+    /// not read): a game in quarantine is marked without touching what cannot be loaded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub headers: Vec<GameRecord>,
     pub outbox: Vec<Outbound>,
     pub log: Vec<LogLine>,
     pub senders: Vec<SenderRecord>,
@@ -210,6 +223,7 @@ impl Changes {
     pub fn is_empty(&self) -> bool {
         self.processed.is_empty()
             && self.games.is_empty()
+            && self.headers.is_empty()
             && self.outbox.is_empty()
             && self.log.is_empty()
             && self.senders.is_empty()
@@ -475,6 +489,12 @@ pub trait Store {
     fn game_whole(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
         self.game(id)
     }
+    /// A game's header alone (seats, status, deadlines; `table: None`), for what lists or
+    /// looks up games (LIST, tokens, metrics). Never commit it back: a record without its
+    /// table is a game without its state.
+    fn game_header(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+        self.game(id)
+    }
     fn game_ids(&self) -> Result<Vec<String>, StoreError>;
     /// The games the tick has something to do for at `now` ([`crate::stored::next_due`]
     /// at or before it), in no particular order. A store with an index of due times reads
@@ -599,6 +619,12 @@ impl Store for MemoryStore {
             let (_, new) = crate::stored::appended(&p, stored.len())?;
             stored.extend(new.iter().cloned());
             m.games.insert(id, (p.header, p.snapshot));
+        }
+        for h in &c.headers {
+            let mut header = h.clone();
+            header.table = None;
+            let snapshot = m.games.get(&h.id).and_then(|(_, s)| s.clone());
+            m.games.insert(h.id.clone(), (header, snapshot));
         }
         m.outbox.extend(c.outbox.iter().cloned());
         m.log.extend(c.log.iter().cloned());

@@ -77,6 +77,11 @@ impl Maildir {
         Ok(out)
     }
 
+    /// The Maildir's folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
     /// The raw bytes of one message.
     pub fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
         fs::read(path)
@@ -86,6 +91,37 @@ impl Maildir {
     /// (`NAME:2,S`; existing flags kept, in ASCII order). Acknowledging a message that is
     /// already in cur/ is a no-op, so a retry after a crash is harmless. Returns the new path.
     pub fn acknowledge(&self, path: &Path) -> io::Result<PathBuf> {
+        let (dest, moved) = self.move_to_cur(path)?;
+        if moved {
+            self.sync_folders()?;
+        }
+        Ok(dest)
+    }
+
+    /// [`Maildir::acknowledge`] for a batch: every message moved, then cur/ and new/
+    /// fsynced once for all of them. Returns the new paths.
+    pub fn acknowledge_all(&self, paths: &[&Path]) -> io::Result<Vec<PathBuf>> {
+        let mut out = Vec::with_capacity(paths.len());
+        let mut moved = false;
+        for p in paths {
+            let (dest, m) = self.move_to_cur(p)?;
+            moved |= m;
+            out.push(dest);
+        }
+        if moved {
+            self.sync_folders()?;
+        }
+        Ok(out)
+    }
+
+    fn sync_folders(&self) -> io::Result<()> {
+        sync_dir(&self.root.join("cur"))?;
+        sync_dir(&self.root.join("new"))
+    }
+
+    /// Move a message from new/ to cur/ with the Seen flag, not synced; whether it moved
+    /// (false: it was in cur/ already).
+    fn move_to_cur(&self, path: &Path) -> io::Result<(PathBuf, bool)> {
         let name = path
             .file_name()
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a message path"))?
@@ -105,12 +141,8 @@ impl Maildir {
         let dest = self.root.join("cur").join(format!("{base}:2,{flags}"));
         let source = self.root.join("new").join(&name);
         match fs::rename(&source, &dest) {
-            Ok(()) => {
-                sync_dir(&self.root.join("cur"))?;
-                sync_dir(&self.root.join("new"))?;
-                Ok(dest)
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound && dest.exists() => Ok(dest),
+            Ok(()) => Ok((dest, true)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound && dest.exists() => Ok((dest, false)),
             Err(e) => Err(e),
         }
     }

@@ -435,7 +435,7 @@ impl Run<'_> {
         for id in self.store.game_ids()? {
             let rec = match self.games.get(&id) {
                 Some(g) => Some(g.rec.clone()),
-                None => self.store.game(&id)?,
+                None => self.store.game_header(&id)?,
             };
             if let Some(r) = rec {
                 games.push(self.game_line(&r, lang));
