@@ -52,7 +52,8 @@ pub struct BenchReport {
     pub largest_value_bytes: u64,
     pub largest_value_tree: String,
     pub largest_value_run: String,
-    /// Peak resident memory of the bench process itself (VmHWM), in KiB.
+    /// Peak resident memory of the bench process itself (VmHWM), in KiB: every run above,
+    /// the filling of `--stored-games` included (the child's is `stored_games.peak_rss_kib`).
     pub peak_rss_kib: Option<u64>,
     /// `--stored-games N`: start-up and one empty pass of `serve --once` over N games.
     pub stored_games: Option<StoredGames>,
