@@ -11,48 +11,126 @@ use crate::players::{play_games, MailPlayers, PlayError};
 use crate::simulate::{self, SimulateSettings};
 use castellan_judge::Store;
 use serde::Serialize;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 pub struct BenchSettings {
     pub game: String,
     pub players: usize,
-    /// Order mails to push through the pipeline.
+    /// Order mails to push through the pipeline, for each count of tables.
     pub mails: usize,
-    /// Games played at once (one mail each per pass).
-    pub tables: usize,
+    /// Counts of games played at once (one mail each per pass), each measured in a fresh
+    /// data folder.
+    pub tables: Vec<usize>,
     /// Whole bot games per game for the engine-only numbers (0: skip).
     pub engine_games: usize,
     pub seed: u64,
+    /// The long game: the per-mail service time from this dice turn on (0: skip it).
+    pub late_turn: u32,
+    /// Stored games for the start-up measure (0: skip it).
+    pub stored_games: usize,
 }
 
 #[derive(Debug, Serialize)]
 pub struct BenchReport {
     pub game: String,
     pub players: usize,
+    /// Order mails in, over every count of tables.
+    pub mails_in: usize,
+    /// One run per count of tables (`--tables 1,64`).
+    pub tables: Vec<TablesRun>,
+    /// The long game's mean service time per order mail early (turns 5-15) and late
+    /// (from `late_turn_target` on, or the last turns reached when the game ended
+    /// sooner), with the turns each mean covers (first, last).
+    pub service_ms_per_mail_early: Option<f64>,
+    pub early_turns_measured: Option<[u32; 2]>,
+    pub service_ms_per_mail_late: Option<f64>,
+    pub late_turns_measured: Option<[u32; 2]>,
+    pub long_game: Option<LongGame>,
+    /// The largest value stored (a game record today: it holds the game's whole history),
+    /// in bytes, and its tree, over every run; `largest_value_run` says which.
+    pub largest_value_bytes: u64,
+    pub largest_value_tree: String,
+    pub largest_value_run: String,
+    /// Peak resident memory of the bench process itself (VmHWM), in KiB: every run above,
+    /// the filling of `--stored-games` included (the child's is `stored_games.peak_rss_kib`).
+    pub peak_rss_kib: Option<u64>,
+    /// `--stored-games N`: start-up and one empty pass of `serve --once` over N games.
+    pub stored_games: Option<StoredGames>,
+    pub engine: Vec<EngineSpeed>,
+}
+
+/// One count of tables, end to end.
+#[derive(Debug, Serialize)]
+pub struct TablesRun {
     pub tables: usize,
     pub mails_in: usize,
     pub mails_out: usize,
     pub games_created: usize,
+    /// Time inside the service passes (inbox, deadlines, outbox), in seconds.
+    pub service_seconds: f64,
+    /// The whole run, bots' thinking and game creation included, in seconds.
     pub wall_seconds: f64,
-    /// Order mails per second, bots' thinking included.
-    pub mails_per_sec: f64,
-    /// Time inside the service passes only, per order mail, in ms.
+    /// Order mails per second of service passes: bots' thinking kept out.
+    pub mails_per_sec_service: f64,
+    /// Order mails per second of wall clock: bots' thinking included.
+    pub mails_per_sec_wall: f64,
+    /// Time inside the service passes per order mail, in ms.
     pub service_ms_per_mail: f64,
-    /// Delivery into the inbox → its answers in the outbox, in ms.
+    /// One service pass (all the tables' mails of a round), in ms.
+    pub pass_ms_p50: f64,
+    pub pass_ms_p99: f64,
+    /// Delivery into the inbox → its answers in the outbox, in ms (includes the wait
+    /// while the other tables' bots write their mails of the same round).
     pub latency_ms_p50: f64,
     pub latency_ms_p99: f64,
     pub latency_ms_max: f64,
     pub database_bytes: u64,
-    /// The largest value stored (a game record today: it holds the game's whole history),
-    /// in bytes, and its tree.
     pub largest_value_bytes: u64,
     pub largest_value_tree: String,
-    /// Peak resident memory of the process (VmHWM), in KiB.
-    pub peak_rss_kib: Option<u64>,
     /// What the games' mail cost their players (issue 12): mails per player per round,
     /// by kind, the longest turn mail.
     pub mail: crate::budget::MailBudget,
-    pub engine: Vec<EngineSpeed>,
+}
+
+/// One game played by mail, one mail per pass, its service time recorded against its
+/// dice turn.
+#[derive(Debug, Serialize)]
+pub struct LongGame {
+    pub game: String,
+    pub players: usize,
+    pub options: Vec<String>,
+    pub game_id: String,
+    pub mails_in: usize,
+    /// The dice turn the game reached; `over`: it ended there.
+    pub final_turn: u32,
+    pub over: bool,
+    pub late_turn_target: u32,
+    pub early_mails: usize,
+    pub late_mails: usize,
+    pub largest_value_bytes: u64,
+    pub largest_value_tree: String,
+    pub database_bytes: u64,
+}
+
+/// `serve --once` in a child process over a data folder holding `games` stored games.
+#[derive(Debug, Serialize)]
+pub struct StoredGames {
+    pub games: usize,
+    /// Writing them (one real game created, then copies in batches, one flush).
+    pub fill_seconds: f64,
+    pub database_bytes: u64,
+    /// Games whose deadline (or reminder) was due when the child started: 0 means the
+    /// pass had nothing to do but look.
+    pub due: usize,
+    /// What the child's pass did: deadline mails written (its own count).
+    pub deadline_mails: Option<u64>,
+    /// The child's wall time from spawn to exit: start-up (config, sled open), one pass
+    /// (empty inbox, every game's deadline checked, outbox) and the final flush.
+    pub startup_and_empty_pass_ms: f64,
+    /// The child's peak resident memory, in KiB, and how it was read.
+    pub peak_rss_kib: Option<u64>,
+    pub peak_rss_source: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -105,16 +183,79 @@ pub fn run(s: &BenchSettings, base: &Config) -> Result<BenchReport, ShellError> 
     result
 }
 
-fn run_in(
+fn run_in(s: &BenchSettings, base: &Config, dir: &Path) -> Result<BenchReport, ShellError> {
+    let mut tables = Vec::new();
+    for &n in &s.tables {
+        let n = n.max(1);
+        if s.tables.len() > 1 {
+            eprintln!("bench: {n} table(s) at once");
+        }
+        tables.push(run_tables(s, base, &dir.join(format!("tables-{n}")), n)?);
+    }
+    let mut largest = (0, String::new(), String::new());
+    for t in &tables {
+        if t.largest_value_bytes > largest.0 {
+            largest = (
+                t.largest_value_bytes,
+                t.largest_value_tree.clone(),
+                format!("{} table(s)", t.tables),
+            );
+        }
+    }
+    let long = if s.late_turn > 0 {
+        Some(run_long_game(s, base, &dir.join("long-game"))?)
+    } else {
+        None
+    };
+    if let Some(l) = &long {
+        if l.game.largest_value_bytes > largest.0 {
+            largest = (
+                l.game.largest_value_bytes,
+                l.game.largest_value_tree.clone(),
+                format!("long game (turn {})", l.game.final_turn),
+            );
+        }
+    }
+    let stored_games = if s.stored_games > 0 {
+        Some(run_stored_games(s, base, &dir.join("stored-games"))?)
+    } else {
+        None
+    };
+    let engine = engine_speeds(s);
+    Ok(BenchReport {
+        game: s.game.clone(),
+        players: s.players,
+        mails_in: tables.iter().map(|t| t.mails_in).sum(),
+        tables,
+        service_ms_per_mail_early: long.as_ref().and_then(|l| l.early.map(|w| w.ms_per_mail)),
+        early_turns_measured: long.as_ref().and_then(|l| l.early.map(|w| w.turns)),
+        service_ms_per_mail_late: long.as_ref().and_then(|l| l.late.map(|w| w.ms_per_mail)),
+        late_turns_measured: long.as_ref().and_then(|l| l.late.map(|w| w.turns)),
+        long_game: long.map(|l| l.game),
+        largest_value_bytes: largest.0,
+        largest_value_tree: largest.1,
+        largest_value_run: largest.2,
+        peak_rss_kib: peak_rss_kib(),
+        stored_games,
+        engine,
+    })
+}
+
+/// `tables` games at once, in a fresh data folder, until `s.mails` order mails went (new
+/// games are started when the first ones end).
+fn run_tables(
     s: &BenchSettings,
     base: &Config,
-    dir: &std::path::Path,
-) -> Result<BenchReport, ShellError> {
+    dir: &Path,
+    tables: usize,
+) -> Result<TablesRun, ShellError> {
+    std::fs::create_dir_all(dir).map_err(|e| ShellError::io(dir, e))?;
     let local = LocalJudge::open(base, dir, s.seed)?;
     let svc = &local.svc;
     let mut bots = MailPlayers::new(svc, "bench")?;
     let max_lines = svc.config.judge.max_lines;
     let mut latencies = Vec::with_capacity(s.mails);
+    let mut passes = Vec::new();
     let mut service_time = Duration::ZERO;
     let mut mails = 0;
     let mut created = 0;
@@ -123,7 +264,7 @@ fn run_in(
     let start = Instant::now();
     while mails < s.mails {
         let mut ids = Vec::new();
-        for _ in 0..s.tables.max(1) {
+        for _ in 0..tables {
             ids.push(bots.create_game(svc, &s.game, s.players, &[])?);
             created += 1;
         }
@@ -136,6 +277,7 @@ fn run_in(
                 .map_err(|e| PlayError::Io(e.to_string()))?;
             let end = Instant::now();
             service_time += end - t0;
+            passes.push(end - t0);
             latencies.extend(round.iter().map(|m| end - m.delivered_at));
             progress.inc(round.len() as u64);
             Ok(())
@@ -150,6 +292,7 @@ fn run_in(
     let wall = start.elapsed().as_secs_f64();
     progress.finish();
     latencies.sort();
+    passes.sort();
     bots.read_outbox()?;
     let mails_out = std::fs::read_dir(svc.config.outbox_path())
         .map(|rd| rd.count())
@@ -173,48 +316,19 @@ fn run_in(
         turns,
         setup,
     );
-    let mut engine = Vec::new();
-    if s.engine_games > 0 {
-        let all = crate::games::all();
-        let mut progress = crate::progress::Progress::new(
-            "bench (engine)",
-            "games",
-            Some((all.len() * s.engine_games) as u64),
-        );
-        for info in all {
-            let players = s.players.clamp(info.min_seats, info.max_seats);
-            let r = simulate::run_with(
-                &SimulateSettings {
-                    game: info,
-                    players,
-                    games: s.engine_games,
-                    seed: s.seed,
-                    options: Vec::new(),
-                    order_cap: 200_000,
-                    replay: false,
-                },
-                &mut |_| progress.inc(1),
-            );
-            engine.push(EngineSpeed {
-                game: info.name.to_string(),
-                players,
-                games: s.engine_games,
-                games_per_sec: r.games_per_sec,
-                orders_per_sec: r.orders_per_sec,
-            });
-        }
-        progress.finish();
-    }
-    Ok(BenchReport {
-        game: s.game.clone(),
-        players: s.players,
-        tables: s.tables,
+    let service = service_time.as_secs_f64();
+    Ok(TablesRun {
+        tables,
         mails_in: mails,
         mails_out,
         games_created: created,
+        service_seconds: service,
         wall_seconds: wall,
-        mails_per_sec: mails as f64 / wall.max(1e-9),
-        service_ms_per_mail: service_time.as_secs_f64() * 1000.0 / mails.max(1) as f64,
+        mails_per_sec_service: mails as f64 / service.max(1e-9),
+        mails_per_sec_wall: mails as f64 / wall.max(1e-9),
+        service_ms_per_mail: service * 1000.0 / mails.max(1) as f64,
+        pass_ms_p50: percentile(&passes, 0.50),
+        pass_ms_p99: percentile(&passes, 0.99),
         latency_ms_p50: percentile(&latencies, 0.50),
         latency_ms_p99: percentile(&latencies, 0.99),
         latency_ms_max: latencies
@@ -224,43 +338,515 @@ fn run_in(
         database_bytes: dir_size(&svc.config.database_path()),
         largest_value_bytes,
         largest_value_tree,
-        peak_rss_kib: peak_rss_kib(),
         mail,
-        engine,
     })
+}
+
+/// The long game: bots end most games before turn 300. `castellan simulate --games 20
+/// --json` (seed 1) gave Castle Risk with 2 to 6 players a longest game of 30 to 207 dice
+/// turns, and Risk with 2 to 6 players 102 to 261. Risk's optional limit of armies on a
+/// territory makes the bots' games last: at 5 armies with 3 players, 20 games out of 20
+/// (seeds 1 to 20, one game each) lasted 421 to 599 turns; so that is the game played.
+const LONG_GAME: &str = "risk";
+const LONG_PLAYERS: usize = 3;
+const LONG_OPTIONS: &[(&str, &str)] = &[("max_armies_per_territory", "5")];
+/// The "early" window of dice turns, both ends included.
+const EARLY_TURNS: [u32; 2] = [5, 15];
+/// Dice turns measured from `late_turn` on (or the last ones, if the game ends sooner).
+const LATE_WINDOW: u32 = 20;
+/// A bound on the long game's mails, whatever happens.
+const LONG_MAX_MAILS: usize = 50_000;
+
+/// A window of the long game: its mean service time per mail, its first and last turns.
+#[derive(Clone, Copy)]
+struct Window {
+    ms_per_mail: f64,
+    turns: [u32; 2],
+    mails: usize,
+}
+
+struct LongRun {
+    game: LongGame,
+    early: Option<Window>,
+    late: Option<Window>,
+}
+
+/// The samples (dice turn, ms per mail) whose turn is in `lo..=hi`.
+fn window(samples: &[(u32, f64)], lo: u32, hi: u32) -> Option<Window> {
+    let inside: Vec<&(u32, f64)> = samples
+        .iter()
+        .filter(|(t, _)| (lo..=hi).contains(t))
+        .collect();
+    let first = inside.iter().map(|(t, _)| *t).min()?;
+    let last = inside.iter().map(|(t, _)| *t).max()?;
+    Some(Window {
+        ms_per_mail: inside.iter().map(|(_, ms)| ms).sum::<f64>() / inside.len() as f64,
+        turns: [first, last],
+        mails: inside.len(),
+    })
+}
+
+fn game_turn(svc: &crate::service::Service, id: &str) -> Result<(u32, bool), PlayError> {
+    let rec = svc
+        .store
+        .game(id)
+        .map_err(|e| PlayError::Io(e.0))?
+        .ok_or_else(|| PlayError::Io(format!("no game {id}")))?;
+    let turn = crate::players::load_session(&rec)?.map_or(0, |s| s.turn());
+    Ok((turn, rec.ended.is_some()))
+}
+
+/// One game by mail through the same pipeline, one mail per pass, each pass's service
+/// time recorded against the dice turn the mail was written for; played until
+/// `late_turn + LATE_WINDOW` or its end.
+fn run_long_game(s: &BenchSettings, base: &Config, dir: &Path) -> Result<LongRun, ShellError> {
+    std::fs::create_dir_all(dir).map_err(|e| ShellError::io(dir, e))?;
+    let local = LocalJudge::open(base, dir, s.seed)?;
+    let svc = &local.svc;
+    let mut bots = MailPlayers::new(svc, "bench-long")?;
+    let max_lines = svc.config.judge.max_lines;
+    let options: Vec<(String, String)> = LONG_OPTIONS
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let id = bots.create_game(svc, LONG_GAME, LONG_PLAYERS, &options)?;
+    local.pass_after(0)?;
+    let stop_at = s.late_turn.saturating_add(LATE_WINDOW);
+    let mut progress =
+        crate::progress::Progress::new("bench (long game)", "dice turns", Some(stop_at as u64));
+    let mut shown = 0;
+    let mut samples: Vec<(u32, f64)> = Vec::new();
+    let mut mails = 0;
+    let (final_turn, over) = loop {
+        let played = play_games(
+            svc,
+            &mut bots,
+            std::slice::from_ref(&id),
+            10,
+            max_lines,
+            |round| {
+                let (turn, _) = game_turn(svc, &id)?;
+                let t0 = Instant::now();
+                local
+                    .pass_after(60)
+                    .map_err(|e| PlayError::Io(e.to_string()))?;
+                let ms = t0.elapsed().as_secs_f64() * 1000.0;
+                samples.push((turn, ms / round.len().max(1) as f64));
+                Ok(())
+            },
+        )?;
+        mails += played.mails;
+        let (turn, over) = game_turn(svc, &id)?;
+        let now = turn.min(stop_at);
+        if now > shown {
+            progress.inc(u64::from(now - shown));
+            shown = now;
+        }
+        if played.mails == 0 || over || turn >= stop_at || mails >= LONG_MAX_MAILS {
+            break (turn, over);
+        }
+    };
+    progress.finish();
+    let early = window(&samples, EARLY_TURNS[0], EARLY_TURNS[1]);
+    let last = samples.iter().map(|(t, _)| *t).max().unwrap_or(0);
+    let late = if last >= s.late_turn {
+        window(&samples, s.late_turn, stop_at - 1)
+    } else {
+        window(&samples, last.saturating_sub(LATE_WINDOW - 1), last)
+    };
+    svc.store.flush()?;
+    let (largest_value_bytes, largest_value_tree) = svc.store.largest_value()?;
+    Ok(LongRun {
+        game: LongGame {
+            game: LONG_GAME.to_string(),
+            players: LONG_PLAYERS,
+            options: LONG_OPTIONS
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect(),
+            game_id: id,
+            mails_in: mails,
+            final_turn,
+            over,
+            late_turn_target: s.late_turn,
+            early_mails: early.map_or(0, |w| w.mails),
+            late_mails: late.map_or(0, |w| w.mails),
+            largest_value_bytes,
+            largest_value_tree,
+            database_bytes: dir_size(&svc.config.database_path()),
+        },
+        early,
+        late,
+    })
+}
+
+/// Games written per transaction when filling the folder.
+const FILL_BATCH: usize = 1000;
+/// The copies' deadlines: this far after the real clock, so nothing is due.
+const FILL_DEADLINE_AHEAD: i64 = 30 * 86_400;
+
+/// A token for copy `n` (the alphabet of the judge's own tokens).
+fn copy_token(mut n: u64) -> String {
+    const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
+    (0..6)
+        .map(|_| {
+            let c = ALPHABET[(n % ALPHABET.len() as u64) as usize] as char;
+            n /= ALPHABET.len() as u64;
+            c
+        })
+        .collect()
+}
+
+fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// Fill a fresh data folder with `s.stored_games` games (one real game created through the
+/// judge, then copies of its record with fresh ids and tokens and deadlines ahead of the
+/// real clock), then time `serve --once` over it in a child process of this binary.
+fn run_stored_games(
+    s: &BenchSettings,
+    base: &Config,
+    dir: &Path,
+) -> Result<StoredGames, ShellError> {
+    std::fs::create_dir_all(dir).map_err(|e| ShellError::io(dir, e))?;
+    let n = s.stored_games;
+    let fill_start = Instant::now();
+    let (games, due) = {
+        let local = LocalJudge::open(base, dir, s.seed)?;
+        let svc = &local.svc;
+        let mut bots = MailPlayers::new(svc, "bench-stored")?;
+        let id = bots.create_game(svc, &s.game, s.players, &[])?;
+        local.pass_after(0)?;
+        let template = svc.store.game(&id)?.ok_or_else(|| {
+            ShellError::Store(castellan_judge::StoreError(format!("game {id} vanished")))
+        })?;
+        let deadline = unix_now() + FILL_DEADLINE_AHEAD;
+        let prefix = id.rsplit_once('-').map_or(id.as_str(), |(p, _)| p);
+        let mut progress =
+            crate::progress::Progress::new("bench (stored games)", "games", Some(n as u64));
+        let mut batch = Vec::with_capacity(FILL_BATCH);
+        for i in 0..n {
+            let mut g = template.clone();
+            if i > 0 {
+                let k = (i - 1) as u64;
+                g.id = format!("{prefix}-{}", 100_000 + k);
+                g.gm_token = copy_token(k * 16);
+                for (j, seat) in g.seats.iter_mut().enumerate() {
+                    seat.token = copy_token(k * 16 + j as u64 + 1);
+                }
+            }
+            if g.deadline.is_some() {
+                g.deadline = Some(deadline);
+            }
+            batch.push(g);
+            if batch.len() >= FILL_BATCH || i + 1 == n {
+                let games = std::mem::take(&mut batch);
+                let count = games.len() as u64;
+                svc.store.commit_unflushed(&castellan_judge::Changes {
+                    games,
+                    ..Default::default()
+                })?;
+                progress.inc(count);
+            }
+        }
+        svc.store.flush()?;
+        progress.finish();
+        // What the child's pass will find due (a reminder or a missed deadline).
+        let now = unix_now();
+        let ids = svc.store.game_ids()?;
+        let mut due = 0;
+        for id in &ids {
+            if let Some(rec) = svc.store.game(id)? {
+                if let (castellan_judge::Status::Running, Some(d)) = (rec.status, rec.deadline) {
+                    let remind = i64::from(rec.deadlines.reminder_hours) * 3600;
+                    if now >= d - remind {
+                        due += 1;
+                    }
+                }
+            }
+        }
+        (ids.len(), due)
+    }; // the database is closed here: the child opens it
+    let fill_seconds = fill_start.elapsed().as_secs_f64();
+    let config = crate::demo::local_config(base, dir);
+    let database_bytes = dir_size(&config.database_path());
+    let cfg_path = dir.with_extension("yaml");
+    let yaml = serde_yaml::to_string(&config).map_err(|e| ShellError::Config {
+        path: cfg_path.clone(),
+        why: e.to_string(),
+    })?;
+    std::fs::write(&cfg_path, yaml).map_err(|e| ShellError::io(&cfg_path, e))?;
+    let child = serve_once_child(&cfg_path, dir)?;
+    Ok(StoredGames {
+        games,
+        fill_seconds,
+        database_bytes,
+        due,
+        deadline_mails: child.deadline_mails,
+        startup_and_empty_pass_ms: child.ms,
+        peak_rss_kib: child.peak_rss_kib,
+        peak_rss_source: child.peak_rss_source,
+    })
+}
+
+struct ChildRun {
+    ms: f64,
+    deadline_mails: Option<u64>,
+    peak_rss_kib: Option<u64>,
+    peak_rss_source: String,
+}
+
+fn vm_hwm(pid: u32) -> Option<u64> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    s.lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// `castellan --config CFG serve --once` (this very binary), timed from spawn to exit;
+/// its peak RSS from `/usr/bin/time -f %M` when installed, else its VmHWM polled.
+fn serve_once_child(cfg: &Path, dir: &Path) -> Result<ChildRun, ShellError> {
+    let exe = std::env::current_exe().map_err(|e| ShellError::io("current_exe", e))?;
+    let time = Path::new("/usr/bin/time");
+    let with_time = time.exists();
+    let rss_file = dir.with_extension("rss");
+    let out_file = dir.with_extension("stdout");
+    let err_file = dir.with_extension("stderr");
+    let mut cmd = if with_time {
+        let mut c = std::process::Command::new(time);
+        c.arg("-f").arg("%M").arg("-o").arg(&rss_file).arg(&exe);
+        c
+    } else {
+        std::process::Command::new(&exe)
+    };
+    let file = |p: &Path| std::fs::File::create(p).map_err(|e| ShellError::io(p, e));
+    cmd.arg("--config")
+        .arg(cfg)
+        .args(["serve", "--once"])
+        .stdin(std::process::Stdio::null())
+        .stdout(file(&out_file)?)
+        .stderr(file(&err_file)?);
+    let start = Instant::now();
+    let mut child = cmd.spawn().map_err(|e| ShellError::io(&exe, e))?;
+    let mut polled: Option<u64> = None;
+    let status = if with_time {
+        child.wait().map_err(|e| ShellError::io(&exe, e))?
+    } else {
+        loop {
+            if let Some(st) = child.try_wait().map_err(|e| ShellError::io(&exe, e))? {
+                break st;
+            }
+            if let Some(k) = vm_hwm(child.id()) {
+                polled = Some(polled.map_or(k, |p| p.max(k)));
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    };
+    let ms = start.elapsed().as_secs_f64() * 1000.0;
+    let stdout = std::fs::read_to_string(&out_file).unwrap_or_default();
+    if !status.success() {
+        let stderr = std::fs::read_to_string(&err_file).unwrap_or_default();
+        return Err(ShellError::io(
+            &exe,
+            std::io::Error::other(format!(
+                "serve --once over the stored games failed ({status}): {}",
+                stderr.trim()
+            )),
+        ));
+    }
+    // "took 0 message(s), 0 deadline mail(s), sent 0, 0 kept for retry"
+    let deadline_mails = stdout
+        .split(',')
+        .find(|p| p.trim_end().ends_with("deadline mail(s)"))
+        .and_then(|p| p.split_whitespace().next()?.parse().ok());
+    let (peak_rss_kib, peak_rss_source) = if with_time {
+        let kib = std::fs::read_to_string(&rss_file)
+            .ok()
+            .and_then(|t| t.lines().last()?.trim().parse().ok());
+        (kib, "/usr/bin/time -f %M".to_string())
+    } else {
+        (
+            polled,
+            "/proc/PID/status VmHWM polled every 2 ms".to_string(),
+        )
+    };
+    Ok(ChildRun {
+        ms,
+        deadline_mails,
+        peak_rss_kib,
+        peak_rss_source,
+    })
+}
+
+fn engine_speeds(s: &BenchSettings) -> Vec<EngineSpeed> {
+    let mut engine = Vec::new();
+    if s.engine_games == 0 {
+        return engine;
+    }
+    let all = crate::games::all();
+    let mut progress = crate::progress::Progress::new(
+        "bench (engine)",
+        "games",
+        Some((all.len() * s.engine_games) as u64),
+    );
+    for info in all {
+        let players = s.players.clamp(info.min_seats, info.max_seats);
+        let r = simulate::run_with(
+            &SimulateSettings {
+                game: info,
+                players,
+                games: s.engine_games,
+                seed: s.seed,
+                options: Vec::new(),
+                order_cap: 200_000,
+                replay: false,
+            },
+            &mut |_| progress.inc(1),
+        );
+        engine.push(EngineSpeed {
+            game: info.name.to_string(),
+            players,
+            games: s.engine_games,
+            games_per_sec: r.games_per_sec,
+            orders_per_sec: r.orders_per_sec,
+        });
+    }
+    progress.finish();
+    engine
+}
+
+fn mib(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / 1048576.0)
+}
+
+fn kib(k: Option<u64>) -> String {
+    k.map(|k| format!("{:.1} MiB", k as f64 / 1024.0))
+        .unwrap_or_else(|| "unknown".into())
 }
 
 impl BenchReport {
     pub fn text(&self) -> String {
         let mut out = format!(
-            "end to end ({} with {} players, {} games at once, sled flushed per mail):\n\
-             \x20 order mails in: {}, mails out: {}, games: {}, wall {:.2} s\n\
-             \x20 throughput: {:.1} order mails/s (bots' thinking included); service time {:.2} ms per mail\n\
-             \x20 latency inbox → outbox: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms\n\
-             \x20 database on disk: {:.1} MiB; largest stored value {} bytes ({}); peak RSS {}\n\
-             \x20 mail budget: {:.1} mails a player a round; longest turn mail {} lines, deadline by line {}\n",
-            self.game,
-            self.players,
-            self.tables,
-            self.mails_in,
-            self.mails_out,
-            self.games_created,
-            self.wall_seconds,
-            self.mails_per_sec,
-            self.service_ms_per_mail,
-            self.latency_ms_p50,
-            self.latency_ms_p99,
-            self.latency_ms_max,
-            self.database_bytes as f64 / 1048576.0,
+            "end to end ({} with {} players, sled flushed per pass; mails/s of service = order \
+             mails / time inside the service passes, bots' thinking kept out):\n",
+            self.game, self.players
+        );
+        out += &format!(
+            "  {:>6} {:>8} {:>9} {:>10} {:>10} {:>8} {:>10} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9}\n",
+            "tables",
+            "mails in",
+            "mails out",
+            "mails/s",
+            "mails/s",
+            "service",
+            "ms/mail",
+            "pass",
+            "pass",
+            "latency",
+            "latency",
+            "latency",
+            "database"
+        );
+        out +=
+            &format!(
+            "  {:>6} {:>8} {:>9} {:>10} {:>10} {:>8} {:>10} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9}\n",
+            "", "", "", "(service)", "(wall)", "s", "(service)", "p50 ms", "p99 ms", "p50 ms",
+            "p99 ms", "max ms", ""
+        );
+        for t in &self.tables {
+            out += &format!(
+                "  {:>6} {:>8} {:>9} {:>10.1} {:>10.1} {:>8.2} {:>10.2} {:>8.2} {:>8.2} {:>8.2} {:>8.2} {:>8.2} {:>9}\n",
+                t.tables,
+                t.mails_in,
+                t.mails_out,
+                t.mails_per_sec_service,
+                t.mails_per_sec_wall,
+                t.service_seconds,
+                t.service_ms_per_mail,
+                t.pass_ms_p50,
+                t.pass_ms_p99,
+                t.latency_ms_p50,
+                t.latency_ms_p99,
+                t.latency_ms_max,
+                mib(t.database_bytes),
+            );
+        }
+        out += "  (wall: bots' thinking and game creation included; latency: delivery into the \
+                inbox to the end of the pass that answered it)\n";
+        for t in &self.tables {
+            out += &format!(
+                "  mail budget, {} table(s): {:.1} mails a player a round; longest turn mail {} lines, deadline by line {}\n",
+                t.tables,
+                t.mail.per_player_per_round,
+                t.mail.longest_report_lines,
+                t.mail.latest_deadline_line,
+            );
+        }
+        if let Some(l) = &self.long_game {
+            let turns = |t: Option<[u32; 2]>| {
+                t.map(|[a, b]| format!("turns {a}-{b}"))
+                    .unwrap_or_else(|| "no turns".into())
+            };
+            let ms = |m: Option<f64>| {
+                m.map(|m| format!("{m:.2} ms"))
+                    .unwrap_or_else(|| "n/a".into())
+            };
+            out += &format!(
+                "long game ({} with {} players, {}; one table, one mail a pass; {} mails, reached turn {}{}):\n\
+                 \x20 service time per mail, early ({}): {} over {} mails\n\
+                 \x20 service time per mail, late  ({}{}): {} over {} mails\n",
+                l.game,
+                l.players,
+                l.options.join(" "),
+                l.mails_in,
+                l.final_turn,
+                if l.over { ", game over" } else { "" },
+                turns(self.early_turns_measured),
+                ms(self.service_ms_per_mail_early),
+                l.early_mails,
+                turns(self.late_turns_measured),
+                if self.late_turns_measured.is_some_and(|[a, _]| a < l.late_turn_target) {
+                    format!(
+                        "; the game ended before turn {}: its last turns",
+                        l.late_turn_target
+                    )
+                } else {
+                    String::new()
+                },
+                ms(self.service_ms_per_mail_late),
+                l.late_mails,
+            );
+        }
+        out += &format!(
+            "largest stored value: {} bytes ({} tree, {}); bench process peak RSS {}\n",
             self.largest_value_bytes,
             self.largest_value_tree,
-            self.peak_rss_kib
-                .map(|k| format!("{:.1} MiB", k as f64 / 1024.0))
-                .unwrap_or_else(|| "unknown".into()),
-            self.mail.per_player_per_round,
-            self.mail.longest_report_lines,
-            self.mail.latest_deadline_line,
+            self.largest_value_run,
+            kib(self.peak_rss_kib),
         );
+        if let Some(g) = &self.stored_games {
+            out += &format!(
+                "stored games ({} in a fresh folder, filled in {:.1} s, database {}):\n\
+                 \x20 `serve --once` in a child process: start-up + one empty pass {:.0} ms, peak RSS {} ({})\n\
+                 \x20 games due at its start: {}; deadline mails it wrote: {}\n",
+                g.games,
+                g.fill_seconds,
+                mib(g.database_bytes),
+                g.startup_and_empty_pass_ms,
+                kib(g.peak_rss_kib),
+                g.peak_rss_source,
+                g.due,
+                g.deadline_mails
+                    .map(|n| n.to_string())
+                    .unwrap_or_else(|| "unknown".into()),
+            );
+        }
         if !self.engine.is_empty() {
             out += "engine only (bots, no mail, no store):\n";
             for e in &self.engine {

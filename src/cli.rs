@@ -251,14 +251,23 @@ pub struct BenchArgs {
     pub game: String,
     #[arg(long, default_value_t = 3)]
     pub players: usize,
-    /// Games played at once.
-    #[arg(long, default_value_t = 4)]
-    pub tables: usize,
+    /// Games played at once: one count, or a list measured one after the other, each in a
+    /// fresh data folder (`--tables 1,64`).
+    #[arg(long, value_delimiter = ',', default_value = "1,64")]
+    pub tables: Vec<usize>,
     /// Whole bot games per game for the engine-only numbers (0: skip).
     #[arg(long, default_value_t = 20)]
     pub games: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The long game (one Risk game by mail): service time per mail early (turns 5-15) and
+    /// from this dice turn on (0: skip the long game).
+    #[arg(long, default_value_t = 300)]
+    pub late_turn: u32,
+    /// Fill a fresh data folder with N stored games, then time start-up plus one empty pass
+    /// of `serve --once` over it in a child process, and its peak RSS (0: skip).
+    #[arg(long, default_value_t = 0)]
+    pub stored_games: usize,
     #[arg(long)]
     pub json: bool,
 }

@@ -222,9 +222,11 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
                     game: a.game.clone(),
                     players: a.players,
                     mails: a.mails,
-                    tables: a.tables,
+                    tables: a.tables.clone(),
                     engine_games: a.games,
                     seed: a.seed,
+                    late_turn: a.late_turn,
+                    stored_games: a.stored_games,
                 },
                 &config,
             )?;

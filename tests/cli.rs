@@ -150,3 +150,54 @@ fn serve_refuses_an_unusable_ca_file_naming_the_key() {
         "{err}"
     );
 }
+
+/// Issue 11, item 7: `bench --json` with a list of table counts, the long game and
+/// `--stored-games`, at tiny sizes; the fields are there (their numbers are not asserted).
+#[test]
+fn bench_measures_table_counts_the_long_game_and_stored_games() {
+    let out = castellan(&[
+        "bench",
+        "--mails",
+        "20",
+        "--tables",
+        "1,2",
+        "--late-turn",
+        "20",
+        "--stored-games",
+        "50",
+        "--games",
+        "0",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let tables = v["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 2, "{v}");
+    for t in tables {
+        for key in [
+            "mails_per_sec_service",
+            "mails_per_sec_wall",
+            "latency_ms_p50",
+            "latency_ms_p99",
+        ] {
+            assert!(t[key].is_number(), "no {key} in {t}");
+        }
+    }
+    for key in [
+        "service_ms_per_mail_early",
+        "service_ms_per_mail_late",
+        "largest_value_bytes",
+    ] {
+        assert!(v[key].is_number(), "no {key} in {v}");
+    }
+    assert!(v["late_turns_measured"].is_array(), "{v}");
+    let stored = &v["stored_games"];
+    assert_eq!(stored["games"], 50, "{v}");
+    assert_eq!(stored["due"], 0, "{v}");
+    assert!(stored["startup_and_empty_pass_ms"].is_number(), "{v}");
+    assert!(stored.get("peak_rss_kib").is_some(), "{v}");
+}
