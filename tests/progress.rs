@@ -100,7 +100,18 @@ fn backup_and_restore_count_their_records() {
 #[test]
 fn bench_says_its_progress_on_stderr_and_keeps_its_json() {
     let out = castellan()
-        .args(["bench", "--mails", "20", "--games", "1", "--json"])
+        .args([
+            "bench",
+            "--mails",
+            "20",
+            "--games",
+            "1",
+            "--tables",
+            "1",
+            "--late-turn",
+            "0",
+            "--json",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success(), "{out:?}");
