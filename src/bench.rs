@@ -520,7 +520,7 @@ fn run_stored_games(
         let mut bots = MailPlayers::new(svc, "bench-stored")?;
         let id = bots.create_game(svc, &s.game, s.players, &[])?;
         local.pass_after(0)?;
-        let template = svc.store.game(&id)?.ok_or_else(|| {
+        let template = svc.store.game_whole(&id)?.ok_or_else(|| {
             ShellError::Store(castellan_judge::StoreError(format!("game {id} vanished")))
         })?;
         let deadline = unix_now() + FILL_DEADLINE_AHEAD;
@@ -559,7 +559,7 @@ fn run_stored_games(
         let ids = svc.store.game_ids()?;
         let mut due = 0;
         for id in &ids {
-            if let Some(rec) = svc.store.game(id)? {
+            if let Some(rec) = svc.store.game_header(id)? {
                 if let (castellan_judge::Status::Running, Some(d)) = (rec.status, rec.deadline) {
                     let remind = i64::from(rec.deadlines.reminder_hours) * 3600;
                     if now >= d - remind {
