@@ -68,19 +68,28 @@ impl Run<'_> {
         let mut playing = Vec::new();
         let mut observing = Vec::new();
         for id in self.store.game_ids()? {
-            let Some(mut g) = self.take(&id)? else {
-                continue;
+            // Headers only: a game is loaded whole only when STOP changes it (an observer
+            // leaves), so STOP costs one small read a game.
+            let rec = match self.games.get(&id) {
+                Some(g) => g.rec.clone(),
+                None => match self.store.game_header(&id)? {
+                    Some(r) => r,
+                    None => continue,
+                },
             };
-            let over = g.rec.status == Status::Finished;
-            if !over && (g.rec.seat_of(from).is_some() || lower(&g.rec.gm) == from) {
-                playing.push(g.rec.id.clone());
+            let over = rec.status == Status::Finished;
+            if !over && (rec.seat_of(from).is_some() || lower(&rec.gm) == from) {
+                playing.push(rec.id.clone());
             }
-            if g.rec.observers.iter().any(|o| lower(o) == from) {
+            if rec.observers.iter().any(|o| lower(o) == from) {
+                let Some(mut g) = self.take(&id)? else {
+                    continue;
+                };
                 g.rec.observers.retain(|o| lower(o) != from);
                 g.keep = true;
                 observing.push(g.rec.id.clone());
+                self.put(g);
             }
-            self.put(g);
         }
         self.set_mark(stop_key(from), true);
         self.stopped_now = true;
