@@ -8,7 +8,7 @@
 //! `game_index` (`due/<id>` → its key in `due`; `hlen/<id>` → how many history entries are
 //! stored), all written in the same transaction as the game (issue 11; a database of
 //! schema 1, each game whole in `games`, is converted at open). `processed` (Message-ID → unix time),
-//! `outbox` (big-endian sequence → [`OutboxItem`] JSON), `sent` (Message-ID → unix time),
+//! `outbox` (big-endian sequence → [`OutboxItem`] JSON, deflated past 48 KiB), `sent` (Message-ID → unix time),
 //! `log` (game id, 0, big-endian sequence → LogLine JSON), `senders` (address → SenderRecord),
 //! `meta` (`journal_seq` → the big-endian sequence number of the last journal entry
 //! committed, written in the same transaction as that entry's changes: src/recover.rs).
@@ -53,6 +53,37 @@ pub struct SledStore {
     history: sled::Tree,
     due: sled::Tree,
     game_index: sled::Tree,
+}
+
+/// The first byte of an outbox value kept deflated (a JSON value never starts with it).
+const DEFLATED: u8 = 1;
+
+/// Outbox values up to this size are plain JSON; larger ones (a report whose HTML part
+/// holds a big picture: up to 150 KB) are deflated, so that no stored value passes 64 KiB
+/// (issue 11). Deflating every reply halved the database but cost a quarter of the
+/// throughput: only the rare large one pays.
+const DEFLATE_OVER: usize = 48 * 1024;
+
+/// An outbox value: the item's JSON, deflated past [`DEFLATE_OVER`].
+fn encode_outbox(item: &OutboxItem) -> Result<Vec<u8>, StoreError> {
+    use std::io::Write;
+    let json = serde_json::to_vec(item).map_err(err)?;
+    if json.len() <= DEFLATE_OVER {
+        return Ok(json);
+    }
+    let mut e = flate2::write::DeflateEncoder::new(vec![DEFLATED], flate2::Compression::fast());
+    e.write_all(&json).map_err(err)?;
+    e.finish().map_err(err)
+}
+
+/// An outbox value read back (deflated or plain JSON).
+fn decode_outbox(v: &[u8]) -> Result<OutboxItem, StoreError> {
+    match v.split_first() {
+        Some((&DEFLATED, rest)) => {
+            serde_json::from_reader(flate2::read::DeflateDecoder::new(rest)).map_err(err)
+        }
+        _ => serde_json::from_slice(v).map_err(err),
+    }
 }
 
 /// The key in the `meta` tree of the last journal entry committed.
@@ -479,7 +510,7 @@ impl SledStore {
         for kv in self.outbox.iter() {
             let (k, v) = kv.map_err(err)?;
             let key = u64::from_be_bytes(k.as_ref().try_into().map_err(err)?);
-            out.push((key, serde_json::from_slice(&v).map_err(err)?));
+            out.push((key, decode_outbox(&v)?));
         }
         Ok(out)
     }
@@ -500,7 +531,7 @@ impl SledStore {
 
     pub fn update_outbox(&self, key: u64, item: &OutboxItem) -> Result<(), StoreError> {
         self.outbox
-            .insert(key.to_be_bytes(), serde_json::to_vec(item).map_err(err)?)
+            .insert(key.to_be_bytes(), encode_outbox(item)?)
             .map_err(err)?;
         self.flush()
     }
@@ -515,7 +546,7 @@ impl SledStore {
                 item.attempts = 0;
                 item.not_before = 0;
                 self.outbox
-                    .insert(key.to_be_bytes(), serde_json::to_vec(&item).map_err(err)?)
+                    .insert(key.to_be_bytes(), encode_outbox(&item)?)
                     .map_err(err)?;
                 n += 1;
             }
@@ -729,10 +760,7 @@ impl SledStore {
                     last_error: None,
                     failed: false,
                 };
-                Ok((
-                    id.to_be_bytes().to_vec(),
-                    serde_json::to_vec(&item).map_err(err)?,
-                ))
+                Ok((id.to_be_bytes().to_vec(), encode_outbox(&item)?))
             })
             .collect::<Result<_, StoreError>>()?;
         let log: Vec<(Vec<u8>, Vec<u8>)> = changes
@@ -829,4 +857,69 @@ impl SledStore {
 
 fn changes_time(changes: &Changes) -> i64 {
     changes.log.iter().map(|l| l.at).max().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reply(html_bytes: usize) -> Outbound {
+        // An HTML part of a picture's size: varied text, as an SVG is.
+        let mut html = String::with_capacity(html_bytes);
+        let mut n = 0u64;
+        while html.len() < html_bytes {
+            n += 1;
+            html.push_str(&format!(
+                "<text x=\"{}\" y=\"{}\">Prussia {}</text>\n",
+                n * 7 % 600,
+                n * 13 % 400,
+                n % 9
+            ));
+        }
+        Outbound {
+            message_id: "<r1@judge.example>".into(),
+            to: "ann@example.org".into(),
+            subject: "[castle-1] Turn 3".into(),
+            body: "Waiting for: Ann\n".into(),
+            in_reply_to: None,
+            references: Vec::new(),
+            headers: Vec::new(),
+            html: Some(html),
+        }
+    }
+
+    /// Issue 11: "No stored value over 64 KiB": a reply whose HTML part is as large as the
+    /// judge allows (150 KB) is stored under 64 KiB and reads back whole; a usual one is
+    /// stored as it is.
+    #[test]
+    fn a_large_reply_is_stored_under_64_kib_and_reads_back_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SledStore::open(&dir.path().join("db")).unwrap();
+        let big = reply(castellan_judge::HTML_LIMIT);
+        let small = reply(8_000);
+        store
+            .commit(&Changes {
+                outbox: vec![big.clone(), small.clone()],
+                ..Default::default()
+            })
+            .unwrap();
+        let raw: Vec<Vec<u8>> = store
+            .outbox
+            .iter()
+            .values()
+            .map(|v| v.unwrap().to_vec())
+            .collect();
+        assert_eq!(raw.len(), 2);
+        assert!(raw[0].len() < 64 * 1024, "{} bytes", raw[0].len());
+        assert_eq!(raw[0][0], DEFLATED);
+        assert_eq!(raw[1][0], b'{', "a usual reply stays plain JSON");
+        let back: Vec<Outbound> = store
+            .outbox()
+            .unwrap()
+            .into_iter()
+            .map(|(_, i)| i.mail)
+            .collect();
+        assert_eq!(back, vec![big, small]);
+        assert!(store.largest_value().unwrap().0 < 64 * 1024);
+    }
 }
