@@ -77,6 +77,14 @@ pub struct TablesRun {
     pub mails_per_sec_wall: f64,
     /// Time inside the service passes per order mail, in ms.
     pub service_ms_per_mail: f64,
+    /// That time by phase, per order mail, in ms: taking the inbox (parse, judge, commit,
+    /// the batch's flush, acknowledgement: a mail is durable and acknowledged at its end),
+    /// the deadline tick, and the outbox drain (the transport: here one .eml file a reply).
+    pub inbox_ms_per_mail: f64,
+    pub tick_ms_per_mail: f64,
+    pub outbox_ms_per_mail: f64,
+    /// Order mails per second of inbox time alone: handled, durable and acknowledged.
+    pub mails_per_sec_inbox: f64,
     /// One service pass (all the tables' mails of a round), in ms.
     pub pass_ms_p50: f64,
     pub pass_ms_p99: f64,
@@ -257,6 +265,8 @@ fn run_tables(
     let mut latencies = Vec::with_capacity(s.mails);
     let mut passes = Vec::new();
     let mut service_time = Duration::ZERO;
+    // Inbox (parse, judge, commit, flush, acknowledge), tick, outbox drain.
+    let mut phases = [Duration::ZERO; 3];
     let mut mails = 0;
     let mut created = 0;
     let mut all_ids = Vec::new();
@@ -272,10 +282,13 @@ fn run_tables(
         all_ids.extend(ids.iter().cloned());
         let played = play_games(svc, &mut bots, &ids, s.mails - mails, max_lines, |round| {
             let t0 = Instant::now();
-            local
+            let pass = local
                 .pass_after(60)
                 .map_err(|e| PlayError::Io(e.to_string()))?;
             let end = Instant::now();
+            phases[0] += pass.inbox_time;
+            phases[1] += pass.tick_time;
+            phases[2] += pass.outbox_time;
             service_time += end - t0;
             passes.push(end - t0);
             latencies.extend(round.iter().map(|m| end - m.delivered_at));
@@ -327,6 +340,10 @@ fn run_tables(
         mails_per_sec_service: mails as f64 / service.max(1e-9),
         mails_per_sec_wall: mails as f64 / wall.max(1e-9),
         service_ms_per_mail: service * 1000.0 / mails.max(1) as f64,
+        inbox_ms_per_mail: phases[0].as_secs_f64() * 1000.0 / mails.max(1) as f64,
+        tick_ms_per_mail: phases[1].as_secs_f64() * 1000.0 / mails.max(1) as f64,
+        outbox_ms_per_mail: phases[2].as_secs_f64() * 1000.0 / mails.max(1) as f64,
+        mails_per_sec_inbox: mails as f64 / phases[0].as_secs_f64().max(1e-9),
         pass_ms_p50: percentile(&passes, 0.50),
         pass_ms_p99: percentile(&passes, 0.99),
         latency_ms_p50: percentile(&latencies, 0.50),
@@ -779,6 +796,17 @@ impl BenchReport {
         }
         out += "  (wall: bots' thinking and game creation included; latency: delivery into the \
                 inbox to the end of the pass that answered it)\n";
+        for t in &self.tables {
+            out += &format!(
+                "  {} table(s), ms a mail by phase: inbox {:.2} (handled, durable, acknowledged: \
+                 {:.1} mails/s), tick {:.2}, outbox {:.2}\n",
+                t.tables,
+                t.inbox_ms_per_mail,
+                t.mails_per_sec_inbox,
+                t.tick_ms_per_mail,
+                t.outbox_ms_per_mail
+            );
+        }
         for t in &self.tables {
             out += &format!(
                 "  mail budget, {} table(s): {:.1} mails a player a round; longest turn mail {} lines, deadline by line {}\n",

@@ -527,16 +527,22 @@ impl Service {
 
     pub async fn run_once(&self, transport: &Transport) -> Result<PassReport, ShellError> {
         let mut taken = 0;
+        let t0 = std::time::Instant::now();
         for t in self.take_inboxes().await {
             taken += t?;
         }
+        let t1 = std::time::Instant::now();
         let ticked = self.tick()?;
+        let t2 = std::time::Instant::now();
         let (sent, failed) = self.drain_outbox(transport).await?;
         Ok(PassReport {
             taken,
             ticked,
             sent,
             failed,
+            inbox_time: t1 - t0,
+            tick_time: t2 - t1,
+            outbox_time: t2.elapsed(),
         })
     }
 }
@@ -551,6 +557,12 @@ pub struct PassReport {
     pub ticked: usize,
     pub sent: usize,
     pub failed: usize,
+    /// Time taking the inboxes: parse, judge, commit, the batch's flush, acknowledgement.
+    pub inbox_time: std::time::Duration,
+    /// Time in the deadline tick.
+    pub tick_time: std::time::Duration,
+    /// Time draining the outbox (the transport, and marking what went).
+    pub outbox_time: std::time::Duration,
 }
 
 /// Disk-full injection for the soak and fault tests: `CASTELLAN_FAULT=disk-full-journal`
