@@ -310,7 +310,8 @@ impl Judge {
 
     /// A mail was kept because its game cannot be loaded (`e`, a quarantine error): the
     /// game is put in quarantine (logged, its game master told, once). Empty changes when
-    /// it is there already or its header cannot be read either.
+    /// it is there already or its header cannot be read either (then nobody is known to
+    /// tell; the mail still waits, and every other game goes on).
     pub fn quarantined(
         &self,
         store: &dyn Store,
@@ -318,10 +319,7 @@ impl Judge {
         e: &StoreError,
     ) -> Result<Changes, StoreError> {
         let mut changes = Changes::default();
-        let Some(id) = e.quarantined_game() else {
-            return Ok(changes);
-        };
-        if let Some(header) = store.game_header(id)? {
+        if let Some(Ok(Some(header))) = e.quarantined_game().map(|id| store.game_header(id)) {
             self.quarantine(store, env, header, e, &mut changes)?;
         }
         Ok(changes)
