@@ -161,19 +161,13 @@ impl GameWrite {
         let mut header = g.clone();
         header.table = None;
         Ok(GameWrite {
-            id: g.id.clone(),
-            header: serde_json::to_vec(&stored::header_value(&header)?).map_err(err)?,
-            snapshot: None,
-            base: 0,
-            len: 0,
-            entries: Vec::new(),
-            due: stored::next_due(&header).map(|t| due_key(t, &g.id)),
             header_only: true,
+            ..GameWrite::of(&header)?
         })
     }
 
     /// Write it in a transaction over (games, states, history, due, game_index). History
-    /// entries already stored are not written again (see `stored::appended`).
+    /// entries already stored are not written again (`stored::to_append`).
     fn write(
         &self,
         games: &sled::transaction::TransactionalTree,
@@ -216,14 +210,15 @@ impl GameWrite {
             })?) as usize,
             None => 0,
         };
-        if self.snapshot.is_some() && self.base > stored {
-            return Err(ConflictableTransactionError::Abort(format!(
-                "game {}: its history in hand starts at entry {}, but only {stored} are stored",
-                self.id, self.base
-            )));
-        }
-        // Entries already stored are never rewritten nor removed (`stored::appended`).
-        for n in stored.max(self.base)..self.len {
+        let new = stored::to_append(
+            &self.id,
+            self.snapshot.is_some(),
+            self.base,
+            self.len,
+            stored,
+        )
+        .map_err(|e| ConflictableTransactionError::Abort(e.0))?;
+        for n in new {
             history.insert(
                 entry_key(&self.id, n),
                 self.entries[n - self.base].as_slice(),
@@ -586,24 +581,43 @@ impl SledStore {
     }
 }
 
+/// A game's value in the `games` tree, read.
+enum GameValue {
+    /// Schema 1, not converted (written by an older judge after the conversion): the
+    /// whole record, as it was written.
+    Whole(GameRecord),
+    /// The header; state and history are apart.
+    Header(GameRecord),
+}
+
 impl SledStore {
-    /// A game with its history from entry `from` on (`None`: from the first entry a reader
-    /// was not told, `stored::needed_from`).
-    fn load(&self, id: &str, from: Option<usize>) -> Result<Option<GameRecord>, StoreError> {
+    /// A game's value in the `games` tree (unreadable: the game waits in quarantine).
+    fn game_value(&self, id: &str) -> Result<Option<GameValue>, StoreError> {
         let Some(v) = self.games.get(id.as_bytes()).map_err(err)? else {
             return Ok(None);
         };
-        let value: serde_json::Value = serde_json::from_slice(&v)
-            .map_err(|e| StoreError::quarantine(id, &format!("its record is unreadable: {e}")))?;
+        let unreadable = |e: &dyn std::fmt::Display| {
+            StoreError::quarantine(id, &format!("its record is unreadable: {e}"))
+        };
+        let value: serde_json::Value = serde_json::from_slice(&v).map_err(|e| unreadable(&e))?;
         if stored::is_schema_1(&value) {
-            // Not converted (a record written by an older judge after the conversion):
-            // read whole, as it was written.
-            return serde_json::from_value(value).map(Some).map_err(|e| {
-                StoreError::quarantine(id, &format!("its record is unreadable: {e}"))
-            });
+            return serde_json::from_value(value)
+                .map(|r| Some(GameValue::Whole(r)))
+                .map_err(|e| unreadable(&e));
         }
-        let header =
-            stored::header_from(value, id).map_err(|e| StoreError::quarantine(id, &e.0))?;
+        stored::header_from(value)
+            .map(|h| Some(GameValue::Header(h)))
+            .map_err(|e| unreadable(&e))
+    }
+
+    /// A game with its history from entry `from` on (`None`: from the first entry a reader
+    /// was not told, `stored::needed_from`).
+    fn load(&self, id: &str, from: Option<usize>) -> Result<Option<GameRecord>, StoreError> {
+        let header = match self.game_value(id)? {
+            None => return Ok(None),
+            Some(GameValue::Whole(rec)) => return Ok(Some(rec)),
+            Some(GameValue::Header(h)) => h,
+        };
         let snapshot: Option<serde_json::Value> =
             match self.states.get(id.as_bytes()).map_err(err)? {
                 Some(v) => Some(serde_json::from_slice(&v).map_err(|e| {
@@ -640,18 +654,13 @@ impl Store for SledStore {
     }
 
     fn game_header(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
-        let Some(v) = self.games.get(id.as_bytes()).map_err(err)? else {
-            return Ok(None);
-        };
-        let value: serde_json::Value =
-            serde_json::from_slice(&v).map_err(|e| err(format!("game {id} is unreadable: {e}")))?;
-        if stored::is_schema_1(&value) {
-            let mut rec: GameRecord = serde_json::from_value(value)
-                .map_err(|e| err(format!("game {id} is unreadable: {e}")))?;
-            rec.table = None;
-            return Ok(Some(rec));
-        }
-        stored::header_from(value, id).map(Some)
+        Ok(self.game_value(id)?.map(|v| match v {
+            GameValue::Whole(mut rec) => {
+                rec.table = None;
+                rec
+            }
+            GameValue::Header(h) => h,
+        }))
     }
 
     fn due_games(&self, now: i64) -> Result<Vec<String>, StoreError> {

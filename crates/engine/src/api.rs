@@ -691,8 +691,7 @@ impl<R: Rules> Table<R> {
     }
 
     /// Narration of history entries `from..` in `lang` (the judge reports what an order
-    /// caused).
-    /// `from` counts every entry, loaded or not; entries before the loaded ones are not
+    /// caused). `from` counts every entry, loaded or not; entries before the loaded ones are not
     /// told (the judge loads from the earliest entry a reader has not been told).
     pub fn narrate_since(&self, from: usize, lang: Lang) -> Narration {
         let mut n = Narration::default();

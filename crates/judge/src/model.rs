@@ -606,18 +606,19 @@ impl Store for MemoryStore {
     fn commit(&self, c: &Changes) -> Result<(), StoreError> {
         let mut m = self.lock()?;
         m.processed.extend(c.processed.iter().cloned());
+        // Every record is checked before anything is written: a refused one changes
+        // nothing (all or nothing, as the sled store's transaction).
         let mut parts = Vec::new();
         for g in &c.games {
             let p = crate::stored::split(g)?;
-            let stored = m.history.get(&g.id).map_or(0, Vec::len);
-            crate::stored::appended(&p, stored)?;
+            p.to_append(m.history.get(&g.id).map_or(0, Vec::len))?;
             parts.push(p);
         }
         for p in parts {
             let id = p.header.id.clone();
             let stored = m.history.entry(id.clone()).or_default();
-            let (_, new) = crate::stored::appended(&p, stored.len())?;
-            stored.extend(new.iter().cloned());
+            let new = p.to_append(stored.len())?;
+            stored.extend(p.entries[new.start - p.base..].iter().cloned());
             m.games.insert(id, (p.header, p.snapshot));
         }
         for h in &c.headers {

@@ -205,38 +205,31 @@ impl<'a> Run<'a> {
             return Ok(None);
         };
         let broken = |why: String| StoreError::quarantine(&g.rec.id, &why);
-        let mut now = s.to_json().map_err(broken)?;
+        let mut rec = g.rec.clone();
+        rec.table = Some(s.to_json().map_err(broken)?);
         let base = s.history_base();
         if base > 0 {
-            let whole = self
+            let stored = self
                 .store
                 .game_whole(&g.rec.id)?
-                .and_then(|r| r.table)
                 .ok_or_else(|| broken("its stored history is missing".into()))?;
-            let stored = match whole.get("history") {
-                Some(serde_json::Value::Array(a)) if a.len() >= base => a[..base].to_vec(),
-                _ => {
-                    return Err(broken(format!(
-                        "its stored history has fewer than {base} entries"
-                    )))
-                }
-            };
-            if let Some(serde_json::Value::Object(m)) = Some(&mut now) {
-                let tail = match m.remove("history") {
-                    Some(serde_json::Value::Array(a)) => a,
-                    _ => Vec::new(),
-                };
-                m.remove("base");
-                let mut all = stored;
-                all.extend(tail);
-                m.insert("history".into(), serde_json::Value::Array(all));
+            let mut all = crate::stored::split(&stored)?.entries;
+            if all.len() < base {
+                return Err(broken(format!(
+                    "its stored history has fewer than {base} entries"
+                )));
             }
+            all.truncate(base);
+            let now = crate::stored::split(&rec)?;
+            all.extend(now.entries);
+            rec = crate::stored::join(now.header, now.snapshot, 0, all)?;
         }
         let info = self
             .j
             .info(&g.rec.game)
             .ok_or_else(|| broken(format!("this judge does not run {}", g.rec.game)))?;
-        (info.load)(now)
+        let table = rec.table.unwrap_or_default();
+        (info.load)(table)
             .map(Some)
             .map_err(|e| broken(e.to_string()))
     }

@@ -82,24 +82,39 @@ pub fn split(rec: &GameRecord) -> Result<GameParts, StoreError> {
     })
 }
 
-/// What a commit writes of a game's history, given how many entries are `stored`: the
-/// entries of the record from the stored end on (the index of the first, and the
-/// entries). Entries already stored are never rewritten nor removed: a record that holds
-/// fewer (a damaged table, being mended) leaves them as they are, and its snapshot's count
-/// says how many belong to the game. Err when the record's history in hand starts after
-/// the stored end (a gap).
-pub fn appended(parts: &GameParts, stored: usize) -> Result<(usize, &[Value]), StoreError> {
-    if parts.base > stored && parts.snapshot.is_some() {
+/// The numbers of the history entries a commit writes for game `id`, whose record holds
+/// entries `base..len` (and a state, `has_state`), when `stored` entries are stored: those
+/// from the stored end on. Entries already stored are never rewritten nor removed: a
+/// record that holds fewer (a damaged table, being mended) leaves them as they are, and
+/// its snapshot's count says how many belong to the game. Err when the record's history
+/// in hand starts after the stored end (a gap). Both stores write by this.
+pub fn to_append(
+    id: &str,
+    has_state: bool,
+    base: usize,
+    len: usize,
+    stored: usize,
+) -> Result<std::ops::Range<usize>, StoreError> {
+    if has_state && base > stored {
         return Err(bad(
-            &parts.header.id,
-            format!(
-                "its history in hand starts at entry {}, but only {stored} are stored",
-                parts.base
-            ),
+            id,
+            format!("its history in hand starts at entry {base}, but only {stored} are stored"),
         ));
     }
-    let start = stored.max(parts.base).min(parts.history_len());
-    Ok((start, &parts.entries[start - parts.base..]))
+    Ok(stored.max(base).min(len)..len)
+}
+
+impl GameParts {
+    /// [`to_append`] for these parts.
+    pub fn to_append(&self, stored: usize) -> Result<std::ops::Range<usize>, StoreError> {
+        to_append(
+            &self.header.id,
+            self.snapshot.is_some(),
+            self.base,
+            self.history_len(),
+            stored,
+        )
+    }
 }
 
 /// The number of history entries a stored snapshot counts.
@@ -191,13 +206,13 @@ pub fn header_value(header: &GameRecord) -> Result<Value, StoreError> {
 }
 
 /// A stored header read back (the `schema` mark is dropped; the table is not in it).
-pub fn header_from(value: Value, id: &str) -> Result<GameRecord, StoreError> {
+pub fn header_from(value: Value) -> serde_json::Result<GameRecord> {
     let mut value = value;
     if let Value::Object(m) = &mut value {
         m.remove("schema");
         m.entry("table").or_insert(Value::Null);
     }
-    serde_json::from_value(value).map_err(|e| StoreError(format!("game {id} is unreadable: {e}")))
+    serde_json::from_value(value)
 }
 
 #[cfg(test)]
@@ -259,7 +274,7 @@ mod tests {
         assert!(!is_schema_1(&v));
         let old = serde_json::to_value(&rec).unwrap();
         assert!(is_schema_1(&old));
-        let mut back = header_from(v, "castle-1").unwrap();
+        let mut back = header_from(v).unwrap();
         back.table = rec.table.clone();
         assert_eq!(back, rec);
     }

@@ -91,11 +91,7 @@ impl Maildir {
     /// (`NAME:2,S`; existing flags kept, in ASCII order). Acknowledging a message that is
     /// already in cur/ is a no-op, so a retry after a crash is harmless. Returns the new path.
     pub fn acknowledge(&self, path: &Path) -> io::Result<PathBuf> {
-        let (dest, moved) = self.move_to_cur(path)?;
-        if moved {
-            self.sync_folders()?;
-        }
-        Ok(dest)
+        Ok(self.acknowledge_all(&[path])?.remove(0))
     }
 
     /// [`Maildir::acknowledge`] for a batch: every message moved, then cur/ and new/
