@@ -47,8 +47,7 @@ pub struct BenchReport {
     pub service_ms_per_mail_late: Option<f64>,
     pub late_turns_measured: Option<[u32; 2]>,
     pub long_game: Option<LongGame>,
-    /// The largest value stored (a game record today: it holds the game's whole history),
-    /// in bytes, and its tree, over every run; `largest_value_run` says which.
+    /// The largest value stored, in bytes, and its tree, over every run; `largest_value_run` says which.
     pub largest_value_bytes: u64,
     pub largest_value_tree: String,
     pub largest_value_run: String,
@@ -134,7 +133,7 @@ pub struct StoredGames {
     /// What the child's pass did: deadline mails written (its own count).
     pub deadline_mails: Option<u64>,
     /// The child's wall time from spawn to exit: start-up (config, sled open), one pass
-    /// (empty inbox, every game's deadline checked, outbox) and the final flush.
+    /// (empty inbox, the games due by the deadline index, outbox) and the final flush.
     pub startup_and_empty_pass_ms: f64,
     /// The child's peak resident memory, in KiB, and how it was read.
     pub peak_rss_kib: Option<u64>,
@@ -172,8 +171,14 @@ fn dir_size(p: &std::path::Path) -> u64 {
     n
 }
 
+/// Peak resident memory of this process (VmHWM), in KiB.
 pub fn peak_rss_kib() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    vm_hwm("self")
+}
+
+/// VmHWM of process `pid` (a number, or `self`), in KiB.
+fn vm_hwm(pid: impl std::fmt::Display) -> Option<u64> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     s.lines()
         .find_map(|l| l.strip_prefix("VmHWM:"))?
         .split_whitespace()
@@ -577,11 +582,8 @@ fn run_stored_games(
         let mut due = 0;
         for id in &ids {
             if let Some(rec) = svc.store.game_header(id)? {
-                if let (castellan_judge::Status::Running, Some(d)) = (rec.status, rec.deadline) {
-                    let remind = i64::from(rec.deadlines.reminder_hours) * 3600;
-                    if now >= d - remind {
-                        due += 1;
-                    }
+                if castellan_judge::stored::next_due(&rec).is_some_and(|t| t <= now) {
+                    due += 1;
                 }
             }
         }
@@ -614,16 +616,6 @@ struct ChildRun {
     deadline_mails: Option<u64>,
     peak_rss_kib: Option<u64>,
     peak_rss_source: String,
-}
-
-fn vm_hwm(pid: u32) -> Option<u64> {
-    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    s.lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))?
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()
 }
 
 /// `castellan --config CFG serve --once` (this very binary), timed from spawn to exit;
