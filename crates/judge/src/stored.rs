@@ -279,6 +279,8 @@ mod tests {
         assert_eq!(back, rec);
     }
 
+    /// Issue 11: "A mail reads the header and the snapshot only" (and the entries its
+    /// reports must still tell).
     #[test]
     fn a_mail_loads_from_the_earliest_entry_a_reader_was_not_told() {
         let mut rec = record(None);
@@ -288,6 +290,8 @@ mod tests {
         assert_eq!(needed_from(&rec), 12);
     }
 
+    /// Issue 11: "The tick touches only what is due: an index of deadlines and reminders
+    /// ordered by time".
     #[test]
     fn the_tick_is_due_at_the_reminder_then_at_the_deadline_with_its_grace() {
         let mut rec = record(None);
@@ -302,5 +306,21 @@ mod tests {
         rec.status = Status::Running;
         rec.deadline = None;
         assert_eq!(next_due(&rec), None);
+    }
+
+    /// Issue 11: "A game's history is appended, never rewritten."
+    #[test]
+    fn a_commit_writes_only_the_entries_past_the_stored_end() {
+        // Entries 3..8 in hand, 5 stored: 5, 6 and 7 are written.
+        assert_eq!(to_append("g", true, 3, 8, 5).unwrap(), 5..8);
+        // Nothing new: nothing written, nothing rewritten.
+        assert_eq!(to_append("g", true, 3, 5, 5).unwrap(), 5..5);
+        // A record holding fewer than are stored (a damaged table being mended) removes
+        // nothing and writes nothing.
+        assert!(to_append("g", true, 0, 2, 5).unwrap().is_empty());
+        // A tail that starts past the stored end would leave a gap: refused.
+        assert!(to_append("g", true, 6, 9, 5).is_err());
+        // A game still forming has no history to write.
+        assert!(to_append("g", false, 0, 0, 0).unwrap().is_empty());
     }
 }
