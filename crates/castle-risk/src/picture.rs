@@ -30,12 +30,16 @@ fn extent() -> Vec<(f64, f64)> {
     pts
 }
 
-/// Each territory's place in the picture.
-pub fn places() -> Vec<(f64, f64)> {
-    let mut p = project(&extent(), W, H, 14.0);
-    p.truncate(map().at.len());
-    spread(&mut p, 36.0, W, H);
-    p
+/// Each territory's place in the picture: worked out once (spreading the close cities
+/// apart is the costly part of a picture, and the board never changes).
+pub fn places() -> &'static [(f64, f64)] {
+    static PLACES: std::sync::OnceLock<Vec<(f64, f64)>> = std::sync::OnceLock::new();
+    PLACES.get_or_init(|| {
+        let mut p = project(&extent(), W, H, 14.0);
+        p.truncate(map().at.len());
+        spread(&mut p, 36.0, W, H);
+        p
+    })
 }
 
 fn pos(lat: f64, lon: f64) -> (f64, f64) {

@@ -38,16 +38,28 @@ pub fn page(title: &str, text: &str, svg: &str, lang: Lang) -> String {
 }
 
 /// A seat's own picture, when it shows more than the public one (its hand, its hidden
-/// armies): otherwise the public report already carries the same picture, and the private
-/// mail stays text only.
-pub(crate) fn seat_picture(session: &dyn Session, seat: Seat, lang: Lang) -> Option<String> {
+/// armies): otherwise the public picture says the same, and a private mail stays text
+/// only. `public` is the public picture in `lang` when the caller already drew it.
+pub(crate) fn seat_picture(
+    session: &dyn Session,
+    seat: Seat,
+    lang: Lang,
+    public: Option<&str>,
+) -> Option<String> {
     let mine = session.picture(Viewer::Seat(seat), lang)?;
-    let public = session.picture(Viewer::Public, lang).unwrap_or_default();
+    let drawn;
+    let public = match public {
+        Some(p) => p,
+        None => {
+            drawn = session.picture(Viewer::Public, lang).unwrap_or_default();
+            &drawn
+        }
+    };
     let unstamped = |s: &str| {
         s.replacen(&format!(" data-viewer=\"seat-{}\"", seat + 1), "", 1)
             .replacen(" data-viewer=\"public\"", "", 1)
     };
-    (unstamped(&mine) != unstamped(&public)).then_some(mine)
+    (unstamped(&mine) != unstamped(public)).then_some(mine)
 }
 
 impl Run<'_> {

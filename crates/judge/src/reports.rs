@@ -294,9 +294,13 @@ impl Run<'_> {
             let svg = match seat {
                 Some(s) => {
                     self.for_reader();
+                    // The seat's own picture if it shows more, else the table's.
                     g.session
                         .as_ref()
-                        .and_then(|x| crate::html::seat_picture(x.as_ref(), s, lang))
+                        .and_then(|x| {
+                            crate::html::seat_picture(x.as_ref(), s, lang, public_svg.as_deref())
+                        })
+                        .or(public_svg)
                 }
                 None => public_svg,
             };
@@ -333,7 +337,7 @@ impl Run<'_> {
         let token = s.token.clone();
         self.send(&addr, lang, "private", &ctx, &g.rec.id, Some(&token));
         self.for_reader();
-        let svg = crate::html::seat_picture(session.as_ref(), seat, lang);
+        let svg = crate::html::seat_picture(session.as_ref(), seat, lang, None);
         self.attach_picture(&g.rec, svg.as_deref(), lang);
     }
 
@@ -482,7 +486,7 @@ impl Run<'_> {
         let token = s.token.clone();
         self.send(&addr, lang, "private", &ctx, &g.rec.id, Some(&token));
         self.for_reader();
-        let svg = crate::html::seat_picture(session.as_ref(), seat, lang);
+        let svg = crate::html::seat_picture(session.as_ref(), seat, lang, None);
         self.attach_picture(&g.rec, svg.as_deref(), lang);
     }
 }

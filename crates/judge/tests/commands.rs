@@ -772,3 +772,31 @@ fn set_timezone_shows_a_readers_deadlines_in_their_zone_and_in_utc() {
         .unwrap();
     assert!(line.ends_with(" UTC") && !line.contains("CET"), "{line}");
 }
+
+/// Issue 12 with the HTML reports of d947e0f: "Reports and private views carry an HTML
+/// part with the board's picture." A player's turn report is their one mail of the turn,
+/// so it carries the picture whether or not their seat has secrets to draw (Bob's toy seat
+/// has none: he gets the table's picture; Anna's shows her card).
+#[test]
+fn every_players_turn_report_carries_the_picture() {
+    let mut w = World::new(judge());
+    let created = started(&mut w);
+    let (apw, _) = creds(&created, ANNA);
+    let out = w.send(ANNA, "x", &format!("GAME race-1 {apw}\nADD 1"));
+    for who in [ANNA, BOB] {
+        let reports: Vec<_> = to(&out, who)
+            .into_iter()
+            .filter(|m| m.body.contains("count"))
+            .collect();
+        assert!(!reports.is_empty(), "no report to {who}: {out:#?}");
+        for m in reports {
+            let html = m
+                .html
+                .as_deref()
+                .unwrap_or_else(|| panic!("{who}: {}", m.body));
+            assert!(html.contains("<svg"), "{who}: {html}");
+        }
+    }
+    let bob = to(&out, BOB)[0].html.as_deref().unwrap_or_default();
+    assert!(bob.contains("data-viewer=\"public\""), "{bob}");
+}

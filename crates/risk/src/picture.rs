@@ -25,11 +25,21 @@ fn name(s: &Risk, seat: Seat) -> String {
         .unwrap_or_else(|| format!("seat {seat}"))
 }
 
+/// Each territory's place in the picture: worked out once (spreading the close regions
+/// apart is the costly part of a picture, and the board never changes).
+fn places() -> &'static [(f64, f64)] {
+    static PLACES: std::sync::OnceLock<Vec<(f64, f64)>> = std::sync::OnceLock::new();
+    PLACES.get_or_init(|| {
+        let mut at = project(&map::map().at, W, H, 16.0);
+        spread(&mut at, 34.0, W, H);
+        at
+    })
+}
+
 /// The picture for `viewer` in `lang`.
 pub fn picture(s: &Risk, viewer: Viewer, lang: Lang) -> String {
     let b = board();
-    let mut at = project(&map::map().at, W, H, 16.0);
-    spread(&mut at, 34.0, W, H);
+    let at = places();
     let me = match viewer {
         Viewer::Seat(p) if p < s.n() => Some(p),
         _ => None,
