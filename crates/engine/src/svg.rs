@@ -62,6 +62,24 @@ pub fn stamp(svg: &str, viewer: crate::Viewer) -> String {
     }
 }
 
+/// A coordinate written as `{:.0}` writes it (rounded half to even), without the cost of
+/// formatting a float: a picture writes some thousand of them.
+#[derive(Clone, Copy)]
+pub struct Px(pub f64);
+
+impl std::fmt::Display for Px {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let v = self.0.round_ties_even();
+        if v == 0.0 && v.is_sign_negative() {
+            f.write_str("-0")
+        } else if v.is_finite() && v.abs() < 1e15 {
+            write!(f, "{}", v as i64)
+        } else {
+            write!(f, "{:.0}", self.0)
+        }
+    }
+}
+
 /// An SVG being written: coordinates in the picture's own units.
 pub struct Svg {
     out: String,
@@ -95,7 +113,9 @@ impl Svg {
     pub fn text(&mut self, x: f64, y: f64, anchor: &str, style: &str, text: &str) -> &mut Svg {
         let _ = write!(
             self.out,
-            "<text x=\"{x:.0}\" y=\"{y:.0}\" text-anchor=\"{anchor}\" style=\"{style}\">{}</text>",
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"{anchor}\" style=\"{style}\">{}</text>",
+            Px(x),
+            Px(y),
             esc(text)
         );
         self
@@ -220,9 +240,10 @@ pub fn spread(points: &mut [(f64, f64)], min: f64, w: f64, h: f64) {
 fn castle(x: f64, y: f64, fill: &str) -> String {
     let (l, t) = (x - 7.0, y - 7.0);
     format!(
-        "<path d=\"M{l:.0} {b:.0}v-10h3v3h2.5v-3h3v3h2.5v-3h3v10z\" fill=\"{fill}\" \
+        "<path d=\"M{l} {b}v-10h3v3h2.5v-3h3v3h2.5v-3h3v10z\" fill=\"{fill}\" \
          stroke=\"#111\" stroke-width=\"1.2\"/>",
-        b = t + 14.0
+        l = Px(l),
+        b = Px(t + 14.0)
     )
 }
 
@@ -251,11 +272,15 @@ impl GraphMap {
             );
         }
         let top = HEAD * self.header.len() as f64;
-        let mut o = format!("<g transform=\"translate(0,{top:.0})\">");
+        let mut o = format!("<g transform=\"translate(0,{})\">", Px(top));
         for &(cx, cy, rx, ry) in &self.waters {
             let _ = write!(
                 o,
-                "<ellipse cx=\"{cx:.0}\" cy=\"{cy:.0}\" rx=\"{rx:.0}\" ry=\"{ry:.0}\" fill=\"#bcd7ea\"/>"
+                "<ellipse cx=\"{}\" cy=\"{}\" rx=\"{}\" ry=\"{}\" fill=\"#bcd7ea\"/>",
+                Px(cx),
+                Px(cy),
+                Px(rx),
+                Px(ry)
             );
         }
         // Regions: each member's disc and each inner border in the region's tint, so a
@@ -273,7 +298,12 @@ impl GraphMap {
                 }
             }
             for n in self.nodes.iter().filter(|n| n.region == ri) {
-                let _ = write!(o, "<circle cx=\"{:.0}\" cy=\"{:.0}\" r=\"19\"/>", n.x, n.y);
+                let _ = write!(
+                    o,
+                    "<circle cx=\"{}\" cy=\"{}\" r=\"19\"/>",
+                    Px(n.x),
+                    Px(n.y)
+                );
             }
             o.push_str("</g>");
         }
@@ -281,7 +311,7 @@ impl GraphMap {
             "<g text-anchor=\"middle\" font-size=\"12\" font-style=\"italic\" fill=\"#2e6a94\">",
         );
         for &(x, y, ref t) in &self.labels {
-            let _ = write!(o, "<text x=\"{x:.0}\" y=\"{y:.0}\">{}</text>", esc(t));
+            let _ = write!(o, "<text x=\"{}\" y=\"{}\">{}</text>", Px(x), Px(y), esc(t));
         }
         o.push_str("</g>");
         for dotted in [false, true] {
@@ -310,9 +340,9 @@ impl GraphMap {
             if let Some(p) = n.port {
                 let _ = write!(
                     o,
-                    "<circle cx=\"{:.0}\" cy=\"{:.0}\" r=\"{:.1}\" stroke=\"{p}\"/>",
-                    n.x,
-                    n.y,
+                    "<circle cx=\"{}\" cy=\"{}\" r=\"{:.1}\" stroke=\"{p}\"/>",
+                    Px(n.x),
+                    Px(n.y),
                     R + 2.5
                 );
             }
@@ -322,9 +352,9 @@ impl GraphMap {
             let owner = n.owner.clone().unwrap_or_else(|| "-".into());
             let _ = write!(
                 o,
-                "<circle cx=\"{:.0}\" cy=\"{:.0}\" r=\"{R}\" fill=\"{}\"><title>{}: {}, {}</title></circle>",
-                n.x,
-                n.y,
+                "<circle cx=\"{}\" cy=\"{}\" r=\"{R}\" fill=\"{}\"><title>{}: {}, {}</title></circle>",
+                Px(n.x),
+                Px(n.y),
                 n.colour,
                 esc(&n.name),
                 esc(&owner),
@@ -342,9 +372,9 @@ impl GraphMap {
             };
             let _ = write!(
                 o,
-                "<text x=\"{:.0}\" y=\"{:.0}\"{ink}>{}</text>",
-                n.x,
-                n.y + 4.5,
+                "<text x=\"{}\" y=\"{}\"{ink}>{}</text>",
+                Px(n.x),
+                Px(n.y + 4.5),
                 n.armies
             );
         }
@@ -352,9 +382,9 @@ impl GraphMap {
         for n in &self.nodes {
             let _ = write!(
                 o,
-                "<text x=\"{:.0}\" y=\"{:.0}\">{}</text>",
-                n.x,
-                n.y + R + 11.0,
+                "<text x=\"{}\" y=\"{}\">{}</text>",
+                Px(n.x),
+                Px(n.y + R + 11.0),
                 esc(&n.name)
             );
         }
@@ -366,13 +396,13 @@ impl GraphMap {
             if let Some(m) = &n.mark {
                 let _ = write!(
                     o,
-                    "<circle cx=\"{:.0}\" cy=\"{:.0}\" r=\"{:.0}\" fill=\"none\" stroke=\"#000\" stroke-width=\"2\" stroke-dasharray=\"2 2\"/>\
-                     <text x=\"{:.0}\" y=\"{:.0}\" text-anchor=\"end\" font-size=\"11\" font-weight=\"bold\" fill=\"#000\" stroke=\"#f4f1ea\" stroke-width=\"3\" paint-order=\"stroke\">{}</text>",
-                    n.x,
-                    n.y,
-                    R + 6.0,
-                    n.x - R - 3.0,
-                    n.y - R,
+                    "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"#000\" stroke-width=\"2\" stroke-dasharray=\"2 2\"/>\
+                     <text x=\"{}\" y=\"{}\" text-anchor=\"end\" font-size=\"11\" font-weight=\"bold\" fill=\"#000\" stroke=\"#f4f1ea\" stroke-width=\"3\" paint-order=\"stroke\">{}</text>",
+                    Px(n.x),
+                    Px(n.y),
+                    Px(R + 6.0),
+                    Px(n.x - R - 3.0),
+                    Px(n.y - R),
                     esc(m)
                 );
             }
@@ -385,10 +415,12 @@ impl GraphMap {
             let (x, y) = (10.0 + col * (i % 2) as f64, y0 + 18.0 * (i / 2) as f64);
             let _ = write!(
                 o,
-                "<rect x=\"{x:.0}\" y=\"{y:.0}\" width=\"12\" height=\"12\" fill=\"{c}\" stroke=\"#222\" stroke-width=\"0.8\"/>\
-                 <text x=\"{:.0}\" y=\"{:.0}\">{}</text>",
-                x + 17.0,
-                y + 10.5,
+                "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{c}\" stroke=\"#222\" stroke-width=\"0.8\"/>\
+                 <text x=\"{}\" y=\"{}\">{}</text>",
+                Px(x),
+                Px(y),
+                Px(x + 17.0),
+                Px(y + 10.5),
                 esc(t)
             );
         }
@@ -402,13 +434,39 @@ impl GraphMap {
 fn line(o: &mut String, x1: f64, y1: f64, x2: f64, y2: f64) {
     let _ = write!(
         o,
-        "<line x1=\"{x1:.0}\" y1=\"{y1:.0}\" x2=\"{x2:.0}\" y2=\"{y2:.0}\"/>"
+        "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
+        Px(x1),
+        Px(y1),
+        Px(x2),
+        Px(y2)
     );
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_coordinate_reads_as_the_float_formatting_wrote_it() {
+        let mut v = -40.0;
+        while v < 1000.0 {
+            assert_eq!(Px(v).to_string(), format!("{v:.0}"), "{v}");
+            v += 0.125;
+        }
+        for v in [
+            0.5,
+            1.5,
+            2.5,
+            -0.5,
+            -0.3,
+            759.4999,
+            1e20,
+            f64::NAN,
+            f64::INFINITY,
+        ] {
+            assert_eq!(Px(v).to_string(), format!("{v:.0}"), "{v}");
+        }
+    }
 
     #[test]
     fn text_is_escaped_and_the_frame_is_closed() {
