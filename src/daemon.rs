@@ -167,6 +167,13 @@ async fn serve_loop(
                 }
             }
         }
+        if took == 0 && !failed {
+            // No batch whose flush would carry the last pass's sent marks: flush them now.
+            if let Err(e) = svc.flush_marks() {
+                failed = true;
+                tracing::error!("sent marks: {}", e.0);
+            }
+        }
         if took > 0 {
             Metrics::add(&metrics.mails_in, took as u64);
             Metrics::add(&metrics.inbox_passes, 1);
@@ -186,7 +193,7 @@ async fn serve_loop(
                 }
             }
         }
-        match svc.drain_outbox(transport).await {
+        match svc.drain_outbox_deferred(transport).await {
             Ok((sent, failed)) => {
                 Metrics::add(&metrics.mails_out, sent as u64);
                 Metrics::add(&metrics.send_failures, failed as u64);
@@ -218,7 +225,7 @@ async fn serve_loop(
             _ = tokio::time::sleep(pause) => {}
             signal = shutdown.recv() => {
                 tracing::info!("{signal}: stopping");
-                return Ok(svc.store.flush()?);
+                return Ok(svc.flush()?);
             }
         }
     }

@@ -259,7 +259,7 @@ fn serve(config: Config, once: bool) -> Result<ExitCode, ShellError> {
             "took {} message(s), {} deadline mail(s), sent {}, {} kept for retry",
             r.taken, r.ticked, r.sent, r.failed
         );
-        svc.store.flush()?;
+        svc.flush()?;
         Ok(ExitCode::SUCCESS)
     } else {
         rt.block_on(castellan::daemon::serve(svc, transport))?;

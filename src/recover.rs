@@ -509,6 +509,7 @@ pub fn recover(config: &Config, clock: Clock) -> Result<Recovered, ShellError> {
         entropy: Entropy::Os,
         answers: Default::default(),
         journal: Journal::closed(),
+        marks_waiting: Default::default(),
     };
     let inbox = config.inbox_path();
     let mut last = base;

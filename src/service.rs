@@ -75,6 +75,9 @@ pub struct Service {
     pub answers: Arc<std::sync::Mutex<std::collections::BTreeMap<String, u64>>>,
     /// Every change journaled outside sled, for `castellan recover` (src/recover.rs).
     pub journal: crate::recover::Journal,
+    /// Replies marked sent (in sled and the journal) since the last flush: the next flush
+    /// carries them ([`Service::drain_outbox_deferred`]).
+    pub(crate) marks_waiting: std::sync::atomic::AtomicBool,
 }
 
 /// Most messages handled between two flushes of the database (group commit).
@@ -170,6 +173,7 @@ impl Service {
             entropy: Entropy::Os,
             answers: Arc::default(),
             journal,
+            marks_waiting: Default::default(),
         })
     }
 
@@ -191,9 +195,32 @@ impl Service {
 
     /// Flush the database to the device, then note it in the journal.
     pub fn flush(&self) -> Result<(), StoreError> {
-        self.store.flush()?;
-        self.journal.done(self.store.journal_seq()?);
-        self.journal.flush()
+        use std::sync::atomic::Ordering;
+        let marks = self.marks_waiting.swap(false, Ordering::AcqRel);
+        let r = self
+            .store
+            .flush()
+            .and_then(|_| self.store.journal_seq())
+            .and_then(|seq| {
+                self.journal.done(seq);
+                self.journal.flush()
+            });
+        if r.is_err() && marks {
+            self.marks_waiting.store(true, Ordering::Release);
+        }
+        r
+    }
+
+    /// Make the sent marks left by [`Service::drain_outbox_deferred`] durable, if any
+    /// wait (`serve` when a pass finds no mail, and at the end).
+    pub fn flush_marks(&self) -> Result<(), StoreError> {
+        if self
+            .marks_waiting
+            .load(std::sync::atomic::Ordering::Acquire)
+        {
+            self.flush()?;
+        }
+        Ok(())
     }
 
     /// Handle one raw message and commit it, not yet durable: the caller flushes
@@ -446,8 +473,23 @@ impl Service {
     }
 
     /// Send every due reply. A transient failure is retried later with exponential
-    /// backoff; after `max_attempts` the reply is parked (kept, marked failed).
+    /// backoff; after `max_attempts` the reply is parked (kept, marked failed). The replies
+    /// marked sent are flushed before it returns.
     pub async fn drain_outbox(&self, transport: &Transport) -> Result<(usize, usize), ShellError> {
+        let r = self.drain_outbox_deferred(transport).await?;
+        self.flush_marks()?;
+        Ok(r)
+    }
+
+    /// [`Service::drain_outbox`], leaving the sent marks for the next flush (group commit:
+    /// `serve` flushes them with the next batch of mail, or when a pass finds none). A
+    /// mark is in sled and the journal's page cache at once, so a killed process keeps
+    /// it; only a power cut before the next flush can lose it, and then the reply goes
+    /// again with the same Message-ID (src/recover.rs).
+    pub async fn drain_outbox_deferred(
+        &self,
+        transport: &Transport,
+    ) -> Result<(usize, usize), ShellError> {
         let (mut sent, mut failed, mut marked) = (0, 0, false);
         let now = (self.clock)();
         let from = self.config.judge.address.clone();
@@ -494,8 +536,8 @@ impl Service {
         }
         match mailer.finish().await {
             Ok(()) => {
-                for (key, message_id) in &accepted {
-                    self.store.mark_sent(*key, message_id, now)?;
+                self.store.mark_sent_all(&accepted, now)?;
+                for (_, message_id) in &accepted {
                     self.journal.sent(message_id);
                     sent += 1;
                 }
@@ -507,8 +549,8 @@ impl Service {
             }
         }
         if sent > 0 || marked {
-            self.store.flush()?;
-            self.journal.flush()?;
+            self.marks_waiting
+                .store(true, std::sync::atomic::Ordering::Release);
         }
         Ok((sent, failed))
     }
@@ -525,6 +567,8 @@ impl Service {
         taken
     }
 
+    /// One pass: the inboxes, deadlines, the outbox. The replies' sent marks are left for
+    /// the next flush ([`Service::drain_outbox_deferred`]; [`Service::flush_marks`]).
     pub async fn run_once(&self, transport: &Transport) -> Result<PassReport, ShellError> {
         let mut taken = 0;
         let t0 = std::time::Instant::now();
@@ -534,7 +578,7 @@ impl Service {
         let t1 = std::time::Instant::now();
         let ticked = self.tick()?;
         let t2 = std::time::Instant::now();
-        let (sent, failed) = self.drain_outbox(transport).await?;
+        let (sent, failed) = self.drain_outbox_deferred(transport).await?;
         Ok(PassReport {
             taken,
             ticked,
@@ -544,6 +588,16 @@ impl Service {
             tick_time: t2 - t1,
             outbox_time: t2.elapsed(),
         })
+    }
+}
+
+impl Drop for Service {
+    /// Sent marks still waiting are flushed (best effort: a lost mark only sends a reply
+    /// again, with the same Message-ID).
+    fn drop(&mut self) {
+        if let Err(e) = self.flush_marks() {
+            tracing::warn!("sent marks not flushed: {}", e.0);
+        }
     }
 }
 

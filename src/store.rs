@@ -53,6 +53,9 @@ pub struct SledStore {
     history: sled::Tree,
     due: sled::Tree,
     game_index: sled::Tree,
+    /// sled's log file, for the fdatasync sled's own flush does not do.
+    log_file: std::sync::Arc<std::fs::File>,
+    synced: std::sync::Arc<std::sync::Mutex<Synced>>,
 }
 
 /// The first byte of an outbox value kept deflated (a JSON value never starts with it).
@@ -267,28 +270,62 @@ fn remove_interrupted_snapshots(path: &Path) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// fdatasync sled's log file and blob files, then fsync their folders.
-fn sync_files(path: &Path) -> std::io::Result<()> {
-    let db = path.join("db");
-    if db.exists() {
-        std::fs::File::open(&db)?.sync_data()?;
+/// What [`SledStore::flush`] last made durable besides the log: each folder's entries
+/// (name and inode: a rename over a name changes the inode) and the blob files synced.
+/// A folder whose entries did not change since is not fsynced again, nor a blob file
+/// already synced (sled writes a blob once): an fsync costs a device cache flush even when
+/// nothing changed.
+#[derive(Default)]
+struct Synced {
+    folder: Vec<(std::ffi::OsString, u64)>,
+    blobs: Vec<(std::ffi::OsString, u64)>,
+}
+
+/// A folder's entries, sorted: (name, inode).
+fn entries(dir: &Path) -> std::io::Result<Vec<(std::ffi::OsString, u64)>> {
+    use std::os::unix::fs::DirEntryExt;
+    let mut v = Vec::new();
+    for e in std::fs::read_dir(dir)? {
+        let e = e?;
+        v.push((e.file_name(), e.ino()));
     }
+    v.sort();
+    Ok(v)
+}
+
+/// fdatasync sled's log file and its new blob files, then fsync the folders whose
+/// entries changed.
+fn sync_files(path: &Path, log: &std::fs::File, synced: &mut Synced) -> std::io::Result<()> {
+    log.sync_data()?;
     let blobs = path.join("blobs");
-    if let Ok(rd) = std::fs::read_dir(&blobs) {
-        for e in rd.flatten() {
-            if e.file_type().is_ok_and(|t| t.is_file()) {
-                match std::fs::File::open(e.path()) {
-                    Ok(f) => f.sync_data()?,
-                    // sled removed the blob since the listing (a large value replaced or
-                    // deleted: an HTML report sent): nothing of it is left to sync.
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                    Err(e) => return Err(e),
+    match entries(&blobs) {
+        Ok(now) => {
+            if now != synced.blobs {
+                for (name, ino) in &now {
+                    if synced.blobs.binary_search(&(name.clone(), *ino)).is_ok() {
+                        continue;
+                    }
+                    match std::fs::File::open(blobs.join(name)) {
+                        Ok(f) => f.sync_data()?,
+                        // sled removed the blob since the listing (a large value replaced
+                        // or deleted: an HTML report sent): nothing of it is left to sync.
+                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                        Err(e) => return Err(e),
+                    }
                 }
+                castellan_mail::sync_dir(&blobs)?;
+                synced.blobs = now;
             }
         }
-        castellan_mail::sync_dir(&blobs)?;
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
     }
-    castellan_mail::sync_dir(path)
+    let now = entries(path)?;
+    if now != synced.folder {
+        castellan_mail::sync_dir(path)?;
+        synced.folder = now;
+    }
+    Ok(())
 }
 
 impl SledStore {
@@ -352,6 +389,11 @@ impl SledStore {
             history: db.open_tree("history").map_err(err)?,
             due: db.open_tree("due").map_err(err)?,
             game_index: db.open_tree("game_index").map_err(err)?,
+            log_file: std::sync::Arc::new(
+                std::fs::File::open(path.join("db"))
+                    .map_err(|e| err(format!("{}: {e}", path.join("db").display())))?,
+            ),
+            synced: Default::default(),
             db,
         };
         store.upgrade(false)?;
@@ -490,7 +532,10 @@ impl SledStore {
     pub fn flush(&self) -> Result<(), StoreError> {
         self.db.flush().map_err(err)?;
         crate::service::injected_disk_full("disk-full-flush")
-            .and_then(|_| sync_files(&self.path))
+            .and_then(|_| {
+                let mut synced = self.synced.lock().unwrap_or_else(|p| p.into_inner());
+                sync_files(&self.path, &self.log_file, &mut synced)
+            })
             .map_err(|e| {
                 err(format!(
                     "cannot sync the database at {}: {e}",
@@ -514,10 +559,17 @@ impl SledStore {
     /// here: the caller flushes once per batch (losing this mark in a crash only resends
     /// the reply, with the same Message-ID, which receivers and the `sent` tree recognise).
     pub fn mark_sent(&self, key: u64, message_id: &str, now: i64) -> Result<(), StoreError> {
+        self.mark_sent_all(&[(key, message_id.to_string())], now)
+    }
+
+    /// [`SledStore::mark_sent`] for a batch, in one transaction.
+    pub fn mark_sent_all(&self, sent: &[(u64, String)], now: i64) -> Result<(), StoreError> {
         (&self.outbox, &self.sent)
             .transaction(|(o, s)| {
-                o.remove(&key.to_be_bytes())?;
-                s.insert(message_id.as_bytes(), &now.to_be_bytes())?;
+                for (key, message_id) in sent {
+                    o.remove(&key.to_be_bytes())?;
+                    s.insert(message_id.as_bytes(), &now.to_be_bytes())?;
+                }
                 Ok::<(), ConflictableTransactionError<()>>(())
             })
             .map_err(|e: TransactionError<()>| err(format!("{e:?}")))?;

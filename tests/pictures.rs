@@ -277,6 +277,52 @@ fn only_a_seats_own_picture_marks_its_hidden_armies() {
     assert!(marked > 0, "some seat still has hidden armies to show");
 }
 
+/// `Rules::picture_shows_secrets`: where a game says a seat's picture shows nothing of its
+/// own, the judge draws the public picture alone for that seat, so the two must be the
+/// same, at every point of whole bot games of each game; and where a seat's picture does
+/// differ, the game must say so (or that seat's secrets would never be drawn).
+#[test]
+fn a_seat_said_to_have_no_secrets_to_draw_sees_the_public_picture() {
+    // The picture without its `data-viewer` stamp (whom it was made for).
+    let unstamped = |p: String| {
+        let at = p.find(" data-viewer=\"").expect("stamped");
+        let end = p[at + 14..].find('"').expect("closed") + at + 15;
+        format!("{}{}", &p[..at], &p[end..])
+    };
+    for (game, seats) in [
+        ("castle-risk", 3),
+        ("risk", 3),
+        ("castello", 2),
+        ("castrum", 3),
+    ] {
+        let mut s = midgame(game, seats, 0);
+        let (mut said_none, mut differs) = (0, 0);
+        for step in 0..400 {
+            if step % 7 == 0 {
+                let public = unstamped(s.picture(Viewer::Public, Lang::En).unwrap());
+                for seat in 0..seats {
+                    let mine = unstamped(s.picture(Viewer::Seat(seat), Lang::En).unwrap());
+                    let shows = s.picture_shows_secrets(seat);
+                    if !shows {
+                        said_none += 1;
+                        assert_eq!(mine, public, "{game}, seat {seat}, order {step}");
+                    }
+                    if mine != public {
+                        differs += 1;
+                        assert!(shows, "{game}, seat {seat}, order {step}");
+                    }
+                }
+            }
+            let Some(&seat) = s.awaiting().first() else {
+                break;
+            };
+            s.play_bot(seat).unwrap();
+        }
+        // Each game has one of the two cases to check (Castrum's hand is always drawn).
+        assert!(said_none + differs > 0, "{game}: nothing checked");
+    }
+}
+
 /// `castellan render` draws a past turn (replayed) and refuses what it cannot draw.
 #[test]
 fn render_draws_any_past_turn_as_svg_or_html() {

@@ -995,4 +995,9 @@ impl Rules for Castello {
     fn picture(&self, viewer: Viewer, lang: Lang) -> Option<String> {
         Some(self.picture_in(viewer, lang))
     }
+
+    /// Castello has no secrets: every seat sees the public board.
+    fn picture_shows_secrets(&self, _seat: Seat) -> bool {
+        false
+    }
 }

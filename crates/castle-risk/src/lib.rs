@@ -134,6 +134,13 @@ impl Rules for CastleRisk {
         Some(picture::picture(self, viewer, lang))
     }
 
+    /// A seat's picture marks its unused hidden armies, and nothing else of its own.
+    fn picture_shows_secrets(&self, seat: Seat) -> bool {
+        self.players
+            .get(seat)
+            .is_some_and(|p| p.hidden.iter().any(|h| !h.used))
+    }
+
     fn neighbours(&self, name: &str, lang: Lang) -> Option<Result<String, OrderError>> {
         Some(orders::territory(name).map(|t| shape::neighbours_text(self, t, lang)))
     }

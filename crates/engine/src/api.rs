@@ -361,6 +361,13 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
         None
     }
 
+    /// Whether seat `seat`'s picture may show more than the public one (its hand, its
+    /// hidden armies). `false` promises the two are the same, so the judge draws the
+    /// public one alone; `true` (the default) has the judge draw both and compare.
+    fn picture_shows_secrets(&self, _seat: Seat) -> bool {
+        true
+    }
+
     /// The shape of the board around the territory named `name` (forgiving names, in
     /// either language): its neighbours and who holds them, and where an Admiral may sail,
     /// in `lang`, from public facts only (`MAP Prussia`, `NEIGHBOURS Prussia` by mail).
@@ -1061,6 +1068,8 @@ pub trait Session: Send {
     fn private_view(&self, seat: Seat, lang: Lang) -> String;
     /// The board as an SVG picture (see [`Rules::picture`]).
     fn picture(&self, viewer: Viewer, lang: Lang) -> Option<String>;
+    /// See [`Rules::picture_shows_secrets`].
+    fn picture_shows_secrets(&self, seat: Seat) -> bool;
     /// The board around one territory (see [`Rules::neighbours`]).
     fn neighbours(&self, name: &str, lang: Lang) -> Option<Result<String, OrderError>>;
     /// The game as it stood at the end of dice turn `turn` (replayed from its seed and
@@ -1132,6 +1141,9 @@ impl<R: Rules> Session for Table<R> {
     fn picture(&self, viewer: Viewer, lang: Lang) -> Option<String> {
         let svg = self.state.picture(viewer, lang)?;
         Some(crate::svg::stamp(&svg, viewer))
+    }
+    fn picture_shows_secrets(&self, seat: Seat) -> bool {
+        self.state.picture_shows_secrets(seat)
     }
     fn neighbours(&self, name: &str, lang: Lang) -> Option<Result<String, OrderError>> {
         self.state.neighbours(name, lang)

@@ -46,6 +46,9 @@ pub(crate) fn seat_picture(
     lang: Lang,
     public: Option<&str>,
 ) -> Option<String> {
+    if !session.picture_shows_secrets(seat) {
+        return None;
+    }
     let mine = session.picture(Viewer::Seat(seat), lang)?;
     let drawn;
     let public = match public {

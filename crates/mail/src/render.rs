@@ -68,6 +68,14 @@ fn raw(name: &'static str, value: &str) -> HeaderValue {
     HeaderValue::new(HeaderName::new_from_ascii_str(name), value.to_string())
 }
 
+/// What [`try_render`] would refuse, without rendering: a `from` or `to` address that does
+/// not parse.
+pub fn check(mail: &OutgoingMail) -> Result<(), RenderError> {
+    mailbox("from", &mail.from)?;
+    mailbox("to", &mail.to)?;
+    Ok(())
+}
+
 /// Renders the mail as it goes on the wire: Message-ID, In-Reply-To, References,
 /// `Auto-Submitted: auto-replied` (RFC 3834: other robots must not answer it),
 /// `X-Auto-Response-Suppress: All` (Exchange: no out-of-office answers), a Date fixed from

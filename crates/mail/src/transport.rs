@@ -107,6 +107,8 @@ impl Transport {
             transport: self,
             smtp: None,
             staged: Vec::new(),
+            writing: std::collections::VecDeque::new(),
+            failed: None,
         }
     }
 
@@ -144,23 +146,40 @@ impl Transport {
 }
 
 /// Sends a batch of mails through one [`Transport`] (see [`Transport::mailer`]). A mail
-/// is out once [`Mailer::finish`] returned: the file transport writes each mail to a
-/// hidden temporary file and makes the whole batch durable at once there (one `syncfs`,
-/// the renames, one fsync of the folder) instead of one fsync per mail.
+/// is out once [`Mailer::finish`] returned: the file transport renders and writes each
+/// mail to a hidden temporary file on the blocking threads, as many at once as there are
+/// cores, while the caller goes on with the next mail; it makes the whole batch durable
+/// at once (one `syncfs`, the renames, one fsync of the folder) instead of one fsync per
+/// mail.
 pub struct Mailer<'a> {
     transport: &'a Transport,
     smtp: Option<AsyncSmtpTransport<Tokio1Executor>>,
     /// File transport: (temporary file, its final name) written but not yet durable.
-    staged: Vec<(std::path::PathBuf, std::path::PathBuf)>,
+    staged: Vec<Staged>,
+    /// File transport: mails being rendered and written.
+    writing: std::collections::VecDeque<tokio::task::JoinHandle<std::io::Result<Staged>>>,
+    /// File transport: the first mail of the batch that could not be written (the whole
+    /// batch then fails at [`Mailer::finish`]).
+    failed: Option<std::io::Error>,
 }
 
+/// A mail written to its temporary file: (temporary file, final name).
+type Staged = (std::path::PathBuf, std::path::PathBuf);
+
 impl Drop for Mailer<'_> {
-    /// A batch dropped before [`Mailer::finish`] delivered nothing: its temporary files go.
+    /// A batch dropped before [`Mailer::finish`] delivered nothing: its temporary files go
+    /// (one still being written when the mailer is dropped is left, hidden and never
+    /// renamed: the folder's readers take `*.eml` only).
     fn drop(&mut self) {
         for (tmp, _) in self.staged.drain(..) {
             let _ = std::fs::remove_file(tmp);
         }
     }
+}
+
+/// How many mails the file transport renders and writes at once.
+fn writers() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get().clamp(1, 8))
 }
 
 impl Mailer<'_> {
@@ -169,6 +188,17 @@ impl Mailer<'_> {
     /// folder fsynced. SMTP and sendmail have handed each mail on already: nothing to do.
     /// On an error none of the staged mails counts as sent (send them again).
     pub async fn finish(&mut self) -> Result<(), SendError> {
+        while !self.writing.is_empty() {
+            self.wait_one().await;
+        }
+        if let Some(e) = self.failed.take() {
+            for (tmp, _) in self.staged.drain(..) {
+                let _ = std::fs::remove_file(tmp);
+            }
+            return Err(SendError::Transient(format!(
+                "cannot write the mail files: {e}"
+            )));
+        }
         if self.staged.is_empty() {
             return Ok(());
         }
@@ -205,24 +235,44 @@ impl Mailer<'_> {
         result.map_err(|e| SendError::Transient(format!("cannot write the mail files: {e}")))
     }
 
-    /// Sends one mail; errors as [`Transport::send`].
+    /// The oldest mail being written, done: staged, or the batch's error.
+    async fn wait_one(&mut self) {
+        let Some(task) = self.writing.pop_front() else {
+            return;
+        };
+        match task.await {
+            Ok(Ok(staged)) => self.staged.push(staged),
+            Ok(Err(e)) => {
+                self.failed.get_or_insert(e);
+            }
+            Err(e) => {
+                self.failed
+                    .get_or_insert(std::io::Error::other(format!("file writer stopped: {e}")));
+            }
+        }
+    }
+
+    /// Sends one mail; errors as [`Transport::send`]. The file transport refuses a bad
+    /// address here, then renders and writes the mail in the background; a failure to
+    /// write fails the whole batch at [`Mailer::finish`].
     pub async fn send(&mut self, mail: &OutgoingMail, date_unix: i64) -> Result<(), SendError> {
+        if let Transport::File { dir } = self.transport {
+            crate::render::check(mail).map_err(|e| SendError::Permanent(e.to_string()))?;
+            while self.writing.len() >= writers() {
+                self.wait_one().await;
+            }
+            let (dir, mail) = (dir.clone(), mail.clone());
+            let n = self.staged.len() + self.writing.len();
+            self.writing.push_back(tokio::task::spawn_blocking(move || {
+                let bytes = crate::render::render(&mail, date_unix);
+                write_staged(&dir, &eml_file_name(&mail.message_id), n, &bytes)
+            }));
+            return Ok(());
+        }
         let bytes = try_render(mail, date_unix).map_err(|e| SendError::Permanent(e.to_string()))?;
         match self.transport {
-            Transport::File { dir } => {
-                let dir = dir.clone();
-                let name = eml_file_name(&mail.message_id);
-                let n = self.staged.len();
-                let staged =
-                    tokio::task::spawn_blocking(move || write_staged(&dir, &name, n, &bytes))
-                        .await
-                        .map_err(|e| SendError::Transient(format!("file writer stopped: {e}")))?
-                        .map_err(|e| {
-                            SendError::Transient(format!("cannot write the mail file: {e}"))
-                        })?;
-                self.staged.push(staged);
-                Ok(())
-            }
+            // Rendered and written in the background above.
+            Transport::File { .. } => Ok(()),
             Transport::Smtp { host, port, .. } => {
                 let envelope = envelope(mail)?;
                 if self.smtp.is_none() {

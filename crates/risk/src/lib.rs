@@ -475,6 +475,11 @@ impl Rules for Risk {
         Some(picture::picture(self, viewer, lang))
     }
 
+    /// A seat's picture marks its headquarters while they are secret, and nothing else.
+    fn picture_shows_secrets(&self, seat: Seat) -> bool {
+        !self.hq_revealed && self.hq.get(seat).copied().flatten().is_some()
+    }
+
     fn neighbours(&self, name: &str, lang: Lang) -> Option<Result<String, OrderError>> {
         Some(orders::territory_named(name).map(|t| shape::neighbours_text(self, t, lang)))
     }
