@@ -965,7 +965,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = SledStore::open(&dir.path().join("db")).unwrap();
         let big = reply(castellan_judge::HTML_LIMIT);
-        let small = reply(8_000);
+        let small = reply(2_000);
         store
             .commit(&Changes {
                 outbox: vec![big.clone(), small.clone()],
