@@ -17,9 +17,10 @@
 //! the database's), and is never replayed.
 //!
 //! **Replies** already sent are journaled as `sent` lines (Message-ID); `recover` drops
-//! those from the rebuilt outbox, so they are not sent again. One sent in the instant
-//! before a crash, whose `sent` line did not reach the disk, may go again, with the same
-//! Message-ID (receivers and threading see the same mail).
+//! those from the rebuilt outbox, so they are not sent again. The lines are written at
+//! once and fsynced with the next flush (`serve` flushes the next batch, or when a pass
+//! finds no mail): one sent before a power cut, whose `sent` line did not reach the disk,
+//! may go again, with the same Message-ID (receivers and threading see the same mail).
 //!
 //! **`castellan recover`** rebuilds the database from the newest complete backup (its
 //! header says the last journal entry it holds) and every journal entry after it, replayed
