@@ -293,6 +293,39 @@ impl Journal {
         Ok(Some(seq))
     }
 
+    /// [`Journal::begin`] for a batch: one entry each, numbered in order, made durable
+    /// with one fsync (group commit of the write-ahead step). On a failure none of them
+    /// counts: every number is aborted and the error returned.
+    pub fn begin_all(
+        &self,
+        entries: &mut dyn FnMut(u64, usize) -> Entry,
+        n: usize,
+    ) -> Result<Vec<Option<u64>>, StoreError> {
+        let Some(mut inner) = self.lock() else {
+            return Ok(vec![None; n]);
+        };
+        if n == 0 {
+            return Ok(Vec::new());
+        }
+        let io = |e: std::io::Error| err(format!("journal {}: {e}", self.path.display()));
+        Journal::write_pending(&mut inner).map_err(io)?;
+        let first = inner.next_seq;
+        let last = first + n as u64 - 1;
+        let written = crate::service::injected_disk_full("disk-full-journal").and_then(|_| {
+            for i in 0..n {
+                Journal::append_line(&mut inner, &entries(first + i as u64, i))?;
+            }
+            Journal::sync(&mut inner)
+        });
+        inner.next_seq = last + 1;
+        if let Err(e) = written {
+            // Not known to be on disk: never committed, so aborted.
+            inner.pending_abort.push((first, last));
+            return Err(io(e));
+        }
+        Ok((first..=last).map(Some).collect())
+    }
+
     /// The entry `seq` did not commit: it is never replayed.
     pub fn abort(&self, seq: Option<u64>) {
         let (Some(seq), Some(mut inner)) = (seq, self.lock()) else {

@@ -83,6 +83,10 @@ pub struct Service {
 /// Most messages handled between two flushes of the database (group commit).
 pub const BATCH: usize = 64;
 
+/// Most bytes of mail a batch holds in memory at once (a batch stops short of it: the rest
+/// is taken at the next listing).
+const BATCH_BYTES: usize = 8 * 1024 * 1024;
+
 /// What happened to one inbound message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Handled {
@@ -235,16 +239,6 @@ impl Service {
         })
     }
 
-    /// [`Service::handle_unflushed`] for a mail of the Maildir, journaled by its file name.
-    pub fn handle_file_unflushed(&self, raw: &[u8], file: &str) -> Result<Handled, StoreError> {
-        self.handle_journaled(raw, |seq, at, entropy| crate::recover::Entry::Mail {
-            seq,
-            file: file.to_string(),
-            at,
-            entropy,
-        })
-    }
-
     /// Parse; a mail seen before or not a mail is not journaled; else the journal entry
     /// (time, entropy) is written and fsynced, then the judge runs and the transaction
     /// records the entry's number. An entry that does not commit is marked aborted.
@@ -357,7 +351,15 @@ impl Service {
         let mut n = 0;
         for batch in waiting.chunks(BATCH) {
             let mut taken = Vec::with_capacity(batch.len());
+            // Read the batch (up to BATCH_BYTES held at once; the rest waits for the next
+            // listing) and decide which mails the judge will see: a mail seen before or
+            // no mail at all is not journaled.
+            let mut read: Vec<(&PathBuf, String, Vec<u8>)> = Vec::with_capacity(batch.len());
+            let mut held_bytes = 0;
             for path in batch {
+                if held_bytes >= BATCH_BYTES {
+                    break;
+                }
                 let raw = match inbox.read(path) {
                     Ok(r) => r,
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
@@ -371,13 +373,52 @@ impl Service {
                     .map(|f| f.to_string_lossy().into_owned())
                     .unwrap_or_default();
                 let file = file.split(":2,").next().unwrap_or_default().to_string();
-                let r = match self.handle_file_unflushed(&raw, &file) {
-                    Ok(r) => r,
+                match castellan_mail::parse(&raw, self.config.max_message_bytes) {
+                    Err(why) => {
+                        tracing::warn!("{}: not a mail ({why}); set aside", path.display());
+                        taken.push(path);
+                    }
+                    Ok(inbound)
+                        if self
+                            .store
+                            .is_processed(&castellan_judge::processed_key(&inbound))? =>
+                    {
+                        taken.push(path);
+                    }
+                    Ok(_) => {
+                        held_bytes += raw.len();
+                        read.push((path, file, raw));
+                    }
+                }
+            }
+            // The write-ahead step for the whole batch: one fsync.
+            let envs: Vec<Env> = read.iter().map(|_| self.env()).collect();
+            let seqs = self.journal.begin_all(
+                &mut |seq, i| crate::recover::Entry::Mail {
+                    seq,
+                    file: read[i].1.clone(),
+                    at: envs[i].now,
+                    entropy: hex::encode(envs[i].entropy),
+                },
+                read.len(),
+            )?;
+            if !read.is_empty() {
+                fault_point("after-journal");
+            }
+            for (((path, _, raw), env), seq) in read.iter().zip(&envs).zip(seqs) {
+                match self.apply_mail(raw, *env, seq) {
+                    // Committed; or a second copy of a mail of this same batch.
+                    Ok(r) => {
+                        if !matches!(r, Handled::Committed { .. }) {
+                            self.journal.abort(seq);
+                        }
+                    }
                     // A mail about a game in quarantine stays in new/ for a later pass;
                     // the rest of the batch, and every other game, goes on (issue 11).
                     Err(e) if e.is_quarantine() => {
+                        self.journal.abort(seq);
                         tracing::warn!("{}: kept for later: {}", path.display(), e.0);
-                        held.insert(path.clone());
+                        held.insert((*path).clone());
                         // The game is marked and its game master told, once.
                         let told = self.judge.quarantined(&self.store, &self.env(), &e)?;
                         if !told.is_empty() {
@@ -385,10 +426,10 @@ impl Service {
                         }
                         continue;
                     }
-                    Err(e) => return Err(e.into()),
-                };
-                if let Handled::Unreadable(why) = &r {
-                    tracing::warn!("{}: not a mail ({why}); set aside", path.display());
+                    Err(e) => {
+                        self.journal.abort(seq);
+                        return Err(e.into());
+                    }
                 }
                 taken.push(path);
             }

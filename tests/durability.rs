@@ -145,7 +145,8 @@ fn an_interrupted_snapshot_is_removed_at_open_and_nothing_is_lost() {
 /// Issue 11, "group commit": `serve --once` handles the messages waiting in the Maildir as
 /// one batch, makes it durable with one flush of the database, and only then acknowledges
 /// them: every acknowledgement comes after that sync, and no sync of ours separates two
-/// acknowledgements (with one flush per message, they would alternate).
+/// acknowledgements (with one flush per message, they would alternate). Issue 11, "Group
+/// commit": the journal's write-ahead entries of the batch take one fsync, not one each.
 #[test]
 fn a_batch_of_messages_is_made_durable_with_one_flush_before_any_is_acknowledged() {
     let tmp = tempfile::tempdir().unwrap();
@@ -214,4 +215,31 @@ fn a_batch_of_messages_is_made_durable_with_one_flush_before_any_is_acknowledged
         "no flush between the acknowledgements of one batch: {events:?}"
     );
     assert_eq!(std::fs::read_dir(&new).unwrap().count(), 0);
+    // The write-ahead step is grouped too: the batch's five journal entries are made
+    // durable with one fdatasync of the journal before the judge runs, and the first sync
+    // of the database comes after it.
+    let journal: Vec<usize> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.contains("fdatasync(") && l.contains("journal.jsonl>"))
+        .map(|(i, _)| i)
+        .collect();
+    let first_db_sync = lines
+        .iter()
+        .position(|l| l.contains("fdatasync(") && l.contains("/db>"))
+        .expect("the database synced");
+    assert_eq!(
+        journal.iter().filter(|&&i| i < first_db_sync).count(),
+        1,
+        "one journal sync for the batch's entries: {lines:#?}"
+    );
+    let entries = std::fs::read_to_string(tmp.path().join("journal.jsonl")).unwrap();
+    assert_eq!(
+        entries
+            .lines()
+            .filter(|l| l.contains("\"kind\":\"mail\""))
+            .count(),
+        5,
+        "{entries}"
+    );
 }
