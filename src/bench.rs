@@ -157,20 +157,6 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
     sorted[i.min(sorted.len() - 1)].as_secs_f64() * 1000.0
 }
 
-fn dir_size(p: &std::path::Path) -> u64 {
-    let mut n = 0;
-    if let Ok(rd) = std::fs::read_dir(p) {
-        for e in rd.flatten() {
-            match e.metadata() {
-                Ok(m) if m.is_dir() => n += dir_size(&e.path()),
-                Ok(m) => n += m.len(),
-                Err(_) => {}
-            }
-        }
-    }
-    n
-}
-
 /// Peak resident memory of this process (VmHWM), in KiB.
 pub fn peak_rss_kib() -> Option<u64> {
     vm_hwm("self")
@@ -357,7 +343,7 @@ fn run_tables(
             .last()
             .map(|d| d.as_secs_f64() * 1000.0)
             .unwrap_or(0.0),
-        database_bytes: dir_size(&svc.config.database_path()),
+        database_bytes: crate::compact::dir_size(&svc.config.database_path()),
         largest_value_bytes,
         largest_value_tree,
         mail,
@@ -495,7 +481,7 @@ fn run_long_game(s: &BenchSettings, base: &Config, dir: &Path) -> Result<LongRun
             late_mails: late.map_or(0, |w| w.mails),
             largest_value_bytes,
             largest_value_tree,
-            database_bytes: dir_size(&svc.config.database_path()),
+            database_bytes: crate::compact::dir_size(&svc.config.database_path()),
         },
         early,
         late,
@@ -591,7 +577,7 @@ fn run_stored_games(
     }; // the database is closed here: the child opens it
     let fill_seconds = fill_start.elapsed().as_secs_f64();
     let config = crate::demo::local_config(base, dir);
-    let database_bytes = dir_size(&config.database_path());
+    let database_bytes = crate::compact::dir_size(&config.database_path());
     let cfg_path = dir.with_extension("yaml");
     let yaml = serde_yaml::to_string(&config).map_err(|e| ShellError::Config {
         path: cfg_path.clone(),

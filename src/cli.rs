@@ -83,6 +83,9 @@ pub enum Command {
     /// Rebuild the database from the newest complete backup and the journal of every
     /// handling since (after a damaged or lost database); the old folder is kept aside.
     Recover,
+    /// Rewrite the database with only its live records (sled never shrinks its file), with
+    /// `serve` stopped; says the size before and after.
+    Compact,
     /// Replies waiting to be sent or parked after failures, with their last error.
     Outbox {
         /// Give every parked reply a fresh start (after fixing the relay or the address).

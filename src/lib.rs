@@ -26,6 +26,7 @@
 //! * [`transfer`]: export and import of one game.
 //! * [`backup`](mod@backup): whole-database backups, streamed; the rolling backups of `serve`.
 //! * [`recover`]: the journal of every handling kept beside sled, and `castellan recover`.
+//! * [`compact`]: `castellan compact`, the database rewritten with its live records only.
 //! * [`render`](mod@render): `castellan render`, a stored game's picture at any turn (SVG or HTML).
 //! * [`logging`]: tracing on stderr, as text or JSON lines (`--log-format json`).
 //! * [`metrics`]: optional Prometheus metrics of `serve` on a loopback port.
@@ -37,6 +38,7 @@ pub mod backup;
 pub mod bench;
 pub mod budget;
 pub mod cli;
+pub mod compact;
 pub mod config;
 pub mod daemon;
 pub mod demo;

@@ -240,6 +240,17 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
             print!("{}", r.text());
             Ok(ExitCode::SUCCESS)
         }
+        Command::Compact => {
+            let c = castellan::compact::compact(&config, system_clock()())?;
+            println!(
+                "compacted {}: {} records, {} bytes -> {} bytes",
+                config.database_path().display(),
+                c.records,
+                c.bytes_before,
+                c.bytes_after
+            );
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 
