@@ -329,6 +329,7 @@ fn database(c: &Config, out: &mut Vec<Check>) -> Option<usize> {
             "export the readable games (castellan game export), or restore the newest backup into an empty folder",
         ));
     }
+    out.extend(disk_use(&path, &store));
     match store.outbox() {
         Ok(items) => {
             let parked = items.iter().filter(|(_, i)| i.failed).count();
@@ -350,6 +351,64 @@ fn database(c: &Config, out: &mut Vec<Check>) -> Option<usize> {
         )),
     }
     Some(ids.len())
+}
+
+/// Past this many bytes, a database over [`COMPACT_RATIO`] times its live data is worth
+/// compacting.
+const COMPACT_OVER: u64 = 32 * 1024 * 1024;
+const COMPACT_RATIO: u64 = 4;
+
+/// The database's size on disk against its live data, and what an interrupted
+/// `castellan compact` left beside it.
+fn disk_use(path: &Path, store: &SledStore) -> Vec<Check> {
+    let mut out = Vec::new();
+    let on_disk = crate::compact::dir_size(path);
+    let mb = |b: u64| format!("{:.1} MB", b as f64 / 1e6);
+    match store.live_bytes() {
+        Ok(live) if on_disk > COMPACT_OVER && on_disk > COMPACT_RATIO * live.max(1) => {
+            out.push(warn(
+                "disk use",
+                format!("{} on disk for {} of live data", mb(on_disk), mb(live)),
+                "stop serve, run castellan compact, start serve again (docs/operating.md, \"Disk use\")",
+            ))
+        }
+        Ok(live) => out.push(ok(
+            "disk use",
+            format!("{} on disk for {} of live data", mb(on_disk), mb(live)),
+        )),
+        Err(e) => out.push(fail(
+            "disk use",
+            format!("cannot read every record: {}", e.0),
+            "restore the newest backup into an empty folder: castellan --data-dir NEW backup --restore FILE",
+        )),
+    }
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let left: Vec<String> = path
+        .parent()
+        .and_then(|p| std::fs::read_dir(p).ok())
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| {
+            n.strip_prefix(name.as_str()).is_some_and(|rest| {
+                rest.starts_with(".before-compact-")
+                    || rest == ".compacting"
+                    || rest == ".compact.jsonl"
+            })
+        })
+        .collect();
+    if !left.is_empty() {
+        out.push(warn(
+            "disk use",
+            format!("an interrupted castellan compact left {}", left.join(", ")),
+            "the database in place is whole: once serve runs well, remove them (or run castellan compact again)",
+        ));
+    }
+    out
 }
 
 fn inbox(c: &Config) -> Vec<Check> {

@@ -545,6 +545,20 @@ impl SledStore {
         Ok(best)
     }
 
+    /// The bytes of every key and value held (what a compacted database must store):
+    /// `castellan doctor` sets it beside the folder's size.
+    pub fn live_bytes(&self) -> Result<u64, StoreError> {
+        let mut n = 0u64;
+        for name in self.db.tree_names() {
+            let tree = self.db.open_tree(&name).map_err(err)?;
+            for kv in tree.iter() {
+                let (k, v) = kv.map_err(err)?;
+                n += (k.len() + v.len()) as u64;
+            }
+        }
+        Ok(n)
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }

@@ -46,6 +46,7 @@ fn the_demos_data_directory_is_healthy() {
     assert!(out.contains("all is well"), "{out}");
     assert!(!out.contains("FAIL"), "{out}");
     assert!(out.contains("1 game(s), every record readable"), "{out}");
+    assert!(out.contains("of live data"), "{out}");
     every_problem_has_a_fix(&out);
 
     // With a fresh backup even the warning goes.
@@ -55,6 +56,16 @@ fn the_demos_data_directory_is_healthy() {
     let out = text(&o);
     assert!(o.status.success(), "{out}");
     assert!(out.contains("0 warnings"), "{out}");
+
+    // What an interrupted `castellan compact` leaves beside the database is named.
+    std::fs::create_dir_all(demo.join("db.before-compact-1795600000")).unwrap();
+    let o = castellan(&["--data-dir", d, "doctor"]);
+    let out = text(&o);
+    assert!(
+        out.contains("WARN") && out.contains("db.before-compact-1795600000"),
+        "{out}"
+    );
+    every_problem_has_a_fix(&out);
 }
 
 /// A port on 127.0.0.1 that nothing listens on.
