@@ -263,6 +263,12 @@ fn serve(config: Config, once: bool) -> Result<ExitCode, ShellError> {
         open_when_there_is_space(config)?
     };
     let transport = svc.transport();
+    // What a batch killed in the middle left in the file outbox (never a mail).
+    match transport.sweep_stale(std::time::Duration::from_secs(3600)) {
+        Ok(0) => {}
+        Ok(n) => tracing::info!("removed {n} stale temporary file(s) from the outbox folder"),
+        Err(e) => tracing::warn!("the outbox folder: {e}"),
+    }
     let rt = runtime()?;
     if once {
         let r = rt.block_on(svc.run_once(&transport))?;

@@ -102,6 +102,37 @@ impl Transport {
     /// A sender for a batch of mails. For SMTP the lettre transport (with its connection
     /// pool) is built on the first mail and kept, so the batch shares connections and TLS
     /// handshakes instead of opening one per mail; it closes when the mailer is dropped.
+    /// The file transport's hidden temporary files older than `age`: left by a process
+    /// that died in the middle of a batch (never renamed, so never a mail). Removed;
+    /// returns how many. A younger one may be another process's batch being written.
+    pub fn sweep_stale(&self, age: Duration) -> std::io::Result<usize> {
+        let Transport::File { dir } = self else {
+            return Ok(0);
+        };
+        let rd = match std::fs::read_dir(dir) {
+            Ok(rd) => rd,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+            Err(e) => return Err(e),
+        };
+        let mut removed = 0;
+        for e in rd.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if !(name.starts_with('.') && name.ends_with(".tmp") && name.contains(".eml.")) {
+                continue;
+            }
+            let old = e
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|d| d >= age);
+            if old && std::fs::remove_file(e.path()).is_ok() {
+                removed += 1;
+            }
+        }
+        Ok(removed)
+    }
+
     pub fn mailer(&self) -> Mailer<'_> {
         Mailer {
             transport: self,
@@ -169,7 +200,8 @@ type Staged = (std::path::PathBuf, std::path::PathBuf);
 impl Drop for Mailer<'_> {
     /// A batch dropped before [`Mailer::finish`] delivered nothing: its temporary files go
     /// (one still being written when the mailer is dropped is left, hidden and never
-    /// renamed: the folder's readers take `*.eml` only).
+    /// renamed: the folder's readers take `*.eml` only, and `serve` sweeps it at its next
+    /// start: [`Transport::sweep_stale`]).
     fn drop(&mut self) {
         for (tmp, _) in self.staged.drain(..) {
             let _ = std::fs::remove_file(tmp);
@@ -379,6 +411,33 @@ fn sync_filesystem(dir: &std::path::Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A batch's temporary file left by a process that died is swept once it is old; a
+    /// young one (another process's batch) and the mails are left alone.
+    #[test]
+    fn stale_temporary_files_are_swept_and_nothing_else() {
+        let tmp = tempfile::tempdir().unwrap();
+        let t = Transport::File {
+            dir: tmp.path().to_path_buf(),
+        };
+        let stale = tmp.path().join(".r1@judge.example.eml.4242.0.tmp");
+        let young = tmp.path().join(".r2@judge.example.eml.4243.0.tmp");
+        let mail = tmp.path().join("r3@judge.example.eml");
+        for p in [&stale, &young, &mail] {
+            std::fs::write(p, b"x").unwrap();
+        }
+        let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+        for p in [&stale, &mail] {
+            std::fs::File::options()
+                .write(true)
+                .open(p)
+                .unwrap()
+                .set_modified(hour_ago)
+                .unwrap();
+        }
+        assert_eq!(t.sweep_stale(Duration::from_secs(600)).unwrap(), 1);
+        assert!(!stale.exists() && young.exists() && mail.exists());
+    }
 
     fn mail(to: &str) -> OutgoingMail {
         OutgoingMail {
