@@ -8,7 +8,7 @@ use castellan::config::Config;
 use castellan::demo::{LocalJudge, DEMO_EPOCH};
 use castellan::players::{load_session, play_games, MailPlayers, PlayError, PLAYER_DOMAIN};
 use castellan::service::Service;
-use castellan_judge::{AdminCommand, Status, Store};
+use castellan_judge::{AdminCommand, GameRecord, Status, Store};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -706,11 +706,6 @@ fn the_daemon_answers_mail_as_it_arrives_and_stops_on_sigint() {
     assert_eq!(replies.len(), 1);
 }
 
-/// Issue 11, "Faults degrade, never stop": "A game record that cannot be loaded puts that
-/// game alone in quarantine: it is logged, its game master is told, its mail is kept for
-/// later, and every other game goes on." One game's stored table is damaged: the other
-/// game's mail is answered; the damaged game's mail stays in the Maildir; its game master
-/// is told once; once the table is mended, the kept mail is handled.
 /// Issue 11: "A game record that cannot be loaded puts that game alone in quarantine ...
 /// its mail is kept for later, and every other game goes on", even when the game's header
 /// itself is unreadable (nobody is known to tell, but the pass does not fail).
@@ -718,12 +713,7 @@ fn the_daemon_answers_mail_as_it_arrives_and_stops_on_sigint() {
 fn a_game_whose_header_is_unreadable_waits_alone() {
     let dir = tempfile::tempdir().unwrap();
     let j = open(dir.path(), 32);
-    let mut bots = MailPlayers::new(&j.svc, "garbled").unwrap();
-    let broken = bots.create_game(&j.svc, "castello", 2, &[]).unwrap();
-    let fine = bots.create_game(&j.svc, "castello", 2, &[]).unwrap();
-    pass(&j);
-    bots.read_outbox().unwrap();
-    let good = j.svc.store.game(&broken).unwrap().unwrap();
+    let (mut bots, broken, fine, good) = two_castello_games(&j, "garbled");
     j.svc
         .store
         .db()
@@ -731,30 +721,54 @@ fn a_game_whose_header_is_unreadable_waits_alone() {
         .unwrap()
         .insert(broken.as_bytes(), &b"not a game"[..])
         .unwrap();
-    let seat = load_session(&good).unwrap().unwrap().awaiting()[0];
-    bots.send(&j.svc, &good, seat, "RESIGN\n").unwrap();
-    let before = j.svc.store.game(&fine).unwrap().unwrap();
-    bots.play_one(&j.svc, &fine, 500).unwrap().unwrap();
-    pass(&j);
-    pass(&j);
-    let after = j.svc.store.game(&fine).unwrap().unwrap();
-    assert_ne!(after.table, before.table, "the other game went on");
+    one_order_mail_each(&j, &mut bots, &good, &fine);
     let kept = std::fs::read_dir(j.svc.config.inbox_path().join("new"))
         .unwrap()
         .count();
     assert_eq!(kept, 1, "the unreadable game's mail is kept for later");
 }
 
+/// Two running Castello games for the quarantine tests: (their bots, the game to be
+/// damaged, the other one, the first one's record as it stands).
+fn two_castello_games(j: &LocalJudge, label: &str) -> (MailPlayers, String, String, GameRecord) {
+    let mut bots = MailPlayers::new(&j.svc, label).unwrap();
+    let broken = bots.create_game(&j.svc, "castello", 2, &[]).unwrap();
+    let fine = bots.create_game(&j.svc, "castello", 2, &[]).unwrap();
+    pass(j);
+    bots.read_outbox().unwrap();
+    let good = j.svc.store.game(&broken).unwrap().unwrap();
+    (bots, broken, fine, good)
+}
+
+/// One order mail to each game (RESIGN to the damaged one, as `good` stood), two passes;
+/// the other game goes on. Returns the seat that resigned.
+fn one_order_mail_each(
+    j: &LocalJudge,
+    bots: &mut MailPlayers,
+    good: &GameRecord,
+    fine: &str,
+) -> usize {
+    let seat = load_session(good).unwrap().unwrap().awaiting()[0];
+    bots.send(&j.svc, good, seat, "RESIGN\n").unwrap();
+    let before = j.svc.store.game(fine).unwrap().unwrap();
+    bots.play_one(&j.svc, fine, 500).unwrap().unwrap();
+    pass(j);
+    pass(j);
+    let after = j.svc.store.game(fine).unwrap().unwrap();
+    assert_ne!(after.table, before.table, "the other game went on");
+    seat
+}
+
+/// Issue 11, "Faults degrade, never stop": "A game record that cannot be loaded puts that
+/// game alone in quarantine: it is logged, its game master is told, its mail is kept for
+/// later, and every other game goes on." One game's stored table is damaged: the other
+/// game's mail is answered; the damaged game's mail stays in the Maildir; its game master
+/// is told once; once the table is mended, the kept mail is handled.
 #[test]
 fn a_game_that_cannot_be_loaded_waits_alone_in_quarantine() {
     let dir = tempfile::tempdir().unwrap();
     let j = open(dir.path(), 31);
-    let mut bots = MailPlayers::new(&j.svc, "quarantine").unwrap();
-    let broken = bots.create_game(&j.svc, "castello", 2, &[]).unwrap();
-    let fine = bots.create_game(&j.svc, "castello", 2, &[]).unwrap();
-    pass(&j);
-    bots.read_outbox().unwrap();
-    let good = j.svc.store.game(&broken).unwrap().unwrap();
+    let (mut bots, broken, fine, good) = two_castello_games(&j, "quarantine");
     let mut bad = good.clone();
     bad.table = Some(serde_json::json!({"not": "a castello game"}));
     j.svc
@@ -768,15 +782,7 @@ fn a_game_that_cannot_be_loaded_waits_alone_in_quarantine() {
             .unwrap()
             .count()
     };
-    // One order mail to each game.
-    let seat = load_session(&good).unwrap().unwrap().awaiting()[0];
-    bots.send(&j.svc, &good, seat, "RESIGN\n").unwrap();
-    let before = j.svc.store.game(&fine).unwrap().unwrap();
-    bots.play_one(&j.svc, &fine, 500).unwrap().unwrap();
-    pass(&j);
-    pass(&j);
-    let after = j.svc.store.game(&fine).unwrap().unwrap();
-    assert_ne!(after.table, before.table, "the other game went on");
+    let seat = one_order_mail_each(&j, &mut bots, &good, &fine);
     assert_eq!(new_mail(), 1, "the damaged game's mail is kept for later");
     let told: Vec<_> = bots
         .read_outbox()

@@ -99,9 +99,6 @@ impl Transport {
         mailer.finish().await
     }
 
-    /// A sender for a batch of mails. For SMTP the lettre transport (with its connection
-    /// pool) is built on the first mail and kept, so the batch shares connections and TLS
-    /// handshakes instead of opening one per mail; it closes when the mailer is dropped.
     /// The file transport's hidden temporary files older than `age`: left by a process
     /// that died in the middle of a batch (never renamed, so never a mail). Removed;
     /// returns how many. A younger one may be another process's batch being written.
@@ -133,6 +130,9 @@ impl Transport {
         Ok(removed)
     }
 
+    /// A sender for a batch of mails. For SMTP the lettre transport (with its connection
+    /// pool) is built on the first mail and kept, so the batch shares connections and TLS
+    /// handshakes instead of opening one per mail; it closes when the mailer is dropped.
     pub fn mailer(&self) -> Mailer<'_> {
         Mailer {
             transport: self,
