@@ -275,45 +275,35 @@ impl Journal {
     /// Write an entry numbered with the next sequence number and fsync it: the write-ahead
     /// step. Returns the number, which the transaction records. (A closed journal: `None`.)
     pub fn begin(&self, make: impl FnOnce(u64) -> Entry) -> Result<Option<u64>, StoreError> {
-        let Some(mut inner) = self.lock() else {
-            return Ok(None);
-        };
-        let io = |e: std::io::Error| err(format!("journal {}: {e}", self.path.display()));
-        Journal::write_pending(&mut inner).map_err(io)?;
-        let seq = inner.next_seq;
-        crate::service::injected_disk_full("disk-full-journal").map_err(io)?;
-        Journal::append_line(&mut inner, &make(seq)).map_err(io)?;
-        if let Err(e) = Journal::sync(&mut inner) {
-            // Not known to be on disk: never committed, so aborted.
-            inner.pending_abort.push((seq, seq));
-            inner.next_seq += 1;
-            return Err(io(e));
-        }
-        inner.next_seq += 1;
-        Ok(Some(seq))
+        Ok(self
+            .begin_all(|first| vec![make(first)])?
+            .into_iter()
+            .next()
+            .flatten())
     }
 
-    /// [`Journal::begin`] for a batch: one entry each, numbered in order, made durable
-    /// with one fsync (group commit of the write-ahead step). On a failure none of them
-    /// counts: every number is aborted and the error returned.
+    /// [`Journal::begin`] for a batch: `make` numbers its entries from the `first` number
+    /// it is given, in order; they are made durable with one fsync (group commit of the
+    /// write-ahead step). Returns their numbers. On a failure none of them counts: every
+    /// number is aborted and the error returned.
     pub fn begin_all(
         &self,
-        entries: &mut dyn FnMut(u64, usize) -> Entry,
-        n: usize,
+        make: impl FnOnce(u64) -> Vec<Entry>,
     ) -> Result<Vec<Option<u64>>, StoreError> {
         let Some(mut inner) = self.lock() else {
-            return Ok(vec![None; n]);
+            return Ok(vec![None; make(0).len()]);
         };
-        if n == 0 {
-            return Ok(Vec::new());
-        }
         let io = |e: std::io::Error| err(format!("journal {}: {e}", self.path.display()));
         Journal::write_pending(&mut inner).map_err(io)?;
         let first = inner.next_seq;
-        let last = first + n as u64 - 1;
+        let entries = make(first);
+        if entries.is_empty() {
+            return Ok(Vec::new());
+        }
+        let last = first + entries.len() as u64 - 1;
         let written = crate::service::injected_disk_full("disk-full-journal").and_then(|_| {
-            for i in 0..n {
-                Journal::append_line(&mut inner, &entries(first + i as u64, i))?;
+            for e in &entries {
+                Journal::append_line(&mut inner, e)?;
             }
             Journal::sync(&mut inner)
         });

@@ -199,6 +199,20 @@ impl Service {
 
     /// Flush the database to the device, then note it in the journal.
     pub fn flush(&self) -> Result<(), StoreError> {
+        self.flush_with(true)
+    }
+
+    /// The flush of an inbox batch: the database to the device, then a `done` line in the
+    /// journal, which the next fsync of the journal carries (the next batch's write-ahead
+    /// step, or [`Service::flush`]) rather than one of its own: the line only guards the
+    /// back-in-time check, and the entries it follows are on the device already.
+    fn flush_batch(&self) -> Result<(), StoreError> {
+        self.flush_with(false)
+    }
+
+    /// The database to the device, a `done` line, and the journal synced if `sync_journal`.
+    /// The sent marks waiting are carried by it; if it fails they wait still.
+    fn flush_with(&self, sync_journal: bool) -> Result<(), StoreError> {
         use std::sync::atomic::Ordering;
         let marks = self.marks_waiting.swap(false, Ordering::AcqRel);
         let r = self
@@ -207,34 +221,16 @@ impl Service {
             .and_then(|_| self.store.journal_seq())
             .and_then(|seq| {
                 self.journal.done(seq);
-                self.journal.flush()
+                if sync_journal {
+                    self.journal.flush()
+                } else {
+                    Ok(())
+                }
             });
         if r.is_err() && marks {
             self.marks_waiting.store(true, Ordering::Release);
         }
         r
-    }
-
-    /// The flush of an inbox batch: the database to the device, then a `done` line in the
-    /// journal, which the next fsync of the journal carries (the next batch's write-ahead
-    /// step, or [`Service::flush`]) rather than one of its own: the line only guards the
-    /// back-in-time check, and the entries it follows are on the device already.
-    fn flush_batch(&self) -> Result<(), StoreError> {
-        use std::sync::atomic::Ordering;
-        let marks = self.marks_waiting.swap(false, Ordering::AcqRel);
-        let r = self.store.flush().and_then(|_| self.store.journal_seq());
-        match r {
-            Ok(seq) => {
-                self.journal.done(seq);
-                Ok(())
-            }
-            Err(e) => {
-                if marks {
-                    self.marks_waiting.store(true, Ordering::Release);
-                }
-                Err(e)
-            }
-        }
     }
 
     /// Make the sent marks left by [`Service::drain_outbox_deferred`] durable, if any
@@ -269,16 +265,10 @@ impl Service {
         raw: &[u8],
         entry: impl FnOnce(u64, i64, String) -> crate::recover::Entry,
     ) -> Result<Handled, StoreError> {
-        let inbound = match castellan_mail::parse(raw, self.config.max_message_bytes) {
-            Ok(p) => p,
-            Err(e) => return Ok(Handled::Unreadable(e.to_string())),
+        let inbound = match self.screen(raw)? {
+            Ok(inbound) => inbound,
+            Err(handled) => return Ok(handled),
         };
-        if self
-            .store
-            .is_processed(&castellan_judge::processed_key(&inbound))?
-        {
-            return Ok(Handled::Duplicate);
-        }
         let env = self.env();
         let seq = self
             .journal
@@ -290,24 +280,38 @@ impl Service {
     }
 
     /// The judge on one raw message at a given time and entropy, committed (not flushed)
-    /// with the journal entry `seq`: the handling and `recover`'s replay.
+    /// with the journal entry `seq`: `recover`'s replay.
     pub fn apply_mail(
         &self,
         raw: &[u8],
         env: Env,
         seq: Option<u64>,
     ) -> Result<Handled, StoreError> {
+        match self.screen(raw)? {
+            Ok(inbound) => self.apply_inbound(&inbound, env, seq),
+            Err(handled) => Ok(handled),
+        }
+    }
+
+    /// `raw` parsed, if the judge is to see it; else what it is: not a mail, or a mail
+    /// already applied.
+    fn screen(&self, raw: &[u8]) -> Result<Result<castellan_judge::Inbound, Handled>, StoreError> {
         let inbound = match castellan_mail::parse(raw, self.config.max_message_bytes) {
             Ok(p) => p,
-            Err(e) => return Ok(Handled::Unreadable(e.to_string())),
+            Err(e) => return Ok(Err(Handled::Unreadable(e.to_string()))),
         };
-        if self
+        Ok(if self.is_new(&inbound)? {
+            Ok(inbound)
+        } else {
+            Err(Handled::Duplicate)
+        })
+    }
+
+    /// Whether this mail was never applied.
+    fn is_new(&self, inbound: &castellan_judge::Inbound) -> Result<bool, StoreError> {
+        Ok(!self
             .store
-            .is_processed(&castellan_judge::processed_key(&inbound))?
-        {
-            return Ok(Handled::Duplicate);
-        }
-        self.apply_inbound(&inbound, env, seq)
+            .is_processed(&castellan_judge::processed_key(inbound))?)
     }
 
     fn apply_inbound(
@@ -376,7 +380,8 @@ impl Service {
             // Read the batch (up to BATCH_BYTES held at once; the rest waits for the next
             // listing) and decide which mails the judge will see: a mail seen before or
             // no mail at all is not journaled.
-            let mut read: Vec<(&PathBuf, String, Vec<u8>)> = Vec::with_capacity(batch.len());
+            let mut read: Vec<(&PathBuf, String, castellan_judge::Inbound)> =
+                Vec::with_capacity(batch.len());
             let mut held_bytes = 0;
             for path in batch {
                 if held_bytes >= BATCH_BYTES {
@@ -395,41 +400,45 @@ impl Service {
                     .map(|f| f.to_string_lossy().into_owned())
                     .unwrap_or_default();
                 let file = file.split(":2,").next().unwrap_or_default().to_string();
-                match castellan_mail::parse(&raw, self.config.max_message_bytes) {
-                    Err(why) => {
-                        tracing::warn!("{}: not a mail ({why}); set aside", path.display());
-                        taken.push(path);
-                    }
-                    Ok(inbound)
-                        if self
-                            .store
-                            .is_processed(&castellan_judge::processed_key(&inbound))? =>
-                    {
-                        taken.push(path);
-                    }
-                    Ok(_) => {
+                match self.screen(&raw)? {
+                    Ok(inbound) => {
                         held_bytes += raw.len();
-                        read.push((path, file, raw));
+                        read.push((path, file, inbound));
+                    }
+                    Err(handled) => {
+                        if let Handled::Unreadable(why) = handled {
+                            tracing::warn!("{}: not a mail ({why}); set aside", path.display());
+                        }
+                        taken.push(path);
                     }
                 }
             }
             // The write-ahead step for the whole batch: one fsync.
             let envs: Vec<Env> = read.iter().map(|_| self.env()).collect();
-            let seqs = self.journal.begin_all(
-                &mut |seq, i| crate::recover::Entry::Mail {
-                    seq,
-                    file: read[i].1.clone(),
-                    at: envs[i].now,
-                    entropy: hex::encode(envs[i].entropy),
-                },
-                read.len(),
-            )?;
+            let seqs = self.journal.begin_all(|first| {
+                (first..)
+                    .zip(read.iter().zip(&envs))
+                    .map(|(seq, ((_, file, _), env))| crate::recover::Entry::Mail {
+                        seq,
+                        file: file.clone(),
+                        at: env.now,
+                        entropy: hex::encode(env.entropy),
+                    })
+                    .collect()
+            })?;
             if !read.is_empty() {
                 fault_point("after-journal");
             }
-            for (((path, _, raw), env), seq) in read.iter().zip(&envs).zip(seqs) {
-                match self.apply_mail(raw, *env, seq) {
-                    // Committed; or a second copy of a mail of this same batch.
+            for (((path, _, inbound), env), seq) in read.iter().zip(&envs).zip(seqs) {
+                // A second copy of a mail of this same batch is applied once.
+                let applied = self.is_new(inbound).and_then(|new| {
+                    if new {
+                        self.apply_inbound(inbound, *env, seq)
+                    } else {
+                        Ok(Handled::Duplicate)
+                    }
+                });
+                match applied {
                     Ok(r) => {
                         if !matches!(r, Handled::Committed { .. }) {
                             self.journal.abort(seq);
