@@ -43,17 +43,36 @@ pub fn dir_size(p: &Path) -> u64 {
     n
 }
 
-fn beside(db: &Path, suffix: &str) -> PathBuf {
-    let mut name = db
-        .file_name()
-        .map(|n| n.to_os_string())
-        .unwrap_or_else(|| "db".into());
-    name.push(suffix);
-    db.with_file_name(name)
+/// The names beside the database that a compaction uses (as `recover` names its
+/// `db.damaged-<time>`): the records' file, the new folder, the old one kept aside.
+fn beside(db: &Path, now: i64) -> [PathBuf; 3] {
+    [
+        db.with_extension("compact.jsonl"),
+        db.with_extension("compacting"),
+        db.with_extension(format!("{ASIDE}{now}")),
+    ]
 }
 
-fn io(p: &Path) -> impl Fn(std::io::Error) -> ShellError + '_ {
-    move |e| ShellError::io(p, e)
+const ASIDE: &str = "before-compact-";
+
+/// What an interrupted compaction left beside the database (`castellan doctor` names it).
+pub fn leftovers(db: &Path) -> Vec<PathBuf> {
+    let [dump, fresh, _] = beside(db, 0);
+    let aside = db.with_extension(ASIDE);
+    let Some(rd) = db.parent().and_then(|p| std::fs::read_dir(p).ok()) else {
+        return Vec::new();
+    };
+    rd.flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            *p == dump
+                || *p == fresh
+                || p.as_os_str().len() > aside.as_os_str().len()
+                    && p.as_os_str()
+                        .as_encoded_bytes()
+                        .starts_with(aside.as_os_str().as_encoded_bytes())
+        })
+        .collect()
 }
 
 /// Rewrite the database of `config` with its live records only; `now` names the folder
@@ -64,9 +83,7 @@ pub fn compact(config: &Config, now: i64) -> Result<Compacted, ShellError> {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let dump = beside(&db, ".compact.jsonl");
-    let fresh = beside(&db, ".compacting");
-    let aside = beside(&db, &format!(".before-compact-{now}"));
+    let [dump, fresh, aside] = beside(&db, now);
     let _ = std::fs::remove_dir_all(&fresh);
     let bytes_before = dir_size(&db);
     let written = {
@@ -98,16 +115,17 @@ pub fn compact(config: &Config, now: i64) -> Result<Compacted, ShellError> {
             return Err(e);
         }
     };
-    std::fs::rename(&db, &aside).map_err(io(&db))?;
+    std::fs::rename(&db, &aside).map_err(|e| ShellError::io(&db, e))?;
     if let Err(e) = std::fs::rename(&fresh, &db) {
         // Put the old database back: nothing changed.
         let _ = std::fs::rename(&aside, &db);
         return Err(ShellError::io(&fresh, e));
     }
-    castellan_mail::sync_dir(&parent).map_err(io(&parent))?;
-    std::fs::remove_dir_all(&aside).map_err(io(&aside))?;
-    std::fs::remove_file(&dump).map_err(io(&dump))?;
-    castellan_mail::sync_dir(&parent).map_err(io(&parent))?;
+    let synced = || castellan_mail::sync_dir(&parent).map_err(|e| ShellError::io(&parent, e));
+    synced()?;
+    std::fs::remove_dir_all(&aside).map_err(|e| ShellError::io(&aside, e))?;
+    std::fs::remove_file(&dump).map_err(|e| ShellError::io(&dump, e))?;
+    synced()?;
     Ok(Compacted {
         records: checked.records,
         bytes_before,

@@ -382,24 +382,9 @@ fn disk_use(path: &Path, store: &SledStore) -> Vec<Check> {
             "restore the newest backup into an empty folder: castellan --data-dir NEW backup --restore FILE",
         )),
     }
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let left: Vec<String> = path
-        .parent()
-        .and_then(|p| std::fs::read_dir(p).ok())
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| {
-            n.strip_prefix(name.as_str()).is_some_and(|rest| {
-                rest.starts_with(".before-compact-")
-                    || rest == ".compacting"
-                    || rest == ".compact.jsonl"
-            })
-        })
+    let left: Vec<String> = crate::compact::leftovers(path)
+        .iter()
+        .map(|p| p.display().to_string())
         .collect();
     if !left.is_empty() {
         out.push(warn(

@@ -5,26 +5,14 @@
 use std::path::Path;
 use std::process::Command;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_castellan"))
-}
-
-fn write_config(dir: &Path, data_dir: &Path) -> std::path::PathBuf {
-    let cfg = dir.join("castellan.yaml");
-    std::fs::write(
-        &cfg,
-        format!(
-            "data_dir: {}\ntemplates_dir: {}/crates/judge/templates\n",
-            data_dir.display(),
-            env!("CARGO_MANIFEST_DIR")
-        ),
-    )
-    .unwrap();
-    cfg
-}
-
-fn run(cfg: &Path, args: &[&str]) -> String {
-    let out = bin().arg("--config").arg(cfg).args(args).output().unwrap();
+/// `castellan --data-dir DIR ARGS...`, which must succeed; its standard output.
+fn run(data: &Path, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_castellan"))
+        .arg("--data-dir")
+        .arg(data)
+        .args(args)
+        .output()
+        .unwrap();
     assert!(
         out.status.success(),
         "{args:?}: {}\n{}",
@@ -55,11 +43,9 @@ fn compact_keeps_every_record_and_brings_the_database_within_3x_of_its_live_data
     let tmp = tempfile::tempdir().unwrap();
     // `demo --data-dir D` plays in D/demo.
     let data = tmp.path().join("d").join("demo");
-    let cfg = write_config(tmp.path(), &data);
     let dir = tmp.path().join("d");
-    let dir = dir.to_str().unwrap();
     run(
-        &cfg,
+        &data,
         &[
             "demo",
             "--game",
@@ -67,16 +53,16 @@ fn compact_keeps_every_record_and_brings_the_database_within_3x_of_its_live_data
             "--players",
             "2",
             "--data-dir",
-            dir,
+            dir.to_str().unwrap(),
         ],
     );
     let db = data.join("db");
     let before = tmp.path().join("before.jsonl");
-    run(&cfg, &["backup", before.to_str().unwrap()]);
+    run(&data, &["backup", before.to_str().unwrap()]);
     let (kept, live) = records(&before);
     let bytes_before = castellan::compact::dir_size(&db);
 
-    let said = run(&cfg, &["compact"]);
+    let said = run(&data, &["compact"]);
     assert!(said.contains("records"), "{said}");
     let bytes_after = castellan::compact::dir_size(&db);
     assert!(
@@ -98,8 +84,8 @@ fn compact_keeps_every_record_and_brings_the_database_within_3x_of_its_live_data
     // Every record is there, byte for byte; and the judge goes on with it (the journal's
     // back-in-time check accepts it).
     let after = tmp.path().join("after.jsonl");
-    run(&cfg, &["backup", after.to_str().unwrap()]);
+    run(&data, &["backup", after.to_str().unwrap()]);
     assert_eq!(records(&after).0, kept);
-    run(&cfg, &["serve", "--once"]);
-    run(&cfg, &["verify", "castello-1"]);
+    run(&data, &["serve", "--once"]);
+    run(&data, &["verify", "castello-1"]);
 }
