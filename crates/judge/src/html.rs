@@ -50,19 +50,15 @@ pub(crate) fn seat_picture(
         return None;
     }
     let mine = session.picture(Viewer::Seat(seat), lang)?;
-    let drawn;
     let public = match public {
-        Some(p) => p,
-        None => {
-            drawn = session.picture(Viewer::Public, lang).unwrap_or_default();
-            &drawn
-        }
+        Some(p) => std::borrow::Cow::Borrowed(p),
+        None => std::borrow::Cow::Owned(session.picture(Viewer::Public, lang).unwrap_or_default()),
     };
     let unstamped = |s: &str| {
         s.replacen(&format!(" data-viewer=\"seat-{}\"", seat + 1), "", 1)
             .replacen(" data-viewer=\"public\"", "", 1)
     };
-    (unstamped(&mine) != unstamped(public)).then_some(mine)
+    (unstamped(&mine) != unstamped(&public)).then_some(mine)
 }
 
 impl Run<'_> {
