@@ -246,33 +246,22 @@ impl Service {
     }
 
     /// Handle one raw message and commit it, not yet durable: the caller flushes
-    /// ([`Service::flush`]) before acknowledging it. The message itself is journaled (IMAP:
-    /// no Maildir keeps it).
-    pub fn handle_unflushed(&self, raw: &[u8]) -> Result<Handled, StoreError> {
-        self.handle_journaled(raw, |seq, at, entropy| crate::recover::Entry::Raw {
-            seq,
-            raw: hex::encode(raw),
-            at,
-            entropy,
-        })
-    }
-
-    /// Parse; a mail seen before or not a mail is not journaled; else the journal entry
-    /// (time, entropy) is written and fsynced, then the judge runs and the transaction
+    /// ([`Service::flush`]) before acknowledging it. A mail seen before or not a mail is
+    /// not journaled; else the message itself is journaled whole (IMAP: no Maildir keeps
+    /// it) with its time and entropy and fsynced, then the judge runs and the transaction
     /// records the entry's number. An entry that does not commit is marked aborted.
-    fn handle_journaled(
-        &self,
-        raw: &[u8],
-        entry: impl FnOnce(u64, i64, String) -> crate::recover::Entry,
-    ) -> Result<Handled, StoreError> {
+    pub fn handle_unflushed(&self, raw: &[u8]) -> Result<Handled, StoreError> {
         let inbound = match self.screen(raw)? {
             Ok(inbound) => inbound,
             Err(handled) => return Ok(handled),
         };
         let env = self.env();
-        let seq = self
-            .journal
-            .begin(|seq| entry(seq, env.now, hex::encode(env.entropy)))?;
+        let seq = self.journal.begin(|seq| crate::recover::Entry::Raw {
+            seq,
+            raw: hex::encode(raw),
+            at: env.now,
+            entropy: hex::encode(env.entropy),
+        })?;
         fault_point("after-journal");
         self.apply_inbound(&inbound, env, seq).inspect_err(|_| {
             self.journal.abort(seq);
