@@ -129,7 +129,7 @@ pub fn try_render(mail: &OutgoingMail, date_unix: i64) -> Result<Vec<u8>, Render
                 .singlepart(
                     SinglePart::builder()
                         .header(ContentType::TEXT_HTML)
-                        .body(encoded(html)),
+                        .body(encoded_html(html)),
                 ),
         ),
         None => builder
@@ -145,8 +145,21 @@ pub fn try_render(mail: &OutgoingMail, date_unix: i64) -> Result<Vec<u8>, Render
 /// would choose for such text (it would choose base64 only for binary data), written in
 /// one pass: lettre's own encoders took most of the time of rendering a report.
 fn encoded(text: &str) -> Body {
+    encoded_within(text, 76)
+}
+
+/// The HTML part: as [`encoded`], but 7bit up to the 998 characters a line RFC 5322
+/// (2.1.1) allows. The 78 it recommends are for a person reading the raw text, which no
+/// one does with a page; our pages are ASCII (`svg::esc` writes the rest as references)
+/// with a few long tags, and quoted-printable would write each of their `=` as `=3D`.
+fn encoded_html(html: &str) -> Body {
+    encoded_within(html, 999)
+}
+
+/// 7bit if `text` is ASCII in lines shorter than `limit`, else quoted-printable.
+fn encoded_within(text: &str, limit: usize) -> Body {
     let text = crlf(text);
-    let short_lines = text.split("\r\n").all(|l| l.len() < 76);
+    let short_lines = text.split("\r\n").all(|l| l.len() < limit);
     if text.is_ascii() && short_lines {
         Body::dangerous_pre_encoded(text.into_bytes(), ContentTransferEncoding::SevenBit)
     } else {
@@ -168,6 +181,17 @@ fn quoted_printable(text: &str) -> Vec<u8> {
             out.extend_from_slice(b"\r\n");
         }
         let bytes = line.as_bytes();
+        // Most lines need nothing: short, printable, no `=`, no space at the end.
+        if bytes.len() <= 76
+            && bytes
+                .iter()
+                .all(|&b| (33..=126).contains(&b) && b != b'=' || b == b' ' || b == b'\t')
+            && !bytes.ends_with(b" ")
+            && !bytes.ends_with(b"\t")
+        {
+            out.extend_from_slice(bytes);
+            continue;
+        }
         let mut width = 0;
         for (i, &b) in bytes.iter().enumerate() {
             let last = i + 1 == bytes.len();
@@ -288,6 +312,37 @@ mod tests {
             parsed.body_html(0).unwrap().replace("\r\n", "\n"),
             m.html.unwrap()
         );
+    }
+
+    /// An ASCII page goes as 7bit while its lines stay within RFC 5322's 998 characters
+    /// (a long tag, as the board's picture has, is no reason to write each `=` as `=3D`);
+    /// a longer line, or text beyond ASCII, makes it quoted-printable. Both read back whole.
+    #[test]
+    fn an_ascii_page_goes_7bit_up_to_998_characters_a_line() {
+        let tag = format!("<svg style=\"{}\">", "a:b;".repeat(70));
+        for (line, encoding) in [
+            (tag.clone(), "7bit"),
+            ("x".repeat(998), "7bit"),
+            ("x".repeat(999), "quoted-printable"),
+            (format!("{tag}\u{e9}"), "quoted-printable"),
+        ] {
+            let mut m = sample();
+            m.html = Some(format!("<html>\n{line}\n</html>"));
+            let bytes = super::render(&m, 0);
+            let text = String::from_utf8_lossy(&bytes);
+            let html_part = text.split("text/html").nth(1).unwrap();
+            assert!(
+                html_part.contains(&format!("Content-Transfer-Encoding: {encoding}")),
+                "{} chars: {html_part}",
+                line.len()
+            );
+            assert!(text.split("\r\n").all(|l| l.len() <= 998));
+            let parsed = mail_parser::MessageParser::default().parse(&bytes).unwrap();
+            assert_eq!(
+                parsed.body_html(0).unwrap().replace("\r\n", "\n"),
+                m.html.unwrap()
+            );
+        }
     }
 
     #[test]
