@@ -17,6 +17,7 @@
 //! * [`config`]: config/castellan.yaml, every key optional, defaults need no mail server.
 //! * [`store`]: sled behind the judge's `Store`: one transaction per message, flushed.
 //! * [`service`]: parse → judge → commit → acknowledge; the outbox with retries.
+//! * [`prestage`]: a batch's replies rendered and written (hidden) while it is handled.
 //! * [`daemon`]: the tokio loop (`serve`) and IMAP polling.
 //! * [`players`]: bot players that play by mail through the real pipeline (demo, bench,
 //!   end-to-end tests).
@@ -49,6 +50,7 @@ pub mod logging;
 pub mod metrics;
 pub mod pipe;
 pub mod players;
+pub mod prestage;
 pub mod progress;
 pub mod recover;
 pub mod render;

@@ -534,6 +534,7 @@ pub fn recover(config: &Config, clock: Clock) -> Result<Recovered, ShellError> {
         answers: Default::default(),
         journal: Journal::closed(),
         marks_waiting: Default::default(),
+        prestaged: Default::default(),
     };
     let inbox = config.inbox_path();
     let mut last = base;

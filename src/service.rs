@@ -78,6 +78,9 @@ pub struct Service {
     /// Replies marked sent (in sled and the journal) since the last flush: the next flush
     /// carries them ([`Service::drain_outbox_deferred`]).
     pub(crate) marks_waiting: std::sync::atomic::AtomicBool,
+    /// Replies of flushed batches rendered and written ahead (src/prestage.rs), by outbox
+    /// key, for the next drain to adopt.
+    pub(crate) prestaged: std::sync::Mutex<crate::prestage::Prestaged>,
 }
 
 /// Most messages handled between two flushes of the database (group commit).
@@ -178,6 +181,7 @@ impl Service {
             answers: Arc::default(),
             journal,
             marks_waiting: Default::default(),
+            prestaged: Default::default(),
         })
     }
 
@@ -263,9 +267,10 @@ impl Service {
             entropy: hex::encode(env.entropy),
         })?;
         fault_point("after-journal");
-        self.apply_inbound(&inbound, env, seq).inspect_err(|_| {
-            self.journal.abort(seq);
-        })
+        self.apply_inbound(&inbound, env, seq, None)
+            .inspect_err(|_| {
+                self.journal.abort(seq);
+            })
     }
 
     /// The judge on one raw message at a given time and entropy, committed (not flushed)
@@ -277,7 +282,7 @@ impl Service {
         seq: Option<u64>,
     ) -> Result<Handled, StoreError> {
         match self.screen(raw)? {
-            Ok(inbound) => self.apply_inbound(&inbound, env, seq),
+            Ok(inbound) => self.apply_inbound(&inbound, env, seq, None),
             Err(handled) => Ok(handled),
         }
     }
@@ -303,15 +308,24 @@ impl Service {
             .is_processed(&castellan_judge::processed_key(inbound))?)
     }
 
+    /// The judge on one parsed mail, committed (not flushed); its replies handed to
+    /// `prestager`, if any, to be written ahead of the flush.
     fn apply_inbound(
         &self,
         inbound: &castellan_judge::Inbound,
         env: Env,
         seq: Option<u64>,
+        prestager: Option<&crate::prestage::Prestager>,
     ) -> Result<Handled, StoreError> {
         let changes = self.judge.handle(&self.store, inbound, &env)?;
         let replies = changes.outbox.len();
-        self.store.commit_unflushed_seq(&changes, seq)?;
+        let keys = self.store.commit_unflushed_seq(&changes, seq)?;
+        if let Some(p) = prestager {
+            let from = &self.config.judge.address;
+            for (key, reply) in keys.into_iter().zip(&changes.outbox) {
+                p.stage(key, to_outgoing(reply, from), env.now);
+            }
+        }
         if let Ok(mut counts) = self.answers.lock() {
             for a in &changes.answers {
                 *counts.entry(a.clone()).or_insert(0) += 1;
@@ -366,6 +380,8 @@ impl Service {
         let mut n = 0;
         for batch in waiting.chunks(BATCH) {
             let mut taken = Vec::with_capacity(batch.len());
+            // The batch's replies rendered and written (hidden) meanwhile, on another core.
+            let prestager = self.prestager();
             // Read the batch (up to BATCH_BYTES held at once; the rest waits for the next
             // listing) and decide which mails the judge will see: a mail seen before or
             // no mail at all is not journaled.
@@ -422,7 +438,7 @@ impl Service {
                 // A second copy of a mail of this same batch is applied once.
                 let applied = self.is_new(inbound).and_then(|new| {
                     if new {
-                        self.apply_inbound(inbound, *env, seq)
+                        self.apply_inbound(inbound, *env, seq, prestager.as_ref())
                     } else {
                         Ok(Handled::Duplicate)
                     }
@@ -461,8 +477,23 @@ impl Service {
                 .acknowledge_all(&paths)
                 .map_err(|e| ShellError::io(inbox.root(), e))?;
             n += taken.len();
+            if let Some(p) = prestager {
+                self.prestaged_lock().extend(p.done());
+            }
         }
         Ok(n)
+    }
+
+    /// A thread to write a batch's replies ahead of its flush: for the file transport.
+    fn prestager(&self) -> Option<crate::prestage::Prestager> {
+        match self.transport() {
+            Transport::File { dir } => crate::prestage::Prestager::start(dir),
+            _ => None,
+        }
+    }
+
+    fn prestaged_lock(&self) -> std::sync::MutexGuard<'_, crate::prestage::Prestaged> {
+        self.prestaged.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Deadlines: reminders, defaults, stand-ins. A tick that changes something is
@@ -493,7 +524,7 @@ impl Service {
                 "the deadline pass of entry {seq:?} changes nothing when replayed"
             )));
         }
-        self.store.commit_unflushed_seq(&changes, seq)
+        self.store.commit_unflushed_seq(&changes, seq).map(drop)
     }
 
     pub fn transport(&self) -> Transport {
@@ -559,6 +590,8 @@ impl Service {
         // Replies the transport took; they count as sent once the batch is out (the file
         // transport makes the whole batch durable at once: `Mailer::finish`).
         let mut accepted: Vec<(u64, String)> = Vec::new();
+        // Replies written ahead while their batch was handled: adopted, not rendered again.
+        let mut prestaged = std::mem::take(&mut *self.prestaged_lock());
         for (key, mut item) in self.store.outbox()? {
             if item.failed || item.not_before > now {
                 continue;
@@ -568,6 +601,13 @@ impl Service {
                 self.journal.sent(&item.mail.message_id);
                 marked = true;
                 continue;
+            }
+            if let Some(staged) = prestaged.remove(&key) {
+                if mailer.adopt(staged) {
+                    fault_point("after-send");
+                    accepted.push((key, item.mail.message_id.clone()));
+                    continue;
+                }
             }
             let mail = to_outgoing(&item.mail, &from);
             match mailer.send(&mail, now).await {
@@ -595,6 +635,8 @@ impl Service {
                 }
             }
         }
+        // Written ahead for a reply this drain does not send (sent before, or held back).
+        crate::prestage::discard(prestaged);
         match mailer.finish().await {
             Ok(()) => {
                 self.store.mark_sent_all(&accepted, now)?;

@@ -841,16 +841,17 @@ impl SledStore {
     /// the next [`SledStore::flush`]: a batch of messages is committed this way and made
     /// durable with one flush (group commit) before any of them is acknowledged.
     pub fn commit_unflushed(&self, changes: &Changes) -> Result<(), StoreError> {
-        self.commit_unflushed_seq(changes, None)
+        self.commit_unflushed_seq(changes, None).map(drop)
     }
 
     /// [`SledStore::commit_unflushed`], recording in the same transaction that the journal
-    /// entry `seq` is committed (src/recover.rs).
+    /// entry `seq` is committed (src/recover.rs). Returns the outbox keys of
+    /// `changes.outbox`, in its order.
     pub fn commit_unflushed_seq(
         &self,
         changes: &Changes,
         seq: Option<u64>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<Vec<u64>, StoreError> {
         // Everything is serialized and every key chosen before the transaction, so the
         // closure (which sled may run more than once) has no side effects.
         let now = changes_time(changes);
@@ -860,7 +861,7 @@ impl SledStore {
             .map(GameWrite::of)
             .chain(changes.headers.iter().map(GameWrite::header_of))
             .collect::<Result<_, StoreError>>()?;
-        let outbox: Vec<(Vec<u8>, Vec<u8>)> = changes
+        let outbox: Vec<(u64, Vec<u8>)> = changes
             .outbox
             .iter()
             .map(|m| {
@@ -872,7 +873,7 @@ impl SledStore {
                     last_error: None,
                     failed: false,
                 };
-                Ok((id.to_be_bytes().to_vec(), encode_outbox(&item)?))
+                Ok((id, encode_outbox(&item)?))
             })
             .collect::<Result<_, StoreError>>()?;
         let log: Vec<(Vec<u8>, Vec<u8>)> = changes
@@ -946,7 +947,7 @@ impl SledStore {
                     w.write(g, st, h, d, i)?;
                 }
                 for (k, v) in &outbox {
-                    o.insert(k.as_slice(), v.as_slice())?;
+                    o.insert(&k.to_be_bytes(), v.as_slice())?;
                 }
                 for (k, v) in &log {
                     l.insert(k.as_slice(), v.as_slice())?;
@@ -963,7 +964,7 @@ impl SledStore {
                 Ok(())
             })
             .map_err(|e: TransactionError<String>| err(format!("transaction failed: {e:?}")))?;
-        Ok(())
+        Ok(outbox.into_iter().map(|(k, _)| k).collect())
     }
 }
 

@@ -813,3 +813,77 @@ fn a_game_that_cannot_be_loaded_waits_alone_in_quarantine() {
         rec.status
     );
 }
+
+/// The names in the file outbox: (hidden files being written, mails out).
+fn outbox_files(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let (mut hidden, mut out) = (Vec::new(), Vec::new());
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with('.') {
+            hidden.push(p);
+        } else if name.ends_with(".eml") {
+            out.push(p);
+        }
+    }
+    (hidden, out)
+}
+
+/// Issue 11, "Group commit": "No reply and no acknowledgement comes before the flush." A
+/// batch's replies are rendered and written while the batch is handled, to hidden files no
+/// reader takes (src/prestage.rs); after the flush the drain makes them visible, each the
+/// bytes it would have rendered itself, and leaves no hidden file behind.
+#[test]
+fn a_batchs_replies_are_written_ahead_hidden_and_go_out_after_its_flush() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = open(dir.path(), 41);
+    let mut bots = MailPlayers::new(&j.svc, "ahead").unwrap();
+    let id = bots.create_game(&j.svc, "castello", 2, &[]).unwrap();
+    pass(&j);
+    bots.read_outbox().unwrap();
+    let outbox = j.svc.config.outbox_path();
+    let (_, out_before) = outbox_files(&outbox);
+    bots.play_one(&j.svc, &id, 500).unwrap().unwrap();
+    // The inbox alone: the batch handled, flushed and acknowledged; no drain yet.
+    assert_eq!(j.svc.process_maildir().unwrap(), 1);
+    let (hidden, out) = outbox_files(&outbox);
+    assert_eq!(out, out_before, "no reply is visible before the drain");
+    let due: Vec<_> = j.svc.store.outbox().unwrap();
+    assert!(!due.is_empty());
+    assert_eq!(hidden.len(), due.len(), "every reply was written ahead");
+    let now = j.now.load(Ordering::SeqCst);
+    let from = &j.svc.config.judge.address;
+    // lettre draws each multipart boundary at random: compared without it.
+    let unbound = |bytes: Vec<u8>| {
+        let text = String::from_utf8(bytes).unwrap();
+        match text
+            .split("boundary=\"")
+            .nth(1)
+            .and_then(|b| b.split('"').next())
+        {
+            Some(b) => text.replace(b, "BOUNDARY"),
+            None => text,
+        }
+    };
+    let mut ahead: Vec<String> = hidden
+        .iter()
+        .map(|p| unbound(std::fs::read(p).unwrap()))
+        .collect();
+    let mut rendered: Vec<String> = due
+        .iter()
+        .map(|(_, item)| {
+            let mail = castellan::service::to_outgoing(&item.mail, from);
+            unbound(castellan_mail::render(&mail, now))
+        })
+        .collect();
+    ahead.sort();
+    rendered.sort();
+    assert!(ahead == rendered, "written ahead as the drain renders them");
+    // The drain adopts them: visible, none hidden, none left due.
+    let (sent, failed) = j.block_on(j.svc.drain_outbox(&j.transport)).unwrap();
+    assert_eq!((sent, failed), (due.len(), 0));
+    let (hidden, out) = outbox_files(&outbox);
+    assert!(hidden.is_empty(), "{hidden:?}");
+    assert_eq!(out.len(), out_before.len() + due.len());
+    assert!(j.svc.store.outbox().unwrap().is_empty());
+}

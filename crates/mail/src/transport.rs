@@ -194,8 +194,23 @@ pub struct Mailer<'a> {
     failed: Option<std::io::Error>,
 }
 
-/// A mail written to its temporary file: (temporary file, final name).
-type Staged = (std::path::PathBuf, std::path::PathBuf);
+/// A mail written to its hidden temporary file: (temporary file, final name).
+pub type Staged = (std::path::PathBuf, std::path::PathBuf);
+
+/// Render `mail` and write it to a hidden temporary file of the file transport's folder
+/// `dir`, ahead of the flush that lets it go: it is not synced, and nothing reads it until
+/// a [`Mailer`] adopts it ([`Mailer::adopt`]) and [`Mailer::finish`] renames it. `tag`
+/// keeps its name apart from every other mail's being written (the service gives the
+/// outbox key). A bad address is refused and nothing written.
+pub fn prestage(
+    dir: &std::path::Path,
+    mail: &OutgoingMail,
+    date_unix: i64,
+    tag: &str,
+) -> std::io::Result<Staged> {
+    let bytes = try_render(mail, date_unix).map_err(std::io::Error::other)?;
+    write_staged(dir, &eml_file_name(&mail.message_id), tag, &bytes)
+}
 
 impl Drop for Mailer<'_> {
     /// A batch dropped before [`Mailer::finish`] delivered nothing: its temporary files go
@@ -267,6 +282,23 @@ impl Mailer<'_> {
         result.map_err(|e| SendError::Transient(format!("cannot write the mail files: {e}")))
     }
 
+    /// Take a mail written ahead ([`prestage`]) into this batch, as [`Mailer::send`] would
+    /// have written it: [`Mailer::finish`] makes it durable and visible with the rest.
+    /// Only a file transport's mail written to its own folder is taken; otherwise the file
+    /// is removed and false returned (send the mail instead).
+    pub fn adopt(&mut self, staged: Staged) -> bool {
+        match self.transport {
+            Transport::File { dir } if staged.0.parent() == Some(dir.as_path()) => {
+                self.staged.push(staged);
+                true
+            }
+            _ => {
+                let _ = std::fs::remove_file(&staged.0);
+                false
+            }
+        }
+    }
+
     /// The oldest mail being written, done: staged, or the batch's error.
     async fn wait_one(&mut self) {
         let Some(task) = self.writing.pop_front() else {
@@ -297,7 +329,12 @@ impl Mailer<'_> {
             let n = self.staged.len() + self.writing.len();
             self.writing.push_back(tokio::task::spawn_blocking(move || {
                 let bytes = crate::render::render(&mail, date_unix);
-                write_staged(&dir, &eml_file_name(&mail.message_id), n, &bytes)
+                write_staged(
+                    &dir,
+                    &eml_file_name(&mail.message_id),
+                    &n.to_string(),
+                    &bytes,
+                )
             }));
             return Ok(());
         }
@@ -376,16 +413,16 @@ fn envelope(mail: &OutgoingMail) -> Result<Envelope, SendError> {
 }
 
 /// Write a mail of a batch to a hidden temporary file (not synced: [`Mailer::finish`]
-/// syncs the batch); returns (temporary file, final name).
+/// syncs the batch), named apart by `tag`; returns (temporary file, final name).
 fn write_staged(
     dir: &std::path::Path,
     name: &str,
-    n: usize,
+    tag: &str,
     bytes: &[u8],
 ) -> std::io::Result<(std::path::PathBuf, std::path::PathBuf)> {
     use std::io::Write;
     std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+    let tmp = dir.join(format!(".{name}.{}.{tag}.tmp", std::process::id()));
     let mut f = std::fs::File::create(&tmp)?;
     if let Err(e) = f.write_all(bytes) {
         let _ = std::fs::remove_file(&tmp);
