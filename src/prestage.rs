@@ -23,8 +23,8 @@ use std::thread::JoinHandle;
 
 use castellan_mail::{OutgoingMail, Staged};
 
-/// Replies written ahead, by outbox key.
-pub type Prestaged = HashMap<u64, Staged>;
+/// Replies written ahead, by outbox key: their file and their Message-ID.
+pub type Prestaged = HashMap<u64, (Staged, String)>;
 
 /// The thread rendering and writing one batch's replies ahead of its flush.
 pub struct Prestager {
@@ -44,7 +44,7 @@ impl Prestager {
                 for (key, mail, date) in jobs {
                     match castellan_mail::prestage(&dir, &mail, date, &format!("p{key}")) {
                         Ok(staged) => {
-                            done.insert(key, staged);
+                            done.insert(key, (staged, mail.message_id));
                         }
                         // The drain renders it, and says what is wrong with it.
                         Err(e) => tracing::debug!("reply {key} not written ahead: {e}"),
@@ -85,15 +85,13 @@ impl Prestager {
 impl Drop for Prestager {
     /// A batch that was not flushed: its files go (its replies may not be sent).
     fn drop(&mut self) {
-        for (tmp, _) in self.finish().into_values() {
-            let _ = std::fs::remove_file(tmp);
-        }
+        discard(self.finish());
     }
 }
 
 /// Remove the files of replies written ahead that no drain took.
 pub fn discard(prestaged: Prestaged) {
-    for (tmp, _) in prestaged.into_values() {
+    for ((tmp, _), _) in prestaged.into_values() {
         let _ = std::fs::remove_file(tmp);
     }
 }
@@ -138,7 +136,8 @@ mod tests {
         let mut keys: Vec<u64> = done.keys().copied().collect();
         keys.sort();
         assert_eq!(keys, [7, 11]);
-        for (tmp, name) in done.values() {
+        for ((tmp, name), id) in done.values() {
+            assert!(id.ends_with("@judge.example>"));
             assert!(tmp.exists());
             assert!(
                 !name.exists(),

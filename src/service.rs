@@ -471,10 +471,13 @@ impl Service {
             }
             self.flush_batch()?;
             fault_point("after-commit");
-            // Every message of the batch moved to cur/, then both folders fsynced once.
+            // Every message of the batch moved to cur/, not fsynced: the processed marks
+            // (flushed) say it was handled, and the journal's entry finds it in new/ or
+            // cur/ (src/recover.rs), so a move a power cut undoes costs only a second
+            // look at the message, which is then a duplicate.
             let paths: Vec<&std::path::Path> = taken.iter().map(|p| p.as_path()).collect();
             inbox
-                .acknowledge_all(&paths)
+                .acknowledge_all_unsynced(&paths)
                 .map_err(|e| ShellError::io(inbox.root(), e))?;
             n += taken.len();
             if let Some(p) = prestager {
@@ -592,7 +595,33 @@ impl Service {
         let mut accepted: Vec<(u64, String)> = Vec::new();
         // Replies written ahead while their batch was handled: adopted, not rendered again.
         let mut prestaged = std::mem::take(&mut *self.prestaged_lock());
-        for (key, mut item) in self.store.outbox()? {
+        for (key, item) in self.store.outbox_but(|k| prestaged.contains_key(&k))? {
+            let mut item = match item {
+                Some(item) => item,
+                // Written ahead: as committed, never tried, not held back.
+                None => {
+                    let Some((staged, message_id)) = prestaged.remove(&key) else {
+                        continue;
+                    };
+                    if self.store.was_sent(&message_id)? {
+                        let _ = std::fs::remove_file(&staged.0);
+                        self.store.mark_sent(key, &message_id, now)?;
+                        self.journal.sent(&message_id);
+                        marked = true;
+                        continue;
+                    }
+                    if mailer.adopt(staged) {
+                        fault_point("after-send");
+                        accepted.push((key, message_id));
+                        continue;
+                    }
+                    // Not this transport's file: sent as any other reply.
+                    match self.store.outbox_item(key)? {
+                        Some(item) => item,
+                        None => continue,
+                    }
+                }
+            };
             if item.failed || item.not_before > now {
                 continue;
             }
@@ -601,13 +630,6 @@ impl Service {
                 self.journal.sent(&item.mail.message_id);
                 marked = true;
                 continue;
-            }
-            if let Some(staged) = prestaged.remove(&key) {
-                if mailer.adopt(staged) {
-                    fault_point("after-send");
-                    accepted.push((key, item.mail.message_id.clone()));
-                    continue;
-                }
             }
             let mail = to_outgoing(&item.mail, &from);
             match mailer.send(&mail, now).await {

@@ -597,13 +597,40 @@ impl SledStore {
 
     /// Replies waiting, oldest first, with their keys.
     pub fn outbox(&self) -> Result<Vec<(u64, OutboxItem)>, StoreError> {
+        Ok(self
+            .outbox_but(|_| false)?
+            .into_iter()
+            .filter_map(|(key, item)| Some((key, item?)))
+            .collect())
+    }
+
+    /// The outbox, each reply decoded unless `skip(key)` (None): a reply written ahead
+    /// (src/prestage.rs) needs only its key, not its page inflated and parsed again.
+    pub fn outbox_but(
+        &self,
+        skip: impl Fn(u64) -> bool,
+    ) -> Result<Vec<(u64, Option<OutboxItem>)>, StoreError> {
         let mut out = Vec::new();
         for kv in self.outbox.iter() {
             let (k, v) = kv.map_err(err)?;
             let key = u64::from_be_bytes(k.as_ref().try_into().map_err(err)?);
-            out.push((key, decode_outbox(&v)?));
+            let item = if skip(key) {
+                None
+            } else {
+                Some(decode_outbox(&v)?)
+            };
+            out.push((key, item));
         }
         Ok(out)
+    }
+
+    /// One reply of the outbox, if it is there.
+    pub fn outbox_item(&self, key: u64) -> Result<Option<OutboxItem>, StoreError> {
+        self.outbox
+            .get(key.to_be_bytes())
+            .map_err(err)?
+            .map(|v| decode_outbox(&v))
+            .transpose()
     }
 
     /// A reply went out: drop it from the outbox, remember its Message-ID. Not flushed

@@ -42,8 +42,10 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
 
 /// Issue 11, "durable means on the device": under strace, `castellan ingest` fdatasyncs
 /// sled's log file (sled's own flush only calls sync_file_range) after handling the
-/// message and before it renames the message from new/ to cur/ (the acknowledgement), and
-/// fsyncs the Maildir folder after that rename.
+/// message and before it renames the message from new/ to cur/ (the acknowledgement). The
+/// move itself is not fsynced: a move a power cut undoes leaves a message already handled
+/// in new/, which is then a duplicate (tests/pipeline.rs,
+/// `a_crash_between_commit_and_acknowledgement_applies_the_mail_exactly_once`).
 #[test]
 fn the_database_reaches_the_device_before_the_message_is_acknowledged() {
     let tmp = tempfile::tempdir().unwrap();
@@ -103,13 +105,6 @@ fn the_database_reaches_the_device_before_the_message_is_acknowledged() {
     assert!(
         handled,
         "the message was delivered to new/ before the database sync"
-    );
-    assert!(
-        lines[ack..]
-            .iter()
-            .any(|l| l.contains("fsync(") && l.contains("/cur>")),
-        "the cur/ folder is synced after the rename:\n{}",
-        lines[ack..].join("\n")
     );
 }
 

@@ -110,6 +110,17 @@ impl Maildir {
         Ok(out)
     }
 
+    /// [`Maildir::acknowledge_all`] without the two fsyncs: for a reader whose own store
+    /// says which messages it has handled (the judge's processed marks, durable before
+    /// the acknowledgement). A crash may then undo a move; the message is found in new/
+    /// again, and that store says it was handled already.
+    pub fn acknowledge_all_unsynced(&self, paths: &[&Path]) -> io::Result<Vec<PathBuf>> {
+        paths
+            .iter()
+            .map(|p| self.move_to_cur(p).map(|(dest, _)| dest))
+            .collect()
+    }
+
     fn sync_folders(&self) -> io::Result<()> {
         sync_dir(&self.root.join("cur"))?;
         sync_dir(&self.root.join("new"))
