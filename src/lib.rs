@@ -18,6 +18,7 @@
 //! * [`store`]: sled behind the judge's `Store`: one transaction per message, flushed.
 //! * [`service`]: parse → judge → commit → acknowledge; the outbox with retries.
 //! * [`prestage`]: a batch's replies rendered and written (hidden) while it is handled.
+//! * [`optimistic`]: a batch's mails judged side by side, committed in order.
 //! * [`daemon`]: the tokio loop (`serve`) and IMAP polling.
 //! * [`players`]: bot players that play by mail through the real pipeline (demo, bench,
 //!   end-to-end tests).
@@ -48,6 +49,7 @@ pub mod error;
 pub mod games;
 pub mod logging;
 pub mod metrics;
+pub mod optimistic;
 pub mod pipe;
 pub mod players;
 pub mod prestage;

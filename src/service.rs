@@ -21,6 +21,7 @@
 
 use crate::config::{Config, OutboundKind};
 use crate::error::ShellError;
+use crate::optimistic::{Ahead, Writes};
 use crate::store::SledStore;
 use castellan_judge::{Changes, Env, Judge, Outbound, Store, StoreError, Templates};
 use castellan_mail::{Maildir, OutgoingMail, SmtpSecurity, Transport};
@@ -81,6 +82,11 @@ pub struct Service {
     /// Replies of flushed batches rendered and written ahead (src/prestage.rs), by outbox
     /// key, for the next drain to adopt.
     pub(crate) prestaged: std::sync::Mutex<crate::prestage::Prestaged>,
+}
+
+/// How many threads judge a batch's mails side by side (src/optimistic.rs).
+fn judges() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get().clamp(1, 8))
 }
 
 /// Most messages handled between two flushes of the database (group commit).
@@ -318,8 +324,20 @@ impl Service {
         prestager: Option<&crate::prestage::Prestager>,
     ) -> Result<Handled, StoreError> {
         let changes = self.judge.handle(&self.store, inbound, &env)?;
+        self.commit_judged(&changes, env, seq, prestager)
+    }
+
+    /// A mail's changes committed (not flushed), with its journal entry `seq`; its replies
+    /// handed to `prestager`, if any.
+    fn commit_judged(
+        &self,
+        changes: &Changes,
+        env: Env,
+        seq: Option<u64>,
+        prestager: Option<&crate::prestage::Prestager>,
+    ) -> Result<Handled, StoreError> {
         let replies = changes.outbox.len();
-        let keys = self.store.commit_unflushed_seq(&changes, seq)?;
+        let keys = self.store.commit_unflushed_seq(changes, seq)?;
         if let Some(p) = prestager {
             let from = &self.config.judge.address;
             for (key, reply) in keys.into_iter().zip(&changes.outbox) {
@@ -434,41 +452,66 @@ impl Service {
             if !read.is_empty() {
                 fault_point("after-journal");
             }
-            for (((path, _, inbound), env), seq) in read.iter().zip(&envs).zip(seqs) {
-                // A second copy of a mail of this same batch is applied once.
-                let applied = self.is_new(inbound).and_then(|new| {
-                    if new {
-                        self.apply_inbound(inbound, *env, seq, prestager.as_ref())
-                    } else {
-                        Ok(Handled::Duplicate)
-                    }
-                });
-                match applied {
-                    Ok(r) => {
-                        if !matches!(r, Handled::Committed { .. }) {
+            // Judged side by side, committed in order (src/optimistic.rs).
+            let mails: Vec<(&castellan_judge::Inbound, Env)> = read
+                .iter()
+                .zip(&envs)
+                .map(|((_, _, inbound), env)| (inbound, *env))
+                .collect();
+            std::thread::scope(|scope| -> Result<(), ShellError> {
+                let mut ahead = (mails.len() > 1)
+                    .then(|| Ahead::start(scope, &self.judge, &self.store, &mails, judges()));
+                let mut written = Writes::default();
+                let mails = read.iter().zip(&envs).zip(seqs).enumerate();
+                for (i, (((path, _, inbound), env), seq)) in mails {
+                    // A second copy of a mail of this same batch is applied once.
+                    let applied = self.is_new(inbound).and_then(|new| {
+                        if !new {
+                            return Ok(Handled::Duplicate);
+                        }
+                        let changes = match ahead.as_mut().and_then(|a| a.take(i)) {
+                            Some((Ok(changes), reads)) if !written.touch(&reads) => changes,
+                            // It read what a mail before it in the batch wrote since (or
+                            // failed): judged again, on the store as it is now.
+                            judged => {
+                                if judged.is_some() {
+                                    tracing::debug!("{}: judged again, in order", path.display());
+                                }
+                                self.judge.handle(&self.store, inbound, env)?
+                            }
+                        };
+                        written.add(&changes, |id| !self.store.has_game(id));
+                        self.commit_judged(&changes, *env, seq, prestager.as_ref())
+                    });
+                    match applied {
+                        Ok(r) => {
+                            if !matches!(r, Handled::Committed { .. }) {
+                                self.journal.abort(seq);
+                            }
+                        }
+                        // A mail about a game in quarantine stays in new/ for a later
+                        // pass; the rest of the batch, and every other game, goes on.
+                        Err(e) if e.is_quarantine() => {
                             self.journal.abort(seq);
+                            tracing::warn!("{}: kept for later: {}", path.display(), e.0);
+                            held.insert((*path).clone());
+                            // The game is marked and its game master told, once.
+                            let told = self.judge.quarantined(&self.store, &self.env(), &e)?;
+                            if !told.is_empty() {
+                                written.add(&told, |id| !self.store.has_game(id));
+                                self.store.commit_unflushed(&told)?;
+                            }
+                            continue;
+                        }
+                        Err(e) => {
+                            self.journal.abort(seq);
+                            return Err(e.into());
                         }
                     }
-                    // A mail about a game in quarantine stays in new/ for a later pass;
-                    // the rest of the batch, and every other game, goes on (issue 11).
-                    Err(e) if e.is_quarantine() => {
-                        self.journal.abort(seq);
-                        tracing::warn!("{}: kept for later: {}", path.display(), e.0);
-                        held.insert((*path).clone());
-                        // The game is marked and its game master told, once.
-                        let told = self.judge.quarantined(&self.store, &self.env(), &e)?;
-                        if !told.is_empty() {
-                            self.store.commit_unflushed(&told)?;
-                        }
-                        continue;
-                    }
-                    Err(e) => {
-                        self.journal.abort(seq);
-                        return Err(e.into());
-                    }
+                    taken.push(path);
                 }
-                taken.push(path);
-            }
+                Ok(())
+            })?;
             self.flush_batch()?;
             fault_point("after-commit");
             // Every message of the batch moved to cur/, not fsynced: the processed marks

@@ -624,6 +624,11 @@ impl SledStore {
         Ok(out)
     }
 
+    /// Whether a game of this id is stored (false if that cannot be read).
+    pub fn has_game(&self, id: &str) -> bool {
+        self.games.contains_key(id.as_bytes()).unwrap_or(false)
+    }
+
     /// One reply of the outbox, if it is there.
     pub fn outbox_item(&self, key: u64) -> Result<Option<OutboxItem>, StoreError> {
         self.outbox

@@ -887,3 +887,41 @@ fn a_batchs_replies_are_written_ahead_hidden_and_go_out_after_its_flush() {
     assert_eq!(out.len(), out_before.len() + due.len());
     assert!(j.svc.store.outbox().unwrap().is_empty());
 }
+
+/// Issue 11, throughput: a batch's mails are judged side by side and committed in order
+/// (src/optimistic.rs), and the result is the one of judging them one after the other. In
+/// one batch, the seat not to move resigns a two-player Castello game (which ends it), then
+/// the seat to move sends its move. Judged alone, on the game as the batch found it, the
+/// move would be accepted and its commit would bring the ended game back to life; judged in
+/// order, it finds the game over. The game must stay ended and a second game of the same
+/// batch must go on.
+#[test]
+fn mails_judged_side_by_side_end_as_if_judged_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = open(dir.path(), 43);
+    let mut bots = MailPlayers::new(&j.svc, "side").unwrap();
+    let ending = bots.create_game(&j.svc, "castello", 2, &[]).unwrap();
+    let other = bots.create_game(&j.svc, "castello", 2, &[]).unwrap();
+    pass(&j);
+    bots.read_outbox().unwrap();
+    let before = j.svc.store.game(&ending).unwrap().unwrap();
+    let to_move = load_session(&before).unwrap().unwrap().awaiting()[0];
+    bots.send(&j.svc, &before, 1 - to_move, "RESIGN\n").unwrap();
+    bots.play_one(&j.svc, &ending, 500).unwrap().unwrap();
+    let other_before = j.svc.store.game(&other).unwrap().unwrap();
+    bots.play_one(&j.svc, &other, 500).unwrap().unwrap();
+    assert_eq!(
+        j.svc.process_maildir().unwrap(),
+        3,
+        "one batch of three mails"
+    );
+    let after = j.svc.store.game(&ending).unwrap().unwrap();
+    assert_ne!(after.status, Status::Running, "the resignation stands");
+    let session = load_session(&after).unwrap().unwrap();
+    assert!(session.outcome().is_some(), "the game is over");
+    let other_after = j.svc.store.game(&other).unwrap().unwrap();
+    assert_ne!(
+        other_after.table, other_before.table,
+        "the other game went on"
+    );
+}
