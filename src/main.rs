@@ -1,10 +1,6 @@
 //! The `castellan` binary: resolves flags against the configuration and calls the library.
 
 use castellan::cli::{key_value, CampaignCommand, Cli, Command, GameCommand};
-
-/// mimalloc rather than glibc's malloc: see Cargo.toml.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use castellan::config::Config;
 use castellan::service::{system_clock, Service};
 use castellan_judge::AdminCommand;
