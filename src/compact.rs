@@ -8,7 +8,9 @@
 //! database, checks it, then swaps the folders: the old one is kept as
 //! `db.before-compact-<time>` until the new one is in place, then removed.
 //!
-//! Run it with `serve` stopped (sled's lock refuses it otherwise). Whenever it is
+//! Run it with `serve` stopped (the database's locks refuse it otherwise). It holds the
+//! compaction lock (`store::compaction_lock_path`) from start to end, so no other
+//! castellan process (an MTA's `ingest`) opens the database while it is replaced. Whenever it is
 //! interrupted, the database in place is either the old one or the new one, whole; in the
 //! instant between the two renames there is none, and the next open refuses the empty
 //! folder as gone back in time (the journal says so): `castellan recover` rebuilds it, and
@@ -84,16 +86,19 @@ pub fn compact(config: &Config, now: i64) -> Result<Compacted, ShellError> {
         _ => PathBuf::from("."),
     };
     let [dump, fresh, aside] = beside(&db, now);
+    // No store of this database opens until the new one is in place (an MTA's `ingest`
+    // waits, its mail kept in the inbox).
+    let _lock = SledStore::lock_for_compaction(&db)?;
     let _ = std::fs::remove_dir_all(&fresh);
     let bytes_before = dir_size(&db);
     let written = {
-        let store = SledStore::open(&db)?;
+        let store = SledStore::open_unguarded(&db)?;
         let n = backup::write_file(&store, &dump, None)?;
         store.flush()?;
         n
     };
     let restored = (|| {
-        let store = SledStore::open(&fresh)?;
+        let store = SledStore::open_unguarded(&fresh)?;
         let checked = backup::restore_file(&store, &dump, false)?;
         store.flush()?;
         if checked.records != written as u64 {

@@ -56,6 +56,29 @@ pub struct SledStore {
     /// sled's log file, for the fdatasync sled's own flush does not do.
     log_file: std::sync::Arc<std::fs::File>,
     synced: std::sync::Arc<std::sync::Mutex<Synced>>,
+    /// A shared lock on the database's compaction lock file ([`compaction_lock_path`]),
+    /// held while this store is open: `castellan compact` takes it exclusively.
+    _open: Option<std::sync::Arc<std::fs::File>>,
+}
+
+/// The file beside the database that `castellan compact` locks exclusively for its whole
+/// run, and that every open store locks shared (`flock`, across processes). A compaction
+/// opens and closes the database more than once; without this, an MTA's `ingest` could
+/// open it in between and handle a mail into the copy about to be replaced.
+pub fn compaction_lock_path(db: &Path) -> std::path::PathBuf {
+    let mut p = db.as_os_str().to_owned();
+    p.push(".lock");
+    std::path::PathBuf::from(p)
+}
+
+fn open_lock_file(db: &Path) -> Result<std::fs::File, StoreError> {
+    let path = compaction_lock_path(db);
+    std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| err(format!("{}: {e}", path.display())))
 }
 
 /// The first byte of an outbox value kept deflated (a JSON value never starts with it).
@@ -410,6 +433,38 @@ impl SledStore {
     /// and 1533), are removed first, and only those. A database sled cannot read (a
     /// truncated or corrupt file, on which sled may panic) is a clear error, never a panic.
     pub fn open(path: &Path) -> Result<SledStore, StoreError> {
+        let store = SledStore::open_unguarded(path)?;
+        // Taken once sled's own lock is held: a compaction that began meanwhile is seen.
+        let lock = open_lock_file(path)?;
+        if lock.try_lock_shared().is_err() {
+            return Err(err(format!(
+                "the database at {} is in use by another castellan process: `castellan \
+                 compact` is rewriting it",
+                path.display()
+            )));
+        }
+        Ok(SledStore {
+            _open: Some(std::sync::Arc::new(lock)),
+            ..store
+        })
+    }
+
+    /// The exclusive lock of a compaction of the database at `db`, held until the file
+    /// returned is dropped; busy if a store of it is open (in any process).
+    pub fn lock_for_compaction(db: &Path) -> Result<std::fs::File, StoreError> {
+        let lock = open_lock_file(db)?;
+        lock.try_lock().map_err(|_| {
+            err(format!(
+                "the database at {} is in use by another castellan process",
+                db.display()
+            ))
+        })?;
+        Ok(lock)
+    }
+
+    /// [`SledStore::open`] without the compaction lock: for the compaction itself, which
+    /// holds it exclusively ([`SledStore::lock_for_compaction`]).
+    pub fn open_unguarded(path: &Path) -> Result<SledStore, StoreError> {
         remove_interrupted_snapshots(path)?;
         let config = sled::Config::new()
             .path(path)
@@ -470,6 +525,7 @@ impl SledStore {
                     .map_err(|e| err(format!("{}: {e}", path.join("db").display())))?,
             ),
             synced: Default::default(),
+            _open: None,
             db,
         };
         store.upgrade(false)?;
@@ -1152,5 +1208,26 @@ mod tests {
             assert_eq!(v[0], FRAMED);
             assert_eq!(inflated(&v[1..]).unwrap(), parts.concat());
         }
+    }
+
+    /// A compaction and an open store exclude each other, whichever comes first: no store
+    /// opens while a compaction holds its lock (busy: `ingest` then leaves its mail in the
+    /// inbox), and no compaction begins while a store is open, in any process.
+    #[test]
+    fn a_compaction_and_an_open_database_exclude_each_other() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("db");
+        SledStore::open(&db).unwrap().flush().unwrap();
+        let compacting = SledStore::lock_for_compaction(&db).unwrap();
+        match SledStore::open(&db) {
+            Err(e) => assert!(SledStore::is_busy_error(&e), "{}", e.0),
+            Ok(_) => panic!("a store opened during a compaction"),
+        }
+        drop(compacting);
+        let open = SledStore::open(&db).unwrap();
+        let e = SledStore::lock_for_compaction(&db).unwrap_err();
+        assert!(SledStore::is_busy_error(&e), "{}", e.0);
+        drop(open);
+        assert!(SledStore::lock_for_compaction(&db).is_ok());
     }
 }
