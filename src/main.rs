@@ -277,6 +277,10 @@ fn serve(config: Config, once: bool) -> Result<ExitCode, ShellError> {
             r.taken, r.ticked, r.sent, r.failed
         );
         svc.flush()?;
+        // A timer running `serve --once` gets the daemon's rolling backups too.
+        if let Err(e) = castellan::backup::rolling(&svc.store, &svc.config, (svc.clock)()) {
+            tracing::error!("rolling backup: {e}");
+        }
         Ok(ExitCode::SUCCESS)
     } else {
         rt.block_on(castellan::daemon::serve(svc, transport))?;

@@ -201,3 +201,30 @@ fn bench_measures_table_counts_the_long_game_and_stored_games() {
     assert!(stored["startup_and_empty_pass_ms"].is_number(), "{v}");
     assert!(stored.get("peak_rss_kib").is_some(), "{v}");
 }
+
+/// Operating guide, "Rolling backups": `serve --once`, as the packaged timer runs it, makes
+/// the rolling backups the daemon makes: one on its first pass, none again before
+/// `backup.every_hours`.
+#[test]
+fn serve_once_makes_the_rolling_backups() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    let backups = || {
+        std::fs::read_dir(dir.path().join("backups"))
+            .map(|rd| {
+                rd.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .filter(|n| n.starts_with("backup-") && n.ends_with(".jsonl"))
+                    .count()
+            })
+            .unwrap_or(0)
+    };
+    for _ in 0..2 {
+        let out = castellan(&["--data-dir", data, "serve", "--once"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(backups(), 1);
+    }
+}
