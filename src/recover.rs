@@ -535,6 +535,7 @@ pub fn recover(config: &Config, clock: Clock) -> Result<Recovered, ShellError> {
         journal: Journal::closed(),
         marks_waiting: Default::default(),
         prestaged: Default::default(),
+        judges: 1,
     };
     let inbox = config.inbox_path();
     let mut last = base;

@@ -82,10 +82,13 @@ pub struct Service {
     /// Replies of flushed batches rendered and written ahead (src/prestage.rs), by outbox
     /// key, for the next drain to adopt.
     pub(crate) prestaged: std::sync::Mutex<crate::prestage::Prestaged>,
+    /// How many threads judge a batch's mails side by side (src/optimistic.rs); 1 judges
+    /// them one after the other on the service's thread. The cores, by default.
+    pub judges: usize,
 }
 
-/// How many threads judge a batch's mails side by side (src/optimistic.rs).
-fn judges() -> usize {
+/// How many threads judge a batch's mails side by side (src/optimistic.rs): the cores.
+pub fn judges() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get().clamp(1, 8))
 }
 
@@ -188,6 +191,7 @@ impl Service {
             journal,
             marks_waiting: Default::default(),
             prestaged: Default::default(),
+            judges: judges(),
         })
     }
 
