@@ -26,6 +26,42 @@ pub struct Config {
     pub metrics: MetricsConfig,
     /// Rolling backups made by `serve` between passes.
     pub backup: BackupConfig,
+    /// When `serve` compacts the database by itself.
+    pub compact: CompactConfig,
+}
+
+/// `compact.*`: after each rolling backup, `serve` compacts the database in place (as
+/// `castellan compact` does) if it is over `over_mb` MB on disk and over `over_ratio` times
+/// its live data. `over_ratio: 0`: never (`castellan doctor` then warns past the defaults).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CompactConfig {
+    pub over_ratio: u64,
+    pub over_mb: u64,
+}
+
+impl Default for CompactConfig {
+    fn default() -> Self {
+        CompactConfig {
+            over_ratio: 3,
+            over_mb: 32,
+        }
+    }
+}
+
+impl CompactConfig {
+    /// Whether a database of `on_disk` bytes holding `live` bytes of records is worth
+    /// compacting, by these settings; with `over_ratio: 0` (never by itself), by the
+    /// defaults (what `castellan doctor` warns about).
+    pub fn is_due(&self, on_disk: u64, live: u64) -> bool {
+        let c = if self.over_ratio == 0 {
+            CompactConfig::default()
+        } else {
+            self.clone()
+        };
+        on_disk > c.over_mb.saturating_mul(1024 * 1024)
+            && on_disk > c.over_ratio.saturating_mul(live.max(1))
+    }
 }
 
 /// `backup.*`: `serve` writes `backup-<unix time>.jsonl` into `dir` every `every_hours`
@@ -148,6 +184,7 @@ impl Default for Config {
             judge: castellan_judge::JudgeConfig::default(),
             metrics: MetricsConfig::default(),
             backup: BackupConfig::default(),
+            compact: CompactConfig::default(),
         }
     }
 }

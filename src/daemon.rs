@@ -108,6 +108,8 @@ pub async fn serve(svc: Service, transport: Transport) -> Result<(), ShellError>
         answers: svc.answers.clone(),
         ..Metrics::default()
     });
+    // The database the metrics read: none while `serve` compacts it.
+    let (store_tx, store_rx) = tokio::sync::watch::channel(Some(svc.store.clone()));
     if let Some(listen) = &svc.config.metrics.listen {
         let addr = crate::metrics::check_listen(listen).map_err(|why| ShellError::Config {
             path: "metrics.listen".into(),
@@ -123,7 +125,7 @@ pub async fn serve(svc: Service, transport: Transport) -> Result<(), ShellError>
         tokio::spawn(crate::metrics::serve(
             listener,
             metrics.clone(),
-            svc.store.clone(),
+            store_rx,
             svc.clock.clone(),
         ));
     }
@@ -132,16 +134,26 @@ pub async fn serve(svc: Service, transport: Transport) -> Result<(), ShellError>
     if let Err(e) = std::fs::write(&marker, format!("{}\n", std::process::id())) {
         tracing::warn!("cannot write {}: {e}", marker.display());
     }
-    let result = serve_loop(&svc, &transport, &mut shutdown, &metrics, poll, tick_every).await;
+    let result = serve_loop(
+        svc,
+        &transport,
+        &mut shutdown,
+        &metrics,
+        &store_tx,
+        poll,
+        tick_every,
+    )
+    .await;
     let _ = std::fs::remove_file(&marker);
     result
 }
 
 async fn serve_loop(
-    svc: &Service,
+    mut svc: Service,
     transport: &Transport,
     shutdown: &mut Shutdown,
     metrics: &Metrics,
+    store_tx: &StoreHandle,
     poll: Duration,
     tick_every: Duration,
 ) -> Result<(), ShellError> {
@@ -205,8 +217,10 @@ async fn serve_loop(
             }
         }
         if !failed {
-            if let Err(e) = crate::backup::rolling(&svc.store, &svc.config, (svc.clock)()) {
-                tracing::error!("rolling backup: {e}");
+            match crate::backup::rolling(&svc.store, &svc.config, (svc.clock)()) {
+                Ok(Some(_)) => svc = compact_if_due(svc, store_tx).await?,
+                Ok(None) => {}
+                Err(e) => tracing::error!("rolling backup: {e}"),
             }
         }
         let pause = if failed {
@@ -229,4 +243,90 @@ async fn serve_loop(
             }
         }
     }
+}
+
+/// The database as the metrics see it: none while `serve` compacts it.
+type StoreHandle = tokio::sync::watch::Sender<Option<crate::store::SledStore>>;
+
+/// After a rolling backup, the database compacted in place if `compact.*` says so (issue
+/// 11: disk use within 3 times the live data; sled never shrinks its file). The service
+/// lets go of the database (the metrics too), `castellan compact`'s steps run under its
+/// lock, and the service opens it again with its counters, entropy and judges. Mail that
+/// comes meanwhile waits in the inbox (`ingest` finds the database busy and leaves it to
+/// this daemon). A compaction that fails leaves the database as it was, and serving goes
+/// on.
+async fn compact_if_due(svc: Service, store_tx: &StoreHandle) -> Result<Service, ShellError> {
+    use crate::store::SledStore;
+    let c = &svc.config.compact;
+    let db = svc.config.database_path();
+    let on_disk = crate::compact::dir_size(&db);
+    // The size alone first: reading every record costs as much as a backup.
+    if c.over_ratio == 0 || on_disk <= c.over_mb.saturating_mul(1024 * 1024) {
+        return Ok(svc);
+    }
+    let live = match svc.store.live_bytes() {
+        Ok(live) => live,
+        Err(e) => {
+            tracing::warn!("disk use: cannot read every record: {}", e.0);
+            return Ok(svc);
+        }
+    };
+    if !c.is_due(on_disk, live) {
+        return Ok(svc);
+    }
+    tracing::info!(
+        on_disk,
+        live,
+        "compacting the database (compact.over_ratio)"
+    );
+    svc.flush()?;
+    let (config, clock, answers, judges) = (
+        svc.config.clone(),
+        svc.clock.clone(),
+        svc.answers.clone(),
+        svc.judges,
+    );
+    let mut svc = svc;
+    let entropy = std::mem::replace(&mut svc.entropy, crate::service::Entropy::Os);
+    store_tx.send_replace(None);
+    drop(svc);
+    // A metrics request still holding the database lets go of it within moments.
+    let mut tries = 0;
+    let compacted = loop {
+        match crate::compact::compact(&config, clock()) {
+            Err(ShellError::Store(e)) if SledStore::is_busy_error(&e) && tries < 40 => {
+                tries += 1;
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
+            other => break other,
+        }
+    };
+    match compacted {
+        Ok(c) => tracing::info!(
+            records = c.records,
+            before = c.bytes_before,
+            after = c.bytes_after,
+            "database compacted"
+        ),
+        Err(e) => tracing::error!("compaction failed, the database is as it was: {e}"),
+    }
+    // An `ingest` may hold the database for a moment; a full disk waits for space.
+    let mut pause = Duration::from_millis(100);
+    let mut svc = loop {
+        match Service::open(config.clone(), clock.clone()) {
+            Err(ShellError::Store(e))
+                if SledStore::is_busy_error(&e) || SledStore::is_disk_full(&e) =>
+            {
+                tracing::warn!("reopening the database: {}; trying again in {pause:?}", e.0);
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(Duration::from_secs(60));
+            }
+            other => break other?,
+        }
+    };
+    svc.answers = answers;
+    svc.entropy = entropy;
+    svc.judges = judges;
+    store_tx.send_replace(Some(svc.store.clone()));
+    Ok(svc)
 }

@@ -329,7 +329,7 @@ fn database(c: &Config, out: &mut Vec<Check>) -> Option<usize> {
             "export the readable games (castellan game export), or restore the newest backup into an empty folder",
         ));
     }
-    out.extend(disk_use(&path, &store));
+    out.extend(disk_use(&path, &store, &c.compact));
     match store.outbox() {
         Ok(items) => {
             let parked = items.iter().filter(|(_, i)| i.failed).count();
@@ -353,25 +353,19 @@ fn database(c: &Config, out: &mut Vec<Check>) -> Option<usize> {
     Some(ids.len())
 }
 
-/// Past this many bytes, a database over [`COMPACT_RATIO`] times its live data is worth
-/// compacting.
-const COMPACT_OVER: u64 = 32 * 1024 * 1024;
-const COMPACT_RATIO: u64 = 4;
-
 /// The database's size on disk against its live data, and what an interrupted
 /// `castellan compact` left beside it.
-fn disk_use(path: &Path, store: &SledStore) -> Vec<Check> {
+fn disk_use(path: &Path, store: &SledStore, compact: &crate::config::CompactConfig) -> Vec<Check> {
     let mut out = Vec::new();
     let on_disk = crate::compact::dir_size(path);
     let mb = |b: u64| format!("{:.1} MB", b as f64 / 1e6);
     match store.live_bytes() {
-        Ok(live) if on_disk > COMPACT_OVER && on_disk > COMPACT_RATIO * live.max(1) => {
-            out.push(warn(
-                "disk use",
-                format!("{} on disk for {} of live data", mb(on_disk), mb(live)),
-                "stop serve, run castellan compact, start serve again (docs/operating.md, \"Disk use\")",
-            ))
-        }
+        Ok(live) if compact.is_due(on_disk, live) => out.push(warn(
+            "disk use",
+            format!("{} on disk for {} of live data", mb(on_disk), mb(live)),
+            "serve compacts it after its next rolling backup (compact.over_ratio); or stop \
+             serve, run castellan compact, start serve again (docs/operating.md, \"Disk use\")",
+        )),
         Ok(live) => out.push(ok(
             "disk use",
             format!("{} on disk for {} of live data", mb(on_disk), mb(live)),

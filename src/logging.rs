@@ -17,8 +17,11 @@ pub enum LogFormat {
 pub fn init(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_env("CASTELLAN_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    // Colours on a terminal only: a file or journald would keep the escape codes.
+    use std::io::IsTerminal;
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr);
     match format {
         LogFormat::Text => builder.init(),

@@ -42,8 +42,9 @@ impl Metrics {
         counter.fetch_add(n, Ordering::Relaxed);
     }
 
-    /// The exposition: counters, then gauges read from `store` at time `now`.
-    pub fn render(&self, store: &SledStore, now: i64) -> String {
+    /// The exposition: counters, then gauges read from `store` at time `now` (none while
+    /// there is no store: `serve` is compacting the database).
+    pub fn render(&self, store: Option<&SledStore>, now: i64) -> String {
         let mut s = String::new();
         let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
         let mut counter = |name: &str, help: &str, v: u64| {
@@ -111,6 +112,9 @@ impl Metrics {
             for l in lines {
                 let _ = writeln!(s, "{l}");
             }
+        };
+        let Some(store) = store else {
+            return s;
         };
         if let Ok(items) = store.outbox() {
             let parked = items.iter().filter(|(_, i)| i.failed).count();
@@ -183,7 +187,7 @@ pub fn check_listen(listen: &str) -> Result<std::net::SocketAddr, String> {
 pub async fn serve(
     listener: tokio::net::TcpListener,
     metrics: Arc<Metrics>,
-    store: SledStore,
+    store: tokio::sync::watch::Receiver<Option<SledStore>>,
     clock: crate::service::Clock,
 ) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -214,7 +218,11 @@ pub async fn serve(
             if read.is_err() {
                 return;
             }
-            let body = metrics.render(&store, now);
+            // Taken once the request is read, let go once answered: `serve` waits for every
+            // handle of the database before it compacts it.
+            let store = store.borrow().clone();
+            let body = metrics.render(store.as_ref(), now);
+            drop(store);
             let head = format!(
                 "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\n\
                  Content-Length: {}\r\nConnection: close\r\n\r\n",

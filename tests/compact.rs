@@ -89,3 +89,144 @@ fn compact_keeps_every_record_and_brings_the_database_within_3x_of_its_live_data
     run(&data, &["serve", "--once"]);
     run(&data, &["verify", "castello-1"]);
 }
+
+/// Issue 11, "disk use within 3× of the live data", without an operator: after a rolling
+/// backup, `serve` compacts a database over `compact.over_ratio` times its live data in
+/// place, keeps every record, and goes on serving: a mail piped to `ingest` meanwhile or
+/// after is answered.
+#[test]
+fn serve_compacts_the_database_by_itself_and_goes_on() {
+    use std::io::Write;
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("d").join("demo");
+    let dir = tmp.path().join("d");
+    run(
+        &data,
+        &[
+            "demo",
+            "--game",
+            "castello",
+            "--players",
+            "2",
+            "--data-dir",
+            dir.to_str().unwrap(),
+        ],
+    );
+    let db = data.join("db");
+    let before = tmp.path().join("before.jsonl");
+    run(&data, &["backup", before.to_str().unwrap()]);
+    let (kept, live) = records(&before);
+    let bytes_before = dir_size(&db);
+    assert!(bytes_before > 3 * live, "{bytes_before} for {live} live");
+    let cfg = tmp.path().join("castellan.yaml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "data_dir: {}\nbackup:\n  every_hours: 1\n  dir: {}\ncompact:\n  over_ratio: 3\n  over_mb: 0\n",
+            data.display(),
+            tmp.path().join("rolling").display()
+        ),
+    )
+    .unwrap();
+    let log = tmp.path().join("serve.log");
+    let mut daemon = Command::new(env!("CARGO_BIN_EXE_castellan"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .arg("--config")
+        .arg(&cfg)
+        .arg("serve")
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let waited = wait_for(|| {
+        std::fs::read_to_string(&log)
+            .unwrap()
+            .contains("database compacted")
+    });
+    // A mail for the daemon, through the MTA's way in.
+    let mut ingest = Command::new(env!("CARGO_BIN_EXE_castellan"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .arg("--config")
+        .arg(&cfg)
+        .arg("ingest")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    ingest
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"From: Ann <ann@example.org>\r\nTo: judge@castellan.invalid\r\nSubject: hi\r\nMessage-ID: <after-compact@example.org>\r\n\r\nLIST\r\n")
+        .unwrap();
+    assert!(ingest.wait().unwrap().success());
+    let answered = wait_for(|| {
+        std::fs::read_dir(data.join("mail/outbox"))
+            .unwrap()
+            .filter_map(|e| std::fs::read(e.unwrap().path()).ok())
+            .any(|m| {
+                String::from_utf8_lossy(&m).contains("In-Reply-To: <after-compact@example.org>")
+            })
+    });
+    let _ = Command::new("kill")
+        .arg("-TERM")
+        .arg(daemon.id().to_string())
+        .status();
+    let stopped = daemon.wait().unwrap();
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(waited, "no compaction: {text}");
+    assert!(
+        answered,
+        "the mail after the compaction was not answered: {text}"
+    );
+    assert!(stopped.success(), "{text}");
+    // As compacted (serving on writes into new segments of sled's, half a MB each: a
+    // database this small grows back past 3 times at once, a large one does not).
+    let compacted: u64 = text
+        .split("database compacted")
+        .nth(1)
+        .and_then(|l| l.split("after=").nth(1))
+        .and_then(|v| v.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no size after in the log: {text}"));
+    assert!(
+        compacted <= 3 * live.max(1),
+        "{bytes_before} -> {compacted} bytes for {live} live"
+    );
+    assert!(dir_size(&db) < bytes_before);
+    // Every record of before is still there (the mail after added its own, and moved the
+    // journal's number in `meta`; replies waiting then were sent since).
+    let after = tmp.path().join("after.jsonl");
+    run(&data, &["backup", after.to_str().unwrap()]);
+    let now: std::collections::HashSet<String> = records(&after).0.into_iter().collect();
+    let lost: Vec<&String> = kept
+        .iter()
+        .filter(|r| {
+            !now.contains(*r)
+                && !r.contains("\"tree\":\"outbox\"")
+                && !r.contains("\"tree\":\"meta\"")
+        })
+        .collect();
+    assert!(
+        lost.is_empty(),
+        "{} records lost: {:?}",
+        lost.len(),
+        lost.first()
+    );
+    run(&data, &["verify", "castello-1"]);
+}
+
+/// Whether `done` holds within 60 seconds.
+fn wait_for(mut done: impl FnMut() -> bool) -> bool {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::time::Instant::now() < end {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    false
+}
+
+fn dir_size(p: &Path) -> u64 {
+    castellan::compact::dir_size(p)
+}
