@@ -358,14 +358,29 @@ impl Service {
 
     /// Apply a judge result (tick, admin) durably: journaled whole, committed, flushed.
     pub fn commit(&self, changes: &Changes) -> Result<(), StoreError> {
-        let seq = self.journal.begin(|seq| crate::recover::Entry::Changes {
-            seq,
-            changes: Box::new(changes.clone()),
-        })?;
+        let seq = self.journal_changes(changes)?;
         self.store
             .commit_unflushed_seq(changes, seq)
             .and_then(|_| self.flush())
             .inspect_err(|_| self.journal.abort(seq))
+    }
+
+    /// A quarantine's mark and notice journaled whole, so that `recover` replays them (the
+    /// game master is told once, a recovery included), then committed with the batch.
+    fn commit_journaled(&self, changes: &Changes) -> Result<(), StoreError> {
+        let seq = self.journal_changes(changes)?;
+        self.store
+            .commit_unflushed_seq(changes, seq)
+            .map(drop)
+            .inspect_err(|_| self.journal.abort(seq))
+    }
+
+    /// `changes` written ahead in the journal (fsynced); the entry's number.
+    fn journal_changes(&self, changes: &Changes) -> Result<Option<u64>, StoreError> {
+        self.journal.begin(|seq| crate::recover::Entry::Changes {
+            seq,
+            changes: Box::new(changes.clone()),
+        })
     }
 
     /// Handle every message waiting in the Maildir inbox, in batches of [`BATCH`]: each
@@ -503,7 +518,7 @@ impl Service {
                             let told = self.judge.quarantined(&self.store, &self.env(), &e)?;
                             if !told.is_empty() {
                                 written.add(&told, |id| !self.store.has_game(id));
-                                self.store.commit_unflushed(&told)?;
+                                self.commit_journaled(&told)?;
                             }
                             continue;
                         }

@@ -982,3 +982,40 @@ fn judging_side_by_side_gives_the_database_of_judging_in_order() {
     let first_difference = x.lines().zip(y.lines()).find(|(l, r)| l != r);
     assert!(x == y, "first difference: {first_difference:?}");
 }
+
+/// Issue 11: a game in quarantine has "its game master told", once, and `recover` loses
+/// no accepted change. The quarantine's mark (and its notice) is journaled with the rest:
+/// the database rebuilt from the journal alone still knows the game waits in quarantine
+/// (so its game master is not told again), and the other game's mail is there.
+#[test]
+fn a_quarantine_is_journaled_and_survives_recover() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = open(dir.path(), 53);
+    let (mut bots, broken, fine, good) = two_castello_games(&j, "q-recover");
+    let mut bad = good.clone();
+    bad.table = Some(serde_json::json!({"not": "a castello game"}));
+    j.svc
+        .commit(&castellan_judge::Changes {
+            games: vec![bad],
+            ..Default::default()
+        })
+        .unwrap();
+    one_order_mail_each(&j, &mut bots, &good, &fine);
+    let marked = j.svc.store.game_header(&broken).unwrap().unwrap();
+    assert!(marked.quarantine.is_some());
+    let fine_before = j.svc.store.game(&fine).unwrap().unwrap();
+    let config = j.svc.config.clone();
+    let now = j.now.load(Ordering::SeqCst);
+    drop(bots);
+    drop(j);
+    std::fs::remove_dir_all(config.database_path()).unwrap();
+    let r = castellan::recover::recover(&config, std::sync::Arc::new(move || now)).unwrap();
+    assert!(r.backup.is_none(), "{r:?}");
+    let store = castellan::store::SledStore::open(&config.database_path()).unwrap();
+    let rec = store.game_header(&broken).unwrap().unwrap();
+    assert_eq!(
+        rec.quarantine, marked.quarantine,
+        "the quarantine's mark is replayed"
+    );
+    assert_eq!(store.game(&fine).unwrap().unwrap().table, fine_before.table);
+}
