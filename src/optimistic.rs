@@ -197,6 +197,19 @@ impl Ahead {
         }
     }
 
+    /// Wait until every mail is judged (or the workers stopped): then each was judged on
+    /// the store as the batch found it, the schedule the read check matters most for.
+    pub fn wait_all(&mut self) {
+        while self.arrived.iter().any(Option::is_none) {
+            let Ok((j, judged)) = self.from_workers.recv() else {
+                return;
+            };
+            if let Some(slot) = self.arrived.get_mut(j) {
+                *slot = Some(judged);
+            }
+        }
+    }
+
     /// Mail `i` judged ahead, once it is; None if no worker judged it (they stopped).
     pub fn take(&mut self, i: usize) -> Option<Judged> {
         while self.arrived.get(i)?.is_none() {

@@ -536,6 +536,7 @@ pub fn recover(config: &Config, clock: Clock) -> Result<Recovered, ShellError> {
         marks_waiting: Default::default(),
         prestaged: Default::default(),
         judges: 1,
+        judge_batch_first: false,
     };
     let inbox = config.inbox_path();
     let mut last = base;

@@ -85,6 +85,10 @@ pub struct Service {
     /// How many threads judge a batch's mails side by side (src/optimistic.rs); 1 judges
     /// them one after the other on the service's thread. The cores, by default.
     pub judges: usize,
+    /// Judge a whole batch before committing any of it (tests of the read check: every
+    /// mail then reads the store as the batch found it). Off: each is committed as soon
+    /// as it is judged.
+    pub judge_batch_first: bool,
 }
 
 /// How many threads judge a batch's mails side by side (src/optimistic.rs): the cores.
@@ -192,6 +196,7 @@ impl Service {
             marks_waiting: Default::default(),
             prestaged: Default::default(),
             judges: judges(),
+            judge_batch_first: false,
         })
     }
 
@@ -478,8 +483,11 @@ impl Service {
                 .map(|((_, _, inbound), env)| (inbound, *env))
                 .collect();
             std::thread::scope(|scope| -> Result<(), ShellError> {
-                let mut ahead = (mails.len() > 1)
-                    .then(|| Ahead::start(scope, &self.judge, &self.store, &mails, judges()));
+                let mut ahead = (mails.len() > 1 && self.judges > 1)
+                    .then(|| Ahead::start(scope, &self.judge, &self.store, &mails, self.judges));
+                if let (Some(a), true) = (ahead.as_mut(), self.judge_batch_first) {
+                    a.wait_all();
+                }
                 let mut written = Writes::default();
                 let mails = read.iter().zip(&envs).zip(seqs).enumerate();
                 for (i, (((path, _, inbound), env), seq)) in mails {
