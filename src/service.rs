@@ -476,69 +476,7 @@ impl Service {
             if !read.is_empty() {
                 fault_point("after-journal");
             }
-            // Judged side by side, committed in order (src/optimistic.rs).
-            let mails: Vec<(&castellan_judge::Inbound, Env)> = read
-                .iter()
-                .zip(&envs)
-                .map(|((_, _, inbound), env)| (inbound, *env))
-                .collect();
-            std::thread::scope(|scope| -> Result<(), ShellError> {
-                let mut ahead = (mails.len() > 1 && self.judges > 1)
-                    .then(|| Ahead::start(scope, &self.judge, &self.store, &mails, self.judges));
-                if let (Some(a), true) = (ahead.as_mut(), self.judge_batch_first) {
-                    a.wait_all();
-                }
-                let mut written = Writes::default();
-                let mails = read.iter().zip(&envs).zip(seqs).enumerate();
-                for (i, (((path, _, inbound), env), seq)) in mails {
-                    // A second copy of a mail of this same batch is applied once.
-                    let applied = self.is_new(inbound).and_then(|new| {
-                        if !new {
-                            return Ok(Handled::Duplicate);
-                        }
-                        let changes = match ahead.as_mut().and_then(|a| a.take(i)) {
-                            Some((Ok(changes), reads)) if !written.touch(&reads) => changes,
-                            // It read what a mail before it in the batch wrote since (or
-                            // failed): judged again, on the store as it is now.
-                            judged => {
-                                if judged.is_some() {
-                                    tracing::debug!("{}: judged again, in order", path.display());
-                                }
-                                self.judge.handle(&self.store, inbound, env)?
-                            }
-                        };
-                        written.add(&changes, |id| !self.store.has_game(id));
-                        self.commit_judged(&changes, *env, seq, prestager.as_ref())
-                    });
-                    match applied {
-                        Ok(r) => {
-                            if !matches!(r, Handled::Committed { .. }) {
-                                self.journal.abort(seq);
-                            }
-                        }
-                        // A mail about a game in quarantine stays in new/ for a later
-                        // pass; the rest of the batch, and every other game, goes on.
-                        Err(e) if e.is_quarantine() => {
-                            self.journal.abort(seq);
-                            tracing::warn!("{}: kept for later: {}", path.display(), e.0);
-                            held.insert((*path).clone());
-                            // The game is marked and its game master told, once.
-                            let told = self.judge.quarantined(&self.store, &self.env(), &e)?;
-                            if !told.is_empty() {
-                                written.add(&told, |id| !self.store.has_game(id));
-                                self.commit_journaled(&told)?;
-                            }
-                            continue;
-                        }
-                        Err(e) => {
-                            self.journal.abort(seq);
-                            return Err(e.into());
-                        }
-                    }
-                    taken.push(path);
-                }
-                Ok(())
-            })?;
+            self.judge_and_commit(&read, &envs, seqs, prestager.as_ref(), held, &mut taken)?;
             self.flush_batch()?;
             fault_point("after-commit");
             // Every message of the batch moved to cur/, not fsynced: the processed marks
@@ -555,6 +493,83 @@ impl Service {
             }
         }
         Ok(n)
+    }
+
+    /// The batch's mails `read` (with their times and entropy `envs` and journal entries
+    /// `seqs`), judged side by side and committed in order (src/optimistic.rs); each one
+    /// taken goes into `taken`, one kept for a game in quarantine into `held`.
+    fn judge_and_commit<'a>(
+        &self,
+        read: &'a [(&'a PathBuf, String, castellan_judge::Inbound)],
+        envs: &[Env],
+        seqs: Vec<Option<u64>>,
+        prestager: Option<&crate::prestage::Prestager>,
+        held: &mut std::collections::HashSet<PathBuf>,
+        taken: &mut Vec<&'a PathBuf>,
+    ) -> Result<(), ShellError> {
+        // Judged side by side, committed in order (src/optimistic.rs).
+        let mails: Vec<(&castellan_judge::Inbound, Env)> = read
+            .iter()
+            .zip(envs)
+            .map(|((_, _, inbound), env)| (inbound, *env))
+            .collect();
+        std::thread::scope(|scope| -> Result<(), ShellError> {
+            let mut ahead = (mails.len() > 1 && self.judges > 1)
+                .then(|| Ahead::start(scope, &self.judge, &self.store, &mails, self.judges));
+            if let (Some(a), true) = (ahead.as_mut(), self.judge_batch_first) {
+                a.wait_all();
+            }
+            let mut written = Writes::default();
+            let mails = read.iter().zip(envs).zip(seqs).enumerate();
+            for (i, (((path, _, inbound), env), seq)) in mails {
+                // A second copy of a mail of this same batch is applied once.
+                let applied = self.is_new(inbound).and_then(|new| {
+                    if !new {
+                        return Ok(Handled::Duplicate);
+                    }
+                    let changes = match ahead.as_mut().and_then(|a| a.take(i)) {
+                        Some((Ok(changes), reads)) if !written.touch(&reads) => changes,
+                        // It read what a mail before it in the batch wrote since (or
+                        // failed): judged again, on the store as it is now.
+                        judged => {
+                            if judged.is_some() {
+                                tracing::debug!("{}: judged again, in order", path.display());
+                            }
+                            self.judge.handle(&self.store, inbound, env)?
+                        }
+                    };
+                    written.add(&changes, |id| !self.store.has_game(id));
+                    self.commit_judged(&changes, *env, seq, prestager)
+                });
+                match applied {
+                    Ok(r) => {
+                        if !matches!(r, Handled::Committed { .. }) {
+                            self.journal.abort(seq);
+                        }
+                    }
+                    // A mail about a game in quarantine stays in new/ for a later
+                    // pass; the rest of the batch, and every other game, goes on.
+                    Err(e) if e.is_quarantine() => {
+                        self.journal.abort(seq);
+                        tracing::warn!("{}: kept for later: {}", path.display(), e.0);
+                        held.insert((*path).clone());
+                        // The game is marked and its game master told, once.
+                        let told = self.judge.quarantined(&self.store, &self.env(), &e)?;
+                        if !told.is_empty() {
+                            written.add(&told, |id| !self.store.has_game(id));
+                            self.commit_journaled(&told)?;
+                        }
+                        continue;
+                    }
+                    Err(e) => {
+                        self.journal.abort(seq);
+                        return Err(e.into());
+                    }
+                }
+                taken.push(path);
+            }
+            Ok(())
+        })
     }
 
     /// A thread to write a batch's replies ahead of its flush: for the file transport.
