@@ -274,12 +274,16 @@ async fn compact_if_due(svc: Service, store_tx: &StoreHandle) -> Result<Service,
     if !c.is_due(on_disk, live) {
         return Ok(svc);
     }
+    // What waits is on the device first; a full disk leaves it for a later backup.
+    if let Err(e) = svc.flush() {
+        tracing::warn!("not compacting the database now: {}", e.0);
+        return Ok(svc);
+    }
     tracing::info!(
         on_disk,
         live,
         "compacting the database (compact.over_ratio)"
     );
-    svc.flush()?;
     let (config, clock, answers, judges) = (
         svc.config.clone(),
         svc.clock.clone(),
