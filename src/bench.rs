@@ -29,6 +29,8 @@ pub struct BenchSettings {
     pub late_turn: u32,
     /// Stored games for the start-up measure (0: skip it).
     pub stored_games: usize,
+    /// Threads judging a batch side by side (None: the service's default, the cores).
+    pub judges: Option<usize>,
 }
 
 #[derive(Debug, Serialize)]
@@ -249,7 +251,10 @@ fn run_tables(
     tables: usize,
 ) -> Result<TablesRun, ShellError> {
     std::fs::create_dir_all(dir).map_err(|e| ShellError::io(dir, e))?;
-    let local = LocalJudge::open(base, dir, s.seed)?;
+    let mut local = LocalJudge::open(base, dir, s.seed)?;
+    if let Some(n) = s.judges {
+        local.svc.judges = n.max(1);
+    }
     let svc = &local.svc;
     let mut bots = MailPlayers::new(svc, "bench")?;
     let max_lines = svc.config.judge.max_lines;

@@ -271,6 +271,10 @@ pub struct BenchArgs {
     /// of `serve --once` over it in a child process, and its peak RSS (0: skip).
     #[arg(long, default_value_t = 0)]
     pub stored_games: usize,
+    /// Threads judging a batch's mails side by side (default: the cores; 1: one after
+    /// the other, to measure what judging side by side gives).
+    #[arg(long)]
+    pub judges: Option<usize>,
     #[arg(long)]
     pub json: bool,
 }

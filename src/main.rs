@@ -227,6 +227,7 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
                     seed: a.seed,
                     late_turn: a.late_turn,
                     stored_games: a.stored_games,
+                    judges: a.judges,
                 },
                 &config,
             )?;
