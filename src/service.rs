@@ -218,7 +218,7 @@ impl Service {
 
     /// Flush the database to the device, then note it in the journal.
     pub fn flush(&self) -> Result<(), StoreError> {
-        self.flush_with(true)
+        self.flush_with(true, None)
     }
 
     /// The flush of an inbox batch: the database to the device, then a `done` line in the
@@ -226,17 +226,21 @@ impl Service {
     /// step, or [`Service::flush`]) rather than one of its own: the line only guards the
     /// back-in-time check, and the entries it follows are on the device already.
     fn flush_batch(&self) -> Result<(), StoreError> {
-        self.flush_with(false)
+        self.flush_with(false, None)
     }
 
     /// The database to the device, a `done` line, and the journal synced if `sync_journal`.
-    /// The sent marks waiting are carried by it; if it fails they wait still.
-    fn flush_with(&self, sync_journal: bool) -> Result<(), StoreError> {
+    /// With `files_in`, one `syncfs` of each filesystem of the database and of that folder
+    /// (replies written ahead there) instead of the fsyncs of the database's files. The
+    /// sent marks waiting are carried by it; if it fails they wait still.
+    fn flush_with(&self, sync_journal: bool, files_in: Option<&Path>) -> Result<(), StoreError> {
         use std::sync::atomic::Ordering;
         let marks = self.marks_waiting.swap(false, Ordering::AcqRel);
-        let r = self
-            .store
-            .flush()
+        let flushed = match files_in {
+            Some(dir) => self.store.flush_filesystems(&[dir]),
+            None => self.store.flush(),
+        };
+        let r = flushed
             .and_then(|_| self.store.journal_seq())
             .and_then(|seq| {
                 self.journal.done(seq);
@@ -477,20 +481,26 @@ impl Service {
                 fault_point("after-journal");
             }
             self.judge_and_commit(&read, &envs, seqs, prestager.as_ref(), held, &mut taken)?;
-            self.flush_batch()?;
+            // Every reply written ahead, so that the batch's flush makes them durable too:
+            // one `syncfs` rather than the database's fsyncs, then the outbox's own.
+            let ahead = prestager.map(|p| p.done()).unwrap_or_default();
+            let outbox = (!ahead.is_empty()).then(|| self.config.outbox_path());
+            if let Err(e) = self.flush_with(false, outbox.as_deref()) {
+                crate::prestage::discard(ahead);
+                return Err(e.into());
+            }
             fault_point("after-commit");
             // Every message of the batch moved to cur/, not fsynced: the processed marks
             // (flushed) say it was handled, and the journal's entry finds it in new/ or
             // cur/ (src/recover.rs), so a move a power cut undoes costs only a second
             // look at the message, which is then a duplicate.
             let paths: Vec<&std::path::Path> = taken.iter().map(|p| p.as_path()).collect();
-            inbox
-                .acknowledge_all_unsynced(&paths)
-                .map_err(|e| ShellError::io(inbox.root(), e))?;
-            n += taken.len();
-            if let Some(p) = prestager {
-                self.prestaged_lock().extend(p.done());
+            if let Err(e) = inbox.acknowledge_all_unsynced(&paths) {
+                crate::prestage::discard(ahead);
+                return Err(ShellError::io(inbox.root(), e));
             }
+            n += taken.len();
+            self.prestaged_lock().extend(ahead);
         }
         Ok(n)
     }

@@ -690,6 +690,31 @@ impl SledStore {
             })
     }
 
+    /// [`SledStore::flush`] with one `syncfs` of each filesystem holding the database or a
+    /// folder of `also` in place of the fsyncs of sled's files and folders: a batch whose
+    /// replies were written ahead (hidden, src/prestage.rs) makes them durable in the same
+    /// call. Everything else on those filesystems is synced too.
+    pub fn flush_filesystems(&self, also: &[&Path]) -> Result<(), StoreError> {
+        use std::os::unix::fs::MetadataExt;
+        self.db.flush().map_err(err)?;
+        let cannot = |p: &Path, e: std::io::Error| {
+            err(format!(
+                "cannot sync the filesystem of {}: {e}",
+                p.display()
+            ))
+        };
+        crate::service::injected_disk_full("disk-full-flush").map_err(|e| cannot(&self.path, e))?;
+        let mut done: Vec<u64> = Vec::new();
+        for p in std::iter::once(self.path.as_path()).chain(also.iter().copied()) {
+            let dev = std::fs::metadata(p).map_err(|e| cannot(p, e))?.dev();
+            if !done.contains(&dev) {
+                castellan_mail::sync_filesystem(p).map_err(|e| cannot(p, e))?;
+                done.push(dev);
+            }
+        }
+        Ok(())
+    }
+
     /// Replies waiting, oldest first, with their keys.
     pub fn outbox(&self) -> Result<Vec<(u64, OutboxItem)>, StoreError> {
         Ok(self

@@ -41,8 +41,10 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// Issue 11, "durable means on the device": under strace, `castellan ingest` fdatasyncs
-/// sled's log file (sled's own flush only calls sync_file_range) after handling the
-/// message and before it renames the message from new/ to cur/ (the acknowledgement). The
+/// sled's log file, or syncs the database's whole filesystem (`syncfs`, when the batch's
+/// replies were written ahead: one call for both), sled's own flush only calling
+/// sync_file_range, after handling the message and before it renames the message from
+/// new/ to cur/ (the acknowledgement). The
 /// move itself is not fsynced: a move a power cut undoes leaves a message already handled
 /// in new/, which is then a duplicate (tests/pipeline.rs,
 /// `a_crash_between_commit_and_acknowledgement_applies_the_mail_exactly_once`).
@@ -59,7 +61,7 @@ fn the_database_reaches_the_device_before_the_message_is_acknowledged() {
             "-y",
             "-qq",
             "-e",
-            "trace=fsync,fdatasync,rename,renameat,renameat2",
+            "trace=fsync,fdatasync,syncfs,rename,renameat,renameat2",
         ])
         .arg("-o")
         .arg(&trace)
@@ -92,7 +94,10 @@ fn the_database_reaches_the_device_before_the_message_is_acknowledged() {
         });
     let db_sync = lines[..ack]
         .iter()
-        .rposition(|l| (l.contains("fdatasync(") || l.contains("fsync(")) && l.contains("/db>"))
+        .rposition(|l| {
+            (l.contains("fdatasync(") || l.contains("fsync(") || l.contains("syncfs("))
+                && l.contains("/db>")
+        })
         .unwrap_or_else(|| {
             panic!(
                 "no fsync of sled's db file before the acknowledgement:\n{}",
@@ -160,7 +165,7 @@ fn a_batch_of_messages_is_made_durable_with_one_flush_before_any_is_acknowledged
             "-y",
             "-qq",
             "-e",
-            "trace=fdatasync,rename,renameat,renameat2",
+            "trace=fdatasync,syncfs,rename,renameat,renameat2",
         ])
         .arg("-o")
         .arg(&trace)
@@ -179,7 +184,7 @@ fn a_batch_of_messages_is_made_durable_with_one_flush_before_any_is_acknowledged
     let events: Vec<&str> = lines
         .iter()
         .filter_map(|l| {
-            if l.contains("fdatasync(") && l.contains("/db>") {
+            if (l.contains("fdatasync(") || l.contains("syncfs(")) && l.contains("/db>") {
                 Some("sync")
             } else if l.contains("rename") && l.contains("/new/") && l.contains("/cur/") {
                 Some("ack")
@@ -210,6 +215,22 @@ fn a_batch_of_messages_is_made_durable_with_one_flush_before_any_is_acknowledged
         "no flush between the acknowledgements of one batch: {events:?}"
     );
     assert_eq!(std::fs::read_dir(&new).unwrap().count(), 0);
+    // The replies were written ahead while the batch was handled, and the batch's one
+    // `syncfs` made them durable with the database: the outbox syncs no filesystem again
+    // (it fsyncs its folder after the renames only).
+    let outbox_syncfs = lines
+        .iter()
+        .filter(|l| l.contains("syncfs(") && l.contains("/outbox>"))
+        .count();
+    let replies = std::fs::read_dir(tmp.path().join("mail/outbox"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".eml"))
+        })
+        .count();
+    assert!(replies >= 5, "{replies} replies");
+    assert_eq!(outbox_syncfs, 0, "{lines:#?}");
     // The write-ahead step is grouped too: the batch's five journal entries are made
     // durable with one fdatasync of the journal before the judge runs, and the first sync
     // of the database comes after it.
@@ -221,7 +242,7 @@ fn a_batch_of_messages_is_made_durable_with_one_flush_before_any_is_acknowledged
         .collect();
     let first_db_sync = lines
         .iter()
-        .position(|l| l.contains("fdatasync(") && l.contains("/db>"))
+        .position(|l| (l.contains("fdatasync(") || l.contains("syncfs(")) && l.contains("/db>"))
         .expect("the database synced");
     assert_eq!(
         journal.iter().filter(|&&i| i < first_db_sync).count(),

@@ -27,4 +27,6 @@ pub use parse::{automatic_reason, castellan_headers, parse, Inbound, ParseError,
 pub use quote::{flatten_html, strip_html_quotes, strip_html_reply, strip_quoted};
 pub use render::{render, try_render, OutgoingMail, RenderError};
 pub use tls::check_ca_file;
-pub use transport::{eml_file_name, prestage, Mailer, SendError, SmtpSecurity, Staged, Transport};
+pub use transport::{
+    eml_file_name, prestage, sync_filesystem, Mailer, SendError, SmtpSecurity, Staged, Transport,
+};

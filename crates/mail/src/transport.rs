@@ -138,6 +138,7 @@ impl Transport {
             transport: self,
             smtp: None,
             staged: Vec::new(),
+            adopted: Vec::new(),
             writing: std::collections::VecDeque::new(),
             failed: None,
         }
@@ -187,6 +188,8 @@ pub struct Mailer<'a> {
     smtp: Option<AsyncSmtpTransport<Tokio1Executor>>,
     /// File transport: (temporary file, its final name) written but not yet durable.
     staged: Vec<Staged>,
+    /// File transport: files written ahead and made durable already ([`Mailer::adopt`]).
+    adopted: Vec<Staged>,
     /// File transport: mails being rendered and written.
     writing: std::collections::VecDeque<tokio::task::JoinHandle<std::io::Result<Staged>>>,
     /// File transport: the first mail of the batch that could not be written (the whole
@@ -218,7 +221,7 @@ impl Drop for Mailer<'_> {
     /// renamed: the folder's readers take `*.eml` only, and `serve` sweeps it at its next
     /// start: [`Transport::sweep_stale`]).
     fn drop(&mut self) {
-        for (tmp, _) in self.staged.drain(..) {
+        for (tmp, _) in self.staged.drain(..).chain(self.adopted.drain(..)) {
             let _ = std::fs::remove_file(tmp);
         }
     }
@@ -239,17 +242,20 @@ impl Mailer<'_> {
             self.wait_one().await;
         }
         if let Some(e) = self.failed.take() {
-            for (tmp, _) in self.staged.drain(..) {
+            for (tmp, _) in self.staged.drain(..).chain(self.adopted.drain(..)) {
                 let _ = std::fs::remove_file(tmp);
             }
             return Err(SendError::Transient(format!(
                 "cannot write the mail files: {e}"
             )));
         }
-        if self.staged.is_empty() {
+        if self.staged.is_empty() && self.adopted.is_empty() {
             return Ok(());
         }
-        let staged = std::mem::take(&mut self.staged);
+        // Written here: to be synced. Adopted: durable already.
+        let written = !self.staged.is_empty();
+        let mut staged = std::mem::take(&mut self.staged);
+        staged.append(&mut self.adopted);
         let Transport::File { dir } = self.transport else {
             return Ok(());
         };
@@ -260,11 +266,15 @@ impl Mailer<'_> {
                     let _ = std::fs::remove_file(tmp);
                 }
             };
-            let synced = sync_filesystem(&dir).or_else(|_| {
-                staged
-                    .iter()
-                    .try_for_each(|(tmp, _)| std::fs::File::open(tmp)?.sync_all())
-            });
+            let synced = if written {
+                sync_filesystem(&dir).or_else(|_| {
+                    staged
+                        .iter()
+                        .try_for_each(|(tmp, _)| std::fs::File::open(tmp)?.sync_all())
+                })
+            } else {
+                Ok(())
+            };
             if let Err(e) = synced {
                 cleanup(&staged);
                 return Err(e);
@@ -282,14 +292,15 @@ impl Mailer<'_> {
         result.map_err(|e| SendError::Transient(format!("cannot write the mail files: {e}")))
     }
 
-    /// Take a mail written ahead ([`prestage`]) into this batch, as [`Mailer::send`] would
-    /// have written it: [`Mailer::finish`] makes it durable and visible with the rest.
-    /// Only a file transport's mail written to its own folder is taken; otherwise the file
-    /// is removed and false returned (send the mail instead).
+    /// Take a mail written ahead ([`prestage`]) and already synced to the device (the
+    /// caller's flush covered it: `syncfs`) into this batch: [`Mailer::finish`] makes it
+    /// visible with the rest, and syncs only what this mailer wrote itself. Only a file
+    /// transport's mail written to its own folder is taken; otherwise the file is removed
+    /// and false returned (send the mail instead).
     pub fn adopt(&mut self, staged: Staged) -> bool {
         match self.transport {
             Transport::File { dir } if staged.0.parent() == Some(dir.as_path()) => {
-                self.staged.push(staged);
+                self.adopted.push(staged);
                 true
             }
             _ => {
@@ -433,7 +444,7 @@ fn write_staged(
 
 /// Sync every file of the filesystem holding `dir` to the device, in one call (Linux
 /// `syncfs`).
-fn sync_filesystem(dir: &std::path::Path) -> std::io::Result<()> {
+pub fn sync_filesystem(dir: &std::path::Path) -> std::io::Result<()> {
     use std::os::fd::AsRawFd;
     let f = std::fs::File::open(dir)?;
     // SAFETY: syncfs takes a file descriptor we own for the length of the call.
