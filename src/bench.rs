@@ -140,6 +140,11 @@ pub struct StoredGames {
     /// The child's peak resident memory, in KiB, and how it was read.
     pub peak_rss_kib: Option<u64>,
     pub peak_rss_source: String,
+    /// `castellan backup` of the same folder in a child process (what a rolling backup
+    /// costs: `serve` and `serve --once` make one every `backup.every_hours`, so the pass
+    /// above runs with them off): its wall time and peak RSS.
+    pub backup_ms: f64,
+    pub backup_peak_rss_kib: Option<u64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -581,7 +586,9 @@ fn run_stored_games(
         (ids.len(), due)
     }; // the database is closed here: the child opens it
     let fill_seconds = fill_start.elapsed().as_secs_f64();
-    let config = crate::demo::local_config(base, dir);
+    let mut config = crate::demo::local_config(base, dir);
+    // The empty pass alone: its rolling backup is measured apart, below.
+    config.backup.every_hours = 0;
     let database_bytes = crate::compact::dir_size(&config.database_path());
     let cfg_path = dir.with_extension("yaml");
     let yaml = serde_yaml::to_string(&config).map_err(|e| ShellError::Config {
@@ -589,7 +596,10 @@ fn run_stored_games(
         why: e.to_string(),
     })?;
     std::fs::write(&cfg_path, yaml).map_err(|e| ShellError::io(&cfg_path, e))?;
-    let child = serve_once_child(&cfg_path, dir)?;
+    let child = child_run(&cfg_path, dir, &["serve", "--once"])?;
+    let backup_file = dir.with_extension("backup.jsonl");
+    let backup = child_run(&cfg_path, dir, &["backup", &backup_file.to_string_lossy()])?;
+    let _ = std::fs::remove_file(&backup_file);
     Ok(StoredGames {
         games,
         fill_seconds,
@@ -599,6 +609,8 @@ fn run_stored_games(
         startup_and_empty_pass_ms: child.ms,
         peak_rss_kib: child.peak_rss_kib,
         peak_rss_source: child.peak_rss_source,
+        backup_ms: backup.ms,
+        backup_peak_rss_kib: backup.peak_rss_kib,
     })
 }
 
@@ -609,9 +621,10 @@ struct ChildRun {
     peak_rss_source: String,
 }
 
-/// `castellan --config CFG serve --once` (this very binary), timed from spawn to exit;
-/// its peak RSS from `/usr/bin/time -f %M` when installed, else its VmHWM polled.
-fn serve_once_child(cfg: &Path, dir: &Path) -> Result<ChildRun, ShellError> {
+/// `castellan --config CFG ARGS...` (this very binary: `serve --once`, `backup FILE`),
+/// timed from spawn to exit; its peak RSS from `/usr/bin/time -f %M` when installed, else
+/// its VmHWM polled.
+fn child_run(cfg: &Path, dir: &Path, args: &[&str]) -> Result<ChildRun, ShellError> {
     let exe = std::env::current_exe().map_err(|e| ShellError::io("current_exe", e))?;
     let time = Path::new("/usr/bin/time");
     let with_time = time.exists();
@@ -628,7 +641,7 @@ fn serve_once_child(cfg: &Path, dir: &Path) -> Result<ChildRun, ShellError> {
     let file = |p: &Path| std::fs::File::create(p).map_err(|e| ShellError::io(p, e));
     cmd.arg("--config")
         .arg(cfg)
-        .args(["serve", "--once"])
+        .args(args)
         .stdin(std::process::Stdio::null())
         .stdout(file(&out_file)?)
         .stderr(file(&err_file)?);
@@ -655,7 +668,8 @@ fn serve_once_child(cfg: &Path, dir: &Path) -> Result<ChildRun, ShellError> {
         return Err(ShellError::io(
             &exe,
             std::io::Error::other(format!(
-                "serve --once over the stored games failed ({status}): {}",
+                "{} over the stored games failed ({status}): {}",
+                args.join(" "),
                 stderr.trim()
             )),
         ));
@@ -845,7 +859,8 @@ impl BenchReport {
             out += &format!(
                 "stored games ({} in a fresh folder, filled in {:.1} s, database {}):\n\
                  \x20 `serve --once` in a child process: start-up + one empty pass {:.0} ms, peak RSS {} ({})\n\
-                 \x20 games due at its start: {}; deadline mails it wrote: {}\n",
+                 \x20 games due at its start: {}; deadline mails it wrote: {}\n\
+                 \x20 `castellan backup` of them (what a rolling backup costs): {:.0} ms, peak RSS {}\n",
                 g.games,
                 g.fill_seconds,
                 mib(g.database_bytes),
@@ -856,6 +871,8 @@ impl BenchReport {
                 g.deadline_mails
                     .map(|n| n.to_string())
                     .unwrap_or_else(|| "unknown".into()),
+                g.backup_ms,
+                kib(g.backup_peak_rss_kib),
             );
         }
         if !self.engine.is_empty() {
