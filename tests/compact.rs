@@ -38,12 +38,12 @@ fn records(path: &Path) -> (Vec<String>, u64) {
     (lines, bytes)
 }
 
-#[test]
-fn compact_keeps_every_record_and_brings_the_database_within_3x_of_its_live_data() {
-    let tmp = tempfile::tempdir().unwrap();
+/// A whole Castello game played by mail (`demo`) in a data folder under `tmp`: the
+/// folder, its database, the records of a backup taken then, and their bytes.
+fn castello_game_played(tmp: &Path) -> (std::path::PathBuf, std::path::PathBuf, Vec<String>, u64) {
     // `demo --data-dir D` plays in D/demo.
-    let data = tmp.path().join("d").join("demo");
-    let dir = tmp.path().join("d");
+    let dir = tmp.join("d");
+    let data = dir.join("demo");
     run(
         &data,
         &[
@@ -56,10 +56,16 @@ fn compact_keeps_every_record_and_brings_the_database_within_3x_of_its_live_data
             dir.to_str().unwrap(),
         ],
     );
-    let db = data.join("db");
-    let before = tmp.path().join("before.jsonl");
+    let before = tmp.join("before.jsonl");
     run(&data, &["backup", before.to_str().unwrap()]);
     let (kept, live) = records(&before);
+    (data.clone(), data.join("db"), kept, live)
+}
+
+#[test]
+fn compact_keeps_every_record_and_brings_the_database_within_3x_of_its_live_data() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (data, db, kept, live) = castello_game_played(tmp.path());
     let bytes_before = castellan::compact::dir_size(&db);
 
     let said = run(&data, &["compact"]);
@@ -98,24 +104,7 @@ fn compact_keeps_every_record_and_brings_the_database_within_3x_of_its_live_data
 fn serve_compacts_the_database_by_itself_and_goes_on() {
     use std::io::Write;
     let tmp = tempfile::tempdir().unwrap();
-    let data = tmp.path().join("d").join("demo");
-    let dir = tmp.path().join("d");
-    run(
-        &data,
-        &[
-            "demo",
-            "--game",
-            "castello",
-            "--players",
-            "2",
-            "--data-dir",
-            dir.to_str().unwrap(),
-        ],
-    );
-    let db = data.join("db");
-    let before = tmp.path().join("before.jsonl");
-    run(&data, &["backup", before.to_str().unwrap()]);
-    let (kept, live) = records(&before);
+    let (data, db, kept, live) = castello_game_played(tmp.path());
     let bytes_before = dir_size(&db);
     assert!(bytes_before > 3 * live, "{bytes_before} for {live} live");
     let cfg = tmp.path().join("castellan.yaml");

@@ -740,6 +740,18 @@ fn two_castello_games(j: &LocalJudge, label: &str) -> (MailPlayers, String, Stri
     (bots, broken, fine, good)
 }
 
+/// The game of `good` stored with a table that cannot be loaded.
+fn damage(j: &LocalJudge, good: &GameRecord) {
+    let mut bad = good.clone();
+    bad.table = Some(serde_json::json!({"not": "a castello game"}));
+    j.svc
+        .commit(&castellan_judge::Changes {
+            games: vec![bad],
+            ..Default::default()
+        })
+        .unwrap();
+}
+
 /// One order mail to each game (RESIGN to the damaged one, as `good` stood), two passes;
 /// the other game goes on. Returns the seat that resigned.
 fn one_order_mail_each(
@@ -769,14 +781,7 @@ fn a_game_that_cannot_be_loaded_waits_alone_in_quarantine() {
     let dir = tempfile::tempdir().unwrap();
     let j = open(dir.path(), 31);
     let (mut bots, broken, fine, good) = two_castello_games(&j, "quarantine");
-    let mut bad = good.clone();
-    bad.table = Some(serde_json::json!({"not": "a castello game"}));
-    j.svc
-        .commit(&castellan_judge::Changes {
-            games: vec![bad],
-            ..Default::default()
-        })
-        .unwrap();
+    damage(&j, &good);
     let new_mail = || {
         std::fs::read_dir(j.svc.config.inbox_path().join("new"))
             .unwrap()
@@ -997,14 +1002,7 @@ fn a_quarantine_is_journaled_and_survives_recover() {
     let dir = tempfile::tempdir().unwrap();
     let j = open(dir.path(), 53);
     let (mut bots, broken, fine, good) = two_castello_games(&j, "q-recover");
-    let mut bad = good.clone();
-    bad.table = Some(serde_json::json!({"not": "a castello game"}));
-    j.svc
-        .commit(&castellan_judge::Changes {
-            games: vec![bad],
-            ..Default::default()
-        })
-        .unwrap();
+    damage(&j, &good);
     one_order_mail_each(&j, &mut bots, &good, &fine);
     let marked = j.svc.store.game_header(&broken).unwrap().unwrap();
     assert!(marked.quarantine.is_some());
