@@ -24,6 +24,15 @@ use sled::Transactional;
 use std::path::Path;
 
 /// A reply waiting to be sent, with its retry state.
+mod codec;
+mod disk;
+
+use codec::{decode_outbox, encode_outbox};
+#[cfg(test)]
+use codec::{deflated, DEFLATED, FRAMED};
+pub use disk::compaction_lock_path;
+use disk::{open_lock_file, remove_interrupted_snapshots, sync_files, Synced};
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct OutboxItem {
     pub mail: Outbound,
@@ -61,138 +70,11 @@ pub struct SledStore {
     _open: Option<std::sync::Arc<std::fs::File>>,
 }
 
-/// The file beside the database that `castellan compact` locks exclusively for its whole
-/// run, and that every open store locks shared (`flock`, across processes). A compaction
-/// opens and closes the database more than once; without this, an MTA's `ingest` could
-/// open it in between and handle a mail into the copy about to be replaced.
-pub fn compaction_lock_path(db: &Path) -> std::path::PathBuf {
-    let mut p = db.as_os_str().to_owned();
-    p.push(".lock");
-    std::path::PathBuf::from(p)
-}
-
-fn open_lock_file(db: &Path) -> Result<std::fs::File, StoreError> {
-    let path = compaction_lock_path(db);
-    std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|e| err(format!("{}: {e}", path.display())))
-}
-
 /// sled's page cache (its default is 1 GiB). A mail reads a game's header and snapshot, a
 /// few KB; a backup (rolling ones included, `serve --once` too) reads every record once,
 /// and with the default cache a database of 1 GB stayed in memory: 832 MiB of RSS for a
 /// `serve --once` over 100,000 games that made its rolling backup.
 const CACHE_BYTES: u64 = 64 * 1024 * 1024;
-
-/// The first byte of an outbox value kept deflated (a JSON value never starts with it).
-const DEFLATED: u8 = 1;
-/// The first byte of an outbox value with an HTML part: deflated, the item's JSON without
-/// the HTML part (after its length, 4 bytes big-endian), then the HTML part as it is. Its
-/// quotes and angle brackets cost nothing to store or read back, where JSON escapes each.
-const FRAMED: u8 = 2;
-
-/// Outbox values up to this size are plain JSON; larger ones (a report with its HTML part
-/// and picture: 25-40 KB, up to 150 KB) are deflated (zlib-rs, fastest level), 4-5 times
-/// smaller, so no stored value passes 64 KiB (issue 11) and sled writes a quarter of the
-/// bytes. Measured with `castellan bench`: the database after 500 mails at one table
-/// 51 MB -> 16 MB, throughput within the runs' noise (with miniz_oxide it cost a fifth).
-const DEFLATE_OVER: usize = 8 * 1024;
-
-thread_local! {
-    /// One compressor a thread, reset for each value: making one (its tables and window)
-    /// was a fifth of the time of deflating a reply.
-    static DEFLATE: std::cell::RefCell<flate2::Compress> =
-        std::cell::RefCell::new(flate2::Compress::new(flate2::Compression::fast(), false));
-}
-
-/// `first`, then `parts` one after the other as one raw deflate stream.
-fn deflated(first: u8, parts: &[&[u8]]) -> Result<Vec<u8>, StoreError> {
-    use flate2::{FlushCompress, Status};
-    let total: usize = parts.iter().map(|p| p.len()).sum();
-    let mut out = Vec::with_capacity(total / 3 + 64);
-    out.push(first);
-    DEFLATE.with(|c| {
-        let mut c = c.borrow_mut();
-        c.reset();
-        let last = parts.len().saturating_sub(1);
-        for (i, part) in parts
-            .iter()
-            .chain(parts.is_empty().then_some(&&[][..]))
-            .enumerate()
-        {
-            let flush = if i == last {
-                FlushCompress::Finish
-            } else {
-                FlushCompress::None
-            };
-            let mut input: &[u8] = part;
-            loop {
-                if out.capacity() - out.len() < 1024 {
-                    out.reserve(out.capacity().max(4096));
-                }
-                let read = c.total_in();
-                let status = c.compress_vec(input, &mut out, flush).map_err(err)?;
-                input = &input[(c.total_in() - read) as usize..];
-                let done = match flush {
-                    FlushCompress::Finish => status == Status::StreamEnd,
-                    _ => input.is_empty(),
-                };
-                if done {
-                    break;
-                }
-            }
-        }
-        Ok(out)
-    })
-}
-
-fn inflated(v: &[u8]) -> Result<Vec<u8>, StoreError> {
-    // Inflated whole: serde_json reading through the decoder goes a byte at a time.
-    use std::io::Read;
-    let mut out = Vec::with_capacity(v.len() * 4);
-    flate2::read::DeflateDecoder::new(v)
-        .read_to_end(&mut out)
-        .map_err(err)?;
-    Ok(out)
-}
-
-/// An outbox value: a reply with an HTML part [`FRAMED`]; else its JSON, deflated past
-/// [`DEFLATE_OVER`].
-fn encode_outbox(item: &OutboxItem) -> Result<Vec<u8>, StoreError> {
-    if let Some(html) = &item.mail.html {
-        let mut bare = item.clone();
-        bare.mail.html = None;
-        let json = serde_json::to_vec(&bare).map_err(err)?;
-        let len = u32::try_from(json.len()).map_err(err)?.to_be_bytes();
-        return deflated(FRAMED, &[&len, &json, html.as_bytes()]);
-    }
-    let json = serde_json::to_vec(item).map_err(err)?;
-    if json.len() <= DEFLATE_OVER {
-        return Ok(json);
-    }
-    deflated(DEFLATED, &[&json])
-}
-
-/// An outbox value read back (framed, deflated or plain JSON).
-fn decode_outbox(v: &[u8]) -> Result<OutboxItem, StoreError> {
-    match v.split_first() {
-        Some((&FRAMED, rest)) => {
-            let frame = inflated(rest)?;
-            let bad = || err("an outbox value's frame is cut short");
-            let (len, rest) = frame.split_first_chunk::<4>().ok_or_else(bad)?;
-            let len = u32::from_be_bytes(*len) as usize;
-            let (json, html) = (rest.get(..len).ok_or_else(bad)?, &rest[len..]);
-            let mut item: OutboxItem = serde_json::from_slice(json).map_err(err)?;
-            item.mail.html = Some(String::from_utf8(html.to_vec()).map_err(err)?);
-            Ok(item)
-        }
-        Some((&DEFLATED, rest)) => serde_json::from_slice(&inflated(rest)?).map_err(err),
-        _ => serde_json::from_slice(v).map_err(err),
-    }
-}
 
 /// The key in the `meta` tree of the last journal entry committed.
 const JOURNAL_SEQ: &[u8] = b"journal_seq";
@@ -343,94 +225,6 @@ impl GameWrite {
 
 fn err(e: impl std::fmt::Display) -> StoreError {
     StoreError(e.to_string())
-}
-
-/// Remove the files of a snapshot that was being written when the process died
-/// (`snap.<lsn>.generating`); a finished snapshot (`snap.<lsn>`) is kept.
-/// Only while holding sled's lock on the database: another process that has it open
-/// (a concurrent `ingest`) may be writing a snapshot right now.
-fn remove_interrupted_snapshots(path: &Path) -> Result<(), StoreError> {
-    use fs2::FileExt;
-    let Ok(rd) = std::fs::read_dir(path) else {
-        return Ok(());
-    };
-    let Ok(lock) = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(path.join("db"))
-    else {
-        return Ok(());
-    };
-    if lock.try_lock_exclusive().is_err() {
-        return Ok(()); // in use: sled's own open says so
-    }
-    for e in rd.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        if name.starts_with("snap.") && name.ends_with(".generating") {
-            std::fs::remove_file(e.path())
-                .map_err(|x| err(format!("{}: {x}", e.path().display())))?;
-            tracing::warn!(file = %e.path().display(), "removed an interrupted sled snapshot");
-        }
-    }
-    Ok(())
-}
-
-/// What [`SledStore::flush`] last made durable besides the log: each folder's entries
-/// (name and inode: a rename over a name changes the inode) and the blob files synced.
-/// A folder whose entries did not change since is not fsynced again, nor a blob file
-/// already synced (sled writes a blob once): an fsync costs a device cache flush even when
-/// nothing changed.
-#[derive(Default)]
-struct Synced {
-    folder: Vec<(std::ffi::OsString, u64)>,
-    blobs: Vec<(std::ffi::OsString, u64)>,
-}
-
-/// A folder's entries, sorted: (name, inode).
-fn entries(dir: &Path) -> std::io::Result<Vec<(std::ffi::OsString, u64)>> {
-    use std::os::unix::fs::DirEntryExt;
-    let mut v = Vec::new();
-    for e in std::fs::read_dir(dir)? {
-        let e = e?;
-        v.push((e.file_name(), e.ino()));
-    }
-    v.sort();
-    Ok(v)
-}
-
-/// fdatasync sled's log file and its new blob files, then fsync the folders whose
-/// entries changed.
-fn sync_files(path: &Path, log: &std::fs::File, synced: &mut Synced) -> std::io::Result<()> {
-    log.sync_data()?;
-    let blobs = path.join("blobs");
-    match entries(&blobs) {
-        Ok(now) => {
-            if now != synced.blobs {
-                for (name, ino) in &now {
-                    if synced.blobs.binary_search(&(name.clone(), *ino)).is_ok() {
-                        continue;
-                    }
-                    match std::fs::File::open(blobs.join(name)) {
-                        Ok(f) => f.sync_data()?,
-                        // sled removed the blob since the listing (a large value replaced
-                        // or deleted: an HTML report sent): nothing of it is left to sync.
-                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                        Err(e) => return Err(e),
-                    }
-                }
-                castellan_mail::sync_dir(&blobs)?;
-                synced.blobs = now;
-            }
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(e),
-    }
-    let now = entries(path)?;
-    if now != synced.folder {
-        castellan_mail::sync_dir(path)?;
-        synced.folder = now;
-    }
-    Ok(())
 }
 
 impl SledStore {
@@ -1213,33 +1007,6 @@ mod tests {
         // A damaged frame is an error, not a panic.
         let cut = deflated(FRAMED, &[&[0, 0, 9, 9], b"{}"]).unwrap();
         assert!(decode_outbox(&cut).is_err());
-    }
-
-    /// The compressor kept by each thread deflates any parts, one value after another, to
-    /// a stream that inflates to them end to end: none, empty ones, text, and bytes that
-    /// do not compress (the output grows past its first guess).
-    #[test]
-    fn values_deflated_one_after_another_inflate_to_their_parts() {
-        let mut noise = Vec::new();
-        let mut x: u32 = 7;
-        for _ in 0..200_000 {
-            x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-            noise.push((x >> 16) as u8);
-        }
-        let text = "Saxony attacks Prussia. ".repeat(3000);
-        let cases: Vec<Vec<&[u8]>> = vec![
-            vec![],
-            vec![b""],
-            vec![b"", b"a", b""],
-            vec![text.as_bytes()],
-            vec![&noise, text.as_bytes(), &noise[..10]],
-            vec![&[0, 0, 0, 2], b"{}", text.as_bytes()],
-        ];
-        for parts in cases {
-            let v = deflated(FRAMED, &parts).unwrap();
-            assert_eq!(v[0], FRAMED);
-            assert_eq!(inflated(&v[1..]).unwrap(), parts.concat());
-        }
     }
 
     /// A compaction and an open store exclude each other, whichever comes first: no store
