@@ -315,19 +315,7 @@ async fn compact_if_due(svc: Service, store_tx: &StoreHandle) -> Result<Service,
         Err(e) => tracing::error!("compaction failed, the database is as it was: {e}"),
     }
     // An `ingest` may hold the database for a moment; a full disk waits for space.
-    let mut pause = Duration::from_millis(100);
-    let mut svc = loop {
-        match Service::open(config.clone(), clock.clone()) {
-            Err(ShellError::Store(e))
-                if SledStore::is_busy_error(&e) || SledStore::is_disk_full(&e) =>
-            {
-                tracing::warn!("reopening the database: {}; trying again in {pause:?}", e.0);
-                tokio::time::sleep(pause).await;
-                pause = (pause * 2).min(Duration::from_secs(60));
-            }
-            other => break other?,
-        }
-    };
+    let mut svc = Service::open_when_free(config, clock, true)?;
     svc.answers = answers;
     svc.entropy = entropy;
     svc.judges = judges;

@@ -261,7 +261,7 @@ fn serve(config: Config, once: bool) -> Result<ExitCode, ShellError> {
     let svc = if once {
         Service::open(config, system_clock())?
     } else {
-        open_when_there_is_space(config)?
+        Service::open_when_free(config, system_clock(), false)?
     };
     let transport = svc.transport();
     // What a batch killed in the middle left in the file outbox (never a mail).
@@ -286,22 +286,6 @@ fn serve(config: Config, once: bool) -> Result<ExitCode, ShellError> {
     } else {
         rt.block_on(castellan::daemon::serve(svc, transport))?;
         Ok(ExitCode::SUCCESS)
-    }
-}
-
-/// `serve` on a full disk waits for space (logged, pauses growing to a minute) instead of
-/// stopping; any other failure to open stops it.
-fn open_when_there_is_space(config: Config) -> Result<Service, ShellError> {
-    let mut pause = std::time::Duration::from_secs(1);
-    loop {
-        match Service::open(config.clone(), system_clock()) {
-            Err(ShellError::Store(e)) if castellan::store::SledStore::is_disk_full(&e) => {
-                tracing::error!("{e}; trying again in {pause:?}");
-                std::thread::sleep(pause);
-                pause = (pause * 2).min(std::time::Duration::from_secs(60));
-            }
-            other => return other,
-        }
     }
 }
 

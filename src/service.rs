@@ -200,6 +200,30 @@ impl Service {
         })
     }
 
+    /// [`Service::open`] that waits (logged, pauses growing to a minute) while the disk is
+    /// full, and while another process holds the database if `busy_too`, instead of
+    /// failing: `serve` at start, and when it opens the database again after compacting
+    /// it (an `ingest` may hold it for a moment). Any other failure is returned.
+    pub fn open_when_free(
+        config: Config,
+        clock: Clock,
+        busy_too: bool,
+    ) -> Result<Service, ShellError> {
+        let mut pause = std::time::Duration::from_millis(if busy_too { 100 } else { 1000 });
+        loop {
+            match Service::open(config.clone(), clock.clone()) {
+                Err(ShellError::Store(e))
+                    if SledStore::is_disk_full(&e) || busy_too && SledStore::is_busy_error(&e) =>
+                {
+                    tracing::error!("{e}; trying again in {pause:?}");
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(std::time::Duration::from_secs(60));
+                }
+                other => return other,
+            }
+        }
+    }
+
     pub fn env(&self) -> Env {
         Env {
             now: (self.clock)(),
