@@ -13,6 +13,12 @@
 //! processed mark it asked for, present or not, and whether it listed the games or the
 //! campaigns); each commit adds what it wrote ([`Writes`]). The commit itself, the
 //! journal, the flush and the acknowledgement stay on the service's thread, in order.
+//!
+//! The service commits the mails in groups, each one sled transaction (src/service.rs
+//! `GROUP`). A mail judged on the service's thread (one judge, or no worker took it)
+//! reads the store without the group it would join: it stands if the group's writes
+//! (a [`Writes`] of their own) touch nothing it read, else the group is committed and
+//! the mail judged again.
 
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -72,6 +78,11 @@ impl Writes {
             self.0.insert(Key::Campaign(c.id.clone()));
             self.0.insert(Key::CampaignIds);
         }
+    }
+
+    /// Whether `key` was written.
+    pub fn has(&self, key: &Key) -> bool {
+        self.0.contains(key)
     }
 
     /// Whether any of `reads` was written.

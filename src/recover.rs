@@ -537,6 +537,7 @@ pub fn recover(config: &Config, clock: Clock) -> Result<Recovered, ShellError> {
         prestaged: Default::default(),
         judges: 1,
         judge_batch_first: false,
+        group: 1,
     };
     let inbox = config.inbox_path();
     let mut last = base;

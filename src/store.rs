@@ -805,70 +805,26 @@ impl SledStore {
         changes: &Changes,
         seq: Option<u64>,
     ) -> Result<Vec<u64>, StoreError> {
+        let mut keys = self.commit_group_unflushed(&[(changes, seq)])?;
+        Ok(keys.pop().unwrap_or_default())
+    }
+
+    /// Several mails' changes, in their order, in one transaction (the batch's group
+    /// commit, src/service.rs): all of them or none. sled writes a transaction's
+    /// manifest and rolls its write buffer at each commit, each time with a
+    /// `sync_file_range` of its own; one transaction for a group of mails pays that once.
+    /// The journal entry recorded is the group's last. Returns each one's outbox keys.
+    pub fn commit_group_unflushed(
+        &self,
+        group: &[(&Changes, Option<u64>)],
+    ) -> Result<Vec<Vec<u64>>, StoreError> {
         // Everything is serialized and every key chosen before the transaction, so the
         // closure (which sled may run more than once) has no side effects.
-        let now = changes_time(changes);
-        let games: Vec<GameWrite> = changes
-            .games
+        let prepared: Vec<Prepared> = group
             .iter()
-            .map(GameWrite::of)
-            .chain(changes.headers.iter().map(GameWrite::header_of))
-            .collect::<Result<_, StoreError>>()?;
-        let outbox: Vec<(u64, Vec<u8>)> = changes
-            .outbox
-            .iter()
-            .map(|m| {
-                let id = self.db.generate_id().map_err(err)?;
-                let item = OutboxItem {
-                    mail: m.clone(),
-                    attempts: 0,
-                    not_before: 0,
-                    last_error: None,
-                    failed: false,
-                };
-                Ok((id, encode_outbox(&item)?))
-            })
-            .collect::<Result<_, StoreError>>()?;
-        let log: Vec<(Vec<u8>, Vec<u8>)> = changes
-            .log
-            .iter()
-            .map(|l| {
-                let mut k = l.game.as_bytes().to_vec();
-                k.push(0);
-                k.extend_from_slice(&self.db.generate_id().map_err(err)?.to_be_bytes());
-                Ok((k, serde_json::to_vec(l).map_err(err)?))
-            })
-            .collect::<Result<_, StoreError>>()?;
-        let senders: Vec<(Vec<u8>, Vec<u8>)> = changes
-            .senders
-            .iter()
-            .map(|s| {
-                Ok((
-                    s.address.as_bytes().to_vec(),
-                    serde_json::to_vec(s).map_err(err)?,
-                ))
-            })
-            .collect::<Result<_, StoreError>>()?;
-        let records: Vec<(Vec<u8>, Vec<u8>)> = changes
-            .records
-            .iter()
-            .map(|r| {
-                Ok((
-                    r.address.as_bytes().to_vec(),
-                    serde_json::to_vec(r).map_err(err)?,
-                ))
-            })
-            .collect::<Result<_, StoreError>>()?;
-        let campaigns: Vec<(Vec<u8>, Vec<u8>)> = changes
-            .campaigns
-            .iter()
-            .map(|c| {
-                Ok((
-                    c.id.as_bytes().to_vec(),
-                    serde_json::to_vec(c).map_err(err)?,
-                ))
-            })
-            .collect::<Result<_, StoreError>>()?;
+            .map(|(changes, _)| self.prepare(changes))
+            .collect::<Result<_, _>>()?;
+        let seq = group.iter().filter_map(|(_, seq)| *seq).max();
         let trees: &[&sled::Tree] = &[
             &self.games,
             &self.processed,
@@ -893,32 +849,111 @@ impl SledStore {
                 if let Some(seq) = seq {
                     m.insert(JOURNAL_SEQ, &seq.to_be_bytes())?;
                 }
-                for id in &changes.processed {
-                    p.insert(id.as_bytes(), &now.to_be_bytes())?;
-                }
-                for w in &games {
-                    w.write(g, st, h, d, i)?;
-                }
-                for (k, v) in &outbox {
-                    o.insert(&k.to_be_bytes(), v.as_slice())?;
-                }
-                for (k, v) in &log {
-                    l.insert(k.as_slice(), v.as_slice())?;
-                }
-                for (k, v) in &senders {
-                    s.insert(k.as_slice(), v.as_slice())?;
-                }
-                for (k, v) in &records {
-                    r.insert(k.as_slice(), v.as_slice())?;
-                }
-                for (k, v) in &campaigns {
-                    c.insert(k.as_slice(), v.as_slice())?;
+                for w in &prepared {
+                    for id in w.processed {
+                        p.insert(id.as_bytes(), &w.now.to_be_bytes())?;
+                    }
+                    for game in &w.games {
+                        game.write(g, st, h, d, i)?;
+                    }
+                    for (k, v) in &w.outbox {
+                        o.insert(&k.to_be_bytes(), v.as_slice())?;
+                    }
+                    for (k, v) in &w.log {
+                        l.insert(k.as_slice(), v.as_slice())?;
+                    }
+                    for (k, v) in &w.senders {
+                        s.insert(k.as_slice(), v.as_slice())?;
+                    }
+                    for (k, v) in &w.records {
+                        r.insert(k.as_slice(), v.as_slice())?;
+                    }
+                    for (k, v) in &w.campaigns {
+                        c.insert(k.as_slice(), v.as_slice())?;
+                    }
                 }
                 Ok(())
             })
             .map_err(|e: TransactionError<String>| err(format!("transaction failed: {e:?}")))?;
-        Ok(outbox.into_iter().map(|(k, _)| k).collect())
+        Ok(prepared
+            .into_iter()
+            .map(|w| w.outbox.into_iter().map(|(k, _)| k).collect())
+            .collect())
     }
+
+    /// One mail's changes serialized and keyed, ready for a transaction.
+    fn prepare<'c>(&self, changes: &'c Changes) -> Result<Prepared<'c>, StoreError> {
+        let games: Vec<GameWrite> = changes
+            .games
+            .iter()
+            .map(GameWrite::of)
+            .chain(changes.headers.iter().map(GameWrite::header_of))
+            .collect::<Result<_, StoreError>>()?;
+        let outbox: Vec<(u64, Vec<u8>)> = changes
+            .outbox
+            .iter()
+            .map(|m| {
+                let id = self.db.generate_id().map_err(err)?;
+                let item = OutboxItem {
+                    mail: m.clone(),
+                    attempts: 0,
+                    not_before: 0,
+                    last_error: None,
+                    failed: false,
+                };
+                Ok((id, encode_outbox(&item)?))
+            })
+            .collect::<Result<_, StoreError>>()?;
+        let log: Vec<Pair> = changes
+            .log
+            .iter()
+            .map(|l| {
+                let mut k = l.game.as_bytes().to_vec();
+                k.push(0);
+                k.extend_from_slice(&self.db.generate_id().map_err(err)?.to_be_bytes());
+                Ok((k, serde_json::to_vec(l).map_err(err)?))
+            })
+            .collect::<Result<_, StoreError>>()?;
+        fn keyed<T: serde::Serialize>(
+            items: &[T],
+            key: impl Fn(&T) -> &str,
+        ) -> Result<Vec<Pair>, StoreError> {
+            items
+                .iter()
+                .map(|x| {
+                    Ok((
+                        key(x).as_bytes().to_vec(),
+                        serde_json::to_vec(x).map_err(err)?,
+                    ))
+                })
+                .collect()
+        }
+        Ok(Prepared {
+            now: changes_time(changes),
+            processed: &changes.processed,
+            games,
+            outbox,
+            log,
+            senders: keyed(&changes.senders, |s| &s.address)?,
+            records: keyed(&changes.records, |r| &r.address)?,
+            campaigns: keyed(&changes.campaigns, |c| &c.id)?,
+        })
+    }
+}
+
+/// A key and its value, serialized.
+type Pair = (Vec<u8>, Vec<u8>);
+
+/// What one mail's commit writes, serialized, its keys chosen.
+struct Prepared<'c> {
+    now: i64,
+    processed: &'c [String],
+    games: Vec<GameWrite>,
+    outbox: Vec<(u64, Vec<u8>)>,
+    log: Vec<Pair>,
+    senders: Vec<Pair>,
+    records: Vec<Pair>,
+    campaigns: Vec<Pair>,
 }
 
 fn changes_time(changes: &Changes) -> i64 {
@@ -1007,6 +1042,41 @@ mod tests {
         // A damaged frame is an error, not a panic.
         let cut = deflated(FRAMED, &[&[0, 0, 9, 9], b"{}"]).unwrap();
         assert!(decode_outbox(&cut).is_err());
+    }
+
+    /// Issue 11, group commit: the mails of a group are committed in one transaction, in
+    /// their order. Each gets its own outbox keys, in order and after the previous mail's;
+    /// every processed mark is written; the journal entry recorded is the group's last
+    /// (whatever the order of the entries given), and a mail with no entry leaves it be.
+    #[test]
+    fn a_group_of_mails_commits_in_one_transaction_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SledStore::open(&dir.path().join("db")).unwrap();
+        let mail = |n: usize| Changes {
+            processed: vec![format!("mail-{n}")],
+            outbox: (0..n).map(|_| reply(100)).collect(),
+            ..Default::default()
+        };
+        let (a, b, c) = (mail(1), mail(2), mail(3));
+        let keys = store
+            .commit_group_unflushed(&[(&a, Some(9)), (&b, None), (&c, Some(7))])
+            .unwrap();
+        assert_eq!(keys.iter().map(Vec::len).collect::<Vec<_>>(), vec![1, 2, 3]);
+        let flat: Vec<u64> = keys.concat();
+        assert!(flat.windows(2).all(|w| w[0] < w[1]), "{flat:?}");
+        let stored: Vec<u64> = store
+            .outbox()
+            .unwrap()
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect();
+        assert_eq!(stored, flat);
+        for n in 1..=3 {
+            assert!(store.is_processed(&format!("mail-{n}")).unwrap());
+        }
+        assert_eq!(store.journal_seq().unwrap(), 9);
+        store.commit_group_unflushed(&[(&mail(0), None)]).unwrap();
+        assert_eq!(store.journal_seq().unwrap(), 9, "no entry: left as it was");
     }
 
     /// A compaction and an open store exclude each other, whichever comes first: no store

@@ -935,12 +935,14 @@ fn mails_judged_side_by_side_end_as_if_judged_in_order() {
 }
 
 /// The whole database after `rounds` rounds of bot mail over twelve games (Castello and
-/// Castle Risk), each round one batch, judged by `judges` threads: the backup's bytes.
+/// Castle Risk), each round one batch, judged by `judges` threads and committed in groups
+/// of at most `group` mails (1: each alone): the backup's bytes.
 /// Every third round a Castello game ends by a resignation that comes, in the same batch,
 /// before its other seat's move.
-fn database_after_rounds(dir: &Path, judges: usize, rounds: usize) -> Vec<u8> {
+fn database_after_rounds(dir: &Path, judges: usize, group: usize, rounds: usize) -> Vec<u8> {
     let mut j = open(dir, 47);
     j.svc.judges = judges;
+    j.svc.group = group;
     j.svc.judge_batch_first = judges > 1;
     let mut bots = MailPlayers::new(&j.svc, "same").unwrap();
     let mut ids = Vec::new();
@@ -974,16 +976,25 @@ fn database_after_rounds(dir: &Path, judges: usize, rounds: usize) -> Vec<u8> {
     std::fs::read(file).unwrap()
 }
 
-/// Issue 11, throughput: judging a batch's mails side by side changes nothing. The same
-/// games, the same mail and the same clock and entropy, judged by one thread and by four
-/// (each batch judged whole before any of it is committed: the stalest schedule):
+/// Issue 11, throughput: judging a batch's mails side by side and committing them in
+/// groups changes nothing. The same games, the same mail and the same clock and entropy,
+/// judged by one thread and committed one by one, and judged by four (each batch judged
+/// whole before any of it is committed: the stalest schedule) and committed in groups:
 /// the two databases are the same, record for record, byte for byte (the outbox keys, the
 /// log, the senders' records, every game's history).
 #[test]
 fn judging_side_by_side_gives_the_database_of_judging_in_order() {
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let in_order = database_after_rounds(a.path(), 1, 12);
-    let side_by_side = database_after_rounds(b.path(), 4, 12);
+    let in_order = database_after_rounds(a.path(), 1, 1, 12);
+    let side_by_side = database_after_rounds(b.path(), 4, castellan::service::GROUP, 12);
+    // One thread, committing in groups: each mail judged on the store without the group
+    // it joins, and judged again if it read what the group writes.
+    let c = tempfile::tempdir().unwrap();
+    let in_groups = database_after_rounds(c.path(), 1, castellan::service::GROUP, 12);
+    assert!(
+        in_order == in_groups,
+        "one thread, in groups: not the same database"
+    );
     assert!(in_order.len() > 100_000, "{} bytes", in_order.len());
     let (x, y) = (
         String::from_utf8_lossy(&in_order),
