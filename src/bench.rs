@@ -84,6 +84,11 @@ pub struct TablesRun {
     pub inbox_ms_per_mail: f64,
     pub tick_ms_per_mail: f64,
     pub outbox_ms_per_mail: f64,
+    /// CPU time of the whole process (every thread: judges, writers, sled's) inside the
+    /// service passes, per order mail, in ms; and that over the passes' time: how many
+    /// cores the service kept busy.
+    pub service_cpu_ms_per_mail: f64,
+    pub service_cores_busy: f64,
     /// Order mails per second of inbox time alone: handled, durable and acknowledged.
     pub mails_per_sec_inbox: f64,
     /// One service pass (all the tables' mails of a round), in ms.
@@ -162,6 +167,19 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
     }
     let i = ((sorted.len() - 1) as f64 * p).round() as usize;
     sorted[i.min(sorted.len() - 1)].as_secs_f64() * 1000.0
+}
+
+/// CPU time used so far by every thread of this process.
+fn process_cpu() -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec for the call to fill.
+    if unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) } != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
 /// Peak resident memory of this process (VmHWM), in KiB.
@@ -266,6 +284,7 @@ fn run_tables(
     let mut latencies = Vec::with_capacity(s.mails);
     let mut passes = Vec::new();
     let mut service_time = Duration::ZERO;
+    let mut service_cpu = Duration::ZERO;
     // Inbox (parse, judge, commit, flush, acknowledge), tick, outbox drain.
     let mut phases = [Duration::ZERO; 3];
     let mut mails = 0;
@@ -282,11 +301,12 @@ fn run_tables(
         local.pass_after(0)?;
         all_ids.extend(ids.iter().cloned());
         let played = play_games(svc, &mut bots, &ids, s.mails - mails, max_lines, |round| {
-            let t0 = Instant::now();
+            let (t0, cpu0) = (Instant::now(), process_cpu());
             let pass = local
                 .pass_after(60)
                 .map_err(|e| PlayError::Io(e.to_string()))?;
             let end = Instant::now();
+            service_cpu += process_cpu().saturating_sub(cpu0);
             phases[0] += pass.inbox_time;
             phases[1] += pass.tick_time;
             phases[2] += pass.outbox_time;
@@ -344,6 +364,8 @@ fn run_tables(
         inbox_ms_per_mail: phases[0].as_secs_f64() * 1000.0 / mails.max(1) as f64,
         tick_ms_per_mail: phases[1].as_secs_f64() * 1000.0 / mails.max(1) as f64,
         outbox_ms_per_mail: phases[2].as_secs_f64() * 1000.0 / mails.max(1) as f64,
+        service_cpu_ms_per_mail: service_cpu.as_secs_f64() * 1000.0 / mails.max(1) as f64,
+        service_cores_busy: service_cpu.as_secs_f64() / service.max(1e-9),
         mails_per_sec_inbox: mails as f64 / phases[0].as_secs_f64().max(1e-9),
         pass_ms_p50: percentile(&passes, 0.50),
         pass_ms_p99: percentile(&passes, 0.99),
@@ -796,12 +818,14 @@ impl BenchReport {
         for t in &self.tables {
             out += &format!(
                 "  {} table(s), ms a mail by phase: inbox {:.2} (handled, durable, acknowledged: \
-                 {:.1} mails/s), tick {:.2}, outbox {:.2}\n",
+                 {:.1} mails/s), tick {:.2}, outbox {:.2}; CPU {:.2} ms a mail, {:.2} cores busy\n",
                 t.tables,
                 t.inbox_ms_per_mail,
                 t.mails_per_sec_inbox,
                 t.tick_ms_per_mail,
-                t.outbox_ms_per_mail
+                t.outbox_ms_per_mail,
+                t.service_cpu_ms_per_mail,
+                t.service_cores_busy
             );
         }
         for t in &self.tables {
