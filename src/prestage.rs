@@ -4,9 +4,11 @@
 //! mail are known as soon as it is committed, but may go only once the batch is flushed
 //! (issue 11: no reply before the flush). Rendering them (MIME, quoted-printable) and
 //! writing their files was a quarter of the service's time, done after the batch, while a
-//! core sat idle during it. A [`Prestager`] takes each committed reply to a thread of its
-//! own, which renders it and writes it to a hidden temporary file of the outbox folder:
-//! not synced and never read there. The drain that follows the flush adopts those files
+//! core sat idle during it. A [`Prestager`] takes each reply, as soon as its mail is judged
+//! for good (before its group's commit), to threads of its own (one a core), which render
+//! it and write it to a hidden temporary file of the outbox folder: not synced and never
+//! read there. Once the mail is committed the reply is bound to its outbox key; one never
+//! bound (its group's commit failed) is removed with the batch. The drain that follows the flush adopts those files
 //! ([`castellan_mail::Mailer::adopt`]) instead of rendering the replies again, and makes
 //! them durable and visible as it does every batch (one `syncfs`, the renames, one fsync
 //! of the folder).
@@ -18,7 +20,8 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
 use std::thread::JoinHandle;
 
 use castellan_mail::{OutgoingMail, Staged};
@@ -26,59 +29,107 @@ use castellan_mail::{OutgoingMail, Staged};
 /// Replies written ahead, by outbox key: their file and their Message-ID.
 pub type Prestaged = HashMap<u64, (Staged, String)>;
 
-/// The thread rendering and writing one batch's replies ahead of its flush.
+/// A reply handed to the writers before its outbox key is known (before its mail's
+/// commit): [`Prestager::bind`] gives it its key once it is committed.
+pub type Ticket = u64;
+
+/// Tickets, unique in this process (they name the hidden files too).
+static TICKETS: AtomicU64 = AtomicU64::new(0);
+
+type Job = (Ticket, OutgoingMail, i64);
+
+/// The threads rendering and writing one batch's replies ahead of its flush.
 pub struct Prestager {
-    to_worker: Option<mpsc::Sender<(u64, OutgoingMail, i64)>>,
-    worker: Option<JoinHandle<Prestaged>>,
+    to_workers: Option<mpsc::Sender<Job>>,
+    workers: Vec<JoinHandle<HashMap<Ticket, (Staged, String)>>>,
+    /// The outbox key of each reply whose mail is committed.
+    keys: Mutex<HashMap<Ticket, u64>>,
 }
 
 impl Prestager {
-    /// A thread writing into the file transport's folder `dir`. None if no thread can be
-    /// started (the drain renders the replies then).
-    pub fn start(dir: PathBuf) -> Option<Prestager> {
-        let (to_worker, jobs) = mpsc::channel::<(u64, OutgoingMail, i64)>();
-        let worker = std::thread::Builder::new()
-            .name("prestage".into())
-            .spawn(move || {
-                let mut done = Prestaged::new();
-                for (key, mail, date) in jobs {
-                    match castellan_mail::prestage(&dir, &mail, date, &format!("p{key}")) {
-                        Ok(staged) => {
-                            done.insert(key, (staged, mail.message_id));
+    /// `threads` threads (at least one) writing into the file transport's folder `dir`.
+    /// None if no thread can be started (the drain renders the replies then).
+    pub fn start(dir: PathBuf, threads: usize) -> Option<Prestager> {
+        let (to_workers, jobs) = mpsc::channel::<Job>();
+        let jobs = Arc::new(Mutex::new(jobs));
+        let mut workers = Vec::new();
+        for n in 0..threads.max(1) {
+            let (dir, jobs) = (dir.clone(), jobs.clone());
+            let spawned = std::thread::Builder::new()
+                .name(format!("prestage-{n}"))
+                .spawn(move || {
+                    let mut done = HashMap::new();
+                    loop {
+                        let job = jobs.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                        let Ok((ticket, mail, date)) = job else {
+                            return done;
+                        };
+                        let tag = format!("p{ticket}");
+                        match castellan_mail::prestage(&dir, &mail, date, &tag) {
+                            Ok(staged) => {
+                                done.insert(ticket, (staged, mail.message_id));
+                            }
+                            // The drain renders it, and says what is wrong with it.
+                            Err(e) => tracing::debug!("reply {ticket} not written ahead: {e}"),
                         }
-                        // The drain renders it, and says what is wrong with it.
-                        Err(e) => tracing::debug!("reply {key} not written ahead: {e}"),
                     }
-                }
-                done
-            })
-            .ok()?;
+                });
+            match spawned {
+                Ok(w) => workers.push(w),
+                Err(_) if !workers.is_empty() => break,
+                Err(_) => return None,
+            }
+        }
         Some(Prestager {
-            to_worker: Some(to_worker),
-            worker: Some(worker),
+            to_workers: Some(to_workers),
+            workers,
+            keys: Mutex::default(),
         })
     }
 
-    /// Render and write the reply at outbox key `key`, dated `date` (seconds since 1970).
-    pub fn stage(&self, key: u64, mail: OutgoingMail, date: i64) {
-        if let Some(tx) = &self.to_worker {
-            // A worker gone leaves the reply to the drain.
-            let _ = tx.send((key, mail, date));
+    /// Render and write `mail`, dated `date` (seconds since 1970), as soon as a thread is
+    /// free: its mail may still not be committed. Its ticket, for [`Prestager::bind`].
+    pub fn stage(&self, mail: OutgoingMail, date: i64) -> Ticket {
+        let ticket = TICKETS.fetch_add(1, Ordering::Relaxed);
+        if let Some(tx) = &self.to_workers {
+            // The workers gone leave the reply to the drain.
+            let _ = tx.send((ticket, mail, date));
         }
+        ticket
     }
 
-    /// Every reply written, once the thread has written them all: for a batch that is
-    /// flushed.
+    /// The reply of `ticket` is committed, at outbox key `key`. A reply never bound is
+    /// not the batch's to send: its file goes when the batch is done.
+    pub fn bind(&self, ticket: Ticket, key: u64) {
+        self.keys
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(ticket, key);
+    }
+
+    /// Every reply written, by its outbox key, once the threads have written them all:
+    /// for a batch that is flushed. The files of replies never bound are removed.
     pub fn done(mut self) -> Prestaged {
         self.finish()
     }
 
     fn finish(&mut self) -> Prestaged {
-        drop(self.to_worker.take());
-        self.worker
-            .take()
-            .and_then(|w| w.join().ok())
-            .unwrap_or_default()
+        drop(self.to_workers.take());
+        let keys = std::mem::take(&mut *self.keys.lock().unwrap_or_else(|e| e.into_inner()));
+        let mut out = Prestaged::new();
+        for w in self.workers.drain(..) {
+            for (ticket, file) in w.join().unwrap_or_default() {
+                match keys.get(&ticket) {
+                    Some(&key) => {
+                        out.insert(key, file);
+                    }
+                    None => {
+                        let _ = std::fs::remove_file(&(file.0).0);
+                    }
+                }
+            }
+        }
+        out
     }
 }
 
@@ -128,10 +179,17 @@ mod tests {
     #[test]
     fn a_flushed_batch_hands_over_its_hidden_files_by_key() {
         let dir = tempfile::tempdir().unwrap();
-        let p = Prestager::start(dir.path().to_path_buf()).unwrap();
-        p.stage(7, mail("ann@example.org", "a"), 0);
-        p.stage(9, mail("not an address", "b"), 0);
-        p.stage(11, mail("bob@example.org", "c"), 0);
+        let p = Prestager::start(dir.path().to_path_buf(), 2).unwrap();
+        for (key, to, id) in [
+            (7, "ann@example.org", "a"),
+            (9, "not an address", "b"),
+            (11, "bob@example.org", "c"),
+        ] {
+            let ticket = p.stage(mail(to, id), 0);
+            p.bind(ticket, key);
+        }
+        // Written ahead, but its mail was never committed: not the batch's to send.
+        p.stage(mail("cy@example.org", "d"), 0);
         let done = p.done();
         let mut keys: Vec<u64> = done.keys().copied().collect();
         keys.sort();
@@ -156,9 +214,10 @@ mod tests {
     #[test]
     fn a_batch_dropped_before_its_flush_leaves_nothing() {
         let dir = tempfile::tempdir().unwrap();
-        let p = Prestager::start(dir.path().to_path_buf()).unwrap();
+        let p = Prestager::start(dir.path().to_path_buf(), 2).unwrap();
         for k in 0..20 {
-            p.stage(k, mail("ann@example.org", &format!("m{k}")), 0);
+            let ticket = p.stage(mail("ann@example.org", &format!("m{k}")), 0);
+            p.bind(ticket, k);
         }
         drop(p);
         assert!(hidden_files(dir.path()).is_empty());

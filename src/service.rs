@@ -115,7 +115,8 @@ pub const GROUP: usize = 16;
 /// A mail of a batch judged, waiting for its group's commit.
 struct Pending<'a> {
     changes: Changes,
-    env: Env,
+    /// Its replies handed to the writers ahead (src/prestage.rs), in order.
+    tickets: Vec<crate::prestage::Ticket>,
     seq: Option<u64>,
     path: &'a PathBuf,
 }
@@ -392,27 +393,42 @@ impl Service {
         prestager: Option<&crate::prestage::Prestager>,
     ) -> Result<Handled, StoreError> {
         let keys = self.store.commit_unflushed_seq(changes, seq)?;
-        self.committed(changes, keys, env, prestager);
+        if let Some(p) = prestager {
+            let tickets = self.write_ahead(changes, env, Some(p));
+            for (ticket, key) in tickets.into_iter().zip(keys) {
+                p.bind(ticket, key);
+            }
+        }
+        self.count_answers(changes);
         Ok(Handled::Committed {
             replies: changes.outbox.len(),
         })
     }
 
-    /// After `changes` committed with the outbox keys `keys`: its replies handed to
-    /// `prestager`, its answers counted.
-    fn committed(
+    /// The replies of `changes` handed to `prestager`, if any, to be written ahead of the
+    /// flush (before their mail is committed, maybe: each [`Prestager::bind`]s to its
+    /// outbox key once it is). Their tickets, in order.
+    ///
+    /// [`Prestager::bind`]: crate::prestage::Prestager::bind
+    fn write_ahead(
         &self,
         changes: &Changes,
-        keys: Vec<u64>,
         env: Env,
         prestager: Option<&crate::prestage::Prestager>,
-    ) {
-        if let Some(p) = prestager {
-            let from = &self.config.judge.address;
-            for (key, reply) in keys.into_iter().zip(&changes.outbox) {
-                p.stage(key, to_outgoing(reply, from), env.now);
-            }
-        }
+    ) -> Vec<crate::prestage::Ticket> {
+        let Some(p) = prestager else {
+            return Vec::new();
+        };
+        let from = &self.config.judge.address;
+        changes
+            .outbox
+            .iter()
+            .map(|reply| p.stage(to_outgoing(reply, from), env.now))
+            .collect()
+    }
+
+    /// The answers of a committed mail, counted for the metrics.
+    fn count_answers(&self, changes: &Changes) {
         if let Ok(mut counts) = self.answers.lock() {
             for a in &changes.answers {
                 *counts.entry(a.clone()).or_insert(0) += 1;
@@ -628,9 +644,11 @@ impl Service {
                 });
                 match judged {
                     Ok(Some(changes)) => {
+                        // Its replies are rendered and written meanwhile.
+                        let tickets = self.write_ahead(&changes, *env, prestager);
                         group.push(Pending {
+                            tickets,
                             changes,
-                            env: *env,
                             seq,
                             path,
                         });
@@ -696,16 +714,22 @@ impl Service {
             }
         };
         for (j, keys) in group.drain(..).zip(keys) {
-            self.committed(&j.changes, keys, j.env, prestager);
+            if let Some(p) = prestager {
+                for (&ticket, key) in j.tickets.iter().zip(keys) {
+                    p.bind(ticket, key);
+                }
+            }
+            self.count_answers(&j.changes);
             taken.push(j.path);
         }
         Ok(())
     }
 
-    /// A thread to write a batch's replies ahead of its flush: for the file transport.
+    /// Threads (one a core) to write a batch's replies ahead of its flush: for the file
+    /// transport.
     fn prestager(&self) -> Option<crate::prestage::Prestager> {
         match self.transport() {
-            Transport::File { dir } => crate::prestage::Prestager::start(dir),
+            Transport::File { dir } => crate::prestage::Prestager::start(dir, self.judges),
             _ => None,
         }
     }
