@@ -100,6 +100,9 @@ pub struct TablesRun {
     pub latency_ms_p99: f64,
     pub latency_ms_max: f64,
     pub database_bytes: u64,
+    /// The bytes of every key and value held at the end: what a compacted database must
+    /// store (`database_bytes` over it: how much more sled's file takes).
+    pub live_bytes: u64,
     pub largest_value_bytes: u64,
     pub largest_value_tree: String,
     /// What the games' mail cost their players (issue 12): mails per player per round,
@@ -125,6 +128,8 @@ pub struct LongGame {
     pub largest_value_bytes: u64,
     pub largest_value_tree: String,
     pub database_bytes: u64,
+    /// As [`TablesRun::live_bytes`].
+    pub live_bytes: u64,
 }
 
 /// `serve --once` in a child process over a data folder holding `games` stored games.
@@ -376,6 +381,7 @@ fn run_tables(
             .map(|d| d.as_secs_f64() * 1000.0)
             .unwrap_or(0.0),
         database_bytes: crate::compact::dir_size(&svc.config.database_path()),
+        live_bytes: svc.store.live_bytes()?,
         largest_value_bytes,
         largest_value_tree,
         mail,
@@ -514,6 +520,7 @@ fn run_long_game(s: &BenchSettings, base: &Config, dir: &Path) -> Result<LongRun
             largest_value_bytes,
             largest_value_tree,
             database_bytes: crate::compact::dir_size(&svc.config.database_path()),
+            live_bytes: svc.store.live_bytes()?,
         },
         early,
         late,
