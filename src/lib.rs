@@ -15,7 +15,8 @@
 //! * [`cli`]: raw flags (clap); `main` resolves them against [`config`].
 //! * [`error`]: why a command failed ([`error::ShellError`]), and its exit code.
 //! * [`config`]: config/castellan.yaml, every key optional, defaults need no mail server.
-//! * [`store`]: sled behind the judge's `Store`: one transaction per message, flushed.
+//! * [`store`]: sled behind the judge's `Store`: a batch's messages committed in groups, one
+//!   transaction a group, flushed once a batch.
 //! * [`service`]: parse → judge → commit → acknowledge; the outbox with retries.
 //! * [`prestage`]: a batch's replies rendered and written (hidden) while it is handled.
 //! * [`optimistic`]: a batch's mails judged side by side, committed in order.
