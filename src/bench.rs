@@ -61,6 +61,42 @@ pub struct BenchReport {
     pub engine: Vec<EngineSpeed>,
 }
 
+/// [`crate::service::BatchTimes`] per order mail, in ms.
+#[derive(Debug, Serialize)]
+pub struct InboxSteps {
+    pub batches: u64,
+    /// Reading and parsing the messages.
+    pub read: f64,
+    /// The journal entries written ahead (one fdatasync a batch).
+    pub journal: f64,
+    /// Judging (side by side) and committing in groups.
+    pub judge_and_commit: f64,
+    /// Of that, the group commits on the service's thread.
+    pub commit: f64,
+    /// Waiting for the replies written ahead.
+    pub writers: f64,
+    /// The batch's flush to the device (sled, then one syncfs).
+    pub flush: f64,
+    /// Moving the messages to cur/.
+    pub acknowledge: f64,
+}
+
+impl InboxSteps {
+    fn of(t: &crate::service::BatchTimes, mails: usize) -> InboxSteps {
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0 / mails.max(1) as f64;
+        InboxSteps {
+            batches: t.batches,
+            read: ms(t.read),
+            journal: ms(t.journal),
+            judge_and_commit: ms(t.judge_and_commit),
+            commit: ms(t.commit),
+            writers: ms(t.writers),
+            flush: ms(t.flush),
+            acknowledge: ms(t.acknowledge),
+        }
+    }
+}
+
 /// One count of tables, end to end.
 #[derive(Debug, Serialize)]
 pub struct TablesRun {
@@ -89,6 +125,8 @@ pub struct TablesRun {
     /// cores the service kept busy.
     pub service_cpu_ms_per_mail: f64,
     pub service_cores_busy: f64,
+    /// The inbox time by step, per order mail, in ms, and the batches it took.
+    pub inbox_steps: InboxSteps,
     /// Order mails per second of inbox time alone: handled, durable and acknowledged.
     pub mails_per_sec_inbox: f64,
     /// One service pass (all the tables' mails of a round), in ms.
@@ -290,6 +328,8 @@ fn run_tables(
     let mut passes = Vec::new();
     let mut service_time = Duration::ZERO;
     let mut service_cpu = Duration::ZERO;
+    let mut steps = crate::service::BatchTimes::default();
+    let batch_times = || *svc.batch_times.lock().unwrap_or_else(|e| e.into_inner());
     // Inbox (parse, judge, commit, flush, acknowledge), tick, outbox drain.
     let mut phases = [Duration::ZERO; 3];
     let mut mails = 0;
@@ -306,12 +346,13 @@ fn run_tables(
         local.pass_after(0)?;
         all_ids.extend(ids.iter().cloned());
         let played = play_games(svc, &mut bots, &ids, s.mails - mails, max_lines, |round| {
-            let (t0, cpu0) = (Instant::now(), process_cpu());
+            let (t0, cpu0, steps0) = (Instant::now(), process_cpu(), batch_times());
             let pass = local
                 .pass_after(60)
                 .map_err(|e| PlayError::Io(e.to_string()))?;
             let end = Instant::now();
             service_cpu += process_cpu().saturating_sub(cpu0);
+            steps += batch_times() - steps0;
             phases[0] += pass.inbox_time;
             phases[1] += pass.tick_time;
             phases[2] += pass.outbox_time;
@@ -371,6 +412,7 @@ fn run_tables(
         outbox_ms_per_mail: phases[2].as_secs_f64() * 1000.0 / mails.max(1) as f64,
         service_cpu_ms_per_mail: service_cpu.as_secs_f64() * 1000.0 / mails.max(1) as f64,
         service_cores_busy: service_cpu.as_secs_f64() / service.max(1e-9),
+        inbox_steps: InboxSteps::of(&steps, mails),
         mails_per_sec_inbox: mails as f64 / phases[0].as_secs_f64().max(1e-9),
         pass_ms_p50: percentile(&passes, 0.50),
         pass_ms_p99: percentile(&passes, 0.99),
@@ -833,6 +875,20 @@ impl BenchReport {
                 t.outbox_ms_per_mail,
                 t.service_cpu_ms_per_mail,
                 t.service_cores_busy
+            );
+            let st = &t.inbox_steps;
+            out += &format!(
+                "    inbox by step, ms a mail: read {:.2}, journal {:.2}, judge and commit {:.2} \
+                 (group commits {:.2}), waiting for the writers {:.2}, flush {:.2}, \
+                 acknowledgement {:.2}; {} batches\n",
+                st.read,
+                st.journal,
+                st.judge_and_commit,
+                st.commit,
+                st.writers,
+                st.flush,
+                st.acknowledge,
+                st.batches
             );
         }
         for t in &self.tables {

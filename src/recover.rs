@@ -538,6 +538,7 @@ pub fn recover(config: &Config, clock: Clock) -> Result<Recovered, ShellError> {
         judges: 1,
         judge_batch_first: false,
         group: 1,
+        batch_times: Default::default(),
     };
     let inbox = config.inbox_path();
     let mut last = base;

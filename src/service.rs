@@ -92,6 +92,57 @@ pub struct Service {
     /// At most this many mails of a batch committed in one transaction ([`GROUP`]; 1
     /// commits each mail alone, as soon as it is judged).
     pub group: usize,
+    /// Where the inbox batches' time went, summed since start (`castellan bench`).
+    pub batch_times: std::sync::Mutex<BatchTimes>,
+}
+
+/// Time spent in the steps of the inbox batches (src/service.rs `process_listed`), summed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
+pub struct BatchTimes {
+    pub batches: u64,
+    /// Reading and parsing the batch's messages.
+    pub read: std::time::Duration,
+    /// The batch's journal entries written ahead (one fdatasync).
+    pub journal: std::time::Duration,
+    /// Judging the mails and committing them in groups.
+    pub judge_and_commit: std::time::Duration,
+    /// Of that, the group commits (sled transactions) on the service's thread.
+    pub commit: std::time::Duration,
+    /// Waiting for the replies written ahead.
+    pub writers: std::time::Duration,
+    /// The batch's flush to the device.
+    pub flush: std::time::Duration,
+    /// Moving the batch's messages to cur/.
+    pub acknowledge: std::time::Duration,
+}
+
+impl std::ops::Sub for BatchTimes {
+    type Output = BatchTimes;
+    fn sub(self, o: BatchTimes) -> BatchTimes {
+        BatchTimes {
+            batches: self.batches - o.batches,
+            read: self.read.saturating_sub(o.read),
+            journal: self.journal.saturating_sub(o.journal),
+            judge_and_commit: self.judge_and_commit.saturating_sub(o.judge_and_commit),
+            commit: self.commit.saturating_sub(o.commit),
+            writers: self.writers.saturating_sub(o.writers),
+            flush: self.flush.saturating_sub(o.flush),
+            acknowledge: self.acknowledge.saturating_sub(o.acknowledge),
+        }
+    }
+}
+
+impl std::ops::AddAssign for BatchTimes {
+    fn add_assign(&mut self, o: BatchTimes) {
+        self.batches += o.batches;
+        self.read += o.read;
+        self.journal += o.journal;
+        self.judge_and_commit += o.judge_and_commit;
+        self.commit += o.commit;
+        self.writers += o.writers;
+        self.flush += o.flush;
+        self.acknowledge += o.acknowledge;
+    }
 }
 
 /// How many threads judge a batch's mails side by side (src/optimistic.rs): the cores.
@@ -216,6 +267,7 @@ impl Service {
             judges: judges(),
             judge_batch_first: false,
             group: GROUP,
+            batch_times: Default::default(),
         })
     }
 
@@ -505,6 +557,16 @@ impl Service {
             let mut read: Vec<(&PathBuf, String, castellan_judge::Inbound)> =
                 Vec::with_capacity(batch.len());
             let mut held_bytes = 0;
+            let mut times = BatchTimes {
+                batches: 1,
+                ..Default::default()
+            };
+            let mut step = std::time::Instant::now();
+            let mut lap = |d: &mut std::time::Duration| {
+                let now = std::time::Instant::now();
+                *d += now - step;
+                step = now;
+            };
             for path in batch {
                 if held_bytes >= BATCH_BYTES {
                     break;
@@ -535,6 +597,7 @@ impl Service {
                     }
                 }
             }
+            lap(&mut times.read);
             // The write-ahead step for the whole batch: one fsync.
             let envs: Vec<Env> = read.iter().map(|_| self.env()).collect();
             let seqs = self.journal.begin_all(|first| {
@@ -551,16 +614,21 @@ impl Service {
             if !read.is_empty() {
                 fault_point("after-journal");
             }
-            self.judge_and_commit(&read, &envs, seqs, prestager.as_ref(), held, &mut taken)?;
+            lap(&mut times.journal);
+            times.commit =
+                self.judge_and_commit(&read, &envs, seqs, prestager.as_ref(), held, &mut taken)?;
+            lap(&mut times.judge_and_commit);
             // Every reply written ahead, so that the batch's flush makes them durable too:
             // one `syncfs` rather than the database's fsyncs, then the outbox's own.
             let ahead = prestager.map(|p| p.done()).unwrap_or_default();
+            lap(&mut times.writers);
             let outbox = (!ahead.is_empty()).then(|| self.config.outbox_path());
             if let Err(e) = self.flush_with(false, outbox.as_deref()) {
                 crate::prestage::discard(ahead);
                 return Err(e.into());
             }
             fault_point("after-commit");
+            lap(&mut times.flush);
             // Every message of the batch moved to cur/, not fsynced: the processed marks
             // (flushed) say it was handled, and the journal's entry finds it in new/ or
             // cur/ (src/recover.rs), so a move a power cut undoes costs only a second
@@ -572,13 +640,16 @@ impl Service {
             }
             n += taken.len();
             self.prestaged_lock().extend(ahead);
+            lap(&mut times.acknowledge);
+            *self.batch_times.lock().unwrap_or_else(|e| e.into_inner()) += times;
         }
         Ok(n)
     }
 
     /// The batch's mails `read` (with their times and entropy `envs` and journal entries
     /// `seqs`), judged side by side and committed in order (src/optimistic.rs); each one
-    /// taken goes into `taken`, one kept for a game in quarantine into `held`.
+    /// taken goes into `taken`, one kept for a game in quarantine into `held`. Returns the
+    /// time spent in the group commits.
     fn judge_and_commit<'a>(
         &self,
         read: &'a [(&'a PathBuf, String, castellan_judge::Inbound)],
@@ -587,14 +658,14 @@ impl Service {
         prestager: Option<&crate::prestage::Prestager>,
         held: &mut std::collections::HashSet<PathBuf>,
         taken: &mut Vec<&'a PathBuf>,
-    ) -> Result<(), ShellError> {
+    ) -> Result<std::time::Duration, ShellError> {
         // Judged side by side, committed in order (src/optimistic.rs).
         let mails: Vec<(&castellan_judge::Inbound, Env)> = read
             .iter()
             .zip(envs)
             .map(|((_, _, inbound), env)| (inbound, *env))
             .collect();
-        std::thread::scope(|scope| -> Result<(), ShellError> {
+        std::thread::scope(|scope| -> Result<std::time::Duration, ShellError> {
             let mut ahead = (mails.len() > 1 && self.judges > 1)
                 .then(|| Ahead::start(scope, &self.judge, &self.store, &mails, self.judges));
             if let (Some(a), true) = (ahead.as_mut(), self.judge_batch_first) {
@@ -604,6 +675,8 @@ impl Service {
             let (mut written, mut pending) = (Writes::default(), Writes::default());
             // Mails judged, waiting to be committed together in one transaction.
             let mut group: Vec<Pending<'a>> = Vec::new();
+            // Time in the group commits.
+            let mut spent = std::time::Duration::ZERO;
             let mails = read.iter().zip(envs).zip(seqs).enumerate();
             for (i, (((path, _, inbound), env), seq)) in mails {
                 // A second copy of a mail of this same batch is applied once: its first
@@ -632,7 +705,7 @@ impl Service {
                     let changes = match judged {
                         Some(changes) => changes,
                         None => {
-                            self.commit_group(&mut group, prestager, taken)?;
+                            self.commit_group(&mut group, prestager, taken, &mut spent)?;
                             pending = Writes::default();
                             self.judge.handle(&self.store, inbound, env)?
                         }
@@ -653,7 +726,7 @@ impl Service {
                             path,
                         });
                         if group.len() >= self.group {
-                            self.commit_group(&mut group, prestager, taken)?;
+                            self.commit_group(&mut group, prestager, taken, &mut spent)?;
                             pending = Writes::default();
                         }
                     }
@@ -668,7 +741,7 @@ impl Service {
                         tracing::warn!("{}: kept for later: {}", path.display(), e.0);
                         held.insert((*path).clone());
                         // The game is marked and its game master told, once.
-                        self.commit_group(&mut group, prestager, taken)?;
+                        self.commit_group(&mut group, prestager, taken, &mut spent)?;
                         pending = Writes::default();
                         let told = self.judge.quarantined(&self.store, &self.env(), &e)?;
                         if !told.is_empty() {
@@ -685,8 +758,8 @@ impl Service {
                     }
                 }
             }
-            self.commit_group(&mut group, prestager, taken)?;
-            Ok(())
+            self.commit_group(&mut group, prestager, taken, &mut spent)?;
+            Ok(spent)
         })
     }
 
@@ -698,13 +771,17 @@ impl Service {
         group: &mut Vec<Pending<'a>>,
         prestager: Option<&crate::prestage::Prestager>,
         taken: &mut Vec<&'a PathBuf>,
+        spent: &mut std::time::Duration,
     ) -> Result<(), StoreError> {
         if group.is_empty() {
             return Ok(());
         }
+        let start = std::time::Instant::now();
         let items: Vec<(&Changes, Option<u64>)> =
             group.iter().map(|j| (&j.changes, j.seq)).collect();
-        let keys = match self.store.commit_group_unflushed(&items) {
+        let committed = self.store.commit_group_unflushed(&items);
+        *spent += start.elapsed();
+        let keys = match committed {
             Ok(keys) => keys,
             Err(e) => {
                 for j in group.drain(..) {
