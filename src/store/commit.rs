@@ -1,0 +1,302 @@
+//! A mail's changes written: serialized into the trees' values ([`GameWrite`] for a game's
+//! header, snapshot, history entries and due index), then committed in one transaction,
+//! alone or with the other mails of its group (src/service.rs `commit_group`).
+
+use super::{
+    due_key, encode_outbox, entry_key, err, index_key, OutboxItem, SledStore, JOURNAL_SEQ,
+};
+use castellan_judge::{stored, Changes, GameRecord, StoreError};
+use sled::transaction::{ConflictableTransactionError, TransactionError};
+use sled::Transactional;
+
+/// One game ready to be written: its header and snapshot serialized, the history entries
+/// in hand serialized with their numbers, its due key.
+pub(super) struct GameWrite {
+    id: String,
+    header: Vec<u8>,
+    snapshot: Option<Vec<u8>>,
+    base: usize,
+    len: usize,
+    entries: Vec<Vec<u8>>,
+    due: Option<Vec<u8>>,
+    /// Write the header (and the due index) alone: `Changes::headers`.
+    header_only: bool,
+}
+
+impl GameWrite {
+    pub(super) fn of(g: &GameRecord) -> Result<GameWrite, StoreError> {
+        let parts = stored::split(g)?;
+        let header = serde_json::to_vec(&stored::header_value(&parts.header)?).map_err(err)?;
+        let snapshot = parts
+            .snapshot
+            .as_ref()
+            .map(|s| serde_json::to_vec(s).map_err(err))
+            .transpose()?;
+        let entries = parts
+            .entries
+            .iter()
+            .map(|e| serde_json::to_vec(e).map_err(err))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(GameWrite {
+            id: g.id.clone(),
+            header,
+            snapshot,
+            base: parts.base,
+            len: if parts.snapshot.is_some() {
+                parts.history_len()
+            } else {
+                0
+            },
+            entries,
+            due: stored::next_due(&parts.header).map(|t| due_key(t, &g.id)),
+            header_only: false,
+        })
+    }
+
+    /// The header of `g` alone; its stored state and history are left as they are.
+    pub(super) fn header_of(g: &GameRecord) -> Result<GameWrite, StoreError> {
+        let mut header = g.clone();
+        header.table = None;
+        Ok(GameWrite {
+            header_only: true,
+            ..GameWrite::of(&header)?
+        })
+    }
+
+    /// Write it in a transaction over (games, states, history, due, game_index). History
+    /// entries already stored are not written again (`stored::to_append`).
+    pub(super) fn write(
+        &self,
+        games: &sled::transaction::TransactionalTree,
+        states: &sled::transaction::TransactionalTree,
+        history: &sled::transaction::TransactionalTree,
+        due: &sled::transaction::TransactionalTree,
+        index: &sled::transaction::TransactionalTree,
+    ) -> Result<(), ConflictableTransactionError<String>> {
+        if !self.header_only {
+            self.write_state(states, history, index)?;
+        }
+        games.insert(self.id.as_bytes(), self.header.as_slice())?;
+        let due_of = index_key("due", &self.id);
+        if let Some(old) = index.get(&due_of)? {
+            due.remove(old)?;
+        }
+        match &self.due {
+            Some(k) => {
+                due.insert(k.as_slice(), &[])?;
+                index.insert(due_of, k.as_slice())?;
+            }
+            None => {
+                index.remove(due_of)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The snapshot, and the history entries not stored yet.
+    fn write_state(
+        &self,
+        states: &sled::transaction::TransactionalTree,
+        history: &sled::transaction::TransactionalTree,
+        index: &sled::transaction::TransactionalTree,
+    ) -> Result<(), ConflictableTransactionError<String>> {
+        let hlen_key = index_key("hlen", &self.id);
+        let stored = match index.get(&hlen_key)? {
+            Some(v) => u64::from_be_bytes(v.as_ref().try_into().map_err(|_| {
+                ConflictableTransactionError::Abort(format!("game {}: bad history length", self.id))
+            })?) as usize,
+            None => 0,
+        };
+        let new = stored::to_append(
+            &self.id,
+            self.snapshot.is_some(),
+            self.base,
+            self.len,
+            stored,
+        )
+        .map_err(|e| ConflictableTransactionError::Abort(e.0))?;
+        for n in new {
+            history.insert(
+                entry_key(&self.id, n),
+                self.entries[n - self.base].as_slice(),
+            )?;
+        }
+        index.insert(hlen_key, &(self.len.max(stored) as u64).to_be_bytes())?;
+        match &self.snapshot {
+            Some(v) => states.insert(self.id.as_bytes(), v.as_slice())?,
+            None => states.remove(self.id.as_bytes())?,
+        };
+        Ok(())
+    }
+}
+
+impl SledStore {
+    /// One transaction, visible at once to what reads the store next but durable only at
+    /// the next [`SledStore::flush`]: a batch of messages is committed this way and made
+    /// durable with one flush (group commit) before any of them is acknowledged.
+    pub fn commit_unflushed(&self, changes: &Changes) -> Result<(), StoreError> {
+        self.commit_unflushed_seq(changes, None).map(drop)
+    }
+
+    /// [`SledStore::commit_unflushed`], recording in the same transaction that the journal
+    /// entry `seq` is committed (src/recover.rs). Returns the outbox keys of
+    /// `changes.outbox`, in its order.
+    pub fn commit_unflushed_seq(
+        &self,
+        changes: &Changes,
+        seq: Option<u64>,
+    ) -> Result<Vec<u64>, StoreError> {
+        let mut keys = self.commit_group_unflushed(&[(changes, seq)])?;
+        Ok(keys.pop().unwrap_or_default())
+    }
+
+    /// Several mails' changes, in their order, in one transaction (the batch's group
+    /// commit, src/service.rs): all of them or none. sled writes a transaction's
+    /// manifest and rolls its write buffer at each commit, each time with a
+    /// `sync_file_range` of its own; one transaction for a group of mails pays that once.
+    /// The journal entry recorded is the group's last. Returns each one's outbox keys.
+    pub fn commit_group_unflushed(
+        &self,
+        group: &[(&Changes, Option<u64>)],
+    ) -> Result<Vec<Vec<u64>>, StoreError> {
+        // Everything is serialized and every key chosen before the transaction, so the
+        // closure (which sled may run more than once) has no side effects.
+        let prepared: Vec<Prepared> = group
+            .iter()
+            .map(|(changes, _)| self.prepare(changes))
+            .collect::<Result<_, _>>()?;
+        let seq = group.iter().filter_map(|(_, seq)| *seq).max();
+        let trees: &[&sled::Tree] = &[
+            &self.games,
+            &self.processed,
+            &self.outbox,
+            &self.log,
+            &self.senders,
+            &self.meta,
+            &self.records,
+            &self.campaigns,
+            &self.states,
+            &self.history,
+            &self.due,
+            &self.game_index,
+        ];
+        trees
+            .transaction(|t| {
+                let [g, p, o, l, s, m, r, c, st, h, d, i] = &t[..] else {
+                    return Err(ConflictableTransactionError::Abort(
+                        "the store's trees are not all open".to_string(),
+                    ));
+                };
+                if let Some(seq) = seq {
+                    m.insert(JOURNAL_SEQ, &seq.to_be_bytes())?;
+                }
+                for w in &prepared {
+                    for id in w.processed {
+                        p.insert(id.as_bytes(), &w.now.to_be_bytes())?;
+                    }
+                    for game in &w.games {
+                        game.write(g, st, h, d, i)?;
+                    }
+                    for (k, v) in &w.outbox {
+                        o.insert(&k.to_be_bytes(), v.as_slice())?;
+                    }
+                    for (k, v) in &w.log {
+                        l.insert(k.as_slice(), v.as_slice())?;
+                    }
+                    for (k, v) in &w.senders {
+                        s.insert(k.as_slice(), v.as_slice())?;
+                    }
+                    for (k, v) in &w.records {
+                        r.insert(k.as_slice(), v.as_slice())?;
+                    }
+                    for (k, v) in &w.campaigns {
+                        c.insert(k.as_slice(), v.as_slice())?;
+                    }
+                }
+                Ok(())
+            })
+            .map_err(|e: TransactionError<String>| err(format!("transaction failed: {e:?}")))?;
+        Ok(prepared
+            .into_iter()
+            .map(|w| w.outbox.into_iter().map(|(k, _)| k).collect())
+            .collect())
+    }
+
+    /// One mail's changes serialized and keyed, ready for a transaction.
+    fn prepare<'c>(&self, changes: &'c Changes) -> Result<Prepared<'c>, StoreError> {
+        let games: Vec<GameWrite> = changes
+            .games
+            .iter()
+            .map(GameWrite::of)
+            .chain(changes.headers.iter().map(GameWrite::header_of))
+            .collect::<Result<_, StoreError>>()?;
+        let outbox: Vec<(u64, Vec<u8>)> = changes
+            .outbox
+            .iter()
+            .map(|m| {
+                let id = self.db.generate_id().map_err(err)?;
+                let item = OutboxItem {
+                    mail: m.clone(),
+                    attempts: 0,
+                    not_before: 0,
+                    last_error: None,
+                    failed: false,
+                };
+                Ok((id, encode_outbox(&item)?))
+            })
+            .collect::<Result<_, StoreError>>()?;
+        let log: Vec<Pair> = changes
+            .log
+            .iter()
+            .map(|l| {
+                let mut k = l.game.as_bytes().to_vec();
+                k.push(0);
+                k.extend_from_slice(&self.db.generate_id().map_err(err)?.to_be_bytes());
+                Ok((k, serde_json::to_vec(l).map_err(err)?))
+            })
+            .collect::<Result<_, StoreError>>()?;
+        fn keyed<T: serde::Serialize>(
+            items: &[T],
+            key: impl Fn(&T) -> &str,
+        ) -> Result<Vec<Pair>, StoreError> {
+            items
+                .iter()
+                .map(|x| {
+                    Ok((
+                        key(x).as_bytes().to_vec(),
+                        serde_json::to_vec(x).map_err(err)?,
+                    ))
+                })
+                .collect()
+        }
+        Ok(Prepared {
+            now: changes_time(changes),
+            processed: &changes.processed,
+            games,
+            outbox,
+            log,
+            senders: keyed(&changes.senders, |s| &s.address)?,
+            records: keyed(&changes.records, |r| &r.address)?,
+            campaigns: keyed(&changes.campaigns, |c| &c.id)?,
+        })
+    }
+}
+
+/// A key and its value, serialized.
+type Pair = (Vec<u8>, Vec<u8>);
+
+/// What one mail's commit writes, serialized, its keys chosen.
+struct Prepared<'c> {
+    now: i64,
+    processed: &'c [String],
+    games: Vec<GameWrite>,
+    outbox: Vec<(u64, Vec<u8>)>,
+    log: Vec<Pair>,
+    senders: Vec<Pair>,
+    records: Vec<Pair>,
+    campaigns: Vec<Pair>,
+}
+
+fn changes_time(changes: &Changes) -> i64 {
+    changes.log.iter().map(|l| l.at).max().unwrap_or(0)
+}
