@@ -98,13 +98,14 @@ impl Prestager {
         ticket
     }
 
-    /// The reply of `ticket` is committed, at outbox key `key`. A reply never bound is
-    /// not the batch's to send: its file goes when the batch is done.
-    pub fn bind(&self, ticket: Ticket, key: u64) {
+    /// The replies of `tickets` are committed, at the outbox keys `keys` (in the same
+    /// order). A reply never bound is not the batch's to send: its file goes when the
+    /// batch is done.
+    pub fn bind(&self, tickets: &[Ticket], keys: &[u64]) {
         self.keys
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(ticket, key);
+            .extend(tickets.iter().copied().zip(keys.iter().copied()));
     }
 
     /// Every reply written, by its outbox key, once the threads have written them all:
@@ -186,7 +187,7 @@ mod tests {
             (11, "bob@example.org", "c"),
         ] {
             let ticket = p.stage(mail(to, id), 0);
-            p.bind(ticket, key);
+            p.bind(&[ticket], &[key]);
         }
         // Written ahead, but its mail was never committed: not the batch's to send.
         p.stage(mail("cy@example.org", "d"), 0);
@@ -217,7 +218,7 @@ mod tests {
         let p = Prestager::start(dir.path().to_path_buf(), 2).unwrap();
         for k in 0..20 {
             let ticket = p.stage(mail("ann@example.org", &format!("m{k}")), 0);
-            p.bind(ticket, k);
+            p.bind(&[ticket], &[k]);
         }
         drop(p);
         assert!(hidden_files(dir.path()).is_empty());

@@ -446,10 +446,7 @@ impl Service {
     ) -> Result<Handled, StoreError> {
         let keys = self.store.commit_unflushed_seq(changes, seq)?;
         if let Some(p) = prestager {
-            let tickets = self.write_ahead(changes, env, Some(p));
-            for (ticket, key) in tickets.into_iter().zip(keys) {
-                p.bind(ticket, key);
-            }
+            p.bind(&self.write_ahead(changes, env, Some(p)), &keys);
         }
         self.count_answers(changes);
         Ok(Handled::Committed {
@@ -792,9 +789,7 @@ impl Service {
         };
         for (j, keys) in group.drain(..).zip(keys) {
             if let Some(p) = prestager {
-                for (&ticket, key) in j.tickets.iter().zip(keys) {
-                    p.bind(ticket, key);
-                }
+                p.bind(&j.tickets, &keys);
             }
             self.count_answers(&j.changes);
             taken.push(j.path);
