@@ -1,6 +1,6 @@
 //! A mail's changes written: serialized into the trees' values ([`GameWrite`] for a game's
 //! header, snapshot, history entries and due index), then committed in one transaction,
-//! alone or with the other mails of its group (src/service.rs `commit_group`).
+//! alone or with the other mails of its group (src/service/batch.rs `commit_group`).
 
 use super::{
     due_key, encode_outbox, entry_key, err, index_key, OutboxItem, SledStore, JOURNAL_SEQ,
@@ -151,7 +151,7 @@ impl SledStore {
     }
 
     /// Several mails' changes, in their order, in one transaction (the batch's group
-    /// commit, src/service.rs): all of them or none. sled writes a transaction's
+    /// commit, src/service/batch.rs): all of them or none. sled writes a transaction's
     /// manifest and rolls its write buffer at each commit, each time with a
     /// `sync_file_range` of its own; one transaction for a group of mails pays that once.
     /// The journal entry recorded is the group's last. Returns each one's outbox keys.

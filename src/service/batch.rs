@@ -1,0 +1,382 @@
+//! The inbox taken in batches (group commit): each batch read and journaled ahead, its
+//! mails judged side by side (src/optimistic.rs) and committed in order in groups of
+//! [`GROUP`], their replies written ahead (src/prestage.rs), the batch flushed once, and
+//! only then each message acknowledged.
+
+use super::{fault_point, Handled, Service};
+use crate::error::ShellError;
+use crate::optimistic::{Ahead, Key, Recording, Writes};
+use castellan_judge::{Changes, Env, StoreError};
+use castellan_mail::{Maildir, Transport};
+use std::path::PathBuf;
+
+/// Time spent in the steps of the inbox batches (`process_listed`), summed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
+pub struct BatchTimes {
+    pub batches: u64,
+    /// Reading and parsing the batch's messages.
+    pub read: std::time::Duration,
+    /// The batch's journal entries written ahead (one fdatasync).
+    pub journal: std::time::Duration,
+    /// Judging the mails and committing them in groups.
+    pub judge_and_commit: std::time::Duration,
+    /// Of that, the group commits (sled transactions) on the service's thread.
+    pub commit: std::time::Duration,
+    /// Waiting for the replies written ahead.
+    pub writers: std::time::Duration,
+    /// The batch's flush to the device.
+    pub flush: std::time::Duration,
+    /// Moving the batch's messages to cur/.
+    pub acknowledge: std::time::Duration,
+}
+
+impl std::ops::Sub for BatchTimes {
+    type Output = BatchTimes;
+    fn sub(self, o: BatchTimes) -> BatchTimes {
+        BatchTimes {
+            batches: self.batches - o.batches,
+            read: self.read.saturating_sub(o.read),
+            journal: self.journal.saturating_sub(o.journal),
+            judge_and_commit: self.judge_and_commit.saturating_sub(o.judge_and_commit),
+            commit: self.commit.saturating_sub(o.commit),
+            writers: self.writers.saturating_sub(o.writers),
+            flush: self.flush.saturating_sub(o.flush),
+            acknowledge: self.acknowledge.saturating_sub(o.acknowledge),
+        }
+    }
+}
+
+impl std::ops::AddAssign for BatchTimes {
+    fn add_assign(&mut self, o: BatchTimes) {
+        self.batches += o.batches;
+        self.read += o.read;
+        self.journal += o.journal;
+        self.judge_and_commit += o.judge_and_commit;
+        self.commit += o.commit;
+        self.writers += o.writers;
+        self.flush += o.flush;
+        self.acknowledge += o.acknowledge;
+    }
+}
+
+/// Most messages handled between two flushes of the database (group commit).
+pub const BATCH: usize = 64;
+
+/// Most bytes of mail a batch holds in memory at once (a batch stops short of it: the rest
+/// is taken at the next listing).
+const BATCH_BYTES: usize = 8 * 1024 * 1024;
+
+/// At most this many mails of a batch committed in one transaction, by default
+/// ([`Service::group`]). One mail writes about 20 KB. A larger group holds back the
+/// writing of its replies ahead (src/prestage.rs) until it is committed: measured, 16 did
+/// better than 8 or 64 at 64 tables.
+pub const GROUP: usize = 16;
+
+/// A mail of a batch judged, waiting for its group's commit.
+struct Pending<'a> {
+    changes: Changes,
+    /// Its replies handed to the writers ahead (src/prestage.rs), in order.
+    tickets: Vec<crate::prestage::Ticket>,
+    seq: Option<u64>,
+    path: &'a PathBuf,
+}
+
+impl Service {
+    /// Handle every message waiting in the Maildir inbox, in batches of [`BATCH`]: each
+    /// message of a batch is handled and committed in order, the batch is made durable
+    /// with one flush, and only then is each acknowledged (moved to cur/). Returns how
+    /// many were taken. Mail delivered meanwhile (another `ingest`) is taken too: the
+    /// inbox is listed again until it is empty.
+    pub fn process_maildir(&self) -> Result<usize, ShellError> {
+        let dir = self.config.inbox_path();
+        let inbox = Maildir::open(&dir).map_err(|e| ShellError::io(&dir, e))?;
+        let mut n = 0;
+        // Mail kept for a game in quarantine: left in new/ for a later pass.
+        let mut held: std::collections::HashSet<PathBuf> = Default::default();
+        loop {
+            let waiting: Vec<PathBuf> = inbox
+                .list_new()
+                .map_err(|e| ShellError::io(&dir, e))?
+                .into_iter()
+                .filter(|p| !held.contains(p))
+                .collect();
+            if waiting.is_empty() {
+                return Ok(n);
+            }
+            n += self.process_listed(&inbox, &waiting, &mut held)?;
+        }
+    }
+
+    fn process_listed(
+        &self,
+        inbox: &Maildir,
+        waiting: &[PathBuf],
+        held: &mut std::collections::HashSet<PathBuf>,
+    ) -> Result<usize, ShellError> {
+        let mut n = 0;
+        for batch in waiting.chunks(BATCH) {
+            let mut taken = Vec::with_capacity(batch.len());
+            // The batch's replies rendered and written (hidden) meanwhile, on another core.
+            let prestager = self.prestager();
+            // Read the batch (up to BATCH_BYTES held at once; the rest waits for the next
+            // listing) and decide which mails the judge will see: a mail seen before or
+            // no mail at all is not journaled.
+            let mut read: Vec<(&PathBuf, String, castellan_judge::Inbound)> =
+                Vec::with_capacity(batch.len());
+            let mut held_bytes = 0;
+            let mut times = BatchTimes {
+                batches: 1,
+                ..Default::default()
+            };
+            let mut step = std::time::Instant::now();
+            let mut lap = |d: &mut std::time::Duration| {
+                let now = std::time::Instant::now();
+                *d += now - step;
+                step = now;
+            };
+            for path in batch {
+                if held_bytes >= BATCH_BYTES {
+                    break;
+                }
+                let raw = match inbox.read(path) {
+                    Ok(r) => r,
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                    Err(e) => {
+                        tracing::warn!("cannot read {}: {e}", path.display());
+                        continue;
+                    }
+                };
+                let file = path
+                    .file_name()
+                    .map(|f| f.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let file = file.split(":2,").next().unwrap_or_default().to_string();
+                match self.screen(&raw)? {
+                    Ok(inbound) => {
+                        held_bytes += raw.len();
+                        read.push((path, file, inbound));
+                    }
+                    Err(handled) => {
+                        if let Handled::Unreadable(why) = handled {
+                            tracing::warn!("{}: not a mail ({why}); set aside", path.display());
+                        }
+                        taken.push(path);
+                    }
+                }
+            }
+            lap(&mut times.read);
+            // The write-ahead step for the whole batch: one fsync.
+            let envs: Vec<Env> = read.iter().map(|_| self.env()).collect();
+            let seqs = self.journal.begin_all(|first| {
+                (first..)
+                    .zip(read.iter().zip(&envs))
+                    .map(|(seq, ((_, file, _), env))| crate::recover::Entry::Mail {
+                        seq,
+                        file: file.clone(),
+                        at: env.now,
+                        entropy: hex::encode(env.entropy),
+                    })
+                    .collect()
+            })?;
+            if !read.is_empty() {
+                fault_point("after-journal");
+            }
+            lap(&mut times.journal);
+            times.commit =
+                self.judge_and_commit(&read, &envs, seqs, prestager.as_ref(), held, &mut taken)?;
+            lap(&mut times.judge_and_commit);
+            // Every reply written ahead, so that the batch's flush makes them durable too:
+            // one `syncfs` rather than the database's fsyncs, then the outbox's own.
+            let ahead = prestager.map(|p| p.done()).unwrap_or_default();
+            lap(&mut times.writers);
+            let outbox = (!ahead.is_empty()).then(|| self.config.outbox_path());
+            if let Err(e) = self.flush_with(false, outbox.as_deref()) {
+                crate::prestage::discard(ahead);
+                return Err(e.into());
+            }
+            fault_point("after-commit");
+            lap(&mut times.flush);
+            // Every message of the batch moved to cur/, not fsynced: the processed marks
+            // (flushed) say it was handled, and the journal's entry finds it in new/ or
+            // cur/ (src/recover.rs), so a move a power cut undoes costs only a second
+            // look at the message, which is then a duplicate.
+            let paths: Vec<&std::path::Path> = taken.iter().map(|p| p.as_path()).collect();
+            if let Err(e) = inbox.acknowledge_all_unsynced(&paths) {
+                crate::prestage::discard(ahead);
+                return Err(ShellError::io(inbox.root(), e));
+            }
+            n += taken.len();
+            self.prestaged_lock().extend(ahead);
+            lap(&mut times.acknowledge);
+            *self.batch_times.lock().unwrap_or_else(|e| e.into_inner()) += times;
+        }
+        Ok(n)
+    }
+
+    /// The batch's mails `read` (with their times and entropy `envs` and journal entries
+    /// `seqs`), judged side by side and committed in order (src/optimistic.rs); each one
+    /// taken goes into `taken`, one kept for a game in quarantine into `held`. Returns the
+    /// time spent in the group commits.
+    fn judge_and_commit<'a>(
+        &self,
+        read: &'a [(&'a PathBuf, String, castellan_judge::Inbound)],
+        envs: &[Env],
+        seqs: Vec<Option<u64>>,
+        prestager: Option<&crate::prestage::Prestager>,
+        held: &mut std::collections::HashSet<PathBuf>,
+        taken: &mut Vec<&'a PathBuf>,
+    ) -> Result<std::time::Duration, ShellError> {
+        // Judged side by side, committed in order (src/optimistic.rs).
+        let mails: Vec<(&castellan_judge::Inbound, Env)> = read
+            .iter()
+            .zip(envs)
+            .map(|((_, _, inbound), env)| (inbound, *env))
+            .collect();
+        std::thread::scope(|scope| -> Result<std::time::Duration, ShellError> {
+            let mut ahead = (mails.len() > 1 && self.judges > 1)
+                .then(|| Ahead::start(scope, &self.judge, &self.store, &mails, self.judges));
+            if let (Some(a), true) = (ahead.as_mut(), self.judge_batch_first) {
+                a.wait_all();
+            }
+            // What the batch wrote, and what of it waits in `group`, not committed yet.
+            let (mut written, mut pending) = (Writes::default(), Writes::default());
+            // Mails judged, waiting to be committed together in one transaction.
+            let mut group: Vec<Pending<'a>> = Vec::new();
+            // Time in the group commits.
+            let mut spent = std::time::Duration::ZERO;
+            let mails = read.iter().zip(envs).zip(seqs).enumerate();
+            for (i, (((path, _, inbound), env), seq)) in mails {
+                // A second copy of a mail of this same batch is applied once: its first
+                // copy's processed mark is in the store or in the group.
+                let judged = self.is_new(inbound).and_then(|new| {
+                    let key = castellan_judge::processed_key(inbound);
+                    if !new || written.has(&Key::Processed(key)) {
+                        return Ok(None);
+                    }
+                    let judged = match ahead.as_mut().and_then(|a| a.take(i)) {
+                        Some((Ok(changes), reads)) if !written.touch(&reads) => Some(changes),
+                        // It read what a mail before it in the batch wrote since (or
+                        // failed): judged again, on the store as it is now.
+                        Some(_) => {
+                            tracing::debug!("{}: judged again, in order", path.display());
+                            None
+                        }
+                        // Judged here, on the store as it is now: it stands unless it read
+                        // what the group not committed yet writes.
+                        None => {
+                            let recording = Recording::new(&self.store);
+                            let changes = self.judge.handle(&recording, inbound, env)?;
+                            (!pending.touch(&recording.into_reads())).then_some(changes)
+                        }
+                    };
+                    let changes = match judged {
+                        Some(changes) => changes,
+                        None => {
+                            self.commit_group(&mut group, prestager, taken, &mut spent)?;
+                            pending = Writes::default();
+                            self.judge.handle(&self.store, inbound, env)?
+                        }
+                    };
+                    let is_new_game = |id: &str| !self.store.has_game(id);
+                    written.add(&changes, is_new_game);
+                    pending.add(&changes, is_new_game);
+                    Ok(Some(changes))
+                });
+                match judged {
+                    Ok(Some(changes)) => {
+                        // Its replies are rendered and written meanwhile.
+                        let tickets = self.write_ahead(&changes, *env, prestager);
+                        group.push(Pending {
+                            tickets,
+                            changes,
+                            seq,
+                            path,
+                        });
+                        if group.len() >= self.group {
+                            self.commit_group(&mut group, prestager, taken, &mut spent)?;
+                            pending = Writes::default();
+                        }
+                    }
+                    Ok(None) => {
+                        self.journal.abort(seq);
+                        taken.push(path);
+                    }
+                    // A mail about a game in quarantine stays in new/ for a later
+                    // pass; the rest of the batch, and every other game, goes on.
+                    Err(e) if e.is_quarantine() => {
+                        self.journal.abort(seq);
+                        tracing::warn!("{}: kept for later: {}", path.display(), e.0);
+                        held.insert((*path).clone());
+                        // The game is marked and its game master told, once.
+                        self.commit_group(&mut group, prestager, taken, &mut spent)?;
+                        pending = Writes::default();
+                        let told = self.judge.quarantined(&self.store, &self.env(), &e)?;
+                        if !told.is_empty() {
+                            written.add(&told, |id| !self.store.has_game(id));
+                            self.commit_journaled(&told)?;
+                        }
+                    }
+                    Err(e) => {
+                        self.journal.abort(seq);
+                        for j in group.drain(..) {
+                            self.journal.abort(j.seq);
+                        }
+                        return Err(e.into());
+                    }
+                }
+            }
+            self.commit_group(&mut group, prestager, taken, &mut spent)?;
+            Ok(spent)
+        })
+    }
+
+    /// The mails of `group` committed in one transaction, in order; their replies handed
+    /// to `prestager` and their files to `taken`. If it fails, none is, and their journal
+    /// entries are marked aborted.
+    fn commit_group<'a>(
+        &self,
+        group: &mut Vec<Pending<'a>>,
+        prestager: Option<&crate::prestage::Prestager>,
+        taken: &mut Vec<&'a PathBuf>,
+        spent: &mut std::time::Duration,
+    ) -> Result<(), StoreError> {
+        if group.is_empty() {
+            return Ok(());
+        }
+        let start = std::time::Instant::now();
+        let items: Vec<(&Changes, Option<u64>)> =
+            group.iter().map(|j| (&j.changes, j.seq)).collect();
+        let committed = self.store.commit_group_unflushed(&items);
+        *spent += start.elapsed();
+        let keys = match committed {
+            Ok(keys) => keys,
+            Err(e) => {
+                for j in group.drain(..) {
+                    self.journal.abort(j.seq);
+                }
+                return Err(e);
+            }
+        };
+        for (j, keys) in group.drain(..).zip(keys) {
+            if let Some(p) = prestager {
+                p.bind(&j.tickets, &keys);
+            }
+            self.count_answers(&j.changes);
+            taken.push(j.path);
+        }
+        Ok(())
+    }
+
+    /// Threads (one a core) to write a batch's replies ahead of its flush: for the file
+    /// transport.
+    fn prestager(&self) -> Option<crate::prestage::Prestager> {
+        match self.transport() {
+            Transport::File { dir } => crate::prestage::Prestager::start(dir, self.judges),
+            _ => None,
+        }
+    }
+
+    pub(super) fn prestaged_lock(&self) -> std::sync::MutexGuard<'_, crate::prestage::Prestaged> {
+        self.prestaged.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
