@@ -9,7 +9,7 @@
 //! `game_index` (`due/<id>` → its key in `due`; `hlen/<id>` → how many history entries are
 //! stored), all written in the same transaction as the game (issue 11; a database of
 //! schema 1, each game whole in `games`, is converted at open). `processed` (Message-ID → unix time),
-//! `outbox` (big-endian sequence → [`OutboxItem`] JSON, deflated past 8 KiB), `sent` (Message-ID → unix time),
+//! `outbox` (big-endian sequence → [`OutboxItem`] JSON, compressed (LZ4) past 8 KiB), `sent` (Message-ID → unix time),
 //! `log` (game id, 0, big-endian sequence → LogLine JSON), `senders` (address → SenderRecord),
 //! `meta` (`journal_seq` → the big-endian sequence number of the last journal entry
 //! committed, written in the same transaction as that entry's changes: src/recover.rs).
@@ -30,7 +30,7 @@ mod disk;
 
 use codec::{decode_outbox, encode_outbox};
 #[cfg(test)]
-use codec::{deflated, DEFLATED, FRAMED};
+use codec::{deflated, DEFLATED, FRAMED, LZ4, LZ4_FRAMED};
 use commit::GameWrite;
 pub use disk::compaction_lock_path;
 use disk::{open_lock_file, remove_interrupted_snapshots, sync_files, Synced};
@@ -727,9 +727,9 @@ mod tests {
             .collect();
         assert_eq!(raw.len(), 3);
         assert!(raw[0].len() < 64 * 1024, "{} bytes", raw[0].len());
-        assert_eq!(raw[0][0], FRAMED, "a reply with an HTML part");
+        assert_eq!(raw[0][0], LZ4_FRAMED, "a reply with an HTML part");
         assert_eq!(raw[1][0], b'{', "a usual reply stays plain JSON");
-        assert_eq!(raw[2][0], DEFLATED, "a long text reply");
+        assert_eq!(raw[2][0], LZ4, "a long text reply");
         let back: Vec<Outbound> = store
             .outbox()
             .unwrap()
@@ -749,6 +749,13 @@ mod tests {
         };
         let older = deflated(DEFLATED, &[&serde_json::to_vec(&item).unwrap()]).unwrap();
         assert_eq!(decode_outbox(&older).unwrap(), item);
+        let mut bare = item.clone();
+        bare.mail.html = None;
+        let json = serde_json::to_vec(&bare).unwrap();
+        let len = (json.len() as u32).to_be_bytes();
+        let html = item.mail.html.as_deref().unwrap_or_default().as_bytes();
+        let framed = deflated(FRAMED, &[&len, &json, html]).unwrap();
+        assert_eq!(decode_outbox(&framed).unwrap(), item);
         assert_eq!(decode_outbox(&encode_outbox(&item).unwrap()).unwrap(), item);
         // A damaged frame is an error, not a panic.
         let cut = deflated(FRAMED, &[&[0, 0, 9, 9], b"{}"]).unwrap();
