@@ -67,8 +67,10 @@ pub struct InboxSteps {
     pub batches: u64,
     /// Reading and parsing the messages.
     pub read: f64,
-    /// The journal entries written ahead (one fdatasync a batch).
+    /// The journal entries written ahead (their fdatasync runs while the batch is judged).
     pub journal: f64,
+    /// Of judging and committing, waiting for the journal's fdatasync to end.
+    pub journal_wait: f64,
     /// Judging (side by side) and committing in groups.
     pub judge_and_commit: f64,
     /// Of that, the group commits on the service's thread.
@@ -88,6 +90,7 @@ impl InboxSteps {
             batches: t.batches,
             read: ms(t.read),
             journal: ms(t.journal),
+            journal_wait: ms(t.journal_wait),
             judge_and_commit: ms(t.judge_and_commit),
             commit: ms(t.commit),
             writers: ms(t.writers),
@@ -879,12 +882,13 @@ impl BenchReport {
             let st = &t.inbox_steps;
             out += &format!(
                 "    inbox by step, ms a mail: read {:.2}, journal {:.2}, judge and commit {:.2} \
-                 (group commits {:.2}), waiting for the writers {:.2}, flush {:.2}, \
-                 acknowledgement {:.2}; {} batches\n",
+                 (group commits {:.2}, waiting for the journal's fsync {:.2}), waiting for \
+                 the writers {:.2}, flush {:.2}, acknowledgement {:.2}; {} batches\n",
                 st.read,
                 st.journal,
                 st.judge_and_commit,
                 st.commit,
+                st.journal_wait,
                 st.writers,
                 st.flush,
                 st.acknowledge,

@@ -9,8 +9,9 @@
 //! sequence number; the transaction that applies it records that number in sled's `meta`
 //! tree (`SledStore::journal_seq`).
 //!
-//! Order of effects, for each entry: the entry is appended and fsynced (write-ahead), then
-//! the judge runs and the transaction commits (sled may make it durable at any time from
+//! Order of effects, for each entry: the entry is appended and fsynced (write-ahead; for
+//! an inbox batch the fsync runs while the batch's mails are judged, and ends before any
+//! of them is committed), then the judge runs and the transaction commits (sled may make it durable at any time from
 //! here), then sled is flushed and a `done` line written, then the mail is acknowledged.
 //! An entry whose transaction never committed (a crash, a full disk, an unloadable record)
 //! is marked `aborted`, at once or when the database is next opened (its number is above
@@ -98,6 +99,24 @@ struct Inner {
     pending_abort: Vec<(u64, u64)>,
     /// Lines written since the last fsync.
     dirty: bool,
+}
+
+/// Journal entries written by [`Journal::write_all`], not yet known to be on the device.
+#[must_use = "the entries count only once synced and handed to Journal::synced"]
+pub struct Unsynced {
+    /// The journal's file, opened again, so that its fsync needs no lock.
+    file: std::fs::File,
+    first: u64,
+    last: u64,
+    /// The journal's length after them.
+    len: u64,
+}
+
+impl Unsynced {
+    /// The journal to the device (fdatasync), up to these entries at least.
+    pub fn sync(&self) -> std::io::Result<()> {
+        self.file.sync_data()
+    }
 }
 
 /// The journal of one database (see the module's documentation). `Journal::closed()`
@@ -290,30 +309,81 @@ impl Journal {
         &self,
         make: impl FnOnce(u64) -> Vec<Entry>,
     ) -> Result<Vec<Option<u64>>, StoreError> {
+        let (seqs, unsynced) = self.write_all(make)?;
+        if let Some(u) = unsynced {
+            let synced = u.sync();
+            self.synced(u, synced)?;
+        }
+        Ok(seqs)
+    }
+
+    /// [`Journal::begin_all`] without the fsync: the entries are written, and the returned
+    /// [`Unsynced`] makes them durable ([`Unsynced::sync`], on any thread, while their
+    /// mails are judged), to be handed back to [`Journal::synced`] before anything they
+    /// lead to is committed. Returns their numbers.
+    pub fn write_all(
+        &self,
+        make: impl FnOnce(u64) -> Vec<Entry>,
+    ) -> Result<(Vec<Option<u64>>, Option<Unsynced>), StoreError> {
         let Some(mut inner) = self.lock() else {
-            return Ok(vec![None; make(0).len()]);
+            return Ok((vec![None; make(0).len()], None));
         };
         let io = |e: std::io::Error| err(format!("journal {}: {e}", self.path.display()));
         Journal::write_pending(&mut inner).map_err(io)?;
         let first = inner.next_seq;
         let entries = make(first);
         if entries.is_empty() {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), None));
         }
         let last = first + entries.len() as u64 - 1;
         let written = crate::service::injected_disk_full("disk-full-journal").and_then(|_| {
             for e in &entries {
                 Journal::append_line(&mut inner, e)?;
             }
-            Journal::sync(&mut inner)
+            inner.file.try_clone()
         });
         inner.next_seq = last + 1;
-        if let Err(e) = written {
-            // Not known to be on disk: never committed, so aborted.
-            inner.pending_abort.push((first, last));
-            return Err(io(e));
+        match written {
+            Ok(file) => Ok((
+                (first..=last).map(Some).collect(),
+                Some(Unsynced {
+                    file,
+                    first,
+                    last,
+                    len: inner.len,
+                }),
+            )),
+            Err(e) => {
+                // Not known to be on disk: never committed, so aborted.
+                inner.pending_abort.push((first, last));
+                Err(io(e))
+            }
         }
-        Ok((first..=last).map(Some).collect())
+    }
+
+    /// The end of [`Journal::write_all`]: `result` is what [`Unsynced::sync`] said. On a
+    /// failure none of the entries counts: they are aborted and the error returned.
+    pub fn synced(
+        &self,
+        unsynced: Unsynced,
+        result: std::io::Result<()>,
+    ) -> Result<(), StoreError> {
+        let Some(mut inner) = self.lock() else {
+            return Ok(());
+        };
+        match result {
+            Ok(()) => {
+                // Nothing written since: nothing left for the next fsync.
+                if inner.len == unsynced.len {
+                    inner.dirty = false;
+                }
+                Ok(())
+            }
+            Err(e) => {
+                inner.pending_abort.push((unsynced.first, unsynced.last));
+                Err(err(format!("journal {}: {e}", self.path.display())))
+            }
+        }
     }
 
     /// The entry `seq` did not commit: it is never replayed.

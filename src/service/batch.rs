@@ -16,8 +16,12 @@ pub struct BatchTimes {
     pub batches: u64,
     /// Reading and parsing the batch's messages.
     pub read: std::time::Duration,
-    /// The batch's journal entries written ahead (one fdatasync).
+    /// The batch's journal entries written ahead (their fdatasync runs while the batch is
+    /// judged: `journal_wait`).
     pub journal: std::time::Duration,
+    /// Of judging and committing, waiting for the journal's fdatasync before the first
+    /// commit.
+    pub journal_wait: std::time::Duration,
     /// Judging the mails and committing them in groups.
     pub judge_and_commit: std::time::Duration,
     /// Of that, the group commits (sled transactions) on the service's thread.
@@ -37,6 +41,7 @@ impl std::ops::Sub for BatchTimes {
             batches: self.batches - o.batches,
             read: self.read.saturating_sub(o.read),
             journal: self.journal.saturating_sub(o.journal),
+            journal_wait: self.journal_wait.saturating_sub(o.journal_wait),
             judge_and_commit: self.judge_and_commit.saturating_sub(o.judge_and_commit),
             commit: self.commit.saturating_sub(o.commit),
             writers: self.writers.saturating_sub(o.writers),
@@ -51,6 +56,7 @@ impl std::ops::AddAssign for BatchTimes {
         self.batches += o.batches;
         self.read += o.read;
         self.journal += o.journal;
+        self.journal_wait += o.journal_wait;
         self.judge_and_commit += o.judge_and_commit;
         self.commit += o.commit;
         self.writers += o.writers;
@@ -71,6 +77,19 @@ const BATCH_BYTES: usize = 8 * 1024 * 1024;
 /// writing of its replies ahead (src/prestage.rs) until it is committed: measured, 16 did
 /// better than 8 or 64 at 64 tables.
 pub const GROUP: usize = 16;
+
+/// The time a batch spent committing, and its journal entries' fsync running meanwhile.
+#[derive(Default)]
+struct Committing<'s> {
+    /// The fsync of the batch's journal entries, on a thread of its own: joined before the
+    /// batch's first commit.
+    journal:
+        Option<std::thread::ScopedJoinHandle<'s, (crate::recover::Unsynced, std::io::Result<()>)>>,
+    /// Time in the group commits.
+    spent: std::time::Duration,
+    /// Time waiting for the journal's fsync.
+    journal_wait: std::time::Duration,
+}
 
 /// A mail of a batch judged, waiting for its group's commit.
 struct Pending<'a> {
@@ -165,9 +184,10 @@ impl Service {
                 }
             }
             lap(&mut times.read);
-            // The write-ahead step for the whole batch: one fsync.
+            // The write-ahead step for the whole batch: one fsync, run while the batch is
+            // judged and waited for before anything is committed.
             let envs: Vec<Env> = read.iter().map(|_| self.env()).collect();
-            let seqs = self.journal.begin_all(|first| {
+            let (seqs, unsynced) = self.journal.write_all(|first| {
                 (first..)
                     .zip(read.iter().zip(&envs))
                     .map(|(seq, ((_, file, _), env))| crate::recover::Entry::Mail {
@@ -178,12 +198,16 @@ impl Service {
                     })
                     .collect()
             })?;
-            if !read.is_empty() {
-                fault_point("after-journal");
-            }
             lap(&mut times.journal);
-            times.commit =
-                self.judge_and_commit(&read, &envs, seqs, prestager.as_ref(), held, &mut taken)?;
+            let waits = self.judge_and_commit(
+                &read,
+                &envs,
+                (seqs, unsynced),
+                prestager.as_ref(),
+                held,
+                &mut taken,
+            )?;
+            (times.commit, times.journal_wait) = waits;
             lap(&mut times.judge_and_commit);
             // Every reply written ahead, so that the batch's flush makes them durable too:
             // one `syncfs` rather than the database's fsyncs, then the outbox's own.
@@ -213,26 +237,38 @@ impl Service {
         Ok(n)
     }
 
-    /// The batch's mails `read` (with their times and entropy `envs` and journal entries
-    /// `seqs`), judged side by side and committed in order (src/optimistic.rs); each one
-    /// taken goes into `taken`, one kept for a game in quarantine into `held`. Returns the
-    /// time spent in the group commits.
+    /// The batch's mails `read` (with their times and entropy `envs`, and their journal
+    /// entries `seqs` written but not yet synced), judged side by side and committed in
+    /// order (src/optimistic.rs); each one taken goes into `taken`, one kept for a game in
+    /// quarantine into `held`. The journal's fsync runs on a thread of its own meanwhile,
+    /// and ends before anything is committed. Returns the time spent in the group commits
+    /// and waiting for that fsync.
     fn judge_and_commit<'a>(
         &self,
         read: &'a [(&'a PathBuf, String, castellan_judge::Inbound)],
         envs: &[Env],
-        seqs: Vec<Option<u64>>,
+        (seqs, unsynced): (Vec<Option<u64>>, Option<crate::recover::Unsynced>),
         prestager: Option<&crate::prestage::Prestager>,
         held: &mut std::collections::HashSet<PathBuf>,
         taken: &mut Vec<&'a PathBuf>,
-    ) -> Result<std::time::Duration, ShellError> {
+    ) -> Result<(std::time::Duration, std::time::Duration), ShellError> {
         // Judged side by side, committed in order (src/optimistic.rs).
         let mails: Vec<(&castellan_judge::Inbound, Env)> = read
             .iter()
             .zip(envs)
             .map(|((_, _, inbound), env)| (inbound, *env))
             .collect();
-        std::thread::scope(|scope| -> Result<std::time::Duration, ShellError> {
+        std::thread::scope(|scope| {
+            // Time in the group commits, and the journal's fsync under way.
+            let mut spent = Committing {
+                journal: unsynced.map(|u| {
+                    scope.spawn(move || {
+                        let synced = u.sync();
+                        (u, synced)
+                    })
+                }),
+                ..Default::default()
+            };
             let mut ahead = (mails.len() > 1 && self.judges > 1)
                 .then(|| Ahead::start(scope, &self.judge, &self.store, &mails, self.judges));
             if let (Some(a), true) = (ahead.as_mut(), self.judge_batch_first) {
@@ -242,8 +278,6 @@ impl Service {
             let (mut written, mut pending) = (Writes::default(), Writes::default());
             // Mails judged, waiting to be committed together in one transaction.
             let mut group: Vec<Pending<'a>> = Vec::new();
-            // Time in the group commits.
-            let mut spent = std::time::Duration::ZERO;
             let mails = read.iter().zip(envs).zip(seqs).enumerate();
             for (i, (((path, _, inbound), env), seq)) in mails {
                 // A second copy of a mail of this same batch is applied once: its first
@@ -326,20 +360,32 @@ impl Service {
                 }
             }
             self.commit_group(&mut group, prestager, taken, &mut spent)?;
-            Ok(spent)
+            Ok((spent.spent, spent.journal_wait))
         })
     }
 
     /// The mails of `group` committed in one transaction, in order; their replies handed
     /// to `prestager` and their files to `taken`. If it fails, none is, and their journal
-    /// entries are marked aborted.
+    /// entries are marked aborted. The batch's journal entries are on the device first.
     fn commit_group<'a>(
         &self,
         group: &mut Vec<Pending<'a>>,
         prestager: Option<&crate::prestage::Prestager>,
         taken: &mut Vec<&'a PathBuf>,
-        spent: &mut std::time::Duration,
+        spent: &mut Committing<'_>,
     ) -> Result<(), StoreError> {
+        if let Some(journal) = spent.journal.take() {
+            let start = std::time::Instant::now();
+            let (unsynced, synced) = journal
+                .join()
+                .map_err(|_| StoreError("the journal's fsync failed".into()))?;
+            spent.journal_wait += start.elapsed();
+            // On a failure every entry of the batch is aborted, the group's with them.
+            self.journal
+                .synced(unsynced, synced)
+                .inspect_err(|_| group.clear())?;
+            fault_point("after-journal");
+        }
         if group.is_empty() {
             return Ok(());
         }
@@ -347,7 +393,7 @@ impl Service {
         let items: Vec<(&Changes, Option<u64>)> =
             group.iter().map(|j| (&j.changes, j.seq)).collect();
         let committed = self.store.commit_group_unflushed(&items);
-        *spent += start.elapsed();
+        spent.spent += start.elapsed();
         let keys = match committed {
             Ok(keys) => keys,
             Err(e) => {

@@ -40,7 +40,10 @@ pub(super) fn compressed(first: u8, parts: &[&[u8]]) -> Result<Vec<u8>, StoreErr
     out.push(first);
     out.extend_from_slice(&len);
     let head = out.len();
-    out.resize(head + lz4_flex::block::get_maximum_output_size(whole.len()), 0);
+    out.resize(
+        head + lz4_flex::block::get_maximum_output_size(whole.len()),
+        0,
+    );
     let n = lz4_flex::block::compress_into(&whole, &mut out[head..]).map_err(err)?;
     out.truncate(head + n);
     Ok(out)
