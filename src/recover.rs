@@ -115,6 +115,7 @@ pub struct Unsynced {
 impl Unsynced {
     /// The journal to the device (fdatasync), up to these entries at least.
     pub fn sync(&self) -> std::io::Result<()> {
+        crate::service::fault_delay("slow-journal-sync");
         self.file.sync_data()
     }
 }

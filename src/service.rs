@@ -586,6 +586,15 @@ pub fn injected_disk_full(name: &str) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Delay injection for the ordering tests: `CASTELLAN_FAULT=slow-journal-sync` makes the
+/// journal's fsync of an inbox batch start 300 ms late, so that a commit that did not wait
+/// for it would show.
+pub fn fault_delay(name: &str) {
+    if std::env::var("CASTELLAN_FAULT").ok().as_deref() == Some(name) {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+}
+
 /// Fault injection for the crash tests: `CASTELLAN_FAULT=after-commit` kills the process
 /// right after the commit, before the message is acknowledged (a real crash, not a mock).
 pub fn fault_point(name: &str) {

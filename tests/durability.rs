@@ -259,3 +259,84 @@ fn a_batch_of_messages_is_made_durable_with_one_flush_before_any_is_acknowledged
         "{entries}"
     );
 }
+
+/// Issue 11, "recovery without loss": a batch's journal entries are written ahead, and
+/// their fdatasync runs on a thread of its own while the batch is judged; nothing of the
+/// batch reaches the database's files before that fdatasync has returned. The fsync is
+/// made to start 300 ms late (`CASTELLAN_FAULT=slow-journal-sync`), so a commit that did
+/// not wait for it would write to sled's files first.
+#[test]
+fn a_batch_is_committed_only_once_its_journal_entries_are_on_the_device() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = write_config(tmp.path());
+    let new = tmp.path().join("mail/inbox/new");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(tmp.path().join("mail/inbox").join(sub)).unwrap();
+    }
+    for n in 1..=5 {
+        std::fs::write(new.join(format!("100000000{n}.ahead{n}.test")), letter(n)).unwrap();
+    }
+    let trace = tmp.path().join("strace.txt");
+    let out = Command::new("strace")
+        .args([
+            "-f",
+            "-y",
+            "-qq",
+            "-s",
+            "200",
+            "-e",
+            "trace=write,pwrite64,pwritev,pwritev2,fdatasync,fsync,sync_file_range",
+        ])
+        .arg("-o")
+        .arg(&trace)
+        .env("CASTELLAN_FAULT", "slow-journal-sync")
+        .arg(env!("CARGO_BIN_EXE_castellan"))
+        .arg("--config")
+        .arg(&cfg)
+        .args(["serve", "--once"])
+        .output()
+        .expect("strace is installed (scripts/install-test-deps.sh)");
+    assert!(out.status.success(), "{out:?}");
+    let lines: Vec<String> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let pid = |l: &str| l.split_whitespace().next().unwrap_or_default().to_string();
+    // The batch's entries written to the journal (not yet synced).
+    let entries = lines
+        .iter()
+        .position(|l| l.contains("journal.jsonl>") && l.contains("\\\"kind\\\":\\\"mail\\\""))
+        .expect("the batch's entries written to the journal");
+    // The journal's fdatasync after them, and the line where it returned (strace splits a
+    // call another thread interrupts into an unfinished line and a resumed one).
+    let sync = entries
+        + lines[entries..]
+            .iter()
+            .position(|l| l.contains("fdatasync(") && l.contains("journal.jsonl>"))
+            .expect("the journal synced after the batch's entries");
+    let returned = if lines[sync].contains("<unfinished") {
+        let who = pid(&lines[sync]);
+        sync + lines[sync..]
+            .iter()
+            .position(|l| pid(l) == who && l.contains("fdatasync resumed"))
+            .expect("the journal's fsync returned")
+    } else {
+        sync
+    };
+    assert!(lines[returned].contains("= 0"), "{}", lines[returned]);
+    // The first write of sled's files after the entries: after the fsync returned.
+    let first_db_write = entries
+        + lines[entries..]
+            .iter()
+            .position(|l| {
+                (l.contains("pwrite") || l.contains("sync_file_range(") || l.contains("write("))
+                    && l.contains("/db/")
+            })
+            .expect("the batch written to the database");
+    assert!(
+        first_db_write > returned,
+        "sled wrote before the journal's fsync returned: {:#?}",
+        &lines[entries..=first_db_write.max(returned)]
+    );
+}
