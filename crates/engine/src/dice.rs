@@ -22,6 +22,49 @@ use sha2::{Digest, Sha256};
 /// Turns covered by one committed hash chain.
 pub const CHAIN_LEN: u32 = 1000;
 
+/// Links of a chain kept: every `CHECKPOINT`-th (`S_0`, `S_25`, ..., `S_L`), so any link is
+/// at most 24 hashes from one kept.
+const CHECKPOINT: usize = 25;
+const _: () = assert!(CHAIN_LEN as usize % CHECKPOINT == 0);
+
+/// The most chains [`chain_checkpoints`] keeps (1.3 KB each); past it, it starts afresh.
+const CHAINS_KEPT: usize = 1024;
+
+/// Every [`CHECKPOINT`]-th link of the chain whose top is `top` (`[i]` = `S_{i*CHECKPOINT}`).
+/// A chain is 1,000 hashes, and a game is loaded again for every mail: each chain is
+/// computed once in the process and kept, by its top (a pure function of it: what it
+/// keeps changes no result, only how soon it comes).
+fn chain_checkpoints(top: [u8; 32]) -> std::sync::Arc<Vec<[u8; 32]>> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    type Kept = Mutex<HashMap<[u8; 32], Arc<Vec<[u8; 32]>>>>;
+    static KEPT: OnceLock<Kept> = OnceLock::new();
+    let kept = KEPT.get_or_init(Default::default);
+    let lock = || kept.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(links) = lock().get(&top) {
+        return links.clone();
+    }
+    let len = CHAIN_LEN as usize;
+    let mut links = vec![[0u8; 32]; len / CHECKPOINT + 1];
+    let mut s = top;
+    for k in (0..=len).rev() {
+        // s = S_k
+        if k % CHECKPOINT == 0 {
+            links[k / CHECKPOINT] = s;
+        }
+        if k > 0 {
+            s = sha256(&s);
+        }
+    }
+    let links = Arc::new(links);
+    let mut kept = lock();
+    if kept.len() >= CHAINS_KEPT {
+        kept.clear();
+    }
+    kept.insert(top, links.clone());
+    links
+}
+
 type HmacSha256 = Hmac<Sha256>;
 
 /// 32 bytes, written as lowercase hex in JSON and in reports.
@@ -132,8 +175,9 @@ pub struct DiceBox {
 #[derive(Clone)]
 struct ChainCache {
     epoch: u32,
-    /// chain[k] = S_k for k in 0..=CHAIN_LEN
-    chain: Vec<[u8; 32]>,
+    /// The epoch's chain, every [`CHECKPOINT`]-th link ([`chain_checkpoints`]); computed
+    /// when a link is first asked for.
+    links: Option<std::sync::Arc<Vec<[u8; 32]>>>,
     turn_rng: Option<(u32, ChaCha20Rng)>,
     secret_rng: Option<ChaCha20Rng>,
 }
@@ -214,32 +258,32 @@ impl DiceBox {
         (turn.max(1) - 1) / CHAIN_LEN
     }
 
-    fn chain(&mut self, epoch: u32) -> &Vec<[u8; 32]> {
-        let stale = self
-            .cache
-            .as_ref()
-            .map(|c| c.epoch != epoch)
-            .unwrap_or(true);
-        if stale {
-            let mut top = hmac(
-                &self.master.0,
-                format!("castellan/chain/{epoch}").as_bytes(),
-            );
-            let mut chain = vec![[0u8; 32]; CHAIN_LEN as usize + 1];
-            chain[CHAIN_LEN as usize] = top;
-            for k in (0..CHAIN_LEN as usize).rev() {
-                top = sha256(&top);
-                chain[k] = top;
-            }
+    /// The cache of epoch `epoch` (made empty if it held another epoch's).
+    fn cache_for(&mut self, epoch: u32) -> &mut ChainCache {
+        if self.cache.as_ref().is_none_or(|c| c.epoch != epoch) {
             let secret_rng = self.cache.as_mut().and_then(|c| c.secret_rng.take());
             self.cache = Some(ChainCache {
                 epoch,
-                chain,
+                links: None,
                 turn_rng: None,
                 secret_rng,
             });
         }
-        &self.cache.as_ref().expect("cache set").chain
+        self.cache.as_mut().expect("cache set")
+    }
+
+    /// `S_k` of epoch `epoch`'s chain.
+    fn link(&mut self, epoch: u32, k: usize) -> [u8; 32] {
+        let master = self.master.0;
+        let links = self.cache_for(epoch).links.get_or_insert_with(|| {
+            chain_checkpoints(hmac(&master, format!("castellan/chain/{epoch}").as_bytes()))
+        });
+        let i = k.div_ceil(CHECKPOINT);
+        let mut s = links[i];
+        for _ in k..i * CHECKPOINT {
+            s = sha256(&s);
+        }
+        s
     }
 
     /// The seed `S_k` used for dice turn `turn` (reveal it only once the turn is over).
@@ -247,13 +291,13 @@ impl DiceBox {
         let turn = turn.max(1);
         let e = Self::epoch_of(turn);
         let k = (turn - e * CHAIN_LEN) as usize;
-        Secret(self.chain(e)[k])
+        Secret(self.link(e, k))
     }
 
     /// The published commitment `S_0` of the chain covering `turn`.
     pub fn commitment_for(&mut self, turn: u32) -> Secret {
         let e = Self::epoch_of(turn);
-        Secret(self.chain(e)[0])
+        Secret(self.link(e, 0))
     }
 
     /// The key of the turn's dice stream, from the turn's seed.
@@ -358,8 +402,7 @@ impl DiceBox {
 
     fn secret_rng(&mut self) -> &mut ChaCha20Rng {
         if self.cache.is_none() {
-            let e = Self::epoch_of(self.turn);
-            self.chain(e);
+            self.cache_for(Self::epoch_of(self.turn));
         }
         if self
             .cache
@@ -490,6 +533,35 @@ mod tests {
     const GOLDEN_FACES: [u8; 12] = [5, 6, 6, 3, 6, 3, 6, 4, 5, 1, 5, 1];
     const GOLDEN_COMMITMENT: &str =
         "9247555e4769f0a3379c5150d4ebe8f9212546b848f52ed126dac16c4f78b5f2";
+
+    /// docs/dice.md: "`S_{k} = SHA-256(S_{k+1})`, commitment `S_0`": every link given from
+    /// the kept checkpoints is the link of the chain hashed down from its top, one by one,
+    /// in two epochs, and again once the chain is kept.
+    #[test]
+    fn every_link_is_the_chain_hashed_down_from_its_top() {
+        let mut d = boxed();
+        for epoch in 0..2u32 {
+            let mut top = hmac(&d.master.0, format!("castellan/chain/{epoch}").as_bytes());
+            let mut chain = vec![[0u8; 32]; CHAIN_LEN as usize + 1];
+            chain[CHAIN_LEN as usize] = top;
+            for k in (0..CHAIN_LEN as usize).rev() {
+                top = sha256(&top);
+                chain[k] = top;
+            }
+            for round in 0..2 {
+                let first = epoch * CHAIN_LEN + 1;
+                assert_eq!(
+                    d.commitment_for(first).0,
+                    chain[0],
+                    "epoch {epoch}, round {round}"
+                );
+                for k in 1..=CHAIN_LEN {
+                    let seed = d.turn_seed(epoch * CHAIN_LEN + k);
+                    assert_eq!(seed.0, chain[k as usize], "epoch {epoch}, k {k}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn chain_links_each_turn_to_the_previous() {
