@@ -1,11 +1,5 @@
 //! The `castellan` binary: resolves flags against the configuration and calls the library.
 
-/// mimalloc rather than glibc's allocator: the judge builds and drops many small JSON
-/// values on several threads at once, where glibc's arenas spent a tenth of the
-/// service's CPU in `malloc`, `free` and their consolidation (perf, 64 tables).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 use castellan::cli::{key_value, CampaignCommand, Cli, Command, GameCommand};
 use castellan::config::Config;
 use castellan::service::{system_clock, Service};
