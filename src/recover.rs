@@ -259,12 +259,20 @@ impl Journal {
     fn append_line(inner: &mut Inner, entry: &Entry) -> std::io::Result<()> {
         let mut line = serde_json::to_vec(entry).map_err(std::io::Error::other)?;
         line.push(b'\n');
-        if let Err(e) = inner.file.write_all(&line) {
+        Journal::append_lines(inner, &line)
+    }
+
+    /// Whole lines, each ending in a newline, appended in one write.
+    fn append_lines(inner: &mut Inner, lines: &[u8]) -> std::io::Result<()> {
+        if lines.is_empty() {
+            return Ok(());
+        }
+        if let Err(e) = inner.file.write_all(lines) {
             // Nothing half-written: cut back to the last whole line.
             let _ = inner.file.set_len(inner.len);
             return Err(e);
         }
-        inner.len += line.len() as u64;
+        inner.len += lines.len() as u64;
         inner.dirty = true;
         Ok(())
     }
@@ -412,6 +420,27 @@ impl Journal {
         self.note(Entry::Sent {
             message_id: message_id.to_string(),
         });
+    }
+
+    /// [`Journal::sent`] for each of `message_ids`, in one write.
+    pub fn sent_all<'m>(&self, message_ids: impl IntoIterator<Item = &'m str>) {
+        let Some(mut inner) = self.lock() else {
+            return;
+        };
+        let mut lines = Vec::new();
+        for message_id in message_ids {
+            let e = Entry::Sent {
+                message_id: message_id.to_string(),
+            };
+            if let Err(x) = serde_json::to_writer(&mut lines, &e) {
+                tracing::warn!("journal {}: {x}", self.path.display());
+                return;
+            }
+            lines.push(b'\n');
+        }
+        if let Err(x) = Journal::append_lines(&mut inner, &lines) {
+            tracing::warn!("journal {}: {x}", self.path.display());
+        }
     }
 
     fn note(&self, e: Entry) {

@@ -101,10 +101,9 @@ impl Service {
         match mailer.finish().await {
             Ok(()) => {
                 self.store.mark_sent_all(&accepted, now)?;
-                for (_, message_id) in &accepted {
-                    self.journal.sent(message_id);
-                    sent += 1;
-                }
+                self.journal
+                    .sent_all(accepted.iter().map(|(_, message_id)| message_id.as_str()));
+                sent += accepted.len();
             }
             // Nothing of the batch went out: every reply stays for the next pass.
             Err(e) => {

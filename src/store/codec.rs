@@ -34,7 +34,10 @@ const LZ4_MOST: usize = 64 * 1024 * 1024;
 /// `first`, the length of `parts` end to end (4 bytes, big-endian), then `parts`
 /// compressed as one LZ4 block.
 pub(super) fn compressed(first: u8, parts: &[&[u8]]) -> Result<Vec<u8>, StoreError> {
-    let whole = parts.concat();
+    let whole: std::borrow::Cow<[u8]> = match parts {
+        [one] => (*one).into(),
+        _ => parts.concat().into(),
+    };
     let len = u32::try_from(whole.len()).map_err(err)?.to_be_bytes();
     let mut out = Vec::with_capacity(5 + lz4_flex::block::get_maximum_output_size(whole.len()));
     out.push(first);
@@ -126,11 +129,32 @@ fn inflated(v: &[u8]) -> Result<Vec<u8>, StoreError> {
 /// past [`COMPRESS_OVER`].
 pub(super) fn encode_outbox(item: &OutboxItem) -> Result<Vec<u8>, StoreError> {
     if let Some(html) = &item.mail.html {
-        let mut bare = item.clone();
-        bare.mail.html = None;
-        let json = serde_json::to_vec(&bare).map_err(err)?;
-        let len = u32::try_from(json.len()).map_err(err)?.to_be_bytes();
-        return compressed(LZ4_FRAMED, &[&len, &json, html.as_bytes()]);
+        // The item without its HTML part, which is not copied.
+        let m = &item.mail;
+        let bare = OutboxItem {
+            mail: castellan_judge::Outbound {
+                message_id: m.message_id.clone(),
+                to: m.to.clone(),
+                subject: m.subject.clone(),
+                body: m.body.clone(),
+                in_reply_to: m.in_reply_to.clone(),
+                references: m.references.clone(),
+                headers: m.headers.clone(),
+                html: None,
+            },
+            attempts: item.attempts,
+            not_before: item.not_before,
+            last_error: item.last_error.clone(),
+            failed: item.failed,
+        };
+        // The frame: the JSON's length, the JSON, the page.
+        let mut frame = Vec::with_capacity(4 + 1024 + m.body.len() + html.len());
+        frame.extend_from_slice(&[0; 4]);
+        serde_json::to_writer(&mut frame, &bare).map_err(err)?;
+        let len = u32::try_from(frame.len() - 4).map_err(err)?.to_be_bytes();
+        frame[..4].copy_from_slice(&len);
+        frame.extend_from_slice(html.as_bytes());
+        return compressed(LZ4_FRAMED, &[&frame]);
     }
     let json = serde_json::to_vec(item).map_err(err)?;
     if json.len() <= COMPRESS_OVER {

@@ -30,22 +30,38 @@ pub fn seat_colour(seat: usize) -> &'static str {
 /// `s` as SVG/HTML text: `&`, `<`, `>`, `"` and `'` escaped, and anything beyond ASCII
 /// written as a numeric reference (`é` is `&#233;`): a page of ASCII in short lines goes
 /// into a mail as it is (7bit), without the third more that base64 would add.
-pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if c.is_ascii() => out.push(c),
-            c => {
-                let _ = write!(out, "&#{};", c as u32);
+pub fn esc(s: &str) -> Esc<'_> {
+    Esc(s)
+}
+
+/// Text escaped for XML, written where it is formatted ([`esc`]): each run of plain ASCII
+/// in one piece, never a `String` of its own.
+pub struct Esc<'a>(&'a str);
+
+impl std::fmt::Display for Esc<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = self.0;
+        let mut plain = 0;
+        for (i, c) in s.char_indices() {
+            let escaped = match c {
+                '&' => "&amp;",
+                '<' => "&lt;",
+                '>' => "&gt;",
+                '"' => "&quot;",
+                '\'' => "&#39;",
+                c if c.is_ascii() => continue,
+                _ => "",
+            };
+            f.write_str(&s[plain..i])?;
+            if escaped.is_empty() {
+                write!(f, "&#{};", c as u32)?;
+            } else {
+                f.write_str(escaped)?;
             }
+            plain = i + c.len_utf8();
         }
+        f.write_str(&s[plain..])
     }
-    out
 }
 
 /// The picture marked with whom it was made for: `data-viewer="public"` or
@@ -445,6 +461,27 @@ fn line(o: &mut String, x1: f64, y1: f64, x2: f64, y2: f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Text in a picture is escaped whole: the five XML specials, anything beyond ASCII as
+    /// a numeric reference, plain runs as they are, at the start, between and at the end.
+    #[test]
+    fn text_is_escaped_for_xml_and_kept_ascii() {
+        let cases = [
+            ("", ""),
+            ("Saxony", "Saxony"),
+            ("<b>", "&lt;b&gt;"),
+            (
+                "Ann & \"Bob\" O'Neil",
+                "Ann &amp; &quot;Bob&quot; O&#39;Neil",
+            ),
+            ("Bohême", "Boh&#234;me"),
+            ("é", "&#233;"),
+            ("château d'eau 🏰!", "ch&#226;teau d&#39;eau &#127984;!"),
+        ];
+        for (text, escaped) in cases {
+            assert_eq!(esc(text).to_string(), escaped, "{text}");
+        }
+    }
 
     #[test]
     fn a_coordinate_reads_as_the_float_formatting_wrote_it() {
