@@ -473,10 +473,10 @@ fn a_report_of_each_game_renders_in_chromium_as_a_picture() {
         elements(&html);
         // The HTML part holds the whole text part.
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-        let shown = castellan_engine::svg::esc(&text);
+        let shown = castellan_engine::svg::esc(&text).to_string();
         for l in &lines {
             assert!(
-                shown.contains(&castellan_engine::svg::esc(l)),
+                shown.contains(&castellan_engine::svg::esc(l).to_string()),
                 "{game}: {l:?} missing"
             );
         }

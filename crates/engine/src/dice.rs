@@ -25,7 +25,7 @@ pub const CHAIN_LEN: u32 = 1000;
 /// Links of a chain kept: every `CHECKPOINT`-th (`S_0`, `S_25`, ..., `S_L`), so any link is
 /// at most 24 hashes from one kept.
 const CHECKPOINT: usize = 25;
-const _: () = assert!(CHAIN_LEN as usize % CHECKPOINT == 0);
+const _: () = assert!((CHAIN_LEN as usize).is_multiple_of(CHECKPOINT));
 
 /// The most chains [`chain_checkpoints`] keeps (1.3 KB each); past it, it starts afresh.
 const CHAINS_KEPT: usize = 1024;
