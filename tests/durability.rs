@@ -142,6 +142,43 @@ fn an_interrupted_snapshot_is_removed_at_open_and_nothing_is_lost() {
     assert_eq!(files_in(&outbox).len(), 1, "answered once, not twice");
 }
 
+/// Five mails waiting in the Maildir under `dir`, then `serve --once` under strace
+/// (following threads, naming each file descriptor's path) with `filter`, and
+/// `CASTELLAN_FAULT` set to `fault` if any. The trace's lines.
+fn serve_five_under_strace(dir: &Path, filter: &[&str], fault: Option<&str>) -> Vec<String> {
+    let cfg = write_config(dir);
+    let new = dir.join("mail/inbox/new");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(dir.join("mail/inbox").join(sub)).unwrap();
+    }
+    for n in 1..=5 {
+        std::fs::write(new.join(format!("100000000{n}.batch{n}.test")), letter(n)).unwrap();
+    }
+    let trace = dir.join("strace.txt");
+    let mut strace = Command::new("strace");
+    strace
+        .args(["-f", "-y", "-qq"])
+        .args(filter)
+        .arg("-o")
+        .arg(&trace);
+    if let Some(fault) = fault {
+        strace.env("CASTELLAN_FAULT", fault);
+    }
+    let out = strace
+        .arg(env!("CARGO_BIN_EXE_castellan"))
+        .arg("--config")
+        .arg(&cfg)
+        .args(["serve", "--once"])
+        .output()
+        .expect("strace is installed (scripts/install-test-deps.sh)");
+    assert!(out.status.success(), "{out:?}");
+    std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
 /// Issue 11, "group commit": `serve --once` handles the messages waiting in the Maildir as
 /// one batch, makes it durable with one flush of the database, and only then acknowledges
 /// them: every acknowledgement comes after that sync, and no sync of ours separates two
@@ -150,37 +187,12 @@ fn an_interrupted_snapshot_is_removed_at_open_and_nothing_is_lost() {
 #[test]
 fn a_batch_of_messages_is_made_durable_with_one_flush_before_any_is_acknowledged() {
     let tmp = tempfile::tempdir().unwrap();
-    let cfg = write_config(tmp.path());
     let new = tmp.path().join("mail/inbox/new");
-    for sub in ["new", "cur", "tmp"] {
-        std::fs::create_dir_all(tmp.path().join("mail/inbox").join(sub)).unwrap();
-    }
-    for n in 1..=5 {
-        std::fs::write(new.join(format!("100000000{n}.batch{n}.test")), letter(n)).unwrap();
-    }
-    let trace = tmp.path().join("strace.txt");
-    let out = Command::new("strace")
-        .args([
-            "-f",
-            "-y",
-            "-qq",
-            "-e",
-            "trace=fdatasync,syncfs,rename,renameat,renameat2",
-        ])
-        .arg("-o")
-        .arg(&trace)
-        .arg(env!("CARGO_BIN_EXE_castellan"))
-        .arg("--config")
-        .arg(&cfg)
-        .args(["serve", "--once"])
-        .output()
-        .expect("strace is installed (scripts/install-test-deps.sh)");
-    assert!(out.status.success(), "{out:?}");
-    let lines: Vec<String> = std::fs::read_to_string(&trace)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect();
+    let lines = serve_five_under_strace(
+        tmp.path(),
+        &["-e", "trace=fdatasync,syncfs,rename,renameat,renameat2"],
+        None,
+    );
     let events: Vec<&str> = lines
         .iter()
         .filter_map(|l| {
@@ -268,40 +280,16 @@ fn a_batch_of_messages_is_made_durable_with_one_flush_before_any_is_acknowledged
 #[test]
 fn a_batch_is_committed_only_once_its_journal_entries_are_on_the_device() {
     let tmp = tempfile::tempdir().unwrap();
-    let cfg = write_config(tmp.path());
-    let new = tmp.path().join("mail/inbox/new");
-    for sub in ["new", "cur", "tmp"] {
-        std::fs::create_dir_all(tmp.path().join("mail/inbox").join(sub)).unwrap();
-    }
-    for n in 1..=5 {
-        std::fs::write(new.join(format!("100000000{n}.ahead{n}.test")), letter(n)).unwrap();
-    }
-    let trace = tmp.path().join("strace.txt");
-    let out = Command::new("strace")
-        .args([
-            "-f",
-            "-y",
-            "-qq",
+    let lines = serve_five_under_strace(
+        tmp.path(),
+        &[
             "-s",
             "200",
             "-e",
             "trace=write,pwrite64,pwritev,pwritev2,fdatasync,fsync,sync_file_range",
-        ])
-        .arg("-o")
-        .arg(&trace)
-        .env("CASTELLAN_FAULT", "slow-journal-sync")
-        .arg(env!("CARGO_BIN_EXE_castellan"))
-        .arg("--config")
-        .arg(&cfg)
-        .args(["serve", "--once"])
-        .output()
-        .expect("strace is installed (scripts/install-test-deps.sh)");
-    assert!(out.status.success(), "{out:?}");
-    let lines: Vec<String> = std::fs::read_to_string(&trace)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect();
+        ],
+        Some("slow-journal-sync"),
+    );
     let pid = |l: &str| l.split_whitespace().next().unwrap_or_default().to_string();
     // The batch's entries written to the journal (not yet synced).
     let entries = lines
