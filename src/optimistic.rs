@@ -39,6 +39,8 @@ pub enum Key {
     GameIds,
     /// The games due at some time (the tick's index).
     Due,
+    /// Which game each plus-address token names (any game's seats or game master).
+    Tokens,
     Processed(String),
     Sender(String),
     Record(String),
@@ -64,6 +66,7 @@ impl Writes {
             }
             self.0.insert(Key::Game(g.id.clone()));
             self.0.insert(Key::Due);
+            self.0.insert(Key::Tokens);
         }
         for p in &changes.processed {
             self.0.insert(Key::Processed(p.clone()));
@@ -134,6 +137,10 @@ impl Store for Recording<'_> {
     fn due_games(&self, now: i64) -> Result<Vec<String>, StoreError> {
         self.note(Key::Due);
         self.inner.due_games(now)
+    }
+    fn game_of_token(&self, token: &str) -> Result<Option<String>, StoreError> {
+        self.note(Key::Tokens);
+        self.inner.game_of_token(token)
     }
     fn is_processed(&self, message_id: &str) -> Result<bool, StoreError> {
         self.note(Key::Processed(message_id.to_string()));
@@ -275,6 +282,8 @@ mod tests {
         assert!(!w.touch(&reads(&[Key::Game("castle-2".into())])));
         assert!(!w.touch(&reads(&[Key::GameIds])));
         assert!(!w.touch(&reads(&[Key::Sender("ann@example.org".into())])));
+        // Any game written may have changed which game a token names.
+        assert!(w.touch(&reads(&[Key::Tokens])));
         w.add(
             &Changes {
                 games: vec![game("castle-3")],
@@ -294,6 +303,7 @@ mod tests {
         assert!(r.sender("ann@example.org").unwrap().is_none());
         assert!(!r.is_processed("<m@x>").unwrap());
         r.game_ids().unwrap();
+        assert!(r.game_of_token("k3j9x").unwrap().is_none());
         assert!(r.commit(&Changes::default()).is_err());
         let reads = r.into_reads();
         for k in [
@@ -301,6 +311,7 @@ mod tests {
             Key::Sender("ann@example.org".into()),
             Key::Processed("<m@x>".into()),
             Key::GameIds,
+            Key::Tokens,
         ] {
             assert!(reads.contains(&k), "{k:?}");
         }

@@ -7,7 +7,9 @@
 //! `history` (id, 0, big-endian entry number → one history entry; appended, never
 //! rewritten), `due` (due time, id → empty: the tick's index, `castellan_judge::stored::next_due`),
 //! `game_index` (`due/<id>` → its key in `due`; `hlen/<id>` → how many history entries are
-//! stored), all written in the same transaction as the game (issue 11; a database of
+//! stored; `token/<token>` → the id of the game a plus-address token names, and
+//! `tokens/<id>` → the tokens it indexed, so a mail to `judge+TOKEN@` reads one key, not
+//! every game; a database without it is indexed at open), all written in the same transaction as the game (issue 11; a database of
 //! schema 1, each game whole in `games`, is converted at open). `processed` (Message-ID → unix time),
 //! `outbox` (big-endian sequence → [`OutboxItem`] JSON, compressed (LZ4) past 8 KiB), `sent` (Message-ID → unix time),
 //! `log` (game id, 0, big-endian sequence → LogLine JSON), `senders` (address → SenderRecord),
@@ -83,6 +85,8 @@ const CACHE_BYTES: u64 = 64 * 1024 * 1024;
 const JOURNAL_SEQ: &[u8] = b"journal_seq";
 /// The key in the `meta` tree of the stored layout's version (absent: 1).
 pub const SCHEMA_KEY: &[u8] = b"schema";
+/// The `meta` key saying every game's tokens are in the token index.
+const TOKENS_KEY: &[u8] = b"tokens_indexed";
 
 /// The key of history entry `n` of game `id`.
 fn entry_key(id: &str, n: usize) -> Vec<u8> {
@@ -212,6 +216,7 @@ impl SledStore {
             db,
         };
         store.upgrade(false)?;
+        store.index_tokens(false)?;
         Ok(store)
     }
 
@@ -265,6 +270,7 @@ impl SledStore {
         self.meta
             .insert(SCHEMA_KEY, &(stored::SCHEMA as u64).to_be_bytes())
             .map_err(err)?;
+        self.index_tokens(force)?;
         if n > 0 {
             self.flush()?;
             tracing::info!(
@@ -272,6 +278,41 @@ impl SledStore {
                 "converted the stored games to schema {}",
                 stored::SCHEMA
             );
+        }
+        Ok(n)
+    }
+
+    /// Index every game's plus-address tokens (`game_index`: `token/TOKEN` → id, and
+    /// `tokens/ID`), once: a database written before the index existed is indexed at its
+    /// first open (then marked in `meta`), a restored backup again (`force`). Safe to
+    /// interrupt: it starts over until it is marked. Returns how many games it indexed.
+    fn index_tokens(&self, force: bool) -> Result<usize, StoreError> {
+        if !force && self.meta.get(TOKENS_KEY).map_err(err)?.is_some() {
+            return Ok(0);
+        }
+        let mut n = 0;
+        for kv in self.games.iter() {
+            let (k, _) = kv.map_err(err)?;
+            let id = String::from_utf8_lossy(&k).into_owned();
+            // Unreadable: left out; the judge puts that game in quarantine.
+            let Ok(Some(header)) = self.game_header(&id) else {
+                continue;
+            };
+            let tokens: Vec<&str> = header.tokens().collect();
+            for t in &tokens {
+                self.game_index
+                    .insert(index_key("token", t), id.as_bytes())
+                    .map_err(err)?;
+            }
+            self.game_index
+                .insert(index_key("tokens", &id), tokens.join("\n").as_bytes())
+                .map_err(err)?;
+            n += 1;
+        }
+        self.meta.insert(TOKENS_KEY, &[1]).map_err(err)?;
+        if n > 0 {
+            self.flush()?;
+            tracing::info!(games = n, "indexed the games' plus-address tokens");
         }
         Ok(n)
     }
@@ -613,6 +654,15 @@ impl Store for SledStore {
         Ok(ids)
     }
 
+    /// One read of the token index ([`SledStore::index_tokens`]).
+    fn game_of_token(&self, token: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .game_index
+            .get(index_key("token", token))
+            .map_err(err)?
+            .map(|id| String::from_utf8_lossy(&id).into_owned()))
+    }
+
     fn game_ids(&self) -> Result<Vec<String>, StoreError> {
         self.games
             .iter()
@@ -698,6 +748,116 @@ mod tests {
             headers: Vec::new(),
             html: Some(html),
         }
+    }
+
+    fn game_with_tokens(id: &str, gm_token: &str, seat_tokens: &[&str]) -> GameRecord {
+        let seats: Vec<serde_json::Value> = seat_tokens
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                serde_json::json!({
+                    "name": format!("P{i}"), "address": format!("p{i}@example.org"),
+                    "password_hash": "", "token": t, "misses": 0, "vacation_until": null,
+                    "bot": false, "resigned": false
+                })
+            })
+            .collect();
+        serde_json::from_value(serde_json::json!({
+            "id": id, "game": "castle-risk", "status": "Running", "gm": "gm@example.org",
+            "gm_password_hash": "", "gm_token": gm_token, "join_password_hash": "", "salt": "",
+            "seats": seats, "observers": [], "options": [],
+            "deadlines": {"hours": 24, "reminder_hours": 6, "grace_hours": 2},
+            "deadline": null, "paused_left": null, "deadline_history": 0,
+            "reminded": [], "out_counter": 0, "reported": 0, "revealed": 0, "created": 0,
+            "ended": null, "table": null
+        }))
+        .unwrap()
+    }
+
+    /// Issue 11 ("the tick touches only what is due", and every mail at constant cost): a
+    /// mail to `judge+TOKEN@` finds its game by one read of the token index, which follows
+    /// every change of the game's tokens in the game's own transaction, and agrees with
+    /// reading every game's header (the judge's default). A database written before the
+    /// index existed is indexed when it is opened.
+    #[test]
+    fn a_plus_address_token_names_its_game_through_the_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("db");
+        let store = SledStore::open(&path).unwrap();
+        let commit = |games: Vec<GameRecord>| {
+            store
+                .commit(&Changes {
+                    games,
+                    ..Default::default()
+                })
+                .unwrap()
+        };
+        commit(vec![
+            game_with_tokens("castle-1", "gm1", &["a1", "b1"]),
+            game_with_tokens("castle-2", "gm2", &["a2", ""]),
+        ]);
+        // What reading every header says (the Store trait's default), for comparison.
+        let scan = |s: &SledStore, token: &str| -> Option<String> {
+            s.game_ids().unwrap().into_iter().find(|id| {
+                s.game_header(id)
+                    .unwrap()
+                    .is_some_and(|r| r.holds_token(token))
+            })
+        };
+        let check = |s: &SledStore, expected: &[(&str, Option<&str>)]| {
+            for (token, id) in expected {
+                let found = s.game_of_token(token).unwrap();
+                assert_eq!(found.as_deref(), *id, "token {token:?}");
+                assert_eq!(found, scan(s, token), "token {token:?}");
+            }
+        };
+        check(
+            &store,
+            &[
+                ("a1", Some("castle-1")),
+                ("b1", Some("castle-1")),
+                ("gm1", Some("castle-1")),
+                ("a2", Some("castle-2")),
+                ("gm2", Some("castle-2")),
+                ("", None),
+                ("nobody", None),
+            ],
+        );
+        // A seat's token replaced: the old one names no game any more.
+        commit(vec![game_with_tokens("castle-1", "gm1", &["a1", "c1"])]);
+        check(
+            &store,
+            &[
+                ("b1", None),
+                ("c1", Some("castle-1")),
+                ("a1", Some("castle-1")),
+            ],
+        );
+        // A database written before the index: its token keys and mark gone, then opened.
+        let keys: Vec<sled::IVec> = store
+            .game_index
+            .iter()
+            .keys()
+            .map(|k| k.unwrap())
+            .filter(|k| k.starts_with(b"token"))
+            .collect();
+        assert!(!keys.is_empty());
+        for k in keys {
+            store.game_index.remove(k).unwrap();
+        }
+        store.meta.remove(TOKENS_KEY).unwrap();
+        store.flush().unwrap();
+        assert_eq!(store.game_of_token("c1").unwrap(), None);
+        drop(store);
+        let reopened = SledStore::open(&path).unwrap();
+        check(
+            &reopened,
+            &[
+                ("c1", Some("castle-1")),
+                ("gm2", Some("castle-2")),
+                ("b1", None),
+            ],
+        );
     }
 
     /// Issue 11: "No stored value over 64 KiB": a reply whose HTML part is as large as the

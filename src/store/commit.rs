@@ -19,6 +19,8 @@ pub(super) struct GameWrite {
     len: usize,
     entries: Vec<Vec<u8>>,
     due: Option<Vec<u8>>,
+    /// The plus-address tokens that name the game (`GameRecord::tokens`), one a line.
+    tokens: String,
     /// Write the header (and the due index) alone: `Changes::headers`.
     header_only: bool,
 }
@@ -49,6 +51,7 @@ impl GameWrite {
             },
             entries,
             due: stored::next_due(&parts.header).map(|t| due_key(t, &g.id)),
+            tokens: g.tokens().collect::<Vec<_>>().join("\n"),
             header_only: false,
         })
     }
@@ -90,6 +93,36 @@ impl GameWrite {
                 index.remove(due_of)?;
             }
         }
+        self.write_tokens(index)
+    }
+
+    /// The token index (`token/TOKEN` → the game's id), rewritten only when the game's
+    /// tokens changed (`tokens/ID` holds those it indexed). A token the game no longer
+    /// holds is dropped, unless another game took it since.
+    fn write_tokens(
+        &self,
+        index: &sled::transaction::TransactionalTree,
+    ) -> Result<(), ConflictableTransactionError<String>> {
+        let tokens_of = index_key("tokens", &self.id);
+        let indexed = index.get(&tokens_of)?;
+        if indexed.as_deref() == Some(self.tokens.as_bytes()) {
+            return Ok(());
+        }
+        if let Some(old) = indexed {
+            for t in String::from_utf8_lossy(&old).split('\n') {
+                let key = index_key("token", t);
+                if !t.is_empty()
+                    && !self.tokens.split('\n').any(|n| n == t)
+                    && index.get(&key)?.as_deref() == Some(self.id.as_bytes())
+                {
+                    index.remove(key)?;
+                }
+            }
+        }
+        for t in self.tokens.split('\n').filter(|t| !t.is_empty()) {
+            index.insert(index_key("token", t), self.id.as_bytes())?;
+        }
+        index.insert(tokens_of, self.tokens.as_bytes())?;
         Ok(())
     }
 

@@ -231,12 +231,9 @@ impl Run<'_> {
         &mut self,
         tokens: &[String],
     ) -> Result<Option<String>, StoreError> {
-        for id in self.store.game_ids()? {
-            if let Some(r) = self.store.game_header(&id)? {
-                if r.seats.iter().any(|s| tokens.contains(&s.token)) || tokens.contains(&r.gm_token)
-                {
-                    return Ok(Some(id));
-                }
+        for token in tokens {
+            if let Some(id) = self.store.game_of_token(token)? {
+                return Ok(Some(id));
             }
         }
         Ok(None)

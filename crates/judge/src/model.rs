@@ -437,6 +437,17 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// The plus-address tokens that name this game: its game master's and each seat's
+    /// (none empty).
+    pub fn tokens(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.gm_token.as_str())
+            .chain(self.seats.iter().map(|s| s.token.as_str()))
+            .filter(|t| !t.is_empty())
+    }
+    /// Whether `token` names this game ([`GameRecord::tokens`]).
+    pub fn holds_token(&self, token: &str) -> bool {
+        self.tokens().any(|t| t == token)
+    }
     pub fn seat_of(&self, address: &str) -> Option<usize> {
         self.seats.iter().position(|s| {
             s.address
@@ -496,6 +507,19 @@ pub trait Store {
         self.game(id)
     }
     fn game_ids(&self) -> Result<Vec<String>, StoreError>;
+    /// The game whose game master or one of whose seats holds `token` (a plus-address
+    /// token: `judge+TOKEN@...`). A store with an index of tokens reads only that; this
+    /// default reads every game's header.
+    fn game_of_token(&self, token: &str) -> Result<Option<String>, StoreError> {
+        for id in self.game_ids()? {
+            if let Some(r) = self.game_header(&id)? {
+                if r.holds_token(token) {
+                    return Ok(Some(id));
+                }
+            }
+        }
+        Ok(None)
+    }
     /// The games the tick has something to do for at `now` ([`crate::stored::next_due`]
     /// at or before it), in no particular order. A store with an index of due times reads
     /// only those; this default reads every game.
