@@ -232,11 +232,15 @@ pub fn restore(
 ) -> Result<Checked, StoreError> {
     for name in tree_names(store) {
         let tree = store.db().open_tree(&name).map_err(err)?;
-        // A new database holds only its layout's mark (SledStore::upgrade).
-        let only_the_mark = name == "meta"
-            && tree.len() == 1
-            && tree.contains_key(crate::store::SCHEMA_KEY).map_err(err)?;
-        if !tree.is_empty() && !only_the_mark {
+        // A new database holds only its marks: its layout's (SledStore::upgrade) and its
+        // token index's.
+        let marks = [crate::store::SCHEMA_KEY, crate::store::TOKENS_KEY];
+        let only_the_marks = name == "meta"
+            && tree
+                .iter()
+                .keys()
+                .all(|k| k.is_ok_and(|k| marks.contains(&k.as_ref())));
+        if !tree.is_empty() && !only_the_marks {
             return Err(err("restore needs an empty database"));
         }
     }
@@ -448,8 +452,8 @@ mod tests {
         assert!(new.outbox().unwrap().is_empty(), "nothing stored");
         assert_eq!(
             check(&mut text.as_bytes()).unwrap().records,
-            42,
-            "20 replies, 20 log lines, the journal's mark and the layout's"
+            43,
+            "20 replies, 20 log lines, the journal's mark, the layout's and the token index's"
         );
     }
 

@@ -86,7 +86,7 @@ const JOURNAL_SEQ: &[u8] = b"journal_seq";
 /// The key in the `meta` tree of the stored layout's version (absent: 1).
 pub const SCHEMA_KEY: &[u8] = b"schema";
 /// The `meta` key saying every game's tokens are in the token index.
-const TOKENS_KEY: &[u8] = b"tokens_indexed";
+pub const TOKENS_KEY: &[u8] = b"tokens_indexed";
 
 /// The key of history entry `n` of game `id`.
 fn entry_key(id: &str, n: usize) -> Vec<u8> {
