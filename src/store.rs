@@ -654,7 +654,7 @@ impl Store for SledStore {
         Ok(ids)
     }
 
-    /// One read of the token index ([`SledStore::index_tokens`]).
+    /// One read of the token index (built by `SledStore::index_tokens`).
     fn game_of_token(&self, token: &str) -> Result<Option<String>, StoreError> {
         Ok(self
             .game_index
