@@ -9,13 +9,13 @@
 //! sequence number; the transaction that applies it records that number in sled's `meta`
 //! tree (`SledStore::journal_seq`).
 //!
-//! Order of effects, for each entry: the entry is appended and fsynced (write-ahead; for
-//! an inbox batch the fsync runs while the batch's mails are judged, and ends before any
-//! of them is committed), then the judge runs and the transaction commits (sled may make it durable at any time from
+//! Order of effects, for each entry: the entry is appended and fsynced (write-ahead), then
+//! the judge runs and the transaction commits (sled may make it durable at any time from
 //! here), then sled is flushed and a `done` line written, then the mail is acknowledged.
 //! An entry whose transaction never committed (a crash, a full disk, an unloadable record)
 //! is marked `aborted`, at once or when the database is next opened (its number is above
-//! the database's), and is never replayed.
+//! the database's), and is never replayed. An inbox batch writes its entries first and
+//! fsyncs them while its mails are judged: the fsync ends before any of them is committed.
 //!
 //! **Replies** already sent are journaled as `sent` lines (Message-ID); `recover` drops
 //! those from the rebuilt outbox, so they are not sent again. The lines are written at
@@ -257,17 +257,20 @@ impl Journal {
     }
 
     fn append_line(inner: &mut Inner, entry: &Entry) -> std::io::Result<()> {
-        let mut line = serde_json::to_vec(entry).map_err(std::io::Error::other)?;
-        line.push(b'\n');
-        Journal::append_lines(inner, &line)
+        Journal::append_lines(inner, std::slice::from_ref(entry))
     }
 
-    /// Whole lines, each ending in a newline, appended in one write.
-    fn append_lines(inner: &mut Inner, lines: &[u8]) -> std::io::Result<()> {
+    /// `entries`, one line each, appended in one write.
+    fn append_lines(inner: &mut Inner, entries: &[Entry]) -> std::io::Result<()> {
+        let mut lines = Vec::new();
+        for e in entries {
+            serde_json::to_writer(&mut lines, e).map_err(std::io::Error::other)?;
+            lines.push(b'\n');
+        }
         if lines.is_empty() {
             return Ok(());
         }
-        if let Err(e) = inner.file.write_all(lines) {
+        if let Err(e) = inner.file.write_all(&lines) {
             // Nothing half-written: cut back to the last whole line.
             let _ = inner.file.set_len(inner.len);
             return Err(e);
@@ -345,12 +348,9 @@ impl Journal {
             return Ok((Vec::new(), None));
         }
         let last = first + entries.len() as u64 - 1;
-        let written = crate::service::injected_disk_full("disk-full-journal").and_then(|_| {
-            for e in &entries {
-                Journal::append_line(&mut inner, e)?;
-            }
-            inner.file.try_clone()
-        });
+        let written = crate::service::injected_disk_full("disk-full-journal")
+            .and_then(|_| Journal::append_lines(&mut inner, &entries))
+            .and_then(|_| inner.file.try_clone());
         inner.next_seq = last + 1;
         match written {
             Ok(file) => Ok((
@@ -424,28 +424,24 @@ impl Journal {
 
     /// [`Journal::sent`] for each of `message_ids`, in one write.
     pub fn sent_all<'m>(&self, message_ids: impl IntoIterator<Item = &'m str>) {
-        let Some(mut inner) = self.lock() else {
-            return;
-        };
-        let mut lines = Vec::new();
-        for message_id in message_ids {
-            let e = Entry::Sent {
-                message_id: message_id.to_string(),
-            };
-            if let Err(x) = serde_json::to_writer(&mut lines, &e) {
-                tracing::warn!("journal {}: {x}", self.path.display());
-                return;
-            }
-            lines.push(b'\n');
-        }
-        if let Err(x) = Journal::append_lines(&mut inner, &lines) {
-            tracing::warn!("journal {}: {x}", self.path.display());
-        }
+        self.note_all(
+            &message_ids
+                .into_iter()
+                .map(|message_id| Entry::Sent {
+                    message_id: message_id.to_string(),
+                })
+                .collect::<Vec<_>>(),
+        );
     }
 
     fn note(&self, e: Entry) {
+        self.note_all(std::slice::from_ref(&e));
+    }
+
+    /// Lines written at once, not synced (the next fsync carries them).
+    fn note_all(&self, entries: &[Entry]) {
         if let Some(mut inner) = self.lock() {
-            if let Err(x) = Journal::append_line(&mut inner, &e) {
+            if let Err(x) = Journal::append_lines(&mut inner, entries) {
                 tracing::warn!("journal {}: {x}", self.path.display());
             }
         }
