@@ -31,24 +31,16 @@ const COMPRESS_OVER: usize = 8 * 1024;
 /// allocation of gigabytes.
 const LZ4_MOST: usize = 64 * 1024 * 1024;
 
-/// `first`, the length of `parts` end to end (4 bytes, big-endian), then `parts`
-/// compressed as one LZ4 block.
-pub(super) fn compressed(first: u8, parts: &[&[u8]]) -> Result<Vec<u8>, StoreError> {
-    let whole: std::borrow::Cow<[u8]> = match parts {
-        [one] => (*one).into(),
-        _ => parts.concat().into(),
-    };
-    let len = u32::try_from(whole.len()).map_err(err)?.to_be_bytes();
-    let mut out = Vec::with_capacity(5 + lz4_flex::block::get_maximum_output_size(whole.len()));
-    out.push(first);
-    out.extend_from_slice(&len);
-    let head = out.len();
-    out.resize(
-        head + lz4_flex::block::get_maximum_output_size(whole.len()),
-        0,
-    );
-    let n = lz4_flex::block::compress_into(&whole, &mut out[head..]).map_err(err)?;
-    out.truncate(head + n);
+/// `first`, the length of `bytes` (4 bytes, big-endian), then `bytes` compressed as one
+/// LZ4 block.
+pub(super) fn compressed(first: u8, bytes: &[u8]) -> Result<Vec<u8>, StoreError> {
+    let len = u32::try_from(bytes.len()).map_err(err)?.to_be_bytes();
+    let most = lz4_flex::block::get_maximum_output_size(bytes.len());
+    let mut out = vec![0; 1 + len.len() + most];
+    out[0] = first;
+    out[1..5].copy_from_slice(&len);
+    let n = lz4_flex::block::compress_into(bytes, &mut out[5..]).map_err(err)?;
+    out.truncate(5 + n);
     Ok(out)
 }
 
@@ -154,13 +146,13 @@ pub(super) fn encode_outbox(item: &OutboxItem) -> Result<Vec<u8>, StoreError> {
         let len = u32::try_from(frame.len() - 4).map_err(err)?.to_be_bytes();
         frame[..4].copy_from_slice(&len);
         frame.extend_from_slice(html.as_bytes());
-        return compressed(LZ4_FRAMED, &[&frame]);
+        return compressed(LZ4_FRAMED, &frame);
     }
     let json = serde_json::to_vec(item).map_err(err)?;
     if json.len() <= COMPRESS_OVER {
         return Ok(json);
     }
-    compressed(LZ4, &[&json])
+    compressed(LZ4, &json)
 }
 
 /// An outbox value read back (framed, compressed or plain JSON).
@@ -212,7 +204,7 @@ mod tests {
         }
         // And the same parts compressed (how a reply is stored now) come back whole.
         for parts in &cases {
-            let v = compressed(LZ4_FRAMED, parts).unwrap();
+            let v = compressed(LZ4_FRAMED, &parts.concat()).unwrap();
             assert_eq!(v[0], LZ4_FRAMED);
             assert_eq!(decompressed(&v[1..]).unwrap(), parts.concat());
         }
@@ -223,7 +215,7 @@ mod tests {
     #[test]
     fn a_damaged_compressed_value_is_an_error() {
         let text = "Saxony attacks Prussia. ".repeat(3000);
-        let v = compressed(LZ4, &[text.as_bytes()]).unwrap();
+        let v = compressed(LZ4, text.as_bytes()).unwrap();
         for cut in [1, 3, 5, v.len() / 2, v.len() - 1] {
             assert!(decompressed(&v[1..cut]).is_err(), "cut at {cut}");
         }
