@@ -5,17 +5,19 @@
 //! Trees: `games` (id → the game's header: its GameRecord without the table, with the
 //! schema version), `states` (id → its snapshot: the table without its history),
 //! `history` (id, 0, big-endian entry number → one history entry; appended, never
-//! rewritten), `due` (due time, id → empty: the tick's index, `castellan_judge::stored::next_due`),
-//! `game_index` (`due/<id>` → its key in `due`; `hlen/<id>` → how many history entries are
-//! stored; `token/<token>` → the id of the game a plus-address token names, and
-//! `tokens/<id>` → the tokens it indexed, so a mail to `judge+TOKEN@` reads one key, not
-//! every game; a database without it is indexed at open), all written in the same transaction as the game (issue 11; a database of
-//! schema 1, each game whole in `games`, is converted at open). `processed` (Message-ID → unix time),
-//! `outbox` (big-endian sequence → [`OutboxItem`] JSON, compressed (LZ4) past 8 KiB), `sent` (Message-ID → unix time),
-//! `log` (game id, 0, big-endian sequence → LogLine JSON), `senders` (address → SenderRecord),
-//! `meta` (`journal_seq` → the big-endian sequence number of the last journal entry
-//! committed, written in the same transaction as that entry's changes: src/recover.rs).
-//! `records` (address → PlayerRecord, issue 15), `campaigns` (id → CampaignRecord, issue 15).
+//! rewritten), `due` (due time, id → empty: the tick's index,
+//! `castellan_judge::stored::next_due`), `game_index` (`due/<id>` → its key in `due`;
+//! `hlen/<id>` → how many history entries are stored; `token/<token>` → the id of the game
+//! a plus-address token names, and `tokens/<id>` → the tokens it indexed, so a mail to
+//! `judge+TOKEN@` reads one key, not every game; a database without it is indexed at
+//! open), all written in the same transaction as the game (issue 11; a database of schema
+//! 1, each game whole in `games`, is converted at open). `processed` (Message-ID → unix
+//! time), `outbox` (big-endian sequence → [`OutboxItem`] JSON, compressed (LZ4) past
+//! 8 KiB), `sent` (Message-ID → unix time), `log` (game id, 0, big-endian sequence →
+//! LogLine JSON), `senders` (address → SenderRecord), `meta` (`journal_seq` → the
+//! big-endian sequence number of the last journal entry committed, written in the same
+//! transaction as that entry's changes: src/recover.rs). `records` (address →
+//! PlayerRecord, issue 15), `campaigns` (id → CampaignRecord, issue 15).
 
 use castellan_judge::{
     stored, CampaignRecord, Changes, GameRecord, Outbound, PlayerRecord, SenderRecord, Store,
@@ -298,14 +300,16 @@ impl SledStore {
             let Ok(Some(header)) = self.game_header(&id) else {
                 continue;
             };
-            let tokens: Vec<&str> = header.tokens().collect();
-            for t in &tokens {
+            for t in header.tokens() {
                 self.game_index
-                    .insert(index_key("token", t), id.as_bytes())
+                    .insert(commit::token_key(t), id.as_bytes())
                     .map_err(err)?;
             }
             self.game_index
-                .insert(index_key("tokens", &id), tokens.join("\n").as_bytes())
+                .insert(
+                    commit::tokens_key(&id),
+                    commit::tokens_line(&header).as_bytes(),
+                )
                 .map_err(err)?;
             n += 1;
         }
@@ -658,7 +662,7 @@ impl Store for SledStore {
     fn game_of_token(&self, token: &str) -> Result<Option<String>, StoreError> {
         Ok(self
             .game_index
-            .get(index_key("token", token))
+            .get(commit::token_key(token))
             .map_err(err)?
             .map(|id| String::from_utf8_lossy(&id).into_owned()))
     }
@@ -774,11 +778,11 @@ mod tests {
         .unwrap()
     }
 
-    /// Issue 11 ("the tick touches only what is due", and every mail at constant cost): a
-    /// mail to `judge+TOKEN@` finds its game by one read of the token index, which follows
-    /// every change of the game's tokens in the game's own transaction, and agrees with
-    /// reading every game's header (the judge's default). A database written before the
-    /// index existed is indexed when it is opened.
+    /// Issue 11 (a mail's cost does not grow with the games stored): a mail to
+    /// `judge+TOKEN@` finds its game by one read of the token index, which follows every
+    /// change of the game's tokens in the game's own transaction, and agrees with reading
+    /// every game's header (the judge's default). A database written before the index
+    /// existed is indexed when it is opened.
     #[test]
     fn a_plus_address_token_names_its_game_through_the_index() {
         let dir = tempfile::tempdir().unwrap();

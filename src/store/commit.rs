@@ -51,7 +51,7 @@ impl GameWrite {
             },
             entries,
             due: stored::next_due(&parts.header).map(|t| due_key(t, &g.id)),
-            tokens: g.tokens().collect::<Vec<_>>().join("\n"),
+            tokens: tokens_line(g),
             header_only: false,
         })
     }
@@ -103,14 +103,14 @@ impl GameWrite {
         &self,
         index: &sled::transaction::TransactionalTree,
     ) -> Result<(), ConflictableTransactionError<String>> {
-        let tokens_of = index_key("tokens", &self.id);
+        let tokens_of = tokens_key(&self.id);
         let indexed = index.get(&tokens_of)?;
         if indexed.as_deref() == Some(self.tokens.as_bytes()) {
             return Ok(());
         }
         if let Some(old) = indexed {
             for t in String::from_utf8_lossy(&old).split('\n') {
-                let key = index_key("token", t);
+                let key = token_key(t);
                 if !t.is_empty()
                     && !self.tokens.split('\n').any(|n| n == t)
                     && index.get(&key)?.as_deref() == Some(self.id.as_bytes())
@@ -120,7 +120,7 @@ impl GameWrite {
             }
         }
         for t in self.tokens.split('\n').filter(|t| !t.is_empty()) {
-            index.insert(index_key("token", t), self.id.as_bytes())?;
+            index.insert(token_key(t), self.id.as_bytes())?;
         }
         index.insert(tokens_of, self.tokens.as_bytes())?;
         Ok(())
@@ -161,6 +161,21 @@ impl GameWrite {
         };
         Ok(())
     }
+}
+
+/// The token index's key of `token`: the id of the game it names.
+pub(super) fn token_key(token: &str) -> Vec<u8> {
+    index_key("token", token)
+}
+
+/// The token index's key of game `id`: the tokens it indexed, one a line.
+pub(super) fn tokens_key(id: &str) -> Vec<u8> {
+    index_key("tokens", id)
+}
+
+/// A game's plus-address tokens, one a line, as the index keeps them.
+pub(super) fn tokens_line(g: &GameRecord) -> String {
+    g.tokens().collect::<Vec<_>>().join("\n")
 }
 
 impl SledStore {
