@@ -62,3 +62,35 @@ pub mod simulate;
 pub mod store;
 pub mod tournament_demo;
 pub mod transfer;
+
+/// Records the unit tests of this crate build (one game record, by its JSON).
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use castellan_judge::GameRecord;
+
+    /// A running game `id` with no table, its game master's token `gm_token` and one seat
+    /// a token of `seat_tokens` (`p0@example.org`, `p1@example.org`, ...).
+    pub fn game_record(id: &str, gm_token: &str, seat_tokens: &[&str]) -> GameRecord {
+        let seats: Vec<serde_json::Value> = seat_tokens
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                serde_json::json!({
+                    "name": format!("P{i}"), "address": format!("p{i}@example.org"),
+                    "password_hash": "", "token": t, "misses": 0, "vacation_until": null,
+                    "bot": false, "resigned": false
+                })
+            })
+            .collect();
+        serde_json::from_value(serde_json::json!({
+            "id": id, "game": "castle-risk", "status": "Running", "gm": "gm@example.org",
+            "gm_password_hash": "", "gm_token": gm_token, "join_password_hash": "", "salt": "",
+            "seats": seats, "observers": [], "options": [],
+            "deadlines": {"hours": 24, "reminder_hours": 6, "grace_hours": 2},
+            "deadline": null, "paused_left": null, "deadline_history": 0,
+            "reminded": [], "out_counter": 0, "reported": 0, "revealed": 0, "created": 0,
+            "ended": null, "table": null
+        }))
+        .unwrap()
+    }
+}

@@ -253,16 +253,7 @@ mod tests {
     use castellan_judge::MemoryStore;
 
     fn game(id: &str) -> GameRecord {
-        serde_json::from_value(serde_json::json!({
-            "id": id, "game": "castle-risk", "status": "Running", "gm": "gm@x",
-            "gm_password_hash": "", "gm_token": "t", "join_password_hash": "", "salt": "",
-            "seats": [], "observers": [], "options": [],
-            "deadlines": {"hours": 24, "reminder_hours": 6, "grace_hours": 2},
-            "deadline": null, "paused_left": null, "deadline_history": 0,
-            "reminded": [], "out_counter": 0, "reported": 0, "revealed": 0, "created": 0,
-            "ended": null, "table": null
-        }))
-        .unwrap()
+        crate::fixtures::game_record(id, "t", &[])
     }
 
     /// A read of a game conflicts with a write of that game only; listing the games

@@ -754,30 +754,6 @@ mod tests {
         }
     }
 
-    fn game_with_tokens(id: &str, gm_token: &str, seat_tokens: &[&str]) -> GameRecord {
-        let seats: Vec<serde_json::Value> = seat_tokens
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                serde_json::json!({
-                    "name": format!("P{i}"), "address": format!("p{i}@example.org"),
-                    "password_hash": "", "token": t, "misses": 0, "vacation_until": null,
-                    "bot": false, "resigned": false
-                })
-            })
-            .collect();
-        serde_json::from_value(serde_json::json!({
-            "id": id, "game": "castle-risk", "status": "Running", "gm": "gm@example.org",
-            "gm_password_hash": "", "gm_token": gm_token, "join_password_hash": "", "salt": "",
-            "seats": seats, "observers": [], "options": [],
-            "deadlines": {"hours": 24, "reminder_hours": 6, "grace_hours": 2},
-            "deadline": null, "paused_left": null, "deadline_history": 0,
-            "reminded": [], "out_counter": 0, "reported": 0, "revealed": 0, "created": 0,
-            "ended": null, "table": null
-        }))
-        .unwrap()
-    }
-
     /// Issue 11 (a mail's cost does not grow with the games stored): a mail to
     /// `judge+TOKEN@` finds its game by one read of the token index, which follows every
     /// change of the game's tokens in the game's own transaction, and agrees with reading
@@ -797,8 +773,8 @@ mod tests {
                 .unwrap()
         };
         commit(vec![
-            game_with_tokens("castle-1", "gm1", &["a1", "b1"]),
-            game_with_tokens("castle-2", "gm2", &["a2", ""]),
+            crate::fixtures::game_record("castle-1", "gm1", &["a1", "b1"]),
+            crate::fixtures::game_record("castle-2", "gm2", &["a2", ""]),
         ]);
         // What reading every header says (the Store trait's default), for comparison.
         let scan = |s: &SledStore, token: &str| -> Option<String> {
@@ -828,7 +804,11 @@ mod tests {
             ],
         );
         // A seat's token replaced: the old one names no game any more.
-        commit(vec![game_with_tokens("castle-1", "gm1", &["a1", "c1"])]);
+        commit(vec![crate::fixtures::game_record(
+            "castle-1",
+            "gm1",
+            &["a1", "c1"],
+        )]);
         check(
             &store,
             &[
