@@ -17,7 +17,8 @@
 //! * [`config`]: config/castellan.yaml, every key optional, defaults need no mail server.
 //! * [`store`]: sled behind the judge's `Store`: a batch's messages committed in groups, one
 //!   transaction a group, flushed once a batch.
-//! * [`service`]: parse → judge → commit → acknowledge; the outbox with retries.
+//! * [`service`]: parse → judge → commit → acknowledge; the inbox in batches, committed in
+//!   groups (`service/batch.rs`); the outbox with retries (`service/outbox.rs`).
 //! * [`prestage`]: a batch's replies rendered and written (hidden) while it is handled.
 //! * [`optimistic`]: a batch's mails judged side by side, committed in order.
 //! * [`daemon`]: the tokio loop (`serve`) and IMAP polling.
