@@ -754,6 +754,53 @@ mod tests {
         }
     }
 
+    /// Issue 11 ("The tick touches only what is due"): a game whose reminder would reach
+    /// nobody (its awaited seat is played by a bot) is indexed at its deadline, and an
+    /// entry an older build wrote at its reminder time is mended by the first tick that
+    /// finds it, instead of making the game due at every tick until its deadline.
+    #[test]
+    fn a_game_with_nobody_to_remind_is_due_at_its_deadline_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SledStore::open(&dir.path().join("db")).unwrap();
+        let (deadline, reminder, grace) = (1_000_000, 1_000_000 - 6 * 3600, 1_000_000 + 2 * 3600);
+        let mut rec = crate::fixtures::game_record("castle-1", "gm1", &["a1", "b1"]);
+        rec.deadline = Some(deadline);
+        rec.deadline_awaiting = vec![1];
+        rec.seats[1].bot = true;
+        store
+            .commit(&Changes {
+                games: vec![rec],
+                ..Default::default()
+            })
+            .unwrap();
+        assert!(store.due_games(grace - 1).unwrap().is_empty());
+        assert_eq!(store.due_games(grace).unwrap(), ["castle-1"]);
+        // The entry an older build wrote: due at the reminder time.
+        store.due.remove(due_key(grace, "castle-1")).unwrap();
+        store
+            .due
+            .insert(due_key(reminder, "castle-1"), &[])
+            .unwrap();
+        store
+            .game_index
+            .insert(index_key("due", "castle-1"), due_key(reminder, "castle-1"))
+            .unwrap();
+        let now = reminder + 60;
+        assert_eq!(store.due_games(now).unwrap(), ["castle-1"]);
+        let config = crate::config::Config::default();
+        let templates = crate::service::load_templates_lenient(&config.templates_dir).unwrap();
+        let judge = castellan_judge::Judge::new(config.judge, crate::games::all(), templates);
+        let env = castellan_judge::Env {
+            now,
+            entropy: [7; 32],
+        };
+        let changes = judge.tick(&store, &env).unwrap();
+        assert!(changes.outbox.is_empty(), "nobody is reminded");
+        store.commit(&changes).unwrap();
+        assert!(store.due_games(now).unwrap().is_empty(), "no longer due");
+        assert_eq!(store.due_games(grace).unwrap(), ["castle-1"]);
+    }
+
     /// Issue 11 (a mail's cost does not grow with the games stored): a mail to
     /// `judge+TOKEN@` finds its game by one read of the token index, which follows every
     /// change of the game's tokens in the game's own transaction, and agrees with reading

@@ -23,6 +23,14 @@ impl Run<'_> {
             return Ok(());
         };
         let now = self.now();
+        // Due by the store's index but not by the record (an entry written before
+        // `stored::next_due` skipped a reminder that reaches nobody): nothing to do but
+        // store it again, so that the index says when the game is really due.
+        if crate::stored::next_due(&g.rec).is_some_and(|t| t > now) {
+            g.keep = true;
+            self.put(g);
+            return Ok(());
+        }
         let (Some(deadline), Some(session)) = (g.rec.deadline, g.session.as_ref()) else {
             self.put(g);
             return Ok(());

@@ -295,7 +295,7 @@ impl Judge {
                 Err(e) => return Err(e),
             }
             run.settle_all()?;
-            if run.mails.is_empty() && !run.games.values().any(|g| g.dirty) {
+            if run.mails.is_empty() && !run.games.values().any(|g| g.dirty || g.keep) {
                 continue;
             }
             if let Some(g) = run.games.get_mut(&id) {

@@ -173,20 +173,35 @@ pub fn needed_from(header: &GameRecord) -> usize {
         .unwrap_or(0)
 }
 
-/// When the tick has something to do for this game: the reminder (if one is set and
-/// nobody was reminded yet for this deadline), else the deadline with its grace. `None`:
-/// nothing until a mail changes the game (not running, or no deadline).
+/// When the tick has something to do for this game: the reminder (if one is set, nobody
+/// was reminded yet for this deadline, and an awaited seat can be reminded), else the
+/// deadline with its grace. `None`: nothing until a mail changes the game (not running,
+/// or no deadline).
 pub fn next_due(rec: &GameRecord) -> Option<i64> {
     if rec.status != Status::Running {
         return None;
     }
     let deadline = rec.deadline?;
     let d = &rec.deadlines;
-    if d.reminder_hours > 0 && rec.reminded.is_empty() {
+    if d.reminder_hours > 0 && rec.reminded.is_empty() && someone_to_remind(rec) {
         Some(deadline - i64::from(d.reminder_hours) * 3600)
     } else {
         Some(deadline + i64::from(d.grace_hours) * 3600)
     }
+}
+
+/// Whether the reminder would reach anyone: the tick reminds an awaited seat with an
+/// address and no bot playing it (src/deadlines.rs `remind`). A game awaiting only bot
+/// stand-ins or empty seats is due at its deadline, not at every tick from its reminder
+/// time on. A record that names no awaited seat (written before it kept them) is taken
+/// as having someone to remind.
+fn someone_to_remind(rec: &GameRecord) -> bool {
+    rec.deadline_awaiting.is_empty()
+        || rec.deadline_awaiting.iter().any(|&s| {
+            rec.seats
+                .get(s)
+                .is_some_and(|seat| !seat.bot && seat.address.is_some())
+        })
 }
 
 /// Whether a stored game value is the old layout (schema 1): the whole record, its table
@@ -306,6 +321,34 @@ mod tests {
         rec.status = Status::Running;
         rec.deadline = None;
         assert_eq!(next_due(&rec), None);
+    }
+
+    /// Issue 11 ("The tick touches only what is due"): a reminder that would reach
+    /// nobody (the awaited seat is a bot stand-in, or empty) does not make the game due
+    /// at every tick until its deadline (src/deadlines.rs `remind` skips such seats).
+    #[test]
+    fn a_reminder_that_would_reach_nobody_leaves_the_game_due_at_its_deadline() {
+        let mut rec = record(None);
+        rec.seats = serde_json::from_value(json!([
+            {"name": "Anna", "address": "anna@x", "password_hash": "", "token": "a",
+             "misses": 0, "vacation_until": null, "bot": false, "resigned": false},
+            {"name": "Bob", "address": "bob@x", "password_hash": "", "token": "b",
+             "misses": 0, "vacation_until": null, "bot": false, "resigned": false}
+        ]))
+        .unwrap();
+        rec.deadline_awaiting = vec![1];
+        assert_eq!(next_due(&rec), Some(100000 - 6 * 3600), "Bob is reminded");
+        rec.seats[1].bot = true;
+        assert_eq!(next_due(&rec), Some(100000 + 2 * 3600), "a bot plays Bob");
+        rec.seats[1].bot = false;
+        rec.seats[1].address = None;
+        assert_eq!(
+            next_due(&rec),
+            Some(100000 + 2 * 3600),
+            "Bob's seat is empty"
+        );
+        rec.deadline_awaiting = vec![0, 1];
+        assert_eq!(next_due(&rec), Some(100000 - 6 * 3600), "Anna is reminded");
     }
 
     /// Issue 11: "A game's history is appended, never rewritten."
