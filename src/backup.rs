@@ -233,8 +233,8 @@ pub fn restore(
     for name in tree_names(store) {
         let tree = store.db().open_tree(&name).map_err(err)?;
         // A new database holds only its marks: its layout's (SledStore::upgrade) and its
-        // token index's.
-        let marks = [crate::store::SCHEMA_KEY, crate::store::TOKENS_KEY];
+        // indexes'.
+        let marks = crate::store::MARKS;
         let only_the_marks = name == "meta"
             && tree
                 .iter()
@@ -452,8 +452,8 @@ mod tests {
         assert!(new.outbox().unwrap().is_empty(), "nothing stored");
         assert_eq!(
             check(&mut text.as_bytes()).unwrap().records,
-            43,
-            "20 replies, 20 log lines, the journal's mark, the layout's and the token index's"
+            44,
+            "20 replies, 20 log lines, the journal's mark, the layout's and the two indexes'"
         );
     }
 

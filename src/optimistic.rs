@@ -41,6 +41,8 @@ pub enum Key {
     Due,
     /// Which game each plus-address token names (any game's seats or game master).
     Tokens,
+    /// Which games each address plays in, runs or watches.
+    Addresses,
     Processed(String),
     Sender(String),
     Record(String),
@@ -67,6 +69,7 @@ impl Writes {
             self.0.insert(Key::Game(g.id.clone()));
             self.0.insert(Key::Due);
             self.0.insert(Key::Tokens);
+            self.0.insert(Key::Addresses);
         }
         for p in &changes.processed {
             self.0.insert(Key::Processed(p.clone()));
@@ -137,6 +140,10 @@ impl Store for Recording<'_> {
     fn due_games(&self, now: i64) -> Result<Vec<String>, StoreError> {
         self.note(Key::Due);
         self.inner.due_games(now)
+    }
+    fn games_of_address(&self, address: &str) -> Result<Vec<String>, StoreError> {
+        self.note(Key::Addresses);
+        self.inner.games_of_address(address)
     }
     fn game_of_token(&self, token: &str) -> Result<Option<String>, StoreError> {
         self.note(Key::Tokens);
@@ -273,8 +280,10 @@ mod tests {
         assert!(!w.touch(&reads(&[Key::Game("castle-2".into())])));
         assert!(!w.touch(&reads(&[Key::GameIds])));
         assert!(!w.touch(&reads(&[Key::Sender("ann@example.org".into())])));
-        // Any game written may have changed which game a token names.
+        // Any game written may have changed which game a token names, and which games
+        // an address is in.
         assert!(w.touch(&reads(&[Key::Tokens])));
+        assert!(w.touch(&reads(&[Key::Addresses])));
         w.add(
             &Changes {
                 games: vec![game("castle-3")],
@@ -295,6 +304,7 @@ mod tests {
         assert!(!r.is_processed("<m@x>").unwrap());
         r.game_ids().unwrap();
         assert!(r.game_of_token("k3j9x").unwrap().is_none());
+        assert!(r.games_of_address("ann@example.org").unwrap().is_empty());
         assert!(r.commit(&Changes::default()).is_err());
         let reads = r.into_reads();
         for k in [
@@ -303,6 +313,7 @@ mod tests {
             Key::Processed("<m@x>".into()),
             Key::GameIds,
             Key::Tokens,
+            Key::Addresses,
         ] {
             assert!(reads.contains(&k), "{k:?}");
         }

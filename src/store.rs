@@ -89,6 +89,11 @@ const JOURNAL_SEQ: &[u8] = b"journal_seq";
 pub const SCHEMA_KEY: &[u8] = b"schema";
 /// The `meta` key saying every game's tokens are in the token index.
 pub const TOKENS_KEY: &[u8] = b"tokens_indexed";
+/// The `meta` key saying every game's addresses are in the address index.
+pub const ADDRESSES_KEY: &[u8] = b"addresses_indexed";
+/// Every mark a new database holds ([`SledStore::open`]): a restore takes a database
+/// holding only these as empty.
+pub const MARKS: [&[u8]; 3] = [SCHEMA_KEY, TOKENS_KEY, ADDRESSES_KEY];
 
 /// The key of history entry `n` of game `id`.
 fn entry_key(id: &str, n: usize) -> Vec<u8> {
@@ -218,7 +223,7 @@ impl SledStore {
             db,
         };
         store.upgrade(false)?;
-        store.index_tokens(false)?;
+        store.index_games(false)?;
         Ok(store)
     }
 
@@ -272,7 +277,7 @@ impl SledStore {
         self.meta
             .insert(SCHEMA_KEY, &(stored::SCHEMA as u64).to_be_bytes())
             .map_err(err)?;
-        self.index_tokens(force)?;
+        self.index_games(force)?;
         if n > 0 {
             self.flush()?;
             tracing::info!(
@@ -285,11 +290,16 @@ impl SledStore {
     }
 
     /// Index every game's plus-address tokens (`game_index`: `token/TOKEN` → id, and
-    /// `tokens/ID`), once: a database written before the index existed is indexed at its
-    /// first open (then marked in `meta`), a restored backup again (`force`). Safe to
-    /// interrupt: it starts over until it is marked. Returns how many games it indexed.
-    fn index_tokens(&self, force: bool) -> Result<usize, StoreError> {
-        if !force && self.meta.get(TOKENS_KEY).map_err(err)?.is_some() {
+    /// `tokens/ID`) and addresses (`addr/ADDRESS\0ID`, and `addrs/ID`), once each: a
+    /// database written before an index existed is indexed at its first open (then marked
+    /// in `meta`), a restored backup again (`force`). Safe to interrupt: it starts over
+    /// until it is marked. Returns how many games it indexed.
+    fn index_games(&self, force: bool) -> Result<usize, StoreError> {
+        let missing = |mark: &[u8]| -> Result<bool, StoreError> {
+            Ok(force || self.meta.get(mark).map_err(err)?.is_none())
+        };
+        let (tokens, addresses) = (missing(TOKENS_KEY)?, missing(ADDRESSES_KEY)?);
+        if !tokens && !addresses {
             return Ok(0);
         }
         let mut n = 0;
@@ -300,23 +310,35 @@ impl SledStore {
             let Ok(Some(header)) = self.game_header(&id) else {
                 continue;
             };
-            for t in header.tokens() {
-                self.game_index
-                    .insert(commit::token_key(t), id.as_bytes())
-                    .map_err(err)?;
-            }
-            self.game_index
-                .insert(
+            let index = |k: Vec<u8>, v: &[u8]| self.game_index.insert(k, v).map_err(err);
+            if tokens {
+                for t in header.tokens() {
+                    index(commit::token_key(t), id.as_bytes())?;
+                }
+                index(
                     commit::tokens_key(&id),
                     commit::tokens_line(&header).as_bytes(),
-                )
-                .map_err(err)?;
+                )?;
+            }
+            if addresses {
+                for a in header.addresses() {
+                    index(commit::address_key(&a, &id), &[])?;
+                }
+                index(
+                    commit::addresses_key(&id),
+                    commit::addresses_line(&header).as_bytes(),
+                )?;
+            }
             n += 1;
         }
-        self.meta.insert(TOKENS_KEY, &[1]).map_err(err)?;
+        for (wanted, mark) in [(tokens, TOKENS_KEY), (addresses, ADDRESSES_KEY)] {
+            if wanted {
+                self.meta.insert(mark, &[1]).map_err(err)?;
+            }
+        }
         if n > 0 {
             self.flush()?;
-            tracing::info!(games = n, "indexed the games' plus-address tokens");
+            tracing::info!(games = n, tokens, addresses, "indexed the games");
         }
         Ok(n)
     }
@@ -658,7 +680,21 @@ impl Store for SledStore {
         Ok(ids)
     }
 
-    /// One read of the token index (built by `SledStore::index_tokens`).
+    /// One scan of the address index (built by `SledStore::index_games`): the keys under
+    /// the address, no game read.
+    fn games_of_address(&self, address: &str) -> Result<Vec<String>, StoreError> {
+        let prefix = commit::address_prefix(address);
+        self.game_index
+            .scan_prefix(&prefix)
+            .keys()
+            .map(|k| {
+                k.map(|k| String::from_utf8_lossy(&k[prefix.len()..]).into_owned())
+                    .map_err(err)
+            })
+            .collect()
+    }
+
+    /// One read of the token index (built by `SledStore::index_games`).
     fn game_of_token(&self, token: &str) -> Result<Option<String>, StoreError> {
         Ok(self
             .game_index
@@ -887,6 +923,102 @@ mod tests {
                 ("c1", Some("castle-1")),
                 ("gm2", Some("castle-2")),
                 ("b1", None),
+            ],
+        );
+    }
+
+    /// Issue 11 (a mail's cost does not grow with the games stored): STOP finds its
+    /// sender's games (as game master, seat or observer, finished games too) by one scan
+    /// of the address index, which follows every change of a game's addresses in the
+    /// game's own transaction and agrees with reading every game's header (the judge's
+    /// default). A database written before the index existed is indexed when opened.
+    #[test]
+    fn a_sender_finds_their_games_through_the_address_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("db");
+        let store = SledStore::open(&path).unwrap();
+        let commit = |games: Vec<GameRecord>| {
+            store
+                .commit(&Changes {
+                    games,
+                    ..Default::default()
+                })
+                .unwrap()
+        };
+        let mut one = crate::fixtures::game_record("castle-1", "gm1", &["a1", "b1"]);
+        one.observers = vec![" Watcher@Example.org".into()];
+        let mut two = crate::fixtures::game_record("castle-2", "gm2", &["a2"]);
+        two.gm = "P1@example.org".into();
+        two.status = castellan_judge::Status::Finished;
+        commit(vec![one.clone(), two]);
+        // What the Store trait's default (every game's header) says, for comparison.
+        let check = |s: &SledStore, expected: &[(&str, &[&str])]| {
+            for (address, ids) in expected {
+                let found = s.games_of_address(address).unwrap();
+                assert_eq!(found, *ids, "address {address:?}");
+                let mut scan: Vec<String> = s
+                    .game_ids()
+                    .unwrap()
+                    .into_iter()
+                    .filter(|id| {
+                        s.game_header(id)
+                            .unwrap()
+                            .is_some_and(|r| r.addresses().iter().any(|a| a == address))
+                    })
+                    .collect();
+                scan.sort();
+                assert_eq!(found, scan, "address {address:?}");
+            }
+        };
+        check(
+            &store,
+            &[
+                ("p0@example.org", &["castle-1", "castle-2"]),
+                ("p1@example.org", &["castle-1", "castle-2"]),
+                ("gm@example.org", &["castle-1"]),
+                ("watcher@example.org", &["castle-1"]),
+                ("p0@example", &[]),
+                ("", &[]),
+            ],
+        );
+        // The observer leaves and a seat changes hands: the index follows.
+        one.observers.clear();
+        one.seats[1].address = Some("new@example.org".into());
+        commit(vec![one]);
+        check(
+            &store,
+            &[
+                ("watcher@example.org", &[]),
+                ("p1@example.org", &["castle-2"]),
+                ("new@example.org", &["castle-1"]),
+            ],
+        );
+        // A database written before the index: its address keys and mark gone, then opened.
+        let keys: Vec<sled::IVec> = store
+            .game_index
+            .iter()
+            .keys()
+            .map(|k| k.unwrap())
+            .filter(|k| k.starts_with(b"addr"))
+            .collect();
+        assert!(!keys.is_empty());
+        for k in keys {
+            store.game_index.remove(k).unwrap();
+        }
+        store.meta.remove(ADDRESSES_KEY).unwrap();
+        store.flush().unwrap();
+        assert!(store
+            .games_of_address("new@example.org")
+            .unwrap()
+            .is_empty());
+        drop(store);
+        let reopened = SledStore::open(&path).unwrap();
+        check(
+            &reopened,
+            &[
+                ("new@example.org", &["castle-1"]),
+                ("p0@example.org", &["castle-1", "castle-2"]),
+                ("watcher@example.org", &[]),
             ],
         );
     }

@@ -21,6 +21,8 @@ pub(super) struct GameWrite {
     due: Option<Vec<u8>>,
     /// The plus-address tokens that name the game (`GameRecord::tokens`), one a line.
     tokens: String,
+    /// The addresses the game mails as its own (`GameRecord::addresses`), one a line.
+    addresses: String,
     /// Write the header (and the due index) alone: `Changes::headers`.
     header_only: bool,
 }
@@ -52,6 +54,7 @@ impl GameWrite {
             entries,
             due: stored::next_due(&parts.header).map(|t| due_key(t, &g.id)),
             tokens: tokens_line(g),
+            addresses: addresses_line(g),
             header_only: false,
         })
     }
@@ -93,7 +96,34 @@ impl GameWrite {
                 index.remove(due_of)?;
             }
         }
-        self.write_tokens(index)
+        self.write_tokens(index)?;
+        self.write_addresses(index)
+    }
+
+    /// The address index (`addr/ADDRESS\0ID`, empty: a set per address, read by prefix),
+    /// rewritten only when the game's addresses changed (`addrs/ID` holds those it
+    /// indexed).
+    fn write_addresses(
+        &self,
+        index: &sled::transaction::TransactionalTree,
+    ) -> Result<(), ConflictableTransactionError<String>> {
+        let addresses_of = addresses_key(&self.id);
+        let indexed = index.get(&addresses_of)?;
+        if indexed.as_deref() == Some(self.addresses.as_bytes()) {
+            return Ok(());
+        }
+        if let Some(old) = indexed {
+            for a in String::from_utf8_lossy(&old).split('\n') {
+                if !a.is_empty() && !self.addresses.split('\n').any(|n| n == a) {
+                    index.remove(address_key(a, &self.id))?;
+                }
+            }
+        }
+        for a in self.addresses.split('\n').filter(|a| !a.is_empty()) {
+            index.insert(address_key(a, &self.id), &[])?;
+        }
+        index.insert(addresses_of, self.addresses.as_bytes())?;
+        Ok(())
     }
 
     /// The token index (`token/TOKEN` → the game's id), rewritten only when the game's
@@ -171,6 +201,31 @@ pub(super) fn token_key(token: &str) -> Vec<u8> {
 /// The token index's key of game `id`: the tokens it indexed, one a line.
 pub(super) fn tokens_key(id: &str) -> Vec<u8> {
     index_key("tokens", id)
+}
+
+/// The address index's key saying game `id` mails `address` (a prefix scan of
+/// [`address_prefix`] lists an address's games).
+pub(super) fn address_key(address: &str, id: &str) -> Vec<u8> {
+    let mut k = address_prefix(address);
+    k.extend_from_slice(id.as_bytes());
+    k
+}
+
+/// The start of every address index key of `address`.
+pub(super) fn address_prefix(address: &str) -> Vec<u8> {
+    let mut k = index_key("addr", address);
+    k.push(0);
+    k
+}
+
+/// The address index's key of game `id`: the addresses it indexed, one a line.
+pub(super) fn addresses_key(id: &str) -> Vec<u8> {
+    index_key("addrs", id)
+}
+
+/// A game's addresses, one a line, as the index keeps them.
+pub(super) fn addresses_line(g: &GameRecord) -> String {
+    g.addresses().join("\n")
 }
 
 /// A game's plus-address tokens, one a line, as the index keeps them.

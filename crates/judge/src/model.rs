@@ -444,6 +444,20 @@ impl GameRecord {
             .chain(self.seats.iter().map(|s| s.token.as_str()))
             .filter(|t| !t.is_empty())
     }
+    /// The addresses this game mails as its own: its game master's, each seat's and each
+    /// observer's, trimmed and in lower case, sorted, each once. What STOP looks a sender
+    /// up by ([`Store::games_of_address`]).
+    pub fn addresses(&self) -> Vec<String> {
+        let mut all: Vec<String> = std::iter::once(self.gm.as_str())
+            .chain(self.seats.iter().filter_map(|s| s.address.as_deref()))
+            .chain(self.observers.iter().map(String::as_str))
+            .map(|a| a.trim().to_lowercase())
+            .filter(|a| !a.is_empty())
+            .collect();
+        all.sort();
+        all.dedup();
+        all
+    }
     /// Whether `token` names this game ([`GameRecord::tokens`]).
     pub fn holds_token(&self, token: &str) -> bool {
         self.tokens().any(|t| t == token)
@@ -510,6 +524,22 @@ pub trait Store {
     /// The game whose game master or one of whose seats holds `token` (a plus-address
     /// token: `judge+TOKEN@...`). A store with an index of tokens reads only that; this
     /// default reads every game's header.
+    /// The games whose game master, one of whose seats or one of whose observers is
+    /// `address` (trimmed, in lower case: [`GameRecord::addresses`]), finished ones too,
+    /// sorted by id. A store with an index of addresses reads only those; this default
+    /// reads every game's header.
+    fn games_of_address(&self, address: &str) -> Result<Vec<String>, StoreError> {
+        let mut out = Vec::new();
+        for id in self.game_ids()? {
+            if let Some(r) = self.game_header(&id)? {
+                if r.addresses().iter().any(|a| a == address) {
+                    out.push(id);
+                }
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
     fn game_of_token(&self, token: &str) -> Result<Option<String>, StoreError> {
         for id in self.game_ids()? {
             if let Some(r) = self.game_header(&id)? {

@@ -67,9 +67,15 @@ impl Run<'_> {
     pub(crate) fn stop(&mut self, from: &str) -> Result<(), StoreError> {
         let mut playing = Vec::new();
         let mut observing = Vec::new();
-        for id in self.store.game_ids()? {
+        // The games `from` plays in, runs or watches (one read of the store's index of
+        // addresses), and those in hand, which this mail may have changed.
+        let mut ids = self.store.games_of_address(from)?;
+        ids.extend(self.games.keys().cloned());
+        ids.sort();
+        ids.dedup();
+        for id in ids {
             // Headers only: a game is loaded whole only when STOP changes it (an observer
-            // leaves), so STOP costs one small read a game.
+            // leaves), so STOP costs one small read a game of its sender's.
             let rec = match self.games.get(&id) {
                 Some(g) => g.rec.clone(),
                 None => match self.store.game_header(&id)? {
