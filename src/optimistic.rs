@@ -141,6 +141,10 @@ impl Store for Recording<'_> {
         self.note(Key::Due);
         self.inner.due_games(now)
     }
+    fn highest_game_number(&self) -> Result<u64, StoreError> {
+        self.note(Key::GameIds);
+        self.inner.highest_game_number()
+    }
     fn games_of_address(&self, address: &str) -> Result<Vec<String>, StoreError> {
         self.note(Key::Addresses);
         self.inner.games_of_address(address)

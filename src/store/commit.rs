@@ -23,6 +23,8 @@ pub(super) struct GameWrite {
     tokens: String,
     /// The addresses the game mails as its own (`GameRecord::addresses`), one a line.
     addresses: String,
+    /// The number its id ends with, kept as the highest in `game_number` if it is.
+    number: Option<u64>,
     /// Write the header (and the due index) alone: `Changes::headers`.
     header_only: bool,
 }
@@ -55,6 +57,7 @@ impl GameWrite {
             due: stored::next_due(&parts.header).map(|t| due_key(t, &g.id)),
             tokens: tokens_line(g),
             addresses: addresses_line(g),
+            number: castellan_judge::game_number(&g.id),
             header_only: false,
         })
     }
@@ -97,7 +100,13 @@ impl GameWrite {
             }
         }
         self.write_tokens(index)?;
-        self.write_addresses(index)
+        self.write_addresses(index)?;
+        if let Some(n) = self.number {
+            if n > highest_game_number(index.get(GAME_NUMBER)?.as_deref()) {
+                index.insert(GAME_NUMBER, &n.to_be_bytes())?;
+            }
+        }
+        Ok(())
     }
 
     /// The address index (`addr/ADDRESS\0ID`, empty: a set per address, read by prefix),
@@ -201,6 +210,17 @@ pub(super) fn token_key(token: &str) -> Vec<u8> {
 /// The token index's key of game `id`: the tokens it indexed, one a line.
 pub(super) fn tokens_key(id: &str) -> Vec<u8> {
     index_key("tokens", id)
+}
+
+/// The key in `game_index` of the highest number a stored game's id ends with
+/// (`Store::highest_game_number`); never lowered, so no id names two games.
+pub(super) const GAME_NUMBER: &[u8] = b"game_number";
+
+/// The value of [`GAME_NUMBER`] read back (absent: 0).
+pub(super) fn highest_game_number(v: Option<&[u8]>) -> u64 {
+    v.and_then(|v| v.try_into().ok())
+        .map(u64::from_be_bytes)
+        .unwrap_or(0)
 }
 
 /// The address index's key saying game `id` mails `address` (a prefix scan of

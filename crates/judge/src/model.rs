@@ -116,6 +116,12 @@ pub struct Outbound {
     pub html: Option<String>,
 }
 
+/// The number a game's id ends with (`castle-12`: 12): games are numbered across every
+/// game of the judge, whatever their name.
+pub fn game_number(id: &str) -> Option<u64> {
+    id.rsplit('-').next().and_then(|n| n.parse::<u64>().ok())
+}
+
 /// The injected world: the time and fresh randomness (game secrets, passwords, tokens).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Env {
@@ -539,6 +545,17 @@ pub trait Store {
         }
         out.sort();
         Ok(out)
+    }
+    /// The highest number any stored game's id ends with (`castle-12`: 12), 0 for none:
+    /// CREATE numbers the next game after it. A store that keeps it reads one key; this
+    /// default reads every game's id.
+    fn highest_game_number(&self) -> Result<u64, StoreError> {
+        Ok(self
+            .game_ids()?
+            .iter()
+            .filter_map(|id| game_number(id))
+            .max()
+            .unwrap_or(0))
     }
     fn game_of_token(&self, token: &str) -> Result<Option<String>, StoreError> {
         for id in self.game_ids()? {

@@ -13,12 +13,9 @@ impl Run<'_> {
 
     pub(crate) fn next_id(&self, game: &str) -> Result<String, StoreError> {
         let prefix = game.split('-').next().unwrap_or(game).to_string();
-        let mut max = 0u64;
-        let ids = self.store.game_ids()?;
-        for id in ids.iter().chain(self.games.keys()) {
-            if let Some(n) = id.rsplit('-').next().and_then(|n| n.parse::<u64>().ok()) {
-                max = max.max(n);
-            }
+        let mut max = self.store.highest_game_number()?;
+        for id in self.games.keys() {
+            max = max.max(game_number(id).unwrap_or(0));
         }
         Ok(format!("{prefix}-{}", max + 1))
     }
