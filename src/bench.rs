@@ -196,6 +196,14 @@ pub struct StoredGames {
     /// above runs with them off): its wall time and peak RSS.
     pub backup_ms: f64,
     pub backup_peak_rss_kib: Option<u64>,
+    /// `serve --once` in a child process again, with one mail waiting, each kind alone
+    /// (start-up included: compare with `startup_and_empty_pass_ms`): STOP from a player
+    /// of one game (what finds a sender's games), a mail that names its game only by its
+    /// `judge+TOKEN@` address (what finds a token's game), and CREATE (what numbers a new
+    /// game).
+    pub stop_mail_pass_ms: f64,
+    pub token_mail_pass_ms: f64,
+    pub create_mail_pass_ms: f64,
 }
 
 #[derive(Debug, Serialize)]
@@ -578,6 +586,12 @@ const FILL_BATCH: usize = 1000;
 const FILL_DEADLINE_AHEAD: i64 = 30 * 86_400;
 
 /// A token for copy `n` (the alphabet of the judge's own tokens).
+/// The address of seat `seat` in copy `k` of the stored games: each its own, as players'
+/// are, so that a sender's games are few among many.
+fn copy_address(k: u64, seat: usize) -> String {
+    format!("copy{k}.seat{seat}@{}", crate::players::PLAYER_DOMAIN)
+}
+
 fn copy_token(mut n: u64) -> String {
     const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
     (0..6)
@@ -628,6 +642,7 @@ fn run_stored_games(
                 g.gm_token = copy_token(k * 16);
                 for (j, seat) in g.seats.iter_mut().enumerate() {
                     seat.token = copy_token(k * 16 + j as u64 + 1);
+                    seat.address = Some(copy_address(k, j));
                 }
             }
             if g.deadline.is_some() {
@@ -674,6 +689,43 @@ fn run_stored_games(
     let backup_file = dir.with_extension("backup.jsonl");
     let backup = child_run(&cfg_path, dir, &["backup", &backup_file.to_string_lossy()])?;
     let _ = std::fs::remove_file(&backup_file);
+    // One mail at a time, each about a copy in the middle of the folder.
+    let k = (n.saturating_sub(1) / 2) as u64;
+    let player = copy_address(k, 1);
+    let judge = &config.judge.address;
+    let (local_part, domain) = judge.split_once('@').unwrap_or((judge.as_str(), ""));
+    let by_token = format!("{local_part}+{}@{domain}", copy_token(k * 16 + 2));
+    let inbox_err = |e: &dyn std::fmt::Display| {
+        ShellError::io(config.inbox_path(), std::io::Error::other(e.to_string()))
+    };
+    let inbox = castellan_mail::Maildir::open(config.inbox_path()).map_err(|e| inbox_err(&e))?;
+    let one_mail = |from: &str, to: &str, subject: &str, body: &str| {
+        let raw = crate::players::order_mail(
+            from,
+            "Bench",
+            to,
+            &format!("<{subject}@{}>", crate::players::PLAYER_DOMAIN),
+            subject,
+            body,
+        );
+        inbox.deliver(raw.as_bytes()).map_err(|e| inbox_err(&e))?;
+        let run = child_run(&cfg_path, dir, &["serve", "--once"])?;
+        if run.took != Some(1) {
+            return Err(ShellError::Usage(format!(
+                "serve --once over the stored games took {:?} mails, not the {subject} mail",
+                run.took
+            )));
+        }
+        Ok(run.ms)
+    };
+    let stop_mail_pass_ms = one_mail(&player, judge, "stop", "STOP")?;
+    let token_mail_pass_ms = one_mail(&player, &by_token, "status", "STATUS")?;
+    let create_mail_pass_ms = one_mail(
+        &format!("new-gm@{}", crate::players::PLAYER_DOMAIN),
+        judge,
+        "create",
+        &format!("CREATE {} seats={}", s.game, s.players),
+    )?;
     Ok(StoredGames {
         games,
         fill_seconds,
@@ -685,11 +737,16 @@ fn run_stored_games(
         peak_rss_source: child.peak_rss_source,
         backup_ms: backup.ms,
         backup_peak_rss_kib: backup.peak_rss_kib,
+        stop_mail_pass_ms,
+        token_mail_pass_ms,
+        create_mail_pass_ms,
     })
 }
 
 struct ChildRun {
     ms: f64,
+    /// Messages the pass took from the inbox (its own count).
+    took: Option<u64>,
     deadline_mails: Option<u64>,
     peak_rss_kib: Option<u64>,
     peak_rss_source: String,
@@ -749,6 +806,10 @@ fn child_run(cfg: &Path, dir: &Path, args: &[&str]) -> Result<ChildRun, ShellErr
         ));
     }
     // "took 0 message(s), 0 deadline mail(s), sent 0, 0 kept for retry"
+    let took = stdout
+        .split(',')
+        .find_map(|p| p.trim().strip_prefix("took "))
+        .and_then(|p| p.split_whitespace().next()?.parse().ok());
     let deadline_mails = stdout
         .split(',')
         .find(|p| p.trim_end().ends_with("deadline mail(s)"))
@@ -766,6 +827,7 @@ fn child_run(cfg: &Path, dir: &Path, args: &[&str]) -> Result<ChildRun, ShellErr
     };
     Ok(ChildRun {
         ms,
+        took,
         deadline_mails,
         peak_rss_kib,
         peak_rss_source,
@@ -951,7 +1013,8 @@ impl BenchReport {
                 "stored games ({} in a fresh folder, filled in {:.1} s, database {}):\n\
                  \x20 `serve --once` in a child process: start-up + one empty pass {:.0} ms, peak RSS {} ({})\n\
                  \x20 games due at its start: {}; deadline mails it wrote: {}\n\
-                 \x20 `castellan backup` of them (what a rolling backup costs): {:.0} ms, peak RSS {}\n",
+                 \x20 `castellan backup` of them (what a rolling backup costs): {:.0} ms, peak RSS {}\n\
+                 \x20 `serve --once` with one mail waiting: STOP {:.0} ms, a mail to judge+TOKEN@ {:.0} ms, CREATE {:.0} ms\n",
                 g.games,
                 g.fill_seconds,
                 mib(g.database_bytes),
@@ -964,6 +1027,9 @@ impl BenchReport {
                     .unwrap_or_else(|| "unknown".into()),
                 g.backup_ms,
                 kib(g.backup_peak_rss_kib),
+                g.stop_mail_pass_ms,
+                g.token_mail_pass_ms,
+                g.create_mail_pass_ms,
             );
         }
         if !self.engine.is_empty() {

@@ -9,8 +9,11 @@
 //! `castellan_judge::stored::next_due`), `game_index` (`due/<id>` → its key in `due`;
 //! `hlen/<id>` → how many history entries are stored; `token/<token>` → the id of the game
 //! a plus-address token names, and `tokens/<id>` → the tokens it indexed, so a mail to
-//! `judge+TOKEN@` reads one key, not every game; a database without it is indexed at
-//! open), all written in the same transaction as the game (issue 11; a database of schema
+//! `judge+TOKEN@` reads one key, not every game; `addr/<address>\0<id>` → empty for each
+//! address a game mails as its own, and `addrs/<id>` → the addresses it indexed, so STOP
+//! scans its sender's games, not every game; `game_number` → the highest number a game's
+//! id ends with, so CREATE reads one key; a database without them is given them at open),
+//! all written in the same transaction as the game (issue 11; a database of schema
 //! 1, each game whole in `games`, is converted at open). `processed` (Message-ID → unix
 //! time), `outbox` (big-endian sequence → [`OutboxItem`] JSON, compressed (LZ4) past
 //! 8 KiB), `sent` (Message-ID → unix time), `log` (game id, 0, big-endian sequence →
@@ -96,6 +99,9 @@ pub const NUMBER_KEY: &[u8] = b"game_number_kept";
 /// Every mark a new database holds ([`SledStore::open`]): a restore takes a database
 /// holding only these as empty.
 pub const MARKS: [&[u8]; 4] = [SCHEMA_KEY, TOKENS_KEY, ADDRESSES_KEY, NUMBER_KEY];
+/// The marks of what [`SledStore::index_games`] built: a restore removes them before
+/// loading a backup, so that the indexes the backup lacks are built after it.
+pub const INDEX_MARKS: [&[u8]; 3] = [TOKENS_KEY, ADDRESSES_KEY, NUMBER_KEY];
 
 /// The key of history entry `n` of game `id`.
 fn entry_key(id: &str, n: usize) -> Vec<u8> {
@@ -225,7 +231,7 @@ impl SledStore {
             db,
         };
         store.upgrade(false)?;
-        store.index_games(false)?;
+        store.index_games()?;
         Ok(store)
     }
 
@@ -279,7 +285,9 @@ impl SledStore {
         self.meta
             .insert(SCHEMA_KEY, &(stored::SCHEMA as u64).to_be_bytes())
             .map_err(err)?;
-        self.index_games(force)?;
+        // Only what is not marked: a restore removes the marks of the indexes its backup
+        // did not bring (src/backup.rs `restore`).
+        self.index_games()?;
         if n > 0 {
             self.flush()?;
             tracing::info!(
@@ -293,13 +301,13 @@ impl SledStore {
 
     /// Index every game's plus-address tokens (`game_index`: `token/TOKEN` → id, and
     /// `tokens/ID`) and addresses (`addr/ADDRESS\0ID`, and `addrs/ID`), and keep the
-    /// highest game number (`game_number`), once each: a
-    /// database written before an index existed is indexed at its first open (then marked
-    /// in `meta`), a restored backup again (`force`). Safe to interrupt: it starts over
-    /// until it is marked. Returns how many games it indexed.
-    fn index_games(&self, force: bool) -> Result<usize, StoreError> {
+    /// highest game number (`game_number`), each once, when its mark is not in `meta`: a
+    /// database written before an index existed is indexed at its first open, a restored
+    /// backup for what it did not bring. Safe to interrupt: it starts over until it is
+    /// marked. Returns how many games it indexed.
+    fn index_games(&self) -> Result<usize, StoreError> {
         let missing = |mark: &[u8]| -> Result<bool, StoreError> {
-            Ok(force || self.meta.get(mark).map_err(err)?.is_none())
+            Ok(self.meta.get(mark).map_err(err)?.is_none())
         };
         let (tokens, addresses) = (missing(TOKENS_KEY)?, missing(ADDRESSES_KEY)?);
         if missing(NUMBER_KEY)? {
