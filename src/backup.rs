@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 pub const FORMAT: &str = "castellan-backup/2";
 
 fn err(e: impl std::fmt::Display) -> StoreError {
-    StoreError(e.to_string())
+    StoreError::new(e.to_string())
 }
 
 /// The trees of the database, sled's unused default tree aside.

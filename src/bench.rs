@@ -627,7 +627,9 @@ fn run_stored_games(
         let id = bots.create_game(svc, &s.game, s.players, &[])?;
         local.pass_after(0)?;
         let template = svc.store.game_whole(&id)?.ok_or_else(|| {
-            ShellError::Store(castellan_judge::StoreError(format!("game {id} vanished")))
+            ShellError::Store(castellan_judge::StoreError::new(format!(
+                "game {id} vanished"
+            )))
         })?;
         let deadline = unix_now() + FILL_DEADLINE_AHEAD;
         let prefix = id.rsplit_once('-').map_or(id.as_str(), |(p, _)| p);

@@ -130,7 +130,9 @@ pub fn run(s: &DemoSettings, base: &Config) -> Result<DemoReport, ShellError> {
         },
     )?;
     let rec = svc.store.game_whole(&id)?.ok_or_else(|| {
-        ShellError::Store(castellan_judge::StoreError(format!("game {id} vanished")))
+        ShellError::Store(castellan_judge::StoreError::new(format!(
+            "game {id} vanished"
+        )))
     })?;
     let session = load_session(&rec)?;
     let turns = session.as_ref().map_or(0, |s| s.turn());

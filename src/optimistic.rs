@@ -175,8 +175,8 @@ impl Store for Recording<'_> {
     }
     /// The judge never commits; a judging that tried would not be one to keep.
     fn commit(&self, _changes: &Changes) -> Result<(), StoreError> {
-        Err(StoreError(
-            "a mail judged ahead cannot commit: it is judged again in order".into(),
+        Err(StoreError::new(
+            "a mail judged ahead cannot commit: it is judged again in order",
         ))
     }
 }

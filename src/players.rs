@@ -113,8 +113,8 @@ impl MailPlayers {
         svc.commit(&changes)?;
         // The new game's id from the data the judge returned, not from its wording.
         changes.games.first().map(|g| g.id.clone()).ok_or_else(|| {
-            ShellError::Store(castellan_judge::StoreError(
-                "the judge created no game record".into(),
+            ShellError::Store(castellan_judge::StoreError::new(
+                "the judge created no game record",
             ))
         })
     }

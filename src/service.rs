@@ -469,7 +469,7 @@ impl Service {
     pub fn apply_tick(&self, env: Env, seq: Option<u64>) -> Result<(), StoreError> {
         let changes = self.judge.tick(&self.store, &env)?;
         if tick_is_empty(&changes) {
-            return Err(StoreError(format!(
+            return Err(StoreError::new(format!(
                 "the deadline pass of entry {seq:?} changes nothing when replayed"
             )));
         }

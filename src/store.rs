@@ -125,7 +125,7 @@ fn index_key(kind: &str, id: &str) -> Vec<u8> {
 }
 
 fn err(e: impl std::fmt::Display) -> StoreError {
-    StoreError(e.to_string())
+    StoreError::new(e.to_string())
 }
 
 impl SledStore {
@@ -138,7 +138,7 @@ impl SledStore {
         // Taken once sled's own lock is held: a compaction that began meanwhile is seen.
         let lock = open_lock_file(path)?;
         if lock.try_lock_shared().is_err() {
-            return Err(err(format!(
+            return Err(StoreError::busy(format!(
                 "the database at {} is in use by another castellan process: `castellan \
                  compact` is rewriting it",
                 path.display()
@@ -155,7 +155,7 @@ impl SledStore {
     pub fn lock_for_compaction(db: &Path) -> Result<std::fs::File, StoreError> {
         let lock = open_lock_file(db)?;
         lock.try_lock().map_err(|_| {
-            err(format!(
+            StoreError::busy(format!(
                 "the database at {} is in use by another castellan process",
                 db.display()
             ))
@@ -195,7 +195,7 @@ impl SledStore {
                     path.display()
                 ))
             } else if e.to_string().contains("could not acquire lock") || SledStore::is_busy(path) {
-                err(format!(
+                StoreError::busy(format!(
                     "the database at {} is in use by another castellan process: {e}",
                     path.display()
                 ))
@@ -372,7 +372,7 @@ impl SledStore {
 
     /// Whether a failed open says another process holds the database.
     pub fn is_busy_error(e: &StoreError) -> bool {
-        e.0.contains("is in use by another castellan process")
+        e.is_busy()
     }
 
     /// Whether a store error says the disk is full (ENOSPC): wait for space and retry.

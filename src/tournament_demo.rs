@@ -49,7 +49,7 @@ pub fn run(s: &TournamentSettings, base: &Config) -> Result<TournamentReport, Sh
     std::fs::create_dir_all(&s.dir).map_err(|e| ShellError::io(&s.dir, e))?;
     let local = LocalJudge::open(base, &s.dir, s.seed)?;
     let svc = &local.svc;
-    let io = |e: PlayError| ShellError::Store(castellan_judge::StoreError(e.to_string()));
+    let io = |e: PlayError| ShellError::Store(castellan_judge::StoreError::new(e.to_string()));
     let mut bots = MailPlayers::new(svc, &format!("cup-{}", s.seed)).map_err(io)?;
     // The game master's mail.
     let players: Vec<String> = (1..=s.players)
@@ -76,7 +76,7 @@ pub fn run(s: &TournamentSettings, base: &Config) -> Result<TournamentReport, Sh
     );
     castellan_mail::Maildir::open(svc.config.inbox_path())
         .and_then(|m| m.deliver(raw.as_bytes()))
-        .map_err(|e| ShellError::Store(castellan_judge::StoreError(e.to_string())))?;
+        .map_err(|e| ShellError::Store(castellan_judge::StoreError::new(e.to_string())))?;
     local.pass_after(60)?;
     let id = svc
         .store
@@ -84,8 +84,8 @@ pub fn run(s: &TournamentSettings, base: &Config) -> Result<TournamentReport, Sh
         .into_iter()
         .last()
         .ok_or_else(|| {
-            ShellError::Store(castellan_judge::StoreError(
-                "the judge created no campaign (see the game master's reply in the outbox)".into(),
+            ShellError::Store(castellan_judge::StoreError::new(
+                "the judge created no campaign (see the game master's reply in the outbox)",
             ))
         })?;
     let mut rounds: Vec<Vec<String>> = Vec::new();
@@ -94,7 +94,7 @@ pub fn run(s: &TournamentSettings, base: &Config) -> Result<TournamentReport, Sh
         let c = svc
             .store
             .campaign(&id)?
-            .ok_or_else(|| ShellError::Store(castellan_judge::StoreError("no campaign".into())))?;
+            .ok_or_else(|| ShellError::Store(castellan_judge::StoreError::new("no campaign")))?;
         let Some(t) = c.tournament.clone() else { break };
         if t.winner.is_some() || mails >= s.max_mails {
             break;
@@ -133,7 +133,7 @@ pub fn run(s: &TournamentSettings, base: &Config) -> Result<TournamentReport, Sh
     let campaign = svc
         .store
         .campaign(&id)?
-        .ok_or_else(|| ShellError::Store(castellan_judge::StoreError("no campaign".into())))?;
+        .ok_or_else(|| ShellError::Store(castellan_judge::StoreError::new("no campaign")))?;
     let outbox = svc.config.outbox_path();
     let mails_out = std::fs::read_dir(&outbox)
         .map(|rd| rd.filter_map(Result::ok).count())

@@ -29,7 +29,9 @@ pub fn export(store: &SledStore, id: &str) -> Result<ExportedGame, ShellError> {
         .into_iter()
         .map(serde_json::from_value)
         .collect::<Result<Vec<LogLine>, _>>()
-        .map_err(|e| ShellError::Store(StoreError(format!("log of {id} is unreadable: {e}"))))?;
+        .map_err(|e| {
+            ShellError::Store(StoreError::new(format!("log of {id} is unreadable: {e}")))
+        })?;
     Ok(ExportedGame {
         format: FORMAT.into(),
         record,

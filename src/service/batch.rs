@@ -378,7 +378,7 @@ impl Service {
             let start = std::time::Instant::now();
             let (unsynced, synced) = journal
                 .join()
-                .map_err(|_| StoreError("the journal's fsync failed".into()))?;
+                .map_err(|_| StoreError::new("the journal's fsync failed"))?;
             spent.journal_wait += start.elapsed();
             // On a failure every entry of the batch is aborted, the group's with them.
             self.journal

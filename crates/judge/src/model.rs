@@ -130,31 +130,58 @@ pub struct Env {
     pub entropy: [u8; 32],
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+/// The store failed, or a game in it cannot be loaded ([`StoreError::quarantine`]). Its
+/// text is for people; what a program acts on is its kind.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("store: {0}")]
-pub struct StoreError(pub String);
+pub struct StoreError(pub String, StoreErrorKind);
 
-const QUARANTINE: &str = "quarantine: ";
+/// What a [`StoreError`] means to its handler.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum StoreErrorKind {
+    Failed,
+    /// This game cannot be loaded: it alone waits in quarantine.
+    Quarantine(String),
+    /// Another process holds the database.
+    Busy,
+}
 
 impl StoreError {
+    /// The store failed: `message` says how.
+    pub fn new(message: impl Into<String>) -> StoreError {
+        StoreError(message.into(), StoreErrorKind::Failed)
+    }
+
     /// A game whose stored record cannot be loaded (issue 11): that game alone waits in
     /// quarantine; its mail is kept for later and every other game goes on.
     pub fn quarantine(game: &str, why: &str) -> StoreError {
-        StoreError(format!("{QUARANTINE}game {game} cannot be loaded: {why}"))
+        StoreError(
+            format!("quarantine: game {game} cannot be loaded: {why}"),
+            StoreErrorKind::Quarantine(game.to_string()),
+        )
+    }
+
+    /// The database is held by another process (`message` says which and how to wait).
+    pub fn busy(message: impl Into<String>) -> StoreError {
+        StoreError(message.into(), StoreErrorKind::Busy)
     }
 
     /// Whether this error is a game in quarantine rather than the store failing.
     pub fn is_quarantine(&self) -> bool {
-        self.0.starts_with(QUARANTINE)
+        self.quarantined_game().is_some()
     }
 
     /// The game in quarantine this error is about.
     pub fn quarantined_game(&self) -> Option<&str> {
-        self.0
-            .strip_prefix(QUARANTINE)?
-            .strip_prefix("game ")?
-            .split(" cannot be loaded")
-            .next()
+        match &self.1 {
+            StoreErrorKind::Quarantine(game) => Some(game),
+            _ => None,
+        }
+    }
+
+    /// Whether another process holds the database.
+    pub fn is_busy(&self) -> bool {
+        self.1 == StoreErrorKind::Busy
     }
 }
 
@@ -618,7 +645,7 @@ impl MemoryStore {
     fn lock(&self) -> Result<std::sync::MutexGuard<'_, Mem>, StoreError> {
         self.inner
             .lock()
-            .map_err(|_| StoreError("memory store poisoned".into()))
+            .map_err(|_| StoreError::new("memory store poisoned"))
     }
     /// Every mail committed so far, in order.
     pub fn outbox(&self) -> Vec<Outbound> {
@@ -710,5 +737,28 @@ impl Store for MemoryStore {
             m.campaigns.insert(k.id.clone(), k.clone());
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 11 ("A game record that cannot be loaded puts that game alone in
+    /// quarantine"): what a handler acts on is the error's kind, never its wording. A
+    /// failure whose text reads like a quarantine is none, and a game id is given back
+    /// whole whatever it holds.
+    #[test]
+    fn a_quarantine_is_known_by_its_kind_not_its_text() {
+        let q = StoreError::quarantine("odd cannot be loaded-1", "its state is unreadable");
+        assert_eq!(q.quarantined_game(), Some("odd cannot be loaded-1"));
+        assert!(q.is_quarantine() && !q.is_busy());
+        let lookalike = StoreError::new(q.0.clone());
+        assert_eq!(lookalike.quarantined_game(), None);
+        assert!(!lookalike.is_quarantine());
+        let busy = StoreError::busy("the database at db is in use by another castellan process");
+        assert!(busy.is_busy() && !busy.is_quarantine());
+        assert!(!StoreError::new(busy.0.clone()).is_busy());
+        assert_eq!(q.to_string(), format!("store: {}", q.0));
     }
 }

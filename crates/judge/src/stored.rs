@@ -43,7 +43,7 @@ impl GameParts {
 }
 
 fn bad(id: &str, why: impl std::fmt::Display) -> StoreError {
-    StoreError(format!("game {id} cannot be stored: {why}"))
+    StoreError::new(format!("game {id} cannot be stored: {why}"))
 }
 
 /// Take a record apart: header, snapshot, and the history entries it holds.
@@ -140,14 +140,14 @@ pub fn join(
     };
     let len = snapshot_history_len(&snapshot);
     if base + entries.len() != len {
-        return Err(StoreError(format!(
+        return Err(StoreError::new(format!(
             "game {}: its history has {} entries from {base}, its state counts {len}",
             rec.id,
             entries.len()
         )));
     }
     let Value::Object(mut map) = snapshot else {
-        return Err(StoreError(format!(
+        return Err(StoreError::new(format!(
             "game {}: its state is not an object",
             rec.id
         )));
