@@ -798,6 +798,33 @@ impl Store for SledStore {
 mod tests {
     use super::*;
 
+    /// Commit `games`, alone in their changes.
+    fn commit_games(store: &SledStore, games: Vec<GameRecord>) {
+        store
+            .commit(&Changes {
+                games,
+                ..Default::default()
+            })
+            .unwrap()
+    }
+
+    /// Make `store` look written before one of its indexes: every `game_index` key
+    /// starting with `prefix` and the index's `mark` removed.
+    fn as_before_the_index(store: &SledStore, prefix: &[u8], mark: &[u8]) {
+        let keys: Vec<sled::IVec> = store
+            .game_index
+            .scan_prefix(prefix)
+            .keys()
+            .map(|k| k.unwrap())
+            .collect();
+        assert!(!keys.is_empty());
+        for k in keys {
+            store.game_index.remove(k).unwrap();
+        }
+        store.meta.remove(mark).unwrap();
+        store.flush().unwrap();
+    }
+
     /// The database at `path` opened again once a store on it was dropped: sled lets go of
     /// its lock when its background flusher has stopped, which may take a moment.
     fn reopen(path: &Path) -> SledStore {
@@ -850,12 +877,7 @@ mod tests {
         rec.deadline = Some(deadline);
         rec.deadline_awaiting = vec![1];
         rec.seats[1].bot = true;
-        store
-            .commit(&Changes {
-                games: vec![rec],
-                ..Default::default()
-            })
-            .unwrap();
+        commit_games(&store, vec![rec]);
         assert!(store.due_games(grace - 1).unwrap().is_empty());
         assert_eq!(store.due_games(grace).unwrap(), ["castle-1"]);
         // The entry an older build wrote: due at the reminder time.
@@ -894,14 +916,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("db");
         let store = SledStore::open(&path).unwrap();
-        let commit = |games: Vec<GameRecord>| {
-            store
-                .commit(&Changes {
-                    games,
-                    ..Default::default()
-                })
-                .unwrap()
-        };
+        let commit = |games: Vec<GameRecord>| commit_games(&store, games);
         commit(vec![
             crate::fixtures::game_record("castle-1", "gm1", &["a1", "b1"]),
             crate::fixtures::game_record("castle-2", "gm2", &["a2", ""]),
@@ -948,19 +963,7 @@ mod tests {
             ],
         );
         // A database written before the index: its token keys and mark gone, then opened.
-        let keys: Vec<sled::IVec> = store
-            .game_index
-            .iter()
-            .keys()
-            .map(|k| k.unwrap())
-            .filter(|k| k.starts_with(b"token"))
-            .collect();
-        assert!(!keys.is_empty());
-        for k in keys {
-            store.game_index.remove(k).unwrap();
-        }
-        store.meta.remove(TOKENS_KEY).unwrap();
-        store.flush().unwrap();
+        as_before_the_index(&store, b"token", TOKENS_KEY);
         assert_eq!(store.game_of_token("c1").unwrap(), None);
         drop(store);
         let reopened = reopen(&path);
@@ -984,14 +987,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("db");
         let store = SledStore::open(&path).unwrap();
-        let commit = |games: Vec<GameRecord>| {
-            store
-                .commit(&Changes {
-                    games,
-                    ..Default::default()
-                })
-                .unwrap()
-        };
+        let commit = |games: Vec<GameRecord>| commit_games(&store, games);
         let mut one = crate::fixtures::game_record("castle-1", "gm1", &["a1", "b1"]);
         one.observers = vec![" Watcher@Example.org".into()];
         let mut two = crate::fixtures::game_record("castle-2", "gm2", &["a2"]);
@@ -1041,19 +1037,7 @@ mod tests {
             ],
         );
         // A database written before the index: its address keys and mark gone, then opened.
-        let keys: Vec<sled::IVec> = store
-            .game_index
-            .iter()
-            .keys()
-            .map(|k| k.unwrap())
-            .filter(|k| k.starts_with(b"addr"))
-            .collect();
-        assert!(!keys.is_empty());
-        for k in keys {
-            store.game_index.remove(k).unwrap();
-        }
-        store.meta.remove(ADDRESSES_KEY).unwrap();
-        store.flush().unwrap();
+        as_before_the_index(&store, b"addr", ADDRESSES_KEY);
         assert!(store
             .games_of_address("new@example.org")
             .unwrap()
@@ -1081,12 +1065,7 @@ mod tests {
         let store = SledStore::open(&path).unwrap();
         assert_eq!(store.highest_game_number().unwrap(), 0);
         for id in ["castle-9", "risk-12", "castello-3"] {
-            store
-                .commit(&Changes {
-                    games: vec![crate::fixtures::game_record(id, id, &[])],
-                    ..Default::default()
-                })
-                .unwrap();
+            commit_games(&store, vec![crate::fixtures::game_record(id, id, &[])]);
         }
         let listed = |s: &SledStore| {
             s.game_ids()

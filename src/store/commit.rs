@@ -116,23 +116,19 @@ impl GameWrite {
         &self,
         index: &sled::transaction::TransactionalTree,
     ) -> Result<(), ConflictableTransactionError<String>> {
-        let addresses_of = addresses_key(&self.id);
-        let indexed = index.get(&addresses_of)?;
-        if indexed.as_deref() == Some(self.addresses.as_bytes()) {
-            return Ok(());
-        }
-        if let Some(old) = indexed {
-            for a in String::from_utf8_lossy(&old).split('\n') {
-                if !a.is_empty() && !self.addresses.split('\n').any(|n| n == a) {
-                    index.remove(address_key(a, &self.id))?;
-                }
-            }
-        }
-        for a in self.addresses.split('\n').filter(|a| !a.is_empty()) {
-            index.insert(address_key(a, &self.id), &[])?;
-        }
-        index.insert(addresses_of, self.addresses.as_bytes())?;
-        Ok(())
+        reindex(
+            index,
+            addresses_key(&self.id),
+            &self.addresses,
+            |a| {
+                index.remove(address_key(a, &self.id))?;
+                Ok(())
+            },
+            |a| {
+                index.insert(address_key(a, &self.id), &[])?;
+                Ok(())
+            },
+        )
     }
 
     /// The token index (`token/TOKEN` → the game's id), rewritten only when the game's
@@ -142,27 +138,22 @@ impl GameWrite {
         &self,
         index: &sled::transaction::TransactionalTree,
     ) -> Result<(), ConflictableTransactionError<String>> {
-        let tokens_of = tokens_key(&self.id);
-        let indexed = index.get(&tokens_of)?;
-        if indexed.as_deref() == Some(self.tokens.as_bytes()) {
-            return Ok(());
-        }
-        if let Some(old) = indexed {
-            for t in String::from_utf8_lossy(&old).split('\n') {
+        reindex(
+            index,
+            tokens_key(&self.id),
+            &self.tokens,
+            |t| {
                 let key = token_key(t);
-                if !t.is_empty()
-                    && !self.tokens.split('\n').any(|n| n == t)
-                    && index.get(&key)?.as_deref() == Some(self.id.as_bytes())
-                {
+                if index.get(&key)?.as_deref() == Some(self.id.as_bytes()) {
                     index.remove(key)?;
                 }
-            }
-        }
-        for t in self.tokens.split('\n').filter(|t| !t.is_empty()) {
-            index.insert(token_key(t), self.id.as_bytes())?;
-        }
-        index.insert(tokens_of, self.tokens.as_bytes())?;
-        Ok(())
+                Ok(())
+            },
+            |t| {
+                index.insert(token_key(t), self.id.as_bytes())?;
+                Ok(())
+            },
+        )
     }
 
     /// The snapshot, and the history entries not stored yet.
@@ -210,6 +201,36 @@ pub(super) fn token_key(token: &str) -> Vec<u8> {
 /// The token index's key of game `id`: the tokens it indexed, one a line.
 pub(super) fn tokens_key(id: &str) -> Vec<u8> {
     index_key("tokens", id)
+}
+
+/// Keep one game's entries of an index in step with `line`, its values now (one a line):
+/// `indexed` holds the line last indexed, and nothing is written while it is the same.
+/// `drop` is called for each value indexed before and not held now, `add` for each value
+/// held now.
+fn reindex(
+    index: &sled::transaction::TransactionalTree,
+    indexed: Vec<u8>,
+    line: &str,
+    drop: impl Fn(&str) -> Result<(), ConflictableTransactionError<String>>,
+    add: impl Fn(&str) -> Result<(), ConflictableTransactionError<String>>,
+) -> Result<(), ConflictableTransactionError<String>> {
+    let before = index.get(&indexed)?;
+    if before.as_deref() == Some(line.as_bytes()) {
+        return Ok(());
+    }
+    let values = || line.split('\n').filter(|v| !v.is_empty());
+    if let Some(old) = before {
+        for v in String::from_utf8_lossy(&old).split('\n') {
+            if !v.is_empty() && !values().any(|n| n == v) {
+                drop(v)?;
+            }
+        }
+    }
+    for v in values() {
+        add(v)?;
+    }
+    index.insert(indexed, line.as_bytes())?;
+    Ok(())
 }
 
 /// The key in `game_index` of the highest number a stored game's id ends with
