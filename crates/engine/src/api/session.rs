@@ -1,0 +1,288 @@
+//! [`Session`], the object-safe face of a [`Table`] the judge uses for any game, and
+//! [`GameInfo`], what the judge and the command line know of a game without its types.
+
+use super::*;
+
+/// The object-safe face of a [`Table`], used by the judge for any game.
+pub trait Session: Send {
+    fn game(&self) -> &str;
+    fn game_id(&self) -> &str;
+    fn players(&self) -> &[String];
+    fn turn(&self) -> u32;
+    /// Who must answer what now, worded in `lang`.
+    fn pending(&self, lang: Lang) -> Vec<Prompt>;
+    /// Seats the game waits for, without repeats, in seat order.
+    fn awaiting(&self) -> Vec<Seat> {
+        let mut s: Vec<Seat> = self.pending(Lang::En).iter().map(|p| p.seat).collect();
+        s.sort_unstable();
+        s.dedup();
+        s
+    }
+    fn submit(&mut self, seat: Seat, text: &str, lang: Lang) -> Result<Narration, Refused>;
+    fn check(&self, seat: Seat, text: &str, lang: Lang) -> Vec<LineCheck>;
+    fn play_default(&mut self, seat: Seat) -> Result<Narration, String>;
+    fn play_bot(&mut self, seat: Seat) -> Result<Narration, String>;
+    /// The order line a bot would send for `seat` now.
+    fn bot_text(&self, seat: Seat) -> String;
+    /// The lines a bot would send in one mail for `seat` (see [`Table::bot_turn`]).
+    fn bot_turn(&self, seat: Seat, max_lines: usize) -> Vec<String>;
+    fn public_view(&self, lang: Lang) -> String;
+    fn private_view(&self, seat: Seat, lang: Lang) -> String;
+    /// The board as an SVG picture (see [`Rules::picture`]).
+    fn picture(&self, viewer: Viewer, lang: Lang) -> Option<String>;
+    /// See [`Rules::picture_shows_secrets`].
+    fn picture_shows_secrets(&self, seat: Seat) -> bool;
+    /// The board around one territory (see [`Rules::neighbours`]).
+    fn neighbours(&self, name: &str, lang: Lang) -> Option<Result<String, OrderError>>;
+    /// The game as it stood at the end of dice turn `turn` (replayed from its seed and
+    /// history; the whole game if `turn` is past its end): `castellan render --turn N`.
+    fn at_turn(&self, turn: u32) -> Result<Box<dyn Session>, String>;
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Each seat's score, for a game that keeps one (Risk: territories held); campaigns
+    /// scored by "each game's own score" use it (issue 15). `None`: no score.
+    fn scores(&self) -> Option<Vec<i64>> {
+        None
+    }
+    fn order_help(&self, lang: Lang) -> String;
+    /// The kinds of prompt this game raises.
+    fn prompt_kinds(&self) -> &'static [PromptKind];
+    fn dice(&mut self) -> &mut DiceBox;
+    fn history_len(&self) -> usize;
+    /// The first history entry in hand (0: the whole history; see [`Table::base`]).
+    fn history_base(&self) -> usize;
+    /// Narration of history entries from `from` on (HISTORY, reports), in `lang`.
+    fn narrate_since(&self, from: usize, lang: Lang) -> Narration;
+    /// Dice turn of each history entry in hand (from [`Session::history_base`]).
+    fn entry_turns(&self) -> Vec<u32>;
+    /// Replay from seed and history; Err says where it diverged.
+    fn verify(&self) -> Result<(), String>;
+    fn to_json(&self) -> Result<serde_json::Value, String>;
+}
+
+impl<R: Rules> Session for Table<R> {
+    fn game(&self) -> &str {
+        R::GAME
+    }
+    fn game_id(&self) -> &str {
+        &self.dice.game_id
+    }
+    fn players(&self) -> &[String] {
+        &self.players
+    }
+    fn turn(&self) -> u32 {
+        self.state.turn()
+    }
+    fn pending(&self, lang: Lang) -> Vec<Prompt> {
+        self.state.pending(lang)
+    }
+    fn submit(&mut self, seat: Seat, text: &str, lang: Lang) -> Result<Narration, Refused> {
+        Table::submit(self, seat, text, lang)
+    }
+    fn check(&self, seat: Seat, text: &str, lang: Lang) -> Vec<LineCheck> {
+        Table::check(self, seat, text, lang)
+    }
+    fn play_default(&mut self, seat: Seat) -> Result<Narration, String> {
+        Table::play_default(self, seat).map_err(|e| e.message)
+    }
+    fn play_bot(&mut self, seat: Seat) -> Result<Narration, String> {
+        Table::play_bot(self, seat).map_err(|e| e.message)
+    }
+    fn bot_text(&self, seat: Seat) -> String {
+        self.state.order_text(&self.bot_order(seat))
+    }
+    fn bot_turn(&self, seat: Seat, max_lines: usize) -> Vec<String> {
+        Table::bot_turn(self, seat, max_lines)
+    }
+    fn public_view(&self, lang: Lang) -> String {
+        self.state.public_view(lang)
+    }
+    fn private_view(&self, seat: Seat, lang: Lang) -> String {
+        self.state.private_view(seat, lang)
+    }
+    fn picture(&self, viewer: Viewer, lang: Lang) -> Option<String> {
+        let svg = self.state.picture(viewer, lang)?;
+        Some(crate::svg::stamp(&svg, viewer))
+    }
+    fn picture_shows_secrets(&self, seat: Seat) -> bool {
+        self.state.picture_shows_secrets(seat)
+    }
+    fn neighbours(&self, name: &str, lang: Lang) -> Option<Result<String, OrderError>> {
+        self.state.neighbours(name, lang)
+    }
+    fn at_turn(&self, turn: u32) -> Result<Box<dyn Session>, String> {
+        Ok(Box::new(self.replay_to(turn)?))
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.state.outcome()
+    }
+    fn scores(&self) -> Option<Vec<i64>> {
+        self.state.scores()
+    }
+    fn order_help(&self, lang: Lang) -> String {
+        R::order_help(lang)
+    }
+    fn prompt_kinds(&self) -> &'static [PromptKind] {
+        R::PROMPT_KINDS
+    }
+    fn dice(&mut self) -> &mut DiceBox {
+        &mut self.dice
+    }
+    fn history_len(&self) -> usize {
+        Table::history_len(self)
+    }
+    fn history_base(&self) -> usize {
+        self.base
+    }
+    fn narrate_since(&self, from: usize, lang: Lang) -> Narration {
+        Table::narrate_since(self, from, lang)
+    }
+    fn entry_turns(&self) -> Vec<u32> {
+        self.history.iter().map(|e| e.turn).collect()
+    }
+    fn verify(&self) -> Result<(), String> {
+        self.replay().map(|_| ())
+    }
+    fn to_json(&self) -> Result<serde_json::Value, String> {
+        serde_json::to_value(self).map_err(|e| e.to_string())
+    }
+}
+
+/// Load a stored table of game `R` (the judge's registry calls this per game name).
+pub fn load_table<R: Rules>(json: serde_json::Value) -> Result<Box<dyn Session>, String> {
+    let t: Table<R> = serde_json::from_value(json).map_err(|e| e.to_string())?;
+    if t.version != TABLE_VERSION || t.state_version != R::STATE_VERSION {
+        return Err(format!(
+            "stored {} game has version {}/{}, this build reads {}/{}",
+            R::GAME,
+            t.version,
+            t.state_version,
+            TABLE_VERSION,
+            R::STATE_VERSION
+        ));
+    }
+    Ok(Box::new(t))
+}
+
+/// Result of one bot-played game.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PlayedGame {
+    pub outcome: Option<Outcome>,
+    /// The game's own turn counter at the end.
+    pub turns: u32,
+    pub orders: usize,
+    /// True if the order cap stopped the game (reported, never silent).
+    pub capped: bool,
+}
+
+/// Let bots play a whole game; `max_orders` caps runaway games (reported as `capped`).
+/// Err means a bot order was refused or the game stalled: a bug to report.
+pub fn play_out<R: Rules>(table: &mut Table<R>, max_orders: usize) -> Result<PlayedGame, String> {
+    let mut orders = 0;
+    while table.state.outcome().is_none() {
+        if orders >= max_orders {
+            return Ok(PlayedGame {
+                outcome: None,
+                turns: table.state.turn(),
+                orders,
+                capped: true,
+            });
+        }
+        let pending = table.state.pending(Lang::En);
+        let Some(p) = pending.first() else {
+            return Err(format!(
+                "game stalled at order {orders}: no prompt and no outcome"
+            ));
+        };
+        let seat = p.seat;
+        let order = table.bot_order(seat);
+        let text = table.state.order_text(&order);
+        if let Err(e) = table.apply(seat, order, Source::Bot) {
+            return Err(format!(
+                "bot order \"{text}\" (seat {seat}, prompt {}) refused: {} ",
+                p.kind, e.message
+            ));
+        }
+        orders += 1;
+    }
+    Ok(PlayedGame {
+        outcome: table.state.outcome(),
+        turns: table.state.turn(),
+        orders,
+        capped: false,
+    })
+}
+
+/// `key=value` game options as written on the command line or in a CREATE mail.
+pub type OptionPairs = [(String, String)];
+/// Creates a game: id, master secret, player names, options.
+pub type CreateFn = fn(&str, Secret, Vec<String>, &OptionPairs) -> Result<Box<dyn Session>, String>;
+/// Bots play one whole game: (game id, master, seats, options, order cap, replay?) ->
+/// (result, replayed identically from its seed; false when not asked).
+pub type SimulateFn =
+    fn(&str, Secret, usize, &OptionPairs, usize, bool) -> Result<(PlayedGame, bool), String>;
+
+/// What the judge and the command line need to know about one game, without knowing its
+/// types: build one with [`game_info`] for each game and hand the list to the judge.
+#[derive(Clone, Copy)]
+pub struct GameInfo {
+    pub name: &'static str,
+    pub min_seats: usize,
+    pub max_seats: usize,
+    /// Create a game: id, master secret, player names, `key=value` options.
+    pub create: CreateFn,
+    /// Load a stored game (the JSON of [`Session::to_json`]).
+    pub load: fn(serde_json::Value) -> Result<Box<dyn Session>, String>,
+    /// The order language's help text, in a language.
+    pub help: fn(Lang) -> String,
+    /// Every kind of prompt the game raises (deadlines per kind are checked against it).
+    pub prompt_kinds: &'static [PromptKind],
+    /// Bots play one whole game: (game id, master, seats, options, order cap) ->
+    /// (result, replayed identically from its seed).
+    pub simulate: SimulateFn,
+    /// The options this game accepts with their defaults, as JSON.
+    pub options: fn() -> serde_json::Value,
+}
+
+fn create_table<R: Rules>(
+    id: &str,
+    master: Secret,
+    players: Vec<String>,
+    options: &[(String, String)],
+) -> Result<Box<dyn Session>, String> {
+    let o: R::Options = options_from_pairs(options)?;
+    Table::<R>::new(id, master, players, o)
+        .map(|t| Box::new(t) as Box<dyn Session>)
+        .map_err(|e| e.message)
+}
+
+fn simulate_table<R: Rules>(
+    id: &str,
+    master: Secret,
+    seats: usize,
+    options: &[(String, String)],
+    cap: usize,
+    replay: bool,
+) -> Result<(PlayedGame, bool), String> {
+    let o: R::Options = options_from_pairs(options)?;
+    let players = (1..=seats).map(|i| format!("Bot {i}")).collect();
+    let mut t = Table::<R>::new(id, master, players, o).map_err(|e| e.message)?;
+    let played = play_out(&mut t, cap)?;
+    let replayed = replay && t.replay().is_ok();
+    Ok((played, replayed))
+}
+
+/// The [`GameInfo`] of game `R`.
+pub fn game_info<R: Rules>() -> GameInfo {
+    GameInfo {
+        name: R::GAME,
+        min_seats: *R::seat_range().start(),
+        max_seats: *R::seat_range().end(),
+        create: create_table::<R>,
+        load: load_table::<R>,
+        help: R::order_help,
+        prompt_kinds: R::PROMPT_KINDS,
+        simulate: simulate_table::<R>,
+        options: || serde_json::to_value(R::Options::default()).unwrap_or_default(),
+    }
+}
