@@ -99,7 +99,7 @@ pub const NUMBER_KEY: &[u8] = b"game_number_kept";
 /// Every mark a new database holds ([`SledStore::open`]): a restore takes a database
 /// holding only these as empty.
 pub const MARKS: [&[u8]; 4] = [SCHEMA_KEY, TOKENS_KEY, ADDRESSES_KEY, NUMBER_KEY];
-/// The marks of what [`SledStore::index_games`] built: a restore removes them before
+/// The marks of the indexes `SledStore::index_games` builds: a restore removes them before
 /// loading a backup, so that the indexes the backup lacks are built after it.
 pub const INDEX_MARKS: [&[u8]; 3] = [TOKENS_KEY, ADDRESSES_KEY, NUMBER_KEY];
 
