@@ -310,55 +310,43 @@ impl SledStore {
             Ok(self.meta.get(mark).map_err(err)?.is_none())
         };
         let (tokens, addresses) = (missing(TOKENS_KEY)?, missing(ADDRESSES_KEY)?);
-        if missing(NUMBER_KEY)? {
-            // Never lowered: a restored number stands even if its game was removed since.
-            let highest = self
-                .game_ids()?
-                .iter()
-                .filter_map(|id| castellan_judge::game_number(id))
-                .chain([self.highest_game_number()?])
-                .max()
-                .filter(|&h| h > 0);
-            if let Some(h) = highest {
-                self.game_index
-                    .insert(commit::GAME_NUMBER, &h.to_be_bytes())
-                    .map_err(err)?;
-            }
-            self.meta.insert(NUMBER_KEY, &[1]).map_err(err)?;
-        }
-        if !tokens && !addresses {
+        let number = missing(NUMBER_KEY)?;
+        if !tokens && !addresses && !number {
             return Ok(0);
         }
         let mut n = 0;
         for kv in self.games.iter() {
             let (k, _) = kv.map_err(err)?;
             let id = String::from_utf8_lossy(&k).into_owned();
-            // Unreadable: left out; the judge puts that game in quarantine.
-            let Ok(Some(header)) = self.game_header(&id) else {
-                continue;
-            };
-            let index = |k: Vec<u8>, v: &[u8]| self.game_index.insert(k, v).map_err(err);
-            if tokens {
-                for t in header.tokens() {
-                    index(commit::token_key(t), id.as_bytes())?;
-                }
-                index(
-                    commit::tokens_key(&id),
-                    commit::tokens_line(&header).as_bytes(),
-                )?;
-            }
-            if addresses {
-                for a in header.addresses() {
-                    index(commit::address_key(&a, &id), &[])?;
-                }
-                index(
-                    commit::addresses_key(&id),
-                    commit::addresses_line(&header).as_bytes(),
-                )?;
-            }
-            n += 1;
+            // Written as a commit writes them (store/commit.rs `Lookups`). A header that
+            // cannot be read is left out: the judge puts that game in quarantine.
+            let lookups = (tokens || addresses)
+                .then(|| self.game_header(&id).ok().flatten())
+                .flatten()
+                .map(|h| commit::Lookups::of(&h));
+            self.game_index
+                .transaction(|index| {
+                    if number {
+                        commit::raise_game_number(index, &id)?;
+                    }
+                    if let Some(l) = &lookups {
+                        if tokens {
+                            l.write_tokens(index)?;
+                        }
+                        if addresses {
+                            l.write_addresses(index)?;
+                        }
+                    }
+                    Ok(())
+                })
+                .map_err(|e: TransactionError<String>| err(format!("indexing game {id}: {e:?}")))?;
+            n += usize::from(lookups.is_some());
         }
-        for (wanted, mark) in [(tokens, TOKENS_KEY), (addresses, ADDRESSES_KEY)] {
+        for (wanted, mark) in [
+            (tokens, TOKENS_KEY),
+            (addresses, ADDRESSES_KEY),
+            (number, NUMBER_KEY),
+        ] {
             if wanted {
                 self.meta.insert(mark, &[1]).map_err(err)?;
             }

@@ -19,12 +19,8 @@ pub(super) struct GameWrite {
     len: usize,
     entries: Vec<Vec<u8>>,
     due: Option<Vec<u8>>,
-    /// The plus-address tokens that name the game (`GameRecord::tokens`), one a line.
-    tokens: String,
-    /// The addresses the game mails as its own (`GameRecord::addresses`), one a line.
-    addresses: String,
-    /// The number its id ends with, kept as the highest in `game_number` if it is.
-    number: Option<u64>,
+    /// What finds the game in `game_index`: its tokens, addresses and number.
+    lookups: Lookups,
     /// Write the header (and the due index) alone: `Changes::headers`.
     header_only: bool,
 }
@@ -55,9 +51,7 @@ impl GameWrite {
             },
             entries,
             due: stored::next_due(&parts.header).map(|t| due_key(t, &g.id)),
-            tokens: tokens_line(g),
-            addresses: addresses_line(g),
-            number: castellan_judge::game_number(&g.id),
+            lookups: Lookups::of(g),
             header_only: false,
         })
     }
@@ -99,61 +93,9 @@ impl GameWrite {
                 index.remove(due_of)?;
             }
         }
-        self.write_tokens(index)?;
-        self.write_addresses(index)?;
-        if let Some(n) = self.number {
-            if n > highest_game_number(index.get(GAME_NUMBER)?.as_deref()) {
-                index.insert(GAME_NUMBER, &n.to_be_bytes())?;
-            }
-        }
-        Ok(())
-    }
-
-    /// The address index (`addr/ADDRESS\0ID`, empty: a set per address, read by prefix),
-    /// rewritten only when the game's addresses changed (`addrs/ID` holds those it
-    /// indexed).
-    fn write_addresses(
-        &self,
-        index: &sled::transaction::TransactionalTree,
-    ) -> Result<(), ConflictableTransactionError<String>> {
-        reindex(
-            index,
-            addresses_key(&self.id),
-            &self.addresses,
-            |a| {
-                index.remove(address_key(a, &self.id))?;
-                Ok(())
-            },
-            |a| {
-                index.insert(address_key(a, &self.id), &[])?;
-                Ok(())
-            },
-        )
-    }
-
-    /// The token index (`token/TOKEN` → the game's id), rewritten only when the game's
-    /// tokens changed (`tokens/ID` holds those it indexed). A token the game no longer
-    /// holds is dropped, unless another game took it since.
-    fn write_tokens(
-        &self,
-        index: &sled::transaction::TransactionalTree,
-    ) -> Result<(), ConflictableTransactionError<String>> {
-        reindex(
-            index,
-            tokens_key(&self.id),
-            &self.tokens,
-            |t| {
-                let key = token_key(t);
-                if index.get(&key)?.as_deref() == Some(self.id.as_bytes()) {
-                    index.remove(key)?;
-                }
-                Ok(())
-            },
-            |t| {
-                index.insert(token_key(t), self.id.as_bytes())?;
-                Ok(())
-            },
-        )
+        self.lookups.write_tokens(index)?;
+        self.lookups.write_addresses(index)?;
+        raise_game_number(index, &self.id)
     }
 
     /// The snapshot, and the history entries not stored yet.
@@ -191,6 +133,87 @@ impl GameWrite {
         };
         Ok(())
     }
+}
+
+/// What finds a game in `game_index` besides its id: the plus-address tokens that name it
+/// and the addresses it mails (each an index kept in step by [`reindex`]).
+pub(super) struct Lookups {
+    id: String,
+    /// `GameRecord::tokens`, one a line.
+    tokens: String,
+    /// `GameRecord::addresses`, one a line.
+    addresses: String,
+}
+
+impl Lookups {
+    pub(super) fn of(g: &GameRecord) -> Lookups {
+        Lookups {
+            id: g.id.clone(),
+            tokens: g.tokens().collect::<Vec<_>>().join("\n"),
+            addresses: g.addresses().join("\n"),
+        }
+    }
+
+    /// The address index (`addr/ADDRESS\0ID`, empty: a set per address, read by prefix),
+    /// rewritten only when the game's addresses changed (`addrs/ID` holds those it
+    /// indexed).
+    pub(super) fn write_addresses(
+        &self,
+        index: &sled::transaction::TransactionalTree,
+    ) -> Result<(), ConflictableTransactionError<String>> {
+        reindex(
+            index,
+            addresses_key(&self.id),
+            &self.addresses,
+            |a| {
+                index.remove(address_key(a, &self.id))?;
+                Ok(())
+            },
+            |a| {
+                index.insert(address_key(a, &self.id), &[])?;
+                Ok(())
+            },
+        )
+    }
+
+    /// The token index (`token/TOKEN` → the game's id), rewritten only when the game's
+    /// tokens changed (`tokens/ID` holds those it indexed). A token the game no longer
+    /// holds is dropped, unless another game took it since.
+    pub(super) fn write_tokens(
+        &self,
+        index: &sled::transaction::TransactionalTree,
+    ) -> Result<(), ConflictableTransactionError<String>> {
+        reindex(
+            index,
+            tokens_key(&self.id),
+            &self.tokens,
+            |t| {
+                let key = token_key(t);
+                if index.get(&key)?.as_deref() == Some(self.id.as_bytes()) {
+                    index.remove(key)?;
+                }
+                Ok(())
+            },
+            |t| {
+                index.insert(token_key(t), self.id.as_bytes())?;
+                Ok(())
+            },
+        )
+    }
+}
+
+/// Raise `game_number` to the number game `id` ends with, if that is higher: never lowered,
+/// so no id names two games.
+pub(super) fn raise_game_number(
+    index: &sled::transaction::TransactionalTree,
+    id: &str,
+) -> Result<(), ConflictableTransactionError<String>> {
+    if let Some(n) = castellan_judge::game_number(id) {
+        if n > highest_game_number(index.get(GAME_NUMBER)?.as_deref()) {
+            index.insert(GAME_NUMBER, &n.to_be_bytes())?;
+        }
+    }
+    Ok(())
 }
 
 /// The token index's key of `token`: the id of the game it names.
@@ -262,16 +285,6 @@ pub(super) fn address_prefix(address: &str) -> Vec<u8> {
 /// The address index's key of game `id`: the addresses it indexed, one a line.
 pub(super) fn addresses_key(id: &str) -> Vec<u8> {
     index_key("addrs", id)
-}
-
-/// A game's addresses, one a line, as the index keeps them.
-pub(super) fn addresses_line(g: &GameRecord) -> String {
-    g.addresses().join("\n")
-}
-
-/// A game's plus-address tokens, one a line, as the index keeps them.
-pub(super) fn tokens_line(g: &GameRecord) -> String {
-    g.tokens().collect::<Vec<_>>().join("\n")
 }
 
 impl SledStore {
