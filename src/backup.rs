@@ -460,14 +460,19 @@ mod tests {
         write(&old, &mut backup).unwrap();
         let text = String::from_utf8(backup).unwrap();
         // The same backup as an older build wrote it: no index of addresses, no number.
-        let hex = |s: &[u8]| hex::encode(s);
         let older: String = text
             .lines()
             .filter(|l| {
-                !l.contains(&format!("\"key\":\"{}", hex(b"addr")))
-                    && !l.contains(&format!("\"key\":\"{}\"", hex(b"game_number")))
-                    && !l.contains(&format!("\"key\":\"{}\"", hex(crate::store::ADDRESSES_KEY)))
-                    && !l.contains(&format!("\"key\":\"{}\"", hex(crate::store::NUMBER_KEY)))
+                !l.contains(&format!("\"key\":\"{}", hex::encode(b"addr")))
+                    && !l.contains(&format!("\"key\":\"{}\"", hex::encode(b"game_number")))
+                    && !l.contains(&format!(
+                        "\"key\":\"{}\"",
+                        hex::encode(crate::store::ADDRESSES_KEY)
+                    ))
+                    && !l.contains(&format!(
+                        "\"key\":\"{}\"",
+                        hex::encode(crate::store::NUMBER_KEY)
+                    ))
             })
             .map(|l| format!("{l}\n"))
             .collect();

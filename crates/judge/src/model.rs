@@ -116,6 +116,11 @@ pub struct Outbound {
     pub html: Option<String>,
 }
 
+/// An address as the judge compares it: trimmed, in lower case.
+pub(crate) fn lower(s: &str) -> String {
+    s.trim().to_lowercase()
+}
+
 /// The number a game's id ends with (`castle-12`: 12): games are numbered across every
 /// game of the judge, whatever their name.
 pub fn game_number(id: &str) -> Option<u64> {
@@ -484,7 +489,7 @@ impl GameRecord {
         let mut all: Vec<String> = std::iter::once(self.gm.as_str())
             .chain(self.seats.iter().filter_map(|s| s.address.as_deref()))
             .chain(self.observers.iter().map(String::as_str))
-            .map(|a| a.trim().to_lowercase())
+            .map(lower)
             .filter(|a| !a.is_empty())
             .collect();
         all.sort();
@@ -554,9 +559,6 @@ pub trait Store {
         self.game(id)
     }
     fn game_ids(&self) -> Result<Vec<String>, StoreError>;
-    /// The game whose game master or one of whose seats holds `token` (a plus-address
-    /// token: `judge+TOKEN@...`). A store with an index of tokens reads only that; this
-    /// default reads every game's header.
     /// The games whose game master, one of whose seats or one of whose observers is
     /// `address` (trimmed, in lower case: [`GameRecord::addresses`]), finished ones too,
     /// sorted by id. A store with an index of addresses reads only those; this default
@@ -584,6 +586,9 @@ pub trait Store {
             .max()
             .unwrap_or(0))
     }
+    /// The game whose game master or one of whose seats holds `token` (a plus-address
+    /// token: `judge+TOKEN@...`). A store with an index of tokens reads only that; this
+    /// default reads every game's header.
     fn game_of_token(&self, token: &str) -> Result<Option<String>, StoreError> {
         for id in self.game_ids()? {
             if let Some(r) = self.game_header(&id)? {

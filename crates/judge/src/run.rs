@@ -21,9 +21,7 @@ pub(crate) struct Loaded {
 
 pub(crate) const PW_ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
 
-pub(crate) fn lower(s: &str) -> String {
-    s.trim().to_lowercase()
-}
+pub(crate) use crate::model::lower;
 
 /// One handling (mail, tick or admin command) in progress.
 pub(crate) struct Run<'a> {
