@@ -405,16 +405,22 @@ impl<R: Rules> Table<R> {
         Ok(self.narrate_since(start, Lang::En))
     }
 
-    /// Rebuild the game from its seed and history and compare: the `verify` command.
-    pub fn replay(&self) -> Result<Table<R>, String> {
+    /// The game as set up from its seed, players and options, before any order (its
+    /// whole history must be in hand to replay onto it).
+    fn from_its_seed(&self) -> Result<Table<R>, String> {
         self.whole()?;
-        let mut t = Table::<R>::new(
+        Table::<R>::new(
             &self.dice.game_id,
             self.dice_master(),
             self.players.clone(),
             self.options.clone(),
         )
-        .map_err(|e| e.message)?;
+        .map_err(|e| e.message)
+    }
+
+    /// Rebuild the game from its seed and history and compare: the `verify` command.
+    pub fn replay(&self) -> Result<Table<R>, String> {
+        let mut t = self.from_its_seed()?;
         for (i, e) in self.history.iter().enumerate().skip(1) {
             let (Some(seat), Some(order), Some(src)) = (e.seat, e.order.clone(), e.source) else {
                 return Err(format!("history entry {i} has no order"));
@@ -446,14 +452,7 @@ impl<R: Rules> Table<R> {
     /// The game as it stood at the end of dice turn `turn`: setup and every history entry
     /// of a turn up to `turn`, replayed from the seed.
     pub fn replay_to(&self, turn: u32) -> Result<Table<R>, String> {
-        self.whole()?;
-        let mut t = Table::<R>::new(
-            &self.dice.game_id,
-            self.dice_master(),
-            self.players.clone(),
-            self.options.clone(),
-        )
-        .map_err(|e| e.message)?;
+        let mut t = self.from_its_seed()?;
         for (i, e) in self.history.iter().enumerate().skip(1) {
             if e.turn > turn {
                 break;
