@@ -407,7 +407,7 @@ impl<R: Rules> Table<R> {
 
     /// The game as set up from its seed, players and options, before any order (its
     /// whole history must be in hand to replay onto it).
-    fn from_its_seed(&self) -> Result<Table<R>, String> {
+    fn setup_from_seed(&self) -> Result<Table<R>, String> {
         self.whole()?;
         Table::<R>::new(
             &self.dice.game_id,
@@ -420,7 +420,7 @@ impl<R: Rules> Table<R> {
 
     /// Rebuild the game from its seed and history and compare: the `verify` command.
     pub fn replay(&self) -> Result<Table<R>, String> {
-        let mut t = self.from_its_seed()?;
+        let mut t = self.setup_from_seed()?;
         for (i, e) in self.history.iter().enumerate().skip(1) {
             let (Some(seat), Some(order), Some(src)) = (e.seat, e.order.clone(), e.source) else {
                 return Err(format!("history entry {i} has no order"));
@@ -452,7 +452,7 @@ impl<R: Rules> Table<R> {
     /// The game as it stood at the end of dice turn `turn`: setup and every history entry
     /// of a turn up to `turn`, replayed from the seed.
     pub fn replay_to(&self, turn: u32) -> Result<Table<R>, String> {
-        let mut t = self.from_its_seed()?;
+        let mut t = self.setup_from_seed()?;
         for (i, e) in self.history.iter().enumerate().skip(1) {
             if e.turn > turn {
                 break;
