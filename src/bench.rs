@@ -207,6 +207,10 @@ pub struct StoredGames {
     pub stop_mail_pass_ms: f64,
     pub token_mail_pass_ms: f64,
     pub create_mail_pass_ms: f64,
+    /// One `/metrics` exposition rendered over the filled folder (src/metrics.rs: the
+    /// games by status, the deadlines pending and the nearest one, the outbox), in the
+    /// bench's own process on the open store.
+    pub metrics_scrape_ms: f64,
 }
 
 #[derive(Debug, Serialize)]
@@ -763,7 +767,8 @@ impl BenchReport {
                  \x20 `serve --once` in a child process: start-up + one empty pass {:.0} ms, peak RSS {} ({})\n\
                  \x20 games due at its start: {}; deadline mails it wrote: {}\n\
                  \x20 `castellan backup` of them (what a rolling backup costs): {:.0} ms, peak RSS {}\n\
-                 \x20 `serve --once` with one mail waiting: STOP {:.0} ms, a mail to judge+TOKEN@ {:.0} ms, CREATE {:.0} ms\n",
+                 \x20 `serve --once` with one mail waiting: STOP {:.0} ms, a mail to judge+TOKEN@ {:.0} ms, CREATE {:.0} ms\n\
+                 \x20 one `/metrics` scrape: {:.2} ms\n",
                 g.games,
                 g.fill_seconds,
                 mib(g.database_bytes),
@@ -779,6 +784,7 @@ impl BenchReport {
                 g.stop_mail_pass_ms,
                 g.token_mail_pass_ms,
                 g.create_mail_pass_ms,
+                g.metrics_scrape_ms,
             );
         }
         if !self.engine.is_empty() {

@@ -1,6 +1,8 @@
 //! Optional metrics for `castellan serve`, in Prometheus' text format, on a 127.0.0.1 port
 //! (`metrics.listen` in the config; off by default). Counters come from the daemon's loop;
-//! gauges are read from the database at each scrape.
+//! gauges are read from the database at each scrape: the games' from counts the store keeps
+//! as it writes them (src/store/gauges.rs), so a scrape reads a few keys however many games
+//! there are; the outbox's from its waiting replies.
 //!
 //! | metric | kind | what |
 //! |---|---|---|
@@ -16,7 +18,6 @@
 //! | `castellan_next_deadline_seconds` | gauge | seconds to the nearest deadline (absent when none) |
 
 use crate::store::SledStore;
-use castellan_judge::Store;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -129,24 +130,12 @@ impl Metrics {
                 vec![format!("castellan_outbox_parked {parked}")],
             );
         }
-        if let Ok(ids) = store.game_ids() {
-            let mut by_status = std::collections::BTreeMap::new();
-            let (mut pending, mut next) = (0u64, None::<i64>);
-            for id in ids {
-                if let Ok(Some(g)) = store.game_header(&id) {
-                    *by_status
-                        .entry(format!("{:?}", g.status).to_lowercase())
-                        .or_insert(0u64) += 1;
-                    if let Some(d) = g.deadline {
-                        pending += 1;
-                        next = Some(next.map_or(d, |n| n.min(d)));
-                    }
-                }
-            }
+        // Kept as the games are written (src/store/gauges.rs): a few keys, not every header.
+        if let Ok(g) = store.game_gauges() {
             gauge(
                 "castellan_games",
                 "Games by status.",
-                by_status
+                g.by_status
                     .iter()
                     .map(|(k, v)| format!("castellan_games{{status=\"{k}\"}} {v}"))
                     .collect(),
@@ -154,9 +143,9 @@ impl Metrics {
             gauge(
                 "castellan_deadlines_pending",
                 "Games waiting on a deadline.",
-                vec![format!("castellan_deadlines_pending {pending}")],
+                vec![format!("castellan_deadlines_pending {}", g.deadlines)],
             );
-            if let Some(d) = next {
+            if let Some(d) = g.next_deadline {
                 gauge(
                     "castellan_next_deadline_seconds",
                     "Seconds to the nearest deadline (negative: overdue, run at the next tick).",

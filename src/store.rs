@@ -34,12 +34,14 @@ use std::path::Path;
 mod codec;
 mod commit;
 mod disk;
+mod gauges;
 
 use codec::{decode_outbox, encode_outbox};
 #[cfg(test)]
 use codec::{deflated, DEFLATED, FRAMED, LZ4, LZ4_FRAMED};
 use commit::GameWrite;
 pub use disk::compaction_lock_path;
+pub use gauges::{status_label, GameGauges};
 use disk::{open_lock_file, remove_interrupted_snapshots, sync_files, Synced};
 
 /// A reply waiting to be sent, with its retry state.
@@ -96,12 +98,15 @@ pub const TOKENS_KEY: &[u8] = b"tokens_indexed";
 pub const ADDRESSES_KEY: &[u8] = b"addresses_indexed";
 /// The `meta` key saying the highest game number is kept (`game_index`: `game_number`).
 pub const NUMBER_KEY: &[u8] = b"game_number_kept";
+/// The `meta` key saying the games' gauges are kept (`game_index`: `count/…`,
+/// `deadline/…`; store/gauges.rs).
+pub const GAUGES_KEY: &[u8] = b"gauges_kept";
 /// Every mark a new database holds ([`SledStore::open`]): a restore takes a database
 /// holding only these as empty.
-pub const MARKS: [&[u8]; 4] = [SCHEMA_KEY, TOKENS_KEY, ADDRESSES_KEY, NUMBER_KEY];
+pub const MARKS: [&[u8]; 5] = [SCHEMA_KEY, TOKENS_KEY, ADDRESSES_KEY, NUMBER_KEY, GAUGES_KEY];
 /// The marks of the indexes `SledStore::index_games` builds: a restore removes them before
 /// loading a backup, so that the indexes the backup lacks are built after it.
-pub const INDEX_MARKS: [&[u8]; 3] = [TOKENS_KEY, ADDRESSES_KEY, NUMBER_KEY];
+pub const INDEX_MARKS: [&[u8]; 4] = [TOKENS_KEY, ADDRESSES_KEY, NUMBER_KEY, GAUGES_KEY];
 
 /// The key of history entry `n` of game `id`.
 fn entry_key(id: &str, n: usize) -> Vec<u8> {
@@ -301,7 +306,8 @@ impl SledStore {
 
     /// Index every game's plus-address tokens (`game_index`: `token/TOKEN` → id, and
     /// `tokens/ID`) and addresses (`addr/ADDRESS\0ID`, and `addrs/ID`), and keep the
-    /// highest game number (`game_number`), each once, when its mark is not in `meta`: a
+    /// highest game number (`game_number`), and count the games into their gauges
+    /// (store/gauges.rs), each once, when its mark is not in `meta`: a
     /// database written before an index existed is indexed at its first open, a restored
     /// backup for what it did not bring. Safe to interrupt: it starts over until it is
     /// marked. Returns how many games it indexed.
@@ -310,7 +316,15 @@ impl SledStore {
             Ok(self.meta.get(mark).map_err(err)?.is_none())
         };
         let (tokens, addresses) = (missing(TOKENS_KEY)?, missing(ADDRESSES_KEY)?);
-        let number = missing(NUMBER_KEY)?;
+        let (number, gauges) = (missing(NUMBER_KEY)?, missing(GAUGES_KEY)?);
+        if gauges {
+            let counted = self.count_games()?;
+            self.meta.insert(GAUGES_KEY, &[1]).map_err(err)?;
+            if counted > 0 {
+                self.flush()?;
+                tracing::info!(games = counted, "counted the games into their gauges");
+            }
+        }
         if !tokens && !addresses && !number {
             return Ok(0);
         }

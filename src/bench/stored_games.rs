@@ -43,7 +43,7 @@ pub(super) fn run_stored_games(
     std::fs::create_dir_all(dir).map_err(|e| ShellError::io(dir, e))?;
     let n = s.stored_games;
     let fill_start = Instant::now();
-    let (games, due) = {
+    let (games, due, metrics_scrape_ms) = {
         let local = LocalJudge::open(base, dir, s.seed)?;
         let svc = &local.svc;
         let mut bots = MailPlayers::new(svc, "bench-stored")?;
@@ -97,7 +97,22 @@ pub(super) fn run_stored_games(
                 }
             }
         }
-        (ids.len(), due)
+        // One scrape; it must have counted every game, or there is nothing to report.
+        let scrape = Instant::now();
+        let text = crate::metrics::Metrics::default().render(Some(&svc.store), now);
+        let metrics_scrape_ms = scrape.elapsed().as_secs_f64() * 1000.0;
+        let counted: u64 = text
+            .lines()
+            .filter(|l| l.starts_with("castellan_games{"))
+            .filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok())
+            .sum();
+        if counted != ids.len() as u64 {
+            return Err(ShellError::Usage(format!(
+                "the metrics counted {counted} games of {}",
+                ids.len()
+            )));
+        }
+        (ids.len(), due, metrics_scrape_ms)
     }; // the database is closed here: the child opens it
     let fill_seconds = fill_start.elapsed().as_secs_f64();
     let mut config = crate::demo::local_config(base, dir);
@@ -165,6 +180,7 @@ pub(super) fn run_stored_games(
         stop_mail_pass_ms,
         token_mail_pass_ms,
         create_mail_pass_ms,
+        metrics_scrape_ms,
     })
 }
 

@@ -5,6 +5,7 @@
 use super::{
     due_key, encode_outbox, entry_key, err, index_key, OutboxItem, SledStore, JOURNAL_SEQ,
 };
+use super::gauges::{self, Counted};
 use castellan_judge::{stored, Changes, GameRecord, StoreError};
 use sled::transaction::{ConflictableTransactionError, TransactionError};
 use sled::Transactional;
@@ -21,6 +22,8 @@ pub(super) struct GameWrite {
     due: Option<Vec<u8>>,
     /// What finds the game in `game_index`: its tokens, addresses and number.
     lookups: Lookups,
+    /// What it adds to the games' gauges (store/gauges.rs).
+    counted: Counted,
     /// Write the header (and the due index) alone: `Changes::headers`.
     header_only: bool,
 }
@@ -52,6 +55,7 @@ impl GameWrite {
             entries,
             due: stored::next_due(&parts.header).map(|t| due_key(t, &g.id)),
             lookups: Lookups::of(g),
+            counted: Counted::of(g),
             header_only: false,
         })
     }
@@ -67,7 +71,8 @@ impl GameWrite {
     }
 
     /// Write it in a transaction over (games, states, history, due, game_index). History
-    /// entries already stored are not written again (`stored::to_append`).
+    /// entries already stored are not written again (`stored::to_append`). The gauges move
+    /// by what the header stored before counted.
     pub(super) fn write(
         &self,
         games: &sled::transaction::TransactionalTree,
@@ -79,6 +84,13 @@ impl GameWrite {
         if !self.header_only {
             self.write_state(states, history, index)?;
         }
+        let before = games.get(self.id.as_bytes())?;
+        gauges::write(
+            index,
+            &self.id,
+            before.as_deref().and_then(Counted::read),
+            Some(self.counted),
+        )?;
         games.insert(self.id.as_bytes(), self.header.as_slice())?;
         let due_of = index_key("due", &self.id);
         if let Some(old) = index.get(&due_of)? {

@@ -1,6 +1,7 @@
 //! The store's unit tests: sled on disk in a temporary folder.
 
 use super::*;
+use castellan_judge::Status;
 
 /// Commit `games`, alone in their changes.
 fn commit_games(store: &SledStore, games: Vec<GameRecord>) {
@@ -256,6 +257,108 @@ fn a_sender_finds_their_games_through_the_address_index() {
             ("watcher@example.org", &[]),
         ],
     );
+}
+
+/// The games' gauges as the old `/metrics` scrape made them: every game's header read.
+fn gauges_from_every_header(store: &SledStore) -> GameGauges {
+    let mut g = GameGauges::default();
+    for id in store.game_ids().unwrap() {
+        let h = store.game_header(&id).unwrap().unwrap();
+        *g.by_status
+            .entry(status_label(h.status).to_string())
+            .or_insert(0) += 1;
+        if let Some(d) = h.deadline {
+            g.deadlines += 1;
+            g.next_deadline = Some(g.next_deadline.map_or(d, |n: i64| n.min(d)));
+        }
+    }
+    g
+}
+
+/// Issue 11 (every pass reads every game, here a `/metrics` scrape): the games by status,
+/// the games waiting on a deadline and the nearest deadline are kept as the games are
+/// written, and agree with reading every header: through status changes, deadlines that
+/// move, come and go, two writes of one game in one group, a header written alone, and
+/// a database written before they were kept, counted when it is opened.
+#[test]
+fn the_games_gauges_are_kept_as_the_games_are_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db");
+    let store = SledStore::open(&path).unwrap();
+    assert_eq!(store.game_gauges().unwrap(), GameGauges::default());
+    let check = |s: &SledStore| {
+        let kept = s.game_gauges().unwrap();
+        assert_eq!(kept, gauges_from_every_header(s));
+        kept
+    };
+    let record = |id: &str, status: Status, deadline: Option<i64>| {
+        let mut g = crate::fixtures::game_record(id, &format!("gm-{id}"), &[]);
+        g.status = status;
+        g.deadline = deadline;
+        g
+    };
+    let mut one = record("castle-1", Status::Running, Some(500));
+    let two = record("castle-2", Status::Running, Some(-20));
+    let mut three = record("castle-3", Status::Forming, None);
+    commit_games(&store, vec![one.clone(), two.clone(), three.clone()]);
+    let g = check(&store);
+    assert_eq!(g.by_status["running"], 2);
+    assert_eq!(g.by_status["forming"], 1);
+    assert_eq!((g.deadlines, g.next_deadline), (2, Some(-20)));
+    // The game with the nearest deadline ends; another's deadline moves; a game starts.
+    let mut two = two;
+    two.status = Status::Finished;
+    two.deadline = None;
+    one.deadline = Some(900);
+    three.status = Status::Running;
+    three.deadline = Some(700);
+    commit_games(&store, vec![two.clone(), one.clone(), three.clone()]);
+    let g = check(&store);
+    assert_eq!(g.by_status.get("forming"), None, "a status with no game is left out");
+    assert_eq!((g.deadlines, g.next_deadline), (2, Some(700)));
+    // Two mails of one game in one group: the second counts from the first.
+    let mut paused = three.clone();
+    paused.status = Status::Paused;
+    paused.deadline = None;
+    let mut resumed = paused.clone();
+    resumed.status = Status::Running;
+    resumed.deadline = Some(100);
+    let (a, b) = (
+        Changes {
+            games: vec![paused],
+            ..Default::default()
+        },
+        Changes {
+            games: vec![resumed],
+            ..Default::default()
+        },
+    );
+    store
+        .commit_group_unflushed(&[(&a, None), (&b, None)])
+        .unwrap();
+    let g = check(&store);
+    assert_eq!(g.by_status.get("paused"), None);
+    assert_eq!((g.deadlines, g.next_deadline), (2, Some(100)));
+    // A header written alone (its state left as it is) moves the gauges too.
+    one.status = Status::Paused;
+    one.deadline = None;
+    store
+        .commit(&Changes {
+            headers: vec![one],
+            ..Default::default()
+        })
+        .unwrap();
+    let g = check(&store);
+    assert_eq!(g.by_status["paused"], 1);
+    assert_eq!(g.deadlines, 1);
+    // A database written before the gauges were kept: counted when it is opened.
+    as_before_the_index(&store, b"count/", GAUGES_KEY);
+    as_before_the_index(&store, b"deadline/", GAUGES_KEY);
+    assert_eq!(store.game_gauges().unwrap(), GameGauges::default());
+    drop(store);
+    let reopened = reopen(&path);
+    let g = check(&reopened);
+    assert_eq!(g.by_status.values().sum::<u64>(), 3);
 }
 
 /// Issue 11 (a mail's cost does not grow with the games stored): CREATE numbers the
