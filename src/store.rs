@@ -41,8 +41,8 @@ use codec::{decode_outbox, encode_outbox};
 use codec::{deflated, DEFLATED, FRAMED, LZ4, LZ4_FRAMED};
 use commit::GameWrite;
 pub use disk::compaction_lock_path;
-pub use gauges::{status_label, GameGauges};
 use disk::{open_lock_file, remove_interrupted_snapshots, sync_files, Synced};
+pub use gauges::{status_label, GameGauges};
 
 /// A reply waiting to be sent, with its retry state.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -103,7 +103,13 @@ pub const NUMBER_KEY: &[u8] = b"game_number_kept";
 pub const GAUGES_KEY: &[u8] = b"gauges_kept";
 /// Every mark a new database holds ([`SledStore::open`]): a restore takes a database
 /// holding only these as empty.
-pub const MARKS: [&[u8]; 5] = [SCHEMA_KEY, TOKENS_KEY, ADDRESSES_KEY, NUMBER_KEY, GAUGES_KEY];
+pub const MARKS: [&[u8]; 5] = [
+    SCHEMA_KEY,
+    TOKENS_KEY,
+    ADDRESSES_KEY,
+    NUMBER_KEY,
+    GAUGES_KEY,
+];
 /// The marks of the indexes `SledStore::index_games` builds: a restore removes them before
 /// loading a backup, so that the indexes the backup lacks are built after it.
 pub const INDEX_MARKS: [&[u8]; 4] = [TOKENS_KEY, ADDRESSES_KEY, NUMBER_KEY, GAUGES_KEY];

@@ -2,10 +2,10 @@
 //! header, snapshot, history entries and due index), then committed in one transaction,
 //! alone or with the other mails of its group (src/service/batch.rs `commit_group`).
 
+use super::gauges::{self, Counted};
 use super::{
     due_key, encode_outbox, entry_key, err, index_key, OutboxItem, SledStore, JOURNAL_SEQ,
 };
-use super::gauges::{self, Counted};
 use castellan_judge::{stored, Changes, GameRecord, StoreError};
 use sled::transaction::{ConflictableTransactionError, TransactionError};
 use sled::Transactional;

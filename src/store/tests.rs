@@ -314,7 +314,11 @@ fn the_games_gauges_are_kept_as_the_games_are_written() {
     three.deadline = Some(700);
     commit_games(&store, vec![two.clone(), one.clone(), three.clone()]);
     let g = check(&store);
-    assert_eq!(g.by_status.get("forming"), None, "a status with no game is left out");
+    assert_eq!(
+        g.by_status.get("forming"),
+        None,
+        "a status with no game is left out"
+    );
     assert_eq!((g.deadlines, g.next_deadline), (2, Some(700)));
     // Two mails of one game in one group: the second counts from the first.
     let mut paused = three.clone();
