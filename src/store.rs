@@ -12,7 +12,8 @@
 //! `judge+TOKEN@` reads one key, not every game; `addr/<address>\0<id>` → empty for each
 //! address a game mails as its own, and `addrs/<id>` → the addresses it indexed, so STOP
 //! scans its sender's games, not every game; `game_number` → the highest number a game's
-//! id ends with, so CREATE reads one key; a database without them is given them at open),
+//! id ends with, so CREATE reads one key; `count/…` and `deadline/<time><id>`, the games'
+//! gauges for `/metrics`, store/gauges.rs; a database without them is given them at open),
 //! all written in the same transaction as the game (issue 11; a database of schema
 //! 1, each game whole in `games`, is converted at open). `processed` (Message-ID → unix
 //! time), `outbox` (big-endian sequence → [`OutboxItem`] JSON, compressed (LZ4) past
