@@ -558,12 +558,22 @@ impl Recovered {
 /// journal. The old database folder is kept aside; nothing is changed if anything fails.
 pub fn recover(config: &Config, clock: Clock) -> Result<Recovered, ShellError> {
     let db = config.database_path();
-    if SledStore::is_busy(&db) {
-        return Err(ShellError::Usage(format!(
-            "the database at {} is in use by a running castellan (stop `serve` first)",
+    // Held from start to end, exclusively: no store of the database opens meanwhile (an
+    // MTA's `ingest` waits, or leaves its mail in the inbox for the next pass), so none
+    // handles a mail into the folder about to be set aside, or opens the path while the
+    // rebuilt one is moved in.
+    // An `ingest` holds it for a moment: waited for; a running `serve` for good.
+    let patience = if crate::daemon::is_serving(config) {
+        std::time::Duration::ZERO
+    } else {
+        std::time::Duration::from_secs(30)
+    };
+    let _lock = SledStore::lock_for_compaction_within(&db, patience).map_err(|e| {
+        ShellError::Usage(format!(
+            "the database at {} is in use by a running castellan (stop `serve` first): {e}",
             db.display()
-        )));
-    }
+        ))
+    })?;
     let journal = config.journal_path();
     // First pass: what never committed, which replies left, where the entries start.
     let mut aborted: Vec<(u64, u64)> = Vec::new();

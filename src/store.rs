@@ -146,16 +146,23 @@ impl SledStore {
     /// and 1533), are removed first, and only those. A database sled cannot read (a
     /// truncated or corrupt file, on which sled may panic) is a clear error, never a panic.
     pub fn open(path: &Path) -> Result<SledStore, StoreError> {
-        let store = SledStore::open_unguarded(path)?;
-        // Taken once sled's own lock is held: a compaction that began meanwhile is seen.
+        // Taken before the folder is touched, and held while the store is open: while
+        // `castellan compact` or `castellan recover` holds it exclusively, the folder
+        // may be set aside or swapped, and opening it then could create or change the
+        // one about to be replaced.
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| err(format!("{}: {e}", parent.display())))?;
+        }
         let lock = open_lock_file(path)?;
         if lock.try_lock_shared().is_err() {
             return Err(StoreError::busy(format!(
                 "the database at {} is in use by another castellan process: `castellan \
-                 compact` is rewriting it",
+                 compact` or `castellan recover` is rewriting it",
                 path.display()
             )));
         }
+        let store = SledStore::open_unguarded(path)?;
         Ok(SledStore {
             _open: Some(std::sync::Arc::new(lock)),
             ..store
@@ -173,6 +180,25 @@ impl SledStore {
             ))
         })?;
         Ok(lock)
+    }
+
+    /// [`SledStore::lock_for_compaction`], waiting up to `patience` while a store of it is
+    /// open (an MTA's `ingest` holds it for a moment).
+    pub fn lock_for_compaction_within(
+        db: &Path,
+        patience: std::time::Duration,
+    ) -> Result<std::fs::File, StoreError> {
+        let give_up = std::time::Instant::now() + patience;
+        let mut pause = std::time::Duration::from_millis(10);
+        loop {
+            match SledStore::lock_for_compaction(db) {
+                Err(e) if e.is_busy() && std::time::Instant::now() < give_up => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(std::time::Duration::from_millis(200));
+                }
+                other => return other,
+            }
+        }
     }
 
     /// [`SledStore::open`] without the compaction lock: for the compaction itself, which
