@@ -88,7 +88,7 @@ pub fn compact(config: &Config, now: i64) -> Result<Compacted, ShellError> {
     let [dump, fresh, aside] = beside(&db, now);
     // No store of this database opens until the new one is in place (an MTA's `ingest`
     // waits, its mail kept in the inbox).
-    let _lock = SledStore::lock_for_compaction(&db)?;
+    let _lock = SledStore::lock_for_compaction_within(&db, crate::recover::patience(config))?;
     let _ = std::fs::remove_dir_all(&fresh);
     let bytes_before = dir_size(&db);
     let written = {

@@ -554,6 +554,17 @@ impl Recovered {
     }
 }
 
+/// How long `recover` and `compact` wait for the database's lock: an `ingest` holds it for
+/// a moment, and is waited for; a running `serve` holds it for good (and its own
+/// compaction does not wait for itself).
+pub fn patience(config: &Config) -> std::time::Duration {
+    if crate::daemon::is_serving(config) {
+        std::time::Duration::ZERO
+    } else {
+        std::time::Duration::from_secs(30)
+    }
+}
+
 /// `castellan recover`: rebuild the database from the newest complete backup and the
 /// journal. The old database folder is kept aside; nothing is changed if anything fails.
 pub fn recover(config: &Config, clock: Clock) -> Result<Recovered, ShellError> {
@@ -562,13 +573,7 @@ pub fn recover(config: &Config, clock: Clock) -> Result<Recovered, ShellError> {
     // MTA's `ingest` waits, or leaves its mail in the inbox for the next pass), so none
     // handles a mail into the folder about to be set aside, or opens the path while the
     // rebuilt one is moved in.
-    // An `ingest` holds it for a moment: waited for; a running `serve` for good.
-    let patience = if crate::daemon::is_serving(config) {
-        std::time::Duration::ZERO
-    } else {
-        std::time::Duration::from_secs(30)
-    };
-    let _lock = SledStore::lock_for_compaction_within(&db, patience).map_err(|e| {
+    let _lock = SledStore::lock_for_compaction_within(&db, patience(config)).map_err(|e| {
         ShellError::Usage(format!(
             "the database at {} is in use by a running castellan (stop `serve` first): {e}",
             db.display()

@@ -334,15 +334,19 @@ fn replies_to(dir: &Path, n: u32) -> usize {
 }
 
 /// Issue 11, "no accepted mail is lost and none is applied twice", with mail arriving
-/// while `castellan recover` runs: real `ingest` processes, one after another, from before
-/// `recover` starts until after it ends (an MTA does not stop for a repair). `recover`
-/// holds the database's lock from start to end, so an `ingest` meanwhile waits or leaves
-/// its mail in the inbox, and never handles it into the database about to be set aside.
-/// Once `serve --once` has run, every message is handled and answered exactly once.
+/// while `castellan recover` (or `castellan compact`) runs: real `ingest` processes, one
+/// after another, from before it starts until after it ends (an MTA does not stop for a
+/// repair). Each holds the database's lock from start to end, and a store takes its lock
+/// before it touches the folder, so an `ingest` meanwhile waits or leaves its mail in the
+/// inbox, and never opens the folder about to be set aside or swapped. Once `serve --once`
+/// has run, every message is handled and answered exactly once.
 #[test]
 fn mail_that_arrives_while_recover_runs_is_neither_lost_nor_applied_twice() {
     let mut overlapped = 0;
-    for trial in 0..3 {
+    for (trial, command) in ["recover", "compact", "recover", "compact"]
+        .into_iter()
+        .enumerate()
+    {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path();
         let cfg = write_config(dir);
@@ -361,7 +365,7 @@ fn mail_that_arrives_while_recover_runs_is_neither_lost_nor_applied_twice() {
         let mut recover = bin()
             .arg("--config")
             .arg(&cfg)
-            .arg("recover")
+            .arg(command)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -383,7 +387,10 @@ fn mail_that_arrives_while_recover_runs_is_neither_lost_nor_applied_twice() {
         };
         let mut stderr = String::new();
         std::io::Read::read_to_string(&mut recover.stderr.take().unwrap(), &mut stderr).unwrap();
-        assert!(status.success(), "trial {trial}: recover failed: {stderr}");
+        assert!(
+            status.success(),
+            "trial {trial}: {command} failed: {stderr}"
+        );
         for _ in 0..3 {
             n += 1;
             let out = ingest(&cfg, dir, n, &[]);
@@ -409,7 +416,10 @@ fn mail_that_arrives_while_recover_runs_is_neither_lost_nor_applied_twice() {
             );
         }
     }
-    assert!(overlapped > 0, "no mail arrived while recover ran");
+    assert!(
+        overlapped > 0,
+        "no mail arrived while recover or compact ran"
+    );
 }
 
 /// A small tmpfs mounted for the test (tests run as root); unmounted on drop. A test that
