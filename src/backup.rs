@@ -354,6 +354,23 @@ pub fn list(dir: &Path) -> Vec<(i64, PathBuf)> {
     out
 }
 
+/// The journal entry the oldest of the rolling backups holds (from their header lines):
+/// `recover` may fall back to any of them, so the journal's entries up to it are the only
+/// ones none needs. `None` when there is no backup or a header cannot be read.
+pub fn oldest_kept_seq(config: &Config) -> Option<u64> {
+    let mut oldest: Option<u64> = None;
+    for (_, path) in list(&config.backup_dir()) {
+        let mut first = String::new();
+        let f = std::fs::File::open(&path).ok()?;
+        std::io::BufReader::new(f).read_line(&mut first).ok()?;
+        let Line::Header { journal_seq, .. } = parse_line(first.trim_end(), 1).ok()? else {
+            return None;
+        };
+        oldest = Some(oldest.map_or(journal_seq, |o| o.min(journal_seq)));
+    }
+    oldest
+}
+
 /// The name of a backup made at `now` in the backup folder.
 pub fn path_at(config: &Config, now: i64) -> PathBuf {
     config.backup_dir().join(format!("backup-{now}.jsonl"))

@@ -217,7 +217,7 @@ async fn serve_loop(
             }
         }
         if !failed {
-            match crate::backup::rolling(&svc.store, &svc.config, (svc.clock)()) {
+            match svc.rolling_backup() {
                 Ok(Some(_)) => svc = compact_if_due(svc, store_tx).await?,
                 Ok(None) => {}
                 Err(e) => tracing::error!("rolling backup: {e}"),

@@ -279,7 +279,7 @@ fn serve(config: Config, once: bool) -> Result<ExitCode, ShellError> {
         );
         svc.flush()?;
         // A timer running `serve --once` gets the daemon's rolling backups too.
-        if let Err(e) = castellan::backup::rolling(&svc.store, &svc.config, (svc.clock)()) {
+        if let Err(e) = svc.rolling_backup() {
             tracing::error!("rolling backup: {e}");
         }
         Ok(ExitCode::SUCCESS)

@@ -71,6 +71,10 @@ pub enum Entry {
     Done { seq: u64 },
     /// A reply the transport accepted.
     Sent { message_id: String },
+    /// The first line of a segment begun by [`Journal::rotate`]: the entries up to
+    /// `after` are in the closed segments, and the database held every entry up to `done`
+    /// (so numbering and the back-in-time check go on from them).
+    Start { after: u64, done: u64 },
 }
 
 impl Entry {
@@ -93,6 +97,8 @@ struct Inner {
     file: std::fs::File,
     /// Length of the file up to its last whole line.
     len: u64,
+    /// The highest `done` written (a new segment starts from it).
+    last_done: u64,
     next_seq: u64,
     /// An entry that failed after it was journaled, whose `aborted` line could not be
     /// written yet: written before the next entry.
@@ -134,6 +140,8 @@ struct Marks {
     last_done: u64,
     aborted_to: u64,
     first_seq: Option<u64>,
+    /// A segment's `start` line was read.
+    start: bool,
 }
 
 fn scan(reader: &mut dyn BufRead, marks: &mut Marks) -> std::io::Result<()> {
@@ -153,6 +161,11 @@ fn scan(reader: &mut dyn BufRead, marks: &mut Marks) -> std::io::Result<()> {
         match e {
             Entry::Done { seq } => marks.last_done = marks.last_done.max(seq),
             Entry::Aborted { to, .. } => marks.aborted_to = marks.aborted_to.max(to),
+            Entry::Start { after, done } => {
+                marks.last_seq = marks.last_seq.max(after);
+                marks.last_done = marks.last_done.max(done);
+                marks.start = true;
+            }
             _ => {}
         }
     }
@@ -215,10 +228,24 @@ impl Journal {
             reader.read_until(b'\n', &mut skip).map_err(io)?;
         }
         scan(&mut reader, &mut marks).map_err(io)?;
+        let mut whole = start == 0;
         if start > 0 && (marks.first_seq.is_none() || marks.last_done == 0) {
             marks = Marks::default();
             file.seek(SeekFrom::Start(0)).map_err(io)?;
             scan(&mut std::io::BufReader::new(&mut file), &mut marks).map_err(io)?;
+            whole = true;
+        }
+        // A segment closed and no `start` line after it (a crash in between): the marks
+        // go on from that segment, so no number is given twice.
+        if whole && !marks.start {
+            if let Some((_, last)) = segments(path).pop() {
+                let f = std::fs::File::open(&last).map_err(io)?;
+                let mut before = Marks::default();
+                scan(&mut std::io::BufReader::new(f), &mut before).map_err(io)?;
+                marks.last_seq = marks.last_seq.max(before.last_seq);
+                marks.last_done = marks.last_done.max(before.last_done);
+                marks.aborted_to = marks.aborted_to.max(before.aborted_to);
+            }
         }
         if db_seq < marks.last_done {
             return Err(err(format!(
@@ -240,6 +267,7 @@ impl Journal {
         let mut inner = Inner {
             file,
             len,
+            last_done: marks.last_done,
             next_seq: marks.last_seq.max(db_seq) + 1,
             pending_abort: Vec::new(),
             dirty: false,
@@ -412,7 +440,62 @@ impl Journal {
 
     /// Note (no fsync: the next one carries it) that the database is flushed up to `seq`.
     pub fn done(&self, seq: u64) {
+        if let Some(mut inner) = self.lock() {
+            inner.last_done = inner.last_done.max(seq);
+        }
         self.note(Entry::Done { seq });
+    }
+
+    /// Close the current segment and begin a new one (after a rolling backup, between two
+    /// passes): the file is synced and renamed `journal-<its last entry>.jsonl`, and the new
+    /// one starts with a [`Entry::Start`] line. Nothing is done when no entry was written
+    /// since the last rotation. Returns the closed segment.
+    pub fn rotate(&self) -> Result<Option<PathBuf>, StoreError> {
+        let Some(mut inner) = self.lock() else {
+            return Ok(None);
+        };
+        let io = |e: std::io::Error| err(format!("journal {}: {e}", self.path.display()));
+        let after = inner.next_seq - 1;
+        let closed = segment_path(&self.path, after);
+        if after == 0 || closed.exists() {
+            return Ok(None);
+        }
+        Journal::write_pending(&mut inner).map_err(io)?;
+        inner.dirty = true;
+        Journal::sync(&mut inner).map_err(io)?;
+        std::fs::rename(&self.path, &closed).map_err(io)?;
+        inner.file = std::fs::OpenOptions::new()
+            .create(true)
+            .read(true)
+            .append(true)
+            .open(&self.path)
+            .map_err(io)?;
+        inner.len = 0;
+        let done = inner.last_done;
+        Journal::append_line(&mut inner, &Entry::Start { after, done }).map_err(io)?;
+        Journal::sync(&mut inner).map_err(io)?;
+        if let Some(dir) = self.path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            castellan_mail::sync_dir(dir).map_err(io)?;
+        }
+        Ok(Some(closed))
+    }
+
+    /// Remove the closed segments whose entries are all at or below `held`: the journal
+    /// entry the oldest backup kept holds, so `recover` never needs them. Returns how many.
+    pub fn prune(&self, held: u64) -> usize {
+        let mut n = 0;
+        for (last, path) in segments(&self.path) {
+            if last > held {
+                break;
+            }
+            match std::fs::remove_file(&path) {
+                Ok(()) => n += 1,
+                Err(e) => {
+                    tracing::warn!(file = %path.display(), "cannot remove a journal segment: {e}")
+                }
+            }
+        }
+        n
     }
 
     /// Note that a reply left (fsynced with the next [`Journal::flush`] or entry).
@@ -456,8 +539,45 @@ impl Journal {
     }
 }
 
-/// Read every entry of a journal, calling `each` on it.
+/// The closed segment of the journal at `journal` whose last entry is `last`.
+fn segment_path(journal: &Path, last: u64) -> PathBuf {
+    journal.with_file_name(format!("journal-{last:020}.jsonl"))
+}
+
+/// The closed segments of the journal at `journal` ([`Journal::rotate`]), by their last
+/// entry, oldest first.
+pub fn segments(journal: &Path) -> Vec<(u64, PathBuf)> {
+    let dir = match journal.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut out: Vec<(u64, PathBuf)> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let n = name.strip_prefix("journal-")?.strip_suffix(".jsonl")?;
+            Some((n.parse().ok()?, e.path()))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Read every entry of a journal, its closed segments first, calling `each` on it.
 fn read_all(
+    path: &Path,
+    each: &mut dyn FnMut(Entry) -> Result<(), ShellError>,
+) -> Result<(), ShellError> {
+    for (_, segment) in segments(path) {
+        read_file(&segment, each)?;
+    }
+    read_file(path, each)
+}
+
+/// Read every entry of one journal file.
+fn read_file(
     path: &Path,
     each: &mut dyn FnMut(Entry) -> Result<(), ShellError>,
 ) -> Result<(), ShellError> {
@@ -750,5 +870,85 @@ fn replay_mail(svc: &Service, raw: &[u8], env: Env, seq: u64) -> Result<(), Stor
         other => Err(err(format!(
             "replaying it gives {other:?}, not what was recorded: the Maildir file was changed"
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tick(j: &Journal) -> u64 {
+        j.begin(|seq| Entry::Tick {
+            seq,
+            at: 0,
+            entropy: String::new(),
+        })
+        .unwrap()
+        .unwrap()
+    }
+
+    fn seqs(path: &Path) -> Vec<u64> {
+        let mut out = Vec::new();
+        read_all(path, &mut |e| {
+            out.extend(e.seq());
+            Ok(())
+        })
+        .unwrap();
+        out
+    }
+
+    /// Issue 11 (constant cost over months): the journal is cut into segments at each
+    /// rolling backup. Numbering goes on across a segment (an aborted number is never given
+    /// again, even when the new segment was not begun: a crash between the two steps), the
+    /// back-in-time check still sees the `done` of the closed segment, `recover` reads the
+    /// segments in order, and pruning removes only the segments a kept backup holds.
+    #[test]
+    fn a_journal_cut_into_segments_goes_on_numbering_and_reads_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let db = dir.path().join("db");
+        let j = Journal::open(&path, 0, &db).unwrap();
+        assert_eq!(j.rotate().unwrap(), None, "nothing to close yet");
+        for n in 1..=3 {
+            assert_eq!(tick(&j), n);
+        }
+        j.done(3);
+        let aborted = tick(&j);
+        j.abort(Some(aborted));
+        let closed = j.rotate().unwrap().unwrap();
+        assert_eq!(closed, segment_path(&path, 4));
+        assert_eq!(j.rotate().unwrap(), None, "no entry since the last cut");
+        drop(j);
+        let j = Journal::open(&path, 3, &db).unwrap();
+        assert_eq!(tick(&j), 5, "the aborted number 4 is not given again");
+        j.done(5);
+        assert!(j.rotate().unwrap().is_some());
+        drop(j);
+        assert_eq!(seqs(&path), [1, 2, 3, 4, 5]);
+        assert_eq!(
+            segments(&path).iter().map(|(n, _)| *n).collect::<Vec<_>>(),
+            [4, 5]
+        );
+        // The database went back behind a `done` of a closed segment: refused.
+        let e = Journal::open(&path, 2, &db).err().unwrap();
+        assert!(e.0.contains("went back in time"), "{e}");
+        // A crash after a segment was closed and before the new one began: its last
+        // number (aborted, 6) is still not given again.
+        let j = Journal::open(&path, 5, &db).unwrap();
+        let aborted = tick(&j);
+        assert_eq!(aborted, 6);
+        j.abort(Some(aborted));
+        assert!(j.rotate().unwrap().is_some());
+        drop(j);
+        std::fs::remove_file(&path).unwrap();
+        let j = Journal::open(&path, 5, &db).unwrap();
+        assert_eq!(tick(&j), 7);
+        drop(j);
+        assert_eq!(seqs(&path), [1, 2, 3, 4, 5, 6, 7]);
+        // Only the segments every kept backup holds go.
+        let j = Journal::open(&path, 7, &db).unwrap();
+        assert_eq!(j.prune(4), 1);
+        assert_eq!(seqs(&path), [5, 6, 7]);
+        assert_eq!(j.prune(3), 0);
     }
 }

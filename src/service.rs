@@ -244,6 +244,30 @@ impl Service {
         Ok(handled)
     }
 
+    /// Between two passes: a rolling backup when one is due ([`crate::backup::rolling`]);
+    /// after one, the journal's segment is closed and the closed segments every kept
+    /// backup holds are removed (src/recover.rs `Journal::rotate`, `Journal::prune`), so
+    /// the journal on disk, and what `recover` reads, stay within the backups kept.
+    pub fn rolling_backup(&self) -> Result<Option<PathBuf>, ShellError> {
+        let made = crate::backup::rolling(&self.store, &self.config, (self.clock)())?;
+        if made.is_some() {
+            self.flush()?;
+            if let Some(closed) = self.journal.rotate()? {
+                tracing::info!(segment = %closed.display(), "journal segment closed");
+            }
+            if let Some(held) = crate::backup::oldest_kept_seq(&self.config) {
+                let n = self.journal.prune(held);
+                if n > 0 {
+                    tracing::info!(
+                        segments = n,
+                        "journal segments every kept backup holds removed"
+                    );
+                }
+            }
+        }
+        Ok(made)
+    }
+
     /// Flush the database to the device, then note it in the journal.
     pub fn flush(&self) -> Result<(), StoreError> {
         self.flush_with(true, None)

@@ -9,10 +9,16 @@ fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_castellan"))
 }
 
-/// A configuration with every path under `dir` (embedded defaults otherwise).
+/// A configuration with every path under `dir` (embedded defaults otherwise), without
+/// rolling backups: the syncs traced are the handling's own, and the journal keeps its
+/// entries (a backup holding them would have them removed).
 fn write_config(dir: &Path) -> PathBuf {
     let p = dir.join("castellan.yaml");
-    std::fs::write(&p, format!("data_dir: {}\n", dir.display())).unwrap();
+    std::fs::write(
+        &p,
+        format!("data_dir: {}\nbackup:\n  every_hours: 0\n", dir.display()),
+    )
+    .unwrap();
     p
 }
 

@@ -144,6 +144,65 @@ fn recover_rebuilds_a_deleted_database_exactly_from_the_backup_and_the_journal()
     castellan::service::Service::open(config, clock(&now)).unwrap();
 }
 
+/// Issue 11 (constant cost over months): with a rolling backup every hour of a game's
+/// play (kept: 2), the journal is cut at each backup and the segments both kept backups
+/// hold are removed, so neither the journal on disk nor what `recover` reads grows with
+/// the service's age; the database deleted at the end is still rebuilt exactly, from the
+/// newest backup and the segments after it.
+#[test]
+fn rolling_backups_cut_the_journal_and_recover_still_rebuilds_exactly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let mut cfg = base();
+    cfg.backup.every_hours = 1;
+    cfg.backup.keep = 2;
+    let j = LocalJudge::open(&cfg, dir, 5).unwrap();
+    let mut bots = MailPlayers::new(&j.svc, "cut").unwrap();
+    let id = bots.create_game(&j.svc, "castle-risk", 3, &[]).unwrap();
+    j.pass_after(600).unwrap();
+    let mut backups = 0;
+    play_games(&j.svc, &mut bots, &[id], 5_000, 500, |_| {
+        j.pass_after(600).unwrap();
+        backups += usize::from(j.svc.rolling_backup().unwrap().is_some());
+        Ok(())
+    })
+    .unwrap();
+    let config = j.svc.config.clone();
+    let now = j.now.clone();
+    drop(j);
+    assert!(backups >= 4, "{backups} backups: the game was too short");
+    assert_eq!(castellan::backup::list(&config.backup_dir()).len(), 2);
+    let held = castellan::backup::oldest_kept_seq(&config).unwrap();
+    let segments = castellan::recover::segments(&config.journal_path());
+    assert!(!segments.is_empty(), "the journal was cut");
+    assert!(
+        segments.len() < backups,
+        "{} segments after {backups} backups: none removed",
+        segments.len()
+    );
+    for (last, path) in &segments {
+        assert!(
+            *last > held,
+            "{} is held by every kept backup",
+            path.display()
+        );
+    }
+    let before = dump(&SledStore::open(&config.database_path()).unwrap());
+    std::fs::remove_dir_all(config.database_path()).unwrap();
+    let r = castellan::recover::recover(&config, clock(&now)).unwrap();
+    assert!(r.backup.is_some(), "{r:?}");
+    assert!(r.from_seq >= held, "{r:?}");
+    let after = dump(&SledStore::open(&config.database_path()).unwrap());
+    assert_eq!(after.trees, before.trees);
+    assert_eq!(after.log, before.log);
+    assert_eq!(after.sent, before.sent, "every reply sent is known as sent");
+    assert_eq!(
+        after.waiting, before.waiting,
+        "no reply sent is queued again"
+    );
+    castellan::service::Service::open(config, clock(&now)).unwrap();
+}
+
 /// Recovery from the journal alone (no backup yet) when the database file is garbage.
 #[test]
 fn recover_rebuilds_a_garbage_database_from_the_journal_alone() {
