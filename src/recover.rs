@@ -28,6 +28,13 @@
 //! through the judge with its recorded time and entropy; the damaged folder is kept aside
 //! (`db.damaged-<time>`), never deleted.
 //!
+//! **Segments.** Each rolling backup closes the journal's segment (renamed
+//! `journal-<its last entry>.jsonl`) and begins a new one with a `start` line (the last
+//! number given and the last `done`), then removes the closed segments whose entries the
+//! oldest kept backup holds (`Service::rolling_backup`): the journal grows with what the
+//! backups kept do not hold, not with the service's age. `recover` reads the closed
+//! segments in order, then the journal.
+//!
 //! **Back in time.** sled 0.34 may open a zeroed or truncated database as an empty or an
 //! older one. At open, a database whose sequence number is below the journal's last `done`
 //! is refused, with the path and `castellan recover`.
