@@ -30,13 +30,10 @@ pub(super) struct GameWrite {
 
 impl GameWrite {
     pub(super) fn of(g: &GameRecord) -> Result<GameWrite, StoreError> {
-        let parts = stored::split(g)?;
+        // Borrowed from the record, not copied: the table is serialized where it lies.
+        let parts = stored::split_ref(g)?;
         let header = serde_json::to_vec(&stored::header_value(&parts.header)?).map_err(err)?;
-        let snapshot = parts
-            .snapshot
-            .as_ref()
-            .map(|s| serde_json::to_vec(s).map_err(err))
-            .transpose()?;
+        let snapshot = parts.snapshot_json().transpose().map_err(err)?;
         let entries = parts
             .entries
             .iter()
@@ -47,7 +44,7 @@ impl GameWrite {
             header,
             snapshot,
             base: parts.base,
-            len: if parts.snapshot.is_some() {
+            len: if parts.has_snapshot() {
                 parts.history_len()
             } else {
                 0

@@ -475,6 +475,88 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// The record without its table, its other fields copied (what a store writes as the
+    /// header), without copying the table first. Every field is named: a field added to
+    /// the record and forgotten here does not compile.
+    pub fn without_table(&self) -> GameRecord {
+        let GameRecord {
+            id,
+            game,
+            status,
+            gm,
+            gm_password_hash,
+            gm_token,
+            join_password_hash,
+            salt,
+            seats,
+            observers,
+            options,
+            deadlines,
+            deadline,
+            paused_left,
+            deadline_history,
+            deadline_awaiting,
+            reported_awaiting,
+            questioned,
+            question_wait,
+            reported_view,
+            reports,
+            told,
+            zones,
+            end_code,
+            quarantine,
+            missed,
+            reminded,
+            out_counter,
+            reported,
+            revealed,
+            created,
+            ended,
+            final_sent,
+            language,
+            min_reliability,
+            table: _,
+        } = self;
+        GameRecord {
+            id: id.clone(),
+            game: game.clone(),
+            status: *status,
+            gm: gm.clone(),
+            gm_password_hash: gm_password_hash.clone(),
+            gm_token: gm_token.clone(),
+            join_password_hash: join_password_hash.clone(),
+            salt: salt.clone(),
+            seats: seats.clone(),
+            observers: observers.clone(),
+            options: options.clone(),
+            deadlines: deadlines.clone(),
+            deadline: *deadline,
+            paused_left: *paused_left,
+            deadline_history: *deadline_history,
+            deadline_awaiting: deadline_awaiting.clone(),
+            reported_awaiting: reported_awaiting.clone(),
+            questioned: questioned.clone(),
+            question_wait: *question_wait,
+            reported_view: reported_view.clone(),
+            reports: reports.clone(),
+            told: told.clone(),
+            zones: zones.clone(),
+            end_code: end_code.clone(),
+            quarantine: quarantine.clone(),
+            missed: missed.clone(),
+            reminded: reminded.clone(),
+            out_counter: *out_counter,
+            reported: *reported,
+            revealed: *revealed,
+            created: *created,
+            ended: ended.clone(),
+            final_sent: *final_sent,
+            language: *language,
+            min_reliability: *min_reliability,
+            table: None,
+        }
+    }
+
     /// The plus-address tokens that name this game: its game master's and each seat's
     /// (none empty).
     pub fn tokens(&self) -> impl Iterator<Item = &str> {

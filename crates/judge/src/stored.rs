@@ -46,6 +46,99 @@ fn bad(id: &str, why: impl std::fmt::Display) -> StoreError {
     StoreError::new(format!("game {id} cannot be stored: {why}"))
 }
 
+/// What [`split`] gives, borrowed from the record: the header (the record's fields
+/// without its table, copied), and the snapshot and entries as references into the table,
+/// not copied. What a store writes serializes from it ([`PartsRef::snapshot_json`]).
+pub struct PartsRef<'a> {
+    pub header: GameRecord,
+    snapshot: Option<(&'a serde_json::Map<String, Value>, usize)>,
+    pub base: usize,
+    pub entries: &'a [Value],
+}
+
+impl PartsRef<'_> {
+    /// Whether the game has a state (it has left forming).
+    pub fn has_snapshot(&self) -> bool {
+        self.snapshot.is_some()
+    }
+
+    /// The number of history entries of the game (stored or in hand).
+    pub fn history_len(&self) -> usize {
+        self.base + self.entries.len()
+    }
+
+    /// The snapshot's JSON: the same bytes as [`split`]'s snapshot serialized.
+    pub fn snapshot_json(&self) -> Option<serde_json::Result<Vec<u8>>> {
+        self.snapshot
+            .map(|(table, history_len)| serde_json::to_vec(&SnapshotOf { table, history_len }))
+    }
+}
+
+/// A table serialized as its snapshot: without `history` and `base`, with `history_len`,
+/// the keys in order (as the map [`split`] makes would be).
+struct SnapshotOf<'a> {
+    table: &'a serde_json::Map<String, Value>,
+    history_len: usize,
+}
+
+impl serde::Serialize for SnapshotOf<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        const LEN: &str = "history_len";
+        let kept = self
+            .table
+            .iter()
+            .filter(|(k, _)| !matches!(k.as_str(), "history" | "base" | LEN));
+        let mut m = s.serialize_map(None)?;
+        let mut len_written = false;
+        for (k, v) in kept {
+            if !len_written && k.as_str() > LEN {
+                m.serialize_entry(LEN, &self.history_len)?;
+                len_written = true;
+            }
+            m.serialize_entry(k, v)?;
+        }
+        if !len_written {
+            m.serialize_entry(LEN, &self.history_len)?;
+        }
+        m.end()
+    }
+}
+
+/// [`split`] without copying the table: for writing the parts.
+pub fn split_ref(rec: &GameRecord) -> Result<PartsRef<'_>, StoreError> {
+    let header = rec.without_table();
+    let Some(table) = &rec.table else {
+        return Ok(PartsRef {
+            header,
+            snapshot: None,
+            base: 0,
+            entries: &[],
+        });
+    };
+    let Value::Object(map) = table else {
+        return Err(bad(&rec.id, "its table is not an object"));
+    };
+    let entries: &[Value] = match map.get("history") {
+        Some(Value::Array(a)) => a,
+        Some(_) => return Err(bad(&rec.id, "its history is not a list")),
+        None => &[],
+    };
+    let base = match map.get("base") {
+        Some(v) => v
+            .as_u64()
+            .ok_or_else(|| bad(&rec.id, "its history base is not a number"))?
+            as usize,
+        None => 0,
+    };
+    Ok(PartsRef {
+        header,
+        snapshot: Some((map, base + entries.len())),
+        base,
+        entries,
+    })
+}
+
 /// Take a record apart: header, snapshot, and the history entries it holds.
 pub fn split(rec: &GameRecord) -> Result<GameParts, StoreError> {
     let mut header = rec.clone();
@@ -261,6 +354,35 @@ mod tests {
         assert!(parts.snapshot.as_ref().unwrap().get("history").is_none());
         let back = join(parts.header, parts.snapshot, 0, parts.entries).unwrap();
         assert_eq!(back, rec);
+    }
+
+    /// The parts borrowed serialize as the parts taken apart do, byte for byte: the
+    /// snapshot's keys in order around `history_len`, whatever keys the table has.
+    #[test]
+    fn the_borrowed_parts_serialize_as_the_parts_taken_apart() {
+        for table in [
+            json!({"state": {"x": 1}, "dice": {}, "history": [{"n": 0}, {"n": 1}]}),
+            json!({"a": 1, "base": 3, "history": [{"n": 3}], "z": [1, 2]}),
+            json!({"zz": 1}),
+            json!({"a": 1}),
+            json!({"history_len": 99, "history": [], "i": 0}),
+        ] {
+            let rec = record(Some(table.clone()));
+            let (whole, borrowed) = (split(&rec).unwrap(), split_ref(&rec).unwrap());
+            assert_eq!(borrowed.header, whole.header, "{table}");
+            assert_eq!(
+                borrowed.snapshot_json().unwrap().unwrap(),
+                serde_json::to_vec(whole.snapshot.as_ref().unwrap()).unwrap(),
+                "{table}"
+            );
+            assert_eq!(borrowed.base, whole.base);
+            assert_eq!(borrowed.entries, &whole.entries[..]);
+            assert_eq!(borrowed.history_len(), whole.history_len());
+        }
+        let forming = record(None);
+        let borrowed = split_ref(&forming).unwrap();
+        assert!(!borrowed.has_snapshot() && borrowed.snapshot_json().is_none());
+        assert_eq!(borrowed.header, split(&forming).unwrap().header);
     }
 
     #[test]
