@@ -757,7 +757,10 @@ pub fn recover(config: &Config, clock: Clock) -> Result<Recovered, ShellError> {
                 why: format!(
                     "the newest good backup holds entries up to {base}, but the journal \
                      starts again at {first}: what was handled in between is not recorded \
-                     anywhere; nothing was changed"
+                     anywhere (the journal's older segments are removed once every kept \
+                     backup holds them, so a backup among those kept must be readable: \
+                     put a good one back in {}); nothing was changed",
+                    config.backup_dir().display()
                 ),
             });
         }
