@@ -340,18 +340,27 @@ fn generated_id(tree: &str, key: &[u8]) -> Option<u64> {
 
 /// The rolling backups in `dir`, `backup-<unix time>.jsonl`, newest first.
 pub fn list(dir: &Path) -> Vec<(i64, PathBuf)> {
-    let mut out: Vec<(i64, PathBuf)> = std::fs::read_dir(dir)
+    let mut out = numbered_files(dir, "backup-", ".jsonl");
+    out.sort_by(|a, b| b.cmp(a));
+    out
+}
+
+/// The files of `dir` named `<prefix><number><suffix>`, with their number, in no order.
+pub(crate) fn numbered_files<N: std::str::FromStr>(
+    dir: &Path,
+    prefix: &str,
+    suffix: &str,
+) -> Vec<(N, PathBuf)> {
+    std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
-            let t = name.strip_prefix("backup-")?.strip_suffix(".jsonl")?;
-            Some((t.parse().ok()?, e.path()))
+            let n = name.strip_prefix(prefix)?.strip_suffix(suffix)?;
+            Some((n.parse().ok()?, e.path()))
         })
-        .collect();
-    out.sort_by(|a, b| b.cmp(a));
-    out
+        .collect()
 }
 
 /// The journal entry the oldest of the rolling backups holds (from their header lines):

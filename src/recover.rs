@@ -558,16 +558,7 @@ pub fn segments(journal: &Path) -> Vec<(u64, PathBuf)> {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let mut out: Vec<(u64, PathBuf)> = std::fs::read_dir(&dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let n = name.strip_prefix("journal-")?.strip_suffix(".jsonl")?;
-            Some((n.parse().ok()?, e.path()))
-        })
-        .collect();
+    let mut out: Vec<(u64, PathBuf)> = crate::backup::numbered_files(&dir, "journal-", ".jsonl");
     out.sort();
     out
 }

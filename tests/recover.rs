@@ -68,6 +68,19 @@ fn dump(store: &SledStore) -> Dump {
     d
 }
 
+/// `after` went through the same handlings as `before`: every mail applied once (games,
+/// processed marks, log lines, senders equal byte for byte), every reply sent known as
+/// sent, and none sent queued again.
+fn same_handlings(after: &Dump, before: &Dump) {
+    assert_eq!(after.trees, before.trees);
+    assert_eq!(after.log, before.log);
+    assert_eq!(after.sent, before.sent, "every reply sent is known as sent");
+    assert_eq!(
+        after.waiting, before.waiting,
+        "no reply sent is queued again"
+    );
+}
+
 /// A game played by mail through the real pipeline (Maildir, sled, file outbox) on a fake
 /// clock, with a rolling backup taken after `backup_after` passes. Returns the config.
 fn play_with_a_backup_midway(
@@ -133,13 +146,7 @@ fn recover_rebuilds_a_deleted_database_exactly_from_the_backup_and_the_journal()
     assert!(r.backup.is_some(), "{r:?}");
     assert!(r.mails > 10, "{r:?}");
     let after = dump(&SledStore::open(&config.database_path()).unwrap());
-    assert_eq!(after.trees, before.trees);
-    assert_eq!(after.log, before.log);
-    assert_eq!(after.sent, before.sent, "every reply sent is known as sent");
-    assert_eq!(
-        after.waiting, before.waiting,
-        "no reply sent is queued again"
-    );
+    same_handlings(&after, &before);
     // And the service opens and goes on.
     castellan::service::Service::open(config, clock(&now)).unwrap();
 }
@@ -193,13 +200,7 @@ fn rolling_backups_cut_the_journal_and_recover_still_rebuilds_exactly() {
     assert!(r.backup.is_some(), "{r:?}");
     assert!(r.from_seq >= held, "{r:?}");
     let after = dump(&SledStore::open(&config.database_path()).unwrap());
-    assert_eq!(after.trees, before.trees);
-    assert_eq!(after.log, before.log);
-    assert_eq!(after.sent, before.sent, "every reply sent is known as sent");
-    assert_eq!(
-        after.waiting, before.waiting,
-        "no reply sent is queued again"
-    );
+    same_handlings(&after, &before);
     castellan::service::Service::open(config, clock(&now)).unwrap();
 }
 

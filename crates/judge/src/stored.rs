@@ -141,37 +141,21 @@ pub fn split_ref(rec: &GameRecord) -> Result<PartsRef<'_>, StoreError> {
 
 /// Take a record apart: header, snapshot, and the history entries it holds.
 pub fn split(rec: &GameRecord) -> Result<GameParts, StoreError> {
-    let mut header = rec.clone();
-    let table = header.table.take();
-    let Some(table) = table else {
-        return Ok(GameParts {
-            header,
-            snapshot: None,
-            base: 0,
-            entries: Vec::new(),
-        });
-    };
-    let Value::Object(mut map) = table else {
-        return Err(bad(&rec.id, "its table is not an object"));
-    };
-    let entries = match map.remove("history") {
-        Some(Value::Array(a)) => a,
-        Some(_) => return Err(bad(&rec.id, "its history is not a list")),
-        None => Vec::new(),
-    };
-    let base = match map.remove("base") {
-        Some(v) => v
-            .as_u64()
-            .ok_or_else(|| bad(&rec.id, "its history base is not a number"))?
-            as usize,
-        None => 0,
-    };
-    map.insert("history_len".into(), Value::from(base + entries.len()));
+    let parts = split_ref(rec)?;
+    let snapshot = parts.snapshot.map(|(table, history_len)| {
+        let mut map: serde_json::Map<String, Value> = table
+            .iter()
+            .filter(|(k, _)| !matches!(k.as_str(), "history" | "base"))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        map.insert("history_len".into(), Value::from(history_len));
+        Value::Object(map)
+    });
     Ok(GameParts {
-        header,
-        snapshot: Some(Value::Object(map)),
-        base,
-        entries,
+        header: parts.header,
+        snapshot,
+        base: parts.base,
+        entries: parts.entries.to_vec(),
     })
 }
 
