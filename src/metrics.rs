@@ -2,7 +2,7 @@
 //! (`metrics.listen` in the config; off by default). Counters come from the daemon's loop;
 //! gauges are read from the database at each scrape: the games' from counts the store keeps
 //! as it writes them (src/store/gauges.rs), so a scrape reads a few keys however many games
-//! there are; the outbox's from its waiting replies.
+//! there are; the outbox's from its keys and its retry index, no reply decoded.
 //!
 //! | metric | kind | what |
 //! |---|---|---|
@@ -117,17 +117,17 @@ impl Metrics {
         let Some(store) = store else {
             return s;
         };
-        if let Ok(items) = store.outbox() {
-            let parked = items.iter().filter(|(_, i)| i.failed).count();
+        // Counted without decoding a reply (store/retry.rs): cheap during a relay outage too.
+        if let Ok(c) = store.outbox_counts() {
             gauge(
                 "castellan_outbox_waiting",
                 "Replies waiting to be sent.",
-                vec![format!("castellan_outbox_waiting {}", items.len() - parked)],
+                vec![format!("castellan_outbox_waiting {}", c.waiting)],
             );
             gauge(
                 "castellan_outbox_parked",
                 "Replies parked after failures.",
-                vec![format!("castellan_outbox_parked {parked}")],
+                vec![format!("castellan_outbox_parked {}", c.parked)],
             );
         }
         // Kept as the games are written (src/store/gauges.rs): a few keys, not every header.

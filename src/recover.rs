@@ -471,16 +471,41 @@ impl Journal {
         inner.dirty = true;
         Journal::sync(&mut inner).map_err(io)?;
         std::fs::rename(&self.path, &closed).map_err(io)?;
-        inner.file = std::fs::OpenOptions::new()
-            .create(true)
-            .read(true)
-            .append(true)
-            .open(&self.path)
-            .map_err(io)?;
-        inner.len = 0;
-        let done = inner.last_done;
-        Journal::append_line(&mut inner, &Entry::Start { after, done }).map_err(io)?;
-        Journal::sync(&mut inner).map_err(io)?;
+        // The new segment is whole and on the device before the journal writes to it;
+        // if it cannot be (a full disk), the closed one is put back and goes on: no entry
+        // is ever appended to a segment already named as closed (pruning trusts the name).
+        let mut start = Vec::new();
+        let begun = serde_json::to_writer(
+            &mut start,
+            &Entry::Start {
+                after,
+                done: inner.last_done,
+            },
+        )
+        .map_err(std::io::Error::other)
+        .and_then(|()| {
+            start.push(b'\n');
+            let mut file = std::fs::OpenOptions::new()
+                .create_new(true)
+                .read(true)
+                .append(true)
+                .open(&self.path)?;
+            file.write_all(&start)?;
+            file.sync_data()?;
+            Ok(file)
+        });
+        match begun {
+            Ok(file) => {
+                inner.file = file;
+                inner.len = start.len() as u64;
+                inner.dirty = false;
+            }
+            Err(e) => {
+                let _ = std::fs::remove_file(&self.path);
+                std::fs::rename(&closed, &self.path).map_err(io)?;
+                return Err(io(e));
+            }
+        }
         if let Some(dir) = self.path.parent().filter(|p| !p.as_os_str().is_empty()) {
             castellan_mail::sync_dir(dir).map_err(io)?;
         }

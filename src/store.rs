@@ -36,6 +36,7 @@ mod codec;
 mod commit;
 mod disk;
 mod gauges;
+mod retry;
 
 use codec::{decode_outbox, encode_outbox};
 #[cfg(test)]
@@ -44,6 +45,7 @@ use commit::GameWrite;
 pub use disk::compaction_lock_path;
 use disk::{open_lock_file, remove_interrupted_snapshots, sync_files, Synced};
 pub use gauges::{status_label, GameGauges};
+pub use retry::OutboxCounts;
 
 /// A reply waiting to be sent, with its retry state.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -65,6 +67,8 @@ pub struct SledStore {
     games: sled::Tree,
     processed: sled::Tree,
     outbox: sled::Tree,
+    /// When each reply refused once may go again (store/retry.rs).
+    outbox_retry: sled::Tree,
     sent: sled::Tree,
     log: sled::Tree,
     senders: sled::Tree,
@@ -104,16 +108,20 @@ pub const NUMBER_KEY: &[u8] = b"game_number_kept";
 pub const GAUGES_KEY: &[u8] = b"gauges_kept";
 /// Every mark a new database holds ([`SledStore::open`]): a restore takes a database
 /// holding only these as empty.
-pub const MARKS: [&[u8]; 5] = [
+pub const MARKS: [&[u8]; 6] = [
     SCHEMA_KEY,
     TOKENS_KEY,
     ADDRESSES_KEY,
     NUMBER_KEY,
     GAUGES_KEY,
+    RETRY_KEY,
 ];
+/// The `meta` key saying the outbox's retry index is kept (`outbox_retry`;
+/// store/retry.rs).
+pub const RETRY_KEY: &[u8] = b"outbox_retry_kept";
 /// The marks of the indexes `SledStore::index_games` builds: a restore removes them before
 /// loading a backup, so that the indexes the backup lacks are built after it.
-pub const INDEX_MARKS: [&[u8]; 4] = [TOKENS_KEY, ADDRESSES_KEY, NUMBER_KEY, GAUGES_KEY];
+pub const INDEX_MARKS: [&[u8]; 5] = [TOKENS_KEY, ADDRESSES_KEY, NUMBER_KEY, GAUGES_KEY, RETRY_KEY];
 
 /// The key of history entry `n` of game `id`.
 fn entry_key(id: &str, n: usize) -> Vec<u8> {
@@ -250,6 +258,7 @@ impl SledStore {
             games: db.open_tree("games").map_err(err)?,
             processed: db.open_tree("processed").map_err(err)?,
             outbox: db.open_tree("outbox").map_err(err)?,
+            outbox_retry: db.open_tree("outbox_retry").map_err(err)?,
             sent: db.open_tree("sent").map_err(err)?,
             log: db.open_tree("log").map_err(err)?,
             senders: db.open_tree("senders").map_err(err)?,
@@ -350,6 +359,14 @@ impl SledStore {
         };
         let (tokens, addresses) = (missing(TOKENS_KEY)?, missing(ADDRESSES_KEY)?);
         let (number, gauges) = (missing(NUMBER_KEY)?, missing(GAUGES_KEY)?);
+        if missing(RETRY_KEY)? {
+            let n = self.index_retries()?;
+            self.meta.insert(RETRY_KEY, &[1]).map_err(err)?;
+            if n > 0 {
+                self.flush()?;
+                tracing::info!(replies = n, "indexed the outbox's retries");
+            }
+        }
         if gauges {
             let counted = self.count_games()?;
             self.meta.insert(GAUGES_KEY, &[1]).map_err(err)?;
@@ -579,42 +596,17 @@ impl SledStore {
 
     /// [`SledStore::mark_sent`] for a batch, in one transaction.
     pub fn mark_sent_all(&self, sent: &[(u64, String)], now: i64) -> Result<(), StoreError> {
-        (&self.outbox, &self.sent)
-            .transaction(|(o, s)| {
+        (&self.outbox, &self.sent, &self.outbox_retry)
+            .transaction(|(o, s, r)| {
                 for (key, message_id) in sent {
                     o.remove(&key.to_be_bytes())?;
+                    r.remove(&key.to_be_bytes())?;
                     s.insert(message_id.as_bytes(), &now.to_be_bytes())?;
                 }
                 Ok::<(), ConflictableTransactionError<()>>(())
             })
             .map_err(|e: TransactionError<()>| err(format!("{e:?}")))?;
         Ok(())
-    }
-
-    pub fn update_outbox(&self, key: u64, item: &OutboxItem) -> Result<(), StoreError> {
-        self.outbox
-            .insert(key.to_be_bytes(), encode_outbox(item)?)
-            .map_err(err)?;
-        self.flush()
-    }
-
-    /// Give every parked reply a fresh start (`castellan outbox --retry`, once the relay
-    /// or the address is fixed). Returns how many.
-    pub fn retry_parked(&self) -> Result<usize, StoreError> {
-        let mut n = 0;
-        for (key, mut item) in self.outbox()? {
-            if item.failed {
-                item.failed = false;
-                item.attempts = 0;
-                item.not_before = 0;
-                self.outbox
-                    .insert(key.to_be_bytes(), encode_outbox(&item)?)
-                    .map_err(err)?;
-                n += 1;
-            }
-        }
-        self.flush()?;
-        Ok(n)
     }
 
     /// Whether a mail with this Message-ID (from anyone, with any content) was handled:

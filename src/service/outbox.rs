@@ -34,7 +34,8 @@ impl Service {
         let mut accepted: Vec<(u64, String)> = Vec::new();
         // Replies written ahead while their batch was handled: adopted, not rendered again.
         let mut prestaged = std::mem::take(&mut *self.prestaged_lock());
-        for (key, item) in self.store.outbox_but(|k| prestaged.contains_key(&k))? {
+        // Held back or parked by the retry index: not even decoded.
+        for (key, item) in self.store.outbox_due(now, |k| prestaged.contains_key(&k))? {
             let mut item = match item {
                 Some(item) => item,
                 // Written ahead: as committed, never tried, not held back.

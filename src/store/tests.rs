@@ -515,3 +515,99 @@ fn a_compaction_and_an_open_database_exclude_each_other() {
     drop(open);
     assert!(SledStore::lock_for_compaction(&db).is_ok());
 }
+
+/// Issue 11 ("faults degrade, never stop", a relay outage): a reply the transport refused
+/// is held back by the retry index until its time, a parked one until it is given a fresh
+/// start, and a drain's listing leaves them out without decoding them (their values are
+/// garbage here); the counts decode nothing; a send and `castellan outbox --retry` clear
+/// the entry; a database written before the index gets it when opened.
+#[test]
+fn replies_held_back_or_parked_are_left_out_of_a_drain_without_being_decoded() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db");
+    let store = SledStore::open(&path).unwrap();
+    let now = 1_000;
+    store
+        .commit(&Changes {
+            outbox: (0..3)
+                .map(|n| Outbound {
+                    message_id: format!("<r{n}@judge.example>"),
+                    ..reply(2_000)
+                })
+                .collect(),
+            ..Default::default()
+        })
+        .unwrap();
+    let items = store.outbox().unwrap();
+    let [(held, first), (parked, second), (fresh, _)] = &items[..] else {
+        panic!("three replies: {items:?}");
+    };
+    let keys = |at: i64| -> Vec<u64> {
+        store
+            .outbox_due(at, |_| false)
+            .unwrap()
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect()
+    };
+    assert_eq!(keys(now), [*held, *parked, *fresh]);
+    let mut later = first.clone();
+    (later.attempts, later.not_before) = (1, now + 100);
+    store.update_outbox(*held, &later).unwrap();
+    let mut failed = second.clone();
+    (failed.attempts, failed.failed) = (5, true);
+    store.update_outbox(*parked, &failed).unwrap();
+    assert_eq!(keys(now), [*fresh]);
+    assert_eq!(keys(now + 100), [*held, *fresh]);
+    let counts = OutboxCounts {
+        waiting: 2,
+        parked: 1,
+    };
+    assert_eq!(store.outbox_counts().unwrap(), counts);
+    // Their values unreadable: neither the listing at `now` nor the counts read them.
+    for k in [held, parked] {
+        store
+            .outbox
+            .insert(k.to_be_bytes(), b"garbage".to_vec())
+            .unwrap();
+    }
+    assert_eq!(keys(now), [*fresh]);
+    assert_eq!(store.outbox_counts().unwrap(), counts);
+    store.update_outbox(*held, &later).unwrap();
+    store.update_outbox(*parked, &failed).unwrap();
+    // A fresh start for the parked one; the held one sent.
+    assert_eq!(store.retry_parked().unwrap(), 1);
+    assert_eq!(keys(now), [*parked, *fresh]);
+    store.mark_sent(*held, &first.mail.message_id, now).unwrap();
+    assert!(store.outbox_retry.is_empty());
+    assert_eq!(
+        store.outbox_counts().unwrap(),
+        OutboxCounts {
+            waiting: 2,
+            parked: 0
+        }
+    );
+    // Written before the index: the reply parked, its entry and the mark gone; opened.
+    store.update_outbox(*parked, &failed).unwrap();
+    store.outbox_retry.clear().unwrap();
+    store.meta.remove(RETRY_KEY).unwrap();
+    store.flush().unwrap();
+    drop(store);
+    let reopened = reopen(&path);
+    assert_eq!(
+        reopened.outbox_counts().unwrap(),
+        OutboxCounts {
+            waiting: 1,
+            parked: 1
+        }
+    );
+    assert_eq!(
+        reopened
+            .outbox_due(now, |_| false)
+            .unwrap()
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect::<Vec<_>>(),
+        [*fresh]
+    );
+}
