@@ -258,10 +258,26 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
 /// `serve` and `serve --once`.
 fn serve(config: Config, once: bool) -> Result<ExitCode, ShellError> {
     check_ca_files(&config)?;
+    // An `ingest` (or a command) holding the database for a moment is waited for (by
+    // `serve --once` for 30 s at most: a timer's job does not hang); another `serve` (its
+    // marker is there) is not.
+    let wait_for_others = !castellan::daemon::is_serving(&config);
     let svc = if once {
-        Service::open(config, system_clock())?
+        let give_up = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            match Service::open(config.clone(), system_clock()) {
+                Err(ShellError::Store(e))
+                    if wait_for_others
+                        && castellan::store::SledStore::is_busy_error(&e)
+                        && std::time::Instant::now() < give_up =>
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                }
+                other => break other?,
+            }
+        }
     } else {
-        Service::open_when_free(config, system_clock(), false)?
+        Service::open_when_free(config, system_clock(), wait_for_others)?
     };
     let transport = svc.transport();
     // What a batch killed in the middle left in the file outbox (never a mail).

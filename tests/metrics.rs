@@ -73,10 +73,12 @@ fn serve_exposes_prometheus_metrics_on_a_loopback_port() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{out:?}");
+    // Its log, said if the metrics never come.
+    let serve_log = dir.path().join("serve.log");
     let mut serve = castellan(&config)
         .arg("serve")
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(std::fs::File::create(&serve_log).unwrap())
         .spawn()
         .unwrap();
     // A mail into the Maildir, stored by ingest (serve holds the database) and taken by serve.
@@ -107,8 +109,10 @@ fn serve_exposes_prometheus_metrics_on_a_loopback_port() {
         }
         assert!(
             start.elapsed() < Duration::from_secs(60),
-            "no metrics with the mail counted: {:?}",
-            scrape(port)
+            "no metrics with the mail counted: {:?}; serve: {:?}, its log: {}",
+            scrape(port),
+            serve.try_wait(),
+            std::fs::read_to_string(&serve_log).unwrap_or_default()
         );
         std::thread::sleep(Duration::from_millis(200));
     };

@@ -383,6 +383,51 @@ fn a_crash_after_the_journal_entry_is_aborted_and_recover_applies_the_mail_once(
     }
 }
 
+/// Issue 11, "faults degrade, never stop": `serve` (and `serve --once`) started while an
+/// `ingest` holds the database for a moment waits for it instead of exiting (an MTA
+/// delivers at any time, so a daemon started by its service manager met this at random).
+#[test]
+fn serve_started_while_the_database_is_held_for_a_moment_waits_for_it() {
+    for args in [&["serve", "--once"][..], &["serve"][..]] {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let cfg = write_config(dir);
+        assert!(ingest(&cfg, dir, 1, &[]).status.success());
+        let held = SledStore::open(&dir.join("db")).unwrap();
+        let mut serve = bin()
+            .arg("--config")
+            .arg(&cfg)
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(800));
+        assert!(
+            serve.try_wait().unwrap().is_none(),
+            "{args:?} gave up while the database was held: {:?}",
+            serve.wait_with_output()
+        );
+        drop(held);
+        if args.len() == 1 {
+            // The daemon took the database: a mail given to ingest now is left to it.
+            let start = std::time::Instant::now();
+            while !dir.join("serve.pid").exists() {
+                assert!(
+                    start.elapsed() < Duration::from_secs(30),
+                    "serve never started"
+                );
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            let _ = Command::new("kill")
+                .args(["-TERM", &serve.id().to_string()])
+                .status();
+        }
+        let out = serve.wait_with_output().unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+    }
+}
+
 /// The replies in the file outbox that answer message `n`.
 fn replies_to(dir: &Path, n: u32) -> usize {
     let wanted = format!("In-Reply-To: <recover-{n}@example.org>");
