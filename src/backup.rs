@@ -234,12 +234,11 @@ pub fn restore(
         let tree = store.db().open_tree(&name).map_err(err)?;
         // A new database holds only its marks: its layout's (SledStore::upgrade) and its
         // indexes'.
-        let marks = crate::store::MARKS;
         let only_the_marks = name == "meta"
             && tree
                 .iter()
                 .keys()
-                .all(|k| k.is_ok_and(|k| marks.contains(&k.as_ref())));
+                .all(|k| k.is_ok_and(|k| crate::store::is_mark(&k)));
         if !tree.is_empty() && !only_the_marks {
             return Err(err("restore needs an empty database"));
         }

@@ -106,22 +106,19 @@ pub const NUMBER_KEY: &[u8] = b"game_number_kept";
 /// The `meta` key saying the games' gauges are kept (`game_index`: `count/…`,
 /// `deadline/…`; store/gauges.rs).
 pub const GAUGES_KEY: &[u8] = b"gauges_kept";
-/// Every mark a new database holds ([`SledStore::open`]): a restore takes a database
-/// holding only these as empty.
-pub const MARKS: [&[u8]; 6] = [
-    SCHEMA_KEY,
-    TOKENS_KEY,
-    ADDRESSES_KEY,
-    NUMBER_KEY,
-    GAUGES_KEY,
-    RETRY_KEY,
-];
 /// The `meta` key saying the outbox's retry index is kept (`outbox_retry`;
 /// store/retry.rs).
 pub const RETRY_KEY: &[u8] = b"outbox_retry_kept";
 /// The marks of the indexes `SledStore::index_games` builds: a restore removes them before
 /// loading a backup, so that the indexes the backup lacks are built after it.
 pub const INDEX_MARKS: [&[u8]; 5] = [TOKENS_KEY, ADDRESSES_KEY, NUMBER_KEY, GAUGES_KEY, RETRY_KEY];
+
+/// Whether `key` of the `meta` tree is one of the marks a new database holds
+/// ([`SledStore::open`]: its layout's and its indexes'): a restore takes a database
+/// holding only these as empty.
+pub fn is_mark(key: &[u8]) -> bool {
+    key == SCHEMA_KEY || INDEX_MARKS.contains(&key)
+}
 
 /// The key of history entry `n` of game `id`.
 fn entry_key(id: &str, n: usize) -> Vec<u8> {
@@ -348,8 +345,9 @@ impl SledStore {
 
     /// Index every game's plus-address tokens (`game_index`: `token/TOKEN` → id, and
     /// `tokens/ID`) and addresses (`addr/ADDRESS\0ID`, and `addrs/ID`), and keep the
-    /// highest game number (`game_number`), and count the games into their gauges
-    /// (store/gauges.rs), each once, when its mark is not in `meta`: a
+    /// highest game number (`game_number`), count the games into their gauges
+    /// (store/gauges.rs) and index the outbox's retries (store/retry.rs), each once, when
+    /// its mark is not in `meta`: a
     /// database written before an index existed is indexed at its first open, a restored
     /// backup for what it did not bring. Safe to interrupt: it starts over until it is
     /// marked. Returns how many games it indexed.
@@ -547,21 +545,26 @@ impl SledStore {
     /// Replies waiting, oldest first, with their keys.
     pub fn outbox(&self) -> Result<Vec<(u64, OutboxItem)>, StoreError> {
         Ok(self
-            .outbox_but(|_| false)?
+            .outbox_listed(|_| Ok(false), |_| false)?
             .into_iter()
             .filter_map(|(key, item)| Some((key, item?)))
             .collect())
     }
 
-    /// The outbox, each reply decoded unless `skip(key)` (None): a reply written ahead
+    /// The outbox in key order, without the replies `left_out(key)` says (not decoded),
+    /// each reply decoded unless `skip(key)` (None): a reply written ahead
     /// (src/prestage.rs) needs only its key, not its page inflated and parsed again.
-    pub fn outbox_but(
+    fn outbox_listed(
         &self,
+        left_out: impl Fn(&[u8]) -> Result<bool, StoreError>,
         skip: impl Fn(u64) -> bool,
     ) -> Result<Vec<(u64, Option<OutboxItem>)>, StoreError> {
         let mut out = Vec::new();
         for kv in self.outbox.iter() {
             let (k, v) = kv.map_err(err)?;
+            if left_out(&k)? {
+                continue;
+            }
             let key = u64::from_be_bytes(k.as_ref().try_into().map_err(err)?);
             let item = if skip(key) {
                 None

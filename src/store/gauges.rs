@@ -5,7 +5,7 @@
 //! nearest one first). All in `game_index`, changed in the same transaction as the game by
 //! the difference between its header before and after ([`Counted`]).
 
-use super::{err, SledStore};
+use super::{due_key, err, SledStore};
 use castellan_judge::{GameRecord, Status, StoreError};
 use sled::transaction::{ConflictableTransactionError, TransactionalTree};
 use std::collections::BTreeMap;
@@ -65,12 +65,10 @@ fn status_key(s: Status) -> Vec<u8> {
     [STATUS_PREFIX, status_label(s).as_bytes()].concat()
 }
 
-/// The deadline index's key of game `id` due at `at` (ordered by time, negative included).
+/// The deadline index's key of game `id` due at `at`: the prefix, then the time and id
+/// as the due index orders them (negative times first).
 fn deadline_key(at: i64, id: &str) -> Vec<u8> {
-    let mut k = DEADLINE_PREFIX.to_vec();
-    k.extend_from_slice(&((at as u64) ^ (1 << 63)).to_be_bytes());
-    k.extend_from_slice(id.as_bytes());
-    k
+    [DEADLINE_PREFIX, &due_key(at, id)].concat()
 }
 
 fn count(v: Option<&[u8]>) -> u64 {

@@ -41,6 +41,12 @@ impl SledStore {
     /// Store `item` again (a failed try: its attempts, when it may go again, parked or
     /// not), with its retry entry, in one transaction, flushed.
     pub fn update_outbox(&self, key: u64, item: &OutboxItem) -> Result<(), StoreError> {
+        self.rewrite_outbox(key, item)?;
+        self.flush()
+    }
+
+    /// `item` stored again under `key` with its retry entry (or none), in one transaction.
+    fn rewrite_outbox(&self, key: u64, item: &OutboxItem) -> Result<(), StoreError> {
         let encoded = encode_outbox(item)?;
         let retry = value_of(item);
         (&self.outbox, &self.outbox_retry)
@@ -52,8 +58,7 @@ impl SledStore {
                 };
                 Ok::<(), ConflictableTransactionError<()>>(())
             })
-            .map_err(|e: TransactionError<()>| err(format!("{e:?}")))?;
-        self.flush()
+            .map_err(|e: TransactionError<()>| err(format!("{e:?}")))
     }
 
     /// The replies that may go at `now`, in key order, each decoded unless `skip(key)`
@@ -64,27 +69,15 @@ impl SledStore {
         now: i64,
         skip: impl Fn(u64) -> bool,
     ) -> Result<Vec<(u64, Option<OutboxItem>)>, StoreError> {
-        let mut out = Vec::new();
-        for kv in self.outbox.iter() {
-            let (k, v) = kv.map_err(err)?;
-            let key = u64::from_be_bytes(k.as_ref().try_into().map_err(err)?);
-            let held = self
+        let held = |k: &[u8]| {
+            Ok(self
                 .outbox_retry
-                .get(&k)
+                .get(k)
                 .map_err(err)?
                 .and_then(|r| read(&r))
-                .is_some_and(|(not_before, parked)| parked || not_before > now);
-            if held {
-                continue;
-            }
-            let item = if skip(key) {
-                None
-            } else {
-                Some(decode_outbox(&v)?)
-            };
-            out.push((key, item));
-        }
-        Ok(out)
+                .is_some_and(|(not_before, parked)| parked || not_before > now))
+        };
+        self.outbox_listed(held, skip)
     }
 
     /// The outbox counted without decoding a reply.
@@ -111,14 +104,7 @@ impl SledStore {
                 item.failed = false;
                 item.attempts = 0;
                 item.not_before = 0;
-                let encoded = encode_outbox(&item)?;
-                (&self.outbox, &self.outbox_retry)
-                    .transaction(|(o, r)| {
-                        o.insert(&key.to_be_bytes(), encoded.as_slice())?;
-                        r.remove(&key.to_be_bytes())?;
-                        Ok::<(), ConflictableTransactionError<()>>(())
-                    })
-                    .map_err(|e: TransactionError<()>| err(format!("{e:?}")))?;
+                self.rewrite_outbox(key, &item)?;
                 n += 1;
             }
         }
