@@ -92,6 +92,17 @@ pub fn is_serving(config: &crate::config::Config) -> bool {
     serving_marker(config).exists()
 }
 
+/// How long a process that needs the database waits for it: `wait` while what holds it
+/// is an `ingest` or a command (they hold it for a moment), nothing while a `serve` runs
+/// (it holds it for good; its own compaction does not wait for itself).
+pub fn patience(config: &crate::config::Config, wait: Duration) -> Duration {
+    if is_serving(config) {
+        Duration::ZERO
+    } else {
+        wait
+    }
+}
+
 /// Run until interrupted (Ctrl-C / SIGTERM): each loop takes the inbox, runs deadlines
 /// every `tick_seconds`, and drains the outbox. A stop signal ends the loop between two
 /// passes, with the database flushed.

@@ -261,23 +261,11 @@ fn serve(config: Config, once: bool) -> Result<ExitCode, ShellError> {
     // An `ingest` (or a command) holding the database for a moment is waited for (by
     // `serve --once` for 30 s at most: a timer's job does not hang); another `serve` (its
     // marker is there) is not.
-    let wait_for_others = !castellan::daemon::is_serving(&config);
+    let patience = castellan::daemon::patience(&config, std::time::Duration::from_secs(30));
     let svc = if once {
-        let give_up = std::time::Instant::now() + std::time::Duration::from_secs(30);
-        loop {
-            match Service::open(config.clone(), system_clock()) {
-                Err(ShellError::Store(e))
-                    if wait_for_others
-                        && castellan::store::SledStore::is_busy_error(&e)
-                        && std::time::Instant::now() < give_up =>
-                {
-                    std::thread::sleep(std::time::Duration::from_millis(100));
-                }
-                other => break other?,
-            }
-        }
+        Service::open_waiting(config, system_clock(), patience)?
     } else {
-        Service::open_when_free(config, system_clock(), wait_for_others)?
+        Service::open_when_free(config, system_clock(), !patience.is_zero())?
     };
     let transport = svc.transport();
     // What a batch killed in the middle left in the file outbox (never a mail).
@@ -338,28 +326,20 @@ fn ingest(config: Config, file: &str) -> Result<ExitCode, ShellError> {
     // Another `ingest` may hold the database for a moment: wait for it (it takes this
     // message too if it lists the inbox again first). A running `serve` holds it for
     // good and takes the message on its next pass.
-    let serving = castellan::daemon::is_serving(&config);
-    let mut wait = std::time::Duration::from_millis(10);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    let svc = loop {
-        match Service::open(config.clone(), system_clock()) {
-            Ok(svc) => break svc,
-            Err(ShellError::Store(e)) if castellan::store::SledStore::is_busy_error(&e) => {
-                if serving || std::time::Instant::now() >= deadline {
-                    println!(
-                        "stored in the inbox; the database is not free ({e}): `castellan serve` takes it on its next pass"
-                    );
-                    return Ok(ExitCode::SUCCESS);
-                }
-                std::thread::sleep(wait);
-                wait = (wait * 2).min(std::time::Duration::from_millis(200));
-            }
-            Err(e) => {
-                // Damaged, gone back in time, or a full disk: the MTA keeps the mail and
-                // tries again (the copy in the inbox is recognised, not applied twice).
-                eprintln!("castellan ingest: {e}");
-                return Ok(ExitCode::from(EX_TEMPFAIL));
-            }
+    let patience = castellan::daemon::patience(&config, std::time::Duration::from_secs(10));
+    let svc = match Service::open_waiting(config, system_clock(), patience) {
+        Ok(svc) => svc,
+        Err(ShellError::Store(e)) if castellan::store::SledStore::is_busy_error(&e) => {
+            println!(
+                "stored in the inbox; the database is not free ({e}): `castellan serve` takes it on its next pass"
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+        Err(e) => {
+            // Damaged, gone back in time, or a full disk: the MTA keeps the mail and
+            // tries again (the copy in the inbox is recognised, not applied twice).
+            eprintln!("castellan ingest: {e}");
+            return Ok(ExitCode::from(EX_TEMPFAIL));
         }
     };
     let n = match svc.process_maildir() {

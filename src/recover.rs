@@ -297,11 +297,7 @@ impl Journal {
 
     /// `entries`, one line each, appended in one write.
     fn append_lines(inner: &mut Inner, entries: &[Entry]) -> std::io::Result<()> {
-        let mut lines = Vec::new();
-        for e in entries {
-            serde_json::to_writer(&mut lines, e).map_err(std::io::Error::other)?;
-            lines.push(b'\n');
-        }
+        let lines = lines_of(entries)?;
         if lines.is_empty() {
             return Ok(());
         }
@@ -474,17 +470,12 @@ impl Journal {
         // The new segment is whole and on the device before the journal writes to it;
         // if it cannot be (a full disk), the closed one is put back and goes on: no entry
         // is ever appended to a segment already named as closed (pruning trusts the name).
-        let mut start = Vec::new();
-        let begun = serde_json::to_writer(
-            &mut start,
-            &Entry::Start {
-                after,
-                done: inner.last_done,
-            },
-        )
-        .map_err(std::io::Error::other)
-        .and_then(|()| {
-            start.push(b'\n');
+        let start = lines_of(&[Entry::Start {
+            after,
+            done: inner.last_done,
+        }])
+        .map_err(io)?;
+        let begun = (|| {
             let mut file = std::fs::OpenOptions::new()
                 .create_new(true)
                 .read(true)
@@ -492,8 +483,8 @@ impl Journal {
                 .open(&self.path)?;
             file.write_all(&start)?;
             file.sync_data()?;
-            Ok(file)
-        });
+            Ok::<_, std::io::Error>(file)
+        })();
         match begun {
             Ok(file) => {
                 inner.file = file;
@@ -569,6 +560,16 @@ impl Journal {
         }
         Ok(())
     }
+}
+
+/// `entries` as journal lines, one JSON line each.
+fn lines_of(entries: &[Entry]) -> std::io::Result<Vec<u8>> {
+    let mut lines = Vec::new();
+    for e in entries {
+        serde_json::to_writer(&mut lines, e).map_err(std::io::Error::other)?;
+        lines.push(b'\n');
+    }
+    Ok(lines)
 }
 
 /// The closed segment of the journal at `journal` whose last entry is `last`.
@@ -697,17 +698,6 @@ impl Recovered {
     }
 }
 
-/// How long `recover` and `compact` wait for the database's lock: an `ingest` holds it for
-/// a moment, and is waited for; a running `serve` holds it for good (and its own
-/// compaction does not wait for itself).
-pub fn patience(config: &Config) -> std::time::Duration {
-    if crate::daemon::is_serving(config) {
-        std::time::Duration::ZERO
-    } else {
-        std::time::Duration::from_secs(30)
-    }
-}
-
 /// `castellan recover`: rebuild the database from the newest complete backup and the
 /// journal. The old database folder is kept aside; nothing is changed if anything fails.
 pub fn recover(config: &Config, clock: Clock) -> Result<Recovered, ShellError> {
@@ -716,7 +706,8 @@ pub fn recover(config: &Config, clock: Clock) -> Result<Recovered, ShellError> {
     // MTA's `ingest` waits, or leaves its mail in the inbox for the next pass), so none
     // handles a mail into the folder about to be set aside, or opens the path while the
     // rebuilt one is moved in.
-    let _lock = SledStore::lock_for_compaction_within(&db, patience(config)).map_err(|e| {
+    let patience = crate::daemon::patience(config, std::time::Duration::from_secs(30));
+    let _lock = SledStore::lock_for_compaction_within(&db, patience).map_err(|e| {
         ShellError::Usage(format!(
             "the database at {} is in use by a running castellan (stop `serve` first): {e}",
             db.display()

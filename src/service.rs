@@ -204,6 +204,29 @@ impl Service {
         })
     }
 
+    /// [`Service::open`], trying again while another process holds the database (an
+    /// `ingest` or a command holds it for a moment), for `patience` at most; then the
+    /// busy error is returned, as any other failure at once.
+    pub fn open_waiting(
+        config: Config,
+        clock: Clock,
+        patience: std::time::Duration,
+    ) -> Result<Service, ShellError> {
+        let give_up = std::time::Instant::now() + patience;
+        let mut pause = std::time::Duration::from_millis(10);
+        loop {
+            match Service::open(config.clone(), clock.clone()) {
+                Err(ShellError::Store(e))
+                    if SledStore::is_busy_error(&e) && std::time::Instant::now() < give_up =>
+                {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(std::time::Duration::from_millis(200));
+                }
+                other => return other,
+            }
+        }
+    }
+
     /// [`Service::open`] that waits (logged, pauses growing to a minute) while the disk is
     /// full, and while another process holds the database if `busy_too`, instead of
     /// failing: `serve` at start, and when it opens the database again after compacting
