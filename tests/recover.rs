@@ -224,8 +224,11 @@ fn recover_rebuilds_a_garbage_database_from_the_journal_alone() {
     assert_eq!(after.waiting, before.waiting);
 }
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_castellan"))
+/// The real binary on the configuration `cfg`.
+fn castellan(cfg: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_castellan"));
+    c.arg("--config").arg(cfg);
+    c
 }
 
 fn write_config(dir: &Path) -> PathBuf {
@@ -245,8 +248,8 @@ fn letter(n: u32) -> Vec<u8> {
 fn ingest(cfg: &Path, dir: &Path, n: u32, env: &[(&str, &str)]) -> Output {
     let msg = dir.join(format!("msg-{n}.eml"));
     std::fs::write(&msg, letter(n)).unwrap();
-    let mut c = bin();
-    c.arg("--config").arg(cfg).arg("ingest").arg(&msg);
+    let mut c = castellan(cfg);
+    c.arg("ingest").arg(&msg);
     for (k, v) in env {
         c.env(k, v);
     }
@@ -300,12 +303,7 @@ fn a_truncated_or_garbage_database_makes_ingest_exit_75_and_recover_repairs_it()
             "{damage}: {stderr}"
         );
         assert_eq!(waiting_in_new(dir), 1, "{damage}: the mail is kept");
-        let out = bin()
-            .arg("--config")
-            .arg(&cfg)
-            .arg("recover")
-            .output()
-            .unwrap();
+        let out = castellan(&cfg).arg("recover").output().unwrap();
         assert!(out.status.success(), "{damage}: {out:?}");
         // The MTA tries again: the copy in the inbox and the new one are one mail.
         let out = ingest(&cfg, dir, 2, &[]);
@@ -329,9 +327,7 @@ fn concurrent_ingests_leave_no_message_behind() {
             .map(|i| {
                 let msg = dir.join(format!("msg-{i}.eml"));
                 std::fs::write(&msg, letter(i)).unwrap();
-                bin()
-                    .arg("--config")
-                    .arg(&cfg)
+                castellan(&cfg)
                     .arg("ingest")
                     .arg(&msg)
                     .stdout(std::process::Stdio::null())
@@ -366,12 +362,7 @@ fn a_crash_after_the_journal_entry_is_aborted_and_recover_applies_the_mail_once(
     let journal = std::fs::read_to_string(dir.join("journal.jsonl")).unwrap();
     assert!(journal.contains(r#""kind":"aborted""#), "{journal}");
     std::fs::remove_dir_all(dir.join("db")).unwrap();
-    let out = bin()
-        .arg("--config")
-        .arg(&cfg)
-        .arg("recover")
-        .output()
-        .unwrap();
+    let out = castellan(&cfg).arg("recover").output().unwrap();
     assert!(out.status.success(), "{out:?}");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -394,9 +385,7 @@ fn serve_started_while_the_database_is_held_for_a_moment_waits_for_it() {
         let cfg = write_config(dir);
         assert!(ingest(&cfg, dir, 1, &[]).status.success());
         let held = SledStore::open(&dir.join("db")).unwrap();
-        let mut serve = bin()
-            .arg("--config")
-            .arg(&cfg)
+        let mut serve = castellan(&cfg)
             .args(args)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -467,9 +456,7 @@ fn mail_that_arrives_while_recover_runs_is_neither_lost_nor_applied_twice() {
             n += 1;
             assert!(ingest(&cfg, dir, n, &[]).status.success());
         }
-        let mut recover = bin()
-            .arg("--config")
-            .arg(&cfg)
+        let mut recover = castellan(&cfg)
             .arg(command)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -504,12 +491,7 @@ fn mail_that_arrives_while_recover_runs_is_neither_lost_nor_applied_twice() {
                 "trial {trial}, message {n} after recover: {out:?}"
             );
         }
-        let out = bin()
-            .arg("--config")
-            .arg(&cfg)
-            .args(["serve", "--once"])
-            .output()
-            .unwrap();
+        let out = castellan(&cfg).args(["serve", "--once"]).output().unwrap();
         assert!(out.status.success(), "{out:?}");
         assert_eq!(waiting_in_new(dir), 0, "trial {trial}");
         for i in 1..=n {
@@ -584,18 +566,10 @@ fn on_a_full_disk_ingest_exits_75_and_serve_waits_then_goes_on_by_itself() {
     let filler = fill(&dir);
     let msg = tmp.path().join("msg-3.eml");
     std::fs::write(&msg, letter(3)).unwrap();
-    let out = bin()
-        .arg("--config")
-        .arg(&cfg)
-        .arg("ingest")
-        .arg(&msg)
-        .output()
-        .unwrap();
+    let out = castellan(&cfg).arg("ingest").arg(&msg).output().unwrap();
     assert_eq!(out.status.code(), Some(75), "{out:?}");
     let log = tmp.path().join("serve.log");
-    let mut serve = bin()
-        .arg("--config")
-        .arg(&cfg)
+    let mut serve = castellan(&cfg)
         .arg("serve")
         .stderr(std::fs::File::create(&log).unwrap())
         .stdout(Stdio::null())
