@@ -42,23 +42,28 @@ impl std::fmt::Display for Esc<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let s = self.0;
         let mut plain = 0;
-        for (i, c) in s.char_indices() {
-            let escaped = match c {
-                '&' => "&amp;",
-                '<' => "&lt;",
-                '>' => "&gt;",
-                '"' => "&quot;",
-                '\'' => "&#39;",
-                c if c.is_ascii() => continue,
+        // By byte, not by char: a report is mostly plain ASCII, which is only looked at.
+        for (i, b) in s.bytes().enumerate() {
+            let escaped = match b {
+                b'&' => "&amp;",
+                b'<' => "&lt;",
+                b'>' => "&gt;",
+                b'"' => "&quot;",
+                b'\'' => "&#39;",
+                // ASCII, or the rest of a character begun before (0x80..=0xBF).
+                ..=0xBF => continue,
+                // The first byte of a character beyond ASCII: written as its number.
                 _ => "",
             };
             f.write_str(&s[plain..i])?;
             if escaped.is_empty() {
+                let c = s[i..].chars().next().unwrap_or_default();
                 write!(f, "&#{};", c as u32)?;
+                plain = i + c.len_utf8();
             } else {
                 f.write_str(escaped)?;
+                plain = i + 1;
             }
-            plain = i + c.len_utf8();
         }
         f.write_str(&s[plain..])
     }
@@ -447,15 +452,44 @@ impl GraphMap {
 }
 
 /// A line from (`x1`, `y1`) to (`x2`, `y2`), styled by its group.
+/// A line, written piece by piece: a board draws its borders twice, the most written
+/// element of a picture, and `write!` with four coordinates cost four times as much.
 fn line(o: &mut String, x1: f64, y1: f64, x2: f64, y2: f64) {
-    let _ = write!(
-        o,
-        "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
-        Px(x1),
-        Px(y1),
-        Px(x2),
-        Px(y2)
-    );
+    for (name, v) in [
+        ("<line x1=\"", x1),
+        ("\" y1=\"", y1),
+        ("\" x2=\"", x2),
+        ("\" y2=\"", y2),
+    ] {
+        o.push_str(name);
+        push_px(o, v);
+    }
+    o.push_str("\"/>");
+}
+
+/// `Px(v)` written at the end of `o`: an integer's digits pushed directly, with no
+/// formatter in between (a float too large or not finite goes through [`Px`]).
+fn push_px(o: &mut String, v: f64) {
+    let r = v.round_ties_even();
+    if !(r.is_finite() && r.abs() < 1e15) || (r == 0.0 && r.is_sign_negative()) {
+        let _ = write!(o, "{}", Px(v));
+        return;
+    }
+    let n = r as i64;
+    if n < 0 {
+        o.push('-');
+    }
+    let mut digits = [0u8; 20];
+    let (mut i, mut m) = (digits.len(), n.unsigned_abs());
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    o.extend(digits[i..].iter().map(|&d| char::from(d)));
 }
 
 #[cfg(test)]
@@ -477,18 +511,40 @@ mod tests {
             ("Bohême", "Boh&#234;me"),
             ("é", "&#233;"),
             ("château d'eau 🏰!", "ch&#226;teau d&#39;eau &#127984;!"),
+            (
+                "é<ü>€&🏰'",
+                "&#233;&lt;&#252;&gt;&#8364;&amp;&#127984;&#39;",
+            ),
+            ("Ωmega", "&#937;mega"),
         ];
         for (text, escaped) in cases {
             assert_eq!(esc(text).to_string(), escaped, "{text}");
         }
     }
 
+    /// A coordinate written by `Px` or pushed by `push_px` (the lines) reads as `{:.0}`.
     #[test]
     fn a_coordinate_reads_as_the_float_formatting_wrote_it() {
+        let pushed = |v: f64| {
+            let mut o = String::from("x");
+            push_px(&mut o, v);
+            o[1..].to_string()
+        };
         let mut v = -40.0;
         while v < 1000.0 {
             assert_eq!(Px(v).to_string(), format!("{v:.0}"), "{v}");
+            assert_eq!(pushed(v), format!("{v:.0}"), "{v}");
             v += 0.125;
+        }
+        for v in [
+            -0.2,
+            0.0,
+            -1e14,
+            9.99e14,
+            i64::MAX as f64,
+            f64::NEG_INFINITY,
+        ] {
+            assert_eq!(pushed(v), format!("{v:.0}"), "{v}");
         }
         for v in [
             0.5,

@@ -290,10 +290,8 @@ impl Run<'_> {
         game: &str,
         token: Option<&str>,
     ) {
-        let mut value = serde_json::to_value(ctx).unwrap_or_default();
-        if let Some(m) = value.as_object_mut() {
-            m.insert("kind".into(), kind.into());
-        }
+        // Converted once for both templates (a template's Value is shared, not copied).
+        let value = minijinja::context! { kind => kind, ..minijinja::Value::from_serialize(ctx) };
         let body = self.render_in(lang, &format!("{kind}.txt"), &value);
         let subject = self.render_in(lang, "subject.txt", &value);
         let tag = match token {

@@ -205,6 +205,12 @@ impl Run<'_> {
         };
         let game_lang = self.game_lang(&g.rec);
         let view_now = map_text(session.as_ref(), game_lang);
+        // Every reader is told the same entries: each narration is made once.
+        let mut told_since = Narrations::default();
+        let map_in = |lang: Lang| match g.session.as_ref() {
+            Some(s) if lang != game_lang => map_text(s.as_ref(), lang),
+            _ => view_now.clone(),
+        };
         let changed = if finished {
             None
         } else {
@@ -246,7 +252,10 @@ impl Run<'_> {
                 continue;
             }
             if !public.iter().any(|(l, _, _)| *l == lang) {
-                let mut ctx = self.public_report(&g.rec, session.as_ref(), &dice, lang);
+                let n = told_since.since(session.as_ref(), g.rec.reported, lang);
+                let map = map_in(lang);
+                let mut ctx =
+                    self.public_report_from(&g.rec, session.as_ref(), &dice, lang, n, map);
                 // The indices come from the game's language; another language's map is
                 // used only when it has the same lines (else the reader gets it whole).
                 let same_shape = ctx.map.lines().count() == view_now.lines().count();
@@ -265,8 +274,10 @@ impl Run<'_> {
             let held = g.rec.told.remove(&to);
             let mut ctx = match held {
                 Some(from) => {
+                    let n = told_since.since(session.as_ref(), from, lang);
+                    let map = map_in(lang);
                     let mut c =
-                        self.public_report_from(&g.rec, session.as_ref(), &dice, lang, from);
+                        self.public_report_from(&g.rec, session.as_ref(), &dice, lang, n, map);
                     c.map_changes = None;
                     c
                 }
@@ -276,8 +287,9 @@ impl Run<'_> {
             let token = match seat {
                 Some(s) => {
                     told.push(s);
-                    ctx.me =
-                        Some(self.private_ctx_from(g, s, lang, held.unwrap_or(g.rec.reported)));
+                    let n =
+                        told_since.since(session.as_ref(), held.unwrap_or(g.rec.reported), lang);
+                    ctx.me = Some(self.private_ctx_from(g, s, lang, n));
                     if g.rec.seats[s].map == MapDetail::Full {
                         ctx.map_changes = None;
                     }
@@ -332,8 +344,9 @@ impl Run<'_> {
             return;
         }
         let lang = self.seat_lang(&g.rec, seat);
-        let mut ctx = self.private_ctx(g, seat, lang);
-        ctx.context = session.narrate_since(g.rec.reported, lang).public;
+        let n = session.narrate_since(g.rec.reported, lang);
+        let mut ctx = self.private_ctx_from(g, seat, lang, &n);
+        ctx.context = n.public;
         let token = s.token.clone();
         self.send(&addr, lang, "private", &ctx, &g.rec.id, Some(&token));
         self.for_reader();
@@ -365,25 +378,17 @@ impl Run<'_> {
         }
     }
 
-    /// What a seat alone reads in its mail.
-    fn private_ctx(&self, g: &Loaded, seat: usize, lang: Lang) -> Private {
-        self.private_ctx_from(g, seat, lang, g.rec.reported)
-    }
-
-    /// What a seat alone reads, what it was told since history entry `from`.
-    fn private_ctx_from(&self, g: &Loaded, seat: usize, lang: Lang, from: usize) -> Private {
+    /// What a seat alone reads, with `n` the narration of what it was not told yet.
+    fn private_ctx_from(&self, g: &Loaded, seat: usize, lang: Lang, n: &Narration) -> Private {
         let s = &g.rec.seats[seat];
         let zone = s.address.as_deref().and_then(|a| g.rec.zone_of(a));
         let (happened, view, prompts, turn) = match g.session.as_ref() {
-            Some(session) => {
-                let n = session.narrate_since(from, lang);
-                (
-                    n.private_for(seat).iter().map(|l| l.to_string()).collect(),
-                    session.private_view(seat, lang),
-                    prompts_of(session.as_ref(), seat, lang),
-                    session.turn(),
-                )
-            }
+            Some(session) => (
+                n.private_for(seat).iter().map(|l| l.to_string()).collect(),
+                session.private_view(seat, lang),
+                prompts_of(session.as_ref(), seat, lang),
+                session.turn(),
+            ),
             None => (Vec::new(), String::new(), Vec::new(), 0),
         };
         Private {
@@ -399,26 +404,17 @@ impl Run<'_> {
         }
     }
 
-    fn public_report(
-        &self,
-        rec: &GameRecord,
-        session: &dyn Session,
-        dice: &Dice,
-        lang: Lang,
-    ) -> Report {
-        self.public_report_from(rec, session, dice, lang, rec.reported)
-    }
-
-    /// The public report of everything since history entry `from`.
+    /// The public report of what `n` narrates (everything since a history entry), with
+    /// `map`, the map as [`map_text`] writes it in `lang`.
     fn public_report_from(
         &self,
         rec: &GameRecord,
         session: &dyn Session,
         dice: &Dice,
         lang: Lang,
-        from: usize,
+        n: &Narration,
+        map: String,
     ) -> Report {
-        let n: Narration = session.narrate_since(from, lang);
         let turn = session.turn();
         let finished = rec.status == Status::Finished;
         Report {
@@ -427,7 +423,7 @@ impl Run<'_> {
             game_id: rec.id.clone(),
             game: rec.game.clone(),
             turn,
-            happened: n.public,
+            happened: n.public.clone(),
             rolls: n
                 .rolls
                 .iter()
@@ -438,7 +434,7 @@ impl Run<'_> {
                     value: r.value,
                 })
                 .collect(),
-            map: map_text(session, lang),
+            map,
             map_changes: None,
             awaiting: session
                 .awaiting()
@@ -479,7 +475,8 @@ impl Run<'_> {
             return;
         }
         let lang = self.seat_lang(&g.rec, seat);
-        let ctx = self.private_ctx(g, seat, lang);
+        let n = session.narrate_since(g.rec.reported, lang);
+        let ctx = self.private_ctx_from(g, seat, lang, &n);
         if ctx.happened.is_empty() && ctx.prompts.is_empty() && !g.force_private && !finished {
             return;
         }
@@ -488,6 +485,26 @@ impl Run<'_> {
         self.for_reader();
         let svg = crate::html::seat_picture(session.as_ref(), seat, lang, None);
         self.attach_picture(&g.rec, svg.as_deref(), lang);
+    }
+}
+
+/// The narrations one report tells, by first entry and language: every reader is told
+/// the same entries, which are narrated once, not once a reader.
+#[derive(Default)]
+struct Narrations(Vec<((usize, Lang), Narration)>);
+
+impl Narrations {
+    /// The narration of `session`'s entries from `from` on, in `lang`.
+    fn since(&mut self, session: &dyn Session, from: usize, lang: Lang) -> &Narration {
+        let i = match self.0.iter().position(|(k, _)| *k == (from, lang)) {
+            Some(i) => i,
+            None => {
+                self.0
+                    .push(((from, lang), session.narrate_since(from, lang)));
+                self.0.len() - 1
+            }
+        };
+        &self.0[i].1
     }
 }
 

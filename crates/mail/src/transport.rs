@@ -228,8 +228,11 @@ impl Drop for Mailer<'_> {
 }
 
 /// How many mails the file transport renders and writes at once.
+/// Asked once: `available_parallelism` reads the cgroup files on each call (a tenth of
+/// a drain's time when it was asked each time).
 fn writers() -> usize {
-    std::thread::available_parallelism().map_or(2, |n| n.get().clamp(1, 8))
+    static WRITERS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *WRITERS.get_or_init(|| std::thread::available_parallelism().map_or(2, |n| n.get().clamp(1, 8)))
 }
 
 impl Mailer<'_> {
