@@ -519,9 +519,7 @@ fn values_encoded_ahead_are_stored_as_a_commit_would_have_encoded_them() {
         }
     };
     let changes: Vec<Changes> = (1..=3).map(mail).collect();
-    // Each tree by name, with its keys and values.
-    type Trees = Vec<(String, Vec<(Vec<u8>, Vec<u8>)>)>;
-    let dump = |store: &SledStore| -> Trees {
+    let dump = |store: &SledStore| -> Vec<(String, Vec<(Vec<u8>, Vec<u8>)>)> {
         let mut trees = Vec::new();
         for name in store.db.tree_names() {
             let tree = store.db.open_tree(&name).unwrap();
