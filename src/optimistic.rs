@@ -181,9 +181,8 @@ impl Store for Recording<'_> {
     }
 }
 
-/// A mail judged ahead: its changes with their values serialized for the commit
-/// ([`crate::store::encode`], done by the worker too), or an error; and what it read.
-pub type Judged = (Result<(Changes, crate::store::Encoded), StoreError>, Reads);
+/// A mail judged ahead: its changes (or error) and what it read.
+pub type Judged = (Result<Changes, StoreError>, Reads);
 
 /// Mails judged ahead by worker threads, taken in order by the committing thread.
 pub struct Ahead {
@@ -214,10 +213,7 @@ impl Ahead {
                 }
                 let (mail, env) = &mails[i];
                 let recording = Recording::new(store);
-                let result = judge.handle(&recording, mail, env).and_then(|changes| {
-                    let encoded = crate::store::encode(&changes)?;
-                    Ok((changes, encoded))
-                });
+                let result = judge.handle(&recording, mail, env);
                 if to_main.send((i, (result, recording.into_reads()))).is_err() {
                     return;
                 }

@@ -94,8 +94,6 @@ struct Committing<'s> {
 /// A mail of a batch judged, waiting for its group's commit.
 struct Pending<'a> {
     changes: Changes,
-    /// Its values serialized for the commit, when the thread that judged it ahead did it.
-    encoded: Option<crate::store::Encoded>,
     /// Its replies handed to the writers ahead (src/prestage.rs), in order.
     tickets: Vec<crate::prestage::Ticket>,
     seq: Option<u64>,
@@ -290,9 +288,7 @@ impl Service {
                         return Ok(None);
                     }
                     let judged = match ahead.as_mut().and_then(|a| a.take(i)) {
-                        Some((Ok((changes, encoded)), reads)) if !written.touch(&reads) => {
-                            Some((changes, Some(encoded)))
-                        }
+                        Some((Ok(changes), reads)) if !written.touch(&reads) => Some(changes),
                         // It read what a mail before it in the batch wrote since (or
                         // failed): judged again, on the store as it is now.
                         Some(_) => {
@@ -304,30 +300,29 @@ impl Service {
                         None => {
                             let recording = Recording::new(&self.store);
                             let changes = self.judge.handle(&recording, inbound, env)?;
-                            (!pending.touch(&recording.into_reads())).then_some((changes, None))
+                            (!pending.touch(&recording.into_reads())).then_some(changes)
                         }
                     };
-                    let (changes, encoded) = match judged {
-                        Some(judged) => judged,
+                    let changes = match judged {
+                        Some(changes) => changes,
                         None => {
                             self.commit_group(&mut group, prestager, taken, &mut spent)?;
                             pending = Writes::default();
-                            (self.judge.handle(&self.store, inbound, env)?, None)
+                            self.judge.handle(&self.store, inbound, env)?
                         }
                     };
                     let is_new_game = |id: &str| !self.store.has_game(id);
                     written.add(&changes, is_new_game);
                     pending.add(&changes, is_new_game);
-                    Ok(Some((changes, encoded)))
+                    Ok(Some(changes))
                 });
                 match judged {
-                    Ok(Some((changes, encoded))) => {
+                    Ok(Some(changes)) => {
                         // Its replies are rendered and written meanwhile.
                         let tickets = self.write_ahead(&changes, *env, prestager);
                         group.push(Pending {
                             tickets,
                             changes,
-                            encoded,
                             seq,
                             path,
                         });
@@ -395,11 +390,9 @@ impl Service {
             return Ok(());
         }
         let start = std::time::Instant::now();
-        let items: Vec<_> = group
-            .iter_mut()
-            .map(|j| (&j.changes, j.seq, j.encoded.take()))
-            .collect();
-        let committed = self.store.commit_encoded_unflushed(items);
+        let items: Vec<(&Changes, Option<u64>)> =
+            group.iter().map(|j| (&j.changes, j.seq)).collect();
+        let committed = self.store.commit_group_unflushed(&items);
         spent.spent += start.elapsed();
         let keys = match committed {
             Ok(keys) => keys,

@@ -325,29 +325,13 @@ impl SledStore {
         &self,
         group: &[(&Changes, Option<u64>)],
     ) -> Result<Vec<Vec<u64>>, StoreError> {
-        self.commit_encoded_unflushed(group.iter().map(|&(c, seq)| (c, seq, None)).collect())
-    }
-
-    /// [`SledStore::commit_group_unflushed`], with each mail's values already serialized
-    /// where [`encode`] could be run beforehand (by the thread that judged it), so that
-    /// the commit, which runs one group after another, only chooses keys and writes.
-    pub fn commit_encoded_unflushed(
-        &self,
-        group: Vec<(&Changes, Option<u64>, Option<Encoded>)>,
-    ) -> Result<Vec<Vec<u64>>, StoreError> {
-        let seq = group.iter().filter_map(|(_, seq, _)| *seq).max();
         // Everything is serialized and every key chosen before the transaction, so the
         // closure (which sled may run more than once) has no side effects.
         let prepared: Vec<Prepared> = group
-            .into_iter()
-            .map(|(changes, _, encoded)| {
-                let encoded = match encoded {
-                    Some(e) => e,
-                    None => encode(changes)?,
-                };
-                self.keyed(changes, encoded)
-            })
+            .iter()
+            .map(|(changes, _)| self.prepare(changes))
             .collect::<Result<_, _>>()?;
+        let seq = group.iter().filter_map(|(_, seq)| *seq).max();
         let trees: &[&sled::Tree] = &[
             &self.games,
             &self.processed,
@@ -404,106 +388,64 @@ impl SledStore {
             .collect())
     }
 
-    /// One mail's changes, `encoded`, given the keys the store generates (the outbox's
-    /// and the log's, in commit order): ready for a transaction.
-    fn keyed<'c>(
-        &self,
-        changes: &'c Changes,
-        encoded: Encoded,
-    ) -> Result<Prepared<'c>, StoreError> {
-        let outbox: Vec<(u64, Vec<u8>)> = encoded
-            .outbox
-            .into_iter()
-            .map(|v| Ok((self.db.generate_id().map_err(err)?, v)))
+    /// One mail's changes serialized and keyed, ready for a transaction.
+    fn prepare<'c>(&self, changes: &'c Changes) -> Result<Prepared<'c>, StoreError> {
+        let games: Vec<GameWrite> = changes
+            .games
+            .iter()
+            .map(GameWrite::of)
+            .chain(changes.headers.iter().map(GameWrite::header_of))
             .collect::<Result<_, StoreError>>()?;
-        let log: Vec<Pair> = encoded
-            .log
-            .into_iter()
-            .map(|(mut k, v)| {
-                k.extend_from_slice(&self.db.generate_id().map_err(err)?.to_be_bytes());
-                Ok((k, v))
+        let outbox: Vec<(u64, Vec<u8>)> = changes
+            .outbox
+            .iter()
+            .map(|m| {
+                let id = self.db.generate_id().map_err(err)?;
+                let item = OutboxItem {
+                    mail: m.clone(),
+                    attempts: 0,
+                    not_before: 0,
+                    last_error: None,
+                    failed: false,
+                };
+                Ok((id, encode_outbox(&item)?))
             })
             .collect::<Result<_, StoreError>>()?;
+        let log: Vec<Pair> = changes
+            .log
+            .iter()
+            .map(|l| {
+                let mut k = l.game.as_bytes().to_vec();
+                k.push(0);
+                k.extend_from_slice(&self.db.generate_id().map_err(err)?.to_be_bytes());
+                Ok((k, serde_json::to_vec(l).map_err(err)?))
+            })
+            .collect::<Result<_, StoreError>>()?;
+        fn keyed<T: serde::Serialize>(
+            items: &[T],
+            key: impl Fn(&T) -> &str,
+        ) -> Result<Vec<Pair>, StoreError> {
+            items
+                .iter()
+                .map(|x| {
+                    Ok((
+                        key(x).as_bytes().to_vec(),
+                        serde_json::to_vec(x).map_err(err)?,
+                    ))
+                })
+                .collect()
+        }
         Ok(Prepared {
             now: changes_time(changes),
             processed: &changes.processed,
-            games: encoded.games,
+            games,
             outbox,
             log,
-            senders: encoded.senders,
-            records: encoded.records,
-            campaigns: encoded.campaigns,
+            senders: keyed(&changes.senders, |s| &s.address)?,
+            records: keyed(&changes.records, |r| &r.address)?,
+            campaigns: keyed(&changes.campaigns, |c| &c.id)?,
         })
     }
-}
-
-/// One mail's changes serialized for the trees, before any key is chosen: the bulk of a
-/// commit's work (the replies compressed, the games' snapshots and entries written), which
-/// depends on nothing stored, so a mail judged ahead has it done on the thread that judged
-/// it (src/optimistic.rs) rather than on the one that commits every group in turn.
-pub struct Encoded {
-    games: Vec<GameWrite>,
-    /// Each reply as the outbox stores it, never tried yet.
-    outbox: Vec<Vec<u8>>,
-    /// Each log line: the start of its key (its game and a 0) and its value.
-    log: Vec<Pair>,
-    senders: Vec<Pair>,
-    records: Vec<Pair>,
-    campaigns: Vec<Pair>,
-}
-
-/// `changes` serialized for the trees ([`Encoded`]).
-pub fn encode(changes: &Changes) -> Result<Encoded, StoreError> {
-    let games: Vec<GameWrite> = changes
-        .games
-        .iter()
-        .map(GameWrite::of)
-        .chain(changes.headers.iter().map(GameWrite::header_of))
-        .collect::<Result<_, StoreError>>()?;
-    let outbox: Vec<Vec<u8>> = changes
-        .outbox
-        .iter()
-        .map(|m| {
-            encode_outbox(&OutboxItem {
-                mail: m.clone(),
-                attempts: 0,
-                not_before: 0,
-                last_error: None,
-                failed: false,
-            })
-        })
-        .collect::<Result<_, StoreError>>()?;
-    let log: Vec<Pair> = changes
-        .log
-        .iter()
-        .map(|l| {
-            let mut k = l.game.as_bytes().to_vec();
-            k.push(0);
-            Ok((k, serde_json::to_vec(l).map_err(err)?))
-        })
-        .collect::<Result<_, StoreError>>()?;
-    fn keyed<T: serde::Serialize>(
-        items: &[T],
-        key: impl Fn(&T) -> &str,
-    ) -> Result<Vec<Pair>, StoreError> {
-        items
-            .iter()
-            .map(|x| {
-                Ok((
-                    key(x).as_bytes().to_vec(),
-                    serde_json::to_vec(x).map_err(err)?,
-                ))
-            })
-            .collect()
-    }
-    Ok(Encoded {
-        games,
-        outbox,
-        log,
-        senders: keyed(&changes.senders, |s| &s.address)?,
-        records: keyed(&changes.records, |r| &r.address)?,
-        campaigns: keyed(&changes.campaigns, |c| &c.id)?,
-    })
 }
 
 /// A key and its value, serialized.

@@ -495,67 +495,6 @@ fn a_group_of_mails_commits_in_one_transaction_in_order() {
     assert_eq!(store.journal_seq().unwrap(), 9, "no entry: left as it was");
 }
 
-/// Issue 11 (group commit): a mail judged ahead has its values serialized by the thread
-/// that judged it (`encode`), and its commit then only chooses keys and writes. The
-/// database it leaves is the one committing the same changes unencoded leaves, key for
-/// key and byte for byte, with a group mixing both in order.
-#[test]
-fn values_encoded_ahead_are_stored_as_a_commit_would_have_encoded_them() {
-    let mail = |n: usize| {
-        let mut rec = crate::fixtures::game_record(&format!("castle-{n}"), "gm1", &["a1", "b1"]);
-        rec.deadline = Some(1_000_000 + n as i64);
-        rec.deadline_awaiting = vec![1];
-        Changes {
-            processed: vec![format!("mail-{n}")],
-            games: vec![rec],
-            outbox: (0..n).map(|_| reply(2_000 * n)).collect(),
-            log: vec![castellan_judge::LogLine {
-                game: format!("castle-{n}"),
-                at: 1_000 + n as i64,
-                kind: "orders".into(),
-                text: format!("mail {n}"),
-            }],
-            ..Default::default()
-        }
-    };
-    let changes: Vec<Changes> = (1..=3).map(mail).collect();
-    let dump = |store: &SledStore| -> Vec<(String, Vec<(Vec<u8>, Vec<u8>)>)> {
-        let mut trees = Vec::new();
-        for name in store.db.tree_names() {
-            let tree = store.db.open_tree(&name).unwrap();
-            let kv = tree
-                .iter()
-                .map(|kv| kv.unwrap())
-                .map(|(k, v)| (k.to_vec(), v.to_vec()))
-                .collect();
-            trees.push((String::from_utf8_lossy(&name).into_owned(), kv));
-        }
-        trees
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let plain = SledStore::open(&dir.path().join("plain")).unwrap();
-    let group: Vec<_> = changes.iter().zip([Some(4), None, Some(6)]).collect();
-    let plain_keys = plain
-        .commit_group_unflushed(&group.iter().map(|&(c, s)| (c, s)).collect::<Vec<_>>())
-        .unwrap();
-    let ahead = SledStore::open(&dir.path().join("ahead")).unwrap();
-    let ahead_keys = ahead
-        .commit_encoded_unflushed(
-            group
-                .iter()
-                .enumerate()
-                // The second judged in order (not ahead): encoded at its commit.
-                .map(|(i, &(c, s))| (c, s, (i != 1).then(|| encode(c).unwrap())))
-                .collect(),
-        )
-        .unwrap();
-    assert_eq!(ahead_keys, plain_keys);
-    assert_eq!(ahead_keys.concat().len(), 6);
-    let (plain_trees, ahead_trees) = (dump(&plain), dump(&ahead));
-    assert!(plain_trees.iter().any(|(_, kv)| !kv.is_empty()));
-    assert_eq!(ahead_trees, plain_trees);
-}
-
 /// A compaction and an open store exclude each other, whichever comes first: no store
 /// opens while a compaction holds its lock (busy: `ingest` then leaves its mail in the
 /// inbox), and no compaction begins while a store is open, in any process.
