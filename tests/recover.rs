@@ -231,6 +231,24 @@ fn castellan(cfg: &Path) -> Command {
     c
 }
 
+/// `castellan ARGS` started in the background, its output to nowhere and its log to
+/// `stderr`.
+fn started(cfg: &Path, args: &[&str], stderr: impl Into<Stdio>) -> std::process::Child {
+    castellan(cfg)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .unwrap()
+}
+
+/// Ask `child` to stop as a service manager does (SIGTERM).
+fn terminate(child: &std::process::Child) {
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+}
+
 fn write_config(dir: &Path) -> PathBuf {
     let p = dir.join("castellan.yaml");
     std::fs::write(&p, format!("data_dir: {}\n", dir.display())).unwrap();
@@ -385,12 +403,7 @@ fn serve_started_while_the_database_is_held_for_a_moment_waits_for_it() {
         let cfg = write_config(dir);
         assert!(ingest(&cfg, dir, 1, &[]).status.success());
         let held = SledStore::open(&dir.join("db")).unwrap();
-        let mut serve = castellan(&cfg)
-            .args(args)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut serve = started(&cfg, args, Stdio::piped());
         std::thread::sleep(Duration::from_millis(800));
         assert!(
             serve.try_wait().unwrap().is_none(),
@@ -408,9 +421,7 @@ fn serve_started_while_the_database_is_held_for_a_moment_waits_for_it() {
                 );
                 std::thread::sleep(Duration::from_millis(50));
             }
-            let _ = Command::new("kill")
-                .args(["-TERM", &serve.id().to_string()])
-                .status();
+            terminate(&serve);
         }
         let out = serve.wait_with_output().unwrap();
         assert!(out.status.success(), "{args:?}: {out:?}");
@@ -456,12 +467,7 @@ fn mail_that_arrives_while_recover_runs_is_neither_lost_nor_applied_twice() {
             n += 1;
             assert!(ingest(&cfg, dir, n, &[]).status.success());
         }
-        let mut recover = castellan(&cfg)
-            .arg(command)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut recover = started(&cfg, &[command], Stdio::piped());
         let status = loop {
             let running = recover.try_wait().unwrap();
             n += 1;
@@ -569,12 +575,7 @@ fn on_a_full_disk_ingest_exits_75_and_serve_waits_then_goes_on_by_itself() {
     let out = castellan(&cfg).arg("ingest").arg(&msg).output().unwrap();
     assert_eq!(out.status.code(), Some(75), "{out:?}");
     let log = tmp.path().join("serve.log");
-    let mut serve = castellan(&cfg)
-        .arg("serve")
-        .stderr(std::fs::File::create(&log).unwrap())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut serve = started(&cfg, &["serve"], std::fs::File::create(&log).unwrap());
     std::thread::sleep(Duration::from_secs(4));
     assert!(
         serve.try_wait().unwrap().is_none(),
@@ -591,9 +592,7 @@ fn on_a_full_disk_ingest_exits_75_and_serve_waits_then_goes_on_by_itself() {
     while waiting_in_new(&dir) > 0 && std::time::Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(500));
     }
-    let _ = Command::new("kill")
-        .args(["-TERM", &serve.id().to_string()])
-        .status();
+    terminate(&serve);
     let _ = serve.wait();
     let text = std::fs::read_to_string(&log).unwrap();
     assert_eq!(waiting_in_new(&dir), 0, "serve went on by itself: {text}");
