@@ -130,7 +130,7 @@ fn clock(now: &Arc<std::sync::atomic::AtomicI64>) -> castellan::service::Clock {
 fn recover_rebuilds_a_deleted_database_exactly_from_the_backup_and_the_journal() {
     let tmp = tempfile::tempdir().unwrap();
     let (config, now) = play_with_a_backup_midway(tmp.path(), 10);
-    let before = dump(&SledStore::open(&config.database_path()).unwrap());
+    let before = dump(&opened(&config.database_path()));
     assert!(!before.trees["games"].is_empty());
     std::fs::remove_dir_all(config.database_path()).unwrap();
     // A database that is gone (sled would make an empty one) is refused, not used.
@@ -145,7 +145,7 @@ fn recover_rebuilds_a_deleted_database_exactly_from_the_backup_and_the_journal()
     let r = castellan::recover::recover(&config, clock(&now)).unwrap();
     assert!(r.backup.is_some(), "{r:?}");
     assert!(r.mails > 10, "{r:?}");
-    let after = dump(&SledStore::open(&config.database_path()).unwrap());
+    let after = dump(&opened(&config.database_path()));
     same_handlings(&after, &before);
     // And the service opens and goes on.
     castellan::service::Service::open(config, clock(&now)).unwrap();
@@ -194,12 +194,12 @@ fn rolling_backups_cut_the_journal_and_recover_still_rebuilds_exactly() {
             path.display()
         );
     }
-    let before = dump(&SledStore::open(&config.database_path()).unwrap());
+    let before = dump(&opened(&config.database_path()));
     std::fs::remove_dir_all(config.database_path()).unwrap();
     let r = castellan::recover::recover(&config, clock(&now)).unwrap();
     assert!(r.backup.is_some(), "{r:?}");
     assert!(r.from_seq >= held, "{r:?}");
-    let after = dump(&SledStore::open(&config.database_path()).unwrap());
+    let after = dump(&opened(&config.database_path()));
     same_handlings(&after, &before);
     castellan::service::Service::open(config, clock(&now)).unwrap();
 }
@@ -209,7 +209,7 @@ fn rolling_backups_cut_the_journal_and_recover_still_rebuilds_exactly() {
 fn recover_rebuilds_a_garbage_database_from_the_journal_alone() {
     let tmp = tempfile::tempdir().unwrap();
     let (config, now) = play_with_a_backup_midway(tmp.path(), usize::MAX);
-    let before = dump(&SledStore::open(&config.database_path()).unwrap());
+    let before = dump(&opened(&config.database_path()));
     for (_, b) in castellan::backup::list(&config.backup_dir()) {
         std::fs::remove_file(b).unwrap();
     }
@@ -218,7 +218,7 @@ fn recover_rebuilds_a_garbage_database_from_the_journal_alone() {
     std::fs::write(&db_file, vec![0x5a; len]).unwrap();
     let r = castellan::recover::recover(&config, clock(&now)).unwrap();
     assert!(r.backup.is_none() && r.set_aside.is_some(), "{r:?}");
-    let after = dump(&SledStore::open(&config.database_path()).unwrap());
+    let after = dump(&opened(&config.database_path()));
     assert_eq!(after.trees, before.trees);
     assert_eq!(after.log, before.log);
     assert_eq!(after.waiting, before.waiting);
@@ -274,9 +274,23 @@ fn ingest(cfg: &Path, dir: &Path, n: u32, env: &[(&str, &str)]) -> Output {
     c.output().unwrap()
 }
 
+/// The store at `path`, opened once no store holds it: sled lets go of its lock when the
+/// background flusher of a store just dropped (in this process too) has stopped, which
+/// may take a moment; one `handled` after another met it (busy) under load.
+fn opened(path: &Path) -> SledStore {
+    let give_up = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        match SledStore::open(path) {
+            Err(e) if SledStore::is_busy_error(&e) && std::time::Instant::now() < give_up => {
+                std::thread::sleep(Duration::from_millis(20))
+            }
+            r => return r.unwrap(),
+        }
+    }
+}
+
 fn handled(dir: &Path, n: u32) -> bool {
-    SledStore::open(&dir.join("db"))
-        .unwrap()
+    opened(&dir.join("db"))
         .handled_message_id(&format!("<recover-{n}@example.org>"))
         .unwrap()
 }
@@ -402,7 +416,7 @@ fn serve_started_while_the_database_is_held_for_a_moment_waits_for_it() {
         let dir = tmp.path();
         let cfg = write_config(dir);
         assert!(ingest(&cfg, dir, 1, &[]).status.success());
-        let held = SledStore::open(&dir.join("db")).unwrap();
+        let held = opened(&dir.join("db"));
         let mut serve = started(&cfg, args, Stdio::piped());
         std::thread::sleep(Duration::from_millis(800));
         assert!(
