@@ -254,8 +254,7 @@ impl Run<'_> {
             if !public.iter().any(|(l, _, _)| *l == lang) {
                 let n = told_since.since(session.as_ref(), g.rec.reported, lang);
                 let map = map_in(lang);
-                let mut ctx =
-                    self.public_report_from(&g.rec, session.as_ref(), &dice, lang, n, map);
+                let mut ctx = self.public_report(&g.rec, session.as_ref(), &dice, lang, n, map);
                 // The indices come from the game's language; another language's map is
                 // used only when it has the same lines (else the reader gets it whole).
                 let same_shape = ctx.map.lines().count() == view_now.lines().count();
@@ -276,8 +275,7 @@ impl Run<'_> {
                 Some(from) => {
                     let n = told_since.since(session.as_ref(), from, lang);
                     let map = map_in(lang);
-                    let mut c =
-                        self.public_report_from(&g.rec, session.as_ref(), &dice, lang, n, map);
+                    let mut c = self.public_report(&g.rec, session.as_ref(), &dice, lang, n, map);
                     c.map_changes = None;
                     c
                 }
@@ -289,7 +287,7 @@ impl Run<'_> {
                     told.push(s);
                     let n =
                         told_since.since(session.as_ref(), held.unwrap_or(g.rec.reported), lang);
-                    ctx.me = Some(self.private_ctx_from(g, s, lang, n));
+                    ctx.me = Some(self.private_ctx(g, s, lang, n));
                     if g.rec.seats[s].map == MapDetail::Full {
                         ctx.map_changes = None;
                     }
@@ -345,7 +343,7 @@ impl Run<'_> {
         }
         let lang = self.seat_lang(&g.rec, seat);
         let n = session.narrate_since(g.rec.reported, lang);
-        let mut ctx = self.private_ctx_from(g, seat, lang, &n);
+        let mut ctx = self.private_ctx(g, seat, lang, &n);
         ctx.context = n.public;
         let token = s.token.clone();
         self.send(&addr, lang, "private", &ctx, &g.rec.id, Some(&token));
@@ -379,7 +377,7 @@ impl Run<'_> {
     }
 
     /// What a seat alone reads, with `n` the narration of what it was not told yet.
-    fn private_ctx_from(&self, g: &Loaded, seat: usize, lang: Lang, n: &Narration) -> Private {
+    fn private_ctx(&self, g: &Loaded, seat: usize, lang: Lang, n: &Narration) -> Private {
         let s = &g.rec.seats[seat];
         let zone = s.address.as_deref().and_then(|a| g.rec.zone_of(a));
         let (happened, view, prompts, turn) = match g.session.as_ref() {
@@ -406,7 +404,7 @@ impl Run<'_> {
 
     /// The public report of what `n` narrates (everything since a history entry), with
     /// `map`, the map as [`map_text`] writes it in `lang`.
-    fn public_report_from(
+    fn public_report(
         &self,
         rec: &GameRecord,
         session: &dyn Session,
@@ -476,7 +474,7 @@ impl Run<'_> {
         }
         let lang = self.seat_lang(&g.rec, seat);
         let n = session.narrate_since(g.rec.reported, lang);
-        let ctx = self.private_ctx_from(g, seat, lang, &n);
+        let ctx = self.private_ctx(g, seat, lang, &n);
         if ctx.happened.is_empty() && ctx.prompts.is_empty() && !g.force_private && !finished {
             return;
         }
