@@ -34,12 +34,17 @@ pub struct BenchSettings {
     pub stored_games: usize,
     /// Threads judging a batch side by side (None: the service's default, the cores).
     pub judges: Option<usize>,
+    /// The bots' seats read text mails (`SET FORMAT TEXT`, asked by mail before the
+    /// measure): no HTML part, no picture.
+    pub text_mails: bool,
 }
 
 #[derive(Debug, Serialize)]
 pub struct BenchReport {
     pub game: String,
     pub players: usize,
+    /// What the order-mail runs' seats read: "html" (text and picture) or "text".
+    pub mail_format: &'static str,
     /// Order mails in, over every count of tables.
     pub mails_in: usize,
     /// One run per count of tables (`--tables 1,64`).
@@ -310,6 +315,7 @@ fn run_in(s: &BenchSettings, base: &Config, dir: &Path) -> Result<BenchReport, S
     Ok(BenchReport {
         game: s.game.clone(),
         players: s.players,
+        mail_format: if s.text_mails { "text" } else { "html" },
         mails_in: tables.iter().map(|t| t.mails_in).sum(),
         tables,
         service_ms_per_mail_early: long.as_ref().and_then(|l| l.early.map(|w| w.ms_per_mail)),
@@ -362,6 +368,10 @@ fn run_tables(
             created += 1;
         }
         local.pass_after(0)?;
+        if s.text_mails {
+            ask_for_text(svc, &mut bots, &ids)?;
+            local.pass_after(0)?;
+        }
         all_ids.extend(ids.iter().cloned());
         let played = play_games(svc, &mut bots, &ids, s.mails - mails, max_lines, |round| {
             let (t0, cpu0, steps0) = (Instant::now(), process_cpu(), batch_times());
@@ -446,6 +456,28 @@ fn run_tables(
         largest_value_tree,
         mail,
     })
+}
+
+/// Each person's seat of the games `ids` asks by mail for text mails (`SET FORMAT TEXT`),
+/// handled outside the measured passes.
+fn ask_for_text(
+    svc: &crate::service::Service,
+    bots: &mut MailPlayers,
+    ids: &[String],
+) -> Result<(), ShellError> {
+    for id in ids {
+        let rec = svc
+            .store
+            .game(id)?
+            .ok_or_else(|| ShellError::Usage(format!("no game {id}")))?;
+        for (seat, r) in rec.seats.iter().enumerate() {
+            if !r.bot && r.address.is_some() {
+                bots.send(svc, &rec, seat, "SET FORMAT TEXT\n")
+                    .map_err(|e| ShellError::Usage(e.to_string()))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The long game: bots end most games before turn 300. `castellan simulate --games 20

@@ -275,6 +275,11 @@ pub struct BenchArgs {
     /// the other, to measure what judging side by side gives).
     #[arg(long)]
     pub judges: Option<usize>,
+    /// What the bots' seats read, as each asks by mail before the measure: `html` (the
+    /// default: the text and an HTML part with the board's picture) or `text` (`SET FORMAT
+    /// TEXT`: the text alone), to see what the pictures cost.
+    #[arg(long, value_parser = ["html", "text"], default_value = "html")]
+    pub mail_format: String,
     #[arg(long)]
     pub json: bool,
 }

@@ -42,6 +42,7 @@ use codec::{decode_outbox, encode_outbox};
 #[cfg(test)]
 use codec::{deflated, DEFLATED, FRAMED, LZ4, LZ4_FRAMED};
 use commit::GameWrite;
+pub use commit::{encode_replies, EncodedReplies};
 pub use disk::compaction_lock_path;
 use disk::{open_lock_file, remove_interrupted_snapshots, sync_files, Synced};
 pub use gauges::{status_label, GameGauges};

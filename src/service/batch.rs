@@ -94,6 +94,8 @@ struct Committing<'s> {
 /// A mail of a batch judged, waiting for its group's commit.
 struct Pending<'a> {
     changes: Changes,
+    /// Its replies encoded where it was judged ahead (None: the commit encodes them).
+    encoded: Option<crate::store::EncodedReplies>,
     /// Its replies handed to the writers ahead (src/prestage.rs), in order.
     tickets: Vec<crate::prestage::Ticket>,
     seq: Option<u64>,
@@ -270,7 +272,7 @@ impl Service {
                 ..Default::default()
             };
             let mut ahead = (mails.len() > 1 && self.judges > 1)
-                .then(|| Ahead::start(scope, &self.judge, &self.store, &mails, self.judges));
+                .then(|| Ahead::start(scope, &self.judge, &self.store, &mails, self.judges, true));
             if let (Some(a), true) = (ahead.as_mut(), self.judge_batch_first) {
                 a.wait_all();
             }
@@ -288,7 +290,9 @@ impl Service {
                         return Ok(None);
                     }
                     let judged = match ahead.as_mut().and_then(|a| a.take(i)) {
-                        Some((Ok(changes), reads)) if !written.touch(&reads) => Some(changes),
+                        Some((Ok(changes), reads, encoded)) if !written.touch(&reads) => {
+                            Some((changes, encoded))
+                        }
                         // It read what a mail before it in the batch wrote since (or
                         // failed): judged again, on the store as it is now.
                         Some(_) => {
@@ -300,29 +304,30 @@ impl Service {
                         None => {
                             let recording = Recording::new(&self.store);
                             let changes = self.judge.handle(&recording, inbound, env)?;
-                            (!pending.touch(&recording.into_reads())).then_some(changes)
+                            (!pending.touch(&recording.into_reads())).then_some((changes, None))
                         }
                     };
-                    let changes = match judged {
-                        Some(changes) => changes,
+                    let (changes, encoded) = match judged {
+                        Some(judged) => judged,
                         None => {
                             self.commit_group(&mut group, prestager, taken, &mut spent)?;
                             pending = Writes::default();
-                            self.judge.handle(&self.store, inbound, env)?
+                            (self.judge.handle(&self.store, inbound, env)?, None)
                         }
                     };
                     let is_new_game = |id: &str| !self.store.has_game(id);
                     written.add(&changes, is_new_game);
                     pending.add(&changes, is_new_game);
-                    Ok(Some(changes))
+                    Ok(Some((changes, encoded)))
                 });
                 match judged {
-                    Ok(Some(changes)) => {
+                    Ok(Some((changes, encoded))) => {
                         // Its replies are rendered and written meanwhile.
                         let tickets = self.write_ahead(&changes, *env, prestager);
                         group.push(Pending {
                             tickets,
                             changes,
+                            encoded,
                             seq,
                             path,
                         });
@@ -390,9 +395,11 @@ impl Service {
             return Ok(());
         }
         let start = std::time::Instant::now();
-        let items: Vec<(&Changes, Option<u64>)> =
-            group.iter().map(|j| (&j.changes, j.seq)).collect();
-        let committed = self.store.commit_group_unflushed(&items);
+        let items: Vec<_> = group
+            .iter()
+            .map(|j| (&j.changes, j.seq, j.encoded.as_ref()))
+            .collect();
+        let committed = self.store.commit_group_encoded(&items);
         spent.spent += start.elapsed();
         let keys = match committed {
             Ok(keys) => keys,

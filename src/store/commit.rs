@@ -325,13 +325,25 @@ impl SledStore {
         &self,
         group: &[(&Changes, Option<u64>)],
     ) -> Result<Vec<Vec<u64>>, StoreError> {
+        let group: Vec<(&Changes, Option<u64>, Option<&EncodedReplies>)> =
+            group.iter().map(|&(c, seq)| (c, seq, None)).collect();
+        self.commit_group_encoded(&group)
+    }
+
+    /// [`SledStore::commit_group_unflushed`], where a mail's replies may come encoded
+    /// already ([`encode_replies`], on the thread that judged it): the same bytes are
+    /// stored, and this thread, the one that commits in order, does not compress them.
+    pub fn commit_group_encoded(
+        &self,
+        group: &[(&Changes, Option<u64>, Option<&EncodedReplies>)],
+    ) -> Result<Vec<Vec<u64>>, StoreError> {
         // Everything is serialized and every key chosen before the transaction, so the
         // closure (which sled may run more than once) has no side effects.
         let prepared: Vec<Prepared> = group
             .iter()
-            .map(|(changes, _)| self.prepare(changes))
+            .map(|(changes, _, encoded)| self.prepare(changes, *encoded))
             .collect::<Result<_, _>>()?;
-        let seq = group.iter().filter_map(|(_, seq)| *seq).max();
+        let seq = group.iter().filter_map(|(_, seq, _)| *seq).max();
         let trees: &[&sled::Tree] = &[
             &self.games,
             &self.processed,
@@ -364,7 +376,7 @@ impl SledStore {
                         game.write(g, st, h, d, i)?;
                     }
                     for (k, v) in &w.outbox {
-                        o.insert(&k.to_be_bytes(), v.as_slice())?;
+                        o.insert(&k.to_be_bytes(), v.as_ref())?;
                     }
                     for (k, v) in &w.log {
                         l.insert(k.as_slice(), v.as_slice())?;
@@ -389,26 +401,30 @@ impl SledStore {
     }
 
     /// One mail's changes serialized and keyed, ready for a transaction.
-    fn prepare<'c>(&self, changes: &'c Changes) -> Result<Prepared<'c>, StoreError> {
+    fn prepare<'c>(
+        &self,
+        changes: &'c Changes,
+        encoded: Option<&'c EncodedReplies>,
+    ) -> Result<Prepared<'c>, StoreError> {
         let games: Vec<GameWrite> = changes
             .games
             .iter()
             .map(GameWrite::of)
             .chain(changes.headers.iter().map(GameWrite::header_of))
             .collect::<Result<_, StoreError>>()?;
-        let outbox: Vec<(u64, Vec<u8>)> = changes
+        // Encoded ahead only if it encodes these very replies (else here).
+        let ahead = encoded.filter(|e| e.0.len() == changes.outbox.len());
+        let outbox: Vec<(u64, std::borrow::Cow<'c, [u8]>)> = changes
             .outbox
             .iter()
-            .map(|m| {
+            .enumerate()
+            .map(|(n, m)| {
                 let id = self.db.generate_id().map_err(err)?;
-                let item = OutboxItem {
-                    mail: m.clone(),
-                    attempts: 0,
-                    not_before: 0,
-                    last_error: None,
-                    failed: false,
+                let value = match ahead {
+                    Some(e) => std::borrow::Cow::Borrowed(e.0[n].as_slice()),
+                    None => std::borrow::Cow::Owned(encode_reply(m)?),
                 };
-                Ok((id, encode_outbox(&item)?))
+                Ok((id, value))
             })
             .collect::<Result<_, StoreError>>()?;
         let log: Vec<Pair> = changes
@@ -448,6 +464,32 @@ impl SledStore {
     }
 }
 
+/// A mail's replies as the outbox stores them, in the order of its `Changes::outbox`:
+/// made by [`encode_replies`] where the mail was judged.
+pub struct EncodedReplies(Vec<Vec<u8>>);
+
+/// The outbox values of `changes`' replies, as a commit would write them (a pure function
+/// of the replies: no key, no store), for [`SledStore::commit_group_encoded`].
+pub fn encode_replies(changes: &Changes) -> Result<EncodedReplies, StoreError> {
+    changes
+        .outbox
+        .iter()
+        .map(encode_reply)
+        .collect::<Result<_, _>>()
+        .map(EncodedReplies)
+}
+
+/// One reply as the outbox stores it when it is committed: never tried yet.
+fn encode_reply(mail: &castellan_judge::Outbound) -> Result<Vec<u8>, StoreError> {
+    encode_outbox(&OutboxItem {
+        mail: mail.clone(),
+        attempts: 0,
+        not_before: 0,
+        last_error: None,
+        failed: false,
+    })
+}
+
 /// A key and its value, serialized.
 type Pair = (Vec<u8>, Vec<u8>);
 
@@ -456,7 +498,7 @@ struct Prepared<'c> {
     now: i64,
     processed: &'c [String],
     games: Vec<GameWrite>,
-    outbox: Vec<(u64, Vec<u8>)>,
+    outbox: Vec<(u64, std::borrow::Cow<'c, [u8]>)>,
     log: Vec<Pair>,
     senders: Vec<Pair>,
     records: Vec<Pair>,

@@ -611,3 +611,63 @@ fn replies_held_back_or_parked_are_left_out_of_a_drain_without_being_decoded() {
         [*fresh]
     );
 }
+
+/// Issue 11, the commit's serial part: a mail's replies encoded where it was judged
+/// (`encode_replies`, on another thread) are stored as the same bytes the commit would
+/// have written, and read back as the same replies; encodings that do not match the
+/// mail's replies (another count) are not taken, and the commit encodes them itself.
+#[test]
+fn replies_encoded_where_the_mail_was_judged_are_stored_as_the_commit_would() {
+    let stored_values = |store: &SledStore| -> Vec<Vec<u8>> {
+        store
+            .outbox
+            .iter()
+            .values()
+            .map(|v| v.unwrap().to_vec())
+            .collect()
+    };
+    // A plain reply, one past the compression threshold, and one with a picture.
+    let mut long = reply(0);
+    long.html = None;
+    long.body = "Turn 12: Prussia attacks Saxony.\n".repeat(400);
+    let changes = Changes {
+        processed: vec!["mail-1".into()],
+        outbox: vec![reply(0), long, reply(30_000)],
+        ..Default::default()
+    };
+    let plain_dir = tempfile::tempdir().unwrap();
+    let plain = SledStore::open(&plain_dir.path().join("db")).unwrap();
+    plain.commit_group_unflushed(&[(&changes, None)]).unwrap();
+
+    let ahead_dir = tempfile::tempdir().unwrap();
+    let ahead = SledStore::open(&ahead_dir.path().join("db")).unwrap();
+    let encoded = std::thread::scope(|s| {
+        s.spawn(|| encode_replies(&changes).unwrap())
+            .join()
+            .unwrap()
+    });
+    ahead
+        .commit_group_encoded(&[(&changes, None, Some(&encoded))])
+        .unwrap();
+    assert_eq!(stored_values(&ahead), stored_values(&plain));
+    let back: Vec<Outbound> = ahead
+        .outbox()
+        .unwrap()
+        .into_iter()
+        .map(|(_, item)| item.mail)
+        .collect();
+    assert_eq!(back, changes.outbox);
+
+    // Encoded for other replies: ignored, the commit encodes its own.
+    let other = encode_replies(&Changes {
+        outbox: vec![reply(100)],
+        ..Default::default()
+    })
+    .unwrap();
+    let mismatch_dir = tempfile::tempdir().unwrap();
+    let mismatch = SledStore::open(&mismatch_dir.path().join("db")).unwrap();
+    mismatch
+        .commit_group_encoded(&[(&changes, None, Some(&other))])
+        .unwrap();
+    assert_eq!(stored_values(&mismatch), stored_values(&plain));
+}
