@@ -11,11 +11,6 @@ use std::process::ExitCode;
 
 use castellan::error::{ShellError, EX_TEMPFAIL};
 
-/// mimalloc rather than the system allocator: measured in `castellan bench` (README
-/// "Measuring"), the judge and the commit allocate and free many small values a mail.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     castellan::pipe::end_quietly_on_broken_pipe();
     let cli = Cli::parse();
