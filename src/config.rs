@@ -100,6 +100,11 @@ pub struct Inbound {
     pub kind: InboundKind,
     /// Maildir folder (default: DATA_DIR/mail/inbox).
     pub maildir: Option<PathBuf>,
+    /// Remove a handled message from the Maildir's `cur/` once `recover` can no longer
+    /// need it: when the journal segment that names it is removed, after a rolling backup
+    /// that holds it (src/recover.rs `Journal::prune`). Off by default: handled mail is
+    /// the players' own words, kept until the operator says otherwise.
+    pub prune_handled: bool,
     pub imap: Imap,
 }
 
@@ -194,6 +199,7 @@ impl Default for Inbound {
         Inbound {
             kind: InboundKind::Maildir,
             maildir: None,
+            prune_handled: false,
             imap: Imap::default(),
         }
     }

@@ -505,20 +505,34 @@ impl Journal {
 
     /// Remove the closed segments whose entries are all at or below `held`: the journal
     /// entry the oldest backup kept holds, so `recover` never needs them. Returns how many.
-    pub fn prune(&self, held: u64) -> usize {
-        let mut n = 0;
+    pub fn prune(&self, held: u64) -> Pruned {
+        let mut pruned = Pruned::default();
         for (last, path) in segments(&self.path) {
             if last > held {
                 break;
             }
+            // The Maildir messages it names: `recover` needs them no longer either.
+            let mut mails = Vec::new();
+            let read = read_file(&path, &mut |e| {
+                if let Entry::Mail { file, .. } = e {
+                    mails.push(file);
+                }
+                Ok(())
+            });
+            if let Err(e) = read {
+                tracing::warn!(file = %path.display(), "a journal segment to remove reads badly: {e}");
+            }
             match std::fs::remove_file(&path) {
-                Ok(()) => n += 1,
+                Ok(()) => {
+                    pruned.segments += 1;
+                    pruned.mails.extend(mails);
+                }
                 Err(e) => {
                     tracing::warn!(file = %path.display(), "cannot remove a journal segment: {e}")
                 }
             }
         }
-        n
+        pruned
     }
 
     /// Note that a reply left (fsynced with the next [`Journal::flush`] or entry).
@@ -632,6 +646,14 @@ fn read_file(
         })?;
         each(e)?;
     }
+}
+
+/// What [`Journal::prune`] removed: how many segments, and the Maildir messages (their
+/// file names as delivered, without the `:2,` flags) those segments named.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Pruned {
+    pub segments: usize,
+    pub mails: Vec<String>,
 }
 
 /// The mail a journal entry names, from the Maildir (cur/ or new/).
@@ -964,8 +986,8 @@ mod tests {
         assert_eq!(seqs(&path), [1, 2, 3, 4, 5, 6, 7]);
         // Only the segments every kept backup holds go.
         let j = Journal::open(&path, 7, &db).unwrap();
-        assert_eq!(j.prune(4), 1);
+        assert_eq!(j.prune(4).segments, 1);
         assert_eq!(seqs(&path), [5, 6, 7]);
-        assert_eq!(j.prune(3), 0);
+        assert_eq!(j.prune(3).segments, 0);
     }
 }

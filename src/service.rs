@@ -23,7 +23,7 @@ use crate::config::{Config, OutboundKind};
 use crate::error::ShellError;
 use crate::store::SledStore;
 use castellan_judge::{Changes, Env, Judge, Outbound, Store, StoreError, Templates};
-use castellan_mail::{OutgoingMail, SmtpSecurity, Transport};
+use castellan_mail::{Maildir, OutgoingMail, SmtpSecurity, Transport};
 use std::path::{Path, PathBuf};
 
 mod batch;
@@ -279,12 +279,25 @@ impl Service {
                 tracing::info!(segment = %closed.display(), "journal segment closed");
             }
             if let Some(held) = crate::backup::oldest_kept_seq(&self.config) {
-                let n = self.journal.prune(held);
-                if n > 0 {
+                let pruned = self.journal.prune(held);
+                if pruned.segments > 0 {
                     tracing::info!(
-                        segments = n,
+                        segments = pruned.segments,
                         "journal segments every kept backup holds removed"
                     );
+                }
+                if self.config.inbound.prune_handled && !pruned.mails.is_empty() {
+                    let inbox = self.config.inbox_path();
+                    match Maildir::open(&inbox).and_then(|m| m.remove_handled(&pruned.mails)) {
+                        Ok(n) => tracing::info!(
+                            mails = n,
+                            "handled mail no kept backup needs removed from the Maildir's cur/"
+                        ),
+                        Err(e) => tracing::warn!(
+                            "cannot remove handled mail from {}: {e}",
+                            inbox.display()
+                        ),
+                    }
                 }
             }
         }

@@ -159,17 +159,82 @@ fn recover_rebuilds_a_deleted_database_exactly_from_the_backup_and_the_journal()
 #[test]
 fn rolling_backups_cut_the_journal_and_recover_still_rebuilds_exactly() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path();
+    let (config, handled) = cut_journal_and_recover(tmp.path(), false);
+    // Without `inbound.prune_handled`, every handled mail stays in cur/.
+    assert_eq!(maildir_cur(&config), handled);
+}
+
+/// `inbound.prune_handled` (issue 11, constant cost over months): a handled mail leaves
+/// the Maildir's cur/ when the journal segment that names it is removed, so cur/ holds
+/// only what `recover` can still need (the mails the kept segments name) and does not
+/// grow with the service's age; and `recover` still rebuilds the database exactly.
+#[test]
+fn handled_mail_no_kept_backup_needs_leaves_the_maildir_and_recover_still_rebuilds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (config, handled) = cut_journal_and_recover(tmp.path(), true);
+    let cur = maildir_cur(&config);
+    let named = journal_mails(&config);
+    assert!(
+        cur.len() < handled.len(),
+        "{} of {} handled mails still in cur/",
+        cur.len(),
+        handled.len()
+    );
+    assert!(!cur.is_empty(), "the mails after the last backup stay");
+    assert_eq!(cur, named, "cur/ holds what the kept journal names");
+}
+
+/// The handled mails in the Maildir's cur/, by their names as delivered.
+fn maildir_cur(config: &Config) -> BTreeSet<String> {
+    std::fs::read_dir(config.inbox_path().join("cur"))
+        .unwrap()
+        .map(|e| {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            name.split(":2,").next().unwrap().to_string()
+        })
+        .collect()
+}
+
+/// The Maildir mails the journal still names: its closed segments and its current file.
+fn journal_mails(config: &Config) -> BTreeSet<String> {
+    let path = config.journal_path();
+    castellan::recover::segments(&path)
+        .into_iter()
+        .map(|(_, p)| p)
+        .chain(std::iter::once(path))
+        .flat_map(|p| {
+            std::fs::read_to_string(p)
+                .unwrap()
+                .lines()
+                .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+                .filter(|e| e["kind"] == "mail")
+                .map(|e| e["file"].as_str().unwrap().to_string())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// A game played by mail with a rolling backup every hour (kept: 2) and `prune_handled`
+/// as given; then the database deleted and rebuilt by `recover`, which must hold exactly
+/// what the lost one held. Returns the configuration and every mail handled (the
+/// journal's entries before any was removed are not needed: cur/ before pruning is).
+fn cut_journal_and_recover(dir: &Path, prune_handled: bool) -> (Config, BTreeSet<String>) {
     let mut cfg = base();
     cfg.backup.every_hours = 1;
     cfg.backup.keep = 2;
+    cfg.inbound.prune_handled = prune_handled;
     let j = LocalJudge::open(&cfg, dir, 5).unwrap();
+    let mut handled = BTreeSet::new();
     let mut bots = MailPlayers::new(&j.svc, "cut").unwrap();
     let id = bots.create_game(&j.svc, "castle-risk", 3, &[]).unwrap();
     j.pass_after(600).unwrap();
     let mut backups = 0;
-    play_games(&j.svc, &mut bots, &[id], 5_000, 500, |_| {
+    play_games(&j.svc, &mut bots, &[id], 5_000, 500, |round| {
         j.pass_after(600).unwrap();
+        for m in round {
+            let name = m.path.file_name().unwrap().to_string_lossy().into_owned();
+            handled.insert(name.split(":2,").next().unwrap().to_string());
+        }
         backups += usize::from(j.svc.rolling_backup().unwrap().is_some());
         Ok(())
     })
@@ -201,7 +266,8 @@ fn rolling_backups_cut_the_journal_and_recover_still_rebuilds_exactly() {
     assert!(r.from_seq >= held, "{r:?}");
     let after = dump(&opened(&config.database_path()));
     same_handlings(&after, &before);
-    castellan::service::Service::open(config, clock(&now)).unwrap();
+    castellan::service::Service::open(config.clone(), clock(&now)).unwrap();
+    (config, handled)
 }
 
 /// Recovery from the journal alone (no backup yet) when the database file is garbage.

@@ -121,6 +121,28 @@ impl Maildir {
             .collect()
     }
 
+    /// Remove from cur/ the handled messages named `names` (their names as delivered,
+    /// without the `:2,` flags), whatever their flags; new/ and tmp/ are never touched.
+    /// One listing of cur/, however many names. Returns how many were removed.
+    pub fn remove_handled(&self, names: &[String]) -> io::Result<usize> {
+        let names: std::collections::HashSet<&str> = names.iter().map(String::as_str).collect();
+        let mut removed = 0;
+        for e in fs::read_dir(self.root.join("cur"))? {
+            let e = e?;
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            let base = name.split_once(":2,").map_or(&*name, |(b, _)| b);
+            if names.contains(base) {
+                match fs::remove_file(e.path()) {
+                    Ok(()) => removed += 1,
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        Ok(removed)
+    }
+
     fn sync_folders(&self) -> io::Result<()> {
         sync_dir(&self.root.join("cur"))?;
         sync_dir(&self.root.join("new"))
@@ -163,6 +185,41 @@ pub fn sync_dir(dir: &Path) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `inbound.prune_handled`: the named handled messages go from cur/, whatever their
+    /// flags; a message not named, and one still waiting in new/ under a named name, stay.
+    #[test]
+    fn handled_mail_named_is_removed_from_cur_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let md = Maildir::open(dir.path()).unwrap();
+        let put = |sub: &str, name: &str| fs::write(dir.path().join(sub).join(name), b"x").unwrap();
+        put("cur", "1.a.host:2,S");
+        put("cur", "2.b.host:2,RS");
+        put("cur", "3.c.host");
+        put("cur", "4.d.host:2,S");
+        put("new", "5.e.host");
+        let names: Vec<String> = [
+            "1.a.host",
+            "2.b.host",
+            "3.c.host",
+            "5.e.host",
+            "9.gone.host",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(md.remove_handled(&names).unwrap(), 3);
+        let left = |sub: &str| -> Vec<String> {
+            let mut v: Vec<String> = fs::read_dir(dir.path().join(sub))
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(left("cur"), ["4.d.host:2,S"]);
+        assert_eq!(left("new"), ["5.e.host"]);
+        assert_eq!(md.remove_handled(&names).unwrap(), 0);
+    }
 
     #[test]
     fn deliver_list_read_acknowledge() {
