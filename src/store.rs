@@ -826,4 +826,22 @@ impl Store for SledStore {
 }
 
 #[cfg(test)]
+impl SledStore {
+    /// The database at `path` opened again once a store on it was dropped in this
+    /// process: sled lets go of its lock when its background flusher has stopped, which
+    /// may take a moment (tests only).
+    pub(crate) fn reopened(path: &Path) -> SledStore {
+        for _ in 0..100 {
+            match SledStore::open(path) {
+                Err(e) if SledStore::is_busy_error(&e) => {
+                    std::thread::sleep(std::time::Duration::from_millis(20))
+                }
+                r => return r.unwrap(),
+            }
+        }
+        panic!("the database at {} stayed locked", path.display());
+    }
+}
+
+#[cfg(test)]
 mod tests;

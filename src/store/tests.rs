@@ -30,20 +30,6 @@ fn as_before_the_index(store: &SledStore, prefix: &[u8], mark: &[u8]) {
     store.flush().unwrap();
 }
 
-/// The database at `path` opened again once a store on it was dropped: sled lets go of
-/// its lock when its background flusher has stopped, which may take a moment.
-fn reopen(path: &Path) -> SledStore {
-    for _ in 0..100 {
-        match SledStore::open(path) {
-            Err(e) if SledStore::is_busy_error(&e) => {
-                std::thread::sleep(std::time::Duration::from_millis(20))
-            }
-            r => return r.unwrap(),
-        }
-    }
-    panic!("the database at {} stayed locked", path.display());
-}
-
 fn reply(html_bytes: usize) -> Outbound {
     // An HTML part of a picture's size: varied text, as an SVG is.
     let mut html = String::with_capacity(html_bytes);
@@ -171,7 +157,7 @@ fn a_plus_address_token_names_its_game_through_the_index() {
     as_before_the_index(&store, b"token", TOKENS_KEY);
     assert_eq!(store.game_of_token("c1").unwrap(), None);
     drop(store);
-    let reopened = reopen(&path);
+    let reopened = SledStore::reopened(&path);
     check(
         &reopened,
         &[
@@ -248,7 +234,7 @@ fn a_sender_finds_their_games_through_the_address_index() {
         .unwrap()
         .is_empty());
     drop(store);
-    let reopened = reopen(&path);
+    let reopened = SledStore::reopened(&path);
     check(
         &reopened,
         &[
@@ -360,7 +346,7 @@ fn the_games_gauges_are_kept_as_the_games_are_written() {
     as_before_the_index(&store, b"deadline/", GAUGES_KEY);
     assert_eq!(store.game_gauges().unwrap(), GameGauges::default());
     drop(store);
-    let reopened = reopen(&path);
+    let reopened = SledStore::reopened(&path);
     let g = check(&reopened);
     assert_eq!(g.by_status.values().sum::<u64>(), 3);
 }
@@ -394,7 +380,7 @@ fn the_highest_game_number_is_kept_as_games_are_written() {
     store.flush().unwrap();
     assert_eq!(store.highest_game_number().unwrap(), 0);
     drop(store);
-    let reopened = reopen(&path);
+    let reopened = SledStore::reopened(&path);
     assert_eq!(reopened.highest_game_number().unwrap(), 12);
 }
 
@@ -593,7 +579,7 @@ fn replies_held_back_or_parked_are_left_out_of_a_drain_without_being_decoded() {
     store.meta.remove(RETRY_KEY).unwrap();
     store.flush().unwrap();
     drop(store);
-    let reopened = reopen(&path);
+    let reopened = SledStore::reopened(&path);
     assert_eq!(
         reopened.outbox_counts().unwrap(),
         OutboxCounts {
