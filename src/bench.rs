@@ -469,11 +469,10 @@ fn ask_for_text(
         let rec = svc
             .store
             .game(id)?
-            .ok_or_else(|| ShellError::Usage(format!("no game {id}")))?;
+            .ok_or_else(|| PlayError::Io(format!("no game {id}")))?;
         for (seat, r) in rec.seats.iter().enumerate() {
-            if !r.bot && r.address.is_some() {
-                bots.send(svc, &rec, seat, "SET FORMAT TEXT\n")
-                    .map_err(|e| ShellError::Usage(e.to_string()))?;
+            if r.played_by_mail() {
+                bots.send(svc, &rec, seat, "SET FORMAT TEXT\n")?;
             }
         }
     }

@@ -9,7 +9,7 @@
 
 use crate::error::ShellError;
 use crate::service::Service;
-use castellan_judge::{AdminCommand, GameRecord, Status, Store};
+use castellan_judge::{AdminCommand, GameRecord, SeatRecord, Status, Store};
 use castellan_mail::Maildir;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -179,11 +179,11 @@ impl MailPlayers {
         let Some(session) = load_session(&rec)? else {
             return Ok(None);
         };
-        let Some(seat) = session.awaiting().into_iter().find(|&s| {
-            rec.seats
-                .get(s)
-                .is_some_and(|r| !r.bot && r.address.is_some())
-        }) else {
+        let Some(seat) = session
+            .awaiting()
+            .into_iter()
+            .find(|&s| rec.seats.get(s).is_some_and(SeatRecord::played_by_mail))
+        else {
             return Ok(None);
         };
         let lines = session.bot_turn(seat, max_lines);

@@ -330,6 +330,13 @@ pub struct SeatRecord {
     pub map: MapDetail,
 }
 
+impl SeatRecord {
+    /// A person plays this seat by mail: it has an address and no bot stands in for it.
+    pub fn played_by_mail(&self) -> bool {
+        !self.bot && self.address.is_some()
+    }
+}
+
 /// How often a reader gets the game's reports (`SET REPORTS TURN | ROUND | NONE`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

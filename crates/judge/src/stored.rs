@@ -15,7 +15,7 @@
 //! reader on `SET REPORTS ROUND|NONE`). HISTORY, VERIFY, replay and export load the whole
 //! history ([`crate::Store::game_whole`]).
 
-use crate::model::{GameRecord, Status, StoreError};
+use crate::model::{GameRecord, SeatRecord, Status, StoreError};
 use serde_json::Value;
 
 /// The version of the stored layout: 1 was the whole record with its history in one
@@ -274,11 +274,10 @@ pub fn next_due(rec: &GameRecord) -> Option<i64> {
 /// as having someone to remind.
 fn someone_to_remind(rec: &GameRecord) -> bool {
     rec.deadline_awaiting.is_empty()
-        || rec.deadline_awaiting.iter().any(|&s| {
-            rec.seats
-                .get(s)
-                .is_some_and(|seat| !seat.bot && seat.address.is_some())
-        })
+        || rec
+            .deadline_awaiting
+            .iter()
+            .any(|&s| rec.seats.get(s).is_some_and(SeatRecord::played_by_mail))
 }
 
 /// Whether a stored game value is the old layout (schema 1): the whole record, its table
