@@ -182,8 +182,8 @@ impl Store for Recording<'_> {
 }
 
 /// A mail judged ahead: its changes (or error), what it read, and its replies encoded as
-/// the outbox stores them (when asked: [`Ahead::start`]'s `encode`), so that the thread
-/// that commits in order does not compress them.
+/// the outbox stores them ([`crate::store::encode_replies`]), so that the thread that
+/// commits in order does not compress them.
 pub type Judged = (
     Result<Changes, StoreError>,
     Reads,
@@ -199,15 +199,14 @@ pub struct Ahead {
 
 impl Ahead {
     /// Judge `mails` (each with its time and entropy) on `workers` threads of `scope`,
-    /// each on the store as it is when it is judged; with `encode`, each mail's replies
-    /// are encoded there too ([`crate::store::encode_replies`]).
+    /// each on the store as it is when it is judged; each mail's replies are encoded there
+    /// too ([`crate::store::encode_replies`]).
     pub fn start<'scope, 'env: 'scope, S: Store + Sync>(
         scope: &'scope std::thread::Scope<'scope, 'env>,
         judge: &'env Judge,
         store: &'env S,
         mails: &'env [(&'env Inbound, Env)],
         workers: usize,
-        encode: bool,
     ) -> Ahead {
         let (to_main, from_workers) = mpsc::channel();
         let next = std::sync::Arc::new(AtomicUsize::new(0));
@@ -223,10 +222,10 @@ impl Ahead {
                 let recording = Recording::new(store);
                 let result = judge.handle(&recording, mail, env);
                 // An encoding that fails is done again, and its error told, at the commit.
-                let encoded = match &result {
-                    Ok(changes) if encode => crate::store::encode_replies(changes).ok(),
-                    _ => None,
-                };
+                let encoded = result
+                    .as_ref()
+                    .ok()
+                    .and_then(|changes| crate::store::encode_replies(changes).ok());
                 if to_main
                     .send((i, (result, recording.into_reads(), encoded)))
                     .is_err()

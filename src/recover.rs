@@ -504,7 +504,8 @@ impl Journal {
     }
 
     /// Remove the closed segments whose entries are all at or below `held`: the journal
-    /// entry the oldest backup kept holds, so `recover` never needs them. Returns how many.
+    /// entry the oldest backup kept holds, so `recover` never needs them, nor the Maildir
+    /// messages they name. Returns how many, and those messages.
     pub fn prune(&self, held: u64) -> Pruned {
         let mut pruned = Pruned::default();
         for (last, path) in segments(&self.path) {

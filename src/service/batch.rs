@@ -272,7 +272,7 @@ impl Service {
                 ..Default::default()
             };
             let mut ahead = (mails.len() > 1 && self.judges > 1)
-                .then(|| Ahead::start(scope, &self.judge, &self.store, &mails, self.judges, true));
+                .then(|| Ahead::start(scope, &self.judge, &self.store, &mails, self.judges));
             if let (Some(a), true) = (ahead.as_mut(), self.judge_batch_first) {
                 a.wait_all();
             }
