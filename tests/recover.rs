@@ -206,9 +206,10 @@ fn journal_mails(config: &Config) -> BTreeSet<String> {
             std::fs::read_to_string(p)
                 .unwrap()
                 .lines()
-                .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-                .filter(|e| e["kind"] == "mail")
-                .map(|e| e["file"].as_str().unwrap().to_string())
+                .filter_map(|l| match serde_json::from_str(l).unwrap() {
+                    castellan::recover::Entry::Mail { file, .. } => Some(file),
+                    _ => None,
+                })
                 .collect::<Vec<_>>()
         })
         .collect()
