@@ -275,13 +275,21 @@ pub struct BenchArgs {
     /// the other, to measure what judging side by side gives).
     #[arg(long)]
     pub judges: Option<usize>,
-    /// What the bots' seats read, as each asks by mail before the measure: `html` (the
-    /// default: the text and an HTML part with the board's picture) or `text` (`SET FORMAT
-    /// TEXT`: the text alone), to see what the pictures cost.
-    #[arg(long, value_parser = ["html", "text"], default_value = "html")]
-    pub mail_format: String,
+    /// What the bots' seats read, as each asks by mail before the measure, to see what
+    /// the pictures cost.
+    #[arg(long, value_enum, default_value_t = BenchMailFormat::Html)]
+    pub mail_format: BenchMailFormat,
     #[arg(long)]
     pub json: bool,
+}
+
+/// What the bench's seats read (`castellan bench --mail-format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchMailFormat {
+    /// The text and an HTML part with the board's picture (every seat's default).
+    Html,
+    /// The text alone: each seat asks for it by mail first (`SET FORMAT TEXT`).
+    Text,
 }
 
 /// Split `KEY=VALUE` (or `NAME=ADDRESS`), with a message naming the flag on error.

@@ -228,7 +228,7 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
                     late_turn: a.late_turn,
                     stored_games: a.stored_games,
                     judges: a.judges,
-                    text_mails: a.mail_format == "text",
+                    text_mails: a.mail_format == castellan::cli::BenchMailFormat::Text,
                 },
                 &config,
             )?;
