@@ -190,7 +190,7 @@ fn maildir_cur(config: &Config) -> BTreeSet<String> {
         .unwrap()
         .map(|e| {
             let name = e.unwrap().file_name().to_string_lossy().into_owned();
-            name.split(":2,").next().unwrap().to_string()
+            castellan_mail::delivered_name(&name).to_string()
         })
         .collect()
 }
@@ -234,7 +234,7 @@ fn cut_journal_and_recover(dir: &Path, prune_handled: bool) -> (Config, BTreeSet
         j.pass_after(600).unwrap();
         for m in round {
             let name = m.path.file_name().unwrap().to_string_lossy().into_owned();
-            handled.insert(name.split(":2,").next().unwrap().to_string());
+            handled.insert(castellan_mail::delivered_name(&name).to_string());
         }
         backups += usize::from(j.svc.rolling_backup().unwrap().is_some());
         Ok(())

@@ -169,9 +169,8 @@ impl Service {
                 };
                 let file = path
                     .file_name()
-                    .map(|f| f.to_string_lossy().into_owned())
+                    .map(|f| castellan_mail::delivered_name(&f.to_string_lossy()).to_string())
                     .unwrap_or_default();
-                let file = file.split(":2,").next().unwrap_or_default().to_string();
                 match self.screen(&raw)? {
                     Ok(inbound) => {
                         held_bytes += raw.len();

@@ -131,8 +131,7 @@ impl Maildir {
             let e = e?;
             let name = e.file_name();
             let name = name.to_string_lossy();
-            let base = name.split_once(":2,").map_or(&*name, |(b, _)| b);
-            if names.contains(base) {
+            if names.contains(delivered_name(&name)) {
                 match fs::remove_file(e.path()) {
                     Ok(()) => removed += 1,
                     Err(e) if e.kind() == io::ErrorKind::NotFound => {}
@@ -175,6 +174,13 @@ impl Maildir {
             Err(e) => Err(e),
         }
     }
+}
+
+/// A message's name as delivered: its file name without the `:2,` flags cur/ adds.
+pub fn delivered_name(file_name: &str) -> &str {
+    file_name
+        .split_once(":2,")
+        .map_or(file_name, |(base, _)| base)
 }
 
 /// fsync a directory, so the names created or renamed in it survive a crash.
