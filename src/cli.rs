@@ -211,6 +211,17 @@ pub struct SimulateArgs {
     /// Skip replaying each game from its seed.
     #[arg(long)]
     pub no_replay: bool,
+    /// Simulated people play every game by mail through the judge, on a simulated clock,
+    /// and every promise of docs/promises.md is checked after each mail and tick (`--game`
+    /// and `--players` are then ignored: the games and players come from the seed).
+    #[arg(long)]
+    pub by_mail: bool,
+    /// With --by-mail: play only this game index (a failure names it), to replay it.
+    #[arg(long, requires = "by_mail")]
+    pub only: Option<usize>,
+    /// With --by-mail: events (mails and ticks) after which a game is stopped.
+    #[arg(long, default_value_t = 1500)]
+    pub max_events: usize,
 }
 
 #[derive(Debug, Args)]

@@ -50,6 +50,7 @@ pub mod doctor;
 pub mod error;
 pub mod games;
 pub mod logging;
+pub mod mailsim;
 pub mod metrics;
 pub mod optimistic;
 pub mod pipe;

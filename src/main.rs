@@ -103,6 +103,22 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
         Command::Game(g) => game_command(config, g),
         Command::Campaign(c) => campaign_command(config, c),
         Command::Doctor => Ok(ExitCode::SUCCESS), // handled above
+        Command::Simulate(a) if a.by_mail => {
+            let settings = castellan::mailsim::Settings {
+                seed: a.seed,
+                games: a.games,
+                max_events: a.max_events,
+                only: a.only,
+                threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            };
+            let r = castellan::mailsim::run(&settings);
+            print_report(a.json, &r, &r.text())?;
+            Ok(if r.broken.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
         Command::Simulate(a) => {
             let game = castellan::games::find(&a.game).ok_or_else(|| unknown_game(&a.game))?;
             let settings = castellan::simulate::SimulateSettings {

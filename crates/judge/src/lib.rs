@@ -78,7 +78,10 @@ pub use campaign::{
     points, qualifier, seat_tables, CampaignEvent, CampaignRecord, GameResult, Place, Scoring,
     Standing, Tournament,
 };
-pub use clock::{format_long, format_long_in, format_short, format_short_in};
+pub use clock::{
+    format_long, format_long_in, format_long_zoned, format_short, format_short_in,
+    format_short_zoned,
+};
 pub use config::JudgeConfig;
 pub use html::{page as html_page, HTML_LIMIT};
 pub use intake::processed_key;

@@ -1,0 +1,696 @@
+//! `castellan simulate --by-mail`: a population of simulated people plays many games of
+//! every game by mail through the pure judge, on a simulated clock, and the promises a
+//! player relies on (docs/promises.md) are checked after every handled mail and every
+//! tick.
+//!
+//! Deterministic, in the spirit of FoundationDB's simulation testing: everything (who
+//! plays which game, when each answers, how their mail client writes, the judge's
+//! entropy) comes from one seed and the game's index, so a failure replays exactly
+//! (`castellan simulate --by-mail --seed S --only N`) and names the seed, the game, the
+//! event and the promise it broke.
+//!
+//! Each mail goes the way a real one does: the person's mail client writes a raw RFC 5322
+//! message (a reply to the last mail the judge sent them, top-posted, bottom-posted,
+//! HTML only, signed off...), the mail layer parses it (`castellan_mail::parse`: quotes
+//! and signatures stripped), the judge handles it, and the changes are committed to a
+//! [`MemoryStore`] that keeps games as the sled store does (header, snapshot, history).
+//!
+//! * `people.rs`: the behaviours (timing, style, game masters' habits) and the raw mail.
+//! * `promises.rs`: the promises, one function each, checked after every event.
+
+mod people;
+mod promises;
+
+pub use people::{Act, GmHabit, Style, Timing};
+pub use promises::{END_PROMISES, PROMISES};
+
+use crate::players::load_session;
+use castellan_engine::{Lang, Session};
+use castellan_judge::{
+    Env, GameRecord, Judge, JudgeConfig, MemoryStore, Outbound, Status, Store, Templates,
+};
+use people::{Person, Plan, HOUR};
+use promises::{Event, Watch};
+use rand::{Rng, RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The judge's address in the simulation.
+pub const JUDGE: &str = "judge@example.org";
+const GM: &str = "gm@players.example";
+const OBSERVER: &str = "watcher@players.example";
+const T0: i64 = 1_767_225_600; // Thu 1 Jan 2026 00:00 UTC
+const NAMES: [&str; 6] = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank"];
+
+/// The games and how many play each.
+const GAMES: [(&str, usize, usize); 4] = [
+    ("castle-risk", 3, 4),
+    ("risk", 3, 4),
+    ("castrum", 2, 4),
+    ("castello", 2, 2),
+];
+
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub seed: u64,
+    pub games: usize,
+    /// Events (mails handled and ticks) after which a game is stopped and counted capped.
+    pub max_events: usize,
+    /// Play only this game index (a failure's replay).
+    pub only: Option<usize>,
+    pub threads: usize,
+}
+
+/// One broken promise: enough to replay it and to read what happened.
+#[derive(Clone, Debug, Serialize)]
+pub struct Violation {
+    pub seed: u64,
+    pub index: usize,
+    pub game: String,
+    /// The event's number in its game and what it was ("mail 12 from bob@…: orders, bottom-post").
+    pub event: String,
+    pub promise: &'static str,
+    pub detail: String,
+}
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "seed {} game #{} ({}), {}: broke \"{}\": {}",
+            self.seed, self.index, self.game, self.event, self.promise, self.detail
+        )
+    }
+}
+
+/// What one simulated game did.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct GameRun {
+    pub index: usize,
+    pub game: String,
+    pub finished: bool,
+    pub capped: bool,
+    pub mails_in: usize,
+    pub mails_out: usize,
+    pub ticks: usize,
+    pub behaviours: Vec<String>,
+    pub violations: Vec<Violation>,
+}
+
+/// What `simulate --by-mail` prints (`--json`).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Report {
+    pub seed: u64,
+    pub games: usize,
+    pub finished: usize,
+    pub capped: usize,
+    pub mails_in: usize,
+    pub mails_out: usize,
+    pub ticks: usize,
+    pub games_by_kind: BTreeMap<String, usize>,
+    /// How many people (and game masters) of each behaviour took part.
+    pub behaviours: BTreeMap<String, usize>,
+    /// Broken promises by name.
+    pub broken: BTreeMap<String, usize>,
+    /// The first violations (all of them are counted in `broken`).
+    pub violations: Vec<Violation>,
+    pub seconds: f64,
+}
+
+impl Report {
+    pub fn text(&self) -> String {
+        let mut s = format!(
+            "simulate --by-mail: seed {}, {} games ({} finished, {} stopped at the event cap), {} mails in, {} out, {} ticks, {:.1} s\n",
+            self.seed, self.games, self.finished, self.capped, self.mails_in, self.mails_out, self.ticks, self.seconds
+        );
+        for (k, n) in &self.games_by_kind {
+            s.push_str(&format!("  {k}: {n} games\n"));
+        }
+        s.push_str("behaviours: ");
+        s.push_str(
+            &self
+                .behaviours
+                .iter()
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
+        s.push('\n');
+        if self.broken.is_empty() {
+            s.push_str(&format!(
+                "every promise held after every mail and tick ({} promises checked)\n",
+                PROMISES.len()
+            ));
+        } else {
+            s.push_str("BROKEN promises:\n");
+            for (p, n) in &self.broken {
+                s.push_str(&format!("  {p}: {n} times\n"));
+            }
+            for v in &self.violations {
+                s.push_str(&format!("  {v}\n"));
+            }
+        }
+        s
+    }
+}
+
+/// Play `settings.games` games (or the one `only` names) on `threads` threads.
+pub fn run(settings: &Settings) -> Report {
+    let start = std::time::Instant::now();
+    let indexes: Vec<usize> = match settings.only {
+        Some(i) => vec![i],
+        None => (0..settings.games).collect(),
+    };
+    let threads = settings.threads.max(1);
+    let mut runs: Vec<GameRun> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let mine: Vec<usize> = indexes.iter().copied().skip(t).step_by(threads).collect();
+                scope.spawn(move || {
+                    mine.into_iter()
+                        .map(|i| play(settings.seed, i, settings.max_events))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    runs.sort_by_key(|r| r.index);
+    let mut r = Report {
+        seed: settings.seed,
+        games: runs.len(),
+        ..Report::default()
+    };
+    for g in runs {
+        r.finished += usize::from(g.finished);
+        r.capped += usize::from(g.capped);
+        r.mails_in += g.mails_in;
+        r.mails_out += g.mails_out;
+        r.ticks += g.ticks;
+        *r.games_by_kind.entry(g.game.clone()).or_default() += 1;
+        for b in g.behaviours {
+            *r.behaviours.entry(b).or_default() += 1;
+        }
+        for v in g.violations {
+            *r.broken.entry(v.promise.to_string()).or_default() += 1;
+            if r.violations.len() < 20 {
+                r.violations.push(v);
+            }
+        }
+    }
+    r.seconds = start.elapsed().as_secs_f64();
+    r
+}
+
+/// The judge as the simulation runs it: the defaults (opt-in on), cheap password hashes.
+pub fn judge() -> Judge {
+    let config = JudgeConfig {
+        address: JUDGE.into(),
+        domain: "example.org".into(),
+        password_memory_kib: 8,
+        password_iterations: 1,
+        ..JudgeConfig::default()
+    };
+    Judge::new(config, crate::games::all(), Templates::builtin())
+}
+
+/// Play game `index` of `seed` to its end (or the event cap) and check every promise.
+pub fn play(seed: u64, index: usize, max_events: usize) -> GameRun {
+    let mut sim = Sim::new(seed, index);
+    sim.create();
+    while sim.events < max_events {
+        if !sim.step() {
+            break;
+        }
+    }
+    sim.finish(max_events)
+}
+
+/// One game's world: the judge, its store, the clock, the people.
+struct Sim {
+    seed: u64,
+    index: usize,
+    rng: ChaCha8Rng,
+    judge: Judge,
+    store: MemoryStore,
+    now: i64,
+    kind: &'static str,
+    game: String,
+    people: Vec<Person>,
+    gm: Person,
+    gm_habit: GmHabit,
+    observer: bool,
+    watch: Watch,
+    events: usize,
+    run: GameRun,
+    sent: u64,
+}
+
+impl Sim {
+    fn new(seed: u64, index: usize) -> Sim {
+        let mut rng =
+            ChaCha8Rng::seed_from_u64(seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let (kind, lo, hi) = GAMES[index % GAMES.len()];
+        let n = rng.random_range(lo..=hi);
+        let mut people: Vec<Person> = NAMES[..n]
+            .iter()
+            .map(|name| {
+                let addr = format!("{}.{index}@players.example", name.to_lowercase());
+                Person::new(name, &addr, &mut rng)
+            })
+            .collect();
+        // At least one person plays.
+        if people.iter().all(|p| p.timing == Timing::Absent) {
+            people[0].timing = Timing::Prompt;
+        }
+        let mut gm = Person::new("Gina", GM, &mut rng);
+        gm.style = Style::Plain;
+        gm.timing = Timing::Prompt;
+        let gm_habit = match rng.random_range(0..4) {
+            0 => GmHabit::Passive,
+            1 => GmHabit::Processes,
+            2 => GmHabit::Extends,
+            _ => GmHabit::Pauses,
+        };
+        let observer = rng.random_bool(0.3);
+        let mut run = GameRun {
+            index,
+            game: kind.to_string(),
+            ..GameRun::default()
+        };
+        for p in &people {
+            run.behaviours
+                .push(format!("{:?}", p.timing).to_lowercase());
+            run.behaviours.push(format!("{:?}", p.style).to_lowercase());
+            if p.french {
+                run.behaviours.push("french".into());
+            }
+            if p.typos {
+                run.behaviours.push("typos".into());
+            }
+            if p.chatty {
+                run.behaviours.push("press".into());
+            }
+        }
+        run.behaviours
+            .push(format!("gm-{:?}", gm_habit).to_lowercase());
+        if observer {
+            run.behaviours.push("observer".into());
+        }
+        Sim {
+            seed,
+            index,
+            rng,
+            judge: judge(),
+            store: MemoryStore::new(),
+            now: T0,
+            kind,
+            game: String::new(),
+            people,
+            gm,
+            gm_habit,
+            observer,
+            watch: Watch::default(),
+            events: 0,
+            run,
+            sent: 0,
+        }
+    }
+
+    fn env(&mut self) -> Env {
+        let mut entropy = [0u8; 32];
+        self.rng.fill_bytes(&mut entropy);
+        Env {
+            now: self.now,
+            entropy,
+        }
+    }
+
+    fn record(&self) -> Option<GameRecord> {
+        if self.game.is_empty() {
+            return None;
+        }
+        self.store.game(&self.game).ok().flatten()
+    }
+
+    /// The game master creates the game, naming every player.
+    fn create(&mut self) {
+        let players: Vec<String> = self
+            .people
+            .iter()
+            .map(|p| format!("player={}:{}", p.name, p.address))
+            .collect();
+        let lang = if self.rng.random_bool(0.2) {
+            " language=fr"
+        } else {
+            ""
+        };
+        let text = format!(
+            "CREATE {} {} deadline=48 reminder=12{lang}",
+            self.kind,
+            players.join(" ")
+        );
+        self.gm.written = true;
+        self.mail(None, Act::Confirm, &text);
+        if self.game.is_empty() {
+            self.violation(
+                "create",
+                "a game master's CREATE naming its players makes the game".into(),
+            );
+        }
+        if self.observer {
+            let id = self.game.clone();
+            let mut o = Person::new("Olga", OBSERVER, &mut self.rng);
+            o.style = Style::Plain;
+            let raw = o.compose(&self.message_id(), &format!("OBSERVE {id}"));
+            self.deliver_raw(OBSERVER, &raw, promises::Sender::Observer, Act::Confirm);
+        }
+    }
+
+    fn message_id(&mut self) -> String {
+        self.sent += 1;
+        format!(
+            "<sim{}.{}.{}@players.example>",
+            self.seed, self.index, self.sent
+        )
+    }
+
+    /// One step of the clock: to the next thing anyone (the judge's tick included) does.
+    /// False when nothing will ever happen again.
+    fn step(&mut self) -> bool {
+        let Some(rec) = self.record() else {
+            return false;
+        };
+        if rec.status == Status::Finished {
+            return false;
+        }
+        self.plan(&rec);
+        let due = castellan_judge::stored::next_due(&rec);
+        let next = self
+            .people
+            .iter()
+            .chain(std::iter::once(&self.gm))
+            .filter_map(|p| p.plan.map(|p| p.at))
+            .chain(due)
+            .min();
+        let Some(next) = next else {
+            return false;
+        };
+        self.now = self.now.max(next);
+        if due.is_some_and(|d| d <= self.now) {
+            self.tick();
+        }
+        for i in 0..self.people.len() {
+            if let Some(plan) = self.people[i].plan.filter(|p| p.at <= self.now) {
+                self.people[i].plan = None;
+                self.act(Some(i), plan.act);
+            }
+        }
+        if let Some(plan) = self.gm.plan.filter(|p| p.at <= self.now) {
+            self.gm.plan = None;
+            self.act(None, plan.act);
+        }
+        true
+    }
+
+    /// Who will write next, and when.
+    fn plan(&mut self, rec: &GameRecord) {
+        let session = load_session(rec).ok().flatten();
+        let awaiting = session.as_ref().map(|s| s.awaiting()).unwrap_or_default();
+        let due = rec.deadline.unwrap_or(self.now) + i64::from(rec.deadlines.grace_hours) * HOUR;
+        for i in 0..self.people.len() {
+            let p = &mut self.people[i];
+            if p.plan.is_some() {
+                continue;
+            }
+            if !p.written && p.timing != Timing::Absent {
+                let at = self.now + self.rng.random_range(HOUR..12 * HOUR);
+                p.plan = Some(Plan {
+                    at,
+                    act: Act::Confirm,
+                });
+                continue;
+            }
+            if rec.status != Status::Running || !awaiting.contains(&i) {
+                continue;
+            }
+            // One plan a prompt: the same deadline and history length is the same prompt.
+            let key = (
+                rec.deadline,
+                session.as_ref().map_or(0, |s| s.history_len()),
+            );
+            if p.planned_for == Some(key) {
+                continue;
+            }
+            p.planned_for = Some(key);
+            if let Some(at) = p.answer_time(self.now, due, &mut self.rng) {
+                let act = if p.typos && self.rng.random_bool(0.3) {
+                    Act::Typo
+                } else if p.chatty && self.rng.random_bool(0.3) {
+                    p.chatty = false;
+                    Act::Press
+                } else {
+                    Act::Orders
+                };
+                p.plan = Some(Plan { at, act });
+            }
+        }
+        if self.gm.plan.is_none() && rec.status == Status::Running && !awaiting.is_empty() {
+            let r = self.rng.random_range(0..10);
+            let plan = match self.gm_habit {
+                GmHabit::Processes if r < 3 => Some((Act::Process, 24 * HOUR)),
+                GmHabit::Extends if r < 2 => Some((Act::Extend, 20 * HOUR)),
+                GmHabit::Pauses if r < 1 => Some((Act::Pause, 10 * HOUR)),
+                _ => None,
+            };
+            if let Some((act, within)) = plan {
+                let at = self.now + self.rng.random_range(HOUR..within);
+                self.gm.plan = Some(Plan { at, act });
+            }
+        } else if self.gm.plan.is_none() && rec.status == Status::Paused {
+            let at = self.now + self.rng.random_range(HOUR..8 * HOUR);
+            self.gm.plan = Some(Plan {
+                at,
+                act: Act::Resume,
+            });
+        }
+    }
+
+    fn tick(&mut self) {
+        let before = self.snapshot();
+        let env = self.env();
+        self.run.ticks += 1;
+        self.events += 1;
+        match self.judge.tick(&self.store, &env) {
+            Ok(c) => {
+                if let Err(e) = self.store.commit(&c) {
+                    self.violation("judge_answers", format!("the tick's commit failed: {e}"));
+                    return;
+                }
+                self.after(before, c.outbox, Event::Tick);
+            }
+            Err(e) => self.violation("judge_answers", format!("the tick failed: {e}")),
+        }
+    }
+
+    /// Person `who` (None: the game master) does `act`.
+    fn act(&mut self, who: Option<usize>, act: Act) {
+        let Some(rec) = self.record() else {
+            return;
+        };
+        let session = load_session(&rec).ok().flatten();
+        let text = match act {
+            Act::Confirm => "Hi, count me in!".to_string(),
+            Act::Orders | Act::Typo | Act::Press => {
+                let Some(i) = who else { return };
+                let Some(s) = session.as_ref() else { return };
+                if rec.status != Status::Running || !s.awaiting().contains(&i) {
+                    return;
+                }
+                match act {
+                    Act::Typo => "ATACKK Atlantis FROM Nowhere".to_string(),
+                    Act::Press => "PRESS Good luck, everyone!".to_string(),
+                    _ => {
+                        let orders = s.bot_text(i);
+                        if orders.trim().is_empty() {
+                            return;
+                        }
+                        orders
+                    }
+                }
+            }
+            Act::Process => "PROCESS".into(),
+            Act::Extend => "EXTEND 24".into(),
+            Act::Pause => "PAUSE".into(),
+            Act::Resume => "RESUME".into(),
+        };
+        let text = match who {
+            Some(i) if self.people[i].french && !self.people[i].written => {
+                format!("LANGUE fr\n{text}")
+            }
+            _ => text,
+        };
+        self.mail(who, act, &text);
+        // A typo is followed by the right orders; press by the orders too.
+        if let (Some(i), Act::Typo | Act::Press) = (who, act) {
+            let at = self.now + 1800;
+            self.people[i].plan = Some(Plan {
+                at,
+                act: Act::Orders,
+            });
+        }
+    }
+
+    fn mail(&mut self, who: Option<usize>, act: Act, text: &str) {
+        let id = self.message_id();
+        let person = match who {
+            Some(i) => &self.people[i],
+            None => &self.gm,
+        };
+        let raw = person.compose(&id, text);
+        let from = person.address.clone();
+        let sender = match who {
+            Some(i) => promises::Sender::Seat(i),
+            None => promises::Sender::GameMaster,
+        };
+        self.deliver_raw(&from, &raw, sender, act);
+        match who {
+            Some(i) => self.people[i].written = true,
+            None => self.gm.written = true,
+        }
+    }
+
+    /// The raw message through the mail layer and the judge, committed; then the checks.
+    fn deliver_raw(&mut self, from: &str, raw: &[u8], sender: promises::Sender, act: Act) {
+        self.now += 60;
+        self.events += 1;
+        self.run.mails_in += 1;
+        let max = self.judge.config().max_body_bytes;
+        let inbound = match castellan_mail::parse(raw, max) {
+            Ok(m) => m,
+            Err(e) => {
+                self.violation(
+                    "judge_answers",
+                    format!("the mail layer refused {from}'s mail: {e}"),
+                );
+                return;
+            }
+        };
+        let before = self.snapshot();
+        let env = self.env();
+        match self.judge.handle(&self.store, &inbound, &env) {
+            Ok(c) => {
+                if let Err(e) = self.store.commit(&c) {
+                    self.violation("judge_answers", format!("commit failed: {e}"));
+                    return;
+                }
+                if self.game.is_empty() {
+                    if let Some(g) = c.games.first() {
+                        self.game = g.id.clone();
+                        self.run.game = format!("{} {}", self.kind, g.id);
+                    }
+                }
+                self.after(
+                    before,
+                    c.outbox,
+                    Event::Mail {
+                        sender,
+                        act,
+                        message_id: inbound.message_id.clone(),
+                        body: inbound.body.clone(),
+                    },
+                );
+            }
+            Err(e) => self.violation("judge_answers", format!("handle failed: {e}")),
+        }
+    }
+
+    fn snapshot(&self) -> promises::Snapshot {
+        let rec = self.record();
+        let session = rec.as_ref().and_then(|r| load_session(r).ok().flatten());
+        promises::Snapshot::new(rec, session, self.now)
+    }
+
+    fn after(&mut self, before: promises::Snapshot, mails: Vec<Outbound>, event: Event) {
+        self.run.mails_out += mails.len();
+        let after = self.snapshot();
+        // Each person reads the mails sent to them: what their client will reply to.
+        for m in &mails {
+            let belongs = m.subject.contains(&format!("[{}", self.game)) || self.game.is_empty();
+            for p in self.people.iter_mut().chain(std::iter::once(&mut self.gm)) {
+                if m.to == p.address && belongs {
+                    p.last = Some(m.clone());
+                }
+            }
+        }
+        let found = promises::check(
+            &mut self.watch,
+            &self.judge,
+            &before,
+            &after,
+            &mails,
+            &event,
+            &self.people,
+        );
+        let what = event.describe(&self.people, self.gm.address.as_str());
+        for (promise, detail) in found {
+            self.push(what.clone(), promise, detail);
+        }
+    }
+
+    fn violation(&mut self, promise: &'static str, detail: String) {
+        let what = format!("event {}", self.events);
+        self.push(what, promise, detail);
+    }
+
+    fn push(&mut self, event: String, promise: &'static str, detail: String) {
+        if self.run.violations.len() < 50 {
+            self.run.violations.push(Violation {
+                seed: self.seed,
+                index: self.index,
+                game: self.run.game.clone(),
+                event: format!(
+                    "event {} at +{}h: {event}",
+                    self.events,
+                    (self.now - T0) / HOUR
+                ),
+                promise,
+                detail,
+            });
+        }
+    }
+
+    /// The end: the game replays from its log and verifies.
+    fn finish(mut self, max_events: usize) -> GameRun {
+        let rec = self.store.game_whole(&self.game).ok().flatten();
+        match rec {
+            Some(rec) => {
+                self.run.finished = rec.status == Status::Finished;
+                self.run.capped = !self.run.finished && self.events >= max_events;
+                if let Some(detail) = promises::replays(&rec) {
+                    self.violation("replays", detail);
+                }
+            }
+            None => self.violation("create", "no game was stored".into()),
+        }
+        self.run
+    }
+}
+
+/// The language a seat reads (its own, else the game's, else the judge's).
+pub(crate) fn seat_lang(rec: &GameRecord, seat: usize, judge: &Judge) -> Lang {
+    rec.seats
+        .get(seat)
+        .and_then(|s| s.language)
+        .or(rec.language)
+        .unwrap_or(judge.config().language)
+}
+
+/// A stored game's session (None while it forms).
+pub(crate) fn session_of(rec: &GameRecord) -> Option<Box<dyn Session>> {
+    load_session(rec).ok().flatten()
+}
