@@ -23,8 +23,10 @@
 /// - Outlook's `-----Original Message-----` (also `----- Message d'origine -----`), a
 ///   `________________` separator followed by a `From:` header, or a header block
 ///   `From: … Sent: … To:/Subject: …` (French `De : … Envoyé : … À :/Objet : …`);
-/// - a signature delimiter: `-- ` (or `--`) alone on a line;
-/// - a trailing "Sent from my phone" line.
+/// - a signature delimiter: `-- ` (or `--`) alone on a line.
+///
+/// A "Sent from my phone" line is dropped when it is the last line of the new text (also
+/// when a quote follows it: a top-post from a phone).
 ///
 /// Line ends become `\n`, no-break spaces (U+00A0, U+202F: French typography, HTML
 /// `&nbsp;`) become plain spaces, trailing spaces are removed, and leading and trailing
@@ -80,7 +82,6 @@ pub fn strip_quoted_within(text: &str, max: usize) -> String {
             || is_original_message(line)
             || is_outlook_separator(&lines, i)
             || is_outlook_header_block(&lines, i)
-            || is_trailing_device_signature(&lines, i)
         {
             break;
         }
@@ -90,6 +91,13 @@ pub fn strip_quoted_within(text: &str, max: usize) -> String {
     }
     while out.last().is_some_and(|l| l.trim().is_empty()) {
         out.pop();
+    }
+    // "Sent from my …" as the last line of the new text, also above a quote (top-posting)
+    if out.last().is_some_and(|l| is_device_signature(l)) {
+        out.pop();
+        while out.last().is_some_and(|l| l.trim().is_empty()) {
+            out.pop();
+        }
     }
     let first = out
         .iter()
@@ -231,17 +239,17 @@ fn is_outlook_header_block(lines: &[&str], i: usize) -> bool {
     sent && other
 }
 
-fn is_trailing_device_signature(lines: &[&str], i: usize) -> bool {
-    let t = lines[i].trim();
-    let device = [
+/// "Sent from my iPhone" and the like (dropped only as the last line of the new text).
+fn is_device_signature(line: &str) -> bool {
+    let t = line.trim();
+    [
         "Sent from my ",
         "Envoyé de mon ",
         "Envoyé depuis mon ",
         "Get Outlook for ",
     ]
     .iter()
-    .any(|p| starts_with_ci(t, p));
-    device && lines[i + 1..].iter().all(|l| l.trim().is_empty())
+    .any(|p| starts_with_ci(t, p))
 }
 
 /// Removes every `<blockquote>` element (nested ones included) from an HTML body, so that
@@ -495,6 +503,14 @@ mod tests {
         assert_eq!(strip_quoted(&t), "PLACE 9 Mongolia\nEND");
         let t = format!(
             "On Mon, 12 Jan 2026 at 10:02, Castellan judge <judge@example.org> wrote:\n{QUOTED_REPORT}\nPLACE 9 Mongolia\nEND\n\nSent from my iPhone\n"
+        );
+        assert_eq!(strip_quoted(&t), "PLACE 9 Mongolia\nEND");
+    }
+
+    #[test]
+    fn a_phone_signature_above_the_quote_of_a_top_post_is_not_read() {
+        let t = format!(
+            "PLACE 9 Mongolia\nEND\n\nSent from my iPhone\n\nOn Mon, 12 Jan 2026 at 10:02, Castellan judge <judge@example.org> wrote:\n{QUOTED_REPORT}\n"
         );
         assert_eq!(strip_quoted(&t), "PLACE 9 Mongolia\nEND");
     }
