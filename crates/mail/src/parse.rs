@@ -3,7 +3,7 @@
 use mail_parser::{Address, HeaderValue, Message, MessageParser, MimeHeaders, PartType};
 use sha2::{Digest, Sha256};
 
-use crate::quote::{flatten_html, strip_html_quotes, strip_quoted, strip_quoted_within};
+use crate::quote::{flatten_html_reply, strip_quoted, strip_quoted_within};
 
 /// One inbound email, reduced to what the judge needs: the judge's own input type, so the
 /// mail edge and the judge share one definition (the edge depends on the core it feeds,
@@ -311,10 +311,7 @@ fn body_text(msg: &Message, max: usize) -> (String, bool) {
         }
     }
     if !htmls.is_empty() {
-        let flat: Vec<String> = htmls
-            .iter()
-            .map(|h| flatten_html(&strip_html_quotes(h)))
-            .collect();
+        let flat: Vec<String> = htmls.iter().map(|h| flatten_html_reply(h)).collect();
         return (strip_quoted(&flat.join("\n")), true);
     }
     (String::new(), false)

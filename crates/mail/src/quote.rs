@@ -1,18 +1,32 @@
-//! Keeping only the new text of a reply: quoted lines, attributions ("On … wrote:",
-//! "Le … a écrit :"), Outlook's original-message blocks and signatures are dropped.
+//! Keeping only the new text of a reply, wherever it stands: quoted lines, attributions
+//! ("On … wrote:", "Le … a écrit :"), Outlook's original-message blocks and signatures are
+//! dropped.
 
 /// The new text of a reply, without what it quotes.
 ///
-/// Drops every line that starts with `>` (interleaved answers between quotes are kept), and
-/// cuts everything from the first of:
-/// - an attribution line: `On … wrote:` (also wrapped over up to three lines), French
+/// The promise: quoted lines are never read, and the sender's new text is read wherever it
+/// stands: above the quote (top-posting), below it (bottom-posting) or between its parts
+/// (interleaved answers).
+///
+/// - Every line that starts with `>` is dropped, wherever it is.
+/// - An attribution: `On … wrote:` (also wrapped over up to three lines), French
 ///   `Le … a écrit :`, German `Am … schrieb …:`, or any line ending in `wrote:` that is
-///   followed by quoted (`>`) lines;
+///   followed by `>` lines. When the next non-blank line below it is quoted (`>`), the
+///   attribution is dropped and reading goes on: the quote goes line by line, and the
+///   unquoted text after the end of the quoted block is new text and is kept. When it is
+///   not (a client that copies the old mail below the attribution without `>` markers, or
+///   nothing follows), everything from the attribution on is cut: unmarked text after an
+///   attribution cannot be told from the old mail, so it is never read.
+///
+/// Everything is cut from the first of these, where the rest is the old mail or a
+/// signature without `>` markers:
 /// - Outlook's `-----Original Message-----` (also `----- Message d'origine -----`), a
 ///   `________________` separator followed by a `From:` header, or a header block
 ///   `From: … Sent: … To:/Subject: …` (French `De : … Envoyé : … À :/Objet : …`);
-/// - a signature delimiter: `-- ` (or `--`) alone on a line;
-/// - a trailing "Sent from my phone" line.
+/// - a signature delimiter: `-- ` (or `--`) alone on a line.
+///
+/// A "Sent from my phone" line is dropped when it is the last line of the new text (also
+/// when a quote follows it: a top-post from a phone).
 ///
 /// Line ends become `\n`, no-break spaces (U+00A0, U+202F: French typography, HTML
 /// `&nbsp;`) become plain spaces, trailing spaces are removed, and leading and trailing
@@ -44,28 +58,46 @@ pub fn strip_quoted_within(text: &str, max: usize) -> String {
     let lines: Vec<&str> = text.split('\n').collect();
     let mut out: Vec<&str> = Vec::new();
     let mut kept = 0usize;
-    for i in 0..lines.len() {
+    let mut i = 0;
+    while i < lines.len() {
         if kept > max {
             break;
         }
         let line = lines[i];
+        if is_quoted(line) {
+            i += 1;
+            continue;
+        }
+        if let Some(n) = attribution_lines(&lines, i) {
+            if next_nonblank_line(&lines, i + n).is_some_and(is_quoted) {
+                // the attribution of a `>` quote: skip it, the quote goes line by line,
+                // and what follows the quote is new text again
+                i += n;
+                continue;
+            }
+            // an attribution over an unquoted copy of the old mail (or over nothing)
+            break;
+        }
         if is_signature_delimiter(line)
             || is_original_message(line)
-            || is_attribution(&lines, i)
             || is_outlook_separator(&lines, i)
             || is_outlook_header_block(&lines, i)
-            || is_trailing_device_signature(&lines, i)
         {
             break;
         }
-        if line.trim_start().starts_with('>') {
-            continue;
-        }
         out.push(line.trim_end());
         kept += line.len() + 1;
+        i += 1;
     }
     while out.last().is_some_and(|l| l.trim().is_empty()) {
         out.pop();
+    }
+    // "Sent from my …" as the last line of the new text, also above a quote (top-posting)
+    if out.last().is_some_and(|l| is_device_signature(l)) {
+        out.pop();
+        while out.last().is_some_and(|l| l.trim().is_empty()) {
+            out.pop();
+        }
     }
     let first = out
         .iter()
@@ -124,16 +156,23 @@ fn next_nonblank_line<'a>(lines: &[&'a str], from: usize) -> Option<&'a str> {
         .find(|l| !l.trim().is_empty())
 }
 
-fn is_attribution(lines: &[&str], i: usize) -> bool {
+fn is_quoted(line: &str) -> bool {
+    line.trim_start().starts_with('>')
+}
+
+/// How many lines the attribution starting at line `i` spans (`On … wrote:` and its
+/// French and German forms wrap over up to three lines), or `None` when line `i` does not
+/// start one.
+fn attribution_lines(lines: &[&str], i: usize) -> Option<usize> {
     let t = lines[i].trim();
     if t.is_empty() || t.starts_with('>') {
-        return false;
+        return None;
     }
     let opener = starts_with_ci(t, "On ") || starts_with_ci(t, "Le ") || starts_with_ci(t, "Am ");
     if opener {
         // the attribution may wrap over up to three lines
         let mut joined = String::new();
-        for line in lines.iter().skip(i).take(3) {
+        for (n, line) in lines.iter().skip(i).take(3).enumerate() {
             let l = line.trim();
             if l.is_empty() || l.starts_with('>') {
                 break;
@@ -143,14 +182,13 @@ fn is_attribution(lines: &[&str], i: usize) -> bool {
             }
             joined.push_str(l);
             if ends_attribution(&joined) {
-                return joined.chars().count() <= 300;
+                return (joined.chars().count() <= 300).then_some(n + 1);
             }
         }
-        return false;
+        return None;
     }
     // "Alice <alice@example.org> wrote:" directly above quoted lines
-    ends_attribution(t)
-        && next_nonblank_line(lines, i + 1).is_some_and(|l| l.trim_start().starts_with('>'))
+    (ends_attribution(t) && next_nonblank_line(lines, i + 1).is_some_and(is_quoted)).then_some(1)
 }
 
 fn is_from_header(line: &str) -> bool {
@@ -201,28 +239,45 @@ fn is_outlook_header_block(lines: &[&str], i: usize) -> bool {
     sent && other
 }
 
-fn is_trailing_device_signature(lines: &[&str], i: usize) -> bool {
-    let t = lines[i].trim();
-    let device = [
+/// "Sent from my iPhone" and the like (dropped only as the last line of the new text).
+fn is_device_signature(line: &str) -> bool {
+    let t = line.trim();
+    [
         "Sent from my ",
         "Envoyé de mon ",
         "Envoyé depuis mon ",
         "Get Outlook for ",
     ]
     .iter()
-    .any(|p| starts_with_ci(t, p));
-    device && lines[i + 1..].iter().all(|l| l.trim().is_empty())
+    .any(|p| starts_with_ci(t, p))
 }
 
 /// Removes every `<blockquote>` element (nested ones included) from an HTML body, so that
 /// the quoted message of an HTML reply does not survive flattening. An unclosed blockquote
-/// runs to the end.
+/// runs to the end. What follows a blockquote stays.
 pub fn strip_html_quotes(html: &str) -> String {
+    replace_html_quotes(html, "")
+}
+
+/// What each outermost blockquote becomes in [`flatten_html_reply`]: a block that flattens
+/// to a line `>`, so that [`strip_quoted`] sees a quote where the blockquote was (an
+/// attribution above it is the quote's, and the text below it is new).
+const QUOTE_MARK: &str = "<div>&gt;</div>";
+
+/// The HTML body flattened ([`flatten_html`]) with each blockquote replaced by a quoted
+/// line `>`, ready for [`strip_quoted`].
+pub(crate) fn flatten_html_reply(html: &str) -> String {
+    flatten_html(&replace_html_quotes(html, QUOTE_MARK))
+}
+
+/// `html` with each outermost `<blockquote>` element replaced by `with`.
+fn replace_html_quotes(html: &str, with: &str) -> String {
     let lower = html.to_ascii_lowercase();
     let mut out = String::with_capacity(html.len());
     let mut pos = 0;
     while let Some(start) = find_open(&lower, pos) {
         out.push_str(&html[pos..start]);
+        out.push_str(with);
         let mut depth = 0usize;
         let mut cursor = start;
         let mut end = html.len();
@@ -356,9 +411,10 @@ pub fn flatten_html(html: &str) -> String {
     out
 }
 
-/// The new text of an HTML reply: blockquotes dropped, flattened, then [`strip_quoted`].
+/// The new text of an HTML reply: flattened with each blockquote as a quoted line `>`, then
+/// [`strip_quoted`]: the quote is never read, and new text below it (bottom-posting) is.
 pub fn strip_html_reply(html: &str) -> String {
-    strip_quoted(&flatten_html(&strip_html_quotes(html)))
+    strip_quoted(&flatten_html_reply(html))
 }
 
 #[cfg(test)]
@@ -372,9 +428,104 @@ mod tests {
     }
 
     #[test]
-    fn english_attribution_cuts_everything_below() {
+    fn an_attribution_over_an_unquoted_copy_cuts_everything_below() {
         let t = "PLACE 3 Poland\n\nOn Tue, 3 Mar 2026 at 10:00, Judge <judge@x.org> wrote:\nYour turn\n> ATTACK";
         assert_eq!(strip_quoted(t), "PLACE 3 Poland");
+    }
+
+    /// The judge's report as a player's client quotes it, order-like lines included.
+    const QUOTED_REPORT: &str = "> Turn 3: Blue to move.\n> Your last orders were:\n> PLACE 4 Vienna\n> ATTACK Ural FROM Siberia\n>\n> Reply with your orders.";
+
+    #[test]
+    fn orders_below_an_english_quote_are_read_and_the_quote_is_not() {
+        let t = format!(
+            "On Mon, 12 Jan 2026 at 10:02, Castellan judge <judge@example.org> wrote:\n{QUOTED_REPORT}\n\nPLACE 9 Mongolia\nEND\n"
+        );
+        assert_eq!(strip_quoted(&t), "PLACE 9 Mongolia\nEND");
+    }
+
+    #[test]
+    fn orders_below_a_wrapped_attribution_are_read() {
+        let t = format!(
+            "On Mon, 12 Jan 2026 at 10:02, Castellan judge\n<judge@example.org> wrote:\n\n{QUOTED_REPORT}\nPLACE 9 Mongolia\nEND"
+        );
+        assert_eq!(strip_quoted(&t), "PLACE 9 Mongolia\nEND");
+    }
+
+    #[test]
+    fn orders_below_a_french_quote_are_read_and_the_quote_is_not() {
+        let t = format!(
+            "Le lun. 12 janv. 2026 à 10:02, Castellan <juge@example.org> a écrit\u{a0}:\r\n{}\r\n\r\nPLACE 9 Mongolie\r\nFIN\r\n",
+            QUOTED_REPORT.replace('\n', "\r\n")
+        );
+        assert_eq!(strip_quoted(&t), "PLACE 9 Mongolie\nFIN");
+    }
+
+    #[test]
+    fn orders_below_a_german_quote_are_read() {
+        let t = format!(
+            "Am Mo., 12. Jan. 2026 um 10:02 Uhr schrieb Castellan <judge@example.org>:\n{QUOTED_REPORT}\nPLACE 9 Mongolia\nEND"
+        );
+        assert_eq!(strip_quoted(&t), "PLACE 9 Mongolia\nEND");
+    }
+
+    #[test]
+    fn interleaved_answers_below_an_attribution_are_all_read() {
+        let t = "On Mon, 12 Jan 2026 at 10:02, Castellan judge <judge@example.org> wrote:\n> Turn 3: place 9 armies.\n> PLACE 4 Vienna\nPLACE 9 Mongolia\n\n> Then attack.\n> ATTACK Ural FROM Siberia\nATTACK Irkutsk FROM Mongolia\n> Reply with your orders.\nEND";
+        assert_eq!(
+            strip_quoted(t),
+            "PLACE 9 Mongolia\n\nATTACK Irkutsk FROM Mongolia\nEND"
+        );
+    }
+
+    #[test]
+    fn nothing_of_a_quote_below_top_posted_orders_is_read() {
+        let t = format!(
+            "PLACE 9 Mongolia\nEND\n\nOn Mon, 12 Jan 2026 at 10:02, Castellan judge <judge@example.org> wrote:\n{QUOTED_REPORT}\n"
+        );
+        assert_eq!(strip_quoted(&t), "PLACE 9 Mongolia\nEND");
+    }
+
+    #[test]
+    fn an_outlook_top_post_is_still_cut_at_its_header_block() {
+        // Outlook copies the old mail below its header block without `>` markers
+        let t = "PLACE 9 Mongolia\r\nEND\r\n\r\n________________________________\r\nFrom: Castellan judge <judge@example.org>\r\nSent: Monday, January 12, 2026 10:02\r\nTo: alice@example.org\r\nSubject: [risk-3] Turn 3\r\n\r\nTurn 3: Blue to move.\r\nPLACE 4 Vienna\r\n";
+        assert_eq!(strip_quoted(t), "PLACE 9 Mongolia\nEND");
+        let t = "PLACE 9 Mongolia\n\n-----Original Message-----\nFrom: Castellan judge\nSent: Monday\n\nPLACE 4 Vienna\n> PLACE 5 Vienna\nATTACK Ural FROM Siberia";
+        assert_eq!(strip_quoted(t), "PLACE 9 Mongolia");
+    }
+
+    #[test]
+    fn a_signature_below_bottom_posted_orders_is_cut() {
+        let t = format!(
+            "On Mon, 12 Jan 2026 at 10:02, Castellan judge <judge@example.org> wrote:\n{QUOTED_REPORT}\n\nPLACE 9 Mongolia\nEND\n\n-- \nAlice, Khan of Mongolia\nPASS\n"
+        );
+        assert_eq!(strip_quoted(&t), "PLACE 9 Mongolia\nEND");
+        let t = format!(
+            "On Mon, 12 Jan 2026 at 10:02, Castellan judge <judge@example.org> wrote:\n{QUOTED_REPORT}\nPLACE 9 Mongolia\nEND\n\nSent from my iPhone\n"
+        );
+        assert_eq!(strip_quoted(&t), "PLACE 9 Mongolia\nEND");
+    }
+
+    #[test]
+    fn a_phone_signature_above_the_quote_of_a_top_post_is_not_read() {
+        let t = format!(
+            "PLACE 9 Mongolia\nEND\n\nSent from my iPhone\n\nOn Mon, 12 Jan 2026 at 10:02, Castellan judge <judge@example.org> wrote:\n{QUOTED_REPORT}\n"
+        );
+        assert_eq!(strip_quoted(&t), "PLACE 9 Mongolia\nEND");
+    }
+
+    #[test]
+    fn text_after_an_unquoted_attribution_is_never_read_even_if_quotes_follow_later() {
+        // the attribution is followed by an unquoted copy: everything below is cut, even
+        // a `>` block and text further down
+        let t = "PASS\nOn Mon, 12 Jan 2026 at 10:02, Castellan judge <judge@example.org> wrote:\nTurn 3\nPLACE 4 Vienna\n> old\nATTACK Ural FROM Siberia";
+        assert_eq!(strip_quoted(t), "PASS");
+        // an attribution with nothing below it is cut as well
+        assert_eq!(
+            strip_quoted("PASS\n\nOn Mon, 12 Jan 2026, Judge <j@x.org> wrote:\n\n"),
+            "PASS"
+        );
     }
 
     #[test]
@@ -454,6 +605,22 @@ mod tests {
             flatten_html(h).trim(),
             "PLACE 3 Poland\nATTACK Livonia FROM Poland\nEND\u{a0}TURN\na & b"
         );
+    }
+
+    #[test]
+    fn orders_below_an_html_quote_are_read_and_the_quote_is_not() {
+        // Gmail: the attribution and the blockquote in a gmail_quote div, orders below it
+        let h = "<div dir=\"ltr\"><br></div><br><div class=\"gmail_quote\"><div dir=\"ltr\" class=\"gmail_attr\">On Mon, 12 Jan 2026 at 10:02, Castellan judge &lt;<a href=\"mailto:judge@example.org\">judge@example.org</a>&gt; wrote:<br></div><blockquote class=\"gmail_quote\" style=\"margin:0px 0px 0px 0.8ex\"><div>Turn 3: Blue to move.</div><div>PLACE 4 Vienna</div><blockquote>ATTACK Ural FROM Siberia</blockquote></blockquote></div><div>PLACE 9 Mongolia</div><div>END</div>";
+        assert_eq!(strip_html_reply(h), "PLACE 9 Mongolia\nEND");
+        // Thunderbird: moz-cite-prefix, blockquote type=cite, paragraphs below
+        let h = "<html><body><div class=\"moz-cite-prefix\">Le 12/01/2026 à 10:02, Castellan a écrit&nbsp;:<br></div><blockquote type=\"cite\"><p>PLACE 4 Vienne</p></blockquote><p>PLACE 9 Mongolie</p><p>FIN</p><div class=\"moz-signature\">-- <br>Alice</div></body></html>";
+        assert_eq!(strip_html_reply(h), "PLACE 9 Mongolie\nFIN");
+    }
+
+    #[test]
+    fn an_html_attribution_over_an_unquoted_copy_cuts_everything_below() {
+        let h = "<div>PASS</div><div>On Mon, 12 Jan 2026, Judge &lt;j@x.org&gt; wrote:</div><div>Turn 3</div><div>PLACE 4 Vienna</div>";
+        assert_eq!(strip_html_reply(h), "PASS");
     }
 
     #[test]
