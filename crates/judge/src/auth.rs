@@ -91,8 +91,16 @@ impl Run<'_> {
             return Ok(Err(AuthError::OneTryPerMail { game }));
         }
         let verdict = self.check_credentials(g, ctx, seat, is_gm)?;
-        if verdict.is_ok() {
+        if let Ok(who) = &verdict {
             self.authenticated = true;
+            // Civil disorder ends the moment the player writes (docs/rules/absence.md).
+            if let Some(s) = who.seat.and_then(|s| g.rec.seats.get_mut(s)) {
+                if s.disorder {
+                    s.disorder = false;
+                    s.misses = 0;
+                    g.keep = true;
+                }
+            }
         }
         self.tries.insert(game, (given, verdict.clone()));
         Ok(verdict)

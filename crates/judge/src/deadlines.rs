@@ -5,6 +5,15 @@ use crate::mails::*;
 use crate::model::*;
 use crate::run::*;
 
+/// Why a phase ends before every seat answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PhaseEnd {
+    /// Its deadline (and grace) passed.
+    Deadline,
+    /// The game master's PROCESS.
+    Process,
+}
+
 /// A reminder's context (`templates/LANG/reminder.txt`).
 #[derive(serde::Serialize)]
 struct Reminder {
@@ -39,7 +48,7 @@ impl Run<'_> {
         let grace = i64::from(g.rec.deadlines.grace_hours) * 3600;
         if now >= deadline + grace {
             for seat in awaiting {
-                self.missed(&mut g, seat);
+                self.missed(&mut g, seat, PhaseEnd::Deadline);
             }
         } else if g.rec.deadlines.reminder_hours > 0
             && now >= deadline - i64::from(g.rec.deadlines.reminder_hours) * 3600
@@ -52,9 +61,11 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// A seat missed the deadline: its default is played, or its bot after too many misses
-    /// (the game master and the player are told when the bot steps in).
-    pub(crate) fn missed(&mut self, g: &mut Loaded, seat: usize) {
+    /// The phase ends for a seat the game still awaits, for `why`: the rules' default is
+    /// played for it (its bot's orders if a bot plays it), and the next report tells the
+    /// table. A deadline's miss counts against the player; `max_misses` in a row put the
+    /// seat in civil disorder (docs/rules/absence.md). PROCESS is never the player's miss.
+    pub(crate) fn missed(&mut self, g: &mut Loaded, seat: usize, why: PhaseEnd) {
         let id = g.rec.id.clone();
         let max = self.j.config.max_misses.max(1);
         let Some(session) = g.session.as_mut() else {
@@ -63,12 +74,16 @@ impl Run<'_> {
         if !session.awaiting().contains(&seat) {
             return;
         }
+        g.forced = true;
         let s = &mut g.rec.seats[seat];
-        s.misses += 1;
+        let processed = why == PhaseEnd::Process;
+        if !processed {
+            s.misses += 1;
+        }
         let name = s.name.clone();
-        let newly_bot = !s.bot && s.misses >= max;
-        if newly_bot {
-            s.bot = true;
+        let newly_disorder = !processed && !s.bot && !s.disorder && s.misses >= max;
+        if newly_disorder {
+            s.disorder = true;
         }
         let bot = s.bot;
         let addr = s.address.clone();
@@ -86,6 +101,8 @@ impl Run<'_> {
             name: name.clone(),
             bot,
             lines,
+            processed,
+            disorder: newly_disorder,
         });
         let r = if bot {
             session
@@ -98,12 +115,13 @@ impl Run<'_> {
             self.glog(&id, "error", format!("default for seat {seat} failed: {e}"));
         }
         g.dirty = true;
-        self.glog(
-            &id,
-            if bot { "bot" } else { "default" },
-            format!("seat {seat} ({name}) missed the deadline"),
-        );
-        if newly_bot {
+        let (kind, what) = match (processed, bot) {
+            (true, _) => ("processed", "played by PROCESS"),
+            (false, true) => ("bot", "missed the deadline"),
+            (false, false) => ("default", "missed the deadline"),
+        };
+        self.glog(&id, kind, format!("seat {seat} ({name}) {what}"));
+        if newly_disorder {
             let mut to = vec![g.rec.gm.clone()];
             if let Some(a) = addr {
                 if !to.contains(&a) {
@@ -111,7 +129,7 @@ impl Run<'_> {
                 }
             }
             let rec = g.rec.clone();
-            self.notify(&rec, &to, Event::BotStandsIn { name, misses: max });
+            self.notify(&rec, &to, Event::CivilDisorder { name, misses: max });
         }
     }
 

@@ -237,7 +237,8 @@ pub(crate) enum Event {
     Resigned {
         name: String,
     },
-    BotStandsIn {
+    /// A seat missed `misses` deadlines in a row: civil disorder.
+    CivilDisorder {
         name: String,
         misses: u32,
     },

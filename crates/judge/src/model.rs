@@ -229,6 +229,12 @@ pub struct Missed {
     pub bot: bool,
     /// The order lines played.
     pub lines: Vec<String>,
+    /// The game master's PROCESS played it before the deadline: not the player's miss.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub processed: bool,
+    /// This miss put the seat in civil disorder (docs/rules/absence.md).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub disorder: bool,
 }
 
 /// Everything one handling writes, applied atomically by [`Store::commit`].
@@ -316,8 +322,12 @@ pub struct SeatRecord {
     /// Vacation days used so far (limited by the configuration).
     #[serde(default)]
     pub vacation_days: u32,
-    /// A bot plays this seat (after too many misses, a KICK or a RESIGN) until REPLACE.
+    /// A bot plays this seat (after a KICK or a RESIGN) until REPLACE.
     pub bot: bool,
+    /// Civil disorder (docs/rules/absence.md): the seat missed `max_misses` deadlines in a
+    /// row; the rules' passive default is played for it at once, until its player writes.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub disorder: bool,
     pub resigned: bool,
     /// The language this player reads (`SET LANGUAGE fr`); `None`: the game's.
     #[serde(default)]
@@ -334,6 +344,11 @@ impl SeatRecord {
     /// A person plays this seat by mail: it has an address and no bot stands in for it.
     pub fn played_by_mail(&self) -> bool {
         !self.bot && self.address.is_some()
+    }
+
+    /// The judge plays this seat without waiting: a bot, or the defaults of civil disorder.
+    pub fn played_by_judge(&self) -> bool {
+        self.bot || self.disorder
     }
 }
 

@@ -17,6 +17,13 @@ pub(crate) struct Loaded {
     pub(crate) keep: bool,
     /// Force a private mail to every seat in the next report (start).
     pub(crate) force_private: bool,
+    /// The phase was ended by its deadline or the game master's PROCESS (defaults played
+    /// for the seats awaited): whoever is awaited after it is asked anew, with a new
+    /// deadline, even the same seats (issue 29: a simultaneous phase that follows another).
+    pub(crate) forced: bool,
+    /// The writer's orders left them awaited for something else (END, then PLACE the
+    /// armies earned): their reply asks it, with the deadline.
+    pub(crate) ask_writer: bool,
 }
 
 pub(crate) const PW_ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
@@ -193,6 +200,8 @@ impl<'a> Run<'a> {
             dirty: back,
             keep: false,
             force_private: false,
+            forced: false,
+            ask_writer: false,
         }))
     }
 

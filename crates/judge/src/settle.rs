@@ -27,19 +27,32 @@ impl Run<'_> {
             return;
         };
         if g.rec.status == Status::Running {
-            // Bot stand-ins answer at once.
+            // Bot stand-ins answer at once, and so do the defaults of a seat in civil
+            // disorder while someone still plays by mail (a table of absent players is
+            // played by its deadlines, not all at once).
+            let someone_plays = g
+                .rec
+                .seats
+                .iter()
+                .any(|x| x.played_by_mail() && !x.disorder && !x.resigned);
             for _ in 0..100_000 {
                 if session.outcome().is_some() {
                     break;
                 }
-                let Some(seat) = session
-                    .awaiting()
-                    .into_iter()
-                    .find(|s| g.rec.seats.get(*s).is_some_and(|x| x.bot))
-                else {
+                let Some(seat) = session.awaiting().into_iter().find(|s| {
+                    g.rec
+                        .seats
+                        .get(*s)
+                        .is_some_and(|x| x.bot || (x.disorder && someone_plays))
+                }) else {
                     break;
                 };
-                if session.play_bot(seat).is_err() && session.play_default(seat).is_err() {
+                let played = if g.rec.seats[seat].bot {
+                    session.play_bot(seat).is_ok() || session.play_default(seat).is_ok()
+                } else {
+                    session.play_default(seat).is_ok()
+                };
+                if !played {
                     self.log.push(LogLine {
                         game: id.clone(),
                         at: now,
@@ -65,9 +78,12 @@ impl Run<'_> {
                 // A new turn or phase: a seat is awaited that was not. A seat that sends
                 // part of its turn, or one of several in a simultaneous phase, does not
                 // move the deadline.
-                let new_phase = awaiting
-                    .iter()
-                    .any(|s| !g.rec.deadline_awaiting.contains(s));
+                // A phase ended by its deadline or PROCESS is followed by a new one, even
+                // when it awaits the same seats.
+                let new_phase = g.forced
+                    || awaiting
+                        .iter()
+                        .any(|s| !g.rec.deadline_awaiting.contains(s));
                 g.rec.deadline_awaiting = awaiting;
                 if g.rec.deadline.is_none() || new_phase {
                     let pending = session.pending(castellan_engine::Lang::En);
@@ -102,7 +118,12 @@ impl Run<'_> {
         }
         let t = telling(
             &Waiting {
-                turn: g.rec.reported_awaiting.clone(),
+                // After a phase ended by force, every seat awaited is awaited anew.
+                turn: if g.forced {
+                    Vec::new()
+                } else {
+                    g.rec.reported_awaiting.clone()
+                },
                 questions: g.rec.questioned.clone(),
                 on_questions_only: g.rec.question_wait,
             },
@@ -128,9 +149,14 @@ impl Run<'_> {
             for s in t.resumed.iter().filter(|s| Some(**s) != writer) {
                 self.question_mail(g, *s);
             }
-            // What the writer alone learnt by their mail goes in their reply.
-            if let Some(w) = writer.filter(|w| !t.ask.contains(w)) {
-                self.private_news(g, w);
+            // What the writer alone learnt by their mail goes in their reply; and what
+            // they are asked now, when their orders left them awaited for something else.
+            if let Some(w) = writer.filter(|w| !t.ask.contains(w) && !t.resumed.contains(w)) {
+                if g.ask_writer && session_awaits(g, w) {
+                    self.question_mail(g, w);
+                } else {
+                    self.private_news(g, w);
+                }
             }
         }
         if moved || finished_now {
@@ -150,6 +176,12 @@ impl Run<'_> {
             }
         }
     }
+}
+
+fn session_awaits(g: &Loaded, seat: usize) -> bool {
+    g.session
+        .as_ref()
+        .is_some_and(|s| s.awaiting().contains(&seat))
 }
 
 /// Whom the game waits for, as the mails told it (stored in the game record).

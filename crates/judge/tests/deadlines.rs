@@ -48,13 +48,17 @@ fn deadline_miss_plays_the_default() {
     );
 }
 
-/// Issue 3 (Deadlines): "after N misses a notice to the game master and a bot stand-in
-/// until replaced".
+/// Issue 29 (absence): "by default a seat that misses a deadline is in civil disorder, as
+/// Diplomacy judges do: its defaults are passive, every seat is told in the next report,
+/// and it ends the moment the player writes"; "an active bot stand-in only when the game
+/// master chooses it". Fails if the seat is handed to a bot, if the table is not told, or
+/// if the player's mail does not end it.
 #[test]
-fn repeated_misses_bring_a_bot_and_tell_the_gm() {
+fn repeated_misses_put_the_seat_in_civil_disorder_until_the_player_writes() {
     let mut w = World::new(judge()); // max_misses = 2
     let created = started(&mut w);
     let (_, bob_token) = creds(&created, BOB);
+    let (_, anna_token) = creds(&created, ANNA);
     // Anna misses; Bob plays; Anna misses again.
     let d1 = w.game("race-1").deadline.unwrap();
     w.tick_at(d1);
@@ -63,22 +67,47 @@ fn repeated_misses_bring_a_bot_and_tell_the_gm() {
     let d2 = w.game("race-1").deadline.unwrap();
     let out = w.tick_at(d2);
     let g = w.game("race-1");
-    assert!(g.seats[0].bot, "a bot stands in after 2 misses");
+    assert!(g.seats[0].disorder, "civil disorder after 2 misses");
+    assert!(
+        !g.seats[0].bot,
+        "no bot stands in unless the game master chooses it"
+    );
     let notice = to(&out, GM)
         .into_iter()
-        .find(|m| m.subject == "[race-1] A bot stands in for Anna")
+        .find(|m| m.subject == "[race-1] Anna is in civil disorder")
         .expect("the GM is told");
-    assert!(notice.body.contains("missed 2 deadline"));
-    // From now on the bot answers for Anna at once: Bob's orders come back to Bob.
+    assert!(
+        notice.body.contains("missed 2 deadlines"),
+        "{}",
+        notice.body
+    );
+    // Every seat is told in its next mail.
+    let bobs: Vec<_> = to(&out, BOB);
+    assert!(
+        bobs.iter().any(|m| m
+            .body
+            .contains("Anna missed deadlines in a row and is now in civil disorder")),
+        "{bobs:#?}"
+    );
+    // From now on the default answers for Anna at once: Bob's orders come back to Bob.
     let out = w.send(BOB, &format!("[race-1 #{bob_token}] go"), "ADD 1");
     assert!(reply_to(&out, BOB).body.contains("applied"));
-    let g = w.game("race-1");
-    if g.status == Status::Running {
-        let s = w.game("race-1");
-        assert_eq!(
-            (s.deadline_history - 1) % 2,
-            1,
-            "Bob is awaited again (the bot moved)"
+    if w.game("race-1").status == Status::Running {
+        let g = w.game("race-1");
+        assert!(
+            g.missed.is_empty() || g.deadline_awaiting == vec![1],
+            "Bob is awaited again (the default moved for Anna)"
+        );
+        // Anna writes: the disorder ends, and her seat is hers again.
+        let out = w.send(
+            ANNA,
+            &format!("Re: [race-1 #{anna_token}] back"),
+            "I'm back!",
+        );
+        assert!(!out.is_empty());
+        assert!(
+            !w.game("race-1").seats[0].disorder,
+            "writing ends civil disorder"
         );
     }
 }

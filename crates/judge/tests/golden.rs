@@ -309,7 +309,7 @@ fn french_mails_hold_no_english_sentence_of_the_judge() {
     for event in [
         "joined",
         "resigned",
-        "bot_stands_in",
+        "civil_disorder",
         "paused",
         "resumed",
         "extended",

@@ -59,6 +59,8 @@ impl Run<'_> {
             dirty: true,
             keep: false,
             force_private: false,
+            forced: false,
+            ask_writer: false,
         };
         if open == 0 {
             self.start(&mut g)
@@ -382,6 +384,7 @@ fn open_seat(i: usize) -> SeatRecord {
         vacation_until: None,
         vacation_days: 0,
         bot: false,
+        disorder: false,
         resigned: false,
         language: None,
         format: MailFormat::default(),

@@ -163,7 +163,7 @@ impl Run<'_> {
         let awaiting = session.awaiting();
         let names = awaiting.iter().map(|s| seat_name(&g.rec, *s)).collect();
         for seat in awaiting {
-            self.missed(g, seat);
+            self.missed(g, seat, crate::deadlines::PhaseEnd::Process);
         }
         Ok(GmDone::Processed { seats: names })
     }

@@ -171,8 +171,21 @@ impl Run<'_> {
         let session = g.session.as_mut()?;
         let awaited = session.awaiting().contains(&seat);
         let turn = session.turn();
+        let asked = |s: &dyn castellan_engine::Session| -> Vec<castellan_engine::PromptKind> {
+            s.pending(castellan_engine::Lang::En)
+                .into_iter()
+                .filter(|p| p.seat == seat)
+                .map(|p| p.kind)
+                .collect()
+        };
+        let asked_before = asked(session.as_ref());
         match session.submit(seat, text, lang) {
             Ok(n) => {
+                // Still awaited, for something else (END, then PLACE): the reply asks it.
+                let asked_now = asked(session.as_ref());
+                if !asked_now.is_empty() && asked_now != asked_before {
+                    g.ask_writer = true;
+                }
                 if awaited {
                     if let Some(addr) = g.rec.seats[seat].address.clone() {
                         if let Err(e) = self.turn_met(&game, &addr, turn) {
@@ -182,9 +195,10 @@ impl Run<'_> {
                 }
                 let s = &mut g.rec.seats[seat];
                 s.misses = 0;
-                let back = s.bot && !s.resigned;
+                let back = (s.bot || s.disorder) && !s.resigned;
                 if back {
                     s.bot = false;
+                    s.disorder = false;
                 }
                 g.dirty = true;
                 let lines: Vec<&str> = orders.iter().map(|(_, l)| l.as_str()).collect();
