@@ -37,7 +37,7 @@ fn deadline_miss_plays_the_default() {
         public.body
     );
     assert!(
-        public.subject.starts_with("[race-1] Turn 2: Bob to move"),
+        untagged(&public.subject).starts_with("[race-1] Turn 2: Bob to move"),
         "{}",
         public.subject
     );
@@ -66,7 +66,7 @@ fn repeated_misses_bring_a_bot_and_tell_the_gm() {
     assert!(g.seats[0].bot, "a bot stands in after 2 misses");
     let notice = to(&out, GM)
         .into_iter()
-        .find(|m| m.subject == "[race-1] A bot stands in for Anna")
+        .find(|m| untagged(&m.subject) == "[race-1] A bot stands in for Anna")
         .expect("the GM is told");
     assert!(notice.body.contains("missed 2 deadline"));
     // From now on the bot answers for Anna at once: Bob's orders come back to Bob.
