@@ -168,7 +168,7 @@ fn refused_orders_quote_the_line_and_apply_nothing() {
     assert!(b.contains("line 3: \"ADD 7\""), "{b}");
     // The good line after it would roll a die: not checked, so its die is not shown.
     assert!(b.contains("line 4: \"ADD 1\"\n  not checked"), "{b}");
-    assert!(b.contains("Nothing was applied"), "{b}");
+    assert!(b.contains("None of these orders was applied"), "{b}");
     assert!(
         b.contains("line 1: \"Hello judge\""),
         "chatter is quoted: {b}"

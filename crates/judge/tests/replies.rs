@@ -192,3 +192,121 @@ fn a_press_relayed_carries_each_readers_own_token() {
         }
     }
 }
+
+/// The subject a seat's mail client gives an answer to the judge: its token in the tag.
+fn tagged(w: &World, who: &str) -> String {
+    let g = w.game("race-1");
+    format!("Re: [race-1 #{}] Turn", g.token_of(who).unwrap())
+}
+
+/// Nothing in a reply calls a line refused or says nothing was applied.
+fn no_refusal(body: &str) {
+    for word in [
+        "refused",
+        "refusé",
+        "Nothing was applied",
+        "Rien n'a été",
+        "None of these",
+    ] {
+        assert!(!body.contains(word), "{word:?} in:\n{body}");
+    }
+}
+
+/// Issue 29, point 7: "a reply never says 'nothing was applied' when something was": a
+/// sign-off after PRESS is not read, named as such, and the press goes out once.
+#[test]
+fn a_sign_off_after_press_is_not_read_not_refused() {
+    let mut w = World::new(judge());
+    started(&mut w);
+    let before = w.game("race-1").deadline_history;
+    let out = w.send(
+        BOB,
+        &tagged(&w, BOB),
+        "PRESS Good luck!\n\nThanks,\nBlack\n",
+    );
+    let r = reply_to(&out, BOB);
+    no_refusal(&r.body);
+    assert!(r.body.contains("went to every other player"), "{}", r.body);
+    assert!(r.body.contains("== Not read =="), "{}", r.body);
+    assert!(r.body.contains("line 3: \"Thanks,\"") && r.body.contains("line 4: \"Black\""));
+    let press: Vec<_> = to(&out, ANNA)
+        .into_iter()
+        .filter(|m| m.body.contains("Good luck!"))
+        .collect();
+    assert_eq!(press.len(), 1, "{press:#?}");
+    assert!(
+        !press[0].body.contains("Thanks,"),
+        "the sign-off is not relayed"
+    );
+    assert_eq!(
+        w.game("race-1").deadline_history,
+        before,
+        "no orders played"
+    );
+}
+
+/// Issue 29, point 7: "same after ABANDON, LANGUE": the command is done once, the
+/// sign-off is not read, and the reply refuses nothing.
+#[test]
+fn a_sign_off_after_a_seat_command_is_not_read_not_refused() {
+    let mut w = World::new(judge());
+    started(&mut w);
+    let out = w.send(BOB, &tagged(&w, BOB), "LANGUE fr\nMerci,\nNoir\n");
+    let r = reply_to(&out, BOB);
+    no_refusal(&r.body);
+    assert!(r.body.contains("== Non lu =="), "{}", r.body);
+    let g = w.game("race-1");
+    assert_eq!(g.seats[1].language, Some(castellan_engine::Lang::Fr));
+
+    let out = w.send(BOB, &tagged(&w, BOB), "ABANDON\n\nMerci,\nNoir\n");
+    let r = reply_to(&out, BOB);
+    no_refusal(&r.body);
+    assert!(r.body.contains("« Merci, »"), "{}", r.body);
+    assert!(w.game("race-1").seats[1].resigned);
+}
+
+/// Issue 29, point 7: "orders + sign-off, a greeting line before orders": the orders are
+/// applied once, the greeting and the sign-off named as not read.
+#[test]
+fn a_greeting_and_a_sign_off_around_orders_are_not_read() {
+    let mut w = World::new(judge());
+    started(&mut w);
+    let before = w.game("race-1").deadline_history;
+    let out = w.send(
+        ANNA,
+        &tagged(&w, ANNA),
+        "Hi all,\n\nADD 2\n\nThanks,\nBlack\n",
+    );
+    let r = reply_to(&out, ANNA);
+    no_refusal(&r.body);
+    assert!(r.body.contains("1 order line(s) applied"), "{}", r.body);
+    assert!(r.body.contains("line 1: \"Hi all,\""), "{}", r.body);
+    assert!(r.body.contains("line 6: \"Black\""), "{}", r.body);
+    assert_eq!(w.game("race-1").deadline_history, before + 1, "played once");
+    // "Hi, count me in!" before a command is not a refusal either.
+    let out = w.send("carl@example.org", "hello", "Hi, count me in!\nLIST\n");
+    let r = reply_to(&out, "carl@example.org");
+    assert!(!r.body.contains("Not understood"), "{}", r.body);
+    assert!(
+        r.body.contains("line 1: \"Hi, count me in!\""),
+        "{}",
+        r.body
+    );
+}
+
+/// Issue 29, point 7: "a truly unknown line between two commands is still refused with
+/// the line quoted", in a game and outside one.
+#[test]
+fn an_unknown_line_between_two_commands_is_still_refused() {
+    let mut w = World::new(judge());
+    started(&mut w);
+    let out = w.send(ANNA, &tagged(&w, ANNA), "PRESS hi\nFOO bar\nSTATUS\n");
+    let r = reply_to(&out, ANNA);
+    assert!(r.body.contains("Orders for race-1 refused"), "{}", r.body);
+    assert!(r.body.contains("line 2: \"FOO bar\""), "{}", r.body);
+    assert!(!r.body.contains("Not read"), "{}", r.body);
+    let out = w.send("carl@example.org", "x", "HELP\nFOO bar\nLIST\n");
+    let r = reply_to(&out, "carl@example.org");
+    assert!(r.body.contains("== Not understood =="), "{}", r.body);
+    assert!(r.body.contains("line 2: \"FOO bar\""), "{}", r.body);
+}
