@@ -64,7 +64,9 @@ impl Run<'_> {
         }
         let max = self.j.config.max_lines;
         let max_commands = self.j.config.max_commands;
-        let mut chatter = Vec::new();
+        let mut chatter: Vec<Quoted> = Vec::new();
+        // The line of the last command read (chatter after it is a sign-off).
+        let mut last_command = 0;
         let mut counted = 0;
         let mut commands_read = 0;
         for (no, raw) in lines {
@@ -123,10 +125,19 @@ impl Run<'_> {
             match parsed {
                 Some(Ok(cmd)) if !self.is_game_order(&ctx, &cmd, line, from)? => {
                     self.flush(&mut ctx, from)?;
+                    if !matches!(
+                        cmd,
+                        Command::Game(..) | Command::Password(_) | Command::Check(None)
+                    ) {
+                        ctx.acted = true;
+                        last_command = no;
+                    }
                     self.command(&mut ctx, cmd, no, line, from)?;
                 }
                 Some(Err(e)) => {
                     self.flush(&mut ctx, from)?;
+                    ctx.acted = true;
+                    last_command = no;
                     let lang = self.writer_lang(from);
                     let answer = IntakeAnswer::Refused {
                         quoted: Quoted::new(no, line),
@@ -145,11 +156,90 @@ impl Run<'_> {
                 }
             }
         }
+        self.set_aside_unread(&mut ctx, from, true)?;
         self.flush(&mut ctx, from)?;
         if ctx.press.is_some() {
             self.end_press(&mut ctx, from)?;
         }
+        // Outside a game: a greeting anywhere, and whatever follows the last command, is
+        // not read; a line between two commands is not understood.
+        let (mut unread, chatter): (Vec<Quoted>, Vec<Quoted>) = chatter
+            .into_iter()
+            .partition(|q| looks_like_greeting(&q.line) || (ctx.acted && q.no > last_command));
         self.not_understood(chatter, from);
+        unread.append(&mut ctx.unread);
+        if !unread.is_empty() {
+            unread.sort_by_key(|q| q.no);
+            let more = unread.len().saturating_sub(5);
+            unread.truncate(5);
+            let lang = self.writer_lang(from);
+            let answer = IntakeAnswer::Unread {
+                lines: unread,
+                more,
+            };
+            self.answer(lang, "intake", &answer);
+        }
+        Ok(())
+    }
+
+    /// Lines of the game in context that are not orders at all (the game has no order
+    /// word for them) and that the judge leaves unread rather than refuse: a greeting
+    /// before the first order, and what follows the last order (a sign-off, a name); at
+    /// the end of a mail that held a command (`last`), whatever follows it. A line that
+    /// is not an order between two orders is left to the game, which refuses it. Not for
+    /// CHECK, which gives every line's verdict.
+    pub(crate) fn set_aside_unread(
+        &mut self,
+        ctx: &mut Ctx,
+        from: &str,
+        last: bool,
+    ) -> Result<(), StoreError> {
+        let (Some(id), false, false) = (ctx.game.clone(), ctx.bad, ctx.check_mode) else {
+            return Ok(());
+        };
+        if ctx.orders.is_empty() {
+            return Ok(());
+        }
+        let Some(g) = self.take(&id)? else {
+            return Ok(());
+        };
+        // A game master with no seat is asked about the first seat: an order word is one.
+        let seat = g.rec.seat_of(from).unwrap_or(0);
+        let orders: Option<Vec<bool>> = g.session.as_ref().map(|s| {
+            ctx.orders
+                .iter()
+                .map(|(_, l)| s.is_order_line(seat, l))
+                .collect()
+        });
+        self.put(g);
+        let after_command = last && ctx.acted;
+        let keep = match orders {
+            // No game yet (forming): no line is an order; after a command, none is read.
+            None if after_command => 0..0,
+            None => 0..ctx.orders.len(),
+            Some(is_order) => {
+                let first = is_order.iter().position(|o| *o);
+                let end = match is_order.iter().rposition(|o| *o) {
+                    Some(i) => i + 1,
+                    None if after_command => 0,
+                    None => is_order.len(),
+                };
+                // A greeting before the first order.
+                let start = ctx.orders[..first.unwrap_or(end).min(end)]
+                    .iter()
+                    .take_while(|(_, l)| looks_like_greeting(l))
+                    .count();
+                start..end
+            }
+        };
+        let orders = std::mem::take(&mut ctx.orders);
+        for (i, (no, line)) in orders.into_iter().enumerate() {
+            if keep.contains(&i) {
+                ctx.orders.push((no, line));
+            } else {
+                ctx.unread.push(Quoted::new(no, &line));
+            }
+        }
         Ok(())
     }
 
@@ -238,6 +328,38 @@ impl Run<'_> {
         }
         Ok(None)
     }
+}
+
+/// A line that greets rather than orders ("Hi all,", "Bonjour !", "Dear GM"): its first
+/// word is a greeting, or it ends with a comma. Read only when the line is no command
+/// and no order of the game.
+pub(crate) fn looks_like_greeting(line: &str) -> bool {
+    const GREETINGS: [&str; 17] = [
+        "hi",
+        "hello",
+        "hey",
+        "hiya",
+        "howdy",
+        "dear",
+        "greetings",
+        "hallo",
+        "yo",
+        "bonjour",
+        "bonsoir",
+        "salut",
+        "coucou",
+        "cher",
+        "chère",
+        "chers",
+        "chères",
+    ];
+    let line = line.trim();
+    let first = line
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '!')
+        .next()
+        .unwrap_or("")
+        .to_lowercase();
+    line.ends_with(',') || GREETINGS.contains(&first.as_str())
 }
 
 /// The mail's Message-ID, or a stable stand-in from its content (a resend is the same mail).
@@ -379,6 +501,12 @@ pub(crate) enum IntakeAnswer {
         error: commands::CmdError,
     },
     NotUnderstood {
+        lines: Vec<Quoted>,
+        more: usize,
+    },
+    /// Lines neither commands nor orders, set aside unread: a greeting, a sign-off
+    /// (`more`: how many past the first five).
+    Unread {
         lines: Vec<Quoted>,
         more: usize,
     },

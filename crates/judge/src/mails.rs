@@ -204,25 +204,47 @@ impl Run<'_> {
         );
     }
 
+    /// The reply's subject: the mail's own ("Re: ..."), led by the tag of the one game the
+    /// mail was about, with the writer's token when they have one in it (their seat's, or
+    /// the game master's): the reply goes to the writer's address alone, like every mail
+    /// of the game to it, and answering it must work (issue 29). A tag the mail already
+    /// had is kept; one without a token is given the writer's.
     pub(crate) fn reply_subject(&self, from: &str, original: &str) -> String {
-        let (tag, _, _) = subject_tag(original);
-        if tag.is_some() {
-            return original.to_string();
+        let (tag, token, _) = subject_tag(original);
+        let game = match (&tag, self.touched.as_slice()) {
+            (Some(id), _) => self.games.get(id),
+            (None, [(id, _)]) => self.games.get(id),
+            _ => None,
+        };
+        let mine = game.and_then(|g| g.rec.token_of(from).map(|t| (g.rec.id.as_str(), t)));
+        match (tag, token, mine) {
+            (Some(_), Some(_), _) | (Some(_), None, None) => original.to_string(),
+            (Some(id), None, Some((_, t))) => with_token(original, &id, t),
+            (None, _, Some((id, t))) => format!("[{id} #{t}] {original}"),
+            (None, _, None) => match self.touched.as_slice() {
+                [(id, _)] => format!("[{id}] {original}"),
+                _ => original.to_string(),
+            },
         }
-        if let [(id, Some(seat))] = self.touched.as_slice() {
-            if let Some(g) = self.games.get(id) {
-                if let Some(s) = g.rec.seats.get(*seat) {
-                    if s.address.as_deref().map(lower).as_deref() == Some(from) {
-                        return format!("[{id} #{}] {original}", s.token);
-                    }
-                }
-            }
-        }
-        if let [(id, _)] = self.touched.as_slice() {
-            return format!("[{id}] {original}");
-        }
-        original.to_string()
     }
+}
+
+/// `subject` with the token `t` put into its tag `[id ...]` (the first one naming `id`).
+fn with_token(subject: &str, id: &str, t: &str) -> String {
+    let mut from = 0;
+    while let Some(open) = subject[from..].find('[').map(|i| i + from) {
+        let Some(close) = subject[open..].find(']').map(|i| i + open) else {
+            break;
+        };
+        if subject[open + 1..close]
+            .split_whitespace()
+            .any(|w| w.eq_ignore_ascii_case(id))
+        {
+            return format!("{} #{t}{}", &subject[..close], &subject[close..]);
+        }
+        from = close;
+    }
+    subject.to_string()
 }
 
 /// What a notice tells a game's readers (`templates/LANG/notice.txt`, by `event`).
@@ -314,7 +336,8 @@ impl Run<'_> {
         self.section(title.trim().to_string(), body.trim_end().to_string());
     }
 
-    /// Tell `to` (each in their language) what happened in the game.
+    /// Tell `to` (each in their language) what happened in the game; each mail carries
+    /// its reader's own token ([`GameRecord::token_of`]), so a reply to it works.
     pub(crate) fn notify(&mut self, rec: &GameRecord, to: &[String], event: Event) {
         for a in to {
             let lang = self.addr_lang(rec, a);
@@ -325,7 +348,7 @@ impl Run<'_> {
                     .deadline
                     .map(|d| format_long_zoned(d, lang, rec.zone_of(a))),
             };
-            self.send(a, lang, "notice", &ctx, &rec.id, None);
+            self.send(a, lang, "notice", &ctx, &rec.id, rec.token_of(a));
         }
     }
 }

@@ -604,6 +604,18 @@ impl GameRecord {
     pub fn holds_token(&self, token: &str) -> bool {
         self.tokens().any(|t| t == token)
     }
+    /// The token a mail of this game to `address` carries in its subject tag, so that a
+    /// reply to it is authenticated: the seat's own token (a game master who sits too
+    /// gets the seat's, which also proves the game master), else the game master's for the
+    /// game master's address, else none (an observer, a stranger). Never another seat's.
+    pub fn token_of(&self, address: &str) -> Option<&str> {
+        let token = match self.seat_of(address) {
+            Some(s) => self.seats[s].token.as_str(),
+            None if self.gm.eq_ignore_ascii_case(address.trim()) => self.gm_token.as_str(),
+            None => "",
+        };
+        (!token.is_empty()).then_some(token)
+    }
     pub fn seat_of(&self, address: &str) -> Option<usize> {
         self.seats.iter().position(|s| {
             s.address

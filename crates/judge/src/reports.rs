@@ -293,10 +293,11 @@ impl Run<'_> {
                     }
                     Some(g.rec.seats[s].token.clone())
                 }
-                // Observers and the game master read the whole map.
+                // Observers and the game master read the whole map; the game master's
+                // report carries their token, so a reply to it works.
                 None => {
                     ctx.map_changes = None;
-                    None
+                    g.rec.token_of(&to).map(str::to_string)
                 }
             };
             localize(&mut ctx, &g.rec, &to, lang);

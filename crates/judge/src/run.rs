@@ -85,6 +85,13 @@ pub(crate) struct Ctx {
     pub(crate) orders: Vec<(usize, String)>,
     pub(crate) check_mode: bool,
     pub(crate) press: Option<(usize, Vec<String>)>,
+    /// A command other than GAME, PASSWORD or a bare CHECK was read: the lines after the
+    /// last one that are neither commands nor orders (a sign-off) are not read, not
+    /// refused (issue 29).
+    pub(crate) acted: bool,
+    /// Lines set aside unread (a greeting before the orders, a sign-off after them), named
+    /// in the reply.
+    pub(crate) unread: Vec<crate::intake::Quoted>,
 }
 
 impl<'a> Run<'a> {

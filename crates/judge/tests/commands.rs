@@ -25,7 +25,10 @@ fn whole_game_by_mail() {
     for (a, subject) in [
         (
             GM,
-            "[race-1] Turn 1: Anna to move, deadline Thu 18:01 UTC".to_string(),
+            format!(
+                "[race-1 #{}] Turn 1: Anna to move, deadline Thu 18:01 UTC",
+                w.game("race-1").gm_token
+            ),
         ),
         (
             ANNA,
@@ -76,7 +79,7 @@ fn whole_game_by_mail() {
         // Every public report shows each die with its turn and index.
         let public = out
             .iter()
-            .find(|m| m.to == GM && m.subject.starts_with("[race-1] "))
+            .find(|m| m.to == GM && untagged(&m.subject).starts_with("[race-1] "))
             .unwrap();
         assert!(
             public.body.contains("Dice (turn.index: values, in order):"),
@@ -101,7 +104,7 @@ fn whole_game_by_mail() {
     }
     let fin: Vec<_> = fin
         .into_iter()
-        .filter(|m| m.subject.starts_with("[race-1] Game over"))
+        .filter(|m| untagged(&m.subject).starts_with("[race-1] Game over"))
         .collect();
     // "When a game ends: final report, reveal the secret card-stream key".
     assert!(fin[0].body.contains("Secret card-stream key"));
@@ -165,7 +168,7 @@ fn refused_orders_quote_the_line_and_apply_nothing() {
     assert!(b.contains("line 3: \"ADD 7\""), "{b}");
     // The good line after it would roll a die: not checked, so its die is not shown.
     assert!(b.contains("line 4: \"ADD 1\"\n  not checked"), "{b}");
-    assert!(b.contains("Nothing was applied"), "{b}");
+    assert!(b.contains("None of these orders was applied"), "{b}");
     assert!(
         b.contains("line 1: \"Hello judge\""),
         "chatter is quoted: {b}"
@@ -216,7 +219,7 @@ fn press_reaches_everyone() {
     );
     let press: Vec<_> = out
         .iter()
-        .filter(|m| m.subject == "[race-1] Press from Bob")
+        .filter(|m| untagged(&m.subject) == "[race-1] Press from Bob")
         .collect();
     let mut addrs: Vec<&str> = press.iter().map(|m| m.to.as_str()).collect();
     addrs.sort();
@@ -278,7 +281,7 @@ fn resign_and_orders_before_start() {
     assert!(reply_to(&out, ANNA).body.contains("a bot plays your seat"));
     assert!(out
         .iter()
-        .any(|m| m.to == BOB && m.subject == "[race-1] Anna resigned"));
+        .any(|m| m.to == BOB && untagged(&m.subject) == "[race-1] Anna resigned"));
     let g = w.game("race-1");
     assert!(g.seats[0].resigned && g.seats[0].bot);
     // The bot moved for Anna at once: Bob is awaited.
@@ -321,7 +324,7 @@ fn join_fills_open_seats_and_starts() {
         .any(|m| m.to == BOB && m.body.contains("Your password:")));
     assert!(out
         .iter()
-        .any(|m| m.to == GM && m.subject == "[race-1] Bob joined"));
+        .any(|m| m.to == GM && untagged(&m.subject) == "[race-1] Bob joined"));
 }
 
 /// Issue 3 (Commands): the game master's PAUSE, RESUME, EXTEND, REPLACE, KICK, END;
@@ -338,7 +341,7 @@ fn game_master_commands() {
     let out = w.send(GM, "x", &format!("GAME race-1 {gpw}\nPAUSE"));
     assert!(out
         .iter()
-        .any(|m| m.to == ANNA && m.subject == "[race-1] paused"));
+        .any(|m| m.to == ANNA && untagged(&m.subject) == "[race-1] paused"));
     assert_eq!(w.game("race-1").status, Status::Paused);
     assert!(w.tick_at(d + 3600).is_empty(), "no deadline while paused");
     let out = w.send(ANNA, "x", &format!("GAME race-1 {apw}\nADD 1"));
@@ -609,7 +612,7 @@ fn a_french_game_and_french_command_words() {
         .any(|(k, _)| k == "X-Castellan-Token"));
     let report = out
         .iter()
-        .find(|m| m.to == GM && m.subject.starts_with("[race-1] Tour 1"))
+        .find(|m| m.to == GM && untagged(&m.subject).starts_with("[race-1] Tour 1"))
         .expect("a French report to the game master");
     assert!(report.body.contains("Échéance : jeudi"), "{}", report.body);
     let out = w.send("zoe@example.org", "aide", "AIDE");

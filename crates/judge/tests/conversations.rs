@@ -346,8 +346,16 @@ fn every_mail_kind_and_answer_appears_in_a_conversation() {
         ),
         ("en", "OrdersAnswer::Checked", "CHECK applies nothing"),
         ("fr", "OrdersAnswer::Checked", "VÉRIFIER n'applique rien"),
-        ("en", "OrdersAnswer::Refused", "Nothing was applied"),
-        ("fr", "OrdersAnswer::Refused", "Rien n'a été appliqué"),
+        (
+            "en",
+            "OrdersAnswer::Refused",
+            "None of these orders was applied",
+        ),
+        (
+            "fr",
+            "OrdersAnswer::Refused",
+            "Aucun de ces ordres n'a été appliqué",
+        ),
         (
             "en",
             "CreateAnswer::Created",
@@ -401,6 +409,16 @@ fn every_mail_kind_and_answer_appears_in_a_conversation() {
             "fr",
             "IntakeAnswer::NotUnderstood",
             "Ces lignes ne sont pas des commandes",
+        ),
+        (
+            "en",
+            "IntakeAnswer::Unread",
+            "These lines are neither commands nor orders",
+        ),
+        (
+            "fr",
+            "IntakeAnswer::Unread",
+            "Ces lignes ne sont ni des commandes ni des ordres",
         ),
         (
             "en",

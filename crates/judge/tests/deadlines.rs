@@ -37,7 +37,7 @@ fn deadline_miss_plays_the_default() {
         public.body
     );
     assert!(
-        public.subject.starts_with("[race-1] Turn 2: Bob to move"),
+        untagged(&public.subject).starts_with("[race-1] Turn 2: Bob to move"),
         "{}",
         public.subject
     );
@@ -74,7 +74,7 @@ fn repeated_misses_put_the_seat_in_civil_disorder_until_the_player_writes() {
     );
     let notice = to(&out, GM)
         .into_iter()
-        .find(|m| m.subject == "[race-1] Anna is in civil disorder")
+        .find(|m| untagged(&m.subject) == "[race-1] Anna is in civil disorder")
         .expect("the GM is told");
     assert!(
         notice.body.contains("missed 2 deadlines"),

@@ -20,6 +20,10 @@ pub trait Session: Send {
     }
     fn submit(&mut self, seat: Seat, text: &str, lang: Lang) -> Result<Narration, Refused>;
     fn check(&self, seat: Seat, text: &str, lang: Lang) -> Vec<LineCheck>;
+    /// Does `line` start like an order of this game (legal or not)? `false` for a line
+    /// with no order word at all ([`OrderError::not_an_order`]: a greeting, a signature),
+    /// which the judge may leave unread rather than refuse.
+    fn is_order_line(&self, seat: Seat, line: &str) -> bool;
     fn play_default(&mut self, seat: Seat) -> Result<Narration, String>;
     fn play_bot(&mut self, seat: Seat) -> Result<Narration, String>;
     /// The order line a bot would send for `seat` now.
@@ -81,6 +85,9 @@ impl<R: Rules> Session for Table<R> {
     }
     fn check(&self, seat: Seat, text: &str, lang: Lang) -> Vec<LineCheck> {
         Table::check(self, seat, text, lang)
+    }
+    fn is_order_line(&self, seat: Seat, line: &str) -> bool {
+        !matches!(self.state.parse(seat, line.trim()), Err(e) if e.not_an_order)
     }
     fn play_default(&mut self, seat: Seat) -> Result<Narration, String> {
         Table::play_default(self, seat).map_err(|e| e.message)

@@ -81,6 +81,7 @@ impl Run<'_> {
     /// Send the order lines gathered so far (for the game in context) to the game, or
     /// check them (CHECK), and answer.
     pub(crate) fn flush(&mut self, ctx: &mut Ctx, from: &str) -> Result<(), StoreError> {
+        self.set_aside_unread(ctx, from, false)?;
         if ctx.orders.is_empty() {
             return Ok(());
         }

@@ -37,7 +37,9 @@ impl Run<'_> {
                 text: text.to_string(),
             };
             let lang = self.addr_lang(&g.rec, &to);
-            self.send(&to, lang, "press", &ctx, &id, None);
+            // Each reader's own token (never the writer's or another seat's).
+            let token = g.rec.token_of(&to);
+            self.send(&to, lang, "press", &ctx, &id, token);
         }
         let name = name.as_deref().unwrap_or("game master");
         self.glog(&id, "press", format!("{name}: {text}"));

@@ -156,3 +156,14 @@ pub fn mentions_a_card(s: &str) -> bool {
     s.match_indices("card ")
         .any(|(i, _)| s[i + 5..].starts_with(|c: char| c.is_ascii_digit()))
 }
+
+/// A subject without the token of its tag: "[race-1 #k3j9x] Turn 1" -> "[race-1] Turn 1"
+/// (every mail about a game carries its reader's token: tests/replies.rs checks whose).
+pub fn untagged(subject: &str) -> String {
+    match (subject.find(" #"), subject.find(']')) {
+        (Some(hash), Some(close)) if hash < close => {
+            format!("{}{}", &subject[..hash], &subject[close..])
+        }
+        _ => subject.to_string(),
+    }
+}
