@@ -148,9 +148,11 @@ struct SeatWatch {
     reported_deadline: Option<i64>,
 }
 
-const REFUSALS: [&str; 4] = [
+const REFUSALS: [&str; 6] = [
     "Nothing was applied",
     "Rien n'a été appliqué",
+    "None of these orders was applied",
+    "Aucun de ces ordres n'a été appliqué",
     "Nothing to do",
     "Rien à faire",
 ];

@@ -213,10 +213,22 @@ impl Run<'_> {
         });
         self.put(g);
         let after_command = last && ctx.acted;
+        let mut hello = false;
         let keep = match orders {
             // No game yet (forming): no line is an order; after a command, none is read.
             None if after_command => 0..0,
             None => 0..ctx.orders.len(),
+            // No line is an order and every one reads as prose ("Hi, count me in!", "I'm
+            // back!", a name): a hello, not orders to refuse. The writer is answered with
+            // what the game asks of them.
+            Some(is_order)
+                if !after_command
+                    && is_order.iter().all(|o| !o)
+                    && ctx.orders.iter().all(|(_, l)| looks_like_prose(l)) =>
+            {
+                hello = true;
+                0..0
+            }
             Some(is_order) => {
                 let first = is_order.iter().position(|o| *o);
                 let end = match is_order.iter().rposition(|o| *o) {
@@ -240,6 +252,34 @@ impl Run<'_> {
                 ctx.unread.push(Quoted::new(no, &line));
             }
         }
+        if hello {
+            self.answer_hello(ctx, from)?;
+        }
+        Ok(())
+    }
+
+    /// A seat's mail with no order and no command (a hello, a confirmation, "I'm back"):
+    /// once its credentials are checked, the writer gets what the game asks of them now,
+    /// with the deadline (issue 29: a named player who confirms gets their question).
+    fn answer_hello(&mut self, ctx: &Ctx, from: &str) -> Result<(), StoreError> {
+        let Some(id) = ctx.game.clone() else {
+            return Ok(());
+        };
+        let Some(mut g) = self.take(&id)? else {
+            return Ok(());
+        };
+        // Without credentials the lines are only named as not read: nothing private goes
+        // to an address that may be forged.
+        if let Ok(Some(seat)) = self.auth(&mut g, ctx, from)?.map(|w| w.seat) {
+            let awaited = g
+                .session
+                .as_ref()
+                .is_some_and(|s| s.awaiting().contains(&seat));
+            if awaited && g.rec.status == Status::Running {
+                self.question_mail(&g, seat);
+            }
+        }
+        self.put(g);
         Ok(())
     }
 
@@ -360,6 +400,38 @@ pub(crate) fn looks_like_greeting(line: &str) -> bool {
         .unwrap_or("")
         .to_lowercase();
     line.ends_with(',') || GREETINGS.contains(&first.as_str())
+}
+
+/// A line a person writes to people, not orders: a greeting, a sign-off ("Thanks",
+/// "Cheers"), a sentence (it ends with punctuation), or a name alone (one capitalised
+/// word). Order words are never capitalised words alone nor end a line with "!" or ".".
+pub(crate) fn looks_like_prose(line: &str) -> bool {
+    const SIGN_OFFS: [&str; 10] = [
+        "thanks",
+        "thank",
+        "cheers",
+        "regards",
+        "best",
+        "merci",
+        "cordialement",
+        "amitiés",
+        "bises",
+        "ok",
+    ];
+    let line = line.trim();
+    let first = line
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '!' || c == '.')
+        .next()
+        .unwrap_or("")
+        .to_lowercase();
+    let a_name = !line.contains(char::is_whitespace)
+        && line.chars().next().is_some_and(char::is_uppercase)
+        && line.chars().skip(1).all(|c| c.is_lowercase() || c == '-')
+        && line.chars().count() <= 24;
+    looks_like_greeting(line)
+        || SIGN_OFFS.contains(&first.as_str())
+        || line.ends_with(['!', '?', '.', ';', ':', ')'])
+        || a_name
 }
 
 /// The mail's Message-ID, or a stable stand-in from its content (a resend is the same mail).

@@ -52,6 +52,9 @@ impl Run<'_> {
                 } else {
                     session.play_default(seat).is_ok()
                 };
+                // The turn went through a seat the judge plays: whoever is awaited after
+                // it is awaited anew (asked, with a new deadline), even the same seat.
+                g.forced |= played;
                 if !played {
                     self.log.push(LogLine {
                         game: id.clone(),
@@ -151,8 +154,8 @@ impl Run<'_> {
             }
             // What the writer alone learnt by their mail goes in their reply; and what
             // they are asked now, when their orders left them awaited for something else.
-            if let Some(w) = writer.filter(|w| !t.ask.contains(w) && !t.resumed.contains(w)) {
-                if g.ask_writer && session_awaits(g, w) {
+            if let Some(w) = writer.filter(|w| !t.ask.contains(w)) {
+                if (g.ask_writer || t.resumed.contains(&w)) && session_awaits(g, w) {
                     self.question_mail(g, w);
                 } else {
                     self.private_news(g, w);
