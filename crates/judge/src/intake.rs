@@ -166,8 +166,8 @@ impl Run<'_> {
         let (mut unread, chatter): (Vec<Quoted>, Vec<Quoted>) = chatter
             .into_iter()
             .partition(|q| looks_like_greeting(&q.line) || (ctx.acted && q.no > last_command));
-        self.not_understood(chatter, from);
         unread.append(&mut ctx.unread);
+        self.not_understood(chatter, from, !unread.is_empty());
         if !unread.is_empty() {
             unread.sort_by_key(|q| q.no);
             let more = unread.len().saturating_sub(5);
@@ -222,7 +222,8 @@ impl Run<'_> {
             // back!", a name): a hello, not orders to refuse. The writer is answered with
             // what the game asks of them.
             Some(is_order)
-                if !after_command
+                if last
+                    && !ctx.acted
                     && is_order.iter().all(|o| !o)
                     && ctx.orders.iter().all(|(_, l)| looks_like_prose(l)) =>
             {
@@ -271,11 +272,21 @@ impl Run<'_> {
         // Without credentials the lines are only named as not read: nothing private goes
         // to an address that may be forged.
         if let Ok(Some(seat)) = self.auth(&mut g, ctx, from)?.map(|w| w.seat) {
-            let awaited = g
-                .session
-                .as_ref()
-                .is_some_and(|s| s.awaiting().contains(&seat));
-            if awaited && g.rec.status == Status::Running {
+            let awaiting = match (&g.session, g.rec.status) {
+                (Some(s), Status::Running) => s.awaiting(),
+                _ => Vec::new(),
+            };
+            let asked = awaiting.contains(&seat);
+            let lang = self.seat_lang(&g.rec, seat);
+            let answer = IntakeAnswer::Hello {
+                game: g.rec.id.clone(),
+                name: g.rec.seats[seat].name.clone(),
+                asked,
+                waiting_for: awaiting.iter().map(|s| seat_name(&g.rec, *s)).collect(),
+                forming: g.rec.status == Status::Forming,
+            };
+            self.answer(lang, "intake", &answer);
+            if asked {
                 self.question_mail(&g, seat);
             }
         }
@@ -316,14 +327,14 @@ impl Run<'_> {
     }
 
     /// Lines outside any game that are not commands; or, for an empty mail, what to do.
-    fn not_understood(&mut self, mut lines: Vec<Quoted>, from: &str) {
+    fn not_understood(&mut self, mut lines: Vec<Quoted>, from: &str, unread: bool) {
         let lang = self.writer_lang(from);
         if !lines.is_empty() {
             let more = lines.len().saturating_sub(5);
             lines.truncate(5);
             self.answer(lang, "intake", &IntakeAnswer::NotUnderstood { lines, more });
         }
-        if self.sections.is_empty() {
+        if self.sections.is_empty() && !unread {
             self.answer(lang, "intake", &IntakeAnswer::NothingToDo);
         }
     }
@@ -540,6 +551,15 @@ impl Quoted {
 #[derive(Clone, Debug, serde::Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub(crate) enum IntakeAnswer {
+    /// A seat's mail with nothing to do (a hello, a confirmation): whether the game waits
+    /// for them now (then their question follows, with the deadline) or for whom.
+    Hello {
+        game: String,
+        name: String,
+        asked: bool,
+        waiting_for: Vec<String>,
+        forming: bool,
+    },
     TooManyMails {
         limit: u32,
     },

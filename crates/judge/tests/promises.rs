@@ -1,0 +1,83 @@
+//! Issue 29: the promises a player relies on, each shown on the toy game (the player
+//! simulator, `castellan simulate --by-mail`, checks them over thousands of games).
+
+mod common;
+use common::*;
+
+/// Issue 29, point 4: "When he does confirm ('Hi, count me in!') he gets an error and not
+/// his pending question." A seat's mail of prose only is not refused as orders: it is
+/// answered with what the game asks of them and the deadline.
+#[test]
+fn a_confirmation_alone_gets_the_pending_question_not_an_error() {
+    let mut w = World::new(judge());
+    let created = started(&mut w);
+    let (_, anna_token) = creds(&created, ANNA);
+    let out = w.send(
+        ANNA,
+        &format!("Re: [race-1 #{anna_token}] Welcome"),
+        "Hi, count me in!\n\nAnna",
+    );
+    let r = reply_to(&out, ANNA);
+    assert!(!r.body.contains("refused"), "{}", r.body);
+    assert!(!r.body.contains("Nothing to do"), "{}", r.body);
+    assert!(r.body.contains("race-1: Anna, you are in"), "{}", r.body);
+    // Anna is awaited: her reply asks her, with the deadline.
+    let deadline = w.game("race-1").deadline.unwrap();
+    assert!(r.body.contains("You are asked"), "{}", r.body);
+    assert!(
+        r.body.contains(&format_short(deadline)) || r.body.contains(&format_long(deadline)),
+        "{}",
+        r.body
+    );
+    assert_eq!(w.game("race-1").seats[0].misses, 0);
+    // Bob is not awaited: told so, nothing private of Anna's.
+    let (_, bob_token) = creds(&created, BOB);
+    let out = w.send(
+        BOB,
+        &format!("Re: [race-1 #{bob_token}] Welcome"),
+        "Hello! I'm in.",
+    );
+    let r = reply_to(&out, BOB);
+    assert!(
+        r.body.contains("The game waits for Anna, not for you"),
+        "{}",
+        r.body
+    );
+    assert!(!mentions_a_card(&r.body), "{}", r.body);
+    // The same words without a token say nothing private and change nothing.
+    let before = w.game("race-1");
+    let out = w.send(ANNA, "Re: [race-1] Welcome", "Hi, count me in!");
+    assert!(out.iter().all(|m| !mentions_a_card(&m.body)));
+    assert_eq!(w.game("race-1").seats, before.seats);
+}
+
+/// Issue 29, point 8: "The game master's PROCESS before the deadline is recorded as a
+/// missed deadline in the player's public RECORD". PROCESS plays the default but counts
+/// no miss, and the report says the game master ended the phase.
+#[test]
+fn process_is_never_a_players_miss() {
+    let mut w = World::new(judge());
+    let created = started(&mut w);
+    let (_, gm_token) = creds(&created, GM);
+    let out = w.send(GM, &format!("Re: [race-1 #{gm_token}] go"), "PROCESS");
+    let g = w.game("race-1");
+    assert_eq!(g.seats[0].misses, 0, "PROCESS is not Anna's miss");
+    assert!(!g.seats[0].disorder && !g.seats[0].bot);
+    let bob = to(&out, BOB);
+    assert!(
+        bob.iter().any(|m| m
+            .body
+            .contains("The game master ended the phase early (PROCESS, not a miss): for Anna")),
+        "{bob:#?}"
+    );
+    // Twice more: still no miss, no disorder.
+    for _ in 0..2 {
+        w.send(GM, &format!("Re: [race-1 #{gm_token}] go"), "PROCESS");
+    }
+    let g = w.game("race-1");
+    assert!(
+        g.seats.iter().all(|s| s.misses == 0 && !s.disorder),
+        "{:?}",
+        g.seats
+    );
+}
