@@ -111,6 +111,15 @@ impl Snapshot {
         }
     }
 
+    /// Awaited, or awaited when the game resumes: a pause does not make a seat's question
+    /// new (they were asked before it).
+    fn awaiting_or_paused(&self) -> Vec<usize> {
+        match (&self.session, self.status()) {
+            (Some(s), Some(Status::Running | Status::Paused)) => s.awaiting(),
+            _ => Vec::new(),
+        }
+    }
+
     /// What a seat is awaited for: the dice turn and its prompts' kinds.
     fn key(&self, seat: usize) -> Option<AskKey> {
         let s = self.session.as_ref()?;
@@ -207,7 +216,7 @@ pub fn check(
     let session = after.session.as_deref();
     for s in 0..rec.seats.len() {
         let w = &mut watch.seats[s];
-        let key = if awaiting.contains(&s) {
+        let key = if after.awaiting_or_paused().contains(&s) {
             after.key(s)
         } else {
             None
@@ -218,6 +227,9 @@ pub fn check(
             w.reported_ask = false;
         }
         let Some(key) = key else { continue };
+        if !awaiting.contains(&s) {
+            continue;
+        }
         let lang = seat_lang(rec, s, judge);
         let mine = to_seat(s);
         if let Some(session) = session {

@@ -200,6 +200,11 @@ impl Judge {
             let lang = run.writer_lang(&from);
             run.answer(lang, "intake", &IntakeAnswer::TooLong { limit, lines });
         }
+        // A first mail from an address confirms the seats it was named to (issue 29): a
+        // game whose named players have all confirmed starts, before the mail is read.
+        if store.sender(&from)?.is_none() && !is_stop(mail) {
+            run.confirm_seats(&from)?;
+        }
         match readable {
             Some(body) => {
                 let cut = Inbound {
@@ -505,4 +510,14 @@ fn readable_start(mail: &Inbound, max: usize) -> Option<String> {
         head
     };
     Some(head.trim_end().to_string())
+}
+
+/// Does the mail say STOP (its subject or a line of its own: STOP, UNSUBSCRIBE,
+/// DÉSABONNER)? Such a first mail confirms no seat.
+fn is_stop(mail: &Inbound) -> bool {
+    let stop = |l: &str| {
+        let w = crate::intake::strip_re(l.trim()).trim().to_uppercase();
+        matches!(w.as_str(), "STOP" | "UNSUBSCRIBE" | "DESABONNER" | "DÉSABONNER")
+    };
+    stop(&mail.subject) || mail.body.lines().any(stop)
 }

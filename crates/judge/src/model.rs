@@ -324,6 +324,11 @@ pub struct SeatRecord {
     pub vacation_days: u32,
     /// A bot plays this seat (after a KICK or a RESIGN) until REPLACE.
     pub bot: bool,
+    /// Named by CREATE and not confirmed: the address never wrote to the judge, so the
+    /// game waits for its first mail before it starts (docs/rules/absence.md; the game
+    /// master's START starts it without them).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unconfirmed: bool,
     /// Civil disorder (docs/rules/absence.md): the seat missed `max_misses` deadlines in a
     /// row; the rules' passive default is played for it at once, until its player writes.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -629,6 +634,20 @@ impl GameRecord {
             .get(&address.to_ascii_lowercase())
             .map(String::as_str)
     }
+    /// Every seat taken and every named player confirmed: the game may start.
+    pub fn ready_to_start(&self) -> bool {
+        self.open_seats() == 0 && !self.seats.iter().any(|s| s.unconfirmed)
+    }
+
+    /// The names of the seats whose players have not confirmed yet.
+    pub fn unconfirmed(&self) -> Vec<String> {
+        self.seats
+            .iter()
+            .filter(|s| s.unconfirmed)
+            .map(|s| s.name.clone())
+            .collect()
+    }
+
     pub fn open_seats(&self) -> usize {
         self.seats.iter().filter(|s| s.address.is_none()).count()
     }

@@ -161,6 +161,34 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// The first mail from `from`: the seats it was named to are confirmed, and a game
+    /// whose named players have all confirmed starts (its report asks everyone).
+    pub(crate) fn confirm_seats(&mut self, from: &str) -> Result<(), StoreError> {
+        for id in self.store.games_of_address(from)? {
+            let Some(mut g) = self.take(&id)? else {
+                continue;
+            };
+            let mut confirmed = false;
+            for s in g.rec.seats.iter_mut() {
+                if s.unconfirmed && s.address.as_deref().map(lower).as_deref() == Some(from) {
+                    s.unconfirmed = false;
+                    confirmed = true;
+                }
+            }
+            if confirmed {
+                g.keep = true;
+                self.glog(&id, "confirmed", format!("{from} confirmed"));
+                if g.rec.status == Status::Forming && g.rec.ready_to_start() {
+                    if let Err(e) = self.start(&mut g) {
+                        self.glog(&id, "error", format!("cannot start: {e}"));
+                    }
+                }
+            }
+            self.put(g);
+        }
+        Ok(())
+    }
+
     /// Does `addr` hold a seat in (or run) game `id`, not over?
     fn plays_in(&mut self, id: &str, addr: &str) -> Result<bool, StoreError> {
         let Some(g) = self.take(id)? else {

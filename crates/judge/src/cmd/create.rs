@@ -38,7 +38,17 @@ impl Run<'_> {
         let raw = CreateArgs::read(args, &self.j.config)?;
         let setup = GameSetup::resolve(raw, &info).map_err(|e| vec![e])?;
         let id = self.next_id(info.name)?;
-        let (rec, welcomes, gm_pw, join_pw) = self.new_record(&id, gm, &info, setup);
+        let (mut rec, welcomes, gm_pw, join_pw) = self.new_record(&id, gm, &info, setup);
+        // A named address that never wrote to the judge must confirm before the game
+        // starts (issue 29): it is asked nothing it cannot receive.
+        if self.j.config.confirm_addresses {
+            for s in rec.seats.iter_mut() {
+                if let Some(a) = s.address.as_deref().map(lower) {
+                    s.unconfirmed = a != lower(gm)
+                        && self.store.sender(&a).map_err(CreateFailure::Store)?.is_none();
+                }
+            }
+        }
         self.mail_gm_welcome(&rec, gm, &gm_pw, join_pw);
         for (name, addr, pw, token) in welcomes {
             self.welcome(&rec, &name, &addr, &pw, &token);
@@ -62,7 +72,7 @@ impl Run<'_> {
             forced: false,
             ask_writer: false,
         };
-        if open == 0 {
+        if g.rec.ready_to_start() {
             self.start(&mut g)
                 .map_err(|why| vec![CreateError::CannotStart { why }])?;
         }
@@ -169,6 +179,7 @@ impl Run<'_> {
             token: gm_token.clone(),
             judge: self.j.config.address.clone(),
             join_password: join_pw,
+            waiting: false,
         };
         let lang = self.game_lang(rec);
         self.send(gm, lang, "welcome", &ctx, &id, Some(&gm_token));
@@ -194,6 +205,7 @@ impl Run<'_> {
             token: token.to_string(),
             judge: self.j.config.address.clone(),
             join_password: None,
+            waiting: rec.seat_of(addr).is_some_and(|s| rec.seats[s].unconfirmed),
         };
         let lang = self.addr_lang(rec, addr);
         self.send(addr, lang, "welcome", &ctx, &rec.id, Some(token));
@@ -268,7 +280,12 @@ impl Run<'_> {
         let answer = match self.create(from, game, args) {
             Ok(game) => {
                 self.touched.push((game.clone(), None));
-                CreateAnswer::Created { game }
+                let waiting_for = self
+                    .games
+                    .get(&game)
+                    .map(|g| g.rec.unconfirmed())
+                    .unwrap_or_default();
+                CreateAnswer::Created { game, waiting_for }
             }
             Err(CreateFailure::Refused(errors)) => CreateAnswer::Refused {
                 quoted: Quoted::new(no, line),
@@ -287,6 +304,8 @@ impl Run<'_> {
 pub(crate) enum CreateAnswer {
     Created {
         game: String,
+        /// Named players who must confirm (write once) before the game starts.
+        waiting_for: Vec<String>,
     },
     /// Not a creator; `listed`: the address is, but the creator password was missing
     /// or wrong.
@@ -384,6 +403,7 @@ fn open_seat(i: usize) -> SeatRecord {
         vacation_until: None,
         vacation_days: 0,
         bot: false,
+        unconfirmed: false,
         disorder: false,
         resigned: false,
         language: None,
@@ -638,4 +658,7 @@ pub(crate) struct Welcome {
     pub token: String,
     pub judge: String,
     pub join_password: Option<String>,
+    /// The game waits for this player's first mail to start (issue 29).
+    #[serde(default)]
+    pub waiting: bool,
 }

@@ -95,7 +95,7 @@ impl Run<'_> {
         }
         self.seat_joiner(&mut g, from, &name);
         let id = g.rec.id.clone();
-        let starts = g.rec.open_seats() == 0;
+        let starts = g.rec.ready_to_start();
         let answer = JoinAnswer::Joined {
             game: id.clone(),
             name: name.clone(),
