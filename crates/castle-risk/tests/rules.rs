@@ -1574,3 +1574,49 @@ fn rule4_a_second_general_is_the_players_choice() {
         }
     }
 }
+
+/// Rule 5: "Vous ne pouvez attaquer que depuis un de vos territoires vers un territoire
+/// ennemi adjacent" (seed 000). CHECK of a mail whose first line rolls dice still refuses,
+/// after it, an attack on a territory the player already holds (no roll in their own turn
+/// takes it from them) and an unknown name, and calls a line it cannot fault "past chance",
+/// never "legal". Issue 29 point 10: such a line was answered "legal so far".
+#[test]
+fn check_after_a_dice_line_refuses_an_attack_on_ones_own_territory() {
+    use castellan_engine::LineVerdict;
+    let mut tb = table("past-chance", 2, Options::default());
+    tb.state = position(
+        2,
+        &["Paris", "London"],
+        &[
+            ("Gascony", 0, 1),
+            ("Brittany", 1, 3),
+            ("Ireland", 0, 5),
+            ("Wales", 1, 1),
+        ],
+    );
+    let before = serde_json::to_string(&tb).unwrap();
+    let v = tb.check(
+        0,
+        "ATTACK Wales FROM Ireland\nATTACK Gascony FROM Ireland\nATTACK Brittany FROM Gascony\nATTACK Atlantis FROM Ireland",
+        castellan_engine::Lang::En,
+    );
+    assert_eq!(v[0].verdict, LineVerdict::NeedsDice, "{v:?}");
+    match &v[1].verdict {
+        LineVerdict::Err { message, hint } => {
+            assert!(message.contains("Gascony is yours"), "{message}");
+            assert!(hint.is_some());
+        }
+        other => panic!("attacking one's own territory after a dice line: {other:?}"),
+    }
+    assert_eq!(v[2].verdict, LineVerdict::PastChance);
+    assert!(
+        matches!(v[3].verdict, LineVerdict::Err { .. }),
+        "{:?}",
+        v[3]
+    );
+    assert_eq!(
+        serde_json::to_string(&tb).unwrap(),
+        before,
+        "CHECK changes nothing"
+    );
+}

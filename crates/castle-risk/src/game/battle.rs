@@ -4,6 +4,29 @@
 use super::*;
 
 impl CastleRisk {
+    fn attack_on_own(to: T) -> OrderError {
+        err(
+            format!("{} is yours", Self::tname(to)),
+            format!("{} est à vous", cap(&text::le(to))),
+            "attack a territory held by another player",
+            "attaquez un territoire occupé par un autre joueur",
+        )
+    }
+
+    /// CHECK of a line after one that rolls dice (`Rules::check_past_chance`), from the state
+    /// before them: an attack, by land or by sea, on a territory the seat already holds (no
+    /// roll in a player's own turn takes a territory from them).
+    pub(crate) fn attack_past_chance(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
+        match order {
+            Order::Attack { to, .. } | Order::Sail { to, .. }
+                if self.board[*to].owner == Some(seat) =>
+            {
+                Err(Self::attack_on_own(*to))
+            }
+            _ => Ok(()),
+        }
+    }
+
     pub(crate) fn check_attack(&self, seat: Seat, from: T, to: T) -> Result<Seat, OrderError> {
         if self.board[from].owner != Some(seat) {
             return Err(err(
@@ -20,12 +43,7 @@ impl CastleRisk {
             ));
         };
         if def == seat {
-            return Err(err(
-                format!("{} is yours", Self::tname(to)),
-                format!("{} est à vous", cap(&text::le(to))),
-                "attack a territory held by another player",
-                "attaquez un territoire occupé par un autre joueur",
-            ));
+            return Err(Self::attack_on_own(to));
         }
         if self.truce_between(seat, def) {
             return Err(oe(
