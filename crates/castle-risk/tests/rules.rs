@@ -548,12 +548,7 @@ fn rule5_battle_ties_to_the_defender_and_move_in() {
         &["Paris", "London"],
         &[("Gascony", 0, 8), ("Brittany", 1, 2)],
     );
-    run(
-        &mut g,
-        0,
-        "ATTACK Brittany FROM Gascony THEN MOVE 1",
-        &mut d,
-    );
+    run(&mut g, 0, "ATTACK Brittany FROM Gascony", &mut d);
     assert_eq!(g.board[t("Brittany")].owner, Some(0));
     assert_eq!(
         g.board[t("Brittany")].armies,
@@ -561,6 +556,66 @@ fn rule5_battle_ties_to_the_defender_and_move_in() {
         "3 dice rolled: at least 3 move in"
     );
     assert_eq!(g.board[t("Gascony")].armies, 5);
+}
+
+/// Seed 000, "Annexion d'un Territoire": "vous devez déplacer au moins autant d'armées
+/// (depuis le territoire duquel vous avez attaqué) que le nombre de dés que vous avez jetés".
+/// `THEN MOVE 1` on an attack that rolls 3 dice is refused before any die, quoting the
+/// least and how to write it (issue 29 point 10: it moved 3 without a word); with `WITH 1
+/// DICE` it is the rule and moves 1; a game of rules revision 1 (stored before) still plays
+/// it as it did.
+#[test]
+fn rule5_a_move_in_below_the_dice_rolled_is_refused() {
+    let mut g = position(
+        2,
+        &["Paris", "London"],
+        &[("Gascony", 0, 8), ("Brittany", 1, 2)],
+    );
+    let mut d = any_dice();
+    let e = refused(
+        &mut g,
+        0,
+        "ATTACK Brittany FROM Gascony THEN MOVE 1",
+        &mut d,
+    );
+    assert!(
+        e.message.contains("MOVE 1: this attack rolls 3 dice, and a conquest moves in at least as many armies as dice last rolled"),
+        "{}",
+        e.message
+    );
+    assert_eq!(
+        e.hint.as_deref(),
+        Some("write THEN MOVE 3 or more, or WITH 1 DIE THEN MOVE 1")
+    );
+    let e = refused(
+        &mut g,
+        0,
+        "ATTAQUE Bretagne DEPUIS Gascogne PUIS DÉPLACER 2",
+        &mut d,
+    );
+    assert!(
+        e.message_in(castellan_engine::Lang::Fr)
+            .contains("DÉPLACER 2 : cette attaque lance 3 dés"),
+        "{e:?}"
+    );
+    // The hint's own line is legal and moves 1.
+    run(
+        &mut g,
+        0,
+        "ATTACK Brittany FROM Gascony WITH 1 DIE THEN MOVE 1 FOR 1 ROLL",
+        &mut any_dice(),
+    );
+    // A game stored under revision 1 is replayed as it was played: no refusal.
+    let mut old = position(
+        2,
+        &["Paris", "London"],
+        &[("Gascony", 0, 8), ("Brittany", 1, 2)],
+    );
+    old.options.revision = 1;
+    let o = old
+        .parse(0, "ATTACK Brittany FROM Gascony THEN MOVE 1")
+        .unwrap();
+    assert!(old.apply_order(0, &o, &mut any_dice()).is_ok());
 }
 
 /// Rule 5: "from an own territory with ≥ 2 armies to an adjacent or dotted-line enemy territory".

@@ -97,6 +97,7 @@ impl CastleRisk {
             ));
         }
         self.check_dice(from, to, plan.dice, self.board[from].armies, false)?;
+        self.check_move_in(from, to, &plan)?;
         let p = PendingAttack {
             attacker: seat,
             from,
@@ -564,6 +565,58 @@ impl CastleRisk {
     pub(crate) fn general_again(&self, seat: Seat, word: Option<bool>) -> bool {
         word.or(self.players[seat].standing.general_again)
             .unwrap_or(DEFAULT_GENERAL_AGAIN)
+    }
+
+    /// `MOVE n` against the rule. "vous devez déplacer au moins autant d'armées (depuis le
+    /// territoire duquel vous avez attaqué) que le nombre de dés que vous avez jetés": a
+    /// MOVE below the dice the attack's first roll throws (the most allowed, or `WITH n
+    /// DICE`) is refused, never raised in silence (the dice of later rolls never grow, so
+    /// a MOVE the first roll allows is never raised). Rules revision 2 on.
+    pub(crate) fn check_move_in(
+        &self,
+        from: T,
+        to: T,
+        plan: &AttackPlan,
+    ) -> Result<(), OrderError> {
+        let castellan_engine::assault::MoveIn::Exactly(n) = plan.move_in else {
+            return Ok(());
+        };
+        if self.options.revision < 2 {
+            return Ok(());
+        }
+        let castle = self.board[to]
+            .owner
+            .is_some_and(|o| self.players[o].castle == Some(to));
+        let armies = self.board[from].armies;
+        let first = plan
+            .dice_now(max_attack_dice(armies, if castle { 2 } else { 3 }), armies)
+            .max(1);
+        if n >= first {
+            return Ok(());
+        }
+        let dies = |k: u32| if k == 1 { "die" } else { "dice" };
+        let des = |k: u32| if k == 1 { "dé" } else { "dés" };
+        // Fewer dice to move fewer in (the parser reads DÉS, not DÉ).
+        let (or_en, or_fr) = if n >= 1 {
+            (
+                format!(", or WITH {n} {} THEN MOVE {n}", dies(n).to_uppercase()),
+                format!(", ou AVEC {n} DÉS PUIS DÉPLACER {n}"),
+            )
+        } else {
+            (String::new(), String::new())
+        };
+        Err(err(
+            format!(
+                "MOVE {n}: this attack rolls {first} {}, and a conquest moves in at least as many armies as dice last rolled",
+                dies(first)
+            ),
+            format!(
+                "DÉPLACER {n} : cette attaque lance {first} {}, et une conquête déplace au moins autant d'armées que de dés lancés en dernier",
+                des(first)
+            ),
+            format!("write THEN MOVE {first} or more{or_en}"),
+            format!("écrivez PUIS DÉPLACER {first} ou plus{or_fr}"),
+        ))
     }
 
     /// `WITH n DICE` against the rule. "vous pouvez jeter un, deux, ou trois dés rouges ...
