@@ -1031,6 +1031,71 @@ fn rule7_hidden_armies() {
     assert!(e.message.contains("already used"));
 }
 
+/// Seed 000, "Armées Cachées": "Utilisées une seule fois" and "Placez sur ce territoire un
+/// nombre d'armées égal au nombre inscrit en face de la dernière carte de renfort jouée".
+/// Before any Reinforcements card is played they are worth 0: REVEAL, and the answer
+/// `DEFEND 2 REVEAL`, would use them up for nothing, so both are refused with why and what
+/// to write, and nothing changes (issue 29 point 10: REVEAL was accepted and wasted them
+/// without a word). Once a card is played, the same REVEAL brings 3.
+#[test]
+fn rule7_a_reveal_worth_nothing_is_refused() {
+    let mut g = position(
+        2,
+        &["Paris", "London"],
+        &[("Naples", 0, 1), ("Brittany", 1, 4), ("Gascony", 0, 9)],
+    );
+    g.players[0].hidden.push(Hidden {
+        territory: t("Naples"),
+        salt: "ab".into(),
+        commitment: "cd".into(),
+        chosen_by: 0,
+        used: false,
+    });
+    g.players[1].hidden.push(Hidden {
+        territory: t("Brittany"),
+        salt: "ef".into(),
+        commitment: "01".into(),
+        chosen_by: 1,
+        used: false,
+    });
+    assert_eq!(g.track, 0, "no Reinforcements card played");
+    let mut d = any_dice();
+    let e = refused(&mut g, 0, "REVEAL", &mut d);
+    assert!(
+        e.message.contains(
+            "no Reinforcements card has been played yet, so your hidden armies are worth 0"
+        ),
+        "{}",
+        e.message
+    );
+    assert!(e
+        .hint
+        .as_deref()
+        .unwrap_or("")
+        .contains("REVEAL once a Reinforcements card has been played"));
+    assert!(e
+        .message_in(castellan_engine::Lang::Fr)
+        .contains("vos armées cachées valent 0"));
+    refused(&mut g, 0, "REVEAL Naples", &mut d);
+    assert!(!g.players[0].hidden[0].used, "still unused");
+    // On defence, in ask mode: the answer with REVEAL is refused the same way.
+    g.options.ask = true;
+    run(&mut g, 0, "ATTACK Brittany FROM Gascony FOR 1 ROLL", &mut d);
+    let e = refused(&mut g, 1, "DEFEND 2 REVEAL", &mut d);
+    assert!(e.message.contains("worth 0"), "{}", e.message);
+    assert_eq!(e.hint.as_deref(), Some("write: DEFEND 2 (without REVEAL)"));
+    run(&mut g, 1, "DEFEND 2", &mut d);
+    assert!(!g.players[1].hidden[0].used);
+    // One card on the track: worth 3.
+    g.track = 1;
+    g.options.ask = false;
+    let armies = g.board[t("Naples")].armies;
+    assert!(g.interrupt.is_none());
+    assert_eq!(g.current, 0, "still seat 0's turn");
+    run(&mut g, 0, "REVEAL Naples", &mut d);
+    assert_eq!(g.board[t("Naples")].armies, armies + 3);
+}
+
 /// Rule 7: "a standing order can reveal them when it is attacked".
 #[test]
 fn rule7_hidden_armies_revealed_in_defence() {

@@ -355,6 +355,14 @@ impl CastleRisk {
                 "écrivez : DÉFENDRE 2",
             ));
         }
+        if d.reveal {
+            self.check_reveal_worth().map_err(|e| {
+                e.hints(
+                    "write: DEFEND 2 (without REVEAL)",
+                    "écrivez : DÉFENDRE 2 (sans DÉVOILER)",
+                )
+            })?;
+        }
         self.interrupt = None;
         Ok(self.resolve_attack(p, d, dice))
     }
