@@ -57,9 +57,8 @@ fn check(r: &castellan::tournament_demo::TournamentReport, players: usize, round
             "every table of round {} ended",
             i + 1
         );
-        if i + 1 < r.rounds.len() {
-            assert!(results.iter().all(|g| (3..=6).contains(&g.places.len())));
-        }
+        // Every round's tables, the final's included (issue 29 point 10).
+        assert!(results.iter().all(|g| (3..=6).contains(&g.places.len())));
     }
     let seated: usize = r.rounds[0]
         .iter()
@@ -89,13 +88,22 @@ fn check(r: &castellan::tournament_demo::TournamentReport, players: usize, round
     let _ = Status::Finished;
 }
 
-/// The quick suite's tournament through the real pipeline: 7 players, 2 tables, a final.
+/// The quick suite's tournament through the real pipeline: 7 players, 2 tables, the best
+/// two of each to a final of 4 (docs/rules/risk.md, "Rounds and who goes on").
 #[test]
 fn a_small_risk_tournament_is_played_by_mail_to_its_winner() {
     let dir = tempfile::tempdir().unwrap();
     let r = run(&settings(dir.path(), 7), &base()).unwrap();
     assert_eq!(r.rounds[0].len(), 2);
     check(&r, 7, 2);
+    let t = r.campaign.tournament.as_ref().unwrap();
+    let last = r
+        .campaign
+        .results
+        .iter()
+        .find(|g| g.game == t.tables[0])
+        .unwrap();
+    assert_eq!(last.places.len(), 4, "a final of 4");
 }
 
 /// The seed's minimum: "Il doit y avoir un minimum de 24 joueurs": 4 tables of 6, then the

@@ -304,6 +304,8 @@ impl CastleRisk {
             .hidden
             .iter()
             .any(|h| !h.used && h.territory == p.to)
+            // Worth 0 before any Reinforcements card: refused, so not offered.
+            && self.check_reveal_worth().is_ok()
         {
             c.push(d(2, false, true));
         }

@@ -548,12 +548,7 @@ fn rule5_battle_ties_to_the_defender_and_move_in() {
         &["Paris", "London"],
         &[("Gascony", 0, 8), ("Brittany", 1, 2)],
     );
-    run(
-        &mut g,
-        0,
-        "ATTACK Brittany FROM Gascony THEN MOVE 1",
-        &mut d,
-    );
+    run(&mut g, 0, "ATTACK Brittany FROM Gascony", &mut d);
     assert_eq!(g.board[t("Brittany")].owner, Some(0));
     assert_eq!(
         g.board[t("Brittany")].armies,
@@ -561,6 +556,66 @@ fn rule5_battle_ties_to_the_defender_and_move_in() {
         "3 dice rolled: at least 3 move in"
     );
     assert_eq!(g.board[t("Gascony")].armies, 5);
+}
+
+/// Seed 000, "Annexion d'un Territoire": "vous devez déplacer au moins autant d'armées
+/// (depuis le territoire duquel vous avez attaqué) que le nombre de dés que vous avez jetés".
+/// `THEN MOVE 1` on an attack that rolls 3 dice is refused before any die, quoting the
+/// least and how to write it (issue 29 point 10: it moved 3 without a word); with `WITH 1
+/// DICE` it is the rule and moves 1; a game of rules revision 1 (stored before) still plays
+/// it as it did.
+#[test]
+fn rule5_a_move_in_below_the_dice_rolled_is_refused() {
+    let mut g = position(
+        2,
+        &["Paris", "London"],
+        &[("Gascony", 0, 8), ("Brittany", 1, 2)],
+    );
+    let mut d = any_dice();
+    let e = refused(
+        &mut g,
+        0,
+        "ATTACK Brittany FROM Gascony THEN MOVE 1",
+        &mut d,
+    );
+    assert!(
+        e.message.contains("MOVE 1: this attack rolls 3 dice, and a conquest moves in at least as many armies as dice last rolled"),
+        "{}",
+        e.message
+    );
+    assert_eq!(
+        e.hint.as_deref(),
+        Some("write THEN MOVE 3 or more, or WITH 1 DIE THEN MOVE 1")
+    );
+    let e = refused(
+        &mut g,
+        0,
+        "ATTAQUE Bretagne DEPUIS Gascogne PUIS DÉPLACER 2",
+        &mut d,
+    );
+    assert!(
+        e.message_in(castellan_engine::Lang::Fr)
+            .contains("DÉPLACER 2 : cette attaque lance 3 dés"),
+        "{e:?}"
+    );
+    // The hint's own line is legal and moves 1.
+    run(
+        &mut g,
+        0,
+        "ATTACK Brittany FROM Gascony WITH 1 DIE THEN MOVE 1 FOR 1 ROLL",
+        &mut any_dice(),
+    );
+    // A game stored under revision 1 is replayed as it was played: no refusal.
+    let mut old = position(
+        2,
+        &["Paris", "London"],
+        &[("Gascony", 0, 8), ("Brittany", 1, 2)],
+    );
+    old.options.revision = 1;
+    let o = old
+        .parse(0, "ATTACK Brittany FROM Gascony THEN MOVE 1")
+        .unwrap();
+    assert!(old.apply_order(0, &o, &mut any_dice()).is_ok());
 }
 
 /// Rule 5: "from an own territory with ≥ 2 armies to an adjacent or dotted-line enemy territory".
@@ -974,6 +1029,71 @@ fn rule7_hidden_armies() {
     );
     let e = refused(&mut g, 0, "REVEAL", &mut d);
     assert!(e.message.contains("already used"));
+}
+
+/// Seed 000, "Armées Cachées": "Utilisées une seule fois" and "Placez sur ce territoire un
+/// nombre d'armées égal au nombre inscrit en face de la dernière carte de renfort jouée".
+/// Before any Reinforcements card is played they are worth 0: REVEAL, and the answer
+/// `DEFEND 2 REVEAL`, would use them up for nothing, so both are refused with why and what
+/// to write, and nothing changes (issue 29 point 10: REVEAL was accepted and wasted them
+/// without a word). Once a card is played, the same REVEAL brings 3.
+#[test]
+fn rule7_a_reveal_worth_nothing_is_refused() {
+    let mut g = position(
+        2,
+        &["Paris", "London"],
+        &[("Naples", 0, 1), ("Brittany", 1, 4), ("Gascony", 0, 9)],
+    );
+    g.players[0].hidden.push(Hidden {
+        territory: t("Naples"),
+        salt: "ab".into(),
+        commitment: "cd".into(),
+        chosen_by: 0,
+        used: false,
+    });
+    g.players[1].hidden.push(Hidden {
+        territory: t("Brittany"),
+        salt: "ef".into(),
+        commitment: "01".into(),
+        chosen_by: 1,
+        used: false,
+    });
+    assert_eq!(g.track, 0, "no Reinforcements card played");
+    let mut d = any_dice();
+    let e = refused(&mut g, 0, "REVEAL", &mut d);
+    assert!(
+        e.message.contains(
+            "no Reinforcements card has been played yet, so your hidden armies are worth 0"
+        ),
+        "{}",
+        e.message
+    );
+    assert!(e
+        .hint
+        .as_deref()
+        .unwrap_or("")
+        .contains("REVEAL once a Reinforcements card has been played"));
+    assert!(e
+        .message_in(castellan_engine::Lang::Fr)
+        .contains("vos armées cachées valent 0"));
+    refused(&mut g, 0, "REVEAL Naples", &mut d);
+    assert!(!g.players[0].hidden[0].used, "still unused");
+    // On defence, in ask mode: the answer with REVEAL is refused the same way.
+    g.options.ask = true;
+    run(&mut g, 0, "ATTACK Brittany FROM Gascony FOR 1 ROLL", &mut d);
+    let e = refused(&mut g, 1, "DEFEND 2 REVEAL", &mut d);
+    assert!(e.message.contains("worth 0"), "{}", e.message);
+    assert_eq!(e.hint.as_deref(), Some("write: DEFEND 2 (without REVEAL)"));
+    run(&mut g, 1, "DEFEND 2", &mut d);
+    assert!(!g.players[1].hidden[0].used);
+    // One card on the track: worth 3.
+    g.track = 1;
+    g.options.ask = false;
+    let armies = g.board[t("Naples")].armies;
+    assert!(g.interrupt.is_none());
+    assert_eq!(g.current, 0, "still seat 0's turn");
+    run(&mut g, 0, "REVEAL Naples", &mut d);
+    assert_eq!(g.board[t("Naples")].armies, armies + 3);
 }
 
 /// Rule 7: "a standing order can reveal them when it is attacked".
@@ -1573,4 +1693,50 @@ fn rule4_a_second_general_is_the_players_choice() {
             assert_eq!(order(&g, 0, &text), o, "{text}");
         }
     }
+}
+
+/// Rule 5: "Vous ne pouvez attaquer que depuis un de vos territoires vers un territoire
+/// ennemi adjacent" (seed 000). CHECK of a mail whose first line rolls dice still refuses,
+/// after it, an attack on a territory the player already holds (no roll in their own turn
+/// takes it from them) and an unknown name, and calls a line it cannot fault "past chance",
+/// never "legal". Issue 29 point 10: such a line was answered "legal so far".
+#[test]
+fn check_after_a_dice_line_refuses_an_attack_on_ones_own_territory() {
+    use castellan_engine::LineVerdict;
+    let mut tb = table("past-chance", 2, Options::default());
+    tb.state = position(
+        2,
+        &["Paris", "London"],
+        &[
+            ("Gascony", 0, 1),
+            ("Brittany", 1, 3),
+            ("Ireland", 0, 5),
+            ("Wales", 1, 1),
+        ],
+    );
+    let before = serde_json::to_string(&tb).unwrap();
+    let v = tb.check(
+        0,
+        "ATTACK Wales FROM Ireland\nATTACK Gascony FROM Ireland\nATTACK Brittany FROM Gascony\nATTACK Atlantis FROM Ireland",
+        castellan_engine::Lang::En,
+    );
+    assert_eq!(v[0].verdict, LineVerdict::NeedsDice, "{v:?}");
+    match &v[1].verdict {
+        LineVerdict::Err { message, hint } => {
+            assert!(message.contains("Gascony is yours"), "{message}");
+            assert!(hint.is_some());
+        }
+        other => panic!("attacking one's own territory after a dice line: {other:?}"),
+    }
+    assert_eq!(v[2].verdict, LineVerdict::PastChance);
+    assert!(
+        matches!(v[3].verdict, LineVerdict::Err { .. }),
+        "{:?}",
+        v[3]
+    );
+    assert_eq!(
+        serde_json::to_string(&tb).unwrap(),
+        before,
+        "CHECK changes nothing"
+    );
 }

@@ -309,6 +309,17 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
     /// Parse one order line written by `seat`.
     fn parse(&self, seat: Seat, line: &str) -> Result<Self::Order, OrderError>;
 
+    /// CHECK of a line that follows, in the same mail, a line rolling dice or drawing a
+    /// hidden card, asked of the state before them: `Some` when the game checks what those
+    /// cannot change (its words and names, an attack on a territory the seat already holds:
+    /// no roll in a seat's own turn takes a territory from it), and an error then holds
+    /// whatever they show; `None` (the default): the game checks nothing there, and CHECK
+    /// says the line was not checked. Never an outcome or a hidden fact.
+    fn check_past_chance(&self, seat: Seat, line: &str) -> Option<Result<(), OrderError>> {
+        let _ = (seat, line);
+        None
+    }
+
     /// Apply one order. On `Err` nothing changed.
     fn apply(
         &mut self,
@@ -495,8 +506,14 @@ pub enum LineVerdict {
         message: String,
         hint: Option<String>,
     },
-    /// Legal so far, but it needs chance (a die or a hidden draw): nothing after it is checked.
+    /// Legal so far, but it needs chance (a die or a hidden draw): what follows is checked
+    /// only for what chance cannot change.
     NeedsDice,
+    /// After a line that needs chance: nothing wrong that chance cannot change
+    /// (`Rules::check_past_chance`); the rest depends on the dice.
+    PastChance,
+    /// After a line that needs chance, in a game that checks nothing there: not checked.
+    Unchecked,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -70,7 +70,8 @@ fn check_stops_at_the_first_die_and_changes_nothing() {
     let before = serde_json::to_string(&t).unwrap();
     let v = t.check(0, "ADD 2\nADD 1", castellan_engine::Lang::En);
     assert_eq!(v[0].verdict, LineVerdict::NeedsDice);
-    assert_eq!(v[1].verdict, LineVerdict::NeedsDice);
+    // The toy checks nothing past a die: the line after it is said unchecked, not legal.
+    assert_eq!(v[1].verdict, LineVerdict::Unchecked);
     let v = t.check(0, "ADD 7", castellan_engine::Lang::En);
     assert!(matches!(v[0].verdict, LineVerdict::Err { .. }));
     assert_eq!(serde_json::to_string(&t).unwrap(), before);

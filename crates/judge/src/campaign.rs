@@ -67,6 +67,10 @@ pub struct Place {
     pub score: Option<i64>,
 }
 
+fn one() -> usize {
+    1
+}
+
 /// A finished game of a campaign.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameResult {
@@ -109,6 +113,10 @@ pub struct Tournament {
     pub round: u32,
     /// Whether the round being played is the final.
     pub is_final: bool,
+    /// How many go on from each table of the round being played (`plan_round`); records
+    /// from before it was kept send on one.
+    #[serde(default = "one")]
+    pub per_table: usize,
     /// The games of the round being played.
     pub tables: Vec<String>,
     /// The tournament's winner, once the final has ended.
@@ -227,32 +235,117 @@ impl CampaignRecord {
     }
 }
 
-/// Seat `players` at tables of `min..=max`: as few tables as `max` allows, sizes as even as
-/// possible (they differ by one at most), in the order given (the caller shuffles). Too few
-/// players for one table is an error saying so.
-pub fn seat_tables(players: &[String], min: usize, max: usize) -> Result<Vec<Vec<String>>, String> {
-    let n = players.len();
-    if max == 0 || min > max {
-        return Err(format!("tables of {min} to {max} players cannot be seated"));
+/// How one round of a tournament is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoundPlan {
+    /// A preliminary round: `tables` tables (of `min..=max` each, sizes as even as
+    /// possible), the best `per_table` of each going on.
+    Preliminary { tables: usize, per_table: usize },
+    /// The final: everyone at one table of `min..=max`, its winner wins the tournament.
+    Final,
+}
+
+/// How many go on from each table, most preferred first: one ("Le gagnant incontestable ou
+/// le joueur le plus puissant de chaque table passe"), else two, only where one a table
+/// could never make a final of three (6 to 8 entrants at tables of 3 to 6).
+const PER_TABLE: [usize; 2] = [1, 2];
+
+/// Whether `m` players, after a round already played, can be brought down to a final of
+/// `min..=max`: they fit one table, or a preliminary round sends on a number that can.
+fn reaches_final(m: usize, min: usize, max: usize, strict: bool) -> bool {
+    (min..=max).contains(&m) || preliminary(m, min, max, strict).is_some()
+}
+
+/// The preliminary round for `m` players: the fewest tables whose qualifiers reach a final,
+/// one a table (`strict`: one a table in every later round too), else two a table.
+fn preliminary(m: usize, min: usize, max: usize, strict: bool) -> Option<RoundPlan> {
+    if min == 0 || max < min {
+        return None;
     }
-    if n < min {
-        return Err(format!("{n} players cannot fill a table of at least {min}"));
+    let per: &[usize] = if strict { &PER_TABLE[..1] } else { &PER_TABLE };
+    for &per_table in per {
+        for tables in m.div_ceil(max).max(1)..=m / min {
+            let next = tables * per_table;
+            // Fewer go on than sat down, and fewer than the smallest table holds.
+            if next < m && per_table < m / tables && reaches_final(next, min, max, strict) {
+                return Some(RoundPlan::Preliminary { tables, per_table });
+            }
+        }
     }
-    let tables = n.div_ceil(max);
-    if n / tables < min {
-        return Err(format!(
-            "{n} players cannot sit at tables of {min} to {max}"
-        ));
+    None
+}
+
+/// The round `m` players play, at tables of `min..=max` (the text's "un minimum de trois
+/// joueurs et un maximum de six joueurs"): the final once they fit one table after at least
+/// one preliminary round ("un *minimum* de deux parties, soit une partie préliminaire et une
+/// partie finale"), else a preliminary round whose qualifiers can still be brought to a
+/// final of `min..=max`. One goes on from each table whenever that can end in such a final,
+/// in every round; else two a table (docs/rules/risk.md, "Tables"). None: `m` players
+/// cannot be brought to a final (too few, or tables of one size that never divide them).
+pub fn plan_round(m: usize, min: usize, max: usize, first: bool) -> Option<RoundPlan> {
+    if !first && (min..=max).contains(&m) {
+        return Some(RoundPlan::Final);
     }
+    preliminary(m, min, max, true).or_else(|| preliminary(m, min, max, false))
+}
+
+/// Every round of a tournament of `n` entrants, when each table sends on as many as its
+/// round's plan says: the table sizes of each round, the final's last. None when `n` is
+/// refused.
+pub fn tournament_rounds(n: usize, min: usize, max: usize) -> Option<Vec<Vec<usize>>> {
+    let mut rounds = Vec::new();
+    let mut m = n;
+    loop {
+        match plan_round(m, min, max, rounds.is_empty())? {
+            RoundPlan::Final => {
+                rounds.push(vec![m]);
+                return Some(rounds);
+            }
+            RoundPlan::Preliminary { tables, per_table } => {
+                rounds.push(table_sizes(m, tables));
+                m = tables * per_table;
+            }
+        }
+    }
+}
+
+/// The smallest number of entrants a tournament at tables of `min..=max` takes, and its
+/// first round's tables.
+pub fn fewest_entrants(min: usize, max: usize) -> Option<(usize, usize)> {
+    (min.max(1)..=max.max(min) * max.max(min) + 1).find_map(|n| {
+        match plan_round(n, min, max, true) {
+            Some(RoundPlan::Preliminary { tables, .. }) => Some((n, tables)),
+            _ => None,
+        }
+    })
+}
+
+/// The nearest entrant counts below and above `n` that a tournament at tables of
+/// `min..=max` takes (for a refusal's hint).
+pub fn nearest_entrants(n: usize, min: usize, max: usize) -> (Option<usize>, Option<usize>) {
+    let ok = |k: usize| plan_round(k, min, max, true).is_some();
+    let below = (1..n).rev().find(|&k| ok(k));
+    let above = (n + 1..=n.saturating_mul(3).max(n + 2 * max + 2)).find(|&k| ok(k));
+    (below, above)
+}
+
+/// `n` players at `tables` tables, sizes as even as possible (they differ by one at most).
+fn table_sizes(n: usize, tables: usize) -> Vec<usize> {
+    let tables = tables.max(1);
     let (base, extra) = (n / tables, n % tables);
+    (0..tables).map(|t| base + usize::from(t < extra)).collect()
+}
+
+/// Seat `players` at `tables` tables, sizes as even as possible, in the order given (the
+/// caller shuffles).
+pub fn seat_tables(players: &[String], tables: usize) -> Vec<Vec<String>> {
     let mut out = Vec::new();
     let mut i = 0;
-    for t in 0..tables {
-        let size = base + usize::from(t < extra);
+    for size in table_sizes(players.len(), tables) {
         out.push(players[i..i + size].to_vec());
         i += size;
     }
-    Ok(out)
+    out
 }
 
 /// Who goes on from a finished table: "S'il y a un gagnant incontestable (un joueur qui a
@@ -276,6 +369,23 @@ pub fn qualifier(r: &GameResult) -> Option<String> {
     pool.iter()
         .find(|p| best.is_none() || p.score == best)
         .map(|p| p.address.clone())
+}
+
+/// The best `k` of a finished table, best first: its `qualifier`, then the others by score
+/// (territories: "le joueur le plus puissant"), those who resigned last, then in seat order
+/// (docs/rules/risk.md, "Qualification").
+pub fn qualifiers(r: &GameResult, k: usize) -> Vec<String> {
+    let mut out: Vec<String> = qualifier(r).into_iter().collect();
+    let mut rest: Vec<(usize, &Place)> = r
+        .places
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !out.contains(&p.address))
+        .collect();
+    rest.sort_by_key(|(i, p)| (p.resigned, std::cmp::Reverse(p.score), !p.won, *i));
+    out.extend(rest.into_iter().map(|(_, p)| p.address.clone()));
+    out.truncate(k);
+    out
 }
 
 /// A deterministic shuffle from the handling's entropy (Fisher–Yates over SHA-256 bytes).
@@ -448,7 +558,7 @@ impl Run<'_> {
             .tables
             .iter()
             .filter_map(|g| c.results.iter().find(|r| &r.game == g))
-            .filter_map(qualifier)
+            .flat_map(|r| qualifiers(r, t.per_table.max(1)))
             .collect();
         let now = self.now();
         let name = |a: &String| c.names.get(a).cloned().unwrap_or_else(|| a.clone());
@@ -477,8 +587,7 @@ impl Run<'_> {
                 names.join(", ")
             ),
         );
-        let is_final = qualified.len() <= t.table_max;
-        if let Err(e) = self.seat_round(c, qualified, t.round + 1, is_final) {
+        if let Err(e) = self.seat_round(c, qualified, t.round + 1) {
             c.event(
                 now,
                 format!("the next round cannot be seated: {e}"),
@@ -487,21 +596,38 @@ impl Run<'_> {
         }
     }
 
-    /// Seat `players` for round `round` and create (and start) its games.
+    /// Seat `players` for round `round` (`plan_round`) and create (and start) its games.
+    /// Qualifiers that no plan takes (tables that ended with nobody to send on: every seat
+    /// resigned) play the final if they fit one table, else as few tables as fit them.
     pub(crate) fn seat_round(
         &mut self,
         c: &mut CampaignRecord,
         mut players: Vec<String>,
         round: u32,
-        is_final: bool,
     ) -> Result<(), String> {
         let t = c.tournament.clone().ok_or("not a tournament")?;
+        let n = players.len();
+        let plan = match plan_round(n, t.table_min, t.table_max, round == 1) {
+            Some(p) => p,
+            None if round == 1 => {
+                return Err(format!(
+                    "{n} players cannot sit at tables of {} to {} down to a final",
+                    t.table_min, t.table_max
+                ))
+            }
+            None if n <= t.table_max => RoundPlan::Final,
+            None => RoundPlan::Preliminary {
+                tables: n.div_ceil(t.table_max.max(1)),
+                per_table: 1,
+            },
+        };
         let seed = self.derive(&format!("seat/{}/{round}", c.id));
         shuffle(&mut players, seed);
-        let tables = if is_final {
-            vec![players]
-        } else {
-            seat_tables(&players, t.table_min, t.table_max)?
+        let (is_final, per_table, tables) = match plan {
+            RoundPlan::Final => (true, 1, vec![players]),
+            RoundPlan::Preliminary { tables, per_table } => {
+                (false, per_table, seat_tables(&players, tables))
+            }
         };
         let limit = if is_final {
             t.final_turn_limit
@@ -535,11 +661,13 @@ impl Run<'_> {
             ids.push(id);
         }
         let now = self.now();
-        let what = if is_final { "the final" } else { "preliminary" };
-        let quoi = if is_final {
-            "la finale"
-        } else {
-            "préliminaire"
+        let (what, quoi) = match (is_final, per_table) {
+            (true, _) => ("the final".to_string(), "la finale".to_string()),
+            (false, 1) => ("preliminary".to_string(), "préliminaire".to_string()),
+            (false, k) => (
+                format!("preliminary, the best {k} of each table go on"),
+                format!("préliminaire, les {k} meilleurs de chaque table passent"),
+            ),
         };
         c.event(
             now,
@@ -549,6 +677,7 @@ impl Run<'_> {
         if let Some(t) = c.tournament.as_mut() {
             t.round = round;
             t.is_final = is_final;
+            t.per_table = per_table;
             t.tables = ids;
         }
         Ok(())
@@ -625,34 +754,103 @@ mod tests {
         (0..n).map(|i| format!("p{i}@example.org")).collect()
     }
 
-    /// "Chaque table doit accueillir un minimum de trois joueurs et un maximum de six
-    /// joueurs": 24 players sit at 4 tables of 6, 25 at 5 tables of 5, 9 at 2 of 4 and 5
-    /// (as few tables as possible), never below 3 or above 6.
+    /// Seed 003, "ORGANISATION D'UN TOURNOI RISK": "Chaque table doit accueillir un minimum
+    /// de trois joueurs et un maximum de six joueurs" (every table of every round, the final
+    /// included) and "Un gagnant sera nommé à l'issue d'un *minimum* de deux parties, soit
+    /// une partie préliminaire et une partie finale". For every entrant count from the
+    /// fewest (6: two tables of 3, the best two of each to a final of 4) to 200: every round
+    /// seats tables of 3 to 6 that add up to its players, there is at least one
+    /// preliminary round and always a final of 3 to 6, and one goes on from each table
+    /// ("Le gagnant incontestable ou le joueur le plus puissant de chaque table passe")
+    /// except where that could not make a final (6 to 8 entrants). Issue 29 point 10:
+    /// 7 to 12 or 37 entrants ended in a final of 2, and 6 in one table with no final.
     #[test]
-    fn tables_hold_three_to_six_players_as_even_as_possible() {
-        for n in 3..=96 {
-            let t = seat_tables(&players(n), 3, 6).unwrap();
-            assert_eq!(t.iter().map(Vec::len).sum::<usize>(), n);
-            assert!(t.iter().all(|x| (3..=6).contains(&x.len())), "{n}: {t:?}");
-            let (lo, hi) = (
-                t.iter().map(Vec::len).min().unwrap(),
-                t.iter().map(Vec::len).max().unwrap(),
-            );
-            assert!(hi - lo <= 1, "{n}");
-            assert_eq!(t.len(), n.div_ceil(6), "{n}");
+    fn every_round_seats_three_to_six_and_ends_in_a_final() {
+        assert_eq!(fewest_entrants(3, 6), Some((6, 2)));
+        for n in 0..6 {
+            assert_eq!(tournament_rounds(n, 3, 6), None, "{n} is refused");
         }
+        for n in 6..=200 {
+            let rounds = tournament_rounds(n, 3, 6).unwrap_or_else(|| panic!("{n} refused"));
+            assert!(
+                rounds.len() >= 2,
+                "{n}: a preliminary and a final: {rounds:?}"
+            );
+            assert_eq!(rounds[0].iter().sum::<usize>(), n);
+            for r in &rounds {
+                assert!(r.iter().all(|s| (3..=6).contains(s)), "{n}: {rounds:?}");
+                let (lo, hi) = (r.iter().min().unwrap(), r.iter().max().unwrap());
+                assert!(hi - lo <= 1, "{n}: as even as possible: {rounds:?}");
+            }
+            assert_eq!(rounds.last().unwrap().len(), 1, "{n}: a final: {rounds:?}");
+            let two_a_table = (6..=8).contains(&n);
+            for w in rounds.windows(2) {
+                let per = if two_a_table { 2 } else { 1 };
+                assert_eq!(
+                    w[1].iter().sum::<usize>(),
+                    w[0].len() * per,
+                    "{n}: {rounds:?}"
+                );
+            }
+        }
+        // The brief's cases and the text's own 24.
+        assert_eq!(tournament_rounds(6, 3, 6), Some(vec![vec![3, 3], vec![4]]));
+        assert_eq!(tournament_rounds(7, 3, 6), Some(vec![vec![4, 3], vec![4]]));
         assert_eq!(
-            seat_tables(&players(24), 3, 6)
-                .unwrap()
-                .iter()
-                .map(Vec::len)
-                .collect::<Vec<_>>(),
-            vec![6, 6, 6, 6]
+            tournament_rounds(12, 3, 6),
+            Some(vec![vec![4, 4, 4], vec![3]])
         );
-        assert!(seat_tables(&players(2), 3, 6).is_err());
-        // A game of 3 seats only (the toy race): 9 players at 3 tables of 3.
-        assert_eq!(seat_tables(&players(9), 3, 3).unwrap().len(), 3);
-        assert!(seat_tables(&players(4), 3, 3).is_err());
+        assert_eq!(tournament_rounds(24, 3, 6), Some(vec![vec![6; 4], vec![4]]));
+        let seated = seat_tables(&players(37), 9);
+        assert_eq!(seated.iter().map(Vec::len).sum::<usize>(), 37);
+        assert_eq!(
+            seated.concat(),
+            players(37),
+            "everyone once, in the order given"
+        );
+        assert_eq!(
+            tournament_rounds(37, 3, 6),
+            Some(vec![
+                vec![5, 4, 4, 4, 4, 4, 4, 4, 4],
+                vec![3, 3, 3],
+                vec![3]
+            ])
+        );
+    }
+
+    /// A smaller `table-max` (or a game of fewer seats, like the toy race's 3) keeps every
+    /// table within `min..=max` too, and refuses the counts that cannot reach a final.
+    #[test]
+    fn smaller_tables_keep_within_their_sizes_or_refuse() {
+        for max in 3..=6 {
+            for n in 0..=200 {
+                let Some(rounds) = tournament_rounds(n, 3, max) else {
+                    let (below, above) = nearest_entrants(n, 3, max);
+                    assert!(below.is_none_or(|b| tournament_rounds(b, 3, max).is_some()));
+                    let fewest = fewest_entrants(3, max).unwrap().0;
+                    assert!(
+                        n < fewest || above.is_some(),
+                        "{n} at 3 to {max}: a count above"
+                    );
+                    continue;
+                };
+                assert!(rounds.len() >= 2);
+                for r in &rounds {
+                    assert!(
+                        r.iter().all(|s| (3..=max).contains(s)),
+                        "{n}/{max}: {rounds:?}"
+                    );
+                }
+                assert_eq!(rounds.last().unwrap().len(), 1);
+            }
+        }
+        assert_eq!(fewest_entrants(3, 3), Some((9, 3)));
+        assert_eq!(tournament_rounds(6, 3, 3), None);
+        assert_eq!(
+            tournament_rounds(9, 3, 3),
+            Some(vec![vec![3, 3, 3], vec![3]])
+        );
+        assert_eq!(fewest_entrants(3, 4), Some((6, 2)));
     }
 
     fn place(a: &str, won: bool, score: Option<i64>) -> Place {
@@ -686,6 +884,14 @@ mod tests {
             place("b", false, Some(30)),
         ]);
         assert_eq!(qualifier(&ended).as_deref(), Some("b"));
+        // Two a table: the winner, then the most territories.
+        let three = r(vec![
+            place("a", false, Some(12)),
+            place("b", true, Some(30)),
+            place("c", false, Some(0)),
+        ]);
+        assert_eq!(qualifiers(&three, 2), vec!["b", "a"]);
+        assert_eq!(qualifiers(&three, 1), vec!["b"]);
     }
 
     #[test]

@@ -75,7 +75,8 @@ mod templates;
 
 pub use audit::audit;
 pub use campaign::{
-    points, qualifier, seat_tables, CampaignEvent, CampaignRecord, GameResult, Place, Scoring,
+    fewest_entrants, nearest_entrants, plan_round, points, qualifier, qualifiers, seat_tables,
+    tournament_rounds, CampaignEvent, CampaignRecord, GameResult, Place, RoundPlan, Scoring,
     Standing, Tournament,
 };
 pub use clock::{

@@ -208,7 +208,11 @@ fn a_tournament_refuses_what_cannot_be_seated() {
         "CAMPAIGN NEW Tiny tournament=race players=a@example.org,b@example.org,c@example.org,d@example.org",
     );
     let body = &reply_to(&out, GM).body;
-    assert!(body.contains("a tournament needs at least 6"), "{body}");
+    // The toy race seats 3 at most: the fewest is three tables of 3, then a final of 3.
+    assert!(
+        body.contains("4 players: a tournament needs at least 9 (three tables of 3, then a final)"),
+        "{body}"
+    );
     assert!(w.store.campaign_ids().unwrap().is_empty());
     let out = w.send(
         GM,
@@ -218,4 +222,140 @@ fn a_tournament_refuses_what_cannot_be_seated() {
     assert!(reply_to(&out, GM)
         .body
         .contains("there is no game \"chess\""));
+}
+
+/// Seed 003, "ORGANISATION D'UN TOURNOI RISK": "Chaque table doit accueillir un minimum de
+/// trois joueurs et un maximum de six joueurs", the final too, and "Un gagnant sera nommé à
+/// l'issue d'un *minimum* de deux parties, soit une partie préliminaire et une partie
+/// finale". At tables of 3 only (the toy race), 6 entrants would make two tables and a final
+/// of 2, and 10 cannot be seated at tables of 3 at all: both are refused, the line quoted,
+/// with the counts that work (issue 29 point 10: the judge seated finals of 2).
+#[test]
+fn a_tournament_refuses_counts_that_cannot_end_in_a_final_of_three() {
+    let mut w = World::new(judge());
+    let players = |n: usize| {
+        (1..=n)
+            .map(|i| format!("p{i}@example.org"))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let out = w.send(
+        GM,
+        "cup",
+        &format!("CAMPAIGN NEW Six tournament=race players={}", players(6)),
+    );
+    let body = &reply_to(&out, GM).body;
+    assert!(body.contains("CAMPAIGN refused"), "{body}");
+    assert!(
+        body.contains("6 players: a tournament needs at least 9 (three tables of 3, then a final)"),
+        "{body}"
+    );
+    assert!(body.contains("Nothing changed."), "{body}");
+    let out = w.send(
+        GM,
+        "cup",
+        &format!("CAMPAIGN NEW Ten tournament=race players={}", players(10)),
+    );
+    let body = &reply_to(&out, GM).body;
+    assert!(
+        body.contains("\"CAMPAIGN NEW Ten tournament=race"),
+        "{body}"
+    );
+    assert!(
+        body.contains("10 players cannot be brought down to a final at tables of 3 to 3 players"),
+        "{body}"
+    );
+    assert!(body.contains("write 9 or 27 players"), "{body}");
+    assert!(w.store.campaign_ids().unwrap().is_empty());
+    assert!(
+        w.store.game_ids().unwrap().is_empty(),
+        "no table was seated"
+    );
+}
+
+/// The toy race as a game that keeps a round limit (Risk's `turn_limit`), so that a
+/// tournament's tables get one; the race itself plays on without it.
+fn limited_race() -> castellan_engine::GameInfo {
+    fn create(
+        id: &str,
+        master: castellan_engine::dice::Secret,
+        players: Vec<String>,
+        options: &[(String, String)],
+    ) -> Result<Box<dyn castellan_engine::Session>, String> {
+        let kept: Vec<(String, String)> = options
+            .iter()
+            .filter(|(k, _)| k.replace('-', "_") != "turn_limit")
+            .cloned()
+            .collect();
+        (race_info().create)(id, master, players, &kept)
+    }
+    castellan_engine::GameInfo {
+        name: "limited",
+        create,
+        options: || serde_json::json!({ "turn_limit": 0 }),
+        ..race_info()
+    }
+}
+
+/// Seed 003, "ORGANISATION D'UN TOURNOI RISK": "La première partie préliminaire, d'une durée
+/// limite de 2 heures" and "Si elle n'est pas soumise à la limite de 2 heures, une limite de
+/// 3 h 30 est recommandée" for the final. A tournament whose CAMPAIGN NEW gives no
+/// `turn-limit=` plays its preliminary games to 4 rounds and its final to 7 (one round for
+/// the text's "30 minutes", docs/rules/risk.md "Time limit"), and its reply says so; a
+/// limit given, 0 included, wins. Issue 29 point 10: the tables were seated with no limit.
+#[test]
+fn a_tournament_limits_its_games_by_default() {
+    let mut w = World::new(Judge::new(
+        config(),
+        vec![race_info(), limited_race()],
+        Templates::builtin(),
+    ));
+    let players: Vec<String> = (1..=9).map(|i| format!("p{i}@example.org")).collect();
+    let out = w.send(
+        GM,
+        "cup",
+        &format!(
+            "CAMPAIGN NEW Cup tournament=limited players={}",
+            players.join(",")
+        ),
+    );
+    let body = &reply_to(&out, GM).body;
+    assert!(
+        body.contains("Round limits: 4 rounds for each preliminary game, 7 for the final"),
+        "{body}"
+    );
+    let t = campaign(&w, "campaign-1").tournament.unwrap();
+    assert_eq!((t.turn_limit, t.final_turn_limit), (4, 7));
+    for g in &t.tables {
+        let opts = w.game(g).options;
+        assert!(
+            opts.iter()
+                .any(|(k, v)| k.replace('-', "_") == "turn_limit" && v == "4"),
+            "{opts:?}"
+        );
+    }
+    let out = w.send(
+        GM,
+        "cup",
+        &format!(
+            "CAMPAIGN NEW Open tournament=limited players={} turn-limit=0 final-turn-limit=9",
+            players.join(",")
+        ),
+    );
+    let body = &reply_to(&out, GM).body;
+    assert!(
+        body.contains("Round limits: none for the preliminary games, 9 for the final"),
+        "{body}"
+    );
+    // A game with no round limit (the race) gets none, and is not told of one.
+    let out = w.send(
+        GM,
+        "cup",
+        &format!(
+            "CAMPAIGN NEW Race tournament=race players={}",
+            players.join(",")
+        ),
+    );
+    let body = &reply_to(&out, GM).body;
+    assert!(!body.contains("Round limits"), "{body}");
 }

@@ -146,6 +146,33 @@ fn check_changes_nothing() {
     assert_eq!(w.game("race-1"), before);
 }
 
+/// Issue 29 point 10: "a CHECK block answers 'legal so far' for an illegal line that
+/// follows a dice line". A game that checks nothing past a die (the toy) has each later
+/// line said not checked, with why, never called legal; CHECK still shows no die.
+#[test]
+fn a_check_block_says_which_lines_after_a_die_it_did_not_check() {
+    let mut w = World::new(judge());
+    let created = started(&mut w);
+    let (pw, _) = creds(&created, ANNA);
+    let before = w.game("race-1");
+    let out = w.send(
+        ANNA,
+        "check",
+        &format!("GAME race-1 {pw}\nCHECK\nADD 2\nADD 9"),
+    );
+    let b = &out[0].body;
+    assert!(
+        b.contains("line 3: \"ADD 2\"\n  legal so far; dice decide what happens from here"),
+        "{b}"
+    );
+    assert!(
+        b.contains("line 4: \"ADD 9\"\n  not checked: it comes after a line that rolls dice or draws a hidden card"),
+        "{b}"
+    );
+    assert_eq!(b.matches("legal so far").count(), 1, "{b}");
+    assert_eq!(w.game("race-1"), before);
+}
+
 /// Issue 3 (Reports): "Errors quote the line, say what is wrong and how to write it";
 /// (Commands) orders of one game are all or nothing.
 #[test]

@@ -406,6 +406,11 @@ impl Rules for Risk {
         orders::parse(self, seat, line)
     }
 
+    /// Its words and names, and an attack's target (game/validate.rs).
+    fn check_past_chance(&self, seat: Seat, line: &str) -> Option<Result<(), OrderError>> {
+        Some(orders::parse(self, seat, line).and_then(|o| self.validate_past_chance(seat, &o)))
+    }
+
     fn apply(
         &mut self,
         seat: Seat,

@@ -1684,3 +1684,52 @@ fn the_continent_table_is_the_seeds_values_on_the_standard_board() {
     );
     assert!(groups.iter().all(|g| (4..=12).contains(&g.members.len())));
 }
+
+/// "Tu peux attaquer seulement un territoire adjacent à l'un des tiens" and "lance les dés
+/// avec l'adversaire qui occupe ce territoire" (seed 003, "Attaquer"): CHECK of a mail whose
+/// first line rolls dice still refuses, in the lines after it, an attack on a territory the
+/// player already holds, one not bordering, and a misspelt order (none of which dice can
+/// change), says "past chance" of an attack it cannot fault, and shows no outcome.
+/// Issue 29 point 10: such lines were answered "legal so far".
+#[test]
+fn check_after_a_dice_line_refuses_what_dice_cannot_change() {
+    use castellan_engine::LineVerdict;
+    let t = position(
+        3,
+        &[],
+        "past-chance",
+        0,
+        seat(1),
+        &[("Alaska", seat(0), 10), ("Alberta", seat(0), 1)],
+    );
+    let before = serde_json::to_string(&t).unwrap();
+    let v = t.check(
+        0,
+        "ATTACK Northwest Territory FROM Alaska\nATTACK Alberta FROM Alaska\nATTACK Kamchatka FROM Alaska\nATTACK Peru FROM Alaska\nATACK Peru FROM Alaska",
+        castellan_engine::Lang::En,
+    );
+    assert_eq!(v[0].verdict, LineVerdict::NeedsDice);
+    match &v[1].verdict {
+        LineVerdict::Err { message, hint } => {
+            assert!(message.contains("Alberta is already yours"), "{message}");
+            assert!(hint.is_some());
+        }
+        other => panic!("attacking one's own territory after a dice line: {other:?}"),
+    }
+    assert_eq!(v[2].verdict, LineVerdict::PastChance);
+    assert!(
+        matches!(v[3].verdict, LineVerdict::Err { .. }),
+        "{:?}",
+        v[3]
+    );
+    assert!(
+        matches!(v[4].verdict, LineVerdict::Err { .. }),
+        "{:?}",
+        v[4]
+    );
+    assert_eq!(
+        serde_json::to_string(&t).unwrap(),
+        before,
+        "CHECK changes nothing"
+    );
+}

@@ -4,6 +4,29 @@
 use super::*;
 
 impl CastleRisk {
+    fn attack_on_own(to: T) -> OrderError {
+        err(
+            format!("{} is yours", Self::tname(to)),
+            format!("{} est à vous", cap(&text::le(to))),
+            "attack a territory held by another player",
+            "attaquez un territoire occupé par un autre joueur",
+        )
+    }
+
+    /// CHECK of a line after one that rolls dice (`Rules::check_past_chance`), from the state
+    /// before them: an attack, by land or by sea, on a territory the seat already holds (no
+    /// roll in a player's own turn takes a territory from them).
+    pub(crate) fn attack_past_chance(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
+        match order {
+            Order::Attack { to, .. } | Order::Sail { to, .. }
+                if self.board[*to].owner == Some(seat) =>
+            {
+                Err(Self::attack_on_own(*to))
+            }
+            _ => Ok(()),
+        }
+    }
+
     pub(crate) fn check_attack(&self, seat: Seat, from: T, to: T) -> Result<Seat, OrderError> {
         if self.board[from].owner != Some(seat) {
             return Err(err(
@@ -20,12 +43,7 @@ impl CastleRisk {
             ));
         };
         if def == seat {
-            return Err(err(
-                format!("{} is yours", Self::tname(to)),
-                format!("{} est à vous", cap(&text::le(to))),
-                "attack a territory held by another player",
-                "attaquez un territoire occupé par un autre joueur",
-            ));
+            return Err(Self::attack_on_own(to));
         }
         if self.truce_between(seat, def) {
             return Err(oe(
@@ -79,6 +97,7 @@ impl CastleRisk {
             ));
         }
         self.check_dice(from, to, plan.dice, self.board[from].armies, false)?;
+        self.check_move_in(from, to, &plan)?;
         let p = PendingAttack {
             attacker: seat,
             from,
@@ -336,6 +355,14 @@ impl CastleRisk {
                 "écrivez : DÉFENDRE 2",
             ));
         }
+        if d.reveal {
+            self.check_reveal_worth().map_err(|e| {
+                e.hints(
+                    "write: DEFEND 2 (without REVEAL)",
+                    "écrivez : DÉFENDRE 2 (sans DÉVOILER)",
+                )
+            })?;
+        }
         self.interrupt = None;
         Ok(self.resolve_attack(p, d, dice))
     }
@@ -546,6 +573,58 @@ impl CastleRisk {
     pub(crate) fn general_again(&self, seat: Seat, word: Option<bool>) -> bool {
         word.or(self.players[seat].standing.general_again)
             .unwrap_or(DEFAULT_GENERAL_AGAIN)
+    }
+
+    /// `MOVE n` against the rule. "vous devez déplacer au moins autant d'armées (depuis le
+    /// territoire duquel vous avez attaqué) que le nombre de dés que vous avez jetés": a
+    /// MOVE below the dice the attack's first roll throws (the most allowed, or `WITH n
+    /// DICE`) is refused, never raised in silence (the dice of later rolls never grow, so
+    /// a MOVE the first roll allows is never raised). Rules revision 2 on.
+    pub(crate) fn check_move_in(
+        &self,
+        from: T,
+        to: T,
+        plan: &AttackPlan,
+    ) -> Result<(), OrderError> {
+        let castellan_engine::assault::MoveIn::Exactly(n) = plan.move_in else {
+            return Ok(());
+        };
+        if self.options.revision < 2 {
+            return Ok(());
+        }
+        let castle = self.board[to]
+            .owner
+            .is_some_and(|o| self.players[o].castle == Some(to));
+        let armies = self.board[from].armies;
+        let first = plan
+            .dice_now(max_attack_dice(armies, if castle { 2 } else { 3 }), armies)
+            .max(1);
+        if n >= first {
+            return Ok(());
+        }
+        let dies = |k: u32| if k == 1 { "die" } else { "dice" };
+        let des = |k: u32| if k == 1 { "dé" } else { "dés" };
+        // Fewer dice to move fewer in (the parser reads DÉS, not DÉ).
+        let (or_en, or_fr) = if n >= 1 {
+            (
+                format!(", or WITH {n} {} THEN MOVE {n}", dies(n).to_uppercase()),
+                format!(", ou AVEC {n} DÉS PUIS DÉPLACER {n}"),
+            )
+        } else {
+            (String::new(), String::new())
+        };
+        Err(err(
+            format!(
+                "MOVE {n}: this attack rolls {first} {}, and a conquest moves in at least as many armies as dice last rolled",
+                dies(first)
+            ),
+            format!(
+                "DÉPLACER {n} : cette attaque lance {first} {}, et une conquête déplace au moins autant d'armées que de dés lancés en dernier",
+                des(first)
+            ),
+            format!("write THEN MOVE {first} or more{or_en}"),
+            format!("écrivez PUIS DÉPLACER {first} ou plus{or_fr}"),
+        ))
     }
 
     /// `WITH n DICE` against the rule. "vous pouvez jeter un, deux, ou trois dés rouges ...

@@ -298,7 +298,26 @@ impl CastleRisk {
                 "conquérez-le d'abord, puis écrivez : DÉVOILER",
             ));
         }
+        self.check_reveal_worth()?;
         Ok(self.do_reveal(seat, i))
+    }
+
+    /// Hidden armies are worth "le nombre inscrit en face de la dernière carte de renfort
+    /// jouée", so 0 before any is played, and they are "Utilisées une seule fois": a reveal
+    /// then would use them up for nothing, and is refused (rules revision 2 on; issue 29
+    /// point 10: it was accepted without a word).
+    pub(crate) fn check_reveal_worth(&self) -> Result<(), OrderError> {
+        if self.options.revision < 2 || self.hidden_value() > 0 {
+            return Ok(());
+        }
+        Err(oe(
+            "no Reinforcements card has been played yet, so your hidden armies are worth 0: they bring the number facing the last Reinforcements card played, and can be revealed only once, so revealing now would use them up for nothing",
+            "aucune carte Renfort n'a encore été jouée, donc vos armées cachées valent 0 : elles apportent le nombre inscrit en face de la dernière carte Renfort jouée, et ne se dévoilent qu'une fois ; les dévoiler maintenant les userait pour rien",
+        )
+        .hints(
+            "keep them: REVEAL once a Reinforcements card has been played (REINFORCE; they are then worth 3 or more)",
+            "gardez-les : DÉVOILER quand une carte Renfort aura été jouée (RENFORT ; elles vaudront alors 3 ou plus)",
+        ))
     }
 
     pub(crate) fn do_reveal(&mut self, seat: Seat, i: usize) -> Vec<Event> {

@@ -89,9 +89,11 @@ pub struct Options {
     /// the game waits.
     pub ask: bool,
     /// The rules' revision the game was created under, so a stored game replays as it was
-    /// played. 1 (new games): a dice count beyond the rule is refused and a second General
-    /// is the player's choice (issue 15). 0 (games stored before, which lack the key): a
-    /// beaten General was replaced from the hand unasked and dice were cut in silence.
+    /// played. 2 (new games): as 1, and `MOVE n` below the dice an attack rolls and a REVEAL
+    /// with nothing to reveal are refused (issue 29 point 10). 1: a dice count beyond the
+    /// rule is refused and a second General is the player's choice (issue 15); a short
+    /// MOVE was raised to the dice in silence. 0 (games stored before, which lack the key):
+    /// a beaten General was replaced from the hand unasked and dice were cut in silence.
     #[serde(default = "legacy_revision")]
     pub revision: u32,
 }
@@ -102,7 +104,7 @@ fn legacy_revision() -> u32 {
 }
 
 /// The revision of the rules new games get.
-pub const RULES_REVISION: u32 = 1;
+pub const RULES_REVISION: u32 = 2;
 
 impl Default for Options {
     fn default() -> Self {

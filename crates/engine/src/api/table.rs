@@ -291,34 +291,42 @@ impl<R: Rules> Table<R> {
     }
 
     /// Check order lines without applying them: each line is parsed and tried on a copy,
-    /// up to the first line that needs chance (a die or a hidden draw). A verdict says
-    /// whether a line is legal, never what it would do: an outcome or a hidden fact
-    /// (a Spy's reveal, a hand) is only learnt by playing the order. Worded in `lang`.
+    /// up to the first line that needs chance (a die or a hidden draw); each line after it
+    /// is checked against the state before it for what chance cannot change
+    /// (`Rules::check_past_chance`), or said unchecked. A verdict says whether a line is
+    /// legal, never what it would do: an outcome or a hidden fact (a Spy's reveal, a hand)
+    /// is only learnt by playing the order. Worded in `lang`.
     pub fn check(&self, seat: Seat, text: &str, lang: Lang) -> Vec<LineCheck> {
         let mut scratch = self.clone();
         scratch.dice = self.dice.dry_copy();
         let mut out = Vec::new();
-        let mut stopped = false;
+        // The state before the first line that needs chance, once one has.
+        let mut before_chance: Option<R> = None;
+        let refused = |e: OrderError| LineVerdict::Err {
+            message: e.message_in(lang).to_string(),
+            hint: e.hint_in(lang).map(str::to_string),
+        };
         for (line_no, line) in order_lines(text) {
-            let verdict = if stopped {
-                LineVerdict::NeedsDice
+            let verdict = if let Some(before) = &before_chance {
+                match before.check_past_chance(seat, &line) {
+                    None => LineVerdict::Unchecked,
+                    Some(Ok(())) => LineVerdict::PastChance,
+                    Some(Err(e)) => refused(e),
+                }
             } else {
                 match scratch.state.parse(seat, &line) {
-                    Err(e) => LineVerdict::Err {
-                        message: e.message_in(lang).to_string(),
-                        hint: e.hint_in(lang).map(str::to_string),
-                    },
-                    Ok(order) => match scratch.apply(seat, order, Source::Player).map(|_| ()) {
-                        _ if scratch.dice.dry_roll_wanted() => {
-                            stopped = true;
-                            LineVerdict::NeedsDice
+                    Err(e) => refused(e),
+                    Ok(order) => {
+                        let before = scratch.state.clone();
+                        match scratch.apply(seat, order, Source::Player).map(|_| ()) {
+                            _ if scratch.dice.dry_roll_wanted() => {
+                                before_chance = Some(before);
+                                LineVerdict::NeedsDice
+                            }
+                            Err(e) => refused(e),
+                            Ok(_) => LineVerdict::Ok(Vec::new()),
                         }
-                        Err(e) => LineVerdict::Err {
-                            message: e.message_in(lang).to_string(),
-                            hint: e.hint_in(lang).map(str::to_string),
-                        },
-                        Ok(_) => LineVerdict::Ok(Vec::new()),
-                    },
+                    }
                 }
             };
             out.push(LineCheck {

@@ -2,8 +2,8 @@
 //!
 //! ```text
 //! CAMPAIGN NEW Winter league [scoring=wins|placings|score]
-//! CAMPAIGN NEW Spring cup tournament=risk players=Anna:anna@x,Bob:bob@x,... [turn-limit=30]
-//!          [final-turn-limit=0] [table-max=6] [scoring=...] [any option of the game]
+//! CAMPAIGN NEW Spring cup tournament=risk players=Anna:anna@x,Bob:bob@x,... [turn-limit=4]
+//!          [final-turn-limit=7] [table-max=6] [scoring=...] [any option of the game]
 //! CAMPAIGN campaign-1 password ADD race-4
 //! STANDINGS campaign-1
 //! HISTORY campaign-1          (cmd/info.rs hands a campaign's id here)
@@ -49,11 +49,21 @@ pub(crate) enum CampaignError {
     BadPlayer {
         given: String,
     },
-    /// Too few players for two tables of the smallest size, then a final.
+    /// Fewer players than the smallest tournament: `tables` tables of `table`, then a final.
     TooFewPlayers {
         players: usize,
         needs: usize,
+        tables: usize,
         table: usize,
+    },
+    /// A count no round of tables of `table_min..=table_max` brings to a final of that size
+    /// (tables of one size only); `below` and `above` are the nearest counts that work.
+    NoFinal {
+        players: usize,
+        table_min: usize,
+        table_max: usize,
+        below: Option<usize>,
+        above: Option<usize>,
     },
     /// The players cannot be seated (the game refused a table).
     Seating {
@@ -83,6 +93,11 @@ pub(crate) enum CampaignAnswer {
         password: String,
         tournament: bool,
         tables: Vec<String>,
+        /// Each preliminary game's round limit and the final's (0: none).
+        turn_limit: u32,
+        final_turn_limit: u32,
+        /// Whether the tournament's game has a round limit at all.
+        limited: bool,
     },
     Added {
         campaign: String,
@@ -143,12 +158,19 @@ pub(crate) fn parse(a: &Args) -> Result<Command, CmdError> {
     Err(CmdError::CampaignArgs)
 }
 
+/// The seed's time limits in rounds, at the judge's measure of one round for its "30
+/// minutes" (docs/rules/risk.md, "Time limit"): "La première partie préliminaire, d'une durée
+/// limite de 2 heures" is 4 rounds; the final's "une limite de 3 h 30 est recommandée" is 7.
+pub(crate) const TOURNAMENT_TURN_LIMIT: u32 = 4;
+pub(crate) const TOURNAMENT_FINAL_TURN_LIMIT: u32 = 7;
+
 /// What a tournament's arguments say.
 struct TournamentArgs {
     game: String,
     players: Vec<(String, String)>,
-    turn_limit: u32,
-    final_turn_limit: u32,
+    /// None: not given (the seed's limit when the game has one).
+    turn_limit: Option<u32>,
+    final_turn_limit: Option<u32>,
     table_max: usize,
     options: Vec<(String, String)>,
     /// CREATE arguments of the judge's own (language, deadlines) for every table.
@@ -235,6 +257,7 @@ impl Run<'_> {
             fr: format!("{name} créée par {} (points : {})", c.gm, scoring.as_str()),
         });
         let mut tables = Vec::new();
+        let mut limits = (0, 0, false);
         if let Some(game) = tournament {
             let t = match self.tournament_args(&game, &rest) {
                 Ok(t) => t,
@@ -243,15 +266,45 @@ impl Run<'_> {
             let info = self.info(&t.game).copied().expect("checked");
             let table_min = 3.max(info.min_seats);
             let table_max = t.table_max.min(info.max_seats);
-            // A preliminary round and a final: at least two tables.
-            if t.players.len() < 2 * table_min || table_min > table_max {
-                return Ok(refuse(CampaignError::TooFewPlayers {
-                    players: t.players.len(),
-                    needs: 2 * table_min,
-                    table: table_min,
-                }));
+            let n = t.players.len();
+            // A preliminary round and a final, every table of table_min..=table_max
+            // (campaign::plan_round; docs/rules/risk.md, "Players").
+            if plan_round(n, table_min, table_max, true).is_none() {
+                let error = match fewest_entrants(table_min, table_max) {
+                    Some((needs, tables)) if n < needs => CampaignError::TooFewPlayers {
+                        players: n,
+                        needs,
+                        tables,
+                        table: table_min,
+                    },
+                    None => CampaignError::TooFewPlayers {
+                        players: n,
+                        needs: 2 * table_min,
+                        tables: 2,
+                        table: table_min,
+                    },
+                    Some(_) => {
+                        let (below, above) = nearest_entrants(n, table_min, table_max);
+                        CampaignError::NoFinal {
+                            players: n,
+                            table_min,
+                            table_max,
+                            below,
+                            above,
+                        }
+                    }
+                };
+                return Ok(refuse(error));
             }
             c.game = t.game.clone();
+            let has_limit = (info.options)()
+                .as_object()
+                .is_some_and(|m| m.contains_key("turn_limit"));
+            limits = (
+                t.turn_limit.unwrap_or(0),
+                t.final_turn_limit.unwrap_or(0),
+                has_limit,
+            );
             for (n, a) in &t.players {
                 c.players.push(a.clone());
                 c.names.insert(a.clone(), n.clone());
@@ -259,17 +312,18 @@ impl Run<'_> {
             c.tournament = Some(Tournament {
                 table_min,
                 table_max,
-                turn_limit: t.turn_limit,
-                final_turn_limit: t.final_turn_limit,
+                turn_limit: t.turn_limit.unwrap_or(0),
+                final_turn_limit: t.final_turn_limit.unwrap_or(0),
                 options: t.options,
                 judge_args: t.judge_args,
                 round: 0,
                 is_final: false,
+                per_table: 1,
                 tables: Vec::new(),
                 winner: None,
             });
             let players = c.players.clone();
-            if let Err(why) = self.seat_round(&mut c, players, 1, false) {
+            if let Err(why) = self.seat_round(&mut c, players, 1) {
                 return Ok(refuse(CampaignError::Seating { why }));
             }
             tables = c
@@ -291,6 +345,9 @@ impl Run<'_> {
             password,
             tournament,
             tables,
+            turn_limit: limits.0,
+            final_turn_limit: limits.1,
+            limited: limits.2,
         })
     }
 
@@ -308,8 +365,8 @@ impl Run<'_> {
         let mut t = TournamentArgs {
             game: game.to_string(),
             players: Vec::new(),
-            turn_limit: 0,
-            final_turn_limit: 0,
+            turn_limit: None,
+            final_turn_limit: None,
             table_max: 6,
             options: Vec::new(),
             judge_args: Vec::new(),
@@ -347,8 +404,8 @@ impl Run<'_> {
                         }
                     }
                 }
-                "turn-limit" => t.turn_limit = num("turn-limit")?,
-                "final-turn-limit" => t.final_turn_limit = num("final-turn-limit")?,
+                "turn-limit" => t.turn_limit = Some(num("turn-limit")?),
+                "final-turn-limit" => t.final_turn_limit = Some(num("final-turn-limit")?),
                 "table-max" => {
                     t.table_max = num("table-max")?.clamp(3, 6) as usize;
                 }
@@ -363,10 +420,19 @@ impl Run<'_> {
         // The tables' options must be the game's (checked now, not at each round).
         let info = self.info(game).expect("checked");
         let mut pairs: Vec<(String, String)> = t.options.clone();
-        if t.turn_limit > 0 || t.final_turn_limit > 0 {
+        let known = (info.options)();
+        let limited = known
+            .as_object()
+            .is_some_and(|m| m.contains_key("turn_limit"));
+        if t.turn_limit.unwrap_or(0) > 0 || t.final_turn_limit.unwrap_or(0) > 0 {
             pairs.push(("turn-limit".into(), "1".into()));
         }
-        let known = (info.options)();
+        // Not given: the seed's limits, where the game keeps a round limit.
+        if limited {
+            t.turn_limit.get_or_insert(TOURNAMENT_TURN_LIMIT);
+            t.final_turn_limit
+                .get_or_insert(TOURNAMENT_FINAL_TURN_LIMIT);
+        }
         for (k, _) in &pairs {
             let norm = k.replace('-', "_");
             if !known.as_object().is_some_and(|m| m.contains_key(&norm)) {

@@ -23,6 +23,10 @@ pub(crate) enum Checked {
     },
     /// Legal so far; dice decide the rest.
     NeedsDice { quoted: Quoted },
+    /// After a line that rolls dice: nothing wrong that dice cannot change.
+    PastChance { quoted: Quoted },
+    /// After a line that rolls dice, in a game that checks nothing there.
+    Unchecked { quoted: Quoted },
 }
 
 /// A refused order line.
@@ -150,6 +154,8 @@ impl Run<'_> {
                         hint,
                     },
                     LineVerdict::NeedsDice => Checked::NeedsDice { quoted },
+                    LineVerdict::PastChance => Checked::PastChance { quoted },
+                    LineVerdict::Unchecked => Checked::Unchecked { quoted },
                 }
             })
             .collect();

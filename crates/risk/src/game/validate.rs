@@ -446,18 +446,14 @@ impl Risk {
         )
     }
 
-    fn validate_attack(
+    /// What of an attack chance cannot change: its target is not already the attacker's
+    /// (no roll in a player's own turn takes a territory from them) and borders `from`.
+    fn attack_target(
         &self,
         seat: Seat,
         from: TerritoryId,
         to: TerritoryId,
     ) -> Result<(), OrderError> {
-        if !self.owns(seat, from) {
-            return Err(refuse(
-                |l| not_yours(from, l),
-                |l| say::write(l, &crate::orders::attack_choice(to, from, l)),
-            ));
-        }
         if self.owns(seat, to) {
             return Err(refuse(
                 |l| match l {
@@ -498,6 +494,31 @@ impl Risk {
                 },
             ));
         }
+        Ok(())
+    }
+
+    /// CHECK of a line after one that rolls dice (`Rules::check_past_chance`), from the state
+    /// before them: an attack on a territory the seat already holds, or not next to `from`.
+    pub(crate) fn validate_past_chance(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
+        match order {
+            Order::Attack { to, from, .. } => self.attack_target(seat, *from, *to),
+            _ => Ok(()),
+        }
+    }
+
+    fn validate_attack(
+        &self,
+        seat: Seat,
+        from: TerritoryId,
+        to: TerritoryId,
+    ) -> Result<(), OrderError> {
+        if !self.owns(seat, from) {
+            return Err(refuse(
+                |l| not_yours(from, l),
+                |l| say::write(l, &crate::orders::attack_choice(to, from, l)),
+            ));
+        }
+        self.attack_target(seat, from, to)?;
         if self.armies[from] < 2 {
             return Err(refuse(
                 |l| match l {
