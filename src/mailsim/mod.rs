@@ -471,6 +471,12 @@ impl Sim {
                 let at = self.now + self.rng.random_range(HOUR..within);
                 self.gm.plan = Some(Plan { at, act });
             }
+        } else if self.gm.plan.is_none() && rec.status == Status::Forming {
+            // Named players who never confirm: the game master starts without them.
+            self.gm.plan = Some(Plan {
+                at: self.now + 72 * HOUR,
+                act: Act::Start,
+            });
         } else if self.gm.plan.is_none() && rec.status == Status::Paused {
             let at = self.now + self.rng.random_range(HOUR..8 * HOUR);
             self.gm.plan = Some(Plan {
@@ -523,6 +529,8 @@ impl Sim {
                     }
                 }
             }
+            Act::Start if rec.status != Status::Forming => return,
+            Act::Start => "START".into(),
             Act::Process => "PROCESS".into(),
             Act::Extend => "EXTEND 24".into(),
             Act::Pause => "PAUSE".into(),

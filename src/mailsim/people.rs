@@ -68,6 +68,8 @@ pub enum Act {
     Typo,
     /// Public press, signed off.
     Press,
+    /// The game master's START, when named players have not confirmed after three days.
+    Start,
     /// The game master's PROCESS.
     Process,
     /// The game master's EXTEND 24.

@@ -517,7 +517,10 @@ fn readable_start(mail: &Inbound, max: usize) -> Option<String> {
 fn is_stop(mail: &Inbound) -> bool {
     let stop = |l: &str| {
         let w = crate::intake::strip_re(l.trim()).trim().to_uppercase();
-        matches!(w.as_str(), "STOP" | "UNSUBSCRIBE" | "DESABONNER" | "DÉSABONNER")
+        matches!(
+            w.as_str(),
+            "STOP" | "UNSUBSCRIBE" | "DESABONNER" | "DÉSABONNER"
+        )
     };
     stop(&mail.subject) || mail.body.lines().any(stop)
 }

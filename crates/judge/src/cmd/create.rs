@@ -45,7 +45,11 @@ impl Run<'_> {
             for s in rec.seats.iter_mut() {
                 if let Some(a) = s.address.as_deref().map(lower) {
                     s.unconfirmed = a != lower(gm)
-                        && self.store.sender(&a).map_err(CreateFailure::Store)?.is_none();
+                        && self
+                            .store
+                            .sender(&a)
+                            .map_err(CreateFailure::Store)?
+                            .is_none();
                 }
             }
         }
@@ -309,10 +313,7 @@ pub(crate) enum CreateAnswer {
     },
     /// Not a creator; `listed`: the address is, but the creator password was missing
     /// or wrong.
-    NotCreator {
-        quoted: Quoted,
-        listed: bool,
-    },
+    NotCreator { quoted: Quoted, listed: bool },
     Refused {
         quoted: Quoted,
         errors: Vec<CreateError>,
