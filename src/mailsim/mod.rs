@@ -19,6 +19,7 @@
 //! * `promises.rs`: the promises, one function each, checked after every event.
 
 mod people;
+pub mod post;
 mod promises;
 
 pub use people::{Act, GmHabit, Style, Timing};
@@ -26,9 +27,7 @@ pub use promises::{END_PROMISES, PROMISES};
 
 use crate::players::load_session;
 use castellan_engine::{Lang, Session};
-use castellan_judge::{
-    Env, GameRecord, Judge, JudgeConfig, MemoryStore, Outbound, Status, Store, Templates,
-};
+use castellan_judge::{Env, GameRecord, Judge, JudgeConfig, Outbound, Status, Templates};
 use people::{Person, Plan, HOUR};
 use promises::{Event, Watch};
 use rand::{Rng, RngCore, SeedableRng};
@@ -220,7 +219,12 @@ pub fn judge() -> Judge {
 
 /// Play game `index` of `seed` to its end (or the event cap) and check every promise.
 pub fn play(seed: u64, index: usize, max_events: usize) -> GameRun {
-    let mut sim = Sim::new(seed, index);
+    play_with(seed, index, max_events, Box::new(post::Pure::new(judge())))
+}
+
+/// [`play`] with the mail going through `post` (the pure judge, or the whole shell).
+pub fn play_with(seed: u64, index: usize, max_events: usize, post: Box<dyn post::Post>) -> GameRun {
+    let mut sim = Sim::new(seed, index, post);
     sim.create();
     while sim.events < max_events {
         if !sim.step() {
@@ -235,8 +239,9 @@ struct Sim {
     seed: u64,
     index: usize,
     rng: ChaCha8Rng,
+    /// The judge's configuration and wording, for the checks.
     judge: Judge,
-    store: MemoryStore,
+    post: Box<dyn post::Post>,
     now: i64,
     kind: &'static str,
     game: String,
@@ -251,7 +256,7 @@ struct Sim {
 }
 
 impl Sim {
-    fn new(seed: u64, index: usize) -> Sim {
+    fn new(seed: u64, index: usize, post: Box<dyn post::Post>) -> Sim {
         let mut rng =
             ChaCha8Rng::seed_from_u64(seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let (kind, lo, hi) = GAMES[index % GAMES.len()];
@@ -306,7 +311,7 @@ impl Sim {
             index,
             rng,
             judge: judge(),
-            store: MemoryStore::new(),
+            post,
             now: T0,
             kind,
             game: String::new(),
@@ -334,7 +339,7 @@ impl Sim {
         if self.game.is_empty() {
             return None;
         }
-        self.store.game(&self.game).ok().flatten()
+        self.post.store().game(&self.game).ok().flatten()
     }
 
     /// The game master creates the game, naming every player.
@@ -491,15 +496,9 @@ impl Sim {
         let env = self.env();
         self.run.ticks += 1;
         self.events += 1;
-        match self.judge.tick(&self.store, &env) {
-            Ok(c) => {
-                if let Err(e) = self.store.commit(&c) {
-                    self.violation("judge_answers", format!("the tick's commit failed: {e}"));
-                    return;
-                }
-                self.after(before, c.outbox, Event::Tick);
-            }
-            Err(e) => self.violation("judge_answers", format!("the tick failed: {e}")),
+        match self.post.tick(&env) {
+            Ok(out) => self.after(before, out, Event::Tick),
+            Err(e) => self.violation("judge_answers", e),
         }
     }
 
@@ -577,43 +576,29 @@ impl Sim {
         self.now += 60;
         self.events += 1;
         self.run.mails_in += 1;
-        let max = self.judge.config().max_body_bytes;
-        let inbound = match castellan_mail::parse(raw, max) {
-            Ok(m) => m,
-            Err(e) => {
-                self.violation(
-                    "judge_answers",
-                    format!("the mail layer refused {from}'s mail: {e}"),
-                );
-                return;
-            }
-        };
         let before = self.snapshot();
         let env = self.env();
-        match self.judge.handle(&self.store, &inbound, &env) {
-            Ok(c) => {
-                if let Err(e) = self.store.commit(&c) {
-                    self.violation("judge_answers", format!("commit failed: {e}"));
-                    return;
-                }
+        match self.post.deliver(raw, &env) {
+            Ok(d) => {
                 if self.game.is_empty() {
-                    if let Some(g) = c.games.first() {
-                        self.game = g.id.clone();
-                        self.run.game = format!("{} {}", self.kind, g.id);
+                    let ids = self.post.store().game_ids().unwrap_or_default();
+                    if let Some(id) = ids.first() {
+                        self.game = id.clone();
+                        self.run.game = format!("{} {id}", self.kind);
                     }
                 }
                 self.after(
                     before,
-                    c.outbox,
+                    d.out,
                     Event::Mail {
                         sender,
                         act,
-                        message_id: inbound.message_id.clone(),
-                        body: inbound.body.clone(),
+                        message_id: d.read.message_id.clone(),
+                        body: d.read.body.clone(),
                     },
                 );
             }
-            Err(e) => self.violation("judge_answers", format!("handle failed: {e}")),
+            Err(e) => self.violation("judge_answers", format!("{from}'s mail: {e}")),
         }
     }
 
@@ -674,7 +659,7 @@ impl Sim {
 
     /// The end: the game replays from its log and verifies.
     fn finish(mut self, max_events: usize) -> GameRun {
-        let rec = self.store.game_whole(&self.game).ok().flatten();
+        let rec = self.post.store().game_whole(&self.game).ok().flatten();
         match rec {
             Some(rec) => {
                 self.run.finished = rec.status == Status::Finished;
