@@ -46,6 +46,8 @@ impl Post for Pure {
         self.store
             .commit(&c)
             .map_err(|e| format!("commit failed: {e}"))?;
+        // The mails are in hand: the store's outbox would keep every one of them.
+        self.store.drain_outbox();
         Ok(Delivered {
             read,
             out: c.outbox,
@@ -60,6 +62,7 @@ impl Post for Pure {
         self.store
             .commit(&c)
             .map_err(|e| format!("the tick's commit failed: {e}"))?;
+        self.store.drain_outbox();
         Ok(c.outbox)
     }
 

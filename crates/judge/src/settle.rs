@@ -35,18 +35,25 @@ impl Run<'_> {
                 .seats
                 .iter()
                 .any(|x| x.played_by_mail() && !x.disorder && !x.resigned);
+            // Defaults of civil disorder at most a round or two a handling: a table where
+            // the seats still playing are not awaited for long (or never: an absent table)
+            // goes on by its deadlines rather than all at once (nobody attacks in civil
+            // disorder, so such a game may never end by itself).
+            let mut disorder_plays = 0;
             for _ in 0..100_000 {
                 if session.outcome().is_some() {
                     break;
                 }
                 let Some(seat) = session.awaiting().into_iter().find(|s| {
-                    g.rec
-                        .seats
-                        .get(*s)
-                        .is_some_and(|x| x.bot || (x.disorder && someone_plays))
+                    g.rec.seats.get(*s).is_some_and(|x| {
+                        x.bot || (x.disorder && someone_plays && disorder_plays < DISORDER_PLAYS)
+                    })
                 }) else {
                     break;
                 };
+                if !g.rec.seats[seat].bot {
+                    disorder_plays += 1;
+                }
                 let played = if g.rec.seats[seat].bot {
                     session.play_bot(seat).is_ok() || session.play_default(seat).is_ok()
                 } else {
@@ -180,6 +187,9 @@ impl Run<'_> {
         }
     }
 }
+
+/// The most defaults of seats in civil disorder played in one handling.
+const DISORDER_PLAYS: usize = 24;
 
 fn session_awaits(g: &Loaded, seat: usize) -> bool {
     g.session
