@@ -69,15 +69,30 @@ fn same_game_both_ways(seed: u64, index: usize, kind: &str) {
     );
     assert!(by_shell.game.starts_with(kind), "{}", by_shell.game);
     let broken: Vec<String> = by_shell.violations.iter().map(|v| v.to_string()).collect();
-    assert!(broken.is_empty(), "through the shell:\n{}", broken.join("\n"));
+    assert!(
+        broken.is_empty(),
+        "through the shell:\n{}",
+        broken.join("\n")
+    );
     assert!(pure.violations.is_empty(), "pure: {:?}", pure.violations);
     assert!(by_shell.mails_out > 10, "the game went on: {by_shell:?}");
+    // Reports with their picture went through multipart/alternative and back.
+    let with_html = shell_mails.iter().filter(|m| m.html.is_some()).count();
+    let with_token = shell_mails
+        .iter()
+        .filter(|m| m.headers.iter().any(|(n, _)| n == "X-Castellan-Token"))
+        .count();
+    eprintln!("  {with_html} mails with an HTML part, {with_token} with X-Castellan-Token");
+    assert!(with_html > 0 && with_token > 0);
     // The same mails, field by field, in the same order: the rendering and parsing back
     // lose nothing a player reads (line ends aside: the wire's CRLF read back as LF, as
     // the judge writes them), and sled, the journal and the Maildir change nothing the
     // judge decides.
     for (i, (s, p)) in shell_mails.iter().zip(&pure_mails).enumerate() {
-        assert_eq!(s, p, "mail {i} of the game differs (left: shell, right: pure)");
+        assert_eq!(
+            s, p,
+            "mail {i} of the game differs (left: shell, right: pure)"
+        );
     }
     assert_eq!(shell_mails.len(), pure_mails.len());
     assert_eq!(

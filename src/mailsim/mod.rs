@@ -243,7 +243,7 @@ pub fn play(seed: u64, index: usize, max_events: usize) -> GameRun {
 /// pure judge. A shell that cannot be set up is a broken promise of its own.
 fn play_one(settings: &Settings, index: usize) -> GameRun {
     let (seed, max) = (settings.seed, settings.max_events);
-    if settings.shell_every == 0 || index % settings.shell_every != 0 {
+    if settings.shell_every == 0 || !index.is_multiple_of(settings.shell_every) {
         return play(seed, index, max);
     }
     match shell::Shell::new() {

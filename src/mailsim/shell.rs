@@ -55,13 +55,15 @@ impl Shell {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let judge = super::judge();
-        let mut base = Config::default();
-        base.judge = judge.config().clone();
-        // The built-in wording, as the pure judge's: a folder that does not exist.
-        base.templates_dir = dir.join("no-templates");
+        let mut base = Config {
+            judge: judge.config().clone(),
+            // The built-in wording, as the pure judge's: a folder that does not exist.
+            templates_dir: dir.join("no-templates"),
+            // The same cap on a body as the pure side's parse.
+            max_message_bytes: judge.config().max_body_bytes,
+            ..Config::default()
+        };
         base.backup.every_hours = 0;
-        // The same cap on a body as the pure side's parse.
-        base.max_message_bytes = judge.config().max_body_bytes;
         let local = match LocalJudge::open(&base, &dir, 0) {
             Ok(l) => l,
             Err(e) => {
@@ -109,7 +111,8 @@ impl Shell {
             return Err(format!("{} mails left in the Maildir's new/", left.len()));
         }
         if tick {
-            svc.tick().map_err(|e| format!("the deadline pass failed: {e}"))?;
+            svc.tick()
+                .map_err(|e| format!("the deadline pass failed: {e}"))?;
         }
         let queued: Vec<String> = svc
             .store
@@ -146,7 +149,9 @@ impl Shell {
         for id in queued {
             let name = castellan_mail::eml_file_name(id);
             if !new.remove(&name) {
-                return Err(format!("reply {id} was sent but no new {name} is in the outbox"));
+                return Err(format!(
+                    "reply {id} was sent but no new {name} is in the outbox"
+                ));
             }
             let raw = std::fs::read(self.outbox.join(&name)).map_err(|e| e.to_string())?;
             out.push(parse_back(&raw).map_err(|e| format!("{name}: {e}"))?);
@@ -237,9 +242,7 @@ pub fn parse_back(raw: &[u8]) -> Result<Outbound, String> {
     let part = |ids: &[u32], html: bool| {
         let part = msg.parts.get(*ids.first()? as usize)?;
         match (&part.body, html) {
-            (PartType::Text(t), false) | (PartType::Html(t), true) => {
-                Some(t.replace("\r\n", "\n"))
-            }
+            (PartType::Text(t), false) | (PartType::Html(t), true) => Some(t.replace("\r\n", "\n")),
             _ => None,
         }
     };
