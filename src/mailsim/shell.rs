@@ -71,8 +71,14 @@ impl Shell {
                 return Err(format!("the service does not open: {e}"));
             }
         };
-        let inbox = Maildir::open(local.svc.config.inbox_path())
-            .map_err(|e| format!("the Maildir does not open: {e}"))?;
+        let inbox = match Maildir::open(local.svc.config.inbox_path()) {
+            Ok(m) => m,
+            Err(e) => {
+                drop(local);
+                let _ = std::fs::remove_dir_all(&dir);
+                return Err(format!("the Maildir does not open: {e}"));
+            }
+        };
         let outbox = local.svc.config.outbox_path();
         Ok(Shell {
             local: Some(local),
