@@ -222,6 +222,12 @@ pub struct SimulateArgs {
     /// With --by-mail: events (mails and ticks) after which a game is stopped.
     #[arg(long, default_value_t = 1500)]
     pub max_events: usize,
+    /// With --by-mail: every Nth game (index 0, N, 2N...) goes through the whole shell
+    /// (sled, the Maildir, the .eml files parsed back) instead of the pure judge; 0: none.
+    /// The games go round the four by index: an N that is a multiple of 4 sends only
+    /// Castle Risk games through the shell, an odd N all four.
+    #[arg(long, default_value_t = 0, requires = "by_mail")]
+    pub shell_every: usize,
 }
 
 #[derive(Debug, Args)]

@@ -109,6 +109,7 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
                 games: a.games,
                 max_events: a.max_events,
                 only: a.only,
+                shell_every: a.shell_every,
                 threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             };
             let r = castellan::mailsim::run(&settings);

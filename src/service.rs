@@ -46,10 +46,13 @@ pub fn system_clock() -> Clock {
 }
 
 /// Where fresh randomness for game secrets, passwords and tokens comes from: the OS, or
-/// (demo, bench, tests) a seed, so a run can be repeated exactly.
+/// (demo, bench, tests) a seed, so a run can be repeated exactly, or (the simulation
+/// through the shell, src/mailsim/shell.rs) the bytes its caller hands the judge: set
+/// before each pass, so the shell draws what the pure judge is given.
 pub enum Entropy {
     Os,
     Seeded { seed: u64, drawn: AtomicU64 },
+    Fixed([u8; 32]),
 }
 
 impl Entropy {
@@ -66,6 +69,7 @@ impl Entropy {
                 let n = drawn.fetch_add(1, Ordering::Relaxed);
                 castellan_engine::dice::sha256(format!("castellan-entropy/{seed}/{n}").as_bytes())
             }
+            Entropy::Fixed(bytes) => *bytes,
         }
     }
 }

@@ -16,11 +16,14 @@
 //! [`MemoryStore`] that keeps games as the sled store does (header, snapshot, history).
 //!
 //! * `people.rs`: the behaviours (timing, style, game masters' habits) and the raw mail.
+//! * `post.rs`, `shell.rs`: where the mail goes: the pure judge, or every `shell_every`th
+//!   game through the whole shell (sled, the Maildir, the .eml files parsed back).
 //! * `promises.rs`: the promises, one function each, checked after every event.
 
 mod people;
 pub mod post;
 mod promises;
+pub mod shell;
 
 pub use people::{Act, GmHabit, Style, Timing};
 pub use promises::{END_PROMISES, PROMISES};
@@ -58,6 +61,9 @@ pub struct Settings {
     pub max_events: usize,
     /// Play only this game index (a failure's replay).
     pub only: Option<usize>,
+    /// Every this many games (index 0, N, 2N...) through the whole shell
+    /// ([`shell::Shell`]) rather than the pure judge; 0: none.
+    pub shell_every: usize,
     pub threads: usize,
 }
 
@@ -93,6 +99,8 @@ pub struct GameRun {
     pub mails_in: usize,
     pub mails_out: usize,
     pub ticks: usize,
+    /// Played through the whole shell ([`shell::Shell`]), not the pure judge.
+    pub shell: bool,
     pub behaviours: Vec<String>,
     pub violations: Vec<Violation>,
 }
@@ -107,6 +115,8 @@ pub struct Report {
     pub mails_in: usize,
     pub mails_out: usize,
     pub ticks: usize,
+    /// Games played through the whole shell (`shell_every`).
+    pub shell_games: usize,
     pub games_by_kind: BTreeMap<String, usize>,
     /// How many people (and game masters) of each behaviour took part.
     pub behaviours: BTreeMap<String, usize>,
@@ -123,6 +133,12 @@ impl Report {
             "simulate --by-mail: seed {}, {} games ({} finished, {} stopped at the event cap), {} mails in, {} out, {} ticks, {:.1} s\n",
             self.seed, self.games, self.finished, self.capped, self.mails_in, self.mails_out, self.ticks, self.seconds
         );
+        if self.shell_games > 0 {
+            s.push_str(&format!(
+                "  {} of them through the whole shell (sled, Maildir, .eml files)\n",
+                self.shell_games
+            ));
+        }
         for (k, n) in &self.games_by_kind {
             s.push_str(&format!("  {k}: {n} games\n"));
         }
@@ -168,7 +184,7 @@ pub fn run(settings: &Settings) -> Report {
                 let mine: Vec<usize> = indexes.iter().copied().skip(t).step_by(threads).collect();
                 scope.spawn(move || {
                     mine.into_iter()
-                        .map(|i| play(settings.seed, i, settings.max_events))
+                        .map(|i| play_one(settings, i))
                         .collect::<Vec<_>>()
                 })
             })
@@ -190,6 +206,7 @@ pub fn run(settings: &Settings) -> Report {
         r.mails_in += g.mails_in;
         r.mails_out += g.mails_out;
         r.ticks += g.ticks;
+        r.shell_games += usize::from(g.shell);
         *r.games_by_kind.entry(g.game.clone()).or_default() += 1;
         for b in g.behaviours {
             *r.behaviours.entry(b).or_default() += 1;
@@ -220,6 +237,35 @@ pub fn judge() -> Judge {
 /// Play game `index` of `seed` to its end (or the event cap) and check every promise.
 pub fn play(seed: u64, index: usize, max_events: usize) -> GameRun {
     play_with(seed, index, max_events, Box::new(post::Pure::new(judge())))
+}
+
+/// Game `index` of a run: through the whole shell if `shell_every` says so, else the
+/// pure judge. A shell that cannot be set up is a broken promise of its own.
+fn play_one(settings: &Settings, index: usize) -> GameRun {
+    let (seed, max) = (settings.seed, settings.max_events);
+    if settings.shell_every == 0 || !index.is_multiple_of(settings.shell_every) {
+        return play(seed, index, max);
+    }
+    match shell::Shell::new() {
+        Ok(s) => GameRun {
+            shell: true,
+            ..play_with(seed, index, max, Box::new(s))
+        },
+        Err(e) => GameRun {
+            index,
+            game: GAMES[index % GAMES.len()].0.to_string(),
+            shell: true,
+            violations: vec![Violation {
+                seed,
+                index,
+                game: GAMES[index % GAMES.len()].0.to_string(),
+                event: "setting up the shell".into(),
+                promise: "judge_answers",
+                detail: e,
+            }],
+            ..GameRun::default()
+        },
+    }
 }
 
 /// [`play`] with the mail going through `post` (the pure judge, or the whole shell).
