@@ -121,6 +121,9 @@ pub(crate) struct Private {
     /// A question's mail: what the table has seen happen since the last report (the
     /// attack being answered), which the turn's report will tell everyone.
     pub context: Vec<String>,
+    /// A question's mail: the seats out of the game since the last report (the turn's
+    /// report tells the table).
+    pub out_now: Vec<OutCtx>,
     pub view: String,
     pub prompts: Vec<PromptCtx>,
     pub deadline: Option<String>,
@@ -478,6 +481,13 @@ impl Run<'_> {
         let n = session.narrate_since(g.rec.reported, lang);
         let mut ctx = self.private_ctx(g, seat, lang, &n);
         ctx.context = n.public;
+        ctx.out_now = g
+            .rec
+            .out
+            .iter()
+            .filter(|o| o.at > g.rec.reported)
+            .map(|o| out_ctx(&g.rec, o))
+            .collect();
         let token = s.token.clone();
         self.send(&addr, lang, "private", &ctx, &g.rec.id, Some(&token));
         self.for_reader();
@@ -531,6 +541,7 @@ impl Run<'_> {
             turn,
             happened,
             context: Vec::new(),
+            out_now: Vec::new(),
             view,
             prompts,
             deadline: g.rec.deadline.map(|d| format_long_zoned(d, lang, zone)),
