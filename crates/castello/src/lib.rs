@@ -981,6 +981,8 @@ impl Rules for Castello {
     }
 
     /// The outcome is stored in English; its French reason is read from it.
+    // No `eliminated`: a Castello game ends when one side is beaten, so nobody is put out
+    // while it goes on; the default (none) holds.
     fn outcome(&self) -> Option<Outcome> {
         self.result.clone().map(|o| {
             let fr = End::translate(&o.reason, Lang::Fr);

@@ -131,6 +131,34 @@ impl Rules for CastleRisk {
         self.outcome.clone()
     }
 
+    /// Rule 6: a player whose castle is captured is out of the game.
+    fn eliminated(&self) -> Vec<Seat> {
+        (0..self.players.len())
+            .filter(|&s| !self.players[s].alive)
+            .collect()
+    }
+
+    fn eliminates(event: &Event) -> Option<(Seat, Option<Seat>)> {
+        match event {
+            Event::Eliminated { seat, by, .. } => Some((*seat, Some(*by))),
+            _ => None,
+        }
+    }
+
+    /// Territories held, then armies on the board (hidden armies not counted): the
+    /// measure of a stalemate (docs/rules/castle-risk.md, "Placings").
+    fn measure(&self) -> Option<Vec<Vec<i64>>> {
+        Some(
+            (0..self.players.len())
+                .map(|s| {
+                    let terr = self.territories_of(s);
+                    let armies: i64 = terr.iter().map(|t| i64::from(self.board[*t].armies)).sum();
+                    vec![terr.len() as i64, armies]
+                })
+                .collect(),
+        )
+    }
+
     fn order_help(lang: Lang) -> String {
         view::help(lang)
     }

@@ -540,6 +540,19 @@ impl Rules for Castrum {
         text::private_view(self, seat, lang)
     }
 
+    /// The points of each seat's site (a wall 1, a tower 4): the final placings after
+    /// the winner (docs/rules/castrum.md, "Placings").
+    fn measure(&self) -> Option<Vec<Vec<i64>>> {
+        Some(
+            self.sites
+                .iter()
+                .map(|s| vec![i64::from(s.points())])
+                .collect(),
+        )
+    }
+
+    // No `eliminated`: nobody is ever put out of a Castrum game (every seat plays to the
+    // last round), so the default (none) holds.
     fn outcome(&self) -> Option<Outcome> {
         self.outcome.clone()
     }

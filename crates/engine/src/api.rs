@@ -367,6 +367,26 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
         None
     }
 
+    /// The seats out of the game (eliminated), in seat order: a pure function of the
+    /// state. Default: none (a game where nobody is ever put out: Castrum, Castello).
+    fn eliminated(&self) -> Vec<Seat> {
+        Vec::new()
+    }
+
+    /// The seat this event puts out of the game and, when the game says, who put it out:
+    /// the judge finds with it when and by whom a seat of [`Rules::eliminated`] went out.
+    /// Default: no event eliminates.
+    fn eliminates(_event: &Self::Event) -> Option<(Seat, Option<Seat>)> {
+        None
+    }
+
+    /// Each seat's standing for the final placings, compared in order, highest first
+    /// (Castle Risk and Risk: territories held, then armies on the board); `None`: the
+    /// game's [`Rules::scores`] if it keeps them, else no measure.
+    fn measure(&self) -> Option<Vec<Vec<i64>>> {
+        None
+    }
+
     /// Short help on the order language (the ORDERS command), in `lang`.
     fn order_help(lang: Lang) -> String;
 

@@ -24,9 +24,9 @@ pub mod names;
 pub mod svg;
 
 pub use api::{
-    load_table, options_from_pairs, order_lines, play_out, Entry, LineCheck, LineError,
-    LineVerdict, Narration, OrderError, Outcome, PlayedGame, Prompt, PromptKind, Refused, Rules,
-    Seat, Session, Source, Table, Translation, Viewer,
+    load_table, options_from_pairs, order_lines, play_out, Elimination, Entry, LineCheck,
+    LineError, LineVerdict, Narration, OrderError, Outcome, PlayedGame, Prompt, PromptKind,
+    Refused, Rules, Seat, Session, Source, Table, Translation, Viewer,
 };
 pub use dice::{BotRng, DiceBox, Roll, Secret};
 pub use lang::Lang;

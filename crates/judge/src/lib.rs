@@ -90,7 +90,7 @@ pub use judge::{AdminCommand, Judge, JudgeError};
 pub use limits::{clean_name, clean_text, reply_budget, MAX_NAME_CHARS};
 pub use model::{
     game_number, AuthenticationResults, Changes, DeadlineSettings, Env, GameRecord, Inbound,
-    LogLine, MailFormat, MemoryStore, Outbound, PlayerRecord, SeatRecord, SenderRecord, Status,
-    Store, StoreError,
+    LogLine, MailFormat, MemoryStore, OutSeat, Outbound, PlayerRecord, SeatRecord, SenderRecord,
+    Status, Store, StoreError,
 };
 pub use templates::{Rendered, Templates, KINDS};

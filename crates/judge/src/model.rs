@@ -237,6 +237,23 @@ pub struct Missed {
     pub disorder: bool,
 }
 
+/// A seat out of the game (eliminated), as the judge saw it go (issue 29, point 9).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutSeat {
+    pub seat: usize,
+    /// The dice turn it went out on (the turn its reports were headed with).
+    pub turn: u32,
+    /// Who put it out, when the game says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<usize>,
+    /// The history length when the judge saw it out: a reader told up to an earlier entry
+    /// has not been told (their next report says it).
+    pub at: usize,
+    /// Its own player was told, in a report to the seat.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub told: bool,
+}
+
 /// Everything one handling writes, applied atomically by [`Store::commit`].
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Changes {
@@ -475,6 +492,11 @@ pub struct GameRecord {
     /// the next report tells the table (issue 12: "A missed deadline is told").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub missed: Vec<Missed>,
+    /// The seats out of the game, in the order they went out (`Session::eliminated`):
+    /// their players get no private part and nothing asked any more; the final report
+    /// places the last out highest among them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub out: Vec<OutSeat>,
     /// Seats reminded for the current deadline.
     pub reminded: BTreeSet<usize>,
     /// Mails sent by ticks and admin commands for this game (stable Message-IDs).
@@ -533,6 +555,7 @@ impl GameRecord {
             end_code,
             quarantine,
             missed,
+            out,
             reminded,
             out_counter,
             reported,
@@ -571,6 +594,7 @@ impl GameRecord {
             end_code: end_code.clone(),
             quarantine: quarantine.clone(),
             missed: missed.clone(),
+            out: out.clone(),
             reminded: reminded.clone(),
             out_counter: *out_counter,
             reported: *reported,
@@ -582,6 +606,11 @@ impl GameRecord {
             min_reliability: *min_reliability,
             table: None,
         }
+    }
+
+    /// Whether seat `seat` is out of the game (eliminated).
+    pub fn is_out(&self, seat: usize) -> bool {
+        self.out.iter().any(|o| o.seat == seat)
     }
 
     /// The plus-address tokens that name this game: its game master's and each seat's

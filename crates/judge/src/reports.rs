@@ -30,6 +30,35 @@ pub(crate) struct PlayerCtx {
     pub name: String,
     pub bot: bool,
     pub resigned: bool,
+    /// Out of the game (eliminated).
+    pub out: bool,
+}
+
+/// A seat out of the game, as a report tells it (issue 29, point 9).
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct OutCtx {
+    #[serde(skip)]
+    pub seat: usize,
+    pub name: String,
+    pub turn: u32,
+    /// Who put it out, when the game says.
+    pub by: Option<String>,
+    /// The same after French "de" ("d'Anna", "de Bob").
+    pub by_de: Option<String>,
+    /// The reader's own seat, told for the first time.
+    pub newly: bool,
+}
+
+/// One line of the final standings: the winners first, then those still in at the end by
+/// the game's measure, then those out, the last out highest (`placings`).
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct PlaceCtx {
+    /// 1-based; seats tied share it ("1, 2, 2, 4").
+    pub place: usize,
+    pub name: String,
+    pub winner: bool,
+    /// The turn the seat went out on, if it did.
+    pub out_turn: Option<u32>,
 }
 
 /// How the game ended, in the reader's language (`templates/LANG/outcome.txt`).
@@ -69,6 +98,13 @@ pub(crate) struct Report {
     pub revealed_last: Option<u32>,
     pub next_turn: u32,
     pub players: Vec<PlayerCtx>,
+    /// Seats out of the game since the reader's last report, in the order they went out.
+    pub out_now: Vec<OutCtx>,
+    /// The game is over: every seat by its place.
+    pub standings: Vec<PlaceCtx>,
+    /// The reader's seat is out of the game: what they read instead of a private part.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub you_out: Option<OutCtx>,
     /// The reader's own seat, when the report goes to a player: what it is asked (at the
     /// top), what only it was told, its private view. One mail a turn, not two (issue 12).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -85,6 +121,9 @@ pub(crate) struct Private {
     /// A question's mail: what the table has seen happen since the last report (the
     /// attack being answered), which the turn's report will tell everyone.
     pub context: Vec<String>,
+    /// A question's mail: the seats out of the game since the last report (the turn's
+    /// report tells the table).
+    pub out_now: Vec<OutCtx>,
     pub view: String,
     pub prompts: Vec<PromptCtx>,
     pub deadline: Option<String>,
@@ -166,6 +205,82 @@ fn dice_line((turn, first, last, values): (u32, u32, u32, Vec<String>)) -> Strin
     }
 }
 
+fn out_ctx(rec: &GameRecord, o: &OutSeat) -> OutCtx {
+    let by = o.by.map(|b| seat_name(rec, b));
+    OutCtx {
+        seat: o.seat,
+        name: seat_name(rec, o.seat),
+        turn: o.turn,
+        by_de: by.as_deref().map(castellan_engine::lang::fr::de),
+        by,
+        newly: !o.told,
+    }
+}
+
+/// The final placings as (place, seat), best first: the winners (sharing the first place),
+/// then the seats still in at the end by the game's measure (highest first; equal ones, or
+/// all of them without a measure, share a place), then the seats out, the last out highest.
+/// Places count the seats before ("1, 2, 2, 4").
+pub(crate) fn placings(
+    seats: usize,
+    winners: &[usize],
+    out: &[usize],
+    measure: Option<&[Vec<i64>]>,
+) -> Vec<(usize, usize)> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let winners: Vec<usize> = (0..seats).filter(|s| winners.contains(s)).collect();
+    if !winners.is_empty() {
+        groups.push(winners.clone());
+    }
+    let key = |s: usize| measure.and_then(|m| m.get(s)).cloned().unwrap_or_default();
+    let mut still: Vec<usize> = (0..seats)
+        .filter(|s| !winners.contains(s) && !out.contains(s))
+        .collect();
+    still.sort_by(|a, b| key(*b).cmp(&key(*a)).then(a.cmp(b)));
+    let mut level: Vec<Vec<usize>> = Vec::new();
+    for s in still {
+        match level.last_mut() {
+            Some(g) if key(g[0]) == key(s) => g.push(s),
+            _ => level.push(vec![s]),
+        }
+    }
+    groups.extend(level);
+    for s in out
+        .iter()
+        .rev()
+        .filter(|s| **s < seats && !winners.contains(s))
+    {
+        groups.push(vec![*s]);
+    }
+    let mut places = Vec::new();
+    for g in groups {
+        let place = places.len() + 1;
+        places.extend(g.into_iter().map(|s| (place, s)));
+    }
+    places
+}
+
+fn standings(rec: &GameRecord, session: &dyn Session) -> Vec<PlaceCtx> {
+    let winners = session.outcome().map(|o| o.winners).unwrap_or_default();
+    let out: Vec<usize> = rec.out.iter().map(|o| o.seat).collect();
+    let measure = session.measure();
+    let places = placings(rec.seats.len(), &winners, &out, measure.as_deref());
+    // Everyone sharing the first place (a draw, or a game the game master ended with no
+    // measure to rank by): the outcome says it, a list would add nothing.
+    if places.iter().all(|(p, _)| *p == 1) {
+        return Vec::new();
+    }
+    places
+        .into_iter()
+        .map(|(place, s)| PlaceCtx {
+            place,
+            name: seat_name(rec, s),
+            winner: winners.contains(&s),
+            out_turn: rec.out.iter().find(|o| o.seat == s).map(|o| o.turn),
+        })
+        .collect()
+}
+
 fn outcome(rec: &GameRecord, session: &dyn Session, lang: Lang) -> OutcomeCtx {
     match session.outcome() {
         Some(o) => OutcomeCtx {
@@ -233,11 +348,15 @@ impl Run<'_> {
             // SET REPORTS: a reader who asked for fewer mails hears when asked something,
             // at the start and the end, and (ROUND) when a round ends; what they missed
             // comes in that mail.
-            let asked = seat.is_some_and(|s| !prompts_of(session.as_ref(), s, lang).is_empty());
+            let out_me = seat.and_then(|s| g.rec.out.iter().find(|o| o.seat == s).cloned());
+            let asked = out_me.is_none()
+                && seat.is_some_and(|s| !prompts_of(session.as_ref(), s, lang).is_empty());
             let pref = g.rec.reports.get(&to).copied().unwrap_or_default();
+            // A seat newly out is told at once, whatever its SET REPORTS.
             let due = finished
                 || g.force_private
                 || asked
+                || out_me.as_ref().is_some_and(|o| !o.told)
                 || match pref {
                     Reports::Turn => true,
                     Reports::Round => round_ended,
@@ -254,7 +373,9 @@ impl Run<'_> {
             if !public.iter().any(|(l, _, _)| *l == lang) {
                 let n = told_since.since(session.as_ref(), g.rec.reported, lang);
                 let map = map_in(lang);
-                let mut ctx = self.public_report(&g.rec, session.as_ref(), &dice, lang, n, map);
+                let from = g.rec.reported;
+                let mut ctx =
+                    self.public_report(&g.rec, session.as_ref(), &dice, lang, (from, n), map);
                 // The indices come from the game's language; another language's map is
                 // used only when it has the same lines (else the reader gets it whole).
                 let same_shape = ctx.map.lines().count() == view_now.lines().count();
@@ -275,7 +396,8 @@ impl Run<'_> {
                 Some(from) => {
                     let n = told_since.since(session.as_ref(), from, lang);
                     let map = map_in(lang);
-                    let mut c = self.public_report(&g.rec, session.as_ref(), &dice, lang, n, map);
+                    let mut c =
+                        self.public_report(&g.rec, session.as_ref(), &dice, lang, (from, n), map);
                     c.map_changes = None;
                     c
                 }
@@ -285,9 +407,18 @@ impl Run<'_> {
             let token = match seat {
                 Some(s) => {
                     told.push(s);
-                    let n =
-                        told_since.since(session.as_ref(), held.unwrap_or(g.rec.reported), lang);
-                    ctx.me = Some(self.private_ctx(g, s, lang, n));
+                    if let Some(o) = &out_me {
+                        // Out of the game: told so, and no private part, nothing asked.
+                        ctx.you_out = Some(out_ctx(&g.rec, o));
+                        ctx.out_now.retain(|x| x.seat != s);
+                        if let Some(o) = g.rec.out.iter_mut().find(|o| o.seat == s) {
+                            o.told = true;
+                        }
+                    } else {
+                        let from = held.unwrap_or(g.rec.reported);
+                        let n = told_since.since(session.as_ref(), from, lang);
+                        ctx.me = Some(self.private_ctx(g, s, lang, n));
+                    }
                     if g.rec.seats[s].map == MapDetail::Full {
                         ctx.map_changes = None;
                     }
@@ -303,6 +434,10 @@ impl Run<'_> {
             localize(&mut ctx, &g.rec, &to, lang);
             self.send(&to, lang, "report", &ctx, &id, token.as_deref());
             let svg = match seat {
+                Some(_) if out_me.is_some() => {
+                    self.for_reader();
+                    public_svg
+                }
                 Some(s) => {
                     self.for_reader();
                     // The seat's own picture if it shows more, else the table's.
@@ -318,7 +453,7 @@ impl Run<'_> {
             self.attach_picture(&g.rec, svg.as_deref(), lang);
         }
         for seat in 0..g.rec.seats.len() {
-            if !told.contains(&seat) {
+            if !told.contains(&seat) && !g.rec.is_out(seat) {
                 self.private_mail(g, seat, finished);
             }
         }
@@ -339,13 +474,20 @@ impl Run<'_> {
         let (Some(addr), Some(session)) = (s.address.clone(), g.session.as_ref()) else {
             return;
         };
-        if s.resigned || s.bot {
+        if s.resigned || s.bot || g.rec.is_out(seat) {
             return;
         }
         let lang = self.seat_lang(&g.rec, seat);
         let n = session.narrate_since(g.rec.reported, lang);
         let mut ctx = self.private_ctx(g, seat, lang, &n);
         ctx.context = n.public;
+        ctx.out_now = g
+            .rec
+            .out
+            .iter()
+            .filter(|o| o.at > g.rec.reported)
+            .map(|o| out_ctx(&g.rec, o))
+            .collect();
         let token = s.token.clone();
         self.send(&addr, lang, "private", &ctx, &g.rec.id, Some(&token));
         self.for_reader();
@@ -359,6 +501,9 @@ impl Run<'_> {
         let Some(session) = g.session.as_ref() else {
             return;
         };
+        if g.rec.is_out(seat) {
+            return;
+        }
         let lang = self.seat_lang(&g.rec, seat);
         if session
             .narrate_since(g.rec.reported, lang)
@@ -396,6 +541,7 @@ impl Run<'_> {
             turn,
             happened,
             context: Vec::new(),
+            out_now: Vec::new(),
             view,
             prompts,
             deadline: g.rec.deadline.map(|d| format_long_zoned(d, lang, zone)),
@@ -403,15 +549,15 @@ impl Run<'_> {
         }
     }
 
-    /// The public report of what `n` narrates (everything since a history entry), with
-    /// `map`, the map as [`map_text`] writes it in `lang`.
+    /// The public report of what `n` narrates (everything since history entry `from`),
+    /// with `map`, the map as [`map_text`] writes it in `lang`.
     fn public_report(
         &self,
         rec: &GameRecord,
         session: &dyn Session,
         dice: &Dice,
         lang: Lang,
-        n: &Narration,
+        (from, n): (usize, &Narration),
         map: String,
     ) -> Report {
         let turn = session.turn();
@@ -453,12 +599,26 @@ impl Run<'_> {
             players: rec
                 .seats
                 .iter()
-                .map(|s| PlayerCtx {
+                .enumerate()
+                .map(|(i, s)| PlayerCtx {
                     name: s.name.clone(),
                     bot: s.bot,
                     resigned: s.resigned,
+                    out: rec.is_out(i),
                 })
                 .collect(),
+            out_now: rec
+                .out
+                .iter()
+                .filter(|o| o.at > from)
+                .map(|o| out_ctx(rec, o))
+                .collect(),
+            standings: if finished {
+                standings(rec, session)
+            } else {
+                Vec::new()
+            },
+            you_out: None,
             me: None,
         }
     }
@@ -575,6 +735,40 @@ pub(crate) fn with_headings(map: &str, changed: &[usize]) -> Option<Vec<String>>
         out.push(lines[i].to_string());
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod placing_tests {
+    use super::*;
+
+    /// Issue 29, point 9: "the final report has no standings or placings". The winner
+    /// first, then those still in by the game's measure (ties share a place), then those
+    /// out, the last out highest.
+    #[test]
+    fn the_winner_then_the_survivors_by_measure_then_the_last_out_highest() {
+        // Five seats: 2 wins; 0 and 4 still in (4 holds more); 3 went out before 1.
+        let m = vec![vec![5, 9], vec![0, 0], vec![20, 40], vec![0, 0], vec![7, 3]];
+        assert_eq!(
+            placings(5, &[2], &[3, 1], Some(&m)),
+            vec![(1, 2), (2, 4), (3, 0), (4, 1), (5, 3)]
+        );
+        // Equal measures share a place; the next place counts the seats before it.
+        let m = vec![vec![5], vec![5], vec![9], vec![1]];
+        assert_eq!(
+            placings(4, &[2], &[], Some(&m)),
+            vec![(1, 2), (2, 0), (2, 1), (4, 3)]
+        );
+        // No measure: those still in share the place after the winners.
+        assert_eq!(
+            placings(4, &[1], &[0], None),
+            vec![(1, 1), (2, 2), (2, 3), (4, 0)]
+        );
+        // Shared win.
+        assert_eq!(
+            placings(3, &[0, 2], &[1], None),
+            vec![(1, 0), (1, 2), (3, 1)]
+        );
+    }
 }
 
 #[cfg(test)]

@@ -30,11 +30,10 @@ impl Run<'_> {
             // Bot stand-ins answer at once, and so do the defaults of a seat in civil
             // disorder while someone still plays by mail (a table of absent players is
             // played by its deadlines, not all at once).
-            let someone_plays = g
-                .rec
-                .seats
-                .iter()
-                .any(|x| x.played_by_mail() && !x.disorder && !x.resigned);
+            let someone_plays =
+                g.rec.seats.iter().enumerate().any(|(i, x)| {
+                    x.played_by_mail() && !x.disorder && !x.resigned && !g.rec.is_out(i)
+                });
             // Defaults of civil disorder at most a round or two a handling: a table where
             // the seats still playing are not awaited for long (or never: an absent table)
             // goes on by its deadlines rather than all at once (nobody attacks in civil
@@ -114,6 +113,7 @@ impl Run<'_> {
                 }
             }
         }
+        record_out(&mut g.rec, session.as_ref());
         let moved = session.history_len() > g.rec.reported || g.force_private;
         let finished_now = g.rec.status == Status::Finished && !g.rec.final_sent;
         let pending = session.pending(castellan_engine::Lang::En);
@@ -190,6 +190,40 @@ impl Run<'_> {
 
 /// The most defaults of seats in civil disorder played in one handling.
 const DISORDER_PLAYS: usize = 24;
+
+/// Seats the game now puts out and the record does not have yet join it, in the order
+/// they went out (the history's elimination events; a seat whose event is not in hand
+/// last, with the current turn), each with when the judge saw it.
+pub(crate) fn record_out(rec: &mut GameRecord, session: &dyn castellan_engine::Session) {
+    let new: Vec<usize> = session
+        .eliminated()
+        .into_iter()
+        .filter(|s| *s < rec.seats.len() && !rec.is_out(*s))
+        .collect();
+    if new.is_empty() {
+        return;
+    }
+    let events = session.eliminations_since(session.history_base());
+    let mut found: Vec<(usize, OutSeat)> = new
+        .iter()
+        .map(|&seat| {
+            let e = events.iter().rev().find(|e| e.seat == seat);
+            let order = e.map_or(usize::MAX, |e| e.entry);
+            (
+                order,
+                OutSeat {
+                    seat,
+                    turn: e.map_or(session.turn(), |e| e.turn),
+                    by: e.and_then(|e| e.by).filter(|b| *b < rec.seats.len()),
+                    at: session.history_len(),
+                    told: false,
+                },
+            )
+        })
+        .collect();
+    found.sort_by_key(|(order, o)| (*order, o.seat));
+    rec.out.extend(found.into_iter().map(|(_, o)| o));
+}
 
 fn session_awaits(g: &Loaded, seat: usize) -> bool {
     g.session

@@ -92,7 +92,37 @@ fn contexts() -> Vec<(&'static str, &'static str, serde_json::Value)> {
                 "secret_commitment": "c0ffee", "commitment": "abcdef",
                 "revealed": [{"turn": 40, "seed": "4040"}], "revealed_last": 40,
                 "next_turn": 40, "players": [{"name": "Red", "bot": false, "resigned": false},
-                                             {"name": "Blue", "bot": true, "resigned": true}]}),
+                                             {"name": "Blue", "bot": true, "resigned": true},
+                                             {"name": "Anna", "bot": false, "resigned": false, "out": true},
+                                             {"name": "Green", "bot": false, "resigned": false, "out": true}],
+                // Issue 29, point 9: the end with the standings, the last out placed
+                // highest among those out.
+                "out_now": [{"name": "Green", "turn": 40, "by": "Red", "by_de": "de Red", "newly": false}],
+                "standings": [{"place": 1, "name": "Red", "winner": true, "out_turn": null},
+                              {"place": 2, "name": "Blue", "winner": false, "out_turn": null},
+                              {"place": 3, "name": "Green", "winner": false, "out_turn": 40},
+                              {"place": 4, "name": "Anna", "winner": false, "out_turn": 31}]}),
+        ),
+        (
+            // Issue 29, point 9: a seat newly out is told so, by whom, that it keeps the
+            // table's reports and how to stop them; no private part, nothing asked.
+            "report_out.txt",
+            "report",
+            json!({"game_id": "castle-7", "game": "castle-risk", "turn": 31,
+                "happened": ["Red takes Anna's castle in Saxony"], "rolls": [], "dice": [],
+                "missed": [], "map": "Saxony Red 3", "map_changes": null,
+                "awaiting": ["Blue"], "deadline": "Tue 14 Jan 2025 18:00 UTC",
+                "deadline_short": "Tue 18:00 UTC", "finished": false,
+                "outcome": {"ended_by_gm": false, "winners": [], "reason": ""},
+                "secret_key": null, "secret_commitment": "c0ffee", "commitment": "abcdef",
+                "revealed": [{"turn": 30, "seed": "3030"}], "revealed_last": 30,
+                "next_turn": 31, "players": [{"name": "Red", "bot": false, "resigned": false},
+                                             {"name": "Blue", "bot": false, "resigned": false},
+                                             {"name": "Anna", "bot": false, "resigned": false, "out": true},
+                                             {"name": "Green", "bot": false, "resigned": false, "out": true}],
+                "out_now": [{"name": "Green", "turn": 31, "by": "Blue", "by_de": "de Blue", "newly": true}],
+                "standings": [],
+                "you_out": {"name": "Anna", "turn": 31, "by": "Red", "by_de": "de Red", "newly": true}}),
         ),
         (
             "private.txt",

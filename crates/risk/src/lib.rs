@@ -461,6 +461,33 @@ impl Rules for Risk {
         Some((0..self.n()).map(|s| self.count_owned(s) as i64).collect())
     }
 
+    /// A player who loses their last territory is out of the game.
+    fn eliminated(&self) -> Vec<Seat> {
+        (0..self.n()).filter(|&s| self.eliminated[s]).collect()
+    }
+
+    fn eliminates(event: &Event) -> Option<(Seat, Option<Seat>)> {
+        match event {
+            Event::Eliminated { victim, by, .. } => Some((*victim, Some(*by))),
+            _ => None,
+        }
+    }
+
+    /// Territories held, then armies on the board (docs/rules/risk.md, "Placings").
+    fn measure(&self) -> Option<Vec<Vec<i64>>> {
+        Some(
+            (0..self.n())
+                .map(|s| {
+                    let armies: i64 = (0..self.owner.len())
+                        .filter(|&t| self.owner[t] == Owner::Seat(s))
+                        .map(|t| i64::from(self.armies[t]))
+                        .sum();
+                    vec![self.count_owned(s) as i64, armies]
+                })
+                .collect(),
+        )
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         // games stored before the French wording get it here
         self.outcome.clone().map(|o| match o.reason_fr {

@@ -48,6 +48,22 @@ pub trait Session: Send {
     fn scores(&self) -> Option<Vec<i64>> {
         None
     }
+    /// The seats out of the game, in seat order (see [`Rules::eliminated`]).
+    fn eliminated(&self) -> Vec<Seat> {
+        Vec::new()
+    }
+    /// The eliminations told by the history entries in hand from entry `from` on, in the
+    /// order they happened: (entry, its dice turn, the seat out, who put it out if the game
+    /// says); see [`Rules::eliminates`].
+    fn eliminations_since(&self, _from: usize) -> Vec<Elimination> {
+        Vec::new()
+    }
+    /// Each seat's standing for the final placings, highest first (see [`Rules::measure`];
+    /// the game's scores when it has no other measure).
+    fn measure(&self) -> Option<Vec<Vec<i64>>> {
+        self.scores()
+            .map(|v| v.into_iter().map(|x| vec![x]).collect())
+    }
     fn order_help(&self, lang: Lang) -> String;
     /// The kinds of prompt this game raises.
     fn prompt_kinds(&self) -> &'static [PromptKind];
@@ -126,6 +142,34 @@ impl<R: Rules> Session for Table<R> {
     fn scores(&self) -> Option<Vec<i64>> {
         self.state.scores()
     }
+    fn eliminated(&self) -> Vec<Seat> {
+        self.state.eliminated()
+    }
+    fn eliminations_since(&self, from: usize) -> Vec<Elimination> {
+        let first = from.max(self.base);
+        self.history
+            .iter()
+            .enumerate()
+            .skip(first - self.base)
+            .flat_map(|(i, e)| {
+                e.events.iter().filter_map(move |ev| {
+                    R::eliminates(ev).map(|(seat, by)| Elimination {
+                        entry: self.base + i,
+                        turn: e.turn,
+                        seat,
+                        by,
+                    })
+                })
+            })
+            .collect()
+    }
+    fn measure(&self) -> Option<Vec<Vec<i64>>> {
+        self.state.measure().or_else(|| {
+            self.state
+                .scores()
+                .map(|v| v.into_iter().map(|x| vec![x]).collect())
+        })
+    }
     fn order_help(&self, lang: Lang) -> String {
         R::order_help(lang)
     }
@@ -153,6 +197,18 @@ impl<R: Rules> Session for Table<R> {
     fn to_json(&self) -> Result<serde_json::Value, String> {
         serde_json::to_value(self).map_err(|e| e.to_string())
     }
+}
+
+/// A seat put out of the game, as the history tells it ([`Session::eliminations_since`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Elimination {
+    /// The history entry whose events put the seat out.
+    pub entry: usize,
+    /// That entry's dice turn.
+    pub turn: u32,
+    pub seat: Seat,
+    /// Who put it out, when the game says.
+    pub by: Option<Seat>,
 }
 
 /// Load a stored table of game `R` (the judge's registry calls this per game name).

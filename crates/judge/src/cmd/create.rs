@@ -133,6 +133,7 @@ impl Run<'_> {
             end_code: None,
             quarantine: None,
             missed: Vec::new(),
+            out: Vec::new(),
             reminded: Default::default(),
             out_counter: 0,
             reported: 0,

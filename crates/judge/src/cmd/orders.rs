@@ -37,6 +37,16 @@ pub(crate) struct RefusedLine {
     pub hint: Option<String>,
 }
 
+/// A seat put out of the game by the orders answered (the table's report says it too).
+#[derive(Clone, Debug, serde::Serialize)]
+pub(crate) struct OutLine {
+    pub name: String,
+    pub turn: u32,
+    pub by: Option<String>,
+    /// `by` after French "de" ("d'Anna").
+    pub by_de: Option<String>,
+}
+
 /// What orders and CHECK answer.
 #[derive(Clone, Debug, serde::Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -65,6 +75,8 @@ pub(crate) enum OrdersAnswer {
         /// The bot that stood in stops: the player is back.
         back: bool,
         happened: Vec<String>,
+        /// Seats these orders put out of the game (issue 29, point 9).
+        out: Vec<OutLine>,
         /// Lines after the last order that are not orders (a signature, "thanks!"):
         /// ignored, and named.
         ignored: Vec<Quoted>,
@@ -178,6 +190,7 @@ impl Run<'_> {
         let session = g.session.as_mut()?;
         let awaited = session.awaiting().contains(&seat);
         let turn = session.turn();
+        let history_before = session.history_len();
         let asked = |s: &dyn castellan_engine::Session| -> Vec<castellan_engine::PromptKind> {
             s.pending(castellan_engine::Lang::En)
                 .into_iter()
@@ -219,11 +232,25 @@ impl Run<'_> {
                     .iter()
                     .map(|(no, l)| Quoted::new(*no, l))
                     .collect();
+                let out = g.session.as_ref().map_or(Vec::new(), |s| {
+                    s.eliminations_since(history_before)
+                        .into_iter()
+                        .map(|e| OutLine {
+                            name: seat_name(&g.rec, e.seat),
+                            turn: e.turn,
+                            by: e.by.map(|b| seat_name(&g.rec, b)),
+                            by_de: e
+                                .by
+                                .map(|b| castellan_engine::lang::fr::de(&seat_name(&g.rec, b))),
+                        })
+                        .collect()
+                });
                 Some(OrdersAnswer::Applied {
                     game,
                     count: orders.len() - ignored.len(),
                     back,
                     happened: n.public,
+                    out,
                     ignored,
                 })
             }
