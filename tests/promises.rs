@@ -19,6 +19,7 @@ fn the_simulated_players_keep_every_promise() {
         max_events: 400,
         only: None,
         threads: 2,
+        shell_every: 0,
     });
     assert_eq!(r.games, 12);
     assert!(r.mails_in > 500, "the people wrote: {}", r.text());
@@ -58,6 +59,7 @@ fn the_simulated_players_keep_every_promise_long() {
         games,
         max_events: 1500,
         only: None,
+        shell_every: 10,
         threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
     });
     println!("{}", r.text());

@@ -380,16 +380,14 @@ pub fn check(
                         ));
                     }
                 }
-                Act::Typo => {
-                    if grew || !reply.is_some_and(|r| r.body.contains("ATACKK")) {
-                        out.push((
-                            "typo_refused",
-                            format!(
-                                "history grew: {grew}; the reply quoted the line: {}",
-                                reply.is_some_and(|r| r.body.contains("ATACKK"))
-                            ),
-                        ));
-                    }
+                Act::Typo if grew || !reply.is_some_and(|r| r.body.contains("ATACKK")) => {
+                    out.push((
+                        "typo_refused",
+                        format!(
+                            "history grew: {grew}; the reply quoted the line: {}",
+                            reply.is_some_and(|r| r.body.contains("ATACKK"))
+                        ),
+                    ));
                 }
                 Act::Confirm => {
                     if let Some(r) = reply.filter(|r| {
@@ -429,7 +427,7 @@ pub fn check(
     if matches!(event, Event::Tick) && after.status() != Some(Status::Finished) {
         let b = before.misses();
         for (s, (m, _)) in after.misses().into_iter().enumerate() {
-            if !b.get(s).is_some_and(|(bm, _)| m > *bm) {
+            if b.get(s).is_none_or(|(bm, _)| m <= *bm) {
                 continue;
             }
             let name = &rec.seats[s].name;
@@ -673,7 +671,7 @@ mod tests {
             &sim,
             &b,
             &a,
-            &[nothing.clone()],
+            std::slice::from_ref(&nothing),
             &mail_event(&sim, seat, Act::Orders),
         );
         assert!(found.contains(&"orders_applied"), "{found:?}");
