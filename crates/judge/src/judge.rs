@@ -410,6 +410,7 @@ impl Judge {
                     .map(|(n, a)| format!("player={n}:{a}"))
                     .collect();
                 args.extend(options.iter().map(|(k, v)| format!("{k}={v}")));
+                run.consent = true;
                 let id = run.create(&lower(&gm), &game, &args).map_err(|e| match e {
                     CreateFailure::Store(e) => JudgeError::Store(e),
                     e => JudgeError::Refused(e.to_string()),

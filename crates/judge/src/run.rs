@@ -72,6 +72,9 @@ pub(crate) struct Run<'a> {
     pub(crate) notices: Vec<Draft>,
     /// This mail said STOP (optin.rs).
     pub(crate) stopped_now: bool,
+    /// The operator's command: the addresses it names count as having asked (optin.rs),
+    /// so the players it names need not confirm.
+    pub(crate) consent: bool,
 }
 
 /// State of the line loop.
@@ -121,6 +124,7 @@ impl<'a> Run<'a> {
             counters: BTreeMap::new(),
             notices: Vec::new(),
             stopped_now: false,
+            consent: false,
         }
     }
 

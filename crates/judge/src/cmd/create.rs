@@ -41,7 +41,7 @@ impl Run<'_> {
         let (mut rec, welcomes, gm_pw, join_pw) = self.new_record(&id, gm, &info, setup);
         // A named address that never wrote to the judge must confirm before the game
         // starts (issue 29): it is asked nothing it cannot receive.
-        if self.j.config.confirm_addresses {
+        if self.j.config.confirm_addresses && !self.consent {
             for s in rec.seats.iter_mut() {
                 if let Some(a) = s.address.as_deref().map(lower) {
                     s.unconfirmed = a != lower(gm)
