@@ -299,6 +299,11 @@ struct Sim {
     events: usize,
     run: GameRun,
     sent: u64,
+    /// Newcomers brought in by REPLACE so far, and the one the game master's mail names.
+    replaced: usize,
+    pending_replacement: Option<(usize, Person)>,
+    /// The mails of the last event (a newcomer reads their welcome there).
+    last_out: Vec<Outbound>,
 }
 
 impl Sim {
@@ -321,11 +326,13 @@ impl Sim {
         let mut gm = Person::new("Gina", GM, &mut rng);
         gm.style = Style::Plain;
         gm.timing = Timing::Prompt;
-        let gm_habit = match rng.random_range(0..4) {
+        let gm_habit = match rng.random_range(0..6) {
             0 => GmHabit::Passive,
             1 => GmHabit::Processes,
             2 => GmHabit::Extends,
-            _ => GmHabit::Pauses,
+            3 => GmHabit::Pauses,
+            4 => GmHabit::Replaces,
+            _ => GmHabit::Kicks,
         };
         let observer = rng.random_bool(0.3);
         let mut run = GameRun {
@@ -369,6 +376,9 @@ impl Sim {
             events: 0,
             run,
             sent: 0,
+            replaced: 0,
+            pending_replacement: None,
+            last_out: Vec::new(),
         }
     }
 
@@ -516,6 +526,12 @@ impl Sim {
                 GmHabit::Processes if r < 3 => Some((Act::Process, 24 * HOUR)),
                 GmHabit::Extends if r < 2 => Some((Act::Extend, 20 * HOUR)),
                 GmHabit::Pauses if r < 1 => Some((Act::Pause, 10 * HOUR)),
+                GmHabit::Replaces if rec.seats.iter().any(|s| s.disorder) => {
+                    Some((Act::Replace, 12 * HOUR))
+                }
+                GmHabit::Kicks if rec.seats.iter().any(|s| s.disorder) => {
+                    Some((Act::Kick, 12 * HOUR))
+                }
                 _ => None,
             };
             if let Some((act, within)) = plan {
@@ -580,6 +596,26 @@ impl Sim {
             Act::Extend => "EXTEND 24".into(),
             Act::Pause => "PAUSE".into(),
             Act::Resume => "RESUME".into(),
+            Act::Replace | Act::Kick => {
+                let Some(seat) = rec.seats.iter().position(|s| s.disorder) else {
+                    return;
+                };
+                if act == Act::Kick {
+                    format!("KICK {}", seat + 1)
+                } else {
+                    // The newcomer answers at once and writes plainly.
+                    self.replaced += 1;
+                    let name = self.people[seat].name.clone();
+                    let addr = format!(
+                        "sub{}.{}.{}@players.example",
+                        self.replaced, seat, self.index
+                    );
+                    let mut p = Person::new(&name, &addr, &mut self.rng);
+                    p.timing = Timing::Prompt;
+                    self.pending_replacement = Some((seat, p));
+                    format!("REPLACE {} {addr}", seat + 1)
+                }
+            }
         };
         let text = match who {
             Some(i) if self.people[i].french && !self.people[i].written => {
@@ -588,6 +624,17 @@ impl Sim {
             _ => text,
         };
         self.mail(who, act, &text);
+        // The seat is the newcomer's once the judge has taken the REPLACE.
+        if let Some((seat, p)) = self.pending_replacement.take() {
+            let taken = self
+                .record()
+                .is_some_and(|r| r.seats[seat].address.as_deref() == Some(p.address.as_str()));
+            if taken {
+                self.run.behaviours.push("replaced".into());
+                self.people[seat] = p;
+                self.people[seat].last = self.welcome_of(seat);
+            }
+        }
         // A typo is followed by the right orders; press by the orders too.
         if let (Some(i), Act::Typo | Act::Press) = (who, act) {
             let at = self.now + 1800;
@@ -620,6 +667,14 @@ impl Sim {
     /// The raw message through the mail layer and the judge, committed; then the checks.
     fn deliver_raw(&mut self, from: &str, raw: &[u8], sender: promises::Sender, act: Act) {
         self.now += 60;
+        // The daemon's clock ticks every pass: a deadline that passed in the minute the
+        // mail took is dealt with before the mail is read.
+        let due = self
+            .record()
+            .and_then(|r| castellan_judge::stored::next_due(&r));
+        if due.is_some_and(|d| d <= self.now) {
+            self.tick();
+        }
         self.events += 1;
         self.run.mails_in += 1;
         let before = self.snapshot();
@@ -654,6 +709,12 @@ impl Sim {
         promises::Snapshot::new(rec, session, self.now)
     }
 
+    /// The last mail the event just handled sent to seat `seat`'s address.
+    fn welcome_of(&self, seat: usize) -> Option<Outbound> {
+        let addr = &self.people[seat].address;
+        self.last_out.iter().rev().find(|m| &m.to == addr).cloned()
+    }
+
     fn after(&mut self, before: promises::Snapshot, mails: Vec<Outbound>, event: Event) {
         self.run.mails_out += mails.len();
         let after = self.snapshot();
@@ -679,6 +740,7 @@ impl Sim {
         for (promise, detail) in found {
             self.push(what.clone(), promise, detail);
         }
+        self.last_out = mails;
     }
 
     fn violation(&mut self, promise: &'static str, detail: String) {

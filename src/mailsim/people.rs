@@ -48,6 +48,10 @@ pub enum GmHabit {
     Extends,
     /// Pauses the game for a few hours now and then.
     Pauses,
+    /// Gives a seat in civil disorder to a newcomer (REPLACE).
+    Replaces,
+    /// Hands a seat in civil disorder to a bot (KICK).
+    Kicks,
 }
 
 /// One thing a person will send, and when.
@@ -77,6 +81,10 @@ pub enum Act {
     /// The game master's PAUSE (a RESUME is planned after it).
     Pause,
     Resume,
+    /// The game master's REPLACE of a seat in civil disorder by a newcomer.
+    Replace,
+    /// The game master's KICK of a seat in civil disorder: a bot plays it.
+    Kick,
 }
 
 pub struct Person {

@@ -7,7 +7,7 @@ use castellan_engine::{PromptKind, Session};
 use castellan_judge::{format_long_zoned, format_short_zoned, GameRecord, Judge, Outbound, Status};
 
 /// Every promise: its name (as violations carry it) and what a player is promised.
-pub const PROMISES: [(&str, &str); 15] = [
+pub const PROMISES: [(&str, &str); 16] = [
     ("create", "A game master's CREATE naming the players makes the game."),
     ("judge_answers", "Every mail is handled; the judge never fails on one."),
     ("asked", "When the game waits for you, you get a mail that asks you what to answer."),
@@ -23,6 +23,7 @@ pub const PROMISES: [(&str, &str); 15] = [
     ("process_not_a_miss", "The game master's PROCESS is never counted as your missed deadline."),
     ("absence_told", "When a player misses a deadline, every other player is told in the next mail."),
     ("end_told", "When the game ends, every player is told."),
+    ("elimination_told", "When a player is put out, they and every other player are told in the next report they get."),
 ];
 
 /// Further promises checked once a game: an absent player never wins, and the game replays.
@@ -144,6 +145,8 @@ impl Snapshot {
 #[derive(Default)]
 pub struct Watch {
     seats: Vec<SeatWatch>,
+    /// (reader, seat put out) not told yet: the reader's next mail must say it.
+    out_untold: Vec<(usize, usize)>,
 }
 
 #[derive(Default, Clone)]
@@ -442,6 +445,46 @@ pub fn check(
                     ));
                 }
             }
+        }
+    }
+
+    // elimination_told
+    let was_out = |s: usize| before.rec.as_ref().is_some_and(|r| r.is_out(s));
+    for o in rec.out.iter().filter(|o| !was_out(o.seat)) {
+        for r in (0..rec.seats.len()).filter(|r| reachable(*r) || *r == o.seat) {
+            if !watch.out_untold.contains(&(r, o.seat)) {
+                watch.out_untold.push((r, o.seat));
+            }
+        }
+    }
+    let untold = std::mem::take(&mut watch.out_untold);
+    for (r, x) in untold {
+        // Reports (their subject names the turn) and whatever says it; a notice (PAUSE,
+        // a newcomer) between the elimination and the next report does not count.
+        let says_out = |b: &str| b.contains("out of the game") || b.contains("hors jeu");
+        let mine: Vec<&Outbound> = to_seat(r)
+            .into_iter()
+            .filter(|m| {
+                m.subject.contains("Turn ") || m.subject.contains("Tour ") || says_out(&m.body)
+            })
+            .collect();
+        if mine.is_empty() || !reachable(r) {
+            watch.out_untold.push((r, x));
+            continue;
+        }
+        let name = rec.seats[x].name.as_str();
+        let says = |b: &str| {
+            let out = b.contains("out of the game") || b.contains("hors jeu");
+            out && (r == x || b.contains(name))
+        };
+        if !mine.iter().any(|m| says(&m.body)) {
+            out.push((
+                "elimination_told",
+                format!(
+                    "{} was put out and {}'s next mail does not say it",
+                    name, rec.seats[r].name
+                ),
+            ));
         }
     }
 
