@@ -650,9 +650,13 @@ impl Run<'_> {
             }
             args.extend(t.options.iter().map(|(k, v)| format!("{k}={v}")));
             args.extend(t.judge_args.iter().cloned());
-            let id = self
-                .create(&c.gm, &c.game, &args)
-                .map_err(|e| format!("{e:?}"))?;
+            // The judge seats a tournament's tables round after round: they do not wait
+            // for confirmations (the opt-in still holds mail to an address that never
+            // wrote; docs/rules/absence.md).
+            let consent = std::mem::replace(&mut self.consent, true);
+            let created = self.create(&c.gm, &c.game, &args);
+            self.consent = consent;
+            let id = created.map_err(|e| format!("{e:?}"))?;
             if let Some(mut g) = self.games.remove(&id) {
                 self.settle(&mut g);
                 self.games.insert(id.clone(), g);
