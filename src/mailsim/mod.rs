@@ -566,6 +566,15 @@ impl Sim {
 
     /// Person `who` (None: the game master) does `act`.
     fn act(&mut self, who: Option<usize>, act: Act) {
+        // A deadline that passes while the mail travels is dealt with first (the daemon
+        // ticks every pass): orders written for a turn that has passed are not sent.
+        let due = self
+            .record()
+            .and_then(|r| castellan_judge::stored::next_due(&r));
+        if due.is_some_and(|d| d <= self.now + 60) {
+            self.now = self.now.max(due.unwrap_or(self.now));
+            self.tick();
+        }
         let Some(rec) = self.record() else {
             return;
         };

@@ -500,7 +500,8 @@ pub fn check(
         }
         if let Some(o) = session.and_then(|x| x.outcome()) {
             let someone_played = people.iter().any(|p| p.timing != Timing::Absent);
-            for w in o.winners {
+            // A seat the game master handed to a bot (KICK) plays to win by their choice.
+            for w in o.winners.into_iter().filter(|w| !rec.seats[*w].bot) {
                 if someone_played && people.get(w).is_some_and(|p| p.timing == Timing::Absent) {
                     out.push((
                         "absent_never_wins",
