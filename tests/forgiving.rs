@@ -60,7 +60,7 @@ fn a_signature_a_thanks_line_and_a_flowed_mail_each_play_their_orders() {
         history(&j, &game) > before,
         "the orders were not played: {reply}"
     );
-    assert!(reply.contains("Not orders, so ignored"), "{reply}");
+    assert!(reply.contains("== Not read =="), "{reply}");
     assert!(
         reply.contains("\"Cordialement,\"") && reply.contains("\"Bruno\""),
         "{reply}"
