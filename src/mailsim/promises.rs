@@ -396,6 +396,8 @@ pub fn check(
                     if let Some(r) = reply.filter(|r| {
                         r.body.contains("Not understood")
                             || r.body.contains("Non compris")
+                            || r.body.contains(" refused ==")
+                            || r.body.contains(" refusés ==")
                             || REFUSALS.iter().any(|p| r.body.contains(p))
                     }) {
                         out.push((

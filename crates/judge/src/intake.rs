@@ -217,7 +217,20 @@ impl Run<'_> {
         let keep = match orders {
             // No game yet (forming): no line is an order; after a command, none is read.
             None if after_command => 0..0,
-            None => 0..ctx.orders.len(),
+            // A hello to a game that has not started: told so, not refused.
+            None if last && !ctx.acted && ctx.orders.iter().all(|(_, l)| looks_like_prose(l)) => {
+                hello = true;
+                0..0
+            }
+            // A greeting before the first line is not read.
+            None => {
+                let start = ctx
+                    .orders
+                    .iter()
+                    .take_while(|(_, l)| looks_like_greeting(l))
+                    .count();
+                start..ctx.orders.len()
+            }
             // No line is an order and every one reads as prose ("Hi, count me in!", "I'm
             // back!", a name): a hello, not orders to refuse. The writer is answered with
             // what the game asks of them.

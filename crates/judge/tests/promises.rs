@@ -81,3 +81,75 @@ fn process_is_never_a_players_miss() {
         g.seats
     );
 }
+
+/// Issue 29, point 4: "the game does not start until every named player has confirmed";
+/// a confirmation ("Bonjour, / je suis partant !") to a game still waiting for others is
+/// answered with where the game stands, never "orders refused".
+#[test]
+fn a_named_player_confirms_and_the_game_starts_when_all_have() {
+    let mut w = World::new(judge_with(JudgeConfig {
+        confirm_addresses: true,
+        ..config()
+    }));
+    let created = w.send(
+        GM,
+        "new game",
+        "CREATE race player=Anna:anna@example.org player=Bob:bob@example.org",
+    );
+    let gm = reply_to(&created, GM);
+    assert!(
+        gm.body.contains("It starts once Anna, Bob confirm"),
+        "{}",
+        gm.body
+    );
+    let welcome = created
+        .iter()
+        .find(|m| m.to == ANNA)
+        .expect("Anna's welcome");
+    assert!(
+        welcome.body.contains("The game is waiting for you"),
+        "{}",
+        welcome.body
+    );
+    assert_eq!(w.game("race-1").status, Status::Forming);
+    let (_, anna_token) = creds(&created, ANNA);
+    let out = w.send(
+        ANNA,
+        &format!("Re: [race-1 #{anna_token}] Welcome"),
+        "Hello,\nCount me in!\n\nAnna",
+    );
+    let r = reply_to(&out, ANNA);
+    assert!(!r.body.contains("refused"), "{}", r.body);
+    assert!(
+        r.body.contains("The game has not started yet"),
+        "{}",
+        r.body
+    );
+    assert_eq!(
+        w.game("race-1").status,
+        Status::Forming,
+        "Bob has not confirmed"
+    );
+    let (_, bob_token) = creds(&created, BOB);
+    let out = w.send(
+        BOB,
+        &format!("Re: [race-1 #{bob_token}] Welcome"),
+        "I'm in.",
+    );
+    assert_eq!(
+        w.game("race-1").status,
+        Status::Running,
+        "everyone confirmed"
+    );
+    // Anna moves first: her report asks her, Bob's reply tells him whom the game waits for.
+    assert!(
+        to(&out, ANNA)
+            .iter()
+            .any(|m| m.body.contains("You are asked")),
+        "{out:#?}"
+    );
+    assert!(
+        reply_to(&out, BOB).body.contains("race-1: Bob, you are in"),
+        "{out:#?}"
+    );
+}
