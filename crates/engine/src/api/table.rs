@@ -341,7 +341,15 @@ impl<R: Rules> Table<R> {
     /// Play the documented default for every prompt `seat` has.
     pub fn play_default(&mut self, seat: Seat) -> Result<Narration, OrderError> {
         let start = self.history_len();
-        // A default may raise a further prompt for the same seat; bounded.
+        let awaited = |t: &Self| -> Vec<Seat> {
+            let mut v: Vec<Seat> = t.state.pending(Lang::En).iter().map(|p| p.seat).collect();
+            v.dedup();
+            v
+        };
+        let before = awaited(self);
+        // A default may raise a further prompt for the same seat (the rest of its turn);
+        // bounded. It stops where a new phase begins for others too (a simultaneous phase
+        // after another): there the seat is asked like everyone (issue 29).
         for _ in 0..64 {
             let Some(p) = self
                 .state
@@ -353,6 +361,12 @@ impl<R: Rules> Table<R> {
             };
             let order = self.state.default_order(&p);
             self.apply(seat, order, Source::Default)?;
+            if awaited(self)
+                .iter()
+                .any(|s| *s != seat && !before.contains(s))
+            {
+                break;
+            }
         }
         Ok(self.narrate_since(start, Lang::En))
     }
