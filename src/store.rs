@@ -277,6 +277,12 @@ impl SledStore {
         };
         store.upgrade(false)?;
         store.index_games()?;
+        // A new database's marks (schema, indexes kept) reach its files now, not when
+        // sled's flusher gets to them in the middle of the first batch: nothing of a batch
+        // is written before its journal entries are synced (tests/durability.rs).
+        if !store.db.was_recovered() {
+            store.db.flush().map_err(err)?;
+        }
         Ok(store)
     }
 
