@@ -13,7 +13,7 @@
 //! message (a reply to the last mail the judge sent them, top-posted, bottom-posted,
 //! HTML only, signed off...), the mail layer parses it (`castellan_mail::parse`: quotes
 //! and signatures stripped), the judge handles it, and the changes are committed to a
-//! [`MemoryStore`] that keeps games as the sled store does (header, snapshot, history).
+//! [`castellan_judge::MemoryStore`] that keeps games as the sled store does (header, snapshot, history).
 //!
 //! * `people.rs`: the behaviours (timing, style, game masters' habits) and the raw mail.
 //! * `post.rs`, `shell.rs`: where the mail goes: the pure judge, or every `shell_every`th
