@@ -483,8 +483,10 @@ pub fn check(
             out.push((
                 "elimination_told",
                 format!(
-                    "{} was put out and {}'s next mail does not say it",
-                    name, rec.seats[r].name
+                    "{} was put out and {}'s next mail does not say it: {:?}",
+                    name,
+                    rec.seats[r].name,
+                    mine.iter().map(|m| m.subject.as_str()).collect::<Vec<_>>()
                 ),
             ));
         }
@@ -501,7 +503,14 @@ pub fn check(
             }
         }
         if let Some(o) = session.and_then(|x| x.outcome()) {
-            let someone_played = people.iter().any(|p| p.timing != Timing::Absent);
+            // Someone present to the end who does not share the win lost to the absence.
+            let present = |s: usize| {
+                rec.seats[s].played_by_mail()
+                    && !rec.seats[s].disorder
+                    && people.get(s).is_some_and(|p| p.timing != Timing::Absent)
+            };
+            let someone_played =
+                (0..rec.seats.len()).any(|s| present(s) && !o.winners.contains(&s));
             // A seat the game master handed to a bot (KICK) plays to win by their choice.
             for w in o.winners.into_iter().filter(|w| !rec.seats[*w].bot) {
                 if someone_played && people.get(w).is_some_and(|p| p.timing == Timing::Absent) {

@@ -114,18 +114,6 @@ impl Run<'_> {
         if let Err(e) = r {
             self.glog(&id, "error", format!("default for seat {seat} failed: {e}"));
         }
-        // A two-player game cannot be played passively (Castello must move): the seat in
-        // civil disorder resigns by the game's own order, where it has one, and the
-        // player present wins (docs/rules/absence.md).
-        if newly_disorder
-            && g.rec.seats.len() == 2
-            && session.outcome().is_none()
-            && session
-                .submit(seat, "RESIGN", castellan_engine::Lang::En)
-                .is_ok()
-        {
-            self.glog(&id, "forfeit", format!("seat {seat} ({name}) forfeits"));
-        }
         g.dirty = true;
         let (kind, what) = match (processed, bot) {
             (true, _) => ("processed", "played by PROCESS"),

@@ -52,6 +52,20 @@ impl Run<'_> {
                 };
                 if !g.rec.seats[seat].bot {
                     disorder_plays += 1;
+                    // A two-player game cannot be played passively (Castello must move):
+                    // against a player present, the seat in civil disorder resigns by the
+                    // game's own order where it has one (docs/rules/absence.md).
+                    let other_plays = g.rec.seats.iter().enumerate().any(|(i, x)| {
+                        i != seat && x.played_by_mail() && !x.disorder && !x.unconfirmed
+                    });
+                    if g.rec.seats.len() == 2
+                        && other_plays
+                        && session
+                            .submit(seat, "RESIGN", castellan_engine::Lang::En)
+                            .is_ok()
+                    {
+                        continue;
+                    }
                 }
                 let played = if g.rec.seats[seat].bot {
                     session.play_bot(seat).is_ok() || session.play_default(seat).is_ok()
