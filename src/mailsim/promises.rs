@@ -459,6 +459,17 @@ pub fn check(
             }
         }
     }
+    // A newcomer (REPLACE) takes the seat after the news: their reports show the table as
+    // it is (the seats out marked), there is nothing to tell them as news.
+    let address = |snap: &Snapshot, s: usize| {
+        snap.rec
+            .as_ref()
+            .and_then(|r| r.seats.get(s))
+            .and_then(|x| x.address.clone())
+    };
+    watch
+        .out_untold
+        .retain(|(r, _)| address(before, *r) == address(after, *r));
     let untold = std::mem::take(&mut watch.out_untold);
     for (r, x) in untold {
         // Reports (their subject names the turn) and whatever says it; a notice (PAUSE,
