@@ -202,7 +202,7 @@ impl Judge {
         }
         // A first mail from an address confirms the seats it was named to (issue 29): a
         // game whose named players have all confirmed starts, before the mail is read.
-        if store.sender(&from)?.is_none() && !is_stop(mail) {
+        if store.sender(&from)?.is_none() && !is_stop(mail, &self.config) {
             run.confirm_seats(&from)?;
         }
         match readable {
@@ -513,14 +513,13 @@ fn readable_start(mail: &Inbound, max: usize) -> Option<String> {
     Some(head.trim_end().to_string())
 }
 
-/// Does the mail say STOP (its subject or a line of its own: STOP, UNSUBSCRIBE,
-/// DÉSABONNER)? Such a first mail confirms no seat.
-fn is_stop(mail: &Inbound) -> bool {
+/// Does the mail say STOP (its subject or a line of its own, read by the command parser:
+/// STOP, UNSUBSCRIBE, DÉSABONNER)? Such a first mail confirms no seat.
+fn is_stop(mail: &Inbound, config: &JudgeConfig) -> bool {
     let stop = |l: &str| {
-        let w = crate::intake::strip_re(l.trim()).trim().to_uppercase();
         matches!(
-            w.as_str(),
-            "STOP" | "UNSUBSCRIBE" | "DESABONNER" | "DÉSABONNER"
+            crate::cmd::parse(crate::intake::strip_re(l.trim()).trim(), config),
+            Some(Ok(crate::cmd::Command::Stop))
         )
     };
     stop(&mail.subject) || mail.body.lines().any(stop)

@@ -153,3 +153,37 @@ fn a_named_player_confirms_and_the_game_starts_when_all_have() {
         "{out:#?}"
     );
 }
+
+/// docs/rules/absence.md: "A first mail that says STOP confirms nothing": the named player
+/// who answers the welcome with STOP does not take the seat, and the game still waits.
+#[test]
+fn a_first_mail_saying_stop_confirms_no_seat() {
+    let mut w = World::new(judge_with(JudgeConfig {
+        confirm_addresses: true,
+        ..config()
+    }));
+    let created = w.send(
+        GM,
+        "new game",
+        "CREATE race player=Anna:anna@example.org player=Bob:bob@example.org",
+    );
+    let (_, anna_token) = creds(&created, ANNA);
+    w.send(
+        ANNA,
+        &format!("Re: [race-1 #{anna_token}] Welcome"),
+        "UNSUBSCRIBE",
+    );
+    let g = w.game("race-1");
+    assert!(g.seats[0].unconfirmed, "STOP is no confirmation");
+    let (_, bob_token) = creds(&created, BOB);
+    w.send(
+        BOB,
+        &format!("Re: [race-1 #{bob_token}] Welcome"),
+        "Count me in.",
+    );
+    assert_eq!(
+        w.game("race-1").status,
+        Status::Forming,
+        "Anna has not confirmed"
+    );
+}
