@@ -20,17 +20,20 @@
 //!   game through the whole shell (sled, the Maildir, the .eml files parsed back).
 //! * `promises.rs`: the promises, one function each, checked after every event.
 
+mod hostile;
 mod people;
 pub mod post;
 mod promises;
 pub mod shell;
 
+pub use hostile::{Kind as HostileKind, HOSTILE_PROMISES};
 pub use people::{Act, GmHabit, Style, Timing};
 pub use promises::{END_PROMISES, PROMISES};
 
 use crate::players::load_session;
 use castellan_engine::{Lang, Session};
 use castellan_judge::{Env, GameRecord, Judge, JudgeConfig, Outbound, Status, Templates};
+use hostile::Kind;
 use people::{Person, Plan, HOUR};
 use promises::{Event, Watch};
 use rand::{Rng, RngCore, SeedableRng};
@@ -155,7 +158,7 @@ impl Report {
         if self.broken.is_empty() {
             s.push_str(&format!(
                 "every promise held after every mail and tick ({} promises checked)\n",
-                PROMISES.len()
+                PROMISES.len() + END_PROMISES.len() + HOSTILE_PROMISES.len()
             ));
         } else {
             s.push_str("BROKEN promises:\n");
@@ -304,6 +307,15 @@ struct Sim {
     pending_replacement: Option<(usize, Person)>,
     /// The mails of the last event (a newcomer reads their welcome there).
     last_out: Vec<Outbound>,
+    /// The hostile population (hostile.rs), from its own generator.
+    hrng: ChaCha8Rng,
+    hostiles: Vec<hostile::Hostile>,
+    bystanders: Option<hostile::Bystanders>,
+    /// The bystanders' mails still to send: when, from whom, what.
+    bystander_plan: Vec<(i64, String, &'static str)>,
+    ledger: hostile::Ledger,
+    /// Who wrote the mail being handled (None: a tick).
+    writing: Option<hostile::Writing>,
 }
 
 impl Sim {
@@ -335,6 +347,18 @@ impl Sim {
             _ => GmHabit::Kicks,
         };
         let observer = rng.random_bool(0.3);
+        let mut hrng = ChaCha8Rng::seed_from_u64(
+            seed ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03) ^ 0x4854_4C45,
+        );
+        let (hostiles, bystanders) = hostile::cast(index, T0, &mut hrng);
+        let bystander_plan = match &bystanders {
+            Some(b) => vec![
+                (T0 + HOUR, b.helped.clone(), "HELP"),
+                (T0 + HOUR + 60, b.stopped.clone(), "HELP"),
+                (T0 + 2 * HOUR, b.stopped.clone(), "STOP"),
+            ],
+            None => Vec::new(),
+        };
         let mut run = GameRun {
             index,
             game: kind.to_string(),
@@ -359,6 +383,10 @@ impl Sim {
         if observer {
             run.behaviours.push("observer".into());
         }
+        for h in &hostiles {
+            run.behaviours
+                .push(format!("hostile-{:?}", h.kind).to_lowercase());
+        }
         Sim {
             seed,
             index,
@@ -379,6 +407,12 @@ impl Sim {
             replaced: 0,
             pending_replacement: None,
             last_out: Vec::new(),
+            hrng,
+            hostiles,
+            bystanders,
+            bystander_plan,
+            ledger: hostile::Ledger::default(),
+            writing: None,
         }
     }
 
@@ -427,7 +461,16 @@ impl Sim {
             let id = self.game.clone();
             let mut o = Person::new("Olga", OBSERVER, &mut self.rng);
             o.style = Style::Plain;
-            let raw = o.compose(&self.message_id(), &format!("OBSERVE {id}"));
+            let mid = self.message_id();
+            let raw = o.compose(&mid, &format!("OBSERVE {id}"));
+            self.writing = Some(hostile::Writing {
+                address: OBSERVER.to_string(),
+                message_id: mid,
+                about: Some(id.clone()),
+                stop: false,
+                hostile: None,
+                named: Vec::new(),
+            });
             self.deliver_raw(OBSERVER, &raw, promises::Sender::Observer, Act::Confirm);
         }
     }
@@ -457,6 +500,8 @@ impl Sim {
             .chain(std::iter::once(&self.gm))
             .filter_map(|p| p.plan.map(|p| p.at))
             .chain(due)
+            .chain(self.hostiles.iter().filter(|h| h.left > 0).map(|h| h.next))
+            .chain(self.bystander_plan.iter().map(|b| b.0))
             .min();
         let Some(next) = next else {
             return false;
@@ -475,7 +520,145 @@ impl Sim {
             self.gm.plan = None;
             self.act(None, plan.act);
         }
+        while let Some(i) = self.bystander_plan.iter().position(|b| b.0 <= self.now) {
+            let (_, from, text) = self.bystander_plan.remove(i);
+            self.bystander_mail(&from, text);
+        }
+        for i in 0..self.hostiles.len() {
+            if self.hostiles[i].left > 0 && self.hostiles[i].next <= self.now {
+                self.hostile_act(i);
+            }
+        }
         true
+    }
+
+    /// A bystander writes `text` (HELP, STOP): it never plays.
+    fn bystander_mail(&mut self, from: &str, text: &str) {
+        let id = self.message_id();
+        let raw = hostile::raw(from, text, &id, text);
+        self.writing = Some(hostile::Writing {
+            address: from.to_string(),
+            message_id: id,
+            about: None,
+            stop: text == "STOP",
+            hostile: None,
+            named: Vec::new(),
+        });
+        self.deliver_raw(from, &raw, promises::Sender::Bystander, Act::Confirm);
+    }
+
+    /// The addresses of the players who have written (a forger's or guesser's target).
+    fn written_seats(&self, rec: &GameRecord) -> Vec<(usize, String)> {
+        rec.seats
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| {
+                !s.bot
+                    && !s.resigned
+                    && self.people.get(*i).is_some_and(|p| {
+                        p.written && s.address.as_deref() == Some(p.address.as_str())
+                    })
+            })
+            .map(|(i, s)| (i, s.address.clone().unwrap_or_default()))
+            .collect()
+    }
+
+    /// Hostile sender `i` writes its next mail (module hostile.rs says who does what).
+    fn hostile_act(&mut self, i: usize) {
+        let kind = self.hostiles[i].kind;
+        let n = self.hostiles[i].sent;
+        self.hostiles[i].sent += 1;
+        self.hostiles[i].left -= 1;
+        self.hostiles[i].next = hostile::next_after(kind, self.now, &mut self.hrng);
+        let Some(rec) = self.record() else { return };
+        if rec.status == Status::Finished {
+            return;
+        }
+        let game = self.game.clone();
+        let own = self.hostiles[i].address.clone();
+        let seats = self.written_seats(&rec);
+        let target =
+            (!seats.is_empty()).then(|| seats[self.hrng.random_range(0..seats.len())].clone());
+        let mut named = Vec::new();
+        let (from, subject, body) = match kind {
+            Kind::Stranger => {
+                let mut extra: Vec<String> = self
+                    .bystanders
+                    .iter()
+                    .flat_map(|b| [b.helped.clone(), b.stopped.clone()])
+                    .collect();
+                if let Some((_, a)) = &target {
+                    extra.push(a.clone());
+                }
+                let (text, who) = match n % 4 {
+                    0 => {
+                        let kind = GAMES[self.hrng.random_range(0..GAMES.len())].0;
+                        let lines = self.hrng.random_range(1..=20);
+                        hostile::creates(kind, lines, self.index, n, &extra)
+                    }
+                    1 => hostile::tournament(self.index, n, 12, &extra),
+                    2 => (format!("HISTORY {game}"), Vec::new()),
+                    _ => match &target {
+                        Some((_, a)) => (format!("RECORD {a}"), vec![a.clone()]),
+                        None => ("LIST".to_string(), Vec::new()),
+                    },
+                };
+                named = who;
+                (own, "Hello".to_string(), text)
+            }
+            Kind::Forger => {
+                let Some((seat, addr)) = target else { return };
+                let session = session_of(&rec);
+                let orders = session
+                    .as_ref()
+                    .map(|s| s.bot_text(seat))
+                    .unwrap_or_default();
+                let body = match n % 3 {
+                    0 => "RESIGN".to_string(),
+                    1 if !orders.trim().is_empty() => orders,
+                    _ => "PASSWORD wrong-guess-1234\nRESIGN".to_string(),
+                };
+                let subject = if n % 2 == 0 {
+                    format!("Re: [{game}] your move")
+                } else {
+                    format!(
+                        "Re: [{game} #{}] your move",
+                        hostile::made_up_token(&mut self.hrng)
+                    )
+                };
+                (addr, subject, body)
+            }
+            Kind::Guesser => {
+                let Some((_, addr)) = target else { return };
+                let a = hostile::made_up_token(&mut self.hrng);
+                let b = hostile::made_up_token(&mut self.hrng);
+                (
+                    addr,
+                    format!("Re: [{game} #{a}] [{game} #{b}]"),
+                    "STATUS".to_string(),
+                )
+            }
+            Kind::KeySpeller => {
+                let from = match n {
+                    0 if self.observer => format!("stop/{OBSERVER}"),
+                    0 | 1 => format!("asked/sub1.0.{}@players.example", self.index),
+                    _ => format!("failed-tries/{game}/seat-0"),
+                };
+                (from, "help".to_string(), "HELP".to_string())
+            }
+            Kind::Flooder => (own, "help".to_string(), "HELP".to_string()),
+        };
+        let id = self.message_id();
+        let raw = hostile::raw(&from, &subject, &id, &body);
+        self.writing = Some(hostile::Writing {
+            address: from.to_lowercase(),
+            message_id: id,
+            about: None,
+            stop: false,
+            hostile: Some(kind),
+            named,
+        });
+        self.deliver_raw(&from, &raw, promises::Sender::Hostile(kind), Act::Confirm);
     }
 
     /// Who will write next, and when.
@@ -556,6 +739,7 @@ impl Sim {
     fn tick(&mut self) {
         let before = self.snapshot();
         let env = self.env();
+        self.writing = None;
         self.run.ticks += 1;
         self.events += 1;
         match self.post.tick(&env) {
@@ -642,6 +826,12 @@ impl Sim {
                 self.run.behaviours.push("replaced".into());
                 self.people[seat] = p;
                 self.people[seat].last = self.welcome_of(seat);
+                if self.people[seat].last.is_none() {
+                    self.violation(
+                        "marks_unspellable",
+                        format!("the newcomer {} got no welcome", self.people[seat].address),
+                    );
+                }
             }
         }
         // A typo is followed by the right orders; press by the orders too.
@@ -662,6 +852,14 @@ impl Sim {
         };
         let raw = person.compose(&id, text);
         let from = person.address.clone();
+        self.writing = Some(hostile::Writing {
+            address: from.clone(),
+            message_id: id.clone(),
+            about: None,
+            stop: false,
+            hostile: None,
+            named: Vec::new(),
+        });
         let sender = match who {
             Some(i) => promises::Sender::Seat(i),
             None => promises::Sender::GameMaster,
@@ -708,7 +906,17 @@ impl Sim {
                     },
                 );
             }
-            Err(e) => self.violation("judge_answers", format!("{from}'s mail: {e}")),
+            Err(e)
+                if matches!(sender, promises::Sender::Hostile(_))
+                    && e.starts_with("the mail layer refused") =>
+            {
+                // A From no address can have is not read at all: nothing changed.
+                self.writing = None;
+            }
+            Err(e) => {
+                self.writing = None;
+                self.violation("judge_answers", format!("{from}'s mail: {e}"))
+            }
         }
     }
 
@@ -749,7 +957,74 @@ impl Sim {
         for (promise, detail) in found {
             self.push(what.clone(), promise, detail);
         }
+        for (promise, detail) in self.hostile_checks(&before, &after, &mails) {
+            self.push(what.clone(), promise, detail);
+        }
         self.last_out = mails;
+    }
+
+    /// The hostile population's promises (hostile.rs) after one event.
+    fn hostile_checks(
+        &mut self,
+        before: &promises::Snapshot,
+        after: &promises::Snapshot,
+        mails: &[Outbound],
+    ) -> Vec<(&'static str, String)> {
+        let mut writing = self.writing.take();
+        if let Some(w) = writing.as_mut() {
+            // The players, the game master and the observer write about their game.
+            if w.hostile.is_none() && w.about.is_none() && !self.game.is_empty() {
+                let bystander = self
+                    .bystanders
+                    .as_ref()
+                    .is_some_and(|b| w.address == b.helped || w.address == b.stopped);
+                if !bystander {
+                    w.about = Some(self.game.clone());
+                }
+            }
+            self.ledger.wrote(w);
+        }
+        let mut people: Vec<String> = self
+            .people
+            .iter()
+            .map(|p| p.address.clone())
+            .chain([GM.to_string(), OBSERVER.to_string()])
+            .collect();
+        if let Some(b) = &self.bystanders {
+            people.push(b.helped.clone());
+            people.push(b.stopped.clone());
+        }
+        let fp = |s: &promises::Snapshot| hostile::fingerprint(s.rec.as_ref(), s.history_len());
+        let mut found = self.ledger.check(
+            writing.as_ref(),
+            &fp(before),
+            &fp(after),
+            mails,
+            self.now,
+            &people,
+            self.judge.config().rate_limit_per_hour,
+        );
+        // An observer nobody stopped is told the end, whatever senders spelled like the
+        // judge's marks wrote.
+        let ended = before
+            .rec
+            .as_ref()
+            .is_some_and(|r| r.status != Status::Finished)
+            && after
+                .rec
+                .as_ref()
+                .is_some_and(|r| r.status == Status::Finished);
+        let watching = after
+            .rec
+            .as_ref()
+            .is_some_and(|r| r.observers.iter().any(|o| o == OBSERVER));
+        if ended && watching && !mails.iter().any(|m| m.to == OBSERVER) {
+            found.push((
+                "marks_unspellable",
+                "the game ended and its observer was not told".into(),
+            ));
+        }
+        found
     }
 
     fn violation(&mut self, promise: &'static str, detail: String) {

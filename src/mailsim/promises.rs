@@ -44,6 +44,10 @@ pub enum Sender {
     Seat(usize),
     GameMaster,
     Observer,
+    /// A hostile sender (src/mailsim/hostile.rs), whatever address its mail claims.
+    Hostile(super::hostile::Kind),
+    /// A bystander's HELP or STOP.
+    Bystander,
 }
 
 /// What just happened.
@@ -75,6 +79,8 @@ impl Event {
                     ),
                     Sender::GameMaster => gm.to_string(),
                     Sender::Observer => "the observer".into(),
+                    Sender::Hostile(kind) => format!("a hostile {kind:?}"),
+                    Sender::Bystander => "a bystander".into(),
                 };
                 let first: String = body.lines().take(3).collect::<Vec<_>>().join(" / ");
                 format!("mail from {who}: {act:?} (the judge read: {first:?})")
@@ -103,6 +109,11 @@ impl Snapshot {
 
     fn history(&self) -> usize {
         self.session.as_ref().map_or(0, |s| s.history_len())
+    }
+
+    /// The game's history length (0 while it forms).
+    pub fn history_len(&self) -> usize {
+        self.history()
     }
 
     fn awaiting(&self) -> Vec<usize> {
@@ -291,7 +302,7 @@ pub fn check(
     // token_in_subject, private
     for (s, seat) in rec.seats.iter().enumerate() {
         for m in to_seat(s) {
-            if m.subject.contains(&format!("[{}", rec.id))
+            if super::hostile::tag(&m.subject).as_deref() == Some(rec.id.as_str())
                 && !m.subject.contains(&format!("#{}", seat.token))
             {
                 out.push((
@@ -332,7 +343,7 @@ pub fn check(
         let from = match sender {
             Sender::Seat(i) => rec.seats.get(*i).and_then(|x| x.address.clone()),
             Sender::GameMaster => Some(rec.gm.clone()),
-            Sender::Observer => None,
+            Sender::Observer | Sender::Hostile(_) | Sender::Bystander => None,
         };
         let reply = from.as_ref().and_then(|f| {
             mails

@@ -210,7 +210,7 @@ impl Run<'_> {
     /// of the game to it, and answering it must work (issue 29). A tag the mail already
     /// had is kept; one without a token is given the writer's.
     pub(crate) fn reply_subject(&self, from: &str, original: &str) -> String {
-        let (tag, token, _) = subject_tag(original);
+        let (tag, token, rest) = subject_tag(original);
         let game = match (&tag, self.touched.as_slice()) {
             (Some(id), _) => self.games.get(id),
             (None, [(id, _)]) => self.games.get(id),
@@ -218,6 +218,11 @@ impl Run<'_> {
         };
         let mine = game.and_then(|g| g.rec.token_of(from).map(|t| (g.rec.id.as_str(), t)));
         match (tag, token, mine) {
+            // Someone else's token (a guess, a forger's) is not the reader's: the answer
+            // carries the reader's own, so a reply to it works.
+            (Some(_), Some(given), Some((id, t))) if given != t => {
+                format!("Re: [{id} #{t}] {rest}")
+            }
             (Some(_), Some(_), _) | (Some(_), None, None) => original.to_string(),
             (Some(id), None, Some((_, t))) => with_token(original, &id, t),
             (None, _, Some((id, t))) => format!("[{id} #{t}] {original}"),

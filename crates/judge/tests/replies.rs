@@ -310,3 +310,30 @@ fn an_unknown_line_between_two_commands_is_still_refused() {
     assert!(r.body.contains("== Not understood =="), "{}", r.body);
     assert!(r.body.contains("line 2: \"FOO bar\""), "{}", r.body);
 }
+
+/// Issue 30 (found by the hostile players of `simulate --by-mail`): a mail in Anna's name
+/// carrying made-up tokens is refused, and its answer (which goes to Anna's own address)
+/// carries Anna's own token, not the guesses: the "token in every subject" promise of
+/// issue 29 holds for the answers to forged mail too, so Anna can answer it.
+#[test]
+fn the_answer_to_a_mail_with_a_guessed_token_carries_the_readers_own() {
+    let mut w = World::new(judge());
+    started(&mut w);
+    let before = w.game("race-1").deadline_history;
+    let out = w.send(ANNA, "Re: [race-1 #aaaaaa] [race-1 #bbbbbb]", "ADD 1\n");
+    let r = reply_to(&out, ANNA).clone();
+    let own = w.game("race-1").token_of(ANNA).unwrap().to_string();
+    assert_eq!(
+        subject_token(&r.subject).as_deref(),
+        Some(own.as_str()),
+        "{}",
+        r.subject
+    );
+    assert_eq!(w.game("race-1").deadline_history, before, "nothing applied");
+    let again = answer_to(&mut w, ANNA, &r, "ADD 1\n");
+    assert!(
+        again.body.contains("1 order line(s) applied"),
+        "{}",
+        again.body
+    );
+}
