@@ -109,7 +109,7 @@ fn an_address_that_wrote_once_gets_no_strangers_game_mail() {
         let gm_pw = {
             let m = all
                 .iter()
-                .find(|m| m.to == *s && m.subject.contains(&id) && m.body.contains("password"))
+                .find(|m| m.to == *s && m.subject.contains(&id) && m.body.contains("Your password:"))
                 .unwrap();
             m.body
                 .lines()
@@ -308,7 +308,7 @@ fn new_games_by_mail_are_budgeted_per_hour() {
         "CREATE race player=Anna:anna@example.org player=Bob:bob@example.org",
     );
     let b = &reply_to(&out, "gm9@example.org").body;
-    assert!(b.contains("new games this hour"), "{b}");
+    assert!(b.contains("new games by mail this hour"), "{b}");
     assert_eq!(w.store.game_ids().unwrap().len(), 3);
     w.now += 3600;
     let out = w.send(
