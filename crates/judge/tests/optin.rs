@@ -109,7 +109,9 @@ fn an_address_that_wrote_once_gets_no_strangers_game_mail() {
         let gm_pw = {
             let m = all
                 .iter()
-                .find(|m| m.to == *s && m.subject.contains(&id) && m.body.contains("Your password:"))
+                .find(|m| {
+                    m.to == *s && m.subject.contains(&id) && m.body.contains("Your password:")
+                })
                 .unwrap();
             m.body
                 .lines()
@@ -208,12 +210,18 @@ fn a_seat_is_confirmed_by_its_token_not_by_any_mail_from_its_address() {
     w.send(VICTIM, "[race-1] count me in", "GAME race-1\nSTATUS race-1");
     assert!(w.game("race-1").seats[0].unconfirmed);
     let (_, token) = creds(&out, VICTIM);
-    w.send(VICTIM, &format!("Re: [race-1 #{token}] Welcome"), "count me in");
+    w.send(
+        VICTIM,
+        &format!("Re: [race-1 #{token}] Welcome"),
+        "count me in",
+    );
     assert!(!w.game("race-1").seats[0].unconfirmed);
 }
 
 fn names(prefix: &str, n: usize) -> Vec<String> {
-    (0..n).map(|i| format!("{prefix}{i}@target.example")).collect()
+    (0..n)
+        .map(|i| format!("{prefix}{i}@target.example"))
+        .collect()
 }
 
 /// Mails to addresses that never asked, from one stranger mail of 20 CREATE lines.
