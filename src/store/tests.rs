@@ -694,7 +694,10 @@ fn old_marks_are_moved_to_keys_no_address_can_spell() {
     };
     let stop = mark("stop", "fan@target.example").expect("the STOP kept");
     assert_eq!((stop.count, stop.window_start), (1, 7));
-    assert_eq!(stop.address, castellan_judge::mark_key("stop", "fan@target.example"));
+    assert_eq!(
+        stop.address,
+        castellan_judge::mark_key("stop", "fan@target.example")
+    );
     assert_eq!(mark("asked", "newbie@example.net").unwrap().count, 1);
     assert_eq!(mark("failed-tries", "castle-1/seat-0").unwrap().count, 4);
     for old in [
@@ -704,5 +707,8 @@ fn old_marks_are_moved_to_keys_no_address_can_spell() {
     ] {
         assert!(reopened.sender(old).unwrap().is_none(), "{old}");
     }
-    assert_eq!(reopened.sender("anna@example.org").unwrap().unwrap().count, 3);
+    assert_eq!(
+        reopened.sender("anna@example.org").unwrap().unwrap().count,
+        3
+    );
 }

@@ -325,7 +325,7 @@ impl Run<'_> {
     /// The seats `from` was named to whose token this mail carries (its subject's tag, a
     /// plus-address) are confirmed; a game whose named players have all confirmed starts.
     pub(crate) fn confirm_seats(&mut self, from: &str, mail: &Inbound) -> Result<(), StoreError> {
-        let (_, token, _) = crate::intake::subject_tag(&mail.subject);
+        let (tag, token, _) = crate::intake::subject_tag(&mail.subject);
         let mut tokens: Vec<String> = token.into_iter().collect();
         let local = lower(self.j.config.address.split('@').next().unwrap_or(""));
         for to in &mail.to {
@@ -340,8 +340,14 @@ impl Run<'_> {
         // As many as a mail may try (auth.rs).
         tokens.truncate(2);
         for t in tokens {
-            let Some(id) = self.store.game_of_token(&t)? else {
-                continue;
+            // The game the subject's tag names (read anyway to handle the mail), else the
+            // one a plus-address token names (as intake.rs looks it up).
+            let id = match &tag {
+                Some(id) => id.clone(),
+                None => match self.store.game_of_token(&t)? {
+                    Some(id) => id,
+                    None => continue,
+                },
             };
             let Some(mut g) = self.take(&id)? else {
                 continue;
