@@ -18,7 +18,9 @@
 //! 1, each game whole in `games`, is converted at open). `processed` (Message-ID → unix
 //! time), `outbox` (big-endian sequence → [`OutboxItem`] JSON, compressed (LZ4) past
 //! 8 KiB), `sent` (Message-ID → unix time), `log` (game id, 0, big-endian sequence →
-//! LogLine JSON), `senders` (address → SenderRecord), `meta` (`journal_seq` → the
+//! LogLine JSON), `senders` (address → SenderRecord; the judge's own marks and budgets
+//! beside them, under keys that start with a NUL, which no address holds:
+//! `castellan_judge::mark_key`, `MARKS_KEY`), `meta` (`journal_seq` → the
 //! big-endian sequence number of the last journal entry committed, written in the same
 //! transaction as that entry's changes: src/recover.rs). `records` (address →
 //! PlayerRecord, issue 15), `campaigns` (id → CampaignRecord, issue 15).
@@ -110,9 +112,23 @@ pub const GAUGES_KEY: &[u8] = b"gauges_kept";
 /// The `meta` key saying the outbox's retry index is kept (`outbox_retry`;
 /// store/retry.rs).
 pub const RETRY_KEY: &[u8] = b"outbox_retry_kept";
+/// The `meta` key saying the judge's own marks in `senders` are under keys no address can
+/// spell (`castellan_judge::mark_key`, issue 30): `stop/…`, `asked/…` and
+/// `failed-tries/…`, as a judge before it wrote them, are moved there at open.
+pub const MARKS_KEY: &[u8] = b"marks_keyed";
 /// The marks of the indexes `SledStore::index_games` builds: a restore removes them before
 /// loading a backup, so that the indexes the backup lacks are built after it.
-pub const INDEX_MARKS: [&[u8]; 5] = [TOKENS_KEY, ADDRESSES_KEY, NUMBER_KEY, GAUGES_KEY, RETRY_KEY];
+pub const INDEX_MARKS: [&[u8]; 6] = [
+    TOKENS_KEY,
+    ADDRESSES_KEY,
+    NUMBER_KEY,
+    GAUGES_KEY,
+    RETRY_KEY,
+    MARKS_KEY,
+];
+
+/// The kinds of marks a judge before issue 30 kept in `senders` under `KIND/NAME`.
+const OLD_MARKS: [&str; 3] = ["stop", "asked", "failed-tries"];
 
 /// Whether `key` of the `meta` tree is one of the marks a new database holds
 /// ([`SledStore::open`]: its layout's and its indexes'): a restore takes a database
@@ -364,6 +380,14 @@ impl SledStore {
         };
         let (tokens, addresses) = (missing(TOKENS_KEY)?, missing(ADDRESSES_KEY)?);
         let (number, gauges) = (missing(NUMBER_KEY)?, missing(GAUGES_KEY)?);
+        if missing(MARKS_KEY)? {
+            let n = self.key_old_marks()?;
+            self.meta.insert(MARKS_KEY, &[1]).map_err(err)?;
+            if n > 0 {
+                self.flush()?;
+                tracing::info!(marks = n, "moved the judge's marks to their own keys");
+            }
+        }
         if missing(RETRY_KEY)? {
             let n = self.index_retries()?;
             self.meta.insert(RETRY_KEY, &[1]).map_err(err)?;
@@ -423,6 +447,47 @@ impl SledStore {
         if n > 0 {
             self.flush()?;
             tracing::info!(games = n, tokens, addresses, "indexed the games");
+        }
+        Ok(n)
+    }
+
+    /// Move the marks a judge before issue 30 kept in `senders` (`stop/ADDRESS`,
+    /// `asked/ADDRESS`, `failed-tries/GAME/SEAT`) to their keys no address can spell
+    /// (`castellan_judge::mark_key`), each in one transaction: they keep meaning what they
+    /// meant (an old judge read them as marks, whoever they came from). Safe to interrupt.
+    /// Returns how many were moved.
+    fn key_old_marks(&self) -> Result<usize, StoreError> {
+        let mut n = 0;
+        for kind in OLD_MARKS {
+            let prefix = format!("{kind}/");
+            let old: Vec<(sled::IVec, sled::IVec)> = self
+                .senders
+                .scan_prefix(prefix.as_bytes())
+                .collect::<Result<_, _>>()
+                .map_err(err)?;
+            for (k, v) in old {
+                let name = String::from_utf8_lossy(&k[prefix.len()..]).into_owned();
+                let key = castellan_judge::mark_key(kind, &name);
+                // Unreadable: dropped (a counter of an hour, a mark read as unset).
+                let value = serde_json::from_slice::<SenderRecord>(&v)
+                    .ok()
+                    .map(|mut r| {
+                        r.address = key.clone();
+                        serde_json::to_vec(&r)
+                    })
+                    .transpose()
+                    .map_err(err)?;
+                self.senders
+                    .transaction(|t| {
+                        if let Some(v) = &value {
+                            t.insert(key.as_bytes(), v.as_slice())?;
+                        }
+                        t.remove(&k)?;
+                        Ok::<(), ConflictableTransactionError<()>>(())
+                    })
+                    .map_err(|e: TransactionError<()>| err(format!("{e:?}")))?;
+                n += 1;
+            }
         }
         Ok(n)
     }

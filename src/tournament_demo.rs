@@ -47,7 +47,13 @@ pub fn run(s: &TournamentSettings, base: &Config) -> Result<TournamentReport, Sh
         std::fs::remove_dir_all(&s.dir).map_err(|e| ShellError::io(&s.dir, e))?;
     }
     std::fs::create_dir_all(&s.dir).map_err(|e| ShellError::io(&s.dir, e))?;
-    let local = LocalJudge::open(base, &s.dir, s.seed)?;
+    // The demo's judge is the operator's own and its entrants are its bots: it runs
+    // without the opt-in and the hourly budget of new games (issue 30: a tournament made by
+    // mail waits for each entrant's confirmation, and one mail causes at most 8).
+    let mut base = base.clone();
+    base.judge.confirm_addresses = false;
+    base.judge.new_games_per_hour = u32::MAX;
+    let local = LocalJudge::open(&base, &s.dir, s.seed)?;
     let svc = &local.svc;
     let io = |e: PlayError| ShellError::Store(castellan_judge::StoreError::new(e.to_string()));
     let mut bots = MailPlayers::new(svc, &format!("cup-{}", s.seed)).map_err(io)?;

@@ -657,3 +657,58 @@ fn replies_encoded_where_the_mail_was_judged_are_stored_as_the_commit_would() {
         .unwrap();
     assert_eq!(stored_values(&mismatch), stored_values(&plain));
 }
+
+/// Issue 30: "sender records and marks share one key space". A database written before
+/// keeps its marks meaning what they meant: `stop/…`, `asked/…` and `failed-tries/…` in
+/// `senders` are moved at open to keys no address can spell; sender records stay.
+#[test]
+fn old_marks_are_moved_to_keys_no_address_can_spell() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db");
+    let store = SledStore::open(&path).unwrap();
+    let rec = |address: &str, count: u32| SenderRecord {
+        address: address.into(),
+        window_start: 7,
+        count,
+        ..Default::default()
+    };
+    for r in [
+        rec("stop/fan@target.example", 1),
+        rec("asked/newbie@example.net", 1),
+        rec("failed-tries/castle-1/seat-0", 4),
+        rec("anna@example.org", 3),
+    ] {
+        store
+            .senders
+            .insert(r.address.as_bytes(), serde_json::to_vec(&r).unwrap())
+            .unwrap();
+    }
+    store.meta.remove(MARKS_KEY).unwrap();
+    store.flush().unwrap();
+    drop(store);
+    let reopened = SledStore::reopened(&path);
+    let mark = |kind: &str, name: &str| {
+        reopened
+            .sender(&castellan_judge::mark_key(kind, name))
+            .unwrap()
+    };
+    let stop = mark("stop", "fan@target.example").expect("the STOP kept");
+    assert_eq!((stop.count, stop.window_start), (1, 7));
+    assert_eq!(
+        stop.address,
+        castellan_judge::mark_key("stop", "fan@target.example")
+    );
+    assert_eq!(mark("asked", "newbie@example.net").unwrap().count, 1);
+    assert_eq!(mark("failed-tries", "castle-1/seat-0").unwrap().count, 4);
+    for old in [
+        "stop/fan@target.example",
+        "asked/newbie@example.net",
+        "failed-tries/castle-1/seat-0",
+    ] {
+        assert!(reopened.sender(old).unwrap().is_none(), "{old}");
+    }
+    assert_eq!(
+        reopened.sender("anna@example.org").unwrap().unwrap().count,
+        3
+    );
+}

@@ -21,11 +21,11 @@ pub const MAX_FAILED_TRIES: u32 = 10;
 const TOKENS_PER_MAIL: usize = 2;
 
 /// The counter of failed tries on a seat (`None`: the game master), kept with the
-/// senders' counters (same window rule).
+/// senders' counters (same window rule), under a key no address can spell ([`mark_key`]).
 fn failures_key(game: &str, seat: Option<usize>) -> String {
     match seat {
-        Some(s) => format!("failed-tries/{game}/seat-{s}"),
-        None => format!("failed-tries/{game}/gm"),
+        Some(s) => mark_key("failed-tries", &format!("{game}/seat-{s}")),
+        None => mark_key("failed-tries", &format!("{game}/gm")),
     }
 }
 
@@ -227,7 +227,7 @@ impl Run<'_> {
                     "locked",
                     format!(
                         "{MAX_FAILED_TRIES} failed tries on {}",
-                        failures_key(&game, target)
+                        failures_key(&game, target).trim_start_matches('\0')
                     ),
                 );
                 let gm = g.rec.gm.clone();

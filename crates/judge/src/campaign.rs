@@ -149,6 +149,12 @@ pub struct CampaignRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<Tournament>,
     pub created: i64,
+    /// Created by mail (CAMPAIGN NEW), not by the operator: its tournament tables wait
+    /// for their players' confirmations, and its first round spends the server's budget
+    /// of new games (crate::optin). Absent in a record stored before issue 30: the
+    /// operator's, as such tables were then taken to be.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_mail: bool,
 }
 
 /// One line of the standings.
@@ -629,6 +635,21 @@ impl Run<'_> {
                 (false, per_table, seat_tables(&players, tables))
             }
         };
+        // The first round of a tournament made by mail spends the server's budget of new
+        // games this hour, all its tables at once (crate::optin).
+        if round == 1 && c.by_mail && !self.consent {
+            let limit = self.j.config.new_games_per_hour;
+            let n = u32::try_from(tables.len()).unwrap_or(u32::MAX);
+            if !self
+                .spend_budget(crate::optin::NEW_GAMES, n, limit)
+                .map_err(|e| e.to_string())?
+            {
+                return Err(format!(
+                    "its {n} tables are more than the new games the judge may still make by \
+                     mail this hour (at most {limit} an hour, for everyone)"
+                ));
+            }
+        }
         let limit = if is_final {
             t.final_turn_limit
         } else {
@@ -650,12 +671,15 @@ impl Run<'_> {
             }
             args.extend(t.options.iter().map(|(k, v)| format!("{k}={v}")));
             args.extend(t.judge_args.iter().cloned());
-            // The judge seats a tournament's tables round after round: they do not wait
-            // for confirmations (the opt-in still holds mail to an address that never
-            // wrote; docs/rules/absence.md).
-            let consent = std::mem::replace(&mut self.consent, true);
+            // The judge seats a tournament's tables round after round: in a tournament the
+            // operator runs they do not wait for confirmations (its naming is consent); in
+            // one made by mail each named player confirms its seat (docs/rules/absence.md).
+            let given = self.consent || !c.by_mail;
+            let consent = std::mem::replace(&mut self.consent, given);
+            let seating = std::mem::replace(&mut self.seating, true);
             let created = self.create(&c.gm, &c.game, &args);
             self.consent = consent;
+            self.seating = seating;
             let id = created.map_err(|e| format!("{e:?}"))?;
             if let Some(mut g) = self.games.remove(&id) {
                 self.settle(&mut g);
@@ -911,6 +935,7 @@ mod tests {
             players: vec!["a".into(), "b".into(), "c".into()],
             names: BTreeMap::new(),
             games: vec![],
+            by_mail: false,
             results: vec![
                 GameResult {
                     game: "g-1".into(),

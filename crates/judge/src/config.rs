@@ -46,6 +46,12 @@ pub struct JudgeConfig {
     /// to the judge gets one mail, with a confirmation paragraph, and nothing more until it
     /// writes (crate::optin).
     pub confirm_addresses: bool,
+    /// New games created by mail (CREATE, the first round of a tournament) in an hour, on
+    /// the whole server; past it CREATE is refused until the hour ends (crate::optin).
+    pub new_games_per_hour: u32,
+    /// Confirmations (the one mail an address named by someone else gets before it has
+    /// confirmed) sent in an hour, on the whole server; past it they are held (crate::optin).
+    pub confirmations_per_hour: u32,
     /// Servers whose `Authentication-Results` headers are trusted (the receiving MTA's
     /// authserv-id, as it writes it); empty: none is. A mail such a header calls forged
     /// (DMARC fails; or SPF fails and no DKIM signature passes) is logged and not answered.
@@ -78,6 +84,8 @@ impl Default for JudgeConfig {
             max_deadline_hours: 24 * 14,
             language: Lang::En,
             confirm_addresses: true,
+            new_games_per_hour: 30,
+            confirmations_per_hour: 60,
             trusted_authserv_ids: Vec::new(),
             password_memory_kib: 19 * 1024,
             password_iterations: 2,

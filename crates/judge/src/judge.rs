@@ -139,6 +139,15 @@ impl Judge {
             changes.log.push(log("ignored", why));
             return Ok(changes);
         }
+        // A From that is no address (a control character; a NUL starts every key of the
+        // judge's own marks: model::mark_key) is not read, and no sender record is kept.
+        if !spells_an_address(&from) {
+            changes.log.push(log(
+                "ignored",
+                format!("mail {mid}: its From is no address"),
+            ));
+            return Ok(changes);
+        }
         // Rate limits per sender, apart for mail that proves who wrote it (a good password
         // or token) and mail that does not: forged mail in a player's name uses up only the
         // second, so it never locks the player out.
@@ -200,10 +209,12 @@ impl Judge {
             let lang = run.writer_lang(&from);
             run.answer(lang, "intake", &IntakeAnswer::TooLong { limit, lines });
         }
-        // A first mail from an address confirms the seats it was named to (issue 29): a
-        // game whose named players have all confirmed starts, before the mail is read.
-        if store.sender(&from)?.is_none() && !is_stop(mail, &self.config) {
-            run.confirm_seats(&from)?;
+        // A mail that carries the token of a seat its From was named to confirms that
+        // seat (issue 29, issue 30: optin.rs): a game whose named players have all
+        // confirmed starts, before the mail is read. A mail saying STOP confirms nothing.
+        let stop = is_stop(mail, &self.config);
+        if !stop {
+            run.confirm_seats(&from, mail)?;
         }
         match readable {
             Some(body) => {
@@ -245,6 +256,9 @@ impl Judge {
             return Ok(changes);
         }
         changes.senders.push(sender);
+        if !stop {
+            run.confirm_by_password(&from)?;
+        }
         run.mail_notes(mail, &from);
         run.settle_all()?;
         run.note_left_out(&from);
@@ -375,6 +389,8 @@ impl Judge {
     ) -> Result<(Changes, String), JudgeError> {
         let key = format!("admin/{}/{}", env.now, hex::encode(&env.entropy[..8]));
         let mut run = Run::new(self, store, env, key);
+        // The operator's commands count as consent for the addresses they name (optin.rs).
+        run.consent = true;
         let text = match cmd {
             AdminCommand::List => return Ok((Changes::default(), run.admin_list()?)),
             AdminCommand::Verify { game } => {
@@ -410,7 +426,6 @@ impl Judge {
                     .map(|(n, a)| format!("player={n}:{a}"))
                     .collect();
                 args.extend(options.iter().map(|(k, v)| format!("{k}={v}")));
-                run.consent = true;
                 let id = run.create(&lower(&gm), &game, &args).map_err(|e| match e {
                     CreateFailure::Store(e) => JudgeError::Store(e),
                     e => JudgeError::Refused(e.to_string()),
@@ -461,6 +476,9 @@ impl Judge {
         // The operator named these addresses: they count as having asked (optin.rs).
         for m in &changes.outbox {
             let to = lower(&m.to);
+            if !spells_an_address(&to) {
+                continue;
+            }
             if store.sender(&to)?.is_none() && !changes.senders.iter().any(|s| s.address == to) {
                 changes.senders.push(SenderRecord {
                     address: to,

@@ -89,8 +89,8 @@ pub use intake::processed_key;
 pub use judge::{AdminCommand, Judge, JudgeError};
 pub use limits::{clean_name, clean_text, reply_budget, MAX_NAME_CHARS};
 pub use model::{
-    game_number, AuthenticationResults, Changes, DeadlineSettings, Env, GameRecord, Inbound,
-    LogLine, MailFormat, MemoryStore, OutSeat, Outbound, PlayerRecord, SeatRecord, SenderRecord,
-    Status, Store, StoreError,
+    game_number, mark_key, spells_an_address, AuthenticationResults, Changes, DeadlineSettings,
+    Env, GameRecord, Inbound, LogLine, MailFormat, MemoryStore, OutSeat, Outbound, PlayerRecord,
+    SeatRecord, SenderRecord, Status, Store, StoreError,
 };
 pub use templates::{Rendered, Templates, KINDS};

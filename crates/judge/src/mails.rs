@@ -43,6 +43,9 @@ pub(crate) struct Draft {
     pub(crate) for_reader: bool,
     /// The picture of its HTML part, kept to redraw the page when a reply takes it in.
     pub(crate) svg: Option<String>,
+    /// A confirmation: the one mail an address named by someone else gets before it has
+    /// confirmed its seat (optin.rs); no other mail of the game goes to it until then.
+    pub(crate) confirm: bool,
 }
 
 /// A prompt as the templates show it.
@@ -128,6 +131,7 @@ impl Run<'_> {
             lang: None,
             for_reader: false,
             svg: None,
+            confirm: false,
         });
     }
 
@@ -200,6 +204,7 @@ impl Run<'_> {
                 lang: Some(lang),
                 for_reader: false,
                 svg: None,
+                confirm: false,
             },
         );
     }

@@ -121,6 +121,22 @@ pub(crate) fn lower(s: &str) -> String {
     s.trim().to_lowercase()
 }
 
+/// The key of a record the judge keeps beside the senders' records that is not a
+/// sender's (issue 30: one key space per kind of record): a NUL, its kind, `/`, its name
+/// (`\0stop/ADDRESS`, `\0asked/ADDRESS`, `\0failed-tries/GAME/seat-N`,
+/// `\0budget/new-games`). A sender's record is keyed by its address, and no address
+/// holds a NUL: the judge reads no mail whose From holds a control character
+/// ([`spells_an_address`]), so no From can spell one of these keys.
+pub fn mark_key(kind: &str, name: &str) -> String {
+    format!("\0{kind}/{name}")
+}
+
+/// Whether `address` (trimmed, in lower case) can be a sender's key: not empty, and no
+/// control character (NUL, the first byte of every [`mark_key`], among them).
+pub fn spells_an_address(address: &str) -> bool {
+    !address.is_empty() && !address.chars().any(char::is_control)
+}
+
 /// The number a game's id ends with (`castle-12`: 12): games are numbered across every
 /// game of the judge, whatever their name.
 pub fn game_number(id: &str) -> Option<u64> {

@@ -1,29 +1,55 @@
-//! The judge mails only those who asked (issue 13):
+//! The judge mails only those who asked (issue 13), in volume too (issue 30):
 //!
-//! * **Double opt-in.** An address that never wrote to the judge (named by someone else in
-//!   CREATE or REPLACE) gets one mail, once: the first the judge has for it (its welcome),
-//!   ending with a short confirmation paragraph. Nothing more goes to it until a mail comes
-//!   from that address. An address "wrote" when the judge keeps a sender record for it
-//!   (every handled mail makes one); the operator's own commands (`castellan game new`,
-//!   `replace`) count as consent for the addresses they name.
+//! * **Consent a game.** An address gets a game's mail (reports, press, reminders,
+//!   notices, standings) only once it has consented to that game: it runs it (it sent the
+//!   CREATE), it took its seat itself (JOIN), it observes (OBSERVE only subscribes its
+//!   sender), or it confirmed the seat it was named to. Writing to the judge (HELP, or
+//!   playing elsewhere) is no consent to a stranger's game. The operator's commands
+//!   (`castellan game new`, `replace`, `campaign new`) and the tables of a tournament the
+//!   operator runs count as consent for the addresses they name.
+//! * **Confirming a seat.** A seat named by someone else (CREATE, REPLACE, a tournament
+//!   made by mail) waits, unconfirmed, and its address gets one mail: the confirmation, its
+//!   welcome without a word the game master chose (no seat name, no player list: only the
+//!   game's id, its kind and the seat's password and token), ending with a confirmation
+//!   paragraph. A mail from that address carrying the seat's token (a reply to the
+//!   confirmation: its subject carries it) or its password confirms the seat; a mail saying
+//!   STOP confirms nothing, and a From alone (forgeable) never does.
+//! * **Volume.** At most one confirmation to an address until it proves itself (a mail with
+//!   a good token or password: the `asked` mark); at most [`CONFIRMATIONS_PER_MAIL`] for
+//!   one handled mail; at most `confirmations_per_hour` on the whole server an hour; none
+//!   to an address that sent STOP. A confirmation held is not sent later: the seat stays
+//!   unconfirmed (the game master may START without it or REPLACE it).
+//!   `new_games_per_hour` bounds the games made by mail (CREATE, the first round of a
+//!   tournament) on the whole server an hour.
 //! * **STOP / UNSUBSCRIBE.** An address that sends it gets no more mail, apart from the
-//!   games it plays in (or runs): there STOP is not RESIGN, the answer says how to resign.
-//!   It is removed from every game it observes. A later mail from the address lifts it.
+//!   games it plays in (or runs) and has consented to: there STOP is not RESIGN, the answer
+//!   says how to resign. It is removed from every game it observes, and no enrolment after
+//!   it sends it anything. A later mail from the address lifts it.
 //! * Every mail carries `List-Unsubscribe: <mailto:JUDGE?subject=STOP>` (RFC 2369).
 //!
-//! Both kinds of marks are kept with the senders' counters, under `asked/ADDRESS` and
-//! `stop/ADDRESS` (`count` 1: set; 0: lifted).
+//! The marks and budgets are kept beside the senders' counters, under keys no address can
+//! spell ([`mark_key`]: `\0asked/ADDRESS`, `\0stop/ADDRESS`, `\0budget/new-games`,
+//! `\0budget/confirmations`; `count` 1: set, 0: lifted; a budget counts in its hour).
+//! `confirm_addresses: false` turns consent and confirmations off (STOP still holds).
 
 use crate::model::*;
 use crate::run::*;
 use castellan_engine::Lang;
 
+/// Confirmations one handled mail may cause, whatever it names (issue 30).
+pub const CONFIRMATIONS_PER_MAIL: u32 = 8;
+
+/// The budget of new games by mail, an hour, on the whole server.
+pub(crate) const NEW_GAMES: &str = "new-games";
+/// The budget of confirmations, an hour, on the whole server.
+pub(crate) const CONFIRMATIONS: &str = "confirmations";
+
 fn asked_key(addr: &str) -> String {
-    format!("asked/{addr}")
+    mark_key("asked", addr)
 }
 
 fn stop_key(addr: &str) -> String {
-    format!("stop/{addr}")
+    mark_key("stop", addr)
 }
 
 /// What STOP answers (templates/LANG/answers/stop.txt).
@@ -38,10 +64,36 @@ pub(crate) enum StopAnswer {
     },
 }
 
-/// The paragraph that ends the one mail an address that never wrote gets.
+/// The paragraph that ends a confirmation.
 #[derive(Clone, Debug, serde::Serialize)]
 struct Confirm {
     judge: String,
+}
+
+/// How an address stands to a game or campaign's mail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Consent {
+    /// It runs it, or holds a confirmed seat (a campaign: of one of its games).
+    Plays,
+    /// It observes it.
+    Watches,
+    /// Neither: it gets none of its mail.
+    No,
+}
+
+/// How `addr` stands to game `rec`.
+fn consent_in(rec: &GameRecord, addr: &str) -> Consent {
+    let seat = rec
+        .seats
+        .iter()
+        .any(|s| !s.unconfirmed && s.address.as_deref().is_some_and(|a| lower(a) == addr));
+    if lower(&rec.gm) == addr || seat {
+        Consent::Plays
+    } else if rec.observers.iter().any(|o| lower(o) == addr) {
+        Consent::Watches
+    } else {
+        Consent::No
+    }
 }
 
 impl Run<'_> {
@@ -61,6 +113,36 @@ impl Run<'_> {
             ..Default::default()
         };
         self.counters.insert(key, r);
+    }
+
+    /// Spend `n` of the server's budget `name` this hour (`limit` an hour): false, and
+    /// nothing spent, when fewer than `n` are left. The hour starts at the first spending.
+    pub(crate) fn spend_budget(
+        &mut self,
+        name: &str,
+        n: u32,
+        limit: u32,
+    ) -> Result<bool, StoreError> {
+        let key = mark_key("budget", name);
+        let now = self.now();
+        let mut r = match self.counters.get(&key) {
+            Some(r) => r.clone(),
+            None => self.store.sender(&key)?.unwrap_or(SenderRecord {
+                address: key.clone(),
+                window_start: now,
+                ..Default::default()
+            }),
+        };
+        if now - r.window_start >= 3600 || now < r.window_start {
+            r.window_start = now;
+            r.count = 0;
+        }
+        if r.count.saturating_add(n) > limit {
+            return Ok(false);
+        }
+        r.count += n;
+        self.counters.insert(key, r);
+        Ok(true)
     }
 
     /// STOP: no more mail to `from`, but for the games it plays in or runs.
@@ -84,7 +166,7 @@ impl Run<'_> {
                 },
             };
             let over = rec.status == Status::Finished;
-            if !over && (rec.seat_of(from).is_some() || lower(&rec.gm) == from) {
+            if !over && consent_in(&rec, from) == Consent::Plays {
                 playing.push(rec.id.clone());
             }
             if rec.observers.iter().any(|o| lower(o) == from) {
@@ -106,12 +188,55 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// After a mail from `from`: a STOP it sent before is lifted, unless this one is STOP.
+    /// After a mail from `from`: a STOP it sent before is lifted, unless this one is STOP;
+    /// a mail that proved itself (a good token or password) lets one more confirmation
+    /// come to it.
     pub(crate) fn lift_stop(&mut self, from: &str) -> Result<(), StoreError> {
         if !self.stopped_now && self.mark(&stop_key(from))? {
             self.set_mark(stop_key(from), false);
         }
+        if self.authenticated && self.mark(&asked_key(from))? {
+            self.set_mark(asked_key(from), false);
+        }
         Ok(())
+    }
+
+    /// How `addr` stands to the game or campaign `id` (as this handling has it).
+    fn consent(&mut self, id: &str, addr: &str) -> Result<Consent, StoreError> {
+        if let Some(g) = self.games.get(id) {
+            return Ok(consent_in(&g.rec, addr));
+        }
+        if let Some(rec) = self.store.game_header(id)? {
+            return Ok(consent_in(&rec, addr));
+        }
+        let c = match self.campaigns.get(id) {
+            Some(c) => c.clone(),
+            None => match self.store.campaign(id)? {
+                Some(c) => c,
+                None => return Ok(Consent::No),
+            },
+        };
+        if lower(&c.gm) == addr || (!c.by_mail && c.players.iter().any(|p| lower(p) == addr)) {
+            return Ok(Consent::Plays);
+        }
+        if !c.players.iter().any(|p| lower(p) == addr) {
+            return Ok(Consent::No);
+        }
+        // A player of a campaign made by mail: one of its seats confirmed.
+        for g in &c.games {
+            let rec = match self.games.get(g) {
+                Some(l) => Some(l.rec.clone()),
+                None => self.store.game_header(g)?,
+            };
+            if rec.is_some_and(|r| {
+                r.seats.iter().any(|s| {
+                    !s.unconfirmed && s.address.as_deref().is_some_and(|a| lower(a) == addr)
+                })
+            }) {
+                return Ok(Consent::Plays);
+            }
+        }
+        Ok(Consent::No)
     }
 
     /// Keep only the mails their addressees asked for (module doc); `writer`: the address
@@ -119,85 +244,162 @@ impl Run<'_> {
     pub(crate) fn only_those_who_asked(&mut self, writer: Option<&str>) -> Result<(), StoreError> {
         let drafts = std::mem::take(&mut self.mails);
         let mut kept = Vec::new();
+        let opt_in = self.j.config.confirm_addresses;
         for mut d in drafts {
             let to = lower(&d.to);
             if writer == Some(to.as_str()) {
                 kept.push(d);
                 continue;
             }
-            if self.mark(&stop_key(&to))? {
-                let plays = match &d.game {
-                    Some(id) => self.plays_in(id, &to)?,
-                    None => false,
-                };
-                if !plays {
-                    self.glog("", "held", format!("no mail to {to}: it sent STOP"));
+            let stopped = self.mark(&stop_key(&to))?;
+            if d.confirm && opt_in {
+                if let Some(why) = self.no_confirmation(&to, stopped)? {
+                    let game = d.game.clone().unwrap_or_default();
+                    self.glog(&game, "held", format!("no confirmation to {to}: {why}"));
                     continue;
                 }
-            }
-            if !self.j.config.confirm_addresses || self.store.sender(&to)?.is_some() {
+                let lang = d.lang.unwrap_or(Lang::En);
+                let ctx = Confirm {
+                    judge: self.j.config.address.clone(),
+                };
+                let note = self.render_in(lang, "confirm.txt", &ctx);
+                d.body = format!("{}\n\n{}\n", d.body.trim_end(), note.trim());
+                self.set_mark(asked_key(&to), true);
+                self.confirmations += 1;
                 kept.push(d);
                 continue;
             }
-            if self.mark(&asked_key(&to))? {
-                self.glog(
-                    "",
-                    "held",
-                    format!("no mail to {to}: it has not written yet"),
-                );
-                continue;
-            }
-            // The first mail to an address that never wrote: it ends with the confirmation.
-            let lang = d.lang.unwrap_or(Lang::En);
-            let ctx = Confirm {
-                judge: self.j.config.address.clone(),
+            let consent = match &d.game {
+                Some(id) => self.consent(id, &to)?,
+                None => Consent::Watches,
             };
-            let note = self.render_in(lang, "confirm.txt", &ctx);
-            d.body = format!("{}\n\n{}\n", d.body.trim_end(), note.trim());
-            self.set_mark(asked_key(&to), true);
-            kept.push(d);
+            let consent = match consent {
+                // Without the opt-in, a game's mail goes to whoever it names.
+                Consent::No if !opt_in => Consent::Watches,
+                c => c,
+            };
+            match (consent, stopped) {
+                (Consent::Plays, _) | (Consent::Watches, false) => kept.push(d),
+                (Consent::Watches, true) => {
+                    self.glog("", "held", format!("no mail to {to}: it sent STOP"));
+                }
+                (Consent::No, _) => {
+                    let game = d.game.clone().unwrap_or_default();
+                    self.glog(
+                        &game,
+                        "held",
+                        format!("no mail to {to}: it has not confirmed {game}"),
+                    );
+                }
+            }
         }
         self.mails = kept;
         Ok(())
     }
 
-    /// The first mail from `from`: the seats it was named to are confirmed, and a game
-    /// whose named players have all confirmed starts (its report asks everyone).
-    pub(crate) fn confirm_seats(&mut self, from: &str) -> Result<(), StoreError> {
-        for id in self.store.games_of_address(from)? {
+    /// Why no confirmation goes to `to` now, if none does (module doc).
+    fn no_confirmation(&mut self, to: &str, stopped: bool) -> Result<Option<String>, StoreError> {
+        if stopped {
+            return Ok(Some("it sent STOP".into()));
+        }
+        if self.mark(&asked_key(to))? {
+            return Ok(Some(
+                "it was sent one already and has not written with its token or password since"
+                    .into(),
+            ));
+        }
+        if self.confirmations >= CONFIRMATIONS_PER_MAIL {
+            return Ok(Some(format!(
+                "{CONFIRMATIONS_PER_MAIL} confirmations were sent for this mail"
+            )));
+        }
+        let limit = self.j.config.confirmations_per_hour;
+        if !self.spend_budget(CONFIRMATIONS, 1, limit)? {
+            return Ok(Some(format!(
+                "the judge sent its {limit} confirmations this hour"
+            )));
+        }
+        Ok(None)
+    }
+
+    /// The seats `from` was named to whose token this mail carries (its subject's tag, a
+    /// plus-address) are confirmed; a game whose named players have all confirmed starts.
+    pub(crate) fn confirm_seats(&mut self, from: &str, mail: &Inbound) -> Result<(), StoreError> {
+        let (tag, token, _) = crate::intake::subject_tag(&mail.subject);
+        let mut tokens: Vec<String> = token.into_iter().collect();
+        let local = lower(self.j.config.address.split('@').next().unwrap_or(""));
+        for to in &mail.to {
+            let to = lower(to);
+            let l = to.split('@').next().unwrap_or("");
+            if let Some(t) = l.strip_prefix(&format!("{local}+")) {
+                if !t.is_empty() && !tokens.iter().any(|x| x == t) {
+                    tokens.push(t.to_string());
+                }
+            }
+        }
+        // As many as a mail may try (auth.rs).
+        tokens.truncate(2);
+        for t in tokens {
+            // The game the subject's tag names (read anyway to handle the mail), else the
+            // one a plus-address token names (as intake.rs looks it up).
+            let id = match &tag {
+                Some(id) => id.clone(),
+                None => match self.store.game_of_token(&t)? {
+                    Some(id) => id,
+                    None => continue,
+                },
+            };
             let Some(mut g) = self.take(&id)? else {
                 continue;
             };
-            let mut confirmed = false;
-            for s in g.rec.seats.iter_mut() {
-                if s.unconfirmed && s.address.as_deref().map(lower).as_deref() == Some(from) {
-                    s.unconfirmed = false;
-                    confirmed = true;
-                }
-            }
-            if confirmed {
-                g.keep = true;
-                self.glog(&id, "confirmed", format!("{from} confirmed"));
-                if g.rec.status == Status::Forming && g.rec.ready_to_start() {
-                    if let Err(e) = self.start(&mut g) {
-                        self.glog(&id, "error", format!("cannot start: {e}"));
-                    }
-                }
+            let seat = g.rec.seats.iter().position(|s| {
+                s.unconfirmed
+                    && s.address.as_deref().map(lower).as_deref() == Some(from)
+                    && crate::auth::same(&s.token, &t)
+            });
+            if let Some(s) = seat {
+                self.confirm_seat(&mut g, s, from);
             }
             self.put(g);
         }
         Ok(())
     }
 
-    /// Does `addr` hold a seat in (or run) game `id`, not over?
-    fn plays_in(&mut self, id: &str, addr: &str) -> Result<bool, StoreError> {
-        let Some(g) = self.take(id)? else {
-            return Ok(false);
-        };
-        let plays = g.rec.status != Status::Finished
-            && (g.rec.seat_of(addr).is_some() || lower(&g.rec.gm) == addr);
-        self.put(g);
-        Ok(plays)
+    /// The seats `from` proved with their password in this mail (auth.rs's tries) and
+    /// that wait for its confirmation are confirmed.
+    pub(crate) fn confirm_by_password(&mut self, from: &str) -> Result<(), StoreError> {
+        let proved: Vec<(String, usize)> = self
+            .tries
+            .iter()
+            .filter_map(|(id, (_, v))| Some((id.clone(), v.as_ref().ok()?.seat?)))
+            .collect();
+        for (id, s) in proved {
+            let Some(mut g) = self.take(&id)? else {
+                continue;
+            };
+            let waiting = g.rec.seats.get(s).is_some_and(|x| {
+                x.unconfirmed && x.address.as_deref().map(lower).as_deref() == Some(from)
+            });
+            if waiting {
+                self.confirm_seat(&mut g, s, from);
+            }
+            self.put(g);
+        }
+        Ok(())
+    }
+
+    /// Seat `s` of `g`, `from`'s, is confirmed; its game starts if it waited only for it.
+    fn confirm_seat(&mut self, g: &mut Loaded, s: usize, from: &str) {
+        g.rec.seats[s].unconfirmed = false;
+        g.keep = true;
+        let id = g.rec.id.clone();
+        self.glog(&id, "confirmed", format!("{from} confirmed"));
+        self.set_mark(asked_key(from), false);
+        if g.rec.status == Status::Forming && g.rec.ready_to_start() {
+            if let Err(e) = self.start(g) {
+                self.glog(&id, "error", format!("cannot start: {e}"));
+            }
+        }
     }
 }
 

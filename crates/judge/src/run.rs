@@ -75,6 +75,11 @@ pub(crate) struct Run<'a> {
     /// The operator's command: the addresses it names count as having asked (optin.rs),
     /// so the players it names need not confirm.
     pub(crate) consent: bool,
+    /// A tournament seats its tables (campaign.rs): its games are not new games by mail,
+    /// and count as consented only in a tournament the operator runs (optin.rs).
+    pub(crate) seating: bool,
+    /// Confirmations sent in this handling (optin.rs: at most 8 a mail).
+    pub(crate) confirmations: u32,
 }
 
 /// State of the line loop.
@@ -125,6 +130,8 @@ impl<'a> Run<'a> {
             notices: Vec::new(),
             stopped_now: false,
             consent: false,
+            seating: false,
+            confirmations: 0,
         }
     }
 
@@ -286,6 +293,12 @@ impl<'a> Run<'a> {
         }
         for c in &changes.campaigns {
             self.campaigns.insert(c.id.clone(), c.clone());
+        }
+        // The judge's own marks and budgets (optin.rs): a later handling counts on.
+        for s in &changes.senders {
+            if s.address.starts_with('\0') {
+                self.counters.insert(s.address.clone(), s.clone());
+            }
         }
     }
 

@@ -387,12 +387,23 @@ fn create_by_anyone_makes_the_judge_mail_any_address_it_names() {
     assert!(
         to_victim[0]
             .body
-            .contains("this is the only mail it sends you until you do"),
+            .contains("it sends you nothing more about it until you confirm"),
         "{}",
         to_victim[0].body
     );
-    // Once the address writes, its mail comes: the game's next report reaches it.
+    // Writing is no consent to the game (issue 30): HELP brings its answer, not the game.
     let out = w.send(victim, "hello", "HELP");
+    assert_eq!(to(&out, victim).len(), 1);
+    let next = w.tick_at(T0 + 300 * 3600);
+    assert!(to(&next, victim).is_empty(), "{next:#?}");
+    // Once the address confirms (its reply carries the seat's token), its mail comes: the
+    // game's next report reaches it.
+    let (_, token) = creds(&all, victim);
+    let out = w.send(
+        victim,
+        &format!("Re: [race-1 #{token}] Welcome"),
+        "count me in",
+    );
     assert!(!to(&out, victim).is_empty());
     let next = w.tick_at(T0 + 400 * 3600);
     assert!(!to(&next, victim).is_empty(), "{next:#?}");
@@ -403,9 +414,17 @@ fn create_by_anyone_makes_the_judge_mail_any_address_it_names() {
 #[test]
 fn stop_ends_all_mail_to_an_address() {
     let mut w = World::new(judge_with(opt_in()));
-    w.send(ANNA, "hi", "HELP");
-    w.send(BOB, "hi", "HELP");
     let created = started(&mut w);
+    // Both confirm their seats (a reply to the confirmation carries the token).
+    for who in [ANNA, BOB] {
+        let (_, token) = creds(&created, who);
+        w.send(
+            who,
+            &format!("Re: [race-1 #{token}] Welcome"),
+            "count me in",
+        );
+    }
+    assert_eq!(w.game("race-1").status, Status::Running);
     let (pw, _) = creds(&created, ANNA);
     let olga = "olga@example.org";
     let out = w.send(olga, "watch", "OBSERVE race-1");

@@ -249,6 +249,7 @@ impl Run<'_> {
             history: Vec::new(),
             tournament: None,
             created: self.now(),
+            by_mail: !self.consent,
         };
         let now = self.now();
         c.history.push(CampaignEvent {

@@ -37,19 +37,23 @@ impl Run<'_> {
         };
         let raw = CreateArgs::read(args, &self.j.config)?;
         let setup = GameSetup::resolve(raw, &info).map_err(|e| vec![e])?;
+        // A game by mail spends the server's budget of new games this hour (optin.rs);
+        // the operator's games and a tournament's own rounds do not.
+        if !self.consent && !self.seating {
+            let limit = self.j.config.new_games_per_hour;
+            if !self.spend_budget(crate::optin::NEW_GAMES, 1, limit)? {
+                return Err(vec![CreateError::Budget { limit }].into());
+            }
+        }
         let id = self.next_id(info.name)?;
         let (mut rec, welcomes, gm_pw, join_pw) = self.new_record(&id, gm, &info, setup);
-        // A named address that never wrote to the judge must confirm before the game
-        // starts (issue 29): it is asked nothing it cannot receive.
+        // A named address other than the writer's must confirm its seat before the game
+        // starts or mails it anything but one confirmation (issue 29, issue 30), whether
+        // it wrote to the judge before or not; the operator's naming is consent.
         if self.j.config.confirm_addresses && !self.consent {
             for s in rec.seats.iter_mut() {
                 if let Some(a) = s.address.as_deref().map(lower) {
-                    s.unconfirmed = a != lower(gm)
-                        && self
-                            .store
-                            .sender(&a)
-                            .map_err(CreateFailure::Store)?
-                            .is_none();
+                    s.unconfirmed = a != lower(gm);
                 }
             }
         }
@@ -191,6 +195,9 @@ impl Run<'_> {
         self.token_headers(&id, &gm_token);
     }
 
+    /// A player's welcome; to a seat not confirmed, the confirmation (optin.rs): the
+    /// same mail without a word the game master chose (no seat's name, no player list),
+    /// only the game's id, its kind and the seat's secrets.
     pub(crate) fn welcome(
         &mut self,
         rec: &GameRecord,
@@ -199,9 +206,18 @@ impl Run<'_> {
         pw: &str,
         token: &str,
     ) {
-        let names: Vec<String> = rec.seats.iter().map(|s| s.name.clone()).collect();
+        let waiting = rec.seat_of(addr).is_some_and(|s| rec.seats[s].unconfirmed);
+        let names: Vec<String> = if waiting {
+            Vec::new()
+        } else {
+            rec.seats.iter().map(|s| s.name.clone()).collect()
+        };
         let ctx = Welcome {
-            name: name.to_string(),
+            name: if waiting {
+                String::new()
+            } else {
+                name.to_string()
+            },
             gm: false,
             game_id: rec.id.clone(),
             game: rec.game.clone(),
@@ -210,11 +226,14 @@ impl Run<'_> {
             token: token.to_string(),
             judge: self.j.config.address.clone(),
             join_password: None,
-            waiting: rec.seat_of(addr).is_some_and(|s| rec.seats[s].unconfirmed),
+            waiting,
         };
         let lang = self.addr_lang(rec, addr);
         self.send(addr, lang, "welcome", &ctx, &rec.id, Some(token));
         self.token_headers(&rec.id, token);
+        if let Some(d) = self.mails.last_mut() {
+            d.confirm = waiting;
+        }
     }
 }
 pub(crate) fn capitalise(s: &str) -> String {
@@ -389,6 +408,9 @@ pub(crate) enum CreateError {
     NamedTwice { name: String, address: String },
     #[error("cannot start: {why}")]
     CannotStart { why: String },
+    /// The server's budget of new games by mail this hour is spent (optin.rs).
+    #[error("the judge has made its {limit} new games by mail this hour (its limit, for everyone): try again in an hour")]
+    Budget { limit: u32 },
 }
 
 /// A player's welcome to send: name, address, password, token.

@@ -214,6 +214,10 @@ impl Run<'_> {
         seat_rec.resigned = false;
         seat_rec.vacation_until = None;
         seat_rec.vacation_days = 0;
+        // An address other than the game master's confirms the seat it is given, unless
+        // the operator gave it (crate::optin).
+        seat_rec.unconfirmed =
+            self.j.config.confirm_addresses && !self.consent && addr != lower(&g.rec.gm);
         let rec = g.rec.clone();
         self.welcome(&rec, &name, &addr, &pw, &token);
         g.force_private = true;
