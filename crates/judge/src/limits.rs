@@ -71,8 +71,8 @@ pub(crate) struct Bounds {
     /// A picture was admitted (HISTORY … PICTURE): the HTML part repeats the text, so
     /// every later section counts twice.
     pub pictured: bool,
-    /// The note saying what was left out is being written: it always goes in (its room
-    /// is kept).
+    /// The note saying what was left out is written: it, and anything after it, goes in
+    /// (its room is kept).
     pub noting: bool,
 }
 
@@ -147,8 +147,8 @@ impl Run<'_> {
             count,
             titles,
         };
+        // Whatever follows the note goes in too, as before it (the reply's last word).
         self.answer(lang, "intake", &answer);
-        self.bounds.noting = false;
     }
 }
 
