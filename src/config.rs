@@ -20,6 +20,9 @@ pub struct Config {
     pub tick_seconds: u64,
     /// Largest message body read, in bytes (the rest is cut with a note in the reply).
     pub max_message_bytes: usize,
+    /// Largest message `ingest` takes, in bytes: a bigger one is read no further than
+    /// this plus one byte, never stored, and not answered (issue 30; docs/security.md).
+    pub max_stored_bytes: usize,
     /// The judge's own settings (address, deadlines, limits).
     pub judge: castellan_judge::JudgeConfig,
     /// Optional Prometheus metrics for `serve` (off by default).
@@ -186,6 +189,7 @@ impl Default for Config {
             outbound: Outbound::default(),
             tick_seconds: 60,
             max_message_bytes: 256 * 1024,
+            max_stored_bytes: 10 * 1024 * 1024,
             judge: castellan_judge::JudgeConfig::default(),
             metrics: MetricsConfig::default(),
             backup: BackupConfig::default(),

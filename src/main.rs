@@ -314,15 +314,34 @@ fn serve(config: Config, once: bool) -> Result<ExitCode, ShellError> {
 /// `ingest`: one message from an MTA's pipe (or a file): stored in the Maildir first,
 /// then handled if the database is free.
 fn ingest(config: Config, file: &str) -> Result<ExitCode, ShellError> {
+    // At most `max_stored_bytes` + 1 bytes are read: a bigger message is never held whole
+    // in memory nor stored (issue 30: 200 MB cost 420 MiB and was stored, twice for a
+    // duplicate).
+    let limit = config.max_stored_bytes;
     let mut raw = Vec::new();
-    let read = if file == "-" {
-        std::io::stdin().read_to_end(&mut raw).map(|_| ())
-    } else {
-        std::fs::read(file).map(|r| raw = r)
+    let read = |input: &mut dyn std::io::Read, raw: &mut Vec<u8>| {
+        input
+            .take(limit.saturating_add(1) as u64)
+            .read_to_end(raw)
+            .map(|_| ())
     };
-    if let Err(e) = read {
+    let mut rest: Box<dyn std::io::Read> = if file == "-" {
+        Box::new(std::io::stdin())
+    } else {
+        match std::fs::File::open(file) {
+            Ok(f) => Box::new(f),
+            Err(e) => {
+                eprintln!("castellan ingest: cannot read {file}: {e}");
+                return Ok(ExitCode::from(EX_TEMPFAIL));
+            }
+        }
+    };
+    if let Err(e) = read(&mut *rest, &mut raw) {
         eprintln!("castellan ingest: cannot read {file}: {e}");
         return Ok(ExitCode::from(EX_TEMPFAIL));
+    }
+    if raw.len() > limit {
+        return Ok(refuse_oversized(&raw, &mut *rest, limit));
     }
     // The message is safe on disk first (Maildir, synced); then handled if the
     // database is free. A running daemon holds the database: it takes the
@@ -371,6 +390,33 @@ fn ingest(config: Config, file: &str) -> Result<ExitCode, ShellError> {
     let (sent, _) = runtime()?.block_on(svc.drain_outbox(&transport))?;
     println!("handled {n} message(s), sent {sent} mail(s)");
     Ok(ExitCode::SUCCESS)
+}
+
+/// A message over `max_stored_bytes`: the rest of it is read and thrown away (an MTA
+/// writing into a pipe closed early would count a failure and try again), nothing is
+/// stored, and nobody is answered (its sender is whatever its From says: an answer would
+/// be backscatter; a real player's mail is far smaller, and the MTA's own size limit, when
+/// set, refuses it earlier with a notice to the sending server). Exit 0: the MTA does not
+/// try again. Logged with what the headers say.
+fn refuse_oversized(head: &[u8], rest: &mut dyn std::io::Read, limit: usize) -> ExitCode {
+    let more = std::io::copy(rest, &mut std::io::sink()).unwrap_or(0);
+    let total = (head.len() as u64).saturating_add(more);
+    let start = &head[..head.len().min(64 * 1024)];
+    let (from, id) = match castellan_mail::parse(start, 1024) {
+        Ok(m) => (m.from, m.message_id),
+        Err(_) => (String::new(), String::new()),
+    };
+    tracing::warn!(
+        bytes = total,
+        limit,
+        from = %from,
+        message_id = %id,
+        "ingest: message over max_stored_bytes, not stored and not answered"
+    );
+    println!(
+        "not stored: the message has {total} bytes, over max_stored_bytes ({limit}); nothing is answered"
+    );
+    ExitCode::SUCCESS
 }
 
 /// `outbox [--retry]`: replies waiting or parked.

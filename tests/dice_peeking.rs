@@ -198,3 +198,233 @@ fn check_shows_no_hidden_fact() {
         }
     }
 }
+
+// ------------------------------------------------------------------ others' holdings
+
+/// A copy of the game with its history cut to the last entry (CHECK and a refused mail
+/// look at the state and what the mail adds; loading stays cheap).
+fn trimmed(s: &dyn Session) -> serde_json::Value {
+    let mut json = s.to_json().unwrap();
+    let len = s.history_len();
+    if let Some(h) = json["history"].as_array_mut() {
+        let last = h.pop().unwrap();
+        *h = vec![last];
+        json["base"] = serde_json::json!(len - 1);
+    }
+    json
+}
+
+/// `json` with hand `hand`'s first card swapped for each distinct kind of card in `pile`
+/// (at most `max` of them): every other card a hidden hand could hold there.
+fn swap_variants(
+    json: &serde_json::Value,
+    hand: &[&str],
+    pile: &str,
+    max: usize,
+) -> Vec<serde_json::Value> {
+    let mut out = Vec::new();
+    let get = |j: &serde_json::Value| -> Option<serde_json::Value> {
+        let mut v = &j["state"];
+        for k in hand {
+            v = match k.parse::<usize>() {
+                Ok(i) => &v[i],
+                Err(_) => &v[*k],
+            };
+        }
+        Some(v.clone())
+    };
+    let Some(held) = get(json).and_then(|h| h.as_array().cloned()) else {
+        return out;
+    };
+    let Some(first) = held.first() else {
+        return out;
+    };
+    let piles = json["state"][pile].as_array().cloned().unwrap_or_default();
+    let mut seen = vec![first.clone()];
+    for (i, c) in piles.iter().enumerate() {
+        if seen.contains(c) || out.len() >= max {
+            continue;
+        }
+        seen.push(c.clone());
+        let mut j = json.clone();
+        j["state"][pile][i] = first.clone();
+        let mut v = &mut j["state"];
+        for k in hand {
+            v = match k.parse::<usize>() {
+                Ok(n) => &mut v[n],
+                Err(_) => &mut v[*k],
+            };
+        }
+        v[0] = c.clone();
+        out.push(j);
+    }
+    out
+}
+
+/// Every hidden holding of the seats other than `seat` this test sets up, as stored
+/// states: hands (each other kind of card from the pile in place of one), Castle Risk's
+/// unused hidden armies moved to each other territory of their owner, Risk's secret
+/// headquarters likewise, Castrum's standing answers to attacks. Castello has none.
+fn others_holdings(s: &dyn Session, seat: usize) -> Vec<serde_json::Value> {
+    let json = trimmed(s);
+    let n = s.players().len();
+    let mut out = vec![json.clone()];
+    for k in (0..n).filter(|k| *k != seat) {
+        let ks = k.to_string();
+        match s.game() {
+            "castle-risk" => {
+                out.extend(swap_variants(&json, &["players", &ks, "hand"], "pile", 6));
+                let board = json["state"]["board"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
+                let owned: Vec<usize> = (0..board.len())
+                    .filter(|t| board[*t]["owner"] == serde_json::json!(k))
+                    .collect();
+                let hidden = json["state"]["players"][k]["hidden"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
+                for (h, slot) in hidden.iter().enumerate() {
+                    if slot["used"] == serde_json::json!(true) {
+                        continue;
+                    }
+                    for t in owned.iter().take(6) {
+                        let mut j = json.clone();
+                        j["state"]["players"][k]["hidden"][h]["territory"] = serde_json::json!(t);
+                        out.push(j);
+                    }
+                }
+            }
+            "risk" => {
+                out.extend(swap_variants(&json, &["hands", &ks], "deck", 6));
+                if json["state"]["hq_revealed"] == serde_json::json!(false)
+                    && !json["state"]["hq"][k].is_null()
+                {
+                    let owner = json["state"]["owner"]
+                        .as_array()
+                        .cloned()
+                        .unwrap_or_default();
+                    for t in (0..owner.len())
+                        .filter(|t| owner[*t] == serde_json::json!({ "Seat": k }))
+                        .take(6)
+                    {
+                        let mut j = json.clone();
+                        j["state"]["hq"][k] = serde_json::json!(t);
+                        out.push(j);
+                    }
+                }
+            }
+            "castrum" => {
+                out.extend(swap_variants(&json, &["hands", &ks], "pile", 13));
+                for p in ["Always", "Ask", "Never"] {
+                    let mut j = json.clone();
+                    j["state"]["defend"][k] = serde_json::json!(p);
+                    out.push(j);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// What the sender of a refused mail is told: which lines stood, which were refused and
+/// why, which were not checked. Once a line stands, what it did is learnt by playing it
+/// (its narration, and what the lines after it meet): then only which lines stood and the
+/// first refusal count.
+fn refusal(s: &mut dyn Session, seat: usize, text: &str) -> String {
+    match s.submit(seat, text, Lang::En) {
+        Ok(_) => "accepted".to_string(),
+        Err(r) if !r.stood.is_empty() => {
+            format!("stood {:?}; first error {:?}", r.stood, r.errors.first())
+        }
+        Err(r) => format!(
+            "stood {:?}; errors {:?}; unchecked {:?}",
+            r.stood, r.errors, r.unchecked
+        ),
+    }
+}
+
+/// docs/rules/dice.md, "CHECK shows legality, never an outcome" ("no hand, no hidden
+/// army") and rule 1 ("all or nothing until chance speaks": a hand is not chance): in
+/// every game, at states found by bots, the seat to move sends CHECK and refused mails of
+/// the lines it is offered and its bot's line; every answer is the same whatever the
+/// other seats hold unseen (hands, hidden armies, headquarters, standing answers).
+/// Issue 30 point 9: Castrum's CHECK `PLAY Mage ON Bot1` said "ok" when Bot1 held no
+/// Reliques and "dice decide" when they did.
+#[test]
+fn check_and_refusals_are_the_same_whatever_the_others_hold() {
+    for g in GAMES {
+        let info = castellan::games::all()[g];
+        let seats = 3.clamp(info.min_seats, info.max_seats);
+        let players = (1..=seats).map(|i| format!("P{i}")).collect();
+        let options: &[(String, String)] = if info.name == "risk" {
+            &[("headquarters".to_string(), "all".to_string())]
+        } else {
+            &[]
+        };
+        let mut s = (info.create)(
+            &format!("held-{g}"),
+            Secret::derive(format!("held/{g}").as_bytes()),
+            players,
+            options,
+        )
+        .unwrap();
+        let mut compared = 0;
+        for step in 0..240 {
+            if s.outcome().is_some() {
+                break;
+            }
+            let seat = s.awaiting()[0];
+            if step % 6 == 0 {
+                let mut lines: Vec<String> = s
+                    .pending(Lang::En)
+                    .into_iter()
+                    .filter(|p| p.seat == seat)
+                    .flat_map(|p| p.choices)
+                    .take(10)
+                    .collect();
+                lines.push(s.bot_text(seat));
+                let held: Vec<Box<dyn Session>> = others_holdings(&*s, seat)
+                    .into_iter()
+                    .map(|j| (info.load)(j).unwrap())
+                    .collect();
+                for line in &lines {
+                    let mails = [
+                        format!("this is no order\n{line}"),
+                        format!("{line}\nthis is no order\n{line}"),
+                    ];
+                    let mut first: Option<String> = None;
+                    for h in &held {
+                        let check =
+                            h.check(seat, &format!("{line}\n{line}\nthis is no order"), Lang::En);
+                        let refused: Vec<String> = mails
+                            .iter()
+                            .map(|m| {
+                                let mut c = (info.load)(h.to_json().unwrap()).unwrap();
+                                refusal(&mut *c, seat, m)
+                            })
+                            .collect();
+                        let answer = format!("{check:?}\n{refused:?}");
+                        match &first {
+                            None => first = Some(answer),
+                            Some(f) => assert_eq!(
+                                f, &answer,
+                                "{}: the answer to {line:?} depends on another seat's hidden holding",
+                                s.game()
+                            ),
+                        }
+                        compared += 1;
+                    }
+                }
+            }
+            s.play_bot(seat).unwrap();
+        }
+        assert!(
+            compared > 20,
+            "{}: only {compared} answers compared",
+            s.game()
+        );
+    }
+}

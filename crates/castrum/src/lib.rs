@@ -67,9 +67,11 @@ pub struct Options {
     /// Length of a timed game in full rounds.
     pub rounds: u32,
     /// The rules' revision the game was created under, so a stored game replays as it was
-    /// played. 1 (new games): the plague halves the Rustici and Structores gathered
-    /// together (issue 15). 0 (games stored before, which lack the key): each kind halved
-    /// apart.
+    /// played. 2 (new games): an attack on another player's site and an EXCHANGE count as a
+    /// hidden draw, whatever the victim holds, and an EXCHANGE is never refused for what the
+    /// pile holds (issue 30: CHECK and refusals tell nothing of a hand). 1: the plague
+    /// halves the Rustici and Structores gathered together (issue 15). 0 (games stored
+    /// before, which lack the key): each kind halved apart.
     #[serde(default = "legacy_revision")]
     pub revision: u32,
     /// Every player's standing answer to attacks at the start (`defend=always|ask|never`).
@@ -91,7 +93,7 @@ fn legacy_revision() -> u32 {
 }
 
 /// The revision of the rules new games get.
-pub const RULES_REVISION: u32 = 1;
+pub const RULES_REVISION: u32 = 2;
 
 impl Default for Options {
     fn default() -> Options {
@@ -395,6 +397,12 @@ pub enum Event {
         towers: u8,
     },
     Exchanged {
+        seat: Seat,
+        card: Card,
+    },
+    /// An EXCHANGE found fewer than two simple cards in the pile: the x2 card stays on the
+    /// site (rules revision 2).
+    ExchangeFailed {
         seat: Seat,
         card: Card,
     },

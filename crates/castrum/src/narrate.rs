@@ -59,7 +59,8 @@ pub fn narrate(g: &Castrum, ev: &Event, viewer: Viewer, lang: Lang) -> Option<St
         Event::Placed { .. }
         | Event::Wheel { .. }
         | Event::Built { .. }
-        | Event::Exchanged { .. } => site_events(&t, ev),
+        | Event::Exchanged { .. }
+        | Event::ExchangeFailed { .. } => site_events(&t, ev),
         Event::MageLeaves { .. }
         | Event::Attacked { .. }
         | Event::Defended { .. }
@@ -191,6 +192,20 @@ fn site_events(t: &Teller, ev: &Event) -> Option<String> {
             t.n(seat),
             card.name(),
             card.simple().name()
+        ),
+        Event::ExchangeFailed { seat, card } if en => format!(
+            "{} looks for two {} in the pile to exchange a {} of their site, and finds fewer: the {} stays on the site.",
+            t.n(seat),
+            card.simple().name(),
+            card.name(),
+            card.name()
+        ),
+        Event::ExchangeFailed { seat, card } => format!(
+            "{} cherche deux cartes {} dans la pioche pour échanger une carte {} de son chantier, et en trouve moins : la carte {} reste sur le chantier.",
+            t.n(seat),
+            card.simple().name(),
+            card.name(),
+            card.name()
         ),
         _ => return None,
     })

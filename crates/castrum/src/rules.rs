@@ -254,6 +254,13 @@ impl Castrum {
                     ev.push(Event::Placed { seat, card: *card });
                 } else {
                     self.turn_state.attacked = true;
+                    // Rules revision 2: an attack meets what the victim holds (a defence
+                    // card, their standing answer), which the attacker cannot see; it counts
+                    // as a hidden draw whatever they hold, so neither CHECK nor a refused
+                    // mail tells it (docs/rules/dice.md).
+                    if self.options.revision >= 2 {
+                        dice.secret_below(2);
+                    }
                     let att = Attack {
                         attacker: seat,
                         victim: target.unwrap_or(0),
@@ -290,6 +297,16 @@ impl Castrum {
             }
             Order::Build(piece) => ev.extend(self.build(seat, *piece)),
             Order::Exchange(card) => {
+                // Rules revision 2: the pile's make-up is hidden (it depends on the hands),
+                // so an exchange is a hidden draw and is never refused for it; with fewer
+                // than two simple cards in the pile the x2 card stays on the site.
+                if self.options.revision >= 2 {
+                    dice.secret_below(2);
+                    if self.simple_in_pile(*card) < 2 {
+                        ev.push(Event::ExchangeFailed { seat, card: *card });
+                        return ev;
+                    }
+                }
                 if remove_one(&mut self.sites[seat].cards, *card) {
                     let simple = card.simple();
                     let mut taken = 0;

@@ -55,14 +55,25 @@ pub fn reply_budget(max_reply_bytes: usize, request_bytes: usize) -> usize {
     max_reply_bytes.min(REPLY_FLOOR_BYTES.max(request_bytes.saturating_mul(10)))
 }
 
+/// What an HTML page adds to a reply besides its picture and the text it repeats (its
+/// head, heading and styles), counted when a picture is admitted.
+pub(crate) const PAGE_CHROME: usize = 1024;
+
 /// What the reply's bounds left out (`templates/LANG/answers/intake.txt`, `cut`).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Bounds {
-    /// Bytes the reply's sections may take (`usize::MAX`: no bound, ticks and admin).
+    /// Bytes the reply may take, text and HTML parts together (`usize::MAX`: no bound,
+    /// ticks and admin).
     pub budget: usize,
     pub used: usize,
     /// Titles of the answers left out.
     pub left_out: Vec<String>,
+    /// A picture was admitted (HISTORY … PICTURE): the HTML part repeats the text, so
+    /// every later section counts twice.
+    pub pictured: bool,
+    /// The note saying what was left out is written: it, and anything after it, goes in
+    /// (its room is kept).
+    pub noting: bool,
 }
 
 impl Bounds {
@@ -75,12 +86,45 @@ impl Bounds {
 
     /// May a section of `bytes` more go into the reply? Counts it if so.
     pub(crate) fn admit(&mut self, title: &str, bytes: usize) -> bool {
+        let bytes = if self.pictured {
+            bytes.saturating_mul(2)
+        } else {
+            bytes
+        };
+        if self.noting {
+            self.used = self.used.saturating_add(bytes);
+            return true;
+        }
         let room = self.budget.saturating_sub(NOTE_ROOM);
         if !self.left_out.is_empty() || self.used.saturating_add(bytes) > room {
             self.left_out.push(title.to_string());
             return false;
         }
         self.used += bytes;
+        true
+    }
+
+    /// May a picture of `svg` bytes go into the reply's HTML part, with the section of
+    /// `section` bytes that announces it? The page repeats the reply's text (what is in
+    /// it so far, that section, and every later one: [`Bounds::pictured`]), so it costs
+    /// the picture, the page's chrome and the text again. Counts the picture if so (the
+    /// section is counted when it is added).
+    pub(crate) fn admit_picture(&mut self, svg: usize, section: usize) -> bool {
+        if self.budget == usize::MAX {
+            self.pictured = true;
+            return true;
+        }
+        let room = self.budget.saturating_sub(NOTE_ROOM);
+        let cost = svg.saturating_add(PAGE_CHROME).saturating_add(self.used);
+        let need = self
+            .used
+            .saturating_add(cost)
+            .saturating_add(section.saturating_mul(2));
+        if !self.left_out.is_empty() || self.pictured || need > room {
+            return false;
+        }
+        self.used += cost;
+        self.pictured = true;
         true
     }
 }
@@ -95,7 +139,7 @@ impl Run<'_> {
         let count = titles.len();
         titles.truncate(10);
         let titles = titles.into_iter().map(|t| clip(&t, 60)).collect();
-        self.bounds.budget = usize::MAX;
+        self.bounds.noting = true;
         let lang = self.writer_lang(from);
         let limit = self.bounds_limit;
         let answer = crate::intake::IntakeAnswer::ReplyCut {
@@ -103,6 +147,7 @@ impl Run<'_> {
             count,
             titles,
         };
+        // Whatever follows the note goes in too, as before it (the reply's last word).
         self.answer(lang, "intake", &answer);
     }
 }

@@ -175,6 +175,9 @@ impl Run<'_> {
         let mut svg = None;
         let mut game = None;
         let mut headers = Vec::new();
+        // The reports this reply carries go to the writer anyway: they are outside the
+        // reply's budget (their text, and again in the HTML part).
+        let carried: usize = taken.iter().map(|d| d.body.len()).sum();
         for d in taken {
             svg = svg.or(d.svg);
             game = game.or(d.game);
@@ -183,12 +186,19 @@ impl Run<'_> {
         let (irt, refs) = self.thread.clone().unwrap_or_default();
         // HISTORY ... PICTURE: the board of a past turn in the reply's HTML part; else the
         // picture of the report it carries.
-        let html = self
-            .reply_picture
-            .take()
-            .or(svg)
-            .map(|svg| crate::html::page(subject, &body, &svg, lang))
-            .filter(|h| h.len() <= crate::html::HTML_LIMIT);
+        // HISTORY ... PICTURE was admitted by the reply's budget (limits.rs); this is the
+        // last word on it: text and HTML together within the budget, or no picture.
+        let budget = self.bounds.budget;
+        let asked = self.reply_picture.take().map(|svg| {
+            let html = crate::html::page(subject, &body, &svg, lang);
+            let total = subject.len() + body.len() + html.len();
+            (total <= budget.saturating_add(carried.saturating_mul(2))).then_some(html)
+        });
+        let html = match asked {
+            Some(html) => html,
+            None => svg.map(|svg| crate::html::page(subject, &body, &svg, lang)),
+        }
+        .filter(|h| h.len() <= crate::html::HTML_LIMIT);
         // The answer goes out before the reports it caused.
         self.mails.insert(
             0,
@@ -285,7 +295,6 @@ pub(crate) enum Event {
     },
     Replaced {
         name: String,
-        address: String,
     },
     Kicked {
         name: String,

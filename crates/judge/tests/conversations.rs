@@ -441,7 +441,21 @@ fn every_mail_kind_and_answer_appears_in_a_conversation() {
             "RecordAnswer::Record",
             "Reliability: 0% (turns answered",
         ),
-        ("fr", "RecordAnswer::Record", "Fiabilité : 0 % (tours joués"),
+        (
+            "fr",
+            "RecordAnswer::Record",
+            "Fiabilité : 100 % (tours joués",
+        ),
+        (
+            "en",
+            "RecordAnswer::NotYours",
+            "A record is told to its own address only",
+        ),
+        (
+            "fr",
+            "RecordAnswer::NotYours",
+            "Un bilan n'est donné qu'à sa propre adresse",
+        ),
         (
             "en",
             "RecordAnswer::NotAnAddress",

@@ -45,9 +45,10 @@ fn a_record_counts_games_deadlines_and_resignations_and_says_reliability() {
     assert_eq!(b.reliability(), 100);
     assert_eq!(a.reliability(), a.met * 100 / (a.met + 1));
     assert!(a.met_turns.is_empty(), "bookkeeping dropped at the end");
-    // RECORD answers anyone, in their language, with counts only.
-    let out = w.send("zed@example.org", "record", "RECORD anna@example.org");
-    let m = reply_to(&out, "zed@example.org");
+    // RECORD answers its own address, in its language, with counts only; another
+    // address is told nothing of it (issue 30: exposure.rs).
+    let out = w.send(ANNA, "record", "RECORD");
+    let m = reply_to(&out, ANNA);
     assert!(m.body.contains("RECORD anna@example.org"), "{}", m.body);
     assert!(
         m.body.contains("Games played: 1, finished: 1"),
@@ -62,9 +63,17 @@ fn a_record_counts_games_deadlines_and_resignations_and_says_reliability() {
     );
     assert!(!m.body.contains("race-1"), "no game named: {}", m.body);
     assert!(!mentions_a_card(&m.body));
-    let out = w.send("zed@example.org", "bilan", "BILAN bob@example.org");
-    let m = reply_to(&out, "zed@example.org");
+    let out = w.send(BOB, "bilan", "BILAN");
+    let m = reply_to(&out, BOB);
     assert!(m.body.contains("Fiabilité : 100 %"), "{}", m.body);
+    let out = w.send("zed@example.org", "record", "RECORD anna@example.org");
+    let m = reply_to(&out, "zed@example.org");
+    assert!(
+        m.body.contains("told to its own address only"),
+        "{}",
+        m.body
+    );
+    assert!(!m.body.contains("Games played"), "{}", m.body);
     // A bad address is refused, quoted, with how to write it.
     let out = w.send("zed@example.org", "record", "RECORD nobody");
     let m = reply_to(&out, "zed@example.org");

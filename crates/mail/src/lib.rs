@@ -13,6 +13,7 @@
 //!   checked against the webpki roots plus an optional PEM CA file (a private CA or a
 //!   self-signed server; [`check_ca_file`] tests one at start-up).
 
+mod hidden;
 mod imap;
 mod maildir;
 mod parse;
@@ -21,6 +22,7 @@ mod render;
 mod tls;
 mod transport;
 
+pub use hidden::visible_html;
 pub use imap::{ImapError, ImapInbox, ImapStream, ImapTls};
 pub use maildir::{delivered_name, sync_dir, Maildir};
 pub use parse::{automatic_reason, castellan_headers, parse, Inbound, ParseError, TRUNCATION_NOTE};

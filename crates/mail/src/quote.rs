@@ -267,7 +267,11 @@ const QUOTE_MARK: &str = "<div>&gt;</div>";
 /// The HTML body flattened ([`flatten_html`]) with each blockquote replaced by a quoted
 /// line `>`, ready for [`strip_quoted`].
 pub(crate) fn flatten_html_reply(html: &str) -> String {
-    flatten_html(&replace_html_quotes(html, QUOTE_MARK))
+    // What a reader does not see is not read (crate::hidden, issue 30).
+    flatten_html(&replace_html_quotes(
+        &crate::hidden::visible_html(html),
+        QUOTE_MARK,
+    ))
 }
 
 /// `html` with each outermost `<blockquote>` element replaced by `with`.

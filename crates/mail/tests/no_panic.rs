@@ -63,6 +63,21 @@ proptest! {
         let _ = strip_quoted(&s);
         let _ = flatten_html(&s);
         let _ = strip_html_quotes(&s);
+        let _ = castellan_mail::visible_html(&s);
+    }
+
+    /// HTML-shaped noise (tags, styles, colours, broken quotes) through the hidden-text
+    /// filter (issue 30): never a panic.
+    #[test]
+    fn the_hidden_text_filter_never_panics(parts in proptest::collection::vec((0usize..12, "\\PC{0,12}"), 0..24)) {
+        const BITS: [&str; 12] = ["<div style=\"", "display:none", "color:#fff\">", "</div>", "<style>.a{font-size:0}", "</style>", "<font size=0 color=", "<span class='a'>", "<!--", "-->", "<br/>", "rgb(1,2"];
+        let mut html = String::new();
+        for (i, noise) in parts {
+            html.push_str(BITS[i]);
+            html.push_str(&noise);
+        }
+        let _ = castellan_mail::visible_html(&html);
+        let _ = flatten_html(&html);
     }
 }
 

@@ -293,14 +293,10 @@ impl Castrum {
                 format!("il n'y a pas de carte {} sur votre chantier", card.name()),
             ));
         }
-        let simple = card.simple();
-        let avail = self
-            .pile
-            .iter()
-            .chain(self.under.iter())
-            .filter(|c| **c == simple)
-            .count();
-        if avail < 2 {
+        // Rules revision 2: what the pile holds is not checked here (it would tell the
+        // hands); the exchange itself looks (`exec`).
+        if self.options.revision < 2 && self.simple_in_pile(card) < 2 {
+            let simple = card.simple();
             return Err(bi(
                 format!("the pile holds fewer than two {} cards", simple.name()),
                 format!("la pioche contient moins de deux cartes {}", simple.name()),
@@ -429,6 +425,16 @@ impl Castrum {
             return Ok(());
         }
         Ok(())
+    }
+
+    /// The simple cards of `x2`'s kind in the pile and under it.
+    pub(crate) fn simple_in_pile(&self, x2: Card) -> usize {
+        let simple = x2.simple();
+        self.pile
+            .iter()
+            .chain(self.under.iter())
+            .filter(|c| **c == simple)
+            .count()
     }
 
     /// An attack card on another player's site.

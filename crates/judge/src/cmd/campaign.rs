@@ -254,8 +254,9 @@ impl Run<'_> {
         let now = self.now();
         c.history.push(CampaignEvent {
             at: now,
-            en: format!("{name} created by {} (scoring: {})", c.gm, scoring.as_str()),
-            fr: format!("{name} créée par {} (points : {})", c.gm, scoring.as_str()),
+            // No address: HISTORY of a campaign answers anyone (issue 30).
+            en: format!("{name} created (scoring: {})", scoring.as_str()),
+            fr: format!("{name} créée (points : {})", scoring.as_str()),
         });
         let mut tables = Vec::new();
         let mut limits = (0, 0, false);
@@ -550,12 +551,27 @@ impl Run<'_> {
             return Ok(false);
         };
         let lang = self.writer_lang(from);
+        // HISTORY answers anyone: no address in it (issue 30). Lines stored before said
+        // "created by <the organiser's address>", and a player without a name was told by
+        // address: each address is told as the organiser, or as the player's name.
+        let untold = |text: &str| {
+            let mut t = text.replace(&c.gm, lang.pick("its organiser", "son organisateur"));
+            for a in c.players.iter().filter(|a| !a.is_empty()) {
+                let name = c
+                    .names
+                    .get(a)
+                    .cloned()
+                    .unwrap_or_else(|| lang.pick("a player", "un joueur").to_string());
+                t = t.replace(a.as_str(), &name);
+            }
+            t
+        };
         let lines = c
             .history
             .iter()
             .map(|e| HistoryLine {
                 date: format_long_in(e.at, lang),
-                text: lang.pick(&e.en, &e.fr).to_string(),
+                text: untold(lang.pick(&e.en, &e.fr)),
             })
             .collect();
         let answer = CampaignAnswer::History {

@@ -283,10 +283,9 @@ impl GmDone {
             GmDone::Extended { hours } => Event::Extended { hours: *hours },
             GmDone::DeadlineSet { hours } => Event::DeadlineSet { hours: *hours },
             GmDone::Processed { .. } => return None,
-            GmDone::Replaced { name, address } => Event::Replaced {
-                name: name.clone(),
-                address: address.clone(),
-            },
+            // The other readers learn that a new player plays the seat, never their
+            // address (issue 30; the game master's own answer names it).
+            GmDone::Replaced { name, .. } => Event::Replaced { name: name.clone() },
             GmDone::Kicked { name } => Event::Kicked { name: name.clone() },
             GmDone::Started { .. } | GmDone::Ended { .. } => return None,
         })

@@ -223,7 +223,7 @@ impl Run<'_> {
                 .map(|l| l.to_string())
                 .collect();
         }
-        let answer = InfoAnswer::History {
+        let mut answer = InfoAnswer::History {
             game: id,
             from: a,
             to: b,
@@ -238,9 +238,10 @@ impl Run<'_> {
                 })
                 .collect(),
             mine,
-            picture: picture.then_some(b),
+            picture: None,
+            picture_cut: None,
         };
-        if picture {
+        let svg = if picture {
             // The board at the end of the range, as this reader may see it.
             let viewer = match who {
                 Some(Who {
@@ -248,12 +249,41 @@ impl Run<'_> {
                 }) => castellan_engine::Viewer::Seat(seat),
                 _ => castellan_engine::Viewer::Public,
             };
-            self.reply_picture = s
-                .at_turn(b)
+            s.at_turn(b)
                 .ok()
-                .and_then(|past| past.picture(viewer, lang));
-        }
+                .and_then(|past| past.picture(viewer, lang))
+        } else {
+            None
+        };
+        // The picture goes in the HTML part only if text and HTML stay within the reply's
+        // budget (issue 30: a 229-byte mail drew 23 KB), and only with its answer.
+        let mut svg = svg.filter(|svg| {
+            if let InfoAnswer::History { picture, .. } = &mut answer {
+                *picture = Some(b);
+            }
+            let text = self.render_in(lang, "answers/info.txt", &answer);
+            let fits = self.bounds.admit_picture(svg.len(), text.len() + 8);
+            if let InfoAnswer::History {
+                picture,
+                picture_cut,
+                ..
+            } = &mut answer
+            {
+                if !fits {
+                    *picture = None;
+                    *picture_cut = Some(b);
+                }
+            }
+            fits
+        });
+        let before = self.sections.len();
         self.answer(lang, "info", &answer);
+        if self.sections.len() == before {
+            svg = None;
+        }
+        if svg.is_some() {
+            self.reply_picture = svg;
+        }
         self.put(g);
         Ok(())
     }
@@ -368,6 +398,8 @@ pub(crate) enum InfoAnswer {
         mine: Vec<String>,
         /// HISTORY ... PICTURE: the turn whose board the reply's HTML part shows.
         picture: Option<u32>,
+        /// HISTORY ... PICTURE whose picture the reply's budget left out.
+        picture_cut: Option<u32>,
     },
     Verify {
         game: String,

@@ -1,6 +1,8 @@
 //! RECORD [address] (BILAN [adresse]): a player's record across the games of this judge
 //! (issue 15): games played, finished and won, deadlines met and missed, resignations and
-//! the reliability figure (crate::record). Counts only: nothing private.
+//! the reliability figure (crate::record). Counts only: nothing private. Told to its own
+//! address only: RECORD of another address answers the same whether or not it plays here
+//! (issue 30; docs/security.md, "Addresses"); `min-reliability=` is checked by the judge.
 
 use crate::cmd::*;
 use crate::model::*;
@@ -22,6 +24,8 @@ pub(crate) enum RecordAnswer {
     },
     /// The word after RECORD is not a mail address.
     NotAnAddress { given: String },
+    /// Another address than the writer's: the same answer for every one.
+    NotYours { address: String },
 }
 
 impl Run<'_> {
@@ -36,6 +40,10 @@ impl Run<'_> {
         let answer = if !address.contains('@') || address.chars().any(char::is_whitespace) {
             RecordAnswer::NotAnAddress {
                 given: crate::limits::clip(&crate::limits::clean_text(&address), 80),
+            }
+        } else if address != lower(from) {
+            RecordAnswer::NotYours {
+                address: crate::limits::clip(&crate::limits::clean_text(&address), 80),
             }
         } else {
             let r = self.record_of(&address)?;
