@@ -4,12 +4,14 @@
 //! ```text
 //! cargo build --release -p castellan-judge --example credential_cost
 //! /usr/bin/time -v target/release/examples/credential_cost create20
+//! /usr/bin/time -v target/release/examples/credential_cost create20chosen
 //! /usr/bin/time -v target/release/examples/credential_cost join20
 //! /usr/bin/time -v target/release/examples/credential_cost flood 2000
 //! ```
 //!
 //! `create20`: one mail of 20 CREATE lines (the toy game: 2 players named, 3 seats, so a
-//! game master, two seats and a join password each). `join20`: one mail of 20 wrong JOIN
+//! game master, two seats and a join password each; `create20chosen`: each with a join
+//! password of the game master's choosing, `password=`). `join20`: one mail of 20 wrong JOIN
 //! passwords for a forming game. `flood N`: N mails from a player's address, each guessing
 //! two tokens, then the player's own mail; prints how many guessed tokens were checked.
 
@@ -69,10 +71,12 @@ fn main() {
     let judge_addr = "judge@example.org";
     let t = std::time::Instant::now();
     match args.get(1).map(String::as_str) {
-        Some("create20") => {
+        Some(mode @ ("create20" | "create20chosen")) => {
+            let chosen = mode == "create20chosen";
             let body: String = (0..20)
                 .map(|i| {
-                    format!("CREATE race seats=3 player=A{i}:a{i}@example.org player=B{i}:b{i}@example.org\n")
+                    let pw = if chosen { format!(" password=castle{i}") } else { String::new() };
+                    format!("CREATE race seats=3{pw} player=A{i}:a{i}@example.org player=B{i}:b{i}@example.org\n")
                 })
                 .collect();
             let c = w.send("gm@example.org", judge_addr, "new games", &body);
@@ -126,7 +130,7 @@ fn main() {
             println!("{n} guess mails, {judged} judged; the player's own mail applied: {ok}");
         }
         _ => {
-            eprintln!("usage: credential_cost create20 | join20 | flood N");
+            eprintln!("usage: credential_cost create20 | create20chosen | join20 | flood N");
             std::process::exit(2);
         }
     }
