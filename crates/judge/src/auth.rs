@@ -11,22 +11,54 @@ pub(crate) struct Who {
     pub(crate) gm: bool,
 }
 
-/// Failed password tries on one seat (or on the game master) in an hour; past them the
-/// password is not checked until the hour ends (the token still works), and the game
-/// master is told once.
+/// Failed password tries in an hour on one seat, a game master, a game's join password,
+/// a campaign or the creators' password; past them that password is not checked until the
+/// hour ends (a seat's token still works), and whoever it guards is told once.
 pub const MAX_FAILED_TRIES: u32 = 10;
+
+/// Wrong tokens from one address in an hour (issue 30: a forged address tried 2,300–3,400
+/// tokens a second); past them no token from that address is checked until the hour
+/// ends (its passwords still are), and the address and the game master are told once.
+pub const MAX_FAILED_TOKEN_TRIES: u32 = 20;
 
 /// Tokens read from one mail (the subject's and a plus-address's): more are ignored, so
 /// one mail cannot try many.
-const TOKENS_PER_MAIL: usize = 2;
+pub(crate) const TOKENS_PER_MAIL: usize = 2;
 
-/// The counter of failed tries on a seat (`None`: the game master), kept with the
-/// senders' counters (same window rule), under a key no address can spell ([`mark_key`]).
+/// Argon2id computations one mail may cost (a chosen password checked or hashed, or a
+/// hash of an earlier format checked); a secret past them is not checked and the answer
+/// says so. Keyed hashes and tokens are not counted: they cost microseconds.
+pub const MAX_SLOW_HASHES_PER_MAIL: u32 = 1;
+
+// The counters of failed tries, kept with the senders' counters (same window rule). Every
+// key of them is made here.
+
+/// A seat's (`None`: the game master's) password.
 fn failures_key(game: &str, seat: Option<usize>) -> String {
     match seat {
         Some(s) => mark_key("failed-tries", &format!("{game}/seat-{s}")),
         None => mark_key("failed-tries", &format!("{game}/gm")),
     }
+}
+
+/// A game's join password.
+pub(crate) fn join_failures_key(game: &str) -> String {
+    mark_key("failed-tries", &format!("{game}/join"))
+}
+
+/// A campaign's password.
+pub(crate) fn campaign_failures_key(campaign: &str) -> String {
+    mark_key("failed-tries", &format!("{campaign}/campaign"))
+}
+
+/// The creators' password (`creator_password`).
+pub(crate) fn creator_failures_key() -> String {
+    mark_key("failed-tries", "creators")
+}
+
+/// Wrong tokens from an address.
+fn token_failures_key(address: &str) -> String {
+    mark_key("failed-tokens", address)
 }
 
 impl Run<'_> {
@@ -90,7 +122,15 @@ impl Run<'_> {
             }
             return Ok(Err(AuthError::OneTryPerMail { game }));
         }
-        let verdict = self.check_credentials(g, ctx, seat, is_gm)?;
+        // One wrong try per mail in all (issue 30): after a wrong password or token, for
+        // any game, JOIN, CAMPAIGN or the creators, nothing more in the mail is checked.
+        if self.failed_try {
+            return Ok(Err(AuthError::OneTryPerMail { game }));
+        }
+        let verdict = self.check_credentials(g, ctx, from, seat, is_gm)?;
+        if matches!(verdict, Err(AuthError::WrongCredentials { .. })) {
+            self.failed_try = true;
+        }
         if let Ok(who) = &verdict {
             self.authenticated = true;
             // Civil disorder ends the moment the player writes (docs/rules/absence.md).
@@ -110,6 +150,7 @@ impl Run<'_> {
         &mut self,
         g: &mut Loaded,
         ctx: &Ctx,
+        from: &str,
         seat: Option<usize>,
         is_gm: bool,
     ) -> Result<Result<Who, AuthError>, StoreError> {
@@ -121,17 +162,21 @@ impl Run<'_> {
                 tokens.push(t);
             }
         }
-        for t in tokens {
-            let seat_token = seat.is_some_and(|s| same(&g.rec.seats[s].token, t));
-            if seat_token || (is_gm && same(&g.rec.gm_token, t)) {
-                return Ok(Ok(who));
+        // Tokens first (a constant-time compare each), while the address has tokens left
+        // to try this hour.
+        let token_key = token_failures_key(from);
+        let tokens_locked =
+            !tokens.is_empty() && self.failures(&token_key)?.count >= MAX_FAILED_TOKEN_TRIES;
+        if !tokens_locked {
+            for t in &tokens {
+                let seat_token = seat.is_some_and(|s| same(&g.rec.seats[s].token, t));
+                if seat_token || (is_gm && same(&g.rec.gm_token, t)) {
+                    return Ok(Ok(who));
+                }
             }
         }
-        let Some(pw) = &ctx.password else {
-            self.count_failure(g, seat, is_gm)?;
-            return Ok(Err(AuthError::WrongCredentials { game }));
-        };
-        // The seat's password, then the game master's (a game master may sit too).
+        // Then the password: the seat's, then the game master's (a game master may sit
+        // too), each while it has tries left this hour.
         let mut targets: Vec<Option<usize>> = Vec::new();
         if let Some(s) = seat {
             targets.push(Some(s));
@@ -139,48 +184,86 @@ impl Run<'_> {
         if is_gm {
             targets.push(None);
         }
-        let cost = crate::password::Cost::of(&self.j.config);
         let mut locked = false;
-        for target in targets {
-            if self.failures(&game, target)?.count >= MAX_FAILED_TRIES {
-                locked = true;
-                continue;
-            }
-            let stored = match target {
-                Some(s) => g.rec.seats[s].password_hash.clone(),
-                None => g.rec.gm_password_hash.clone(),
-            };
-            match crate::password::verify(&stored, &g.rec.salt, pw, cost) {
-                crate::password::Verdict::No => {}
-                crate::password::Verdict::Yes => return Ok(Ok(who)),
-                crate::password::Verdict::Upgrade => {
-                    let label = format!("{game}/{target:?}");
-                    let hash = self.new_hash(&label, pw);
-                    match target {
-                        Some(s) => g.rec.seats[s].password_hash = hash,
-                        None => g.rec.gm_password_hash = hash,
+        let mut tried = Vec::new();
+        if let Some(pw) = &ctx.password {
+            for target in targets {
+                let key = failures_key(&game, target);
+                if self.failures(&key)?.count >= MAX_FAILED_TRIES {
+                    locked = true;
+                    continue;
+                }
+                let stored = match target {
+                    Some(s) => g.rec.seats[s].password_hash.clone(),
+                    None => g.rec.gm_password_hash.clone(),
+                };
+                if !self.slow_allowed(&stored) {
+                    return Ok(Err(AuthError::OneTryPerMail { game }));
+                }
+                tried.push(target);
+                let kind = crate::password::Kind::Drawn;
+                match crate::password::verify(&stored, &g.rec.salt, pw, kind) {
+                    crate::password::Verdict::No => {}
+                    crate::password::Verdict::Yes => return Ok(Ok(who)),
+                    crate::password::Verdict::Upgrade => {
+                        // A password the judge drew, kept by an earlier format: from now
+                        // on by keyed hash.
+                        let hash = crate::password::keyed(&g.rec.salt, pw);
+                        match target {
+                            Some(s) => g.rec.seats[s].password_hash = hash,
+                            None => g.rec.gm_password_hash = hash,
+                        }
+                        g.keep = true;
+                        return Ok(Ok(who));
                     }
-                    g.keep = true;
-                    return Ok(Ok(who));
                 }
             }
         }
-        if locked {
-            return Ok(Err(AuthError::Locked { game }));
+        // Wrong: each thing tried counts against itself only.
+        for target in tried {
+            self.count_password_failure(g, target)?;
         }
-        self.count_failure(g, seat, is_gm)?;
-        Ok(Err(AuthError::WrongCredentials { game }))
+        if !tokens_locked && !tokens.is_empty() {
+            let rec = g.rec.clone();
+            for _ in &tokens {
+                self.count_token_failure(&rec, from)?;
+            }
+        }
+        Ok(Err(if ctx.password.is_some() && locked {
+            AuthError::Locked { game }
+        } else if tokens_locked && ctx.password.is_none() {
+            AuthError::TokensLocked { game }
+        } else {
+            AuthError::WrongCredentials { game }
+        }))
     }
 
-    /// The failed-tries counter of a seat (`None`: the game master), this hour.
-    fn failures(&mut self, game: &str, seat: Option<usize>) -> Result<SenderRecord, StoreError> {
-        let key = failures_key(game, seat);
+    /// May the mail check `stored` now? A keyed hash always; an Argon2id hash while the
+    /// mail has Argon2id computations left ([`MAX_SLOW_HASHES_PER_MAIL`]), counting it.
+    pub(crate) fn slow_allowed(&mut self, stored: &str) -> bool {
+        if !crate::password::is_slow(stored) {
+            return true;
+        }
+        self.slow_allowed_now()
+    }
+
+    /// One Argon2id computation more, if the mail has one left.
+    pub(crate) fn slow_allowed_now(&mut self) -> bool {
+        if self.slow_hashes >= MAX_SLOW_HASHES_PER_MAIL {
+            return false;
+        }
+        self.slow_hashes += 1;
+        true
+    }
+
+    /// The failed-tries counter under `key`, this hour.
+    pub(crate) fn failures(&mut self, key: &str) -> Result<SenderRecord, StoreError> {
         let now = self.now();
-        if let Some(r) = self.counters.get(&key) {
+        if let Some(r) = self.counters.get(key) {
             return Ok(r.clone());
         }
-        let mut r = self.store.sender(&key)?.unwrap_or(SenderRecord {
-            address: key.clone(),
+        let mut r = self.store.sender(key)?.unwrap_or(SenderRecord {
+            address: key.to_string(),
             ..Default::default()
         });
         if now - r.window_start >= 3600 || now < r.window_start {
@@ -188,63 +271,166 @@ impl Run<'_> {
             r.count = 0;
             r.warned = false;
         }
-        self.counters.insert(key, r.clone());
+        self.counters.insert(key.to_string(), r.clone());
         Ok(r)
     }
 
-    /// One more failed try on the writer's seat (and on the game master when the writer
-    /// is the game master); at the limit, the game master is told, once an hour.
-    fn count_failure(
+    /// Is the password under `key` locked (no tries left this hour)?
+    pub(crate) fn locked(&mut self, key: &str) -> Result<bool, StoreError> {
+        Ok(self.failures(key)?.count >= MAX_FAILED_TRIES)
+    }
+
+    /// One more failed try under `key`; true when it reaches `limit` now (tell, once an
+    /// hour). Also closes the mail to further tries.
+    pub(crate) fn count_failure(&mut self, key: &str, limit: u32) -> Result<bool, StoreError> {
+        self.failed_try = true;
+        let mut r = self.failures(key)?;
+        r.count = r.count.saturating_add(1);
+        let tell = r.count >= limit && !r.warned;
+        if tell {
+            r.warned = true;
+            let what = key.trim_start_matches('\0');
+            self.glog("", "locked", format!("{limit} failed tries on {what}"));
+        }
+        self.counters.insert(key.to_string(), r);
+        Ok(tell)
+    }
+
+    /// Mail `event` about `rec` to `to` as a notice that goes out even when the mail
+    /// itself is not read or is dropped.
+    pub(crate) fn notice(&mut self, rec: &GameRecord, to: &[String], event: crate::mails::Event) {
+        let before = self.mails.len();
+        self.notify(rec, to, event);
+        let notice: Vec<_> = self.mails.drain(before..).collect();
+        self.notices.extend(notice);
+    }
+
+    /// One more failed try on a seat's password (`None`: the game master's); at the limit
+    /// the seat's player and the game master are told, once an hour.
+    fn count_password_failure(
         &mut self,
         g: &Loaded,
-        seat: Option<usize>,
-        is_gm: bool,
+        target: Option<usize>,
     ) -> Result<(), StoreError> {
-        let game = g.rec.id.clone();
-        let mut targets = Vec::new();
-        if let Some(s) = seat {
-            targets.push(Some(s));
+        let key = failures_key(&g.rec.id, target);
+        if !self.count_failure(&key, MAX_FAILED_TRIES)? {
+            return Ok(());
         }
-        if is_gm {
-            targets.push(None);
-        }
-        for target in targets {
-            let mut r = self.failures(&game, target)?;
-            r.count = r.count.saturating_add(1);
-            let tell = r.count >= MAX_FAILED_TRIES && !r.warned;
-            if tell {
-                r.warned = true;
+        let gm = lower(&g.rec.gm);
+        let mut to = vec![gm.clone()];
+        let name = match target {
+            Some(s) => {
+                if let Some(a) = g.rec.seats[s].address.as_deref().map(lower) {
+                    if a != gm {
+                        to.insert(0, a);
+                    }
+                }
+                g.rec.seats[s].name.clone()
             }
-            self.counters.insert(failures_key(&game, target), r);
-            if tell {
-                let before = self.mails.len();
-                let name = match target {
-                    Some(s) => g.rec.seats[s].name.clone(),
-                    None => String::new(),
-                };
-                self.glog(
-                    &game,
-                    "locked",
-                    format!(
-                        "{MAX_FAILED_TRIES} failed tries on {}",
-                        failures_key(&game, target).trim_start_matches('\0')
-                    ),
-                );
-                let gm = g.rec.gm.clone();
-                self.notify(
-                    &g.rec,
-                    &[gm],
-                    crate::mails::Event::PasswordLocked {
-                        name,
-                        tries: MAX_FAILED_TRIES,
-                    },
-                );
-                // Sent even when the mail itself is dropped (over its rate limit).
-                let notice: Vec<_> = self.mails.drain(before..).collect();
-                self.notices.extend(notice);
-            }
-        }
+            None => String::new(),
+        };
+        let event = crate::mails::Event::PasswordLocked {
+            name,
+            tries: MAX_FAILED_TRIES,
+        };
+        self.notice(&g.rec, &to, event);
         Ok(())
+    }
+
+    /// One more wrong token from `from`; at the limit the address and the game master of
+    /// the game it was for are told, once an hour.
+    fn count_token_failure(&mut self, rec: &GameRecord, from: &str) -> Result<(), StoreError> {
+        let key = token_failures_key(from);
+        if !self.count_failure(&key, MAX_FAILED_TOKEN_TRIES)? {
+            return Ok(());
+        }
+        let gm = lower(&rec.gm);
+        let mut to = vec![from.to_string()];
+        if gm != from {
+            to.push(gm);
+        }
+        let name = rec
+            .seat_of(from)
+            .map(|s| rec.seats[s].name.clone())
+            .unwrap_or_default();
+        let event = crate::mails::Event::TokenLocked {
+            name,
+            tries: MAX_FAILED_TOKEN_TRIES,
+        };
+        self.notice(rec, &to, event);
+        Ok(())
+    }
+
+    /// Before a mail over its address's unauthenticated allowance is judged (issue 30):
+    /// does it carry a right token or password of a seat (or the game master) registered
+    /// to its From? The credential is the one its first command would be judged with (the
+    /// headers' tokens, the GAME and PASSWORD lines before it), checked in the game's
+    /// header: tokens and keyed hashes cost microseconds, an Argon2id hash of an earlier
+    /// format counts against the mail's one. The try counts like any other (one wrong try
+    /// per mail, the failure counters and their notices), and its verdict stands for the
+    /// judging that follows. Nothing is answered here.
+    pub(crate) fn prove_seat(&mut self, mail: &Inbound, from: &str) -> Result<bool, StoreError> {
+        let (tag, token, _) = crate::intake::subject_tag(&mail.subject);
+        let mut ctx = Ctx {
+            tokens: crate::intake::header_tokens(mail, token, &self.j.config.address),
+            ..Default::default()
+        };
+        let mut game = tag;
+        for line in mail.body.lines().take(self.j.config.max_lines) {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            match crate::cmd::parse(line, &self.j.config) {
+                Some(Ok(Command::Game(id, pw))) => {
+                    game = Some(id);
+                    ctx.password = pw;
+                }
+                Some(Ok(Command::Password(pw))) => ctx.password = Some(pw),
+                _ => break,
+            }
+        }
+        let id = match game {
+            Some(id) => id,
+            None if !ctx.tokens.is_empty() => match self.game_of_token(&ctx.tokens, from)? {
+                Some(id) => id,
+                None => return Ok(false),
+            },
+            None => return Ok(false),
+        };
+        let Some(header) = self.store.game_header(&lower(&id))? else {
+            return Ok(false);
+        };
+        if header.seat_of(from).is_none() && lower(&header.gm) != from {
+            return Ok(false);
+        }
+        let mut seen = Loaded {
+            rec: header,
+            session: None,
+            dirty: false,
+            keep: false,
+            force_private: false,
+            forced: false,
+            ask_writer: false,
+        };
+        if self.auth(&mut seen, &ctx, from)?.is_err() {
+            return Ok(false);
+        }
+        // Proven: the game itself is loaded, with what the check changed in its seats (a
+        // hash rekeyed, civil disorder ended), for the judging that follows.
+        if let Some(mut g) = self.take(&seen.rec.id)? {
+            if seen.keep {
+                for (s, was) in g.rec.seats.iter_mut().zip(&seen.rec.seats) {
+                    s.password_hash = was.password_hash.clone();
+                    s.disorder = was.disorder;
+                    s.misses = was.misses;
+                }
+                g.rec.gm_password_hash = seen.rec.gm_password_hash.clone();
+                g.keep = true;
+            }
+            self.put(g);
+        }
+        Ok(true)
     }
 
     /// The game in context, authenticated; or a section saying why not.
@@ -305,6 +491,9 @@ pub(crate) enum AuthError {
     /// Too many failed tries on the seat this hour: the password is not checked.
     #[error("password locked for {game}")]
     Locked { game: String },
+    /// Too many wrong tokens from the address this hour: its tokens are not checked.
+    #[error("tokens locked for {game}")]
+    TokensLocked { game: String },
 }
 
 /// What the judge answers about the game in context (templates/LANG/answers/auth.txt).

@@ -21,7 +21,8 @@ pub struct JudgeConfig {
     pub max_misses: u32,
     /// Vacation days a player may take per game.
     pub vacation_limit_days: u32,
-    /// Mails per sender per hour; beyond it mail is not processed (one warning reply).
+    /// Mails per sender per hour without a right token or password, and as many again with
+    /// one; a mail past its allowance is not read (one warning reply an hour).
     pub rate_limit_per_hour: u32,
     /// Largest body read, in bytes; longer bodies are refused with a reply.
     pub max_body_bytes: usize,

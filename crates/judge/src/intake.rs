@@ -46,6 +46,29 @@ pub(crate) fn subject_tag(subject: &str) -> (Option<String>, Option<String>, Str
     (None, None, s.to_string())
 }
 
+/// The tokens of a mail's headers: its subject tag's, then its plus-addresses'
+/// (`judge+TOKEN@...`), at most [`crate::auth::TOKENS_PER_MAIL`] different ones.
+pub(crate) fn header_tokens(mail: &Inbound, subject: Option<String>, judge: &str) -> Vec<String> {
+    let local = lower(judge.split('@').next().unwrap_or(""));
+    let plus = mail.to.iter().filter_map(|to| {
+        let to = lower(to);
+        let l = to.split('@').next().unwrap_or("");
+        l.strip_prefix(&format!("{local}+"))
+            .filter(|t| !t.is_empty())
+            .map(str::to_string)
+    });
+    let mut out: Vec<String> = Vec::new();
+    for t in subject.into_iter().chain(plus) {
+        if out.len() >= crate::auth::TOKENS_PER_MAIL {
+            break;
+        }
+        if !out.contains(&t) {
+            out.push(t);
+        }
+    }
+    out
+}
+
 impl Run<'_> {
     // ---------------------------------------------------------------- mail lines
 
@@ -315,24 +338,12 @@ impl Run<'_> {
         mail: &Inbound,
     ) -> Result<String, StoreError> {
         let (tag, token, rest) = subject_tag(&mail.subject);
-        if let Some(t) = token {
-            ctx.tokens.push(t);
-        }
-        let local = lower(self.j.config.address.split('@').next().unwrap_or(""));
-        for to in &mail.to {
-            let to = lower(to);
-            let l = to.split('@').next().unwrap_or("");
-            if let Some(t) = l.strip_prefix(&format!("{local}+")) {
-                if !t.is_empty() {
-                    ctx.tokens.push(t.to_string());
-                }
-            }
-        }
+        ctx.tokens = header_tokens(mail, token, &self.j.config.address);
         if let Some(id) = tag {
             self.enter_game(ctx, &id, None)?;
         } else if !ctx.tokens.is_empty() {
-            // A plus-address token names its game.
-            if let Some(id) = self.game_of_token(&ctx.tokens)? {
+            // A plus-address token names its game, among the writer's own.
+            if let Some(id) = self.game_of_token(&ctx.tokens, &lower(&mail.from))? {
                 self.enter_game(ctx, &id, None)?;
             }
         }
@@ -381,13 +392,23 @@ impl Run<'_> {
         Ok(ok)
     }
 
+    /// The game a plus-address token names, among the games `from` plays or runs (issue
+    /// 30: looked up in every game, it told a stranger whose token it was).
     pub(crate) fn game_of_token(
         &mut self,
         tokens: &[String],
+        from: &str,
     ) -> Result<Option<String>, StoreError> {
+        let mut mine: Option<Vec<String>> = None;
         for token in tokens {
             if let Some(id) = self.store.game_of_token(token)? {
-                return Ok(Some(id));
+                let mine = match &mut mine {
+                    Some(m) => m,
+                    None => mine.insert(self.store.games_of_address(from)?),
+                };
+                if mine.contains(&id) {
+                    return Ok(Some(id));
+                }
             }
         }
         Ok(None)

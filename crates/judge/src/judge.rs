@@ -196,6 +196,46 @@ impl Judge {
                 return Ok(changes);
             }
         }
+        // Issue 30: a mail past either allowance is not judged until it is known which one
+        // it draws on. It proves its seat (a right token or password of a seat or game
+        // master registered to its From, checked cheaply in the game's header) or not; a
+        // mail whose allowance is spent is only counted (its failed try counted too, and
+        // the notices of a password or token it locked sent).
+        if sender.count >= limit || sender.auth_count >= limit {
+            let proven = run.prove_seat(mail, &from)?;
+            let spent = if proven {
+                sender.auth_count >= limit
+            } else {
+                sender.count >= limit
+            };
+            if spent {
+                let (count, warned) = if proven {
+                    (&mut sender.auth_count, &mut sender.auth_warned)
+                } else {
+                    (&mut sender.count, &mut sender.warned)
+                };
+                *count = count.saturating_add(1);
+                let warn = !*warned;
+                *warned = true;
+                changes.senders.push(sender);
+                changes.log.push(log(
+                    "ignored",
+                    format!("mail {mid} from {from}: over the rate limit, not read"),
+                ));
+                let kept = run.keep_counters();
+                let mut run = Run::new(self, store, env, key);
+                run.thread = thread;
+                run.restore_counters(kept);
+                if warn {
+                    let lang = run.writer_lang(&from);
+                    run.answer(lang, "intake", &IntakeAnswer::TooManyMails { limit });
+                    run.reply(&from, &reply_subject);
+                }
+                run.only_those_who_asked(Some(&from))?;
+                run.finish_into(&mut changes);
+                return Ok(changes);
+            }
+        }
         changes
             .log
             .push(log("mail", format!("mail {mid} from {from}")));
@@ -233,8 +273,9 @@ impl Judge {
         };
         *count = count.saturating_add(1);
         if *count > limit {
-            // Over its limit: what the mail did is dropped, apart from the failed tries
-            // it counted (and the game master's notice when they locked a seat).
+            // Judged on the allowance it was not proven to draw on, and over the other
+            // (it proved itself only in the judging: a JOIN or creators password): what
+            // it did is dropped, apart from the failed tries it counted.
             let warn = !*warned;
             *warned = true;
             changes.senders.push(sender);

@@ -305,6 +305,17 @@ pub(crate) enum Event {
         name: String,
         tries: u32,
     },
+    /// `tries` wrong tokens came from the address of the seat `name` (empty: the game
+    /// master) this hour: its tokens are not checked until the hour ends (issue 30).
+    TokenLocked {
+        name: String,
+        tries: u32,
+    },
+    /// `tries` wrong join passwords were tried this hour: JOIN is not checked until the
+    /// hour ends (issue 30).
+    JoinLocked {
+        tries: u32,
+    },
     /// The game cannot be loaded (issue 11): it waits, its mail kept, until it can.
     Quarantined {
         why: String,

@@ -66,6 +66,10 @@ pub(crate) struct Run<'a> {
     pub(crate) tries: BTreeMap<String, (String, Result<crate::auth::Who, crate::auth::AuthError>)>,
     /// Some credential of this mail was good (the mail counts as authenticated).
     pub(crate) authenticated: bool,
+    /// A credential of this mail was wrong: no other is checked (one wrong try per mail).
+    pub(crate) failed_try: bool,
+    /// Argon2id computations this mail cost (auth::MAX_SLOW_HASHES_PER_MAIL).
+    pub(crate) slow_hashes: u32,
     /// Counters of failed tries (keyed like senders), to store.
     pub(crate) counters: BTreeMap<String, SenderRecord>,
     /// Notices of locked passwords to game masters: sent even when the mail is dropped.
@@ -126,6 +130,8 @@ impl<'a> Run<'a> {
             campaigns: BTreeMap::new(),
             tries: BTreeMap::new(),
             authenticated: false,
+            failed_try: false,
+            slow_hashes: 0,
             counters: BTreeMap::new(),
             notices: Vec::new(),
             stopped_now: false,
@@ -146,8 +152,9 @@ impl<'a> Run<'a> {
         sha256(&b)
     }
 
-    /// An Argon2id hash of `pw` with a fresh salt (from the handling's entropy; drawing it
-    /// does not move the sequence that passwords and tokens come from).
+    /// An Argon2id hash of `pw`, a secret a person chose, with a fresh salt (from the
+    /// handling's entropy; drawing it does not move the sequence that passwords and tokens
+    /// come from). Secrets the judge draws are kept by `password::keyed` instead.
     pub(crate) fn new_hash(&self, label: &str, pw: &str) -> String {
         let mut b = self.env.entropy.to_vec();
         b.extend_from_slice(format!("|salt|{label}|{}|{pw}", self.derive_count).as_bytes());

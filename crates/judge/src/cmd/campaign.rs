@@ -15,7 +15,7 @@ use crate::campaign::*;
 use crate::clock::format_long_in;
 use crate::cmd::*;
 use crate::model::*;
-use crate::password::{verify, Cost, Verdict};
+use crate::password::{keyed, verify, Kind, Verdict};
 use crate::run::*;
 
 /// A CAMPAIGN line, parsed.
@@ -113,6 +113,15 @@ pub(crate) enum CampaignAnswer {
         campaign: String,
     },
     WrongPassword {
+        campaign: String,
+    },
+    /// A credential of this mail was wrong already, or its Argon2id check was spent: the
+    /// campaign's password was not checked (one try per mail).
+    OneTryPerMail {
+        campaign: String,
+    },
+    /// Too many wrong passwords for the campaign this hour.
+    Locked {
         campaign: String,
     },
     NoGame {
@@ -238,7 +247,7 @@ impl Run<'_> {
             id: id.clone(),
             name: name.clone(),
             gm: lower(from),
-            gm_password_hash: self.new_hash("campaign", &password),
+            gm_password_hash: keyed(&salt, &password),
             salt,
             scoring,
             game: String::new(),
@@ -447,6 +456,35 @@ impl Run<'_> {
         Ok(t)
     }
 
+    /// The campaign password's one try (issue 30): not checked after a wrong credential
+    /// in the mail, past the mail's Argon2id computation, or while locked (ten wrong ones
+    /// in the hour). A hash of an earlier format is replaced by the keyed hash.
+    fn campaign_password(
+        &mut self,
+        c: &mut CampaignRecord,
+        p: &str,
+    ) -> Result<Option<CampaignAnswer>, StoreError> {
+        let campaign = c.id.clone();
+        let key = crate::auth::campaign_failures_key(&campaign);
+        if self.failed_try || !self.slow_allowed(&c.gm_password_hash) {
+            return Ok(Some(CampaignAnswer::OneTryPerMail { campaign }));
+        }
+        if self.locked(&key)? {
+            return Ok(Some(CampaignAnswer::Locked { campaign }));
+        }
+        match verify(&c.gm_password_hash, &c.salt, p, Kind::Drawn) {
+            Verdict::Yes => Ok(None),
+            Verdict::Upgrade => {
+                c.gm_password_hash = keyed(&c.salt, p);
+                Ok(None)
+            }
+            Verdict::No => {
+                self.count_failure(&key, crate::auth::MAX_FAILED_TRIES)?;
+                Ok(Some(CampaignAnswer::WrongPassword { campaign }))
+            }
+        }
+    }
+
     /// `password` is None for the operator (`castellan campaign add`).
     pub(crate) fn campaign_add(
         &mut self,
@@ -459,11 +497,11 @@ impl Run<'_> {
                 campaign: id.to_string(),
             });
         };
-        let cost = Cost::of(&self.j.config);
-        if password.is_some_and(|p| verify(&c.gm_password_hash, &c.salt, p, cost) == Verdict::No) {
-            let campaign = c.id.clone();
-            self.put_campaign(c);
-            return Ok(CampaignAnswer::WrongPassword { campaign });
+        if let Some(p) = password {
+            if let Some(refusal) = self.campaign_password(&mut c, p)? {
+                self.put_campaign(c);
+                return Ok(refusal);
+            }
         }
         let Some(g) = self.take(game)? else {
             self.put_campaign(c);

@@ -37,6 +37,13 @@ impl Run<'_> {
         };
         let raw = CreateArgs::read(args, &self.j.config)?;
         let setup = GameSetup::resolve(raw, &info).map_err(|e| vec![e])?;
+        // A join password the game master chose costs an Argon2id hash: one a mail.
+        if setup.join_password.is_some()
+            && setup.seats > setup.players.len()
+            && !self.slow_allowed_now()
+        {
+            return Err(vec![CreateError::OneChosenPasswordPerMail].into());
+        }
         // A game by mail spends the server's budget of new games this hour (optin.rs);
         // the operator's games and a tournament's own rounds do not.
         if !self.consent && !self.seating {
@@ -112,13 +119,16 @@ impl Run<'_> {
             game: info.name.to_string(),
             status: Status::Forming,
             gm: lower(gm),
-            gm_password_hash: self.new_hash("gm", &gm_pw),
+            gm_password_hash: crate::password::keyed(&salt, &gm_pw),
             gm_token,
-            join_password_hash: join_pw
-                .as_deref()
-                .map(|p| self.new_hash("join", p))
-                .unwrap_or_default(),
-            salt,
+            // A join password the game master chose is kept by Argon2id; one the judge
+            // drew, by keyed hash.
+            join_password_hash: match (&join_pw, &setup.join_password) {
+                (Some(p), Some(_)) => self.new_hash("join", p),
+                (Some(p), None) => crate::password::keyed(&salt, p),
+                (None, _) => String::new(),
+            },
+            salt: salt.clone(),
             seats: Vec::new(),
             observers: Vec::new(),
             options: setup.options,
@@ -156,7 +166,7 @@ impl Run<'_> {
             rec.seats.push(SeatRecord {
                 name: name.clone(),
                 address: Some(addr.clone()),
-                password_hash: self.new_hash(addr, &pw),
+                password_hash: crate::password::keyed(&salt, &pw),
                 token: token.clone(),
                 ..open_seat(0)
             });
@@ -269,32 +279,14 @@ impl Run<'_> {
         line: &str,
     ) -> Result<(), StoreError> {
         let lang = self.writer_lang(from);
-        let config = &self.j.config;
-        let creators = &config.creators;
-        if !creators.is_empty() {
-            let listed = creators.iter().any(|c| lower(c) == from);
-            let tried = self.tries.contains_key("creator");
-            let good = listed
-                && !tried
-                && password.is_some_and(|p| crate::auth::same(&config.creator_password, p));
-            if listed && !tried {
-                let verdict = if good {
-                    Ok(crate::auth::Who::default())
-                } else {
-                    Err(crate::auth::AuthError::WrongCredentials {
-                        game: String::new(),
-                    })
-                };
-                self.tries.insert(
-                    "creator".into(),
-                    (password.unwrap_or("").to_string(), verdict),
-                );
-            }
-            let good_before = tried && self.tries.get("creator").is_some_and(|t| t.1.is_ok());
-            if !(good || good_before) {
+        if !self.j.config.creators.is_empty() {
+            let listed = self.j.config.creators.iter().any(|c| lower(c) == from);
+            let (good, locked) = self.creator_password(listed, password)?;
+            if !good {
                 let answer = CreateAnswer::NotCreator {
                     quoted: Quoted::new(no, line),
                     listed,
+                    locked,
                 };
                 self.answer(lang, "create", &answer);
                 return Ok(());
@@ -322,6 +314,46 @@ impl Run<'_> {
     }
 }
 
+impl Run<'_> {
+    /// The creators' password, one try per mail (issue 30: it was compared past the rate
+    /// limit, any number of times): checked once for a listed address, not after a wrong
+    /// credential in the mail nor while locked (ten wrong ones in the hour); compared as
+    /// SHA-256 digests, so its length is not told either. (good, locked)
+    fn creator_password(
+        &mut self,
+        listed: bool,
+        password: Option<&str>,
+    ) -> Result<(bool, bool), StoreError> {
+        use crate::auth::{creator_failures_key, AuthError, Who};
+        if let Some((_, verdict)) = self.tries.get("creator") {
+            return Ok((verdict.is_ok(), false));
+        }
+        let (true, Some(p)) = (listed, password) else {
+            return Ok((false, false));
+        };
+        if self.failed_try {
+            return Ok((false, false));
+        }
+        if self.locked(&creator_failures_key())? {
+            return Ok((false, true));
+        }
+        let secret = &self.j.config.creator_password;
+        let digest = |s: &str| hex::encode(castellan_engine::dice::sha256(s.as_bytes()));
+        let good = !secret.is_empty() && crate::auth::same(&digest(secret), &digest(p));
+        let verdict = if good {
+            Ok(Who::default())
+        } else {
+            self.count_failure(&creator_failures_key(), crate::auth::MAX_FAILED_TRIES)?;
+            Err(AuthError::WrongCredentials {
+                game: String::new(),
+            })
+        };
+        self.tries
+            .insert("creator".into(), (p.to_string(), verdict));
+        Ok((good, false))
+    }
+}
+
 /// What CREATE answers (templates/LANG/answers/create.txt).
 #[derive(Clone, Debug, serde::Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -333,7 +365,12 @@ pub(crate) enum CreateAnswer {
     },
     /// Not a creator; `listed`: the address is, but the creator password was missing
     /// or wrong.
-    NotCreator { quoted: Quoted, listed: bool },
+    NotCreator {
+        quoted: Quoted,
+        listed: bool,
+        /// Ten wrong creator passwords this hour: it is not checked until the hour ends.
+        locked: bool,
+    },
     Refused {
         quoted: Quoted,
         errors: Vec<CreateError>,
@@ -411,6 +448,8 @@ pub(crate) enum CreateError {
     /// The server's budget of new games by mail this hour is spent (optin.rs).
     #[error("the judge has made its {limit} new games by mail this hour (its limit, for everyone): try again in an hour")]
     Budget { limit: u32 },
+    #[error("password=: one game with a join password of your choosing per mail; send this CREATE in a mail of its own, or leave out password= and the judge draws one")]
+    OneChosenPasswordPerMail,
 }
 
 /// A player's welcome to send: name, address, password, token.

@@ -203,7 +203,7 @@ impl Run<'_> {
         }
         let pw = self.random_word("password", 8);
         let token = self.random_word("token", 6);
-        let hash = self.new_hash(&addr, &pw);
+        let hash = crate::password::keyed(&g.rec.salt, &pw);
         let seat_rec = &mut g.rec.seats[s];
         let name = seat_rec.name.clone();
         seat_rec.address = Some(addr.clone());

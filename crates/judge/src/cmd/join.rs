@@ -5,7 +5,7 @@
 use crate::cmd::*;
 use crate::mails::Event;
 use crate::model::*;
-use crate::password::{verify, Cost, Verdict};
+use crate::password::{is_slow, verify, Cost, Kind, Verdict};
 use crate::run::*;
 
 /// What JOIN answers: the seat taken, or why not.
@@ -26,6 +26,13 @@ pub(crate) enum JoinAnswer {
     NoOpenSeat { game: String },
     #[error("wrong join password for {game}")]
     WrongPassword { game: String },
+    /// A credential of this mail was wrong already, or its Argon2id check was spent: the
+    /// join password was not checked (one try per mail).
+    #[error("one password try per mail: the join password for {game} was not checked")]
+    OneTryPerMail { game: String },
+    /// Too many wrong join passwords this hour: not checked until the hour ends.
+    #[error("join password locked for {game}")]
+    Locked { game: String },
     #[error("already seated in {game}")]
     AlreadySeated { game: String },
     #[error("the name {name} is taken in {game}")]
@@ -73,8 +80,11 @@ impl Run<'_> {
                 return Ok(());
             }
         };
-        let cost = Cost::of(&self.j.config);
-        if let Err(refusal) = may_join(&g.rec, from, password, &name, cost) {
+        let refused = match may_join(&g.rec, from, &name) {
+            Err(refusal) => Some(refusal),
+            Ok(()) => self.join_password(&g.rec, password)?.err(),
+        };
+        if let Some(refusal) = refused {
             self.answer(lang, "join", &refusal);
             self.put(g);
             return Ok(());
@@ -125,11 +135,47 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// The join password's one try (issue 30): not checked after a wrong credential in
+    /// the mail, past the mail's Argon2id computation, or while locked (ten wrong ones in
+    /// the hour, whoever tried them: the game master is told).
+    fn join_password(
+        &mut self,
+        rec: &GameRecord,
+        password: &str,
+    ) -> Result<Result<(), JoinAnswer>, StoreError> {
+        let game = rec.id.clone();
+        let key = crate::auth::join_failures_key(&game);
+        if self.failed_try {
+            return Ok(Err(JoinAnswer::OneTryPerMail { game }));
+        }
+        if self.locked(&key)? {
+            return Ok(Err(JoinAnswer::Locked { game }));
+        }
+        let stored = &rec.join_password_hash;
+        if !self.slow_allowed(stored) {
+            return Ok(Err(JoinAnswer::OneTryPerMail { game }));
+        }
+        let kind = if is_slow(stored) {
+            Kind::Chosen(Cost::of(&self.j.config))
+        } else {
+            Kind::Drawn
+        };
+        if verify(stored, &rec.salt, password, kind) != Verdict::No {
+            return Ok(Ok(()));
+        }
+        if self.count_failure(&key, crate::auth::MAX_FAILED_TRIES)? {
+            let gm = rec.gm.clone();
+            let tries = crate::auth::MAX_FAILED_TRIES;
+            self.notice(rec, &[gm], Event::JoinLocked { tries });
+        }
+        Ok(Err(JoinAnswer::WrongPassword { game }))
+    }
+
     /// Give the first open seat to `from`, with a fresh password and token (mailed).
     fn seat_joiner(&mut self, g: &mut Loaded, from: &str, name: &str) {
         let pw = self.random_word("password", 8);
         let token = self.random_word("token", 6);
-        let hash = self.new_hash(from, &pw);
+        let hash = crate::password::keyed(&g.rec.salt, &pw);
         let Some(seat) = g.rec.seats.iter_mut().find(|s| s.address.is_none()) else {
             return;
         };
@@ -145,23 +191,14 @@ impl Run<'_> {
     }
 }
 
-/// May `from` take a seat of this game as `name` with this join password?
-fn may_join(
-    rec: &GameRecord,
-    from: &str,
-    password: &str,
-    name: &str,
-    cost: Cost,
-) -> Result<(), JoinAnswer> {
+/// May `from` take a seat of this game as `name` (the join password apart)?
+fn may_join(rec: &GameRecord, from: &str, name: &str) -> Result<(), JoinAnswer> {
     let game = rec.id.clone();
     if rec.status != Status::Forming {
         return Err(JoinAnswer::Started { game });
     }
     if rec.open_seats() == 0 || rec.join_password_hash.is_empty() {
         return Err(JoinAnswer::NoOpenSeat { game });
-    }
-    if verify(&rec.join_password_hash, &rec.salt, password, cost) == Verdict::No {
-        return Err(JoinAnswer::WrongPassword { game });
     }
     if rec.seat_of(from).is_some() {
         return Err(JoinAnswer::AlreadySeated { game });
