@@ -144,19 +144,18 @@ fn a_flood_forged_in_a_players_name_is_bounded_in_memory_and_never_locks_the_pla
         .output()
         .unwrap();
     assert!(status.status.success(), "{status:?}");
-    // Alice's token, from her welcome.
-    let token = std::fs::read_dir(dir.join("mail/outbox"))
+    // Alice's password, from her welcome.
+    let password = std::fs::read_dir(dir.join("mail/outbox"))
         .unwrap()
         .flatten()
         .map(|e| std::fs::read_to_string(e.path()).unwrap())
         .filter(|t| t.contains("To: alice@castellan.test"))
         .find_map(|t| {
-            let s = t.lines().find_map(|l| l.strip_prefix("Subject: "))?;
-            let hash = s.find('#')?;
-            let end = s[hash..].find(']')? + hash;
-            Some(s[hash + 1..end].to_string())
+            t.lines()
+                .find_map(|l| l.strip_prefix("Your password: "))
+                .map(|p| p.trim().to_string())
         })
-        .expect("Alice's welcome carries her token");
+        .expect("Alice's welcome carries her password");
     std::fs::remove_dir_all(dir.join("mail/outbox")).unwrap();
     let new = dir.join("mail/inbox/new");
     std::fs::create_dir_all(&new).unwrap();
@@ -176,12 +175,13 @@ fn a_flood_forged_in_a_players_name_is_bounded_in_memory_and_never_locks_the_pla
         "a pass over a 1,000-mail flood took {rss} MiB (at most {PEAK_RSS_MIB})"
     );
     std::fs::remove_dir_all(dir.join("mail/outbox")).unwrap();
-    // Alice's own mail, with her token, in the same hour: read and answered.
+    // Alice's own mail, with her password, in the same hour: read and answered (the
+    // flood's wrong tokens lock only the tokens from her address, docs/security.md).
     let raw = mail(
         "alice@castellan.test",
-        &format!("Re: [castle-1 #{token}] Turn 1"),
+        "Re: [castle-1] Turn 1",
         "real",
-        "STATUS\n",
+        &format!("GAME castle-1 {password}\nSTATUS\n"),
     );
     ingest(&dir, "real", &raw);
     let answers: Vec<String> = std::fs::read_dir(dir.join("mail/outbox"))

@@ -229,7 +229,8 @@ impl Judge {
                 if warn {
                     let lang = run.writer_lang(&from);
                     run.answer(lang, "intake", &IntakeAnswer::TooManyMails { limit });
-                    run.reply(&from, &reply_subject);
+                    let subject = run.unread_subject(&from, &reply_subject);
+                    run.reply(&from, &subject);
                 }
                 run.only_those_who_asked(Some(&from))?;
                 run.finish_into(&mut changes);
@@ -290,7 +291,8 @@ impl Judge {
             if warn {
                 let lang = run.writer_lang(&from);
                 run.answer(lang, "intake", &IntakeAnswer::TooManyMails { limit });
-                run.reply(&from, &reply_subject);
+                let subject = run.unread_subject(&from, &reply_subject);
+                run.reply(&from, &subject);
             }
             run.only_those_who_asked(Some(&from))?;
             run.finish_into(&mut changes);

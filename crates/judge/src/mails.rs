@@ -250,6 +250,29 @@ impl Run<'_> {
 }
 
 /// `subject` with the token `t` put into its tag `[id ...]` (the first one naming `id`).
+impl Run<'_> {
+    /// The subject of an answer given without reading the mail (its sender over the rate
+    /// limit): the reader's own token in the game's tag, never the tokens the mail
+    /// carried (a guess, a forger's); the game's header is read for it.
+    pub(crate) fn unread_subject(&self, from: &str, original: &str) -> String {
+        let (tag, token, rest) = subject_tag(original);
+        let Some(id) = tag else {
+            return original.to_string();
+        };
+        let own = self
+            .store
+            .game_header(&id)
+            .ok()
+            .flatten()
+            .and_then(|rec| rec.token_of(from).map(str::to_string));
+        match (own, token) {
+            (Some(t), _) => format!("Re: [{id} #{t}] {rest}"),
+            (None, Some(_)) => format!("Re: [{id}] {rest}"),
+            (None, None) => original.to_string(),
+        }
+    }
+}
+
 fn with_token(subject: &str, id: &str, t: &str) -> String {
     let mut from = 0;
     while let Some(open) = subject[from..].find('[').map(|i| i + from) {

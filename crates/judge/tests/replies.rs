@@ -337,3 +337,33 @@ fn the_answer_to_a_mail_with_a_guessed_token_carries_the_readers_own() {
         again.body
     );
 }
+
+/// Issue 30 (the hostile players of `simulate --by-mail`): a flood of mails in Anna's name
+/// with made-up tokens brings her answers, a lock notice and the "too many mails" warning;
+/// every one of them about the game carries her own token, never the guesses.
+#[test]
+fn every_answer_to_a_guessing_flood_carries_the_readers_own_token() {
+    let mut w = World::new(judge());
+    started(&mut w);
+    let own = w.game("race-1").token_of(ANNA).unwrap().to_string();
+    let limit = judge().config().rate_limit_per_hour as usize;
+    let mut to_anna = Vec::new();
+    for i in 0..=limit {
+        let guess = format!("{:06}", i).replace(|c: char| c.is_ascii_digit(), "q");
+        let out = w.send(ANNA, &format!("Re: [race-1 #{guess}{i}]"), "STATUS\n");
+        to_anna.extend(to(&out, ANNA).into_iter().cloned());
+    }
+    assert!(
+        to_anna.iter().any(|m| m.body.contains("Too many mails")),
+        "the flood reached the allowance: {:#?}",
+        to_anna.last()
+    );
+    for m in &to_anna {
+        assert_eq!(
+            subject_token(&m.subject).as_deref(),
+            Some(own.as_str()),
+            "a mail to Anna about race-1 without her token: {}",
+            m.subject
+        );
+    }
+}
