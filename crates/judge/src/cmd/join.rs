@@ -169,7 +169,7 @@ fn may_join(
     if rec
         .seats
         .iter()
-        .any(|s| s.address.is_some() && lower(&s.name) == lower(name))
+        .any(|s| s.address.is_some() && crate::ident::names_alike(&s.name, name))
     {
         return Err(JoinAnswer::NameTaken {
             game,
