@@ -220,6 +220,10 @@ pub fn aligned(d: &str, from: &str) -> bool {
 
 // ------------------------------------------------------------------------------ names
 
+/// The longest text read as a name, in bytes, before it is decoded and cleaned (a name
+/// has at most 32 characters; a longer text is refused unread, so decoding stays cheap).
+pub const MAX_NAME_INPUT_BYTES: usize = 1024;
+
 /// How many rounds of encoded words a name is decoded (one encoded in another…): a name
 /// that still holds one after them is refused.
 const DECODE_ROUNDS: usize = 4;
@@ -227,9 +231,13 @@ const DECODE_ROUNDS: usize = 4;
 /// `text` with its RFC 2047 encoded words (`=?utf-8?b?…?=`, `=?iso-8859-1?q?…?=`)
 /// decoded, over and over (a word may hide another) up to [`DECODE_ROUNDS`]; `None` when
 /// one cannot be decoded (a charset other than UTF-8, US-ASCII or ISO-8859-1, bad
-/// base64) or one is still there after them: such a text is never stored as a name,
+/// base64) or one is still there after them, or the text is over
+/// [`MAX_NAME_INPUT_BYTES`] (so decoding stays cheap): such a text is never stored as a name,
 /// where a reader's mail program would decode it in a subject.
 pub fn decode_encoded_words(text: &str) -> Option<String> {
+    if text.len() > MAX_NAME_INPUT_BYTES {
+        return None;
+    }
     let mut text = text.to_string();
     for _ in 0..DECODE_ROUNDS {
         if !text.contains("=?") {
@@ -347,11 +355,14 @@ fn q_decode(s: &str) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// A name as it is stored and shown, before its length is checked: encoded words decoded
-/// (`None` when they cannot be), invisible and format characters removed, control
+/// A name as it is stored and shown, before its length is checked: `None` past
+/// [`MAX_NAME_INPUT_BYTES`]; encoded words decoded (`None` when they cannot be), invisible and format characters removed, control
 /// characters too (`stripped`), NFKC (fullwidth letters, ligatures and compatibility
 /// spaces read as what they look like), every run of white space one space, trimmed.
 pub fn normalise_name(name: &str, stripped: impl Fn(char) -> bool) -> Option<String> {
+    if name.len() > MAX_NAME_INPUT_BYTES {
+        return None;
+    }
     let decoded = decode_encoded_words(name)?;
     let visible: String = decoded
         .chars()
@@ -478,6 +489,11 @@ mod tests {
         assert_eq!(d("A=?B"), None);
         assert_eq!(d("=?=?=?"), None);
         assert_eq!(d("Bob").as_deref(), Some("Bob"));
+        // Long or pathological texts are refused unread, cheaply.
+        let t = std::time::Instant::now();
+        assert_eq!(d(&"=?a?b?x".repeat(20_000)), None);
+        assert_eq!(d(&"=?a?b?x".repeat(140)), None);
+        assert!(t.elapsed().as_millis() < 500);
     }
 
     #[test]

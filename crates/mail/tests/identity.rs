@@ -86,3 +86,36 @@ fn the_refusal_names_the_reason() {
         Ok(m) => panic!("read as {m:?}"),
     }
 }
+
+/// Pieces of hostile identities, so random input reaches every branch of the address,
+/// name and Authentication-Results readers.
+const PIECES: &[&str] = &[
+    "@", "\"", "\\", "=?", "?=", "?b?", "?q?", "utf-8", "=E2=80=AE", "4oCuQm9i", "\u{212A}",
+    "\u{202E}", "\u{200B}", "\u{FEFF}", "ｋ", "В", "o", "(", ")", ";", "=", "header.d=",
+    "dkim=pass", "spf=fail", "dmarc=pass", "header.from=", ".", " ", "\u{308}", "\u{130}",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 512, ..Default::default() })]
+
+    /// Whatever a stranger writes as an address, a name or an Authentication-Results
+    /// header: no panic, and a canonical address is its own canonical form.
+    #[test]
+    fn identity_readers_never_panic(
+        parts in proptest::collection::vec(proptest::sample::select(PIECES), 0..24),
+        noise in ".{0,24}",
+    ) {
+        let text = format!("{}{noise}", parts.concat());
+        if let Ok(a) = castellan_judge::canonical_address(&text) {
+            proptest::prop_assert_eq!(castellan_judge::canonical_address(&a), Ok(a.clone()));
+        }
+        let _ = castellan_judge::clean_name(&text);
+        let _ = castellan_judge::names_alike(&text, "Bob");
+        if let Some(r) = castellan_judge::AuthenticationResults::parse(&text) {
+            let _ = r.forged(&text);
+            let _ = r.forged("anna@example.org");
+        }
+        let raw = format!("From: {text}\r\nReply-To: a@b.c\r\n\r\nHELP\r\n");
+        let _ = parse(raw.as_bytes(), 4096);
+    }
+}
