@@ -123,7 +123,6 @@ impl Judge {
         if store.is_processed(&key)? {
             return Ok(Changes::default());
         }
-        let from = lower(&mail.from);
         let mut changes = Changes {
             processed: vec![key.clone()],
             ..Default::default()
@@ -133,6 +132,20 @@ impl Judge {
             at: env.now,
             kind: kind.into(),
             text,
+        };
+        // Who wrote: the From address in its one canonical form, or nobody (issue 30): an
+        // address that holds what an address cannot, or that would pass for another, is
+        // not judged and not answered.
+        let from = match crate::ident::canonical_address(&mail.from) {
+            Ok(from) => from,
+            Err(why) => {
+                let given = crate::limits::clip(&mail.from.escape_debug().to_string(), 80);
+                changes.log.push(log(
+                    "ignored",
+                    format!("mail {mid} from {given}: sender address refused: {why}"),
+                ));
+                return Ok(changes);
+            }
         };
         // Loop prevention: never answer automatic mail or ourselves.
         if let Some(why) = self.never_answer(mail, &mid, &from) {
@@ -184,7 +197,7 @@ impl Judge {
                 "authentication",
                 format!("mail {mid} from {from}: {} says {said}", r.authserv_id),
             ));
-            if let Some(why) = r.forged() {
+            if let Some(why) = r.forged(&from) {
                 // The receiving server says the From is forged: nothing is read, and
                 // nothing is sent to the address it names.
                 sender.count = sender.count.saturating_add(1);
@@ -313,7 +326,8 @@ impl Judge {
         Ok(changes)
     }
 
-    /// The topmost `Authentication-Results` header added by a server the config trusts.
+    /// The topmost `Authentication-Results` header added by a server the config trusts
+    /// ([`AuthenticationResults::forged`] reads it as DMARC means it: issue 30).
     fn trusted_results<'m>(&self, mail: &'m Inbound) -> Option<&'m AuthenticationResults> {
         let trusted = &self.config.trusted_authserv_ids;
         mail.authentication_results.iter().find(|r| {

@@ -39,6 +39,8 @@
 //!   each reader's language.
 //! * `limits.rs`: bounded work per mail: commands per mail, reply bytes, names, the
 //!   cleaning of relayed text (issue 13).
+//! * `ident.rs`: who wrote and what stands for a person (issue 30): addresses in one
+//!   canonical form or refused, names that cannot pass for another's, DKIM alignment.
 //! * `optin.rs`: the judge mails only those who asked: double opt-in, STOP,
 //!   `List-Unsubscribe` (issue 13).
 //! * `campaign.rs`: campaigns (games and players under one game master, scored by wins,
@@ -59,6 +61,7 @@ mod cmd;
 mod config;
 mod deadlines;
 mod html;
+mod ident;
 mod intake;
 mod judge;
 mod limits;
@@ -85,6 +88,7 @@ pub use clock::{
 };
 pub use config::JudgeConfig;
 pub use html::{page as html_page, HTML_LIMIT};
+pub use ident::{canonical_address, decode_encoded_words, names_alike, AddressError};
 pub use intake::processed_key;
 pub use judge::{AdminCommand, Judge, JudgeError};
 pub use limits::{clean_name, clean_text, reply_budget, MAX_NAME_CHARS};

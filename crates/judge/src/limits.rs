@@ -28,11 +28,16 @@ pub fn clean_text(text: &str) -> String {
     text.chars().filter(|c| !is_stripped(*c)).collect()
 }
 
-/// A name as it will be stored: cleaned, trimmed; `Err` with the cleaned text (cut for
-/// quoting) when it is empty or longer than [`MAX_NAME_CHARS`].
+/// A name as it will be stored: encoded words decoded, invisible, format and control
+/// characters removed, NFKC, white space one space, trimmed (`ident::normalise_name`,
+/// issue 30); `Err` with the cleaned text (cut for quoting) when it is empty, longer than
+/// [`MAX_NAME_CHARS`], or holds an encoded word that cannot be decoded. Whether it reads
+/// like another seat's name is the game's check (`ident::names_alike`).
 pub fn clean_name(name: &str) -> Result<String, String> {
-    let clean: String = clean_text(name).replace(['\n', '\t'], " ");
-    let clean = clean.trim().to_string();
+    let Some(clean) = crate::ident::normalise_name(name, is_stripped) else {
+        let shown: String = clean_text(name).replace("=?", "= ?");
+        return Err(clip(&shown, MAX_NAME_CHARS + 8));
+    };
     if clean.is_empty() || clean.chars().count() > MAX_NAME_CHARS {
         return Err(clip(&clean, MAX_NAME_CHARS + 8));
     }

@@ -1,6 +1,8 @@
 //! Raw RFC 5322 bytes into a [`Inbound`], with the hygiene verdict.
 
-use mail_parser::{Address, HeaderValue, Message, MessageParser, MimeHeaders, PartType};
+use mail_parser::{
+    Address, HeaderName, HeaderValue, Message, MessageParser, MimeHeaders, PartType,
+};
 use sha2::{Digest, Sha256};
 
 use crate::quote::{flatten_html_reply, strip_quoted, strip_quoted_within};
@@ -17,8 +19,18 @@ pub enum ParseError {
     Empty,
     #[error("not an email: no header could be read")]
     NotAnEmail,
-    #[error("the message has no sender address (no From, Sender, Reply-To or Return-Path)")]
+    /// No From address: Sender, Reply-To and Return-Path never say who wrote (DMARC
+    /// authenticates the From alone), so nobody is answered.
+    #[error("the message has no From address (Sender, Reply-To and Return-Path are not read for who wrote)")]
     NoSender,
+    /// More than one From header, or more than one address in it: which one DMARC checked
+    /// is unknown (issue 30).
+    #[error("the message has {0}: it must have one From address")]
+    NotOneFrom(String),
+    /// The From address holds what an address cannot, or would pass for another
+    /// ([`castellan_judge::canonical_address`]).
+    #[error("the From address is refused: {0}")]
+    BadSender(String),
 }
 
 /// The note appended to a body that was cut at the size cap.
@@ -80,7 +92,7 @@ fn parse_inner(
         return Err(ParseError::NotAnEmail);
     }
 
-    let (from, from_name) = sender(&msg).ok_or(ParseError::NoSender)?;
+    let (from, from_name) = author(&msg)?;
 
     // Header fields the judge echoes (In-Reply-To, References, Subject) are kept within
     // RFC 5322's 998-character line: an over-long Message-ID counts as none.
@@ -240,12 +252,17 @@ fn raw_header_values(msg: &Message, name: &str) -> Vec<String> {
 
 /// `Name <a@b>` or `<a@b>` or `a@b` → `a@b`, lowercase.
 fn bare_address(text: &str) -> String {
+    bracketed(text).to_lowercase()
+}
+
+/// `Name <a@b>` or `<a@b>` or `a@b` → `a@b`, as written.
+fn bracketed(text: &str) -> &str {
     let t = text.trim();
     let inner = match (t.rfind('<'), t.rfind('>')) {
         (Some(a), Some(b)) if a < b => &t[a + 1..b],
         _ => t,
     };
-    inner.trim().to_lowercase()
+    inner.trim()
 }
 
 fn addresses(addr: &Address) -> Vec<String> {
@@ -256,31 +273,60 @@ fn addresses(addr: &Address) -> Vec<String> {
         .collect()
 }
 
-fn sender(msg: &Message) -> Option<(String, Option<String>)> {
-    for addr in [msg.from(), msg.sender(), msg.reply_to()]
-        .into_iter()
-        .flatten()
-    {
-        if let Some(first) = addr
-            .iter()
-            .find(|a| a.address().is_some_and(|s| !s.trim().is_empty()))
-        {
-            let address = first.address().unwrap_or("").trim().to_lowercase();
-            let name = first
-                .name()
-                .map(|n| n.trim().to_string())
-                .filter(|n| !n.is_empty());
-            return Some((address, name));
-        }
+/// Who wrote: the one address of the one From header, in its canonical form, and its
+/// display name (issue 30). Sender, Reply-To and Return-Path are never read for it: DMARC
+/// authenticates the From alone. Two From headers, two addresses, none, or an address
+/// refused: an error (the mail is not judged, and nobody is answered).
+fn author(msg: &Message) -> Result<(String, Option<String>), ParseError> {
+    let headers: Vec<&mail_parser::Header> = msg
+        .headers()
+        .iter()
+        .filter(|h| h.name == HeaderName::From)
+        .collect();
+    let raw_count = raw_header_values(msg, "From").len();
+    let count = headers.len().max(raw_count);
+    if count > 1 {
+        return Err(ParseError::NotOneFrom(format!("{count} From headers")));
     }
-    // a bounce may carry nothing but its envelope sender
-    for value in raw_header_values(msg, "Return-Path") {
-        let a = bare_address(&value);
-        if !a.is_empty() {
-            return Some((a, None));
+    let Some(header) = headers.first() else {
+        return Err(ParseError::NoSender);
+    };
+    let (address, name) = match &header.value {
+        HeaderValue::Address(addr) => {
+            let found: Vec<_> = addr
+                .iter()
+                .filter(|a| a.address().is_some_and(|s| !s.trim().is_empty()))
+                .collect();
+            match found.as_slice() {
+                [] => return Err(ParseError::NoSender),
+                [one] => (
+                    one.address().unwrap_or("").to_string(),
+                    one.name()
+                        .map(|n| n.trim().to_string())
+                        .filter(|n| !n.is_empty()),
+                ),
+                many => {
+                    return Err(ParseError::NotOneFrom(format!(
+                        "{} addresses in its From header",
+                        many.len()
+                    )))
+                }
+            }
         }
+        _ => {
+            let raw = raw_header_values(msg, "From")
+                .into_iter()
+                .next()
+                .unwrap_or_default();
+            (bracketed(&raw).to_string(), None)
+        }
+    };
+    if address.trim().is_empty() {
+        return Err(ParseError::NoSender);
     }
-    None
+    let address = castellan_judge::canonical_address(&address)
+        .map_err(|e| ParseError::BadSender(e.to_string()))?;
+    Ok((address, name))
 }
 
 /// The body's new text (about `max` bytes of it at most, and a line) and whether it came
@@ -619,11 +665,13 @@ mod tests {
             ),
             (Some("pass"), Some("pass"), Some("pass"))
         );
-        assert_eq!(top.forged(), None);
+        assert_eq!(top.forged("a@example.org"), None);
         assert_eq!(p.authentication_results[1].authserv_id, "relay.example");
         assert_eq!(
-            p.authentication_results[1].forged().as_deref(),
-            Some("spf=fail")
+            p.authentication_results[1]
+                .forged("a@example.org")
+                .as_deref(),
+            Some("spf=fail without a DMARC pass")
         );
     }
 

@@ -393,10 +393,12 @@ impl Run<'_> {
             match lower(k).replace('_', "-").as_str() {
                 "players" | "player" | "joueurs" => {
                     for p in v.split(',').filter(|p| !p.trim().is_empty()) {
+                        let address =
+                            |a: &str| crate::ident::canonical_address(a).unwrap_or_default();
                         let (n, addr) = match p.split_once(':') {
-                            Some((n, a)) => (n.trim().to_string(), lower(a)),
+                            Some((n, a)) => (n.trim().to_string(), address(a)),
                             None => {
-                                let a = lower(p);
+                                let a = address(p);
                                 let n = capitalise(a.split('@').next().unwrap_or("player"));
                                 (n, a)
                             }
@@ -404,7 +406,11 @@ impl Run<'_> {
                         let ok = addr.contains('@') && !n.is_empty();
                         let name = crate::limits::clean_name(&n).ok().filter(|_| ok);
                         match name {
-                            Some(n) if !t.players.iter().any(|(_, a)| *a == addr) => {
+                            Some(n)
+                                if !t.players.iter().any(|(pn, a)| {
+                                    *a == addr || crate::ident::names_alike(pn, &n)
+                                }) =>
+                            {
                                 t.players.push((n, addr))
                             }
                             _ => {

@@ -579,10 +579,12 @@ impl CreateArgs {
 
 /// `Name:address` or a bare address (the name is the address's local part).
 fn read_player(p: &str) -> Result<(String, String), CreateError> {
+    // The address in its canonical form, or none (issue 30: refused, `ident.rs`).
+    let address = |a: &str| crate::ident::canonical_address(a).unwrap_or_default();
     let (name, addr) = match p.split_once(':') {
-        Some((n, a)) => (n.trim().to_string(), lower(a)),
+        Some((n, a)) => (n.trim().to_string(), address(a)),
         None => {
-            let a = lower(p);
+            let a = address(p);
             let n = a.split('@').next().unwrap_or("player").to_string();
             (capitalise(&n), a)
         }
@@ -672,7 +674,7 @@ impl GameSetup {
         for (i, (name, addr)) in players.iter().enumerate() {
             if players[..i]
                 .iter()
-                .any(|(n2, a2)| lower(n2) == lower(name) || a2 == addr)
+                .any(|(n2, a2)| crate::ident::names_alike(n2, name) || a2 == addr)
             {
                 return Err(CreateError::NamedTwice {
                     name: name.clone(),

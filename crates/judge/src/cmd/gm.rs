@@ -187,10 +187,13 @@ impl Run<'_> {
         addr: String,
     ) -> Result<GmDone, GmError> {
         let game = g.rec.id.clone();
-        let addr = lower(&addr);
-        if !addr.contains('@') {
-            return Err(GmError::NotAnAddress { address: addr });
-        }
+        let addr = match crate::ident::canonical_address(&addr) {
+            Ok(addr) => addr,
+            Err(_) => {
+                let address = crate::limits::clip(&crate::limits::clean_text(&addr), 80);
+                return Err(GmError::NotAnAddress { address });
+            }
+        };
         if g.rec.status == Status::Finished {
             return Err(GmError::Over { game });
         }

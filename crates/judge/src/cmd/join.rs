@@ -206,7 +206,7 @@ fn may_join(rec: &GameRecord, from: &str, name: &str) -> Result<(), JoinAnswer> 
     if rec
         .seats
         .iter()
-        .any(|s| s.address.is_some() && lower(&s.name) == lower(name))
+        .any(|s| s.address.is_some() && crate::ident::names_alike(&s.name, name))
     {
         return Err(JoinAnswer::NameTaken {
             game,
