@@ -18,7 +18,9 @@ const PEAK_RSS_MIB: i64 = 128;
 /// The bound on the addresses one stranger mail makes the judge write to.
 const STRANGER_MAILS: usize = 8;
 
-/// Run the binary with `args` on data directory `dir`; its peak RSS in MiB.
+/// Run the binary with `args` on data directory `dir`; its peak RSS in MiB. The child is
+/// reaped by `wait4` (for its own resource usage), not by `Child::wait`.
+#[allow(clippy::zombie_processes)]
 fn peak_rss_of(dir: &Path, args: &[&str]) -> i64 {
     let child = Command::new(env!("CARGO_BIN_EXE_castellan"))
         .args(["--config", "/dev/null", "--data-dir"])

@@ -494,7 +494,9 @@ mod tests {
     fn a_second_mail_about_an_unconfirmed_game_breaks_only_confirmed_games() {
         let mut l = Ledger::default();
         let m = mail("v@x", "[castle-7 #abc] Welcome", None);
-        assert!(l.check(None, "", "", &[m.clone()], 0, &[], 30).is_empty());
+        assert!(l
+            .check(None, "", "", std::slice::from_ref(&m), 0, &[], 30)
+            .is_empty());
         let found = l.check(None, "", "", &[m], 10, &[], 30);
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].0, "only_confirmed_games");

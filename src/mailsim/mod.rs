@@ -618,7 +618,7 @@ impl Sim {
                     1 if !orders.trim().is_empty() => orders,
                     _ => "PASSWORD wrong-guess-1234\nRESIGN".to_string(),
                 };
-                let subject = if n % 2 == 0 {
+                let subject = if n.is_multiple_of(2) {
                     format!("Re: [{game}] your move")
                 } else {
                     format!(
