@@ -5,8 +5,9 @@
 //!
 //! Who does what:
 //! * a **stranger** (an address no one knows) mails CREATE lines naming bystanders, the
-//!   game's own players and addresses that said STOP, a Risk tournament of a dozen
-//!   strangers, HISTORY of the game and RECORD of a player;
+//!   game's own players and addresses that said STOP (once more with join passwords of
+//!   its choosing), a Risk tournament of a dozen strangers, HISTORY of the game and RECORD
+//!   of a player;
 //! * a **forger** writes from a seated player's address without the seat's token
 //!   (RESIGN, the seat's own orders, a wrong password);
 //! * a **guesser** writes from a seated player's address a burst of mails, each with two
@@ -29,7 +30,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// The promises made against hostile mail: name and what a player (or a bystander) is
 /// promised.
-pub const HOSTILE_PROMISES: [(&str, &str); 7] = [
+pub const HOSTILE_PROMISES: [(&str, &str); 8] = [
+    (
+        "work_bounded",
+        "Each mail costs the judge at most one slow (Argon2id) password hash, and a hostile mail's answer stays within the reply budget the mail buys.",
+    ),
     (
         "no_seat_without_credential",
         "A mail without your seat's token or password changes nothing in your game, whoever it claims to be from.",
@@ -116,7 +121,7 @@ pub fn cast(index: usize, start: i64, rng: &mut ChaCha8Rng) -> (Vec<Hostile>, Op
     chosen.sort();
     for kind in chosen {
         let (address, left) = match kind {
-            Kind::Stranger => (format!("stranger.{index}@evil.example"), 4),
+            Kind::Stranger => (format!("stranger.{index}@evil.example"), 5),
             Kind::Forger => (format!("forger.{index}@evil.example"), 6),
             Kind::Guesser => (format!("guesser.{index}@evil.example"), 80),
             Kind::KeySpeller => (format!("speller.{index}@evil.example"), 3),
@@ -168,7 +173,8 @@ pub fn raw(from: &str, subject: &str, message_id: &str, body: &str) -> Vec<u8> {
 }
 
 /// A stranger's CREATE mail: `lines` lines of three players each, named after spam, the
-/// first naming `extra` (bystanders, players) too. Returns the text and the addresses it
+/// first naming `extra` (bystanders, players) too; with `join_password`, each line opens
+/// a fourth seat behind a join password the stranger chose. Returns the text and the addresses it
 /// names.
 pub fn creates(
     kind: &str,
@@ -176,11 +182,16 @@ pub fn creates(
     index: usize,
     n: u32,
     extra: &[String],
+    join_password: bool,
 ) -> (String, Vec<String>) {
     let mut named: Vec<String> = extra.to_vec();
     let mut text = String::new();
     for l in 0..lines {
         let mut line = format!("CREATE {kind}");
+        if join_password {
+            // An open seat with a join password of the writer's choosing: a slow hash.
+            line.push_str(" seats=4 password=letmein");
+        }
         let mut seats: Vec<String> = (0..3)
             .map(|p| format!("v{p}.{l}.{n}.{index}@victims.example"))
             .collect();

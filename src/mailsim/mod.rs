@@ -590,11 +590,11 @@ impl Sim {
                 if let Some((_, a)) = &target {
                     extra.push(a.clone());
                 }
-                let (text, who) = match n % 4 {
-                    0 => {
+                let (text, who) = match n % 5 {
+                    0 | 4 => {
                         let kind = GAMES[self.hrng.random_range(0..GAMES.len())].0;
                         let lines = self.hrng.random_range(1..=20);
-                        hostile::creates(kind, lines, self.index, n, &extra)
+                        hostile::creates(kind, lines, self.index, n, &extra, n == 4)
                     }
                     1 => hostile::tournament(self.index, n, 12, &extra),
                     2 => (format!("HISTORY {game}"), Vec::new()),
@@ -888,6 +888,7 @@ impl Sim {
         let env = self.env();
         match self.post.deliver(raw, &env) {
             Ok(d) => {
+                self.work_bounded(&d, sender);
                 if self.game.is_empty() {
                     let ids = self.post.store().game_ids().unwrap_or_default();
                     if let Some(id) = ids.first() {
@@ -917,6 +918,37 @@ impl Sim {
                 self.writing = None;
                 self.violation("judge_answers", format!("{from}'s mail: {e}"))
             }
+        }
+    }
+
+    /// `work_bounded` (hostile.rs): at most one slow password hash a mail, and a hostile
+    /// sender's answer within the reply budget its mail buys.
+    fn work_bounded(&mut self, d: &post::Delivered, sender: promises::Sender) {
+        let max = castellan_judge::MAX_SLOW_HASHES_PER_MAIL;
+        if let Some(n) = d.slow_hashes.filter(|n| *n > max) {
+            self.violation(
+                "work_bounded",
+                format!("one mail cost {n} Argon2id hashes (at most {max})"),
+            );
+        }
+        if !matches!(sender, promises::Sender::Hostile(_)) {
+            return;
+        }
+        let request = d.read.subject.len() + d.read.body.len() + d.read.from.len();
+        let budget = castellan_judge::reply_budget(self.judge.config().max_reply_bytes, request);
+        let answer: usize = d
+            .out
+            .iter()
+            .filter(|m| m.in_reply_to.as_deref() == Some(d.read.message_id.as_str()))
+            .map(|m| m.body.len() + m.html.as_ref().map_or(0, String::len))
+            .sum();
+        if answer > budget {
+            self.violation(
+                "work_bounded",
+                format!(
+                    "a {request}-byte hostile mail got a {answer}-byte answer (budget {budget})"
+                ),
+            );
         }
     }
 

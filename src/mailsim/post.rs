@@ -8,6 +8,8 @@ use castellan_judge::{Env, Inbound, Judge, MemoryStore, Outbound, Store};
 pub struct Delivered {
     pub read: Inbound,
     pub out: Vec<Outbound>,
+    /// Argon2id computations the judge made for it (None: not known, through the shell).
+    pub slow_hashes: Option<u32>,
 }
 
 pub trait Post {
@@ -51,6 +53,7 @@ impl Post for Pure {
         Ok(Delivered {
             read,
             out: c.outbox,
+            slow_hashes: Some(c.slow_hashes),
         })
     }
 

@@ -181,7 +181,11 @@ impl Post for Shell {
             .map_err(|e| format!("the Maildir refused the mail: {e}"))?;
         self.set(env);
         let out = self.pass(false)?;
-        Ok(Delivered { read, out })
+        Ok(Delivered {
+            read,
+            out,
+            slow_hashes: None,
+        })
     }
 
     fn tick(&mut self, env: &Env) -> Result<Vec<Outbound>, String> {

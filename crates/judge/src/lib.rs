@@ -77,6 +77,7 @@ pub mod stored;
 mod templates;
 
 pub use audit::audit;
+pub use auth::MAX_SLOW_HASHES_PER_MAIL;
 pub use campaign::{
     fewest_entrants, nearest_entrants, plan_round, points, qualifier, qualifiers, seat_tables,
     tournament_rounds, CampaignEvent, CampaignRecord, GameResult, Place, RoundPlan, Scoring,

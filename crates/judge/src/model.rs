@@ -381,6 +381,10 @@ pub struct Changes {
     /// "auth/refused/wrong_credentials"): for the operator's metrics; not stored.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub answers: Vec<String>,
+    /// Argon2id computations the handling made (issue 30: at most
+    /// [`crate::MAX_SLOW_HASHES_PER_MAIL`] a mail): for the checks; not stored.
+    #[serde(skip)]
+    pub slow_hashes: u32,
 }
 
 impl Changes {

@@ -320,6 +320,7 @@ impl<'a> Run<'a> {
     }
 
     pub(crate) fn finish_into(mut self, changes: &mut Changes) {
+        changes.slow_hashes += self.slow_hashes;
         let notices = std::mem::take(&mut self.notices);
         self.mails.extend(notices);
         if let Err(e) = self.campaigns_after_games() {
