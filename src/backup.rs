@@ -551,8 +551,8 @@ mod tests {
         assert!(new.outbox().unwrap().is_empty(), "nothing stored");
         assert_eq!(
             check(&mut text.as_bytes()).unwrap().records,
-            47,
-            "20 replies, 20 log lines, the journal's mark, the layout's and the five indexes'"
+            48,
+            "20 replies, 20 log lines, the journal's mark, the layout's and the six indexes'"
         );
     }
 
