@@ -764,7 +764,15 @@ impl Sim {
         };
         let session = load_session(&rec).ok().flatten();
         let text = match act {
-            Act::Confirm => "Hi, count me in!".to_string(),
+            Act::Confirm => {
+                // How people say yes: the welcome's own example as typed, and variants.
+                let address = match who {
+                    Some(i) => self.people[i].address.as_str(),
+                    None => self.gm.address.as_str(),
+                };
+                let yes = ["Hi, count me in!", "count me in", "I'm in.", "ok"];
+                yes[address.len() % yes.len()].to_string()
+            }
             Act::Orders | Act::Typo | Act::Press => {
                 let Some(i) = who else { return };
                 let Some(s) = session.as_ref() else { return };

@@ -64,7 +64,8 @@ pub struct Plan {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Act {
-    /// A reply to the welcome that only says yes ("Hi, count me in!").
+    /// A reply to the welcome that only says yes ("Hi, count me in!", "count me in", "I'm
+    /// in.", "ok": by the person's address).
     Confirm,
     /// The seat's orders (what the game's bot would play), as a reply to the last mail.
     Orders,

@@ -17,7 +17,7 @@ pub const PROMISES: [(&str, &str); 16] = [
     ("answered", "Every mail you send about your game is answered."),
     ("orders_applied", "Orders sent as a reply to any mail the judge sent you, however your mail client quotes, are applied."),
     ("no_false_refusal", "A reply never says nothing was applied when something was."),
-    ("greeting_not_an_error", "\"Hi, count me in!\" is not an error."),
+    ("greeting_not_an_error", "\"Hi, count me in!\", \"count me in\", \"ok\" are not errors."),
     ("typo_refused", "A line that is no order is refused, quoted back, and changes nothing."),
     ("private", "No mail to you carries another player's secrets or token."),
     ("process_not_a_miss", "The game master's PROCESS is never counted as your missed deadline."),

@@ -477,6 +477,43 @@ pub(crate) fn looks_like_prose(line: &str) -> bool {
         || SIGN_OFFS.contains(&first.as_str())
         || line.ends_with(['!', '?', '.', ';', ':', ')'])
         || a_name
+        || is_a_yes(line)
+}
+
+/// A line that says yes to a welcome: the welcome's own example ("count me in", "j'en
+/// suis") and its usual variants. Never an order word of any game (a line the game reads
+/// as an order is an order before it is a yes).
+fn is_a_yes(line: &str) -> bool {
+    const YES: [&str; 22] = [
+        "count me in",
+        "i'm in",
+        "im in",
+        "i am in",
+        "in",
+        "yes",
+        "ok",
+        "okay",
+        "sure",
+        "confirmed",
+        "confirm",
+        "ready",
+        "let's play",
+        "j'en suis",
+        "jen suis",
+        "oui",
+        "je confirme",
+        "confirmé",
+        "d'accord",
+        "partant",
+        "partante",
+        "ça marche",
+    ];
+    let l = line
+        .trim()
+        .trim_end_matches(['!', '.', ' '])
+        .replace('’', "'")
+        .to_lowercase();
+    YES.contains(&l.as_str())
 }
 
 /// The mail's Message-ID, or a stable stand-in from its content (a resend is the same mail).

@@ -187,3 +187,51 @@ fn a_first_mail_saying_stop_confirms_no_seat() {
         "Anna has not confirmed"
     );
 }
+
+/// The welcome says: "reply to this mail (any text will do, "count me in" for instance)".
+/// Its own example, written as people write it (no capital, no "!"), in English and in
+/// French ("j'en suis"), is a yes: never "orders refused", whether the game still waits
+/// for others or has started. (Found playing the judge by mail for issue 30: "count me in"
+/// alone was answered "Orders for castle-1 refused".)
+#[test]
+fn the_welcomes_own_example_count_me_in_is_a_yes_not_refused_orders() {
+    for (text, lang) in [("count me in", "en"), ("j'en suis", "fr")] {
+        let mut w = World::new(judge_with(JudgeConfig {
+            confirm_addresses: true,
+            ..config()
+        }));
+        let created = w.send(
+            GM,
+            "new game",
+            "CREATE race player=Anna:anna@example.org player=Bob:bob@example.org",
+        );
+        let (_, anna_token) = creds(&created, ANNA);
+        let out = w.send(
+            ANNA,
+            &format!("Re: [race-1 #{anna_token}] Welcome"),
+            &format!("{text}\n"),
+        );
+        let r = reply_to(&out, ANNA);
+        assert!(
+            !r.body.contains("refused") && !r.body.contains("refusé"),
+            "{lang}: {}",
+            r.body
+        );
+        // The game starts without Bob; his late "count me in" is a yes too.
+        let (gm_pw, _) = creds(&created, GM);
+        w.send(GM, "start", &format!("GAME race-1 {gm_pw}\nSTART"));
+        assert_eq!(w.game("race-1").status, Status::Running);
+        let (_, bob_token) = creds(&created, BOB);
+        let out = w.send(
+            BOB,
+            &format!("Re: [race-1 #{bob_token}] Welcome"),
+            &format!("{text}\n"),
+        );
+        let r = reply_to(&out, BOB);
+        assert!(
+            !r.body.contains("refused") && !r.body.contains("refusé"),
+            "{lang}: {}",
+            r.body
+        );
+    }
+}
