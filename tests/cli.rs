@@ -228,3 +228,160 @@ fn serve_once_makes_the_rolling_backups() {
         assert_eq!(backups(), 1);
     }
 }
+
+/// `castellan ingest` on configuration `cfg` with a small mail on stdin, its log in `log`.
+fn ingest_with(cfg: &std::path::Path, log: &std::path::Path) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_castellan"))
+        .arg("--config")
+        .arg(cfg)
+        .arg("ingest")
+        .env("CASTELLAN_LOG_FILE", log)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"From: a@example.org\r\nTo: judge@example.org\r\nMessage-ID: <m1@example.org>\r\nSubject: hi\r\n\r\nhello\r\n")
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// What `ingest` printed (an MTA puts it into the bounce).
+fn printed(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Issue 34, point 2: a configuration mistake of ours never bounces a player's mail:
+/// `ingest` exits 75 (the MTA keeps the mail and retries) and prints no path, key or
+/// error (the bounce would show them); the log has the detail.
+#[test]
+fn ingest_defers_on_an_unknown_config_key_and_shows_nothing_of_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("secret-place.yaml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "data_dir: {}\ncolour_of_the_judge: red\n",
+            dir.path().display()
+        ),
+    )
+    .unwrap();
+    let log = dir.path().join("log");
+    let out = ingest_with(&cfg, &log);
+    let text = printed(&out);
+    assert_eq!(out.status.code(), Some(75), "{text}");
+    assert!(
+        !text.contains("secret-place") && !text.contains("colour_of_the_judge"),
+        "{text}"
+    );
+    assert!(text.contains("temporary failure"), "{text}");
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        logged.contains("secret-place.yaml") && logged.contains("colour_of_the_judge"),
+        "{logged}"
+    );
+}
+
+/// Issue 34, point 2: a configuration file that cannot be read (here a folder: root reads
+/// any file) defers the mail.
+#[test]
+fn ingest_defers_on_an_unreadable_config() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("castellan.yaml");
+    std::fs::create_dir(&cfg).unwrap();
+    let log = dir.path().join("log");
+    let out = ingest_with(&cfg, &log);
+    let text = printed(&out);
+    assert_eq!(out.status.code(), Some(75), "{text}");
+    assert!(!text.contains("castellan.yaml"), "{text}");
+    let missing = ingest_with(&dir.path().join("missing.yaml"), &log);
+    assert_eq!(missing.status.code(), Some(75), "{}", printed(&missing));
+    assert!(!printed(&missing).contains("missing.yaml"));
+}
+
+/// Issue 34, point 2: a data directory that cannot be written (here under a file, which
+/// stops root too) defers the mail, naming no path.
+#[test]
+fn ingest_defers_when_the_data_directory_cannot_be_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let cfg = dir.path().join("castellan.yaml");
+    std::fs::write(&cfg, format!("data_dir: {}/data\n", file.display())).unwrap();
+    let log = dir.path().join("log");
+    let out = ingest_with(&cfg, &log);
+    let text = printed(&out);
+    assert_eq!(out.status.code(), Some(75), "{text}");
+    assert!(!text.contains("a-file"), "{text}");
+    assert!(std::fs::read_to_string(&log).unwrap().contains("a-file"));
+}
+
+/// Issue 34, point 1: without `--config`, CASTELLAN_CONFIG names the file; every command
+/// says which file it read (`config` first, as a YAML comment; `doctor` first).
+#[test]
+fn the_config_comes_from_castellan_config_and_each_command_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("from-env.yaml");
+    std::fs::write(&cfg, format!("data_dir: {}/data\n", dir.path().display())).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_castellan"))
+        .arg("config")
+        .env("CASTELLAN_CONFIG", &cfg)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    let first = text.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("# configuration: ") && first.contains("from-env.yaml"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("{}/data", dir.path().display())),
+        "{text}"
+    );
+    let doctor = Command::new(env!("CARGO_BIN_EXE_castellan"))
+        .arg("doctor")
+        .env("CASTELLAN_CONFIG", &cfg)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let first = String::from_utf8_lossy(&doctor.stdout)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    assert!(first.contains("from-env.yaml"), "{first}");
+    // A command with a summary of its own says it on stderr (its log).
+    let list = Command::new(env!("CARGO_BIN_EXE_castellan"))
+        .args(["game", "list"])
+        .env("CASTELLAN_CONFIG", &cfg)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&list.stderr).contains("from-env.yaml"),
+        "{list:?}"
+    );
+    // A missing file named by CASTELLAN_CONFIG is an error, not the defaults.
+    let missing = Command::new(env!("CARGO_BIN_EXE_castellan"))
+        .arg("config")
+        .env("CASTELLAN_CONFIG", dir.path().join("nope.yaml"))
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(!missing.status.success());
+    // `--config /dev/null`: the built-in defaults.
+    let null = castellan(&["--config", "/dev/null", "config"]);
+    assert!(null.status.success(), "{null:?}");
+    assert!(String::from_utf8_lossy(&null.stdout).contains("built-in defaults"));
+}
