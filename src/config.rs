@@ -136,6 +136,9 @@ pub struct Imap {
     pub mailbox: String,
     /// Seconds between polls.
     pub poll_seconds: u64,
+    /// Seconds an IMAP connection (connect, TLS, login, select) and each later command may
+    /// take before the pass gives up and tries again at the next poll (issue 34).
+    pub timeout_seconds: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -177,6 +180,9 @@ pub struct Smtp {
     pub ca_file: Option<PathBuf>,
     pub user: Option<String>,
     pub password: Option<String>,
+    /// Seconds the whole SMTP session of one reply (connect, TLS, each command, the data)
+    /// may take; past it the reply stays in the outbox for a retry (issue 34).
+    pub timeout_seconds: u64,
 }
 
 impl Default for Config {
@@ -220,6 +226,7 @@ impl Default for Imap {
             password: String::new(),
             mailbox: "INBOX".into(),
             poll_seconds: 30,
+            timeout_seconds: 60,
         }
     }
 }
@@ -247,6 +254,7 @@ impl Default for Smtp {
             ca_file: None,
             user: None,
             password: None,
+            timeout_seconds: 60,
         }
     }
 }

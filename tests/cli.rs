@@ -385,3 +385,70 @@ fn the_config_comes_from_castellan_config_and_each_command_names_it() {
     assert!(null.status.success(), "{null:?}");
     assert!(String::from_utf8_lossy(&null.stdout).contains("built-in defaults"));
 }
+
+/// Issue 34, point 3: an SMTP relay that accepts the connection and never answers (lettre
+/// issue 1027) no longer hangs `ingest`: the reply fails within
+/// `outbound.smtp.timeout_seconds`, stays in the outbox for a retry, and `ingest` exits 0
+/// (the mail was taken).
+#[test]
+fn ingest_with_a_relay_that_never_answers_returns_and_keeps_the_reply() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for c in listener.incoming() {
+            held.push(c);
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("castellan.yaml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "data_dir: {}\ntemplates_dir: {}/crates/judge/templates\n\
+             outbound:\n  kind: smtp\n  smtp: {{ host: 127.0.0.1, port: {port}, security: none, timeout_seconds: 1 }}\n",
+            dir.path().display(),
+            env!("CARGO_MANIFEST_DIR")
+        ),
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_castellan"))
+        .arg("--config")
+        .arg(&cfg)
+        .arg("ingest")
+        .env("CASTELLAN_LOG_FILE", dir.path().join("log"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"From: Ann <ann@example.org>\r\nTo: judge@castellan.invalid\r\nSubject: help\r\nMessage-ID: <hang-1@example.org>\r\n\r\nHELP\r\n")
+            .unwrap();
+    }
+    // A generous outer bound (10x the deadline), only so that a hang fails the test.
+    let give_up = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > give_up {
+            let _ = child.kill();
+            panic!("ingest still hangs on a silent relay after 10x its deadline");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    let outbox = castellan(&["--config", cfg.to_str().unwrap(), "outbox"]);
+    let text = String::from_utf8_lossy(&outbox.stdout);
+    assert!(
+        text.lines()
+            .next()
+            .is_some_and(|l| !l.starts_with("0 waiting") && l.ends_with(", 0 parked")),
+        "the reply must wait in the outbox for a retry: {text}"
+    );
+    assert!(text.contains("no answer within"), "{text}");
+}
