@@ -94,8 +94,13 @@ pub enum Command {
         #[arg(long)]
         retry: bool,
     },
-    /// Print the effective configuration (defaults merged with the file).
-    Config,
+    /// Print the effective configuration (defaults merged with the file), its passwords
+    /// hidden.
+    Config {
+        /// Print the passwords too (IMAP, SMTP, creator_password).
+        #[arg(long)]
+        show_secrets: bool,
+    },
     /// Check the installation: config, data directory, database, inbox and outbox (connects
     /// to IMAP and SMTP when configured), templates, backups. One line per check, with a
     /// fix for each problem; exits non-zero when something is wrong.

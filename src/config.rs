@@ -259,6 +259,9 @@ impl Default for Smtp {
     }
 }
 
+/// What `castellan config` prints instead of a password (`--show-secrets` shows it).
+pub const HIDDEN: &str = "(hidden: castellan config --show-secrets)";
+
 /// Where the Debian package installs the configuration.
 pub const SYSTEM_CONFIG: &str = "/etc/castellan/castellan.yaml";
 /// The configuration of a checkout (the repository's own `config/`).
@@ -354,6 +357,23 @@ impl Config {
             }
         }
         files
+    }
+
+    /// This configuration with every password set replaced by [`HIDDEN`] (what `castellan
+    /// config` prints without `--show-secrets`): the IMAP and SMTP passwords and the
+    /// creators' password.
+    pub fn with_secrets_hidden(mut self) -> Config {
+        let hide = |s: &mut String| {
+            if !s.is_empty() {
+                *s = HIDDEN.into();
+            }
+        };
+        hide(&mut self.inbound.imap.password);
+        hide(&mut self.judge.creator_password);
+        if let Some(p) = &mut self.outbound.smtp.password {
+            hide(p);
+        }
+        self
     }
 
     pub fn database_path(&self) -> PathBuf {

@@ -87,13 +87,18 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
         });
     }
     let config = load_config(&cli, &source)?;
-    if !matches!(cli.command, Command::Config) {
+    if !matches!(cli.command, Command::Config { .. }) {
         tracing::info!(config = %source.path.display(), "{}", source.describe());
     }
     match cli.command {
-        Command::Config => {
+        Command::Config { show_secrets } => {
             // First, as a YAML comment: the output stays a configuration file.
             println!("# {}", source.describe());
+            let config = if show_secrets {
+                config
+            } else {
+                config.with_secrets_hidden()
+            };
             print!(
                 "{}",
                 serde_yaml::to_string(&config).map_err(|e| ShellError::Config {
@@ -552,7 +557,8 @@ fn write_export(
     })?;
     match file {
         Some(p) => {
-            std::fs::write(&p, text + "\n").map_err(|e| ShellError::io(&p, e))?;
+            castellan::transfer::write_private(&p, (text + "\n").as_bytes())
+                .map_err(|e| ShellError::io(&p, e))?;
             eprintln!(
                 "{what} written to {} (it holds {secret}: keep it private)",
                 p.display()

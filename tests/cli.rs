@@ -452,3 +452,58 @@ fn ingest_with_a_relay_that_never_answers_returns_and_keeps_the_reply() {
     );
     assert!(text.contains("no answer within"), "{text}");
 }
+
+/// Issue 34, point 9: `castellan config` hides the passwords unless `--show-secrets`.
+#[test]
+fn config_hides_the_passwords_unless_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("c.yaml");
+    std::fs::write(
+        &cfg,
+        "inbound:\n  imap: { user: judge, password: imap-pw-1 }\n\
+         outbound:\n  smtp: { user: judge, password: smtp-pw-2 }\n\
+         judge:\n  creator_password: creator-pw-3\n",
+    )
+    .unwrap();
+    let c = cfg.to_str().unwrap();
+    let out = castellan(&["--config", c, "config"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    for pw in ["imap-pw-1", "smtp-pw-2", "creator-pw-3"] {
+        assert!(!text.contains(pw), "{pw}: {text}");
+    }
+    assert_eq!(text.matches("--show-secrets").count(), 3, "{text}");
+    let shown = castellan(&["--config", c, "config", "--show-secrets"]);
+    let text = String::from_utf8_lossy(&shown.stdout);
+    for pw in ["imap-pw-1", "smtp-pw-2", "creator-pw-3"] {
+        assert!(text.contains(pw), "{pw}: {text}");
+    }
+}
+
+/// Issue 34, point 9: a backup and an export made by hand are 0600 whatever the umask
+/// (here 022, which would leave them readable by all).
+#[test]
+fn backups_and_exports_are_private_whatever_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display().to_string();
+    let bin = env!("CARGO_BIN_EXE_castellan");
+    let demo = Command::new(bin)
+        .args(["demo", "--max-mails", "30", "--dir", &d])
+        .output()
+        .unwrap();
+    assert!(demo.status.success(), "{demo:?}");
+    let script = format!(
+        "umask 022 && '{bin}' --config /dev/null --data-dir '{d}' backup '{d}/b.jsonl' && \
+         '{bin}' --config /dev/null --data-dir '{d}' game export castle-1 '{d}/e.json'"
+    );
+    let out = Command::new("sh").arg("-c").arg(&script).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    for f in ["b.jsonl", "e.json"] {
+        let mode = std::fs::metadata(dir.path().join(f))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "{f}: {mode:o}");
+    }
+}
