@@ -12,7 +12,10 @@ use castellan::error::{ShellError, EX_TEMPFAIL};
 
 fn main() -> ExitCode {
     castellan::pipe::end_quietly_on_broken_pipe();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return refused_command_line(e),
+    };
     if let Command::Ingest { file } = &cli.command {
         castellan::logging::init(cli.log_format, castellan::logging::LogTo::Syslog);
         return ingest_main(&cli, file);
@@ -343,13 +346,40 @@ fn ingest_main(cli: &Cli, file: &str) -> ExitCode {
     }
 }
 
-/// A failure of ours in `ingest`: logged in full, [`TEMPFAIL_NOTE`] printed, exit 75.
+/// A failure of ours in `ingest`: logged in full, [`TEMPFAIL_NOTE`] printed (and the
+/// detail too when stderr is a terminal: an operator at work, never an MTA), exit 75.
 fn deferred(detail: impl std::fmt::Display) -> ExitCode {
     tracing::error!(
         "ingest: {detail}; the message is deferred (exit 75): the MTA keeps it and tries again"
     );
+    use std::io::IsTerminal;
+    if std::io::stderr().is_terminal() {
+        eprintln!("castellan ingest: {detail}");
+    }
     eprintln!("{TEMPFAIL_NOTE}");
     ExitCode::from(EX_TEMPFAIL)
+}
+
+/// A command line clap refuses. For `ingest` it is the operator's mistake in the MTA's
+/// pipe (Postfix bounces on any exit status but 75 and 71): deferred as any failure of
+/// ours, the usage logged, not printed into a bounce. Any other command: clap's message
+/// and exit status.
+fn refused_command_line(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let shown = matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    );
+    if !shown && std::env::args().skip(1).any(|a| a == "ingest") {
+        castellan::logging::init(
+            castellan::logging::LogFormat::Text,
+            castellan::logging::LogTo::Syslog,
+        );
+        return deferred(format!("the command line: {}", e.render()).trim_end());
+    }
+    e.exit()
 }
 
 /// `ingest`: one message from an MTA's pipe (or a file): stored in the Maildir first,
