@@ -339,7 +339,10 @@ fn ingest_main(cli: &Cli, file: &str) -> ExitCode {
         std::process::exit(EX_TEMPFAIL.into());
     }));
     let source = ConfigSource::resolve(cli.config.as_deref());
-    tracing::info!(config = %source.path.display(), "ingest: {}", source.describe());
+    // Every line ingest logs names the configuration it read (a span's field), without a
+    // line of its own for each mail.
+    let _span = tracing::info_span!("ingest", config = %source.path.display()).entered();
+    tracing::debug!("{}", source.describe());
     match load_config(cli, &source).and_then(|c| ingest(c, file)) {
         Ok(code) => code,
         Err(e) => deferred(e),
