@@ -531,3 +531,52 @@ fn ingest_defers_on_a_command_line_it_refuses() {
     let other = castellan(&["--confgi", "x", "config"]);
     assert_eq!(other.status.code(), Some(2));
 }
+
+/// Issue 34, point 3: an IMAP server that accepts the connection and never answers no
+/// longer holds `serve --once`: the poll fails within `inbound.imap.timeout_seconds`.
+#[test]
+fn serve_once_with_an_imap_server_that_never_answers_returns() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for c in listener.incoming() {
+            held.push(c);
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("castellan.yaml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "data_dir: {}\ntemplates_dir: {}/crates/judge/templates\n\
+             inbound:\n  kind: imap\n  imap: {{ host: 127.0.0.1, port: {port}, tls: false, user: j, password: p, timeout_seconds: 1 }}\n",
+            dir.path().display(),
+            env!("CARGO_MANIFEST_DIR")
+        ),
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_castellan"))
+        .arg("--config")
+        .arg(&cfg)
+        .args(["serve", "--once"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A generous outer bound (10x the deadline), only so that a hang fails the test.
+    let give_up = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > give_up {
+            let _ = child.kill();
+            panic!("serve --once still hangs on a silent IMAP server after 10x its deadline");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        printed(&out).contains("no answer within"),
+        "{}",
+        printed(&out)
+    );
+}
