@@ -71,6 +71,11 @@ if ! out="$("$root/usr/bin/castellan" --config "$root/castellan.yaml" doctor 2>&
   die "castellan doctor on the packaged config found a problem"
 fi
 grep -q 'templates: 8 template(s) parse\|template(s) parse' <<<"$out" || die "doctor did not read the packaged templates: $out"
+# Every command says which configuration it read (issue 34): here the one CASTELLAN_CONFIG
+# names, as the package's /etc/castellan/castellan.yaml is found without it.
+said="$(CASTELLAN_CONFIG="$root/castellan.yaml" "$root/usr/bin/castellan" config)" || die "castellan config: $said"
+first="${said%%$'\n'*}"
+grep -qF "$root/castellan.yaml" <<<"$first" || die "castellan config does not name the file it read: $first"
 
 # The packaged units, beside the packaged binary, pass systemd-analyze verify (offline).
 mkdir -p "$root/usr/lib/systemd"

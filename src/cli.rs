@@ -11,9 +11,11 @@ use std::path::PathBuf;
     about = "A play-by-email judge for Castle Risk, Risk, Castrum and Castello"
 )]
 pub struct Cli {
-    /// Configuration file (every key optional; see docs/config.md).
-    #[arg(long, global = true, default_value = "config/castellan.yaml")]
-    pub config: PathBuf,
+    /// Configuration file (every key optional; see docs/config.md). Default:
+    /// CASTELLAN_CONFIG if set, else /etc/castellan/castellan.yaml when it exists, else
+    /// config/castellan.yaml (a checkout). `--config /dev/null`: the built-in defaults.
+    #[arg(long, global = true)]
+    pub config: Option<PathBuf>,
     /// Override the configuration's data_dir (database, Maildir inbox, file outbox).
     #[arg(long, global = true)]
     pub data_dir: Option<PathBuf>,
@@ -92,8 +94,13 @@ pub enum Command {
         #[arg(long)]
         retry: bool,
     },
-    /// Print the effective configuration (defaults merged with the file).
-    Config,
+    /// Print the effective configuration (defaults merged with the file), its passwords
+    /// hidden.
+    Config {
+        /// Print the passwords too (IMAP, SMTP, creator_password).
+        #[arg(long)]
+        show_secrets: bool,
+    },
     /// Check the installation: config, data directory, database, inbox and outbox (connects
     /// to IMAP and SMTP when configured), templates, backups. One line per check, with a
     /// fix for each problem; exits non-zero when something is wrong.

@@ -136,6 +136,9 @@ pub struct Imap {
     pub mailbox: String,
     /// Seconds between polls.
     pub poll_seconds: u64,
+    /// Seconds an IMAP connection (connect, TLS, login, select) and each later command may
+    /// take before the pass gives up and tries again at the next poll (issue 34).
+    pub timeout_seconds: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -177,6 +180,9 @@ pub struct Smtp {
     pub ca_file: Option<PathBuf>,
     pub user: Option<String>,
     pub password: Option<String>,
+    /// Seconds the whole SMTP session of one reply (connect, TLS, each command, the data)
+    /// may take; past it the reply stays in the outbox for a retry (issue 34).
+    pub timeout_seconds: u64,
 }
 
 impl Default for Config {
@@ -220,6 +226,7 @@ impl Default for Imap {
             password: String::new(),
             mailbox: "INBOX".into(),
             poll_seconds: 30,
+            timeout_seconds: 60,
         }
     }
 }
@@ -247,6 +254,74 @@ impl Default for Smtp {
             ca_file: None,
             user: None,
             password: None,
+            timeout_seconds: 60,
+        }
+    }
+}
+
+/// What `castellan config` prints instead of a password (`--show-secrets` shows it).
+pub const HIDDEN: &str = "(hidden: castellan config --show-secrets)";
+
+/// Where the Debian package installs the configuration.
+pub const SYSTEM_CONFIG: &str = "/etc/castellan/castellan.yaml";
+/// The configuration of a checkout (the repository's own `config/`).
+pub const CHECKOUT_CONFIG: &str = "config/castellan.yaml";
+
+/// Which configuration file a command reads, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigSource {
+    pub path: PathBuf,
+    /// `--config`, `CASTELLAN_CONFIG`, the package's file, or a checkout's.
+    pub from: &'static str,
+    /// Named by the operator (`--config`, `CASTELLAN_CONFIG`) or found: a missing file is
+    /// an error. Only the checkout's file may be missing (all defaults then).
+    pub must_exist: bool,
+}
+
+impl ConfigSource {
+    /// `--config FILE` if given, else `CASTELLAN_CONFIG` if set (not empty), else
+    /// /etc/castellan/castellan.yaml when it exists, else config/castellan.yaml (a
+    /// checkout; a missing one means "all defaults").
+    pub fn resolve(flag: Option<&Path>) -> ConfigSource {
+        Self::resolve_with(
+            flag,
+            std::env::var_os("CASTELLAN_CONFIG").as_deref(),
+            Path::new(SYSTEM_CONFIG).exists(),
+        )
+    }
+
+    /// [`ConfigSource::resolve`] with the environment and the system file given.
+    pub fn resolve_with(
+        flag: Option<&Path>,
+        env: Option<&std::ffi::OsStr>,
+        system_exists: bool,
+    ) -> ConfigSource {
+        let (path, from, must_exist) = match (flag, env.filter(|e| !e.is_empty())) {
+            (Some(p), _) => (p.to_path_buf(), "--config", true),
+            (None, Some(e)) => (PathBuf::from(e), "CASTELLAN_CONFIG", true),
+            (None, None) if system_exists => (PathBuf::from(SYSTEM_CONFIG), "the package's", true),
+            (None, None) => (PathBuf::from(CHECKOUT_CONFIG), "a checkout's", false),
+        };
+        ConfigSource {
+            path,
+            from,
+            must_exist,
+        }
+    }
+
+    /// The line a command prints first: which file it read (or that it runs on the
+    /// built-in defaults).
+    pub fn describe(&self) -> String {
+        if self.path == Path::new("/dev/null") {
+            format!("configuration: built-in defaults ({} /dev/null)", self.from)
+        } else if !self.must_exist && !self.path.exists() {
+            format!(
+                "configuration: built-in defaults ({} {} does not exist)",
+                self.from,
+                self.path.display()
+            )
+        } else {
+            format!("configuration: {} ({})", self.path.display(), self.from)
         }
     }
 }
@@ -282,6 +357,23 @@ impl Config {
             }
         }
         files
+    }
+
+    /// This configuration with every password set replaced by [`HIDDEN`] (what `castellan
+    /// config` prints without `--show-secrets`): the IMAP and SMTP passwords and the
+    /// creators' password.
+    pub fn with_secrets_hidden(mut self) -> Config {
+        let hide = |s: &mut String| {
+            if !s.is_empty() {
+                *s = HIDDEN.into();
+            }
+        };
+        hide(&mut self.inbound.imap.password);
+        hide(&mut self.judge.creator_password);
+        if let Some(p) = &mut self.outbound.smtp.password {
+            hide(p);
+        }
+        self
     }
 
     pub fn database_path(&self) -> PathBuf {
@@ -371,6 +463,32 @@ mod tests {
         assert_eq!(
             c.outbound.smtp.ca_file,
             Some(PathBuf::from("private-ca.pem"))
+        );
+    }
+
+    #[test]
+    fn the_config_is_the_flag_then_the_environment_then_etc_then_the_checkout() {
+        use std::ffi::OsStr;
+        let flag = Path::new("/srv/judge.yaml");
+        let env = OsStr::new("/opt/castellan.yaml");
+        let r = ConfigSource::resolve_with(Some(flag), Some(env), true);
+        assert_eq!((r.path.as_path(), r.must_exist), (flag, true));
+        let r = ConfigSource::resolve_with(None, Some(env), true);
+        assert_eq!((r.path.as_path(), r.must_exist), (Path::new(env), true));
+        let r = ConfigSource::resolve_with(None, Some(OsStr::new("")), true);
+        assert_eq!(
+            (r.path.as_path(), r.must_exist),
+            (Path::new(SYSTEM_CONFIG), true)
+        );
+        let r = ConfigSource::resolve_with(None, None, false);
+        assert_eq!(
+            (r.path.as_path(), r.must_exist),
+            (Path::new(CHECKOUT_CONFIG), false)
+        );
+        assert!(
+            r.describe().starts_with("configuration: "),
+            "{}",
+            r.describe()
         );
     }
 

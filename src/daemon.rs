@@ -20,9 +20,17 @@ pub async fn poll_imap(svc: &Service) -> Result<usize, ShellError> {
         server: format!("{}:{}", c.host, c.port),
         why: e.to_string(),
     };
-    let mut inbox = ImapInbox::connect(&c.host, c.port, &tls, &c.user, &c.password, &c.mailbox)
-        .await
-        .map_err(imap)?;
+    let mut inbox = ImapInbox::connect_within(
+        std::time::Duration::from_secs(c.timeout_seconds.max(1)),
+        &c.host,
+        c.port,
+        &tls,
+        &c.user,
+        &c.password,
+        &c.mailbox,
+    )
+    .await
+    .map_err(imap)?;
     let mut n = 0;
     for (uid, raw) in inbox.fetch_unseen().await.map_err(imap)? {
         if let Handled::Unreadable(why) = svc.handle_raw(&raw)? {

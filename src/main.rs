@@ -1,20 +1,26 @@
 //! The `castellan` binary: resolves flags against the configuration and calls the library.
 
 use castellan::cli::{key_value, CampaignCommand, Cli, Command, GameCommand};
-use castellan::config::Config;
+use castellan::config::{Config, ConfigSource};
 use castellan::service::{system_clock, Service};
 use castellan_judge::AdminCommand;
 use clap::Parser;
 use std::io::Read;
-use std::path::Path;
 use std::process::ExitCode;
 
 use castellan::error::{ShellError, EX_TEMPFAIL};
 
 fn main() -> ExitCode {
     castellan::pipe::end_quietly_on_broken_pipe();
-    let cli = Cli::parse();
-    castellan::logging::init(cli.log_format);
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return refused_command_line(e),
+    };
+    if let Command::Ingest { file } = &cli.command {
+        castellan::logging::init(cli.log_format, castellan::logging::LogTo::Syslog);
+        return ingest_main(&cli, file);
+    }
+    castellan::logging::init(cli.log_format, castellan::logging::LogTo::Stderr);
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
@@ -30,9 +36,8 @@ fn pairs(list: &[String], flag: &str) -> Result<Vec<(String, String)>, ShellErro
         .collect()
 }
 
-fn load_config(cli: &Cli) -> Result<Config, ShellError> {
-    let default_path = Path::new("config/castellan.yaml");
-    let mut c = Config::load(&cli.config, cli.config != default_path)?;
+fn load_config(cli: &Cli, source: &ConfigSource) -> Result<Config, ShellError> {
+    let mut c = Config::load(&source.path, source.must_exist)?;
     if let Some(d) = &cli.data_dir {
         c.data_dir = d.clone();
     }
@@ -70,15 +75,13 @@ fn admin(config: Config, cmd: AdminCommand) -> Result<ExitCode, ShellError> {
 }
 
 fn run(cli: Cli) -> Result<ExitCode, ShellError> {
+    let source = ConfigSource::resolve(cli.config.as_deref());
     if let Command::Doctor = cli.command {
         // Before load_config: a config that does not load is one of the doctor's findings.
-        let default_path = Path::new("config/castellan.yaml");
-        let checks = castellan::doctor::run(
-            &cli.config,
-            cli.config != default_path,
-            cli.data_dir.as_deref(),
-        );
+        let checks =
+            castellan::doctor::run(&source.path, source.must_exist, cli.data_dir.as_deref());
         let (text, healthy) = castellan::doctor::render(&checks);
+        println!("{}", source.describe());
         print!("{text}");
         return Ok(if healthy {
             ExitCode::SUCCESS
@@ -86,20 +89,30 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
             ExitCode::FAILURE
         });
     }
-    let config = load_config(&cli)?;
+    let config = load_config(&cli, &source)?;
+    if !matches!(cli.command, Command::Config { .. }) {
+        tracing::info!(config = %source.path.display(), "{}", source.describe());
+    }
     match cli.command {
-        Command::Config => {
+        Command::Config { show_secrets } => {
+            // First, as a YAML comment: the output stays a configuration file.
+            println!("# {}", source.describe());
+            let config = if show_secrets {
+                config
+            } else {
+                config.with_secrets_hidden()
+            };
             print!(
                 "{}",
                 serde_yaml::to_string(&config).map_err(|e| ShellError::Config {
-                    path: cli.config.clone(),
+                    path: source.path.clone(),
                     why: e.to_string(),
                 })?
             );
             Ok(ExitCode::SUCCESS)
         }
         Command::Serve { once } => serve(config, once),
-        Command::Ingest { file } => ingest(config, &file),
+        Command::Ingest { .. } => Ok(ExitCode::SUCCESS), // handled in main
         Command::Game(g) => game_command(config, g),
         Command::Campaign(c) => campaign_command(config, c),
         Command::Doctor => Ok(ExitCode::SUCCESS), // handled above
@@ -311,8 +324,69 @@ fn serve(config: Config, once: bool) -> Result<ExitCode, ShellError> {
     }
 }
 
+/// What `ingest` prints when it defers a message: the MTA may put it into a bounce, so it
+/// names no path, key or internal error (the log has them).
+const TEMPFAIL_NOTE: &str = "castellan: temporary failure, see the judge's log";
+
+/// `ingest` as an MTA's pipe runs it (issue 34): every failure of ours (configuration,
+/// permissions, store, journal, even a panic) exits 75 (EX_TEMPFAIL), so the MTA keeps the
+/// mail and tries again, and prints only [`TEMPFAIL_NOTE`]; the detail goes to the log
+/// (syslog, or `CASTELLAN_LOG_FILE`).
+fn ingest_main(cli: &Cli, file: &str) -> ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        tracing::error!("ingest: {info}");
+        eprintln!("{TEMPFAIL_NOTE}");
+        std::process::exit(EX_TEMPFAIL.into());
+    }));
+    let source = ConfigSource::resolve(cli.config.as_deref());
+    // Every line ingest logs names the configuration it read (a span's field), without a
+    // line of its own for each mail.
+    let _span = tracing::info_span!("ingest", config = %source.path.display()).entered();
+    tracing::debug!("{}", source.describe());
+    match load_config(cli, &source).and_then(|c| ingest(c, file)) {
+        Ok(code) => code,
+        Err(e) => deferred(e),
+    }
+}
+
+/// A failure of ours in `ingest`: logged in full, [`TEMPFAIL_NOTE`] printed (and the
+/// detail too when stderr is a terminal: an operator at work, never an MTA), exit 75.
+fn deferred(detail: impl std::fmt::Display) -> ExitCode {
+    tracing::error!(
+        "ingest: {detail}; the message is deferred (exit 75): the MTA keeps it and tries again"
+    );
+    use std::io::IsTerminal;
+    if std::io::stderr().is_terminal() {
+        eprintln!("castellan ingest: {detail}");
+    }
+    eprintln!("{TEMPFAIL_NOTE}");
+    ExitCode::from(EX_TEMPFAIL)
+}
+
+/// A command line clap refuses. For `ingest` it is the operator's mistake in the MTA's
+/// pipe (Postfix bounces on any exit status but 75 and 71): deferred as any failure of
+/// ours, the usage logged, not printed into a bounce. Any other command: clap's message
+/// and exit status.
+fn refused_command_line(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let shown = matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    );
+    if !shown && std::env::args().skip(1).any(|a| a == "ingest") {
+        castellan::logging::init(
+            castellan::logging::LogFormat::Text,
+            castellan::logging::LogTo::Syslog,
+        );
+        return deferred(format!("the command line: {}", e.render()).trim_end());
+    }
+    e.exit()
+}
+
 /// `ingest`: one message from an MTA's pipe (or a file): stored in the Maildir first,
-/// then handled if the database is free.
+/// then handled if the database is free. What it prints on a failure is in [`deferred`].
 fn ingest(config: Config, file: &str) -> Result<ExitCode, ShellError> {
     // At most `max_stored_bytes` + 1 bytes are read: a bigger message is never held whole
     // in memory nor stored (issue 30: 200 MB cost 420 MiB and was stored, twice for a
@@ -330,15 +404,11 @@ fn ingest(config: Config, file: &str) -> Result<ExitCode, ShellError> {
     } else {
         match std::fs::File::open(file) {
             Ok(f) => Box::new(f),
-            Err(e) => {
-                eprintln!("castellan ingest: cannot read {file}: {e}");
-                return Ok(ExitCode::from(EX_TEMPFAIL));
-            }
+            Err(e) => return Ok(deferred(format!("cannot read {file}: {e}"))),
         }
     };
     if let Err(e) = read(&mut *rest, &mut raw) {
-        eprintln!("castellan ingest: cannot read {file}: {e}");
-        return Ok(ExitCode::from(EX_TEMPFAIL));
+        return Ok(deferred(format!("cannot read {file}: {e}")));
     }
     if raw.len() > limit {
         return Ok(refuse_oversized(&raw, &mut *rest, limit));
@@ -349,16 +419,17 @@ fn ingest(config: Config, file: &str) -> Result<ExitCode, ShellError> {
     let inbox = match castellan_mail::Maildir::open(config.inbox_path()) {
         Ok(m) => m,
         Err(e) => {
-            eprintln!(
-                "castellan ingest: inbox {}: {e}",
+            return Ok(deferred(format!(
+                "inbox {}: {e}",
                 config.inbox_path().display()
-            );
-            return Ok(ExitCode::from(EX_TEMPFAIL));
+            )))
         }
     };
     if let Err(e) = inbox.deliver(&raw) {
-        eprintln!("castellan ingest: cannot store the message: {e}");
-        return Ok(ExitCode::from(EX_TEMPFAIL));
+        return Ok(deferred(format!(
+            "cannot store the message in {}: {e}",
+            config.inbox_path().display()
+        )));
     }
     // Another `ingest` may hold the database for a moment: wait for it (it takes this
     // message too if it lists the inbox again first). A running `serve` holds it for
@@ -367,28 +438,34 @@ fn ingest(config: Config, file: &str) -> Result<ExitCode, ShellError> {
     let svc = match Service::open_waiting(config, system_clock(), patience) {
         Ok(svc) => svc,
         Err(ShellError::Store(e)) if castellan::store::SledStore::is_busy_error(&e) => {
+            tracing::info!("ingest: stored in the inbox; the database is not free ({e})");
             println!(
-                "stored in the inbox; the database is not free ({e}): `castellan serve` takes it on its next pass"
+                "stored in the inbox; the database is not free: `castellan serve` takes it on its next pass"
             );
             return Ok(ExitCode::SUCCESS);
         }
-        Err(e) => {
-            // Damaged, gone back in time, or a full disk: the MTA keeps the mail and
-            // tries again (the copy in the inbox is recognised, not applied twice).
-            eprintln!("castellan ingest: {e}");
-            return Ok(ExitCode::from(EX_TEMPFAIL));
-        }
+        // Damaged, gone back in time, or a full disk: the MTA keeps the mail and
+        // tries again (the copy in the inbox is recognised, not applied twice).
+        Err(e) => return Ok(deferred(e)),
     };
     let n = match svc.process_maildir() {
         Ok(n) => n,
-        Err(e) => {
-            eprintln!("castellan ingest: the message is kept in the inbox: {e}");
-            return Ok(ExitCode::from(EX_TEMPFAIL));
-        }
+        Err(e) => return Ok(deferred(format!("the message is kept in the inbox: {e}"))),
     };
+    // The mail is taken: whatever happens to the sending now, the replies wait in the
+    // outbox for the next try (exit 0, or the MTA would deliver the mail again).
     let transport = svc.transport();
-    let (sent, _) = runtime()?.block_on(svc.drain_outbox(&transport))?;
-    println!("handled {n} message(s), sent {sent} mail(s)");
+    match runtime().and_then(|rt| rt.block_on(svc.drain_outbox(&transport))) {
+        Ok((sent, 0)) => println!("handled {n} message(s), sent {sent} mail(s)"),
+        Ok((sent, failed)) => {
+            tracing::warn!("ingest: {failed} repl(ies) not sent now, kept in the outbox for retry");
+            println!("handled {n} message(s), sent {sent} mail(s), {failed} kept for retry")
+        }
+        Err(e) => {
+            tracing::error!("ingest: the replies wait in the outbox: {e}");
+            println!("handled {n} message(s); the replies wait in the outbox")
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -513,7 +590,8 @@ fn write_export(
     })?;
     match file {
         Some(p) => {
-            std::fs::write(&p, text + "\n").map_err(|e| ShellError::io(&p, e))?;
+            castellan::transfer::write_private(&p, (text + "\n").as_bytes())
+                .map_err(|e| ShellError::io(&p, e))?;
             eprintln!(
                 "{what} written to {} (it holds {secret}: keep it private)",
                 p.display()

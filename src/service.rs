@@ -572,6 +572,7 @@ impl Service {
                     user: o.smtp.user.clone(),
                     password: o.smtp.password.clone(),
                     ca_file: o.smtp.ca_file.clone(),
+                    timeout: std::time::Duration::from_secs(o.smtp.timeout_seconds.max(1)),
                 }
             }
         }

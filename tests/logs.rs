@@ -20,9 +20,16 @@ fn serve_logs(format: &str) -> Vec<String> {
         .unwrap();
     let mut err = BufReader::new(child.stderr.take().unwrap());
     let mut lines = Vec::new();
-    let mut first = String::new();
-    err.read_line(&mut first).unwrap();
-    lines.push(first.trim_end().to_string());
+    // The line naming the configuration read comes first (issue 34), before the daemon's
+    // start: read on to the start, so that the signal finds its handler in place.
+    loop {
+        let mut line = String::new();
+        err.read_line(&mut line).unwrap();
+        lines.push(line.trim_end().to_string());
+        if line.is_empty() || !line.contains("configuration: ") {
+            break;
+        }
+    }
     let _ = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status();
@@ -44,7 +51,9 @@ fn json_logs_are_one_object_a_line() {
         assert_eq!(v["level"], "INFO", "{l}");
         assert!(v["fields"]["message"].is_string(), "{l}");
     }
-    assert!(lines[0].contains("castellan serving"), "{lines:?}");
+    // First the configuration read (issue 34), then the start.
+    assert!(lines[0].contains("configuration: "), "{lines:?}");
+    assert!(lines[1].contains("castellan serving"), "{lines:?}");
     assert!(
         lines.iter().any(|l| l.contains("SIGTERM: stopping")),
         "{lines:?}"
@@ -54,8 +63,9 @@ fn json_logs_are_one_object_a_line() {
 #[test]
 fn text_logs_stay_the_default() {
     let lines = serve_logs("text");
-    assert!(lines[0].contains("INFO") && lines[0].contains("castellan serving"));
-    assert!(serde_json::from_str::<serde_json::Value>(&lines[0]).is_err());
+    assert!(lines[0].contains("INFO") && lines[0].contains("configuration: "));
+    assert!(lines[1].contains("INFO") && lines[1].contains("castellan serving"));
+    assert!(serde_json::from_str::<serde_json::Value>(&lines[1]).is_err());
     let bad = Command::new(env!("CARGO_BIN_EXE_castellan"))
         .args(["--log-format", "xml", "config"])
         .output()

@@ -136,6 +136,8 @@ impl AsyncWrite for ImapStream {
 pub struct ImapInbox {
     session: Option<Session<ImapStream>>,
     mailbox: String,
+    /// How long each command may take ([`ImapInbox::connect_within`]).
+    deadline: Duration,
 }
 
 impl fmt::Debug for ImapInbox {
@@ -147,16 +149,18 @@ impl fmt::Debug for ImapInbox {
     }
 }
 
-const NETWORK_TIMEOUT: Duration = Duration::from_secs(60);
+/// The deadline of [`ImapInbox::connect`].
+pub const NETWORK_TIMEOUT: Duration = Duration::from_secs(60);
 
 async fn timed<T>(
+    deadline: Duration,
     what: &str,
     fut: impl std::future::Future<Output = Result<T, ImapError>>,
 ) -> Result<T, ImapError> {
-    match tokio::time::timeout(NETWORK_TIMEOUT, fut).await {
+    match tokio::time::timeout(deadline, fut).await {
         Ok(r) => r,
         Err(_) => Err(ImapError::Protocol(format!(
-            "{what}: no answer within {NETWORK_TIMEOUT:?}"
+            "{what}: no answer within {deadline:?}"
         ))),
     }
 }
@@ -184,12 +188,46 @@ impl ImapInbox {
         password: &str,
         mailbox: &str,
     ) -> Result<ImapInbox, ImapError> {
+        Self::connect_within(NETWORK_TIMEOUT, host, port, tls, user, password, mailbox).await
+    }
+
+    /// [`ImapInbox::connect`] with the whole connection (connect, TLS, greeting, login,
+    /// select) under `deadline`, and each later command too: a server that accepts and
+    /// never answers is an error after it, not a hang (issue 34).
+    pub async fn connect_within(
+        deadline: Duration,
+        host: &str,
+        port: u16,
+        tls: &ImapTls,
+        user: &str,
+        password: &str,
+        mailbox: &str,
+    ) -> Result<ImapInbox, ImapError> {
+        let mut inbox = timed(
+            deadline,
+            &format!("IMAP {host}:{port}: connection"),
+            Self::open(deadline, host, port, tls, user, password, mailbox),
+        )
+        .await?;
+        inbox.deadline = deadline;
+        Ok(inbox)
+    }
+
+    async fn open(
+        deadline: Duration,
+        host: &str,
+        port: u16,
+        tls: &ImapTls,
+        user: &str,
+        password: &str,
+        mailbox: &str,
+    ) -> Result<ImapInbox, ImapError> {
         let addr = format!("{host}:{port}");
         let connector = match tls {
             ImapTls::None => None,
             ImapTls::Tls { ca_file } => Some(tls_connector(host, ca_file.as_deref())?),
         };
-        let tcp = timed("connect", async {
+        let tcp = timed(deadline, "connect", async {
             TcpStream::connect((host, port))
                 .await
                 .map_err(|e| ImapError::Connect(addr.clone(), e))
@@ -198,7 +236,7 @@ impl ImapInbox {
         let stream = if let Some(connector) = connector {
             let name = rustls::pki_types::ServerName::try_from(host.to_string())
                 .map_err(|e| ImapError::Tls(host.to_string(), e.to_string()))?;
-            let s = timed("TLS handshake", async {
+            let s = timed(deadline, "TLS handshake", async {
                 connector
                     .connect(name, tcp)
                     .await
@@ -213,7 +251,7 @@ impl ImapInbox {
             ImapStream::Plain(tcp)
         };
         let mut client = async_imap::Client::new(stream);
-        timed("greeting", async {
+        timed(deadline, "greeting", async {
             client
                 .read_response()
                 .await
@@ -221,14 +259,14 @@ impl ImapInbox {
                 .ok_or_else(|| ImapError::Protocol("connection closed before the greeting".into()))
         })
         .await?;
-        let mut session = timed("login", async {
+        let mut session = timed(deadline, "login", async {
             client
                 .login(user, password)
                 .await
                 .map_err(|(e, _)| ImapError::Login(user.to_string(), e.to_string()))
         })
         .await?;
-        timed("select", async {
+        timed(deadline, "select", async {
             session
                 .select(mailbox)
                 .await
@@ -238,6 +276,7 @@ impl ImapInbox {
         Ok(ImapInbox {
             session: Some(session),
             mailbox: mailbox.to_string(),
+            deadline,
         })
     }
 
@@ -248,8 +287,9 @@ impl ImapInbox {
     /// Every unseen message, by UID in increasing order, with its raw bytes. Sets no flag
     /// (`UID SEARCH UNSEEN`, then `UID FETCH … BODY.PEEK[]`).
     pub async fn fetch_unseen(&mut self) -> Result<Vec<(u32, Vec<u8>)>, ImapError> {
+        let deadline = self.deadline;
         let session = self.session()?;
-        timed("fetch", async move {
+        timed(deadline, "fetch", async move {
             // a NOOP first so the server reports mail that arrived since SELECT
             session.noop().await?;
             let mut uids: Vec<u32> = session.uid_search("UNSEEN").await?.into_iter().collect();
@@ -281,8 +321,9 @@ impl ImapInbox {
 
     /// Flags one message `\Seen` (call only after the judge has committed it).
     pub async fn mark_seen(&mut self, uid: u32) -> Result<(), ImapError> {
+        let deadline = self.deadline;
         let session = self.session()?;
-        timed("store", async move {
+        timed(deadline, "store", async move {
             let _: Vec<_> = session
                 .uid_store(uid.to_string(), "+FLAGS (\\Seen)")
                 .await?
@@ -295,8 +336,9 @@ impl ImapInbox {
 
     /// The flags of one message, as the server states them (`\Seen`, `\Recent`, …).
     pub async fn flags(&mut self, uid: u32) -> Result<Vec<String>, ImapError> {
+        let deadline = self.deadline;
         let session = self.session()?;
-        timed("fetch flags", async move {
+        timed(deadline, "fetch flags", async move {
             let fetches: Vec<_> = session
                 .uid_fetch(uid.to_string(), "(UID FLAGS)")
                 .await?
@@ -316,11 +358,14 @@ impl ImapInbox {
     pub async fn idle_wait(&mut self, timeout: Duration) -> Result<bool, ImapError> {
         let session = self.session.take().ok_or(ImapError::Closed)?;
         let mut handle = session.idle();
-        handle.init().await?;
+        timed(self.deadline, "IDLE", async { Ok(handle.init().await?) }).await?;
         let (wait, _stop) = handle.wait_with_timeout(timeout);
         let result = wait.await;
         let news = matches!(result, Ok(IdleResponse::NewData(_)));
-        let session = timed("IDLE done", async { Ok(handle.done().await?) }).await?;
+        let session = timed(self.deadline, "IDLE done", async {
+            Ok(handle.done().await?)
+        })
+        .await?;
         self.session = Some(session);
         result?;
         Ok(news)
@@ -329,8 +374,50 @@ impl ImapInbox {
     /// Logs out and closes the connection.
     pub async fn logout(mut self) -> Result<(), ImapError> {
         if let Some(mut s) = self.session.take() {
-            timed("logout", async move { Ok(s.logout().await?) }).await?;
+            timed(
+                self.deadline,
+                "logout",
+                async move { Ok(s.logout().await?) },
+            )
+            .await?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 34: a server that accepts the connection and never sends its greeting is an
+    /// error within the connection's deadline, not a hang.
+    #[tokio::test]
+    async fn a_server_that_never_answers_times_out_within_the_deadline() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            let mut held = Vec::new();
+            for c in listener.incoming() {
+                held.push(c);
+            }
+        });
+        let deadline = Duration::from_millis(500);
+        // a generous outer bound, only so that a hang fails instead of stalling CI
+        let r = tokio::time::timeout(
+            deadline * 10,
+            ImapInbox::connect_within(
+                deadline,
+                "127.0.0.1",
+                port,
+                &ImapTls::None,
+                "judge",
+                "secret",
+                "INBOX",
+            ),
+        )
+        .await
+        .expect("connect did not return within 10x its deadline");
+        let e = r.unwrap_err().to_string();
+        assert!(e.contains("no answer within"), "{e}");
     }
 }

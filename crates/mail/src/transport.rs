@@ -33,6 +33,11 @@ pub enum Transport {
     /// to one of the webpki roots or, when `ca_file` is given, to one of the certificates of
     /// that PEM file (a private CA, or the server's own self-signed certificate); `ca_file`
     /// is read at each connection and ignored without TLS.
+    ///
+    /// `timeout` bounds the whole session of each mail (connect, TLS, every command, the
+    /// data): a relay that accepts the connection and never answers fails the mail with a
+    /// transient error after it (lettre's own timeout covers the connect only: lettre
+    /// issue 1027), and the rest of the batch fails at once (issue 34).
     Smtp {
         host: String,
         port: u16,
@@ -40,6 +45,7 @@ pub enum Transport {
         user: Option<String>,
         password: Option<String>,
         ca_file: Option<PathBuf>,
+        timeout: Duration,
     },
     /// A sendmail-compatible command (`/usr/sbin/sendmail`), given the message on stdin.
     Sendmail { command: PathBuf },
@@ -137,6 +143,7 @@ impl Transport {
         Mailer {
             transport: self,
             smtp: None,
+            smtp_down: None,
             staged: Vec::new(),
             adopted: Vec::new(),
             writing: std::collections::VecDeque::new(),
@@ -152,6 +159,7 @@ impl Transport {
             user,
             password,
             ca_file,
+            timeout,
         } = self
         else {
             return Ok(None);
@@ -166,7 +174,7 @@ impl Transport {
         let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(host.as_str())
             .port(*port)
             .tls(tls)
-            .timeout(Some(Duration::from_secs(60)));
+            .timeout(Some(*timeout));
         if let Some(user) = user {
             builder = builder.credentials(Credentials::new(
                 user.clone(),
@@ -186,6 +194,9 @@ impl Transport {
 pub struct Mailer<'a> {
     transport: &'a Transport,
     smtp: Option<AsyncSmtpTransport<Tokio1Executor>>,
+    /// SMTP: the relay did not answer within the deadline; the rest of the batch fails at
+    /// once with this error instead of waiting the deadline again for each mail.
+    smtp_down: Option<SendError>,
     /// File transport: (temporary file, its final name) written but not yet durable.
     staged: Vec<Staged>,
     /// File transport: files written ahead and made durable already ([`Mailer::adopt`]).
@@ -356,31 +367,48 @@ impl Mailer<'_> {
         match self.transport {
             // Rendered and written in the background above.
             Transport::File { .. } => Ok(()),
-            Transport::Smtp { host, port, .. } => {
+            Transport::Smtp {
+                host,
+                port,
+                timeout,
+                ..
+            } => {
                 let envelope = envelope(mail)?;
+                if let Some(e) = &self.smtp_down {
+                    return Err(e.clone());
+                }
                 if self.smtp.is_none() {
                     self.smtp = self.transport.smtp_transport()?;
                 }
                 let Some(transport) = &self.smtp else {
                     return Err(SendError::Permanent("not an SMTP transport".into()));
                 };
-                transport
-                    .send_raw(&envelope, &bytes)
-                    .await
-                    .map(|_| ())
-                    .map_err(|e| {
-                        // an untrusted certificate will not fix itself: park the mail
-                        // (and say why) rather than retry it for hours
-                        if let Some(why) = certificate_error(&e) {
-                            SendError::Permanent(format!(
-                                "SMTP {host}:{port}: {CERTIFICATE_REFUSED} ({why}); {CERTIFICATE_HINT}"
-                            ))
-                        } else if e.is_permanent() {
-                            SendError::Permanent(format!("SMTP {host}:{port}: {e}"))
-                        } else {
-                            SendError::Transient(format!("SMTP {host}:{port}: {e}"))
-                        }
-                    })
+                let Ok(sent) =
+                    tokio::time::timeout(*timeout, transport.send_raw(&envelope, &bytes)).await
+                else {
+                    // The session is in an unknown state: its connection is dropped with
+                    // the transport, and the batch ends here.
+                    self.smtp = None;
+                    let e = SendError::Transient(format!(
+                        "SMTP {host}:{port}: no answer within {} s (outbound.smtp.timeout_seconds)",
+                        timeout.as_secs_f64()
+                    ));
+                    self.smtp_down = Some(e.clone());
+                    return Err(e);
+                };
+                sent.map(|_| ()).map_err(|e| {
+                    // an untrusted certificate will not fix itself: park the mail
+                    // (and say why) rather than retry it for hours
+                    if let Some(why) = certificate_error(&e) {
+                        SendError::Permanent(format!(
+                            "SMTP {host}:{port}: {CERTIFICATE_REFUSED} ({why}); {CERTIFICATE_HINT}"
+                        ))
+                    } else if e.is_permanent() {
+                        SendError::Permanent(format!("SMTP {host}:{port}: {e}"))
+                    } else {
+                        SendError::Transient(format!("SMTP {host}:{port}: {e}"))
+                    }
+                })
             }
             Transport::Sendmail { command } => {
                 let envelope = envelope(mail)?;
@@ -555,8 +583,51 @@ mod tests {
             user: None,
             password: None,
             ca_file: None,
+            timeout: Duration::from_secs(60),
         };
         let e = t.send(&mail("alice@example.org"), 0).await.unwrap_err();
+        assert!(e.is_transient(), "{e}");
+    }
+
+    /// Issue 34: a relay that accepts the connection and never says a word (lettre issue
+    /// 1027: its timeout covers the connect only) fails the mail, transiently, within the
+    /// session's deadline; the rest of the batch fails at once.
+    #[tokio::test]
+    async fn a_relay_that_never_answers_times_out_within_the_deadline() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        // accept and hold every connection, silent
+        std::thread::spawn(move || {
+            let mut held = Vec::new();
+            for c in listener.incoming() {
+                held.push(c);
+            }
+        });
+        let deadline = Duration::from_millis(500);
+        let t = Transport::Smtp {
+            host: "127.0.0.1".into(),
+            port,
+            security: SmtpSecurity::None,
+            user: None,
+            password: None,
+            ca_file: None,
+            timeout: deadline,
+        };
+        // a generous outer bound, only so that a hang fails instead of stalling CI
+        let outer = deadline * 10;
+        let mut mailer = t.mailer();
+        let e = tokio::time::timeout(outer, mailer.send(&mail("alice@example.org"), 0))
+            .await
+            .expect("send did not return within 10x its deadline")
+            .unwrap_err();
+        assert!(
+            e.is_transient() && e.to_string().contains("no answer"),
+            "{e}"
+        );
+        let e = tokio::time::timeout(outer, mailer.send(&mail("bob@example.org"), 0))
+            .await
+            .expect("the second send did not return")
+            .unwrap_err();
         assert!(e.is_transient(), "{e}");
     }
 
@@ -582,6 +653,7 @@ mod tests {
                 user: None,
                 password: None,
                 ca_file: Some(ca_file.clone()),
+                timeout: Duration::from_secs(60),
             };
             let e = t.send(&mail("alice@example.org"), 0).await.unwrap_err();
             assert!(!e.is_transient(), "{e}");

@@ -93,6 +93,7 @@ impl Servers {
             user: None,
             password: None,
             ca_file: None,
+            timeout: std::time::Duration::from_secs(60),
         }
     }
 
@@ -110,6 +111,7 @@ impl Servers {
             user: None,
             password: None,
             ca_file,
+            timeout: std::time::Duration::from_secs(60),
         }
     }
 
@@ -358,6 +360,7 @@ async fn wrong_password_and_unreachable_server_are_errors() {
         user: None,
         password: None,
         ca_file: None,
+        timeout: std::time::Duration::from_secs(60),
     };
     let err = down.send(&orders_mail(), 0).await.unwrap_err();
     assert!(err.is_transient(), "{err}");
@@ -453,6 +456,7 @@ async fn smtp_starttls_trusting_the_ca_file_delivers() {
         user: None,
         password: None,
         ca_file: None,
+        timeout: std::time::Duration::from_secs(60),
     };
     let err = plain_on_tls_port.send(&orders_mail(), 0).await.unwrap_err();
     assert!(
