@@ -229,10 +229,10 @@ pub const MAX_NAME_INPUT_BYTES: usize = 1024;
 const DECODE_ROUNDS: usize = 4;
 
 /// `text` with its RFC 2047 encoded words (`=?utf-8?b?…?=`, `=?iso-8859-1?q?…?=`)
-/// decoded, over and over (a word may hide another) up to [`DECODE_ROUNDS`]; `None` when
+/// decoded, over and over (a word may hide another) up to `DECODE_ROUNDS` (4) times; `None` when
 /// one cannot be decoded (a charset other than UTF-8, US-ASCII or ISO-8859-1, bad
 /// base64) or one is still there after them, or the text is over
-/// [`MAX_NAME_INPUT_BYTES`] (so decoding stays cheap): such a text is never stored as a name,
+/// `MAX_NAME_INPUT_BYTES` (1,024; so decoding stays cheap): such a text is never stored as a name,
 /// where a reader's mail program would decode it in a subject.
 pub fn decode_encoded_words(text: &str) -> Option<String> {
     if text.len() > MAX_NAME_INPUT_BYTES {
