@@ -366,3 +366,59 @@ fn argon2id_hash(pw: &str) -> String {
         hex::encode(out)
     )
 }
+
+/// Issue 30, point 3: "30 forged mails an hour keep a seat mute until its deadline
+/// passes." A forger who locks both the seat's password (10 wrong ones) and its address's
+/// tokens (20 wrong ones) cannot mute the seat: the player's reply with the token in its
+/// subject and the password in its first line is judged, whatever is locked; the token and
+/// the password together are about 70 bits, which no rate of mail can guess. The notices
+/// say how.
+#[test]
+fn a_forger_who_locks_password_and_tokens_cannot_mute_the_seat() {
+    let mut w = World::new(judge());
+    let created = started(&mut w);
+    let (pw, token) = creds(&created, ANNA);
+    let mut notices = Vec::new();
+    for i in 0..12 {
+        let m = w.inbound(ANNA, "orders", &format!("GAME race-1 guess{i}\nADD 1"));
+        notices.extend(handle(&mut w, &m).outbox);
+    }
+    for i in 0..12 {
+        // Two guesses a mail: the subject's and a plus-address's.
+        let m = mail_to(
+            &mut w,
+            ANNA,
+            &format!("judge+g{i:04}b@example.org"),
+            &format!("[race-1 #g{i:04}a] orders"),
+            "ADD 1",
+        );
+        notices.extend(handle(&mut w, &m).outbox);
+    }
+    assert!(w.game("race-1").table == started_table(), "nothing applied");
+    // Each alone is locked now.
+    let out = w.send(ANNA, "orders", &format!("GAME race-1 {pw}\nADD 1"));
+    assert!(
+        !reply_to(&out, ANNA).body.contains("applied"),
+        "password alone"
+    );
+    let out = w.send(ANNA, &format!("[race-1 #{token}] orders"), "ADD 1");
+    assert!(
+        !reply_to(&out, ANNA).body.contains("applied"),
+        "token alone"
+    );
+    // Together, as the notices say: judged.
+    let to_anna: Vec<&Outbound> = notices.iter().filter(|m| m.to == ANNA).collect();
+    assert!(
+        to_anna
+            .iter()
+            .any(|m| m.body.contains("GAME race-1 yourpassword") && m.body.contains("always")),
+        "{to_anna:#?}"
+    );
+    let out = w.send(
+        ANNA,
+        &format!("Re: [race-1 #{token}] orders"),
+        &format!("GAME race-1 {pw}\nADD 2"),
+    );
+    let b = &reply_to(&out, ANNA).body;
+    assert!(b.contains("1 order line(s) applied"), "{b}");
+}
