@@ -385,7 +385,7 @@ pub fn normalise_name(name: &str, stripped: impl Fn(char) -> bool) -> Option<Str
 /// The keys under which two names read alike (Unicode TR 39 confusable skeletons): the
 /// skeleton of the name in lower case (`Bob`, `BOB`, `bob`), and the lower-cased skeleton
 /// of its skeleton (`Воb` in Cyrillic, `Βob` in Greek: `Bob`, then `bob`).
-fn name_keys(name: &str) -> [String; 2] {
+pub(crate) fn name_keys(name: &str) -> [String; 2] {
     let lower: String = unicode_security::skeleton(&name.to_lowercase()).collect();
     let skeleton: String = unicode_security::skeleton(name).collect();
     let upper_first: String = unicode_security::skeleton(&skeleton.to_lowercase()).collect();

@@ -392,6 +392,15 @@ impl Run<'_> {
             };
             match lower(k).replace('_', "-").as_str() {
                 "players" | "player" | "joueurs" => {
+                    // The names' look-alike keys and the addresses seen so far, so a long
+                    // list costs one skeleton a name, not one a pair (issue 30).
+                    let mut keys: std::collections::HashSet<String> = t
+                        .players
+                        .iter()
+                        .flat_map(|(pn, _)| crate::ident::name_keys(pn))
+                        .collect();
+                    let mut addresses: std::collections::HashSet<String> =
+                        t.players.iter().map(|(_, a)| a.clone()).collect();
                     for p in v.split(',').filter(|p| !p.trim().is_empty()) {
                         let address =
                             |a: &str| crate::ident::canonical_address(a).unwrap_or_default();
@@ -405,13 +414,17 @@ impl Run<'_> {
                         };
                         let ok = addr.contains('@') && !n.is_empty();
                         let name = crate::limits::clean_name(&n).ok().filter(|_| ok);
-                        match name {
-                            Some(n)
-                                if !t.players.iter().any(|(pn, a)| {
-                                    *a == addr || crate::ident::names_alike(pn, &n)
-                                }) =>
-                            {
-                                t.players.push((n, addr))
+                        let fresh = |n: &str| {
+                            let k = crate::ident::name_keys(n);
+                            (!addresses.contains(&addr) && !k.iter().any(|k| keys.contains(k)))
+                                .then_some(k)
+                        };
+                        match name.as_deref().and_then(|n| fresh(n).map(|k| (n, k))) {
+                            Some((n, k)) => {
+                                // Two names read alike when either key is the same.
+                                keys.extend(k);
+                                addresses.insert(addr.clone());
+                                t.players.push((n.to_string(), addr))
                             }
                             _ => {
                                 return Err(CampaignError::BadPlayer {
