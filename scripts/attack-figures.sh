@@ -10,9 +10,9 @@
 #     to addresses that never wrote to the judge, games stored;
 #   * one stranger mail with a 64 KB tournament line: the same;
 #   * a flood of 2,000 mails forged from a seated player's address, each with two wrong
-#     tokens in its subject (then the real player's mail with its real token): CPU, peak
-#     RSS, how many of the flood were judged (answered), and whether the real player's
-#     mail was still accepted.
+#     tokens in its subject (then the real player's mail with her real token alone, and
+#     with her token and password): CPU, peak RSS, how many of the flood were answered,
+#     and whether the real player's mails were accepted.
 # Figures only: nothing here asserts a time (docs/security.md gives the bounds and tests).
 set -euo pipefail
 
@@ -79,6 +79,7 @@ D="$WORK/flood"
     --player Alice=alice@castellan.test --player Bob=bob@castellan.test >/dev/null 2>&1 || true
 GAME=$("$BIN" --config /dev/null --data-dir "$D" game list 2>/dev/null | grep -o -E '^castle-[0-9]+' | head -1)
 TOKEN=$(grep -l -i '^To:.*alice' "$D"/mail/outbox/*.eml | head -1 | xargs grep -h -i -m1 '^Subject:' | sed -E 's/.*#([a-z0-9]+)\].*/\1/')
+PASSWORD=$(grep -l -i '^To:.*alice' "$D"/mail/outbox/*.eml | xargs grep -h -m1 '^Your password:' | head -1 | sed -E 's/^Your password: *([^ \r]+).*/\1/')
 rm -rf "$D/mail/outbox"
 mkdir -p "$D/mail/inbox/new"
 echo "STATUS" >"$WORK/body"
@@ -92,7 +93,17 @@ rss=$((rss / 1024))
 cpu=$(echo "$user + $sys" | bc)
 answered=$(to_lines "$D" | grep -i -c alice || true)
 rm -rf "$D/mail/outbox"
+# The real player after the flood: her token alone (locked by the guesses from her
+# address), then her token with her password (judged whatever is locked).
+answered_ok() {
+    grep -l -i '^To:.*alice' "$D"/mail/outbox/*.eml 2>/dev/null | xargs -r grep -L -e 'Too many mails' -e 'not checked' -e 'refused' | wc -l || true
+}
 mail "alice@castellan.test" "Re: [$GAME #$TOKEN] report" "$WORK/body" real >"$WORK/real.eml"
 "$BIN" --config /dev/null --data-dir "$D" ingest "$WORK/real.eml" >/dev/null 2>&1 || true
-real=$(grep -l -i '^To:.*alice' "$D"/mail/outbox/*.eml 2>/dev/null | xargs -r grep -L 'Too many mails' | wc -l || true)
-echo "2,000-mail forged flood (token $TOKEN of $GAME): cpu ${cpu}s, peak RSS ${rss} MiB, flood mails answered $answered, real player's mail answered without refusal: $real"
+alone=$(answered_ok)
+rm -rf "$D/mail/outbox"
+printf 'GAME %s %s\nSTATUS\n' "$GAME" "$PASSWORD" >"$WORK/body2"
+mail "alice@castellan.test" "Re: [$GAME #$TOKEN] report" "$WORK/body2" real2 >"$WORK/real2.eml"
+"$BIN" --config /dev/null --data-dir "$D" ingest "$WORK/real2.eml" >/dev/null 2>&1 || true
+both=$(answered_ok)
+echo "2,000-mail forged flood (token $TOKEN of $GAME): cpu ${cpu}s, peak RSS ${rss} MiB, flood mails answered $answered; then the real player's mail answered without refusal: token alone $alone, token and password $both"
