@@ -186,6 +186,24 @@ impl Judge {
         ));
         let mut run = Run::new(self, store, env, key.clone());
         run.thread = thread.clone();
+        // A mail over its allowance: what it did is dropped, but for the failed tries it
+        // counted (and the notices of a lock they brought); its writer is warned once an
+        // hour, in a subject that carries the writer's own token.
+        let over_the_limit = |run: Run<'_>, warn: bool, changes: &mut Changes| {
+            let kept = run.keep_counters();
+            let mut run = Run::new(self, store, env, key.clone());
+            run.thread = thread.clone();
+            run.restore_counters(kept);
+            if warn {
+                let lang = run.writer_lang(&from);
+                run.answer(lang, "intake", &IntakeAnswer::TooManyMails { limit });
+                let subject = run.unread_subject(&from, &reply_subject);
+                run.reply(&from, &subject);
+            }
+            run.only_those_who_asked(Some(&from))?;
+            run.finish_into(changes);
+            Ok::<(), StoreError>(())
+        };
         if let Some(r) = self.trusted_results(mail) {
             let said = format!(
                 "spf={} dkim={} dmarc={}",
@@ -235,18 +253,7 @@ impl Judge {
                     "ignored",
                     format!("mail {mid} from {from}: over the rate limit, not read"),
                 ));
-                let kept = run.keep_counters();
-                let mut run = Run::new(self, store, env, key);
-                run.thread = thread;
-                run.restore_counters(kept);
-                if warn {
-                    let lang = run.writer_lang(&from);
-                    run.answer(lang, "intake", &IntakeAnswer::TooManyMails { limit });
-                    let subject = run.unread_subject(&from, &reply_subject);
-                    run.reply(&from, &subject);
-                }
-                run.only_those_who_asked(Some(&from))?;
-                run.finish_into(&mut changes);
+                over_the_limit(run, warn, &mut changes)?;
                 return Ok(changes);
             }
         }
@@ -297,18 +304,7 @@ impl Judge {
                 "ignored",
                 format!("mail {mid} from {from}: over the rate limit"),
             ));
-            let kept = run.keep_counters();
-            let mut run = Run::new(self, store, env, key);
-            run.thread = thread;
-            run.restore_counters(kept);
-            if warn {
-                let lang = run.writer_lang(&from);
-                run.answer(lang, "intake", &IntakeAnswer::TooManyMails { limit });
-                let subject = run.unread_subject(&from, &reply_subject);
-                run.reply(&from, &subject);
-            }
-            run.only_those_who_asked(Some(&from))?;
-            run.finish_into(&mut changes);
+            over_the_limit(run, warn, &mut changes)?;
             return Ok(changes);
         }
         changes.senders.push(sender);
