@@ -284,6 +284,13 @@ fn tag_end(b: &[u8], start: usize) -> usize {
     b.len()
 }
 
+/// The text of `b[from..to]`, never split inside a character (a stray byte of a broken
+/// tag cannot make the filter panic: tests/no_panic.rs).
+fn bytes_text(b: &[u8], from: usize, to: usize) -> String {
+    let to = to.min(b.len());
+    String::from_utf8_lossy(&b[from.min(to)..to]).into_owned()
+}
+
 /// A start tag's name and attributes (names lower-cased, values as written, lower-cased
 /// too: only styles, classes, ids, sizes and colours are looked at).
 fn attributes(tag: &str) -> (String, Vec<(String, String)>) {
@@ -293,7 +300,7 @@ fn attributes(tag: &str) -> (String, Vec<(String, String)>) {
         .iter()
         .position(|c| !(c.is_ascii_alphanumeric() || *c == b'-' || *c == b':'))
         .map_or(b.len(), |k| k + i);
-    let name = tag[i..name_end].to_string();
+    let name = bytes_text(b, i, name_end);
     i = name_end;
     let mut attrs = Vec::new();
     while i < b.len() {
@@ -307,7 +314,7 @@ fn attributes(tag: &str) -> (String, Vec<(String, String)>) {
         while i < b.len() && !b[i].is_ascii_whitespace() && !matches!(b[i], b'=' | b'>' | b'/') {
             i += 1;
         }
-        let an = tag[n0..i].to_string();
+        let an = bytes_text(b, n0, i);
         while i < b.len() && b[i].is_ascii_whitespace() {
             i += 1;
         }
@@ -324,18 +331,22 @@ fn attributes(tag: &str) -> (String, Vec<(String, String)>) {
                     .iter()
                     .position(|c| *c == q)
                     .map_or(b.len(), |k| k + v0);
-                value = tag[v0..v1].to_string();
+                value = bytes_text(b, v0, v1);
                 i = (v1 + 1).min(b.len());
             } else {
                 let v0 = i;
                 while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'>' {
                     i += 1;
                 }
-                value = tag[v0..i].to_string();
+                value = bytes_text(b, v0, i);
             }
         }
         if an.is_empty() {
+            // A stray byte: step over the whole character it begins.
             i += 1;
+            while i < b.len() && !tag.is_char_boundary(i) {
+                i += 1;
+            }
             continue;
         }
         attrs.push((an, value));
@@ -504,6 +515,18 @@ mod tests {
             let t = seen(html);
             assert!(!t.contains("RESIGN") && !t.contains("more"), "{html} -> {t:?}");
             assert!(t.contains("Hi!") && t.contains("bye"), "{html} -> {t:?}");
+        }
+    }
+
+    #[test]
+    fn a_broken_tag_with_a_character_of_two_bytes_does_not_panic() {
+        // tests/no_panic.rs found it: a stray byte stepped into the middle of "®".
+        for html in [
+            "<div style=\"<div style=\"=''\u{ae}",
+            "<p =\u{e6}7 class=x>a</p>",
+            "<div style=\"3or<d<span class='a'>@e<div style=\"=''\u{e6}7rgb(1,2",
+        ] {
+            let _ = visible_html(html);
         }
     }
 
