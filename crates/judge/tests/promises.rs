@@ -211,12 +211,7 @@ fn the_welcomes_own_example_count_me_in_is_a_yes_not_refused_orders() {
             &format!("Re: [race-1 #{anna_token}] Welcome"),
             &format!("{text}\n"),
         );
-        let r = reply_to(&out, ANNA);
-        assert!(
-            !r.body.contains("refused") && !r.body.contains("refusé"),
-            "{lang}: {}",
-            r.body
-        );
+        not_refused(reply_to(&out, ANNA), lang);
         // The game starts without Bob; his late "count me in" is a yes too.
         let (gm_pw, _) = creds(&created, GM);
         w.send(GM, "start", &format!("GAME race-1 {gm_pw}\nSTART"));
@@ -227,11 +222,15 @@ fn the_welcomes_own_example_count_me_in_is_a_yes_not_refused_orders() {
             &format!("Re: [race-1 #{bob_token}] Welcome"),
             &format!("{text}\n"),
         );
-        let r = reply_to(&out, BOB);
-        assert!(
-            !r.body.contains("refused") && !r.body.contains("refusé"),
-            "{lang}: {}",
-            r.body
-        );
+        not_refused(reply_to(&out, BOB), lang);
     }
+}
+
+/// A reply in either language that refuses nothing.
+fn not_refused(r: &Outbound, lang: &str) {
+    assert!(
+        !r.body.contains("refused") && !r.body.contains("refusé"),
+        "{lang}: {}",
+        r.body
+    );
 }
