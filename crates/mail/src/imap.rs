@@ -393,14 +393,7 @@ mod tests {
     /// error within the connection's deadline, not a hang.
     #[tokio::test]
     async fn a_server_that_never_answers_times_out_within_the_deadline() {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        std::thread::spawn(move || {
-            let mut held = Vec::new();
-            for c in listener.incoming() {
-                held.push(c);
-            }
-        });
+        let port = crate::silent_server();
         let deadline = Duration::from_millis(500);
         // a generous outer bound, only so that a hang fails instead of stalling CI
         let r = tokio::time::timeout(

@@ -32,3 +32,18 @@ pub use tls::check_ca_file;
 pub use transport::{
     eml_file_name, prestage, sync_filesystem, Mailer, SendError, SmtpSecurity, Staged, Transport,
 };
+
+/// For the tests of a server that never answers (issue 34): a port on 127.0.0.1 that
+/// accepts every connection and holds it, silent.
+#[cfg(test)]
+pub(crate) fn silent_server() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for c in listener.incoming() {
+            held.push(c);
+        }
+    });
+    port
+}

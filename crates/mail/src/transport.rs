@@ -594,15 +594,7 @@ mod tests {
     /// session's deadline; the rest of the batch fails at once.
     #[tokio::test]
     async fn a_relay_that_never_answers_times_out_within_the_deadline() {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        // accept and hold every connection, silent
-        std::thread::spawn(move || {
-            let mut held = Vec::new();
-            for c in listener.incoming() {
-                held.push(c);
-            }
-        });
+        let port = crate::silent_server();
         let deadline = Duration::from_millis(500);
         let t = Transport::Smtp {
             host: "127.0.0.1".into(),
