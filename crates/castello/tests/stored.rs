@@ -2,7 +2,7 @@
 
 use castellan_castello::{Castello, Options};
 use castellan_engine::dice::Secret;
-use castellan_engine::{load_table, Session, Table, Viewer};
+use castellan_engine::{load_table_json, Session, Table, Viewer};
 
 /// Issue 14: the last move's path and captures are kept for the picture only
 /// (`Rules::PICTURE_ONLY`): a game saved without them verifies against its replay, and its
@@ -24,7 +24,7 @@ fn a_game_stored_without_the_last_path_still_verifies() {
     let state = json["state"].as_object_mut().unwrap();
     assert!(state.remove("last_path").is_some(), "the path is stored");
     state.remove("last_captured");
-    let old = load_table::<Castello>(json).unwrap();
+    let old = load_table_json::<Castello>(json).unwrap();
     old.verify().unwrap();
     assert!(!old
         .picture(Viewer::Public, castellan_engine::Lang::En)

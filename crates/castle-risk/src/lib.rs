@@ -44,6 +44,7 @@ impl Rules for CastleRisk {
     type Event = Event;
     const GAME: &'static str = "castle-risk";
     const STATE_VERSION: u32 = game::STATE_VERSION;
+    const OLDEST_STATE_VERSION: u32 = 1;
     const PROMPT_KINDS: &'static [PromptKind] = &[
         PromptKind::Castle,
         PromptKind::Claim,
@@ -196,17 +197,8 @@ pub fn upgrade_table(
     serde_json::from_value(upgrade_json(json)).map_err(|e| e.to_string())
 }
 
-/// Load a stored game, converting an older state version (the engine's `load_table`
-/// reads only this build's version).
-pub fn load_stored(json: serde_json::Value) -> Result<Box<dyn castellan_engine::Session>, String> {
-    castellan_engine::load_table::<CastleRisk>(upgrade_json(json))
-}
-
-/// The game for the judge's registry: the engine's `game_info`, loading older stored
-/// states too.
+/// The game for the judge's registry: the engine's `game_info` (older stored states load
+/// too: `OLDEST_STATE_VERSION`).
 pub fn game_info() -> castellan_engine::GameInfo {
-    castellan_engine::GameInfo {
-        load: load_stored,
-        ..castellan_engine::game_info::<CastleRisk>()
-    }
+    castellan_engine::game_info::<CastleRisk>()
 }

@@ -75,7 +75,7 @@ fn views(g: &CastleRisk) -> String {
 #[test]
 fn a_stored_version_1_game_loads_and_plays_on() {
     let json: serde_json::Value = serde_json::from_str(V1).unwrap();
-    let mut session = castellan_castle_risk::load_stored(json.clone()).expect("loads");
+    let mut session = castellan_engine::load_table_json::<CastleRisk>(json.clone()).expect("loads");
     assert_eq!(
         session.public_view(Lang::En),
         V1_VIEWS.split("Private view").next().unwrap()

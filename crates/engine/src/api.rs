@@ -9,8 +9,10 @@ use serde::{Deserialize, Serialize};
 use std::fmt::Debug;
 
 mod session;
+mod stored;
 mod table;
 pub use session::*;
+pub use stored::{Snapshot, StoredEntry, StoredTable};
 pub use table::Table;
 
 /// A player's place at the table, 0-based. Reports name seats by the player's name.
@@ -281,6 +283,10 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
     const GAME: &'static str;
     /// Version of this game's stored state; bump when the serialized shape changes.
     const STATE_VERSION: u32;
+    /// The oldest stored state version this build still reads: a game whose state
+    /// converts an older shape as it is deserialized says so here, and a table of that
+    /// version loads (and is stored again at [`Rules::STATE_VERSION`]).
+    const OLDEST_STATE_VERSION: u32 = Self::STATE_VERSION;
 
     /// Every kind of prompt this game may raise (deadlines per kind are checked against it).
     const PROMPT_KINDS: &'static [PromptKind];

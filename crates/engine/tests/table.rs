@@ -97,10 +97,13 @@ fn bots_play_out_and_the_game_replays_from_its_seed() {
         serde_json::to_value(&again.state).unwrap(),
         serde_json::to_value(&t.state).unwrap()
     );
-    // stored and reloaded through the object-safe face
-    let s = load_table::<Race>(serde_json::to_value(&t).unwrap()).unwrap();
+    // stored and reloaded through the object-safe face, in its stored form and as JSON
+    let s = load_table::<Race>(t.stored(0).unwrap()).unwrap();
     assert!(s.verify().is_ok());
     assert_eq!(s.outcome(), t.state.outcome());
+    let j = load_table_json::<Race>(serde_json::to_value(&t).unwrap()).unwrap();
+    assert!(j.verify().is_ok());
+    assert_eq!(j.to_json().unwrap(), s.to_json().unwrap());
 }
 
 #[test]

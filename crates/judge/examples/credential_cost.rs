@@ -104,7 +104,7 @@ fn main() {
             let token = c
                 .games
                 .first()
-                .and_then(|g| g.seats.first())
+                .and_then(|g| g.record.seats.first())
                 .map(|s| s.token.clone())
                 .unwrap_or_default();
             let mut judged = 0;

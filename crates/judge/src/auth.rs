@@ -429,6 +429,7 @@ impl Run<'_> {
         let mut seen = Loaded {
             rec: header,
             session: None,
+            stored_len: 0,
             dirty: false,
             keep: false,
             force_private: false,

@@ -3,6 +3,7 @@
 use crate::cmd::{self as commands, *};
 use crate::judge::Judge;
 use crate::model::*;
+use crate::store::Store;
 use crate::run::*;
 use castellan_engine::dice::sha256;
 use castellan_engine::LineVerdict;

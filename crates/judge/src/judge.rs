@@ -6,6 +6,7 @@ use crate::cmd::*;
 use crate::config::JudgeConfig;
 use crate::intake::*;
 use crate::model::*;
+use crate::store::Store;
 use crate::run::*;
 use crate::templates::Templates;
 use castellan_engine::dice::sha256;
@@ -339,7 +340,7 @@ impl Judge {
         // Only the games whose reminder or deadline is due (the store keeps an index of
         // due times: issue 11).
         for id in store.due_games(env.now)? {
-            let rec = match store.game(&id) {
+            let rec = match store.game_header(&id) {
                 Ok(Some(rec)) => rec,
                 Ok(None) => continue,
                 // Its stored parts cannot be read: it waits alone, every other game goes on.

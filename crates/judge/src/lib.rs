@@ -67,6 +67,7 @@ mod judge;
 mod limits;
 mod mails;
 mod model;
+mod store;
 mod optin;
 mod password;
 mod record;
@@ -95,7 +96,9 @@ pub use judge::{AdminCommand, Judge, JudgeError};
 pub use limits::{clean_name, clean_text, reply_budget, MAX_NAME_CHARS};
 pub use model::{
     game_number, mark_key, spells_an_address, AuthenticationResults, Changes, DeadlineSettings,
-    Env, GameRecord, Inbound, LogLine, MailFormat, MemoryStore, OutSeat, Outbound, PlayerRecord,
-    SeatRecord, SenderRecord, Status, Store, StoreError,
+    Env, GameRecord, Inbound, LogLine, MailFormat, OutSeat, Outbound, PlayerRecord, SeatRecord,
+    SenderRecord, Status, StoreError,
 };
+pub use store::{MemoryStore, Store};
+pub use stored::StoredGame;
 pub use templates::{Rendered, Templates, KINDS};

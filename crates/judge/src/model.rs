@@ -3,7 +3,6 @@
 use castellan_engine::Lang;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Mutex;
 
 /// One inbound email, reduced to what the judge needs. The mail layer
 /// (`castellan_mail::parse`) builds it from raw bytes: quotes and signatures stripped, the
@@ -357,33 +356,29 @@ pub struct OutSeat {
     pub told: bool,
 }
 
-/// Everything one handling writes, applied atomically by [`Store::commit`].
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// Everything one handling writes, applied atomically by [`crate::Store::commit`].
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Changes {
     /// Message-IDs now processed.
     pub processed: Vec<String>,
-    /// Game records to insert or replace.
-    pub games: Vec<GameRecord>,
-    /// Game headers to replace, their state and history left as stored (their `table` is
-    /// not read): a game in quarantine is marked without touching what cannot be loaded.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Games to insert or replace: each record with its table's stored form, whose
+    /// entries not stored yet are appended.
+    pub games: Vec<crate::stored::StoredGame>,
+    /// Game headers to replace, their state and history left as stored: a game in
+    /// quarantine is marked without touching what cannot be loaded.
     pub headers: Vec<GameRecord>,
     pub outbox: Vec<Outbound>,
     pub log: Vec<LogLine>,
     pub senders: Vec<SenderRecord>,
     /// Players' records to insert or replace (issue 15; crate::record).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub records: Vec<PlayerRecord>,
     /// Campaigns to insert or replace (issue 15; crate::campaign).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub campaigns: Vec<crate::campaign::CampaignRecord>,
     /// What the judge answered, as `family/kind[/reason]` ("orders/refused",
     /// "auth/refused/wrong_credentials"): for the operator's metrics; not stored.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub answers: Vec<String>,
     /// Argon2id computations the handling made (issue 30: at most
     /// [`crate::MAX_SLOW_HASHES_PER_MAIL`] a mail): for the checks; not stored.
-    #[serde(skip)]
     pub slow_hashes: u32,
 }
 
@@ -626,95 +621,9 @@ pub struct GameRecord {
     /// crate::record) is below N (issue 15).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_reliability: Option<u32>,
-    /// The game itself ([`castellan_engine::Session::to_json`]); `None` while forming.
-    pub table: Option<serde_json::Value>,
 }
 
 impl GameRecord {
-    /// The record without its table, its other fields copied (what a store writes as the
-    /// header), without copying the table first. Every field is named: a field added to
-    /// the record and forgotten here does not compile.
-    pub fn without_table(&self) -> GameRecord {
-        let GameRecord {
-            id,
-            game,
-            status,
-            gm,
-            gm_password_hash,
-            gm_token,
-            join_password_hash,
-            salt,
-            seats,
-            observers,
-            options,
-            deadlines,
-            deadline,
-            paused_left,
-            deadline_history,
-            deadline_awaiting,
-            reported_awaiting,
-            questioned,
-            question_wait,
-            reported_view,
-            reports,
-            told,
-            zones,
-            end_code,
-            quarantine,
-            missed,
-            out,
-            reminded,
-            out_counter,
-            reported,
-            revealed,
-            created,
-            ended,
-            final_sent,
-            language,
-            min_reliability,
-            table: _,
-        } = self;
-        GameRecord {
-            id: id.clone(),
-            game: game.clone(),
-            status: *status,
-            gm: gm.clone(),
-            gm_password_hash: gm_password_hash.clone(),
-            gm_token: gm_token.clone(),
-            join_password_hash: join_password_hash.clone(),
-            salt: salt.clone(),
-            seats: seats.clone(),
-            observers: observers.clone(),
-            options: options.clone(),
-            deadlines: deadlines.clone(),
-            deadline: *deadline,
-            paused_left: *paused_left,
-            deadline_history: *deadline_history,
-            deadline_awaiting: deadline_awaiting.clone(),
-            reported_awaiting: reported_awaiting.clone(),
-            questioned: questioned.clone(),
-            question_wait: *question_wait,
-            reported_view: reported_view.clone(),
-            reports: reports.clone(),
-            told: told.clone(),
-            zones: zones.clone(),
-            end_code: end_code.clone(),
-            quarantine: quarantine.clone(),
-            missed: missed.clone(),
-            out: out.clone(),
-            reminded: reminded.clone(),
-            out_counter: *out_counter,
-            reported: *reported,
-            revealed: *revealed,
-            created: *created,
-            ended: ended.clone(),
-            final_sent: *final_sent,
-            language: *language,
-            min_reliability: *min_reliability,
-            table: None,
-        }
-    }
-
     /// Whether seat `seat` is out of the game (eliminated).
     pub fn is_out(&self, seat: usize) -> bool {
         self.out.iter().any(|o| o.seat == seat)
@@ -810,210 +719,6 @@ pub struct PlayerRecord {
     /// Game id → the last turn counted in `met` (bookkeeping; dropped when the game ends).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub met_turns: BTreeMap<String, u32>,
-}
-
-/// Where the judge's state lives. `commit` applies a whole [`Changes`] atomically and
-/// durably (the sled version flushes before returning).
-pub trait Store {
-    /// A game as a mail needs it: its header, its state, and its history from the first
-    /// entry a reader has not been told ([`crate::stored::needed_from`]) on; the table's
-    /// `base` says where the loaded history starts.
-    fn game(&self, id: &str) -> Result<Option<GameRecord>, StoreError>;
-    /// A game with its whole history (HISTORY, VERIFY, replays, export).
-    fn game_whole(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
-        self.game(id)
-    }
-    /// A game's header alone (seats, status, deadlines; `table: None`), for what lists or
-    /// looks up games (LIST, tokens, metrics). Never commit it back: a record without its
-    /// table is a game without its state.
-    fn game_header(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
-        self.game(id)
-    }
-    fn game_ids(&self) -> Result<Vec<String>, StoreError>;
-    /// The games whose game master, one of whose seats or one of whose observers is
-    /// `address` (trimmed, in lower case: [`GameRecord::addresses`]), finished ones too,
-    /// sorted by id. A store with an index of addresses reads only those; this default
-    /// reads every game's header.
-    fn games_of_address(&self, address: &str) -> Result<Vec<String>, StoreError> {
-        let mut out = Vec::new();
-        for id in self.game_ids()? {
-            if let Some(r) = self.game_header(&id)? {
-                if r.addresses().iter().any(|a| a == address) {
-                    out.push(id);
-                }
-            }
-        }
-        out.sort();
-        Ok(out)
-    }
-    /// The highest number any stored game's id ends with (`castle-12`: 12), 0 for none:
-    /// CREATE numbers the next game after it. A store that keeps it reads one key; this
-    /// default reads every game's id.
-    fn highest_game_number(&self) -> Result<u64, StoreError> {
-        Ok(self
-            .game_ids()?
-            .iter()
-            .filter_map(|id| game_number(id))
-            .max()
-            .unwrap_or(0))
-    }
-    /// The game whose game master or one of whose seats holds `token` (a plus-address
-    /// token: `judge+TOKEN@...`). A store with an index of tokens reads only that; this
-    /// default reads every game's header.
-    fn game_of_token(&self, token: &str) -> Result<Option<String>, StoreError> {
-        for id in self.game_ids()? {
-            if let Some(r) = self.game_header(&id)? {
-                if r.holds_token(token) {
-                    return Ok(Some(id));
-                }
-            }
-        }
-        Ok(None)
-    }
-    /// The games the tick has something to do for at `now` ([`crate::stored::next_due`]
-    /// at or before it), in no particular order. A store with an index of due times reads
-    /// only those; this default reads every game.
-    fn due_games(&self, now: i64) -> Result<Vec<String>, StoreError> {
-        let mut out = Vec::new();
-        for id in self.game_ids()? {
-            if let Some(rec) = self.game(&id)? {
-                if crate::stored::next_due(&rec).is_some_and(|t| t <= now) {
-                    out.push(id);
-                }
-            }
-        }
-        Ok(out)
-    }
-    fn is_processed(&self, message_id: &str) -> Result<bool, StoreError>;
-    fn sender(&self, address: &str) -> Result<Option<SenderRecord>, StoreError>;
-    /// A player's record (issue 15), by bare lowercase address.
-    fn record(&self, address: &str) -> Result<Option<PlayerRecord>, StoreError>;
-    /// A campaign (issue 15), by id.
-    fn campaign(&self, id: &str) -> Result<Option<crate::campaign::CampaignRecord>, StoreError>;
-    fn campaign_ids(&self) -> Result<Vec<String>, StoreError>;
-    fn commit(&self, changes: &Changes) -> Result<(), StoreError>;
-}
-
-#[derive(Default, Debug)]
-struct Mem {
-    /// Header and snapshot of each game, stored apart from its history as the sled store
-    /// does (crate::stored), so the judge's tests load games the way the daemon does.
-    games: BTreeMap<String, (GameRecord, Option<serde_json::Value>)>,
-    history: BTreeMap<String, Vec<serde_json::Value>>,
-    processed: BTreeSet<String>,
-    outbox: Vec<Outbound>,
-    log: Vec<LogLine>,
-    senders: BTreeMap<String, SenderRecord>,
-    records: BTreeMap<String, PlayerRecord>,
-    campaigns: BTreeMap<String, crate::campaign::CampaignRecord>,
-}
-
-/// An in-memory [`Store`] for tests and as the reference behaviour.
-#[derive(Default, Debug)]
-pub struct MemoryStore {
-    inner: Mutex<Mem>,
-}
-
-impl MemoryStore {
-    pub fn new() -> MemoryStore {
-        MemoryStore::default()
-    }
-    fn lock(&self) -> Result<std::sync::MutexGuard<'_, Mem>, StoreError> {
-        self.inner
-            .lock()
-            .map_err(|_| StoreError::new("memory store poisoned"))
-    }
-    /// Every mail committed so far, in order.
-    pub fn outbox(&self) -> Vec<Outbound> {
-        self.lock().map(|m| m.outbox.clone()).unwrap_or_default()
-    }
-    /// Take the committed mails out (as a sender would).
-    pub fn drain_outbox(&self) -> Vec<Outbound> {
-        self.lock()
-            .map(|mut m| std::mem::take(&mut m.outbox))
-            .unwrap_or_default()
-    }
-    pub fn log(&self) -> Vec<LogLine> {
-        self.lock().map(|m| m.log.clone()).unwrap_or_default()
-    }
-
-    fn load(&self, id: &str, whole: bool) -> Result<Option<GameRecord>, StoreError> {
-        let m = self.lock()?;
-        let Some((header, snapshot)) = m.games.get(id) else {
-            return Ok(None);
-        };
-        let all = m.history.get(id).map(Vec::as_slice).unwrap_or(&[]);
-        let from = if whole {
-            0
-        } else {
-            crate::stored::needed_from(header).min(all.len())
-        };
-        crate::stored::join(header.clone(), snapshot.clone(), from, all[from..].to_vec()).map(Some)
-    }
-}
-
-impl Store for MemoryStore {
-    fn game(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
-        self.load(id, false)
-    }
-    fn game_whole(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
-        self.load(id, true)
-    }
-    fn game_ids(&self) -> Result<Vec<String>, StoreError> {
-        Ok(self.lock()?.games.keys().cloned().collect())
-    }
-    fn is_processed(&self, message_id: &str) -> Result<bool, StoreError> {
-        Ok(self.lock()?.processed.contains(message_id))
-    }
-    fn sender(&self, address: &str) -> Result<Option<SenderRecord>, StoreError> {
-        Ok(self.lock()?.senders.get(address).cloned())
-    }
-    fn record(&self, address: &str) -> Result<Option<PlayerRecord>, StoreError> {
-        Ok(self.lock()?.records.get(address).cloned())
-    }
-    fn campaign(&self, id: &str) -> Result<Option<crate::campaign::CampaignRecord>, StoreError> {
-        Ok(self.lock()?.campaigns.get(id).cloned())
-    }
-    fn campaign_ids(&self) -> Result<Vec<String>, StoreError> {
-        Ok(self.lock()?.campaigns.keys().cloned().collect())
-    }
-    fn commit(&self, c: &Changes) -> Result<(), StoreError> {
-        let mut m = self.lock()?;
-        m.processed.extend(c.processed.iter().cloned());
-        // Every record is checked before anything is written: a refused one changes
-        // nothing (all or nothing, as the sled store's transaction).
-        let mut parts = Vec::new();
-        for g in &c.games {
-            let p = crate::stored::split(g)?;
-            p.to_append(m.history.get(&g.id).map_or(0, Vec::len))?;
-            parts.push(p);
-        }
-        for p in parts {
-            let id = p.header.id.clone();
-            let stored = m.history.entry(id.clone()).or_default();
-            let new = p.to_append(stored.len())?;
-            stored.extend(p.entries[new.start - p.base..].iter().cloned());
-            m.games.insert(id, (p.header, p.snapshot));
-        }
-        for h in &c.headers {
-            let mut header = h.clone();
-            header.table = None;
-            let snapshot = m.games.get(&h.id).and_then(|(_, s)| s.clone());
-            m.games.insert(h.id.clone(), (header, snapshot));
-        }
-        m.outbox.extend(c.outbox.iter().cloned());
-        m.log.extend(c.log.iter().cloned());
-        for s in &c.senders {
-            m.senders.insert(s.address.clone(), s.clone());
-        }
-        for r in &c.records {
-            m.records.insert(r.address.clone(), r.clone());
-        }
-        for k in &c.campaigns {
-            m.campaigns.insert(k.id.clone(), k.clone());
-        }
-        Ok(())
-    }
 }
 
 #[cfg(test)]

@@ -3,8 +3,10 @@
 use crate::judge::*;
 use crate::mails::*;
 use crate::model::*;
+use crate::store::Store;
 use castellan_engine::dice::sha256;
 use castellan_engine::Lang;
+use crate::stored::StoredGame;
 use castellan_engine::{GameInfo, Session};
 use std::collections::BTreeMap;
 
@@ -12,6 +14,8 @@ use std::collections::BTreeMap;
 pub(crate) struct Loaded {
     pub(crate) rec: GameRecord,
     pub(crate) session: Option<Box<dyn Session>>,
+    /// How many history entries the store holds (those from it on are written).
+    pub(crate) stored_len: usize,
     pub(crate) dirty: bool,
     /// The record changed outside the game (a password rehashed): store it, no report.
     pub(crate) keep: bool,
@@ -24,6 +28,25 @@ pub(crate) struct Loaded {
     /// The writer's orders left them awaited for something else (END, then PLACE the
     /// armies earned): their reply asks it, with the deadline.
     pub(crate) ask_writer: bool,
+}
+
+impl Loaded {
+    /// The game as the store takes it: the record, the snapshot, and the history entries
+    /// the store does not hold yet.
+    /// Err gives the record back, with why its state could not be written.
+    fn into_stored(self) -> Result<StoredGame, (GameRecord, String)> {
+        let table = match &self.session {
+            Some(s) => match s.stored(self.stored_len) {
+                Ok(t) => Some(t),
+                Err(e) => return Err((self.rec, e)),
+            },
+            None => None,
+        };
+        Ok(StoredGame {
+            record: self.rec,
+            table,
+        })
+    }
 }
 
 pub(crate) const PW_ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
@@ -195,25 +218,22 @@ impl<'a> Run<'a> {
         if let Some(g) = self.games.remove(&id) {
             return Ok(Some(g));
         }
-        let Some(rec) = self.store.game(&id)? else {
+        let Some(StoredGame { record: rec, table }) = self.store.game(&id)? else {
             return Ok(None);
         };
         self.basis
             .entry(id.clone())
             .or_insert_with(|| crate::record::Basis::of(&rec));
-        let mut session = None;
-        if let Some(t) = &rec.table {
-            if let Some(info) = self.j.info(&rec.game) {
-                match (info.load)(t.clone()) {
-                    Ok(s) => session = Some(s),
-                    Err(e) => return Err(StoreError::quarantine(&id, &e.to_string())),
-                }
-            } else {
+        let (mut session, mut stored_len) = (None, 0);
+        if let Some(t) = table {
+            let Some(info) = self.j.info(&rec.game) else {
                 return Err(StoreError::quarantine(
                     &id,
                     &format!("it is a {} game, which this judge does not run", rec.game),
                 ));
-            }
+            };
+            stored_len = t.history_len().map_err(|e| StoreError::quarantine(&id, &e))?;
+            session = Some((info.load)(t).map_err(|e| StoreError::quarantine(&id, &e))?);
         }
         // Out of quarantine: it loads again (a judge that reads it now).
         let back = rec.quarantine.is_some();
@@ -222,6 +242,7 @@ impl<'a> Run<'a> {
         Ok(Some(Loaded {
             rec,
             session,
+            stored_len,
             dirty: back,
             keep: false,
             force_private: false,
@@ -237,33 +258,30 @@ impl<'a> Run<'a> {
             return Ok(None);
         };
         let broken = |why: String| StoreError::quarantine(&g.rec.id, &why);
-        let mut rec = g.rec.clone();
-        rec.table = Some(s.to_json().map_err(broken)?);
         let base = s.history_base();
+        let mut table = s.stored(base).map_err(broken)?;
         if base > 0 {
             let stored = self
                 .store
                 .game_whole(&g.rec.id)?
+                .and_then(|w| w.table)
                 .ok_or_else(|| broken("its stored history is missing".into()))?;
-            let mut all = crate::stored::split(&stored)?.entries;
-            if all.len() < base {
+            let mut all = stored.entries;
+            if stored.base != 0 || all.len() < base {
                 return Err(broken(format!(
                     "its stored history has fewer than {base} entries"
                 )));
             }
             all.truncate(base);
-            let now = crate::stored::split(&rec)?;
-            all.extend(now.entries);
-            rec = crate::stored::join(now.header, now.snapshot, 0, all)?;
+            all.append(&mut table.entries);
+            table.entries = all;
+            table.base = 0;
         }
         let info = self
             .j
             .info(&g.rec.game)
             .ok_or_else(|| broken(format!("this judge does not run {}", g.rec.game)))?;
-        let table = rec.table.unwrap_or_default();
-        (info.load)(table)
-            .map(Some)
-            .map_err(|e| broken(e.to_string()))
+        (info.load)(table).map(Some).map_err(broken)
     }
 
     pub(crate) fn put(&mut self, g: Loaded) {
@@ -350,8 +368,16 @@ impl<'a> Run<'a> {
             });
         }
         for g in std::mem::take(&mut self.games).into_values() {
-            if g.dirty || g.keep {
-                changes.games.push(g.rec);
+            if !(g.dirty || g.keep) {
+                continue;
+            }
+            match g.into_stored() {
+                Ok(stored) => changes.games.push(stored),
+                // Its state as it was stays stored; what the header says is kept.
+                Err((rec, e)) => {
+                    self.glog(&rec.id, "error", format!("cannot store the game: {e}"));
+                    changes.headers.push(rec);
+                }
             }
         }
         changes

@@ -188,17 +188,6 @@ impl Run<'_> {
             g.rec.questioned = next.questions;
             g.rec.question_wait = next.on_questions_only;
         }
-        if let Some(s) = g.session.as_ref() {
-            match s.to_json() {
-                Ok(v) => g.rec.table = Some(v),
-                Err(e) => self.log.push(LogLine {
-                    game: id,
-                    at: now,
-                    kind: "error".into(),
-                    text: format!("cannot store the game: {e}"),
-                }),
-            }
-        }
     }
 }
 

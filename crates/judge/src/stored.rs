@@ -3,12 +3,12 @@
 //! length. Pure: the stores ([`crate::MemoryStore`], the daemon's sled store) keep the
 //! parts; this module says what the parts are.
 //!
-//! * The **header** is the [`GameRecord`] without its table: seats, status, deadlines,
-//!   what was reported. It carries [`SCHEMA`].
-//! * The **snapshot** is the game's table ([`castellan_engine::Table`]) without its
-//!   history, and the number of history entries (`history_len`).
-//! * The **history** is one value per entry, numbered from 0, appended and never
-//!   rewritten.
+//! * The **header** is the [`GameRecord`]: seats, status, deadlines, what was reported.
+//!   It is stored with [`SCHEMA`] as its first key.
+//! * The **snapshot** and the **history** are the table's stored form, which the engine
+//!   writes and reads ([`castellan_engine::StoredTable`]): the table without its history
+//!   with the number of history entries, and one value per entry, numbered from 0,
+//!   appended and never rewritten.
 //!
 //! A mail loads the header, the snapshot and the entries from [`needed_from`] on: the
 //! earliest entry some reader has not been told yet (a turn's report, or a digest for a
@@ -16,147 +16,40 @@
 //! history ([`crate::Store::game_whole`]).
 
 use crate::model::{GameRecord, SeatRecord, Status, StoreError};
+use castellan_engine::{Snapshot, StoredEntry, StoredTable};
 use serde_json::Value;
 
 /// The version of the stored layout: 1 was the whole record with its history in one
 /// value (no `schema` field); 2 is header, snapshot and history apart.
 pub const SCHEMA: u32 = 2;
 
-/// A game record taken apart for storing.
+/// A game as a store gives it and takes it: its record, and its table's stored form
+/// (`None` while it forms). The record alone is the header ([`crate::Store::game_header`],
+/// [`crate::Changes::headers`]): it cannot be committed as a game.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GameParts {
-    /// The record without its table (`table: None`).
-    pub header: GameRecord,
-    /// The table without its history, with `history_len`; `None` while the game forms.
-    pub snapshot: Option<Value>,
-    /// The index of `entries[0]` (the entries before it were not loaded, and are stored).
-    pub base: usize,
-    /// The history entries in hand, from `base`.
-    pub entries: Vec<Value>,
+pub struct StoredGame {
+    pub record: GameRecord,
+    pub table: Option<StoredTable>,
 }
 
-impl GameParts {
-    /// The number of history entries of the game (stored or in hand).
-    pub fn history_len(&self) -> usize {
-        self.base + self.entries.len()
+impl StoredGame {
+    /// The numbers of the history entries to write when `stored` are stored
+    /// ([`to_append`]).
+    pub fn to_append(&self, stored: usize) -> Result<std::ops::Range<usize>, StoreError> {
+        match &self.table {
+            None => Ok(0..0),
+            Some(t) => {
+                let len = t
+                    .history_len()
+                    .map_err(|e| bad(&self.record.id, e))?;
+                to_append(&self.record.id, true, t.base, len, stored)
+            }
+        }
     }
 }
 
 fn bad(id: &str, why: impl std::fmt::Display) -> StoreError {
     StoreError::new(format!("game {id} cannot be stored: {why}"))
-}
-
-/// What [`split`] gives, borrowed from the record: the header (the record's fields
-/// without its table, copied), and the snapshot and entries as references into the table,
-/// not copied. What a store writes serializes from it ([`PartsRef::snapshot_json`]).
-pub struct PartsRef<'a> {
-    pub header: GameRecord,
-    snapshot: Option<(&'a serde_json::Map<String, Value>, usize)>,
-    pub base: usize,
-    pub entries: &'a [Value],
-}
-
-impl PartsRef<'_> {
-    /// Whether the game has a state (it has left forming).
-    pub fn has_snapshot(&self) -> bool {
-        self.snapshot.is_some()
-    }
-
-    /// The number of history entries of the game (stored or in hand).
-    pub fn history_len(&self) -> usize {
-        self.base + self.entries.len()
-    }
-
-    /// The snapshot's JSON: the same bytes as [`split`]'s snapshot serialized.
-    pub fn snapshot_json(&self) -> Option<serde_json::Result<Vec<u8>>> {
-        self.snapshot
-            .map(|(table, history_len)| serde_json::to_vec(&SnapshotOf { table, history_len }))
-    }
-}
-
-/// A table serialized as its snapshot: without `history` and `base`, with `history_len`,
-/// the keys in order (as the map [`split`] makes would be).
-struct SnapshotOf<'a> {
-    table: &'a serde_json::Map<String, Value>,
-    history_len: usize,
-}
-
-impl serde::Serialize for SnapshotOf<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        const LEN: &str = "history_len";
-        let kept = self
-            .table
-            .iter()
-            .filter(|(k, _)| !matches!(k.as_str(), "history" | "base" | LEN));
-        let mut m = s.serialize_map(None)?;
-        let mut len_written = false;
-        for (k, v) in kept {
-            if !len_written && k.as_str() > LEN {
-                m.serialize_entry(LEN, &self.history_len)?;
-                len_written = true;
-            }
-            m.serialize_entry(k, v)?;
-        }
-        if !len_written {
-            m.serialize_entry(LEN, &self.history_len)?;
-        }
-        m.end()
-    }
-}
-
-/// [`split`] without copying the table: for writing the parts.
-pub fn split_ref(rec: &GameRecord) -> Result<PartsRef<'_>, StoreError> {
-    let header = rec.without_table();
-    let Some(table) = &rec.table else {
-        return Ok(PartsRef {
-            header,
-            snapshot: None,
-            base: 0,
-            entries: &[],
-        });
-    };
-    let Value::Object(map) = table else {
-        return Err(bad(&rec.id, "its table is not an object"));
-    };
-    let entries: &[Value] = match map.get("history") {
-        Some(Value::Array(a)) => a,
-        Some(_) => return Err(bad(&rec.id, "its history is not a list")),
-        None => &[],
-    };
-    let base = match map.get("base") {
-        Some(v) => v
-            .as_u64()
-            .ok_or_else(|| bad(&rec.id, "its history base is not a number"))?
-            as usize,
-        None => 0,
-    };
-    Ok(PartsRef {
-        header,
-        snapshot: Some((map, base + entries.len())),
-        base,
-        entries,
-    })
-}
-
-/// Take a record apart: header, snapshot, and the history entries it holds.
-pub fn split(rec: &GameRecord) -> Result<GameParts, StoreError> {
-    let parts = split_ref(rec)?;
-    let snapshot = parts.snapshot.map(|(table, history_len)| {
-        let mut map: serde_json::Map<String, Value> = table
-            .iter()
-            .filter(|(k, _)| !matches!(k.as_str(), "history" | "base"))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        map.insert("history_len".into(), Value::from(history_len));
-        Value::Object(map)
-    });
-    Ok(GameParts {
-        header: parts.header,
-        snapshot,
-        base: parts.base,
-        entries: parts.entries.to_vec(),
-    })
 }
 
 /// The numbers of the history entries a commit writes for game `id`, whose record holds
@@ -179,63 +72,6 @@ pub fn to_append(
         ));
     }
     Ok(stored.max(base).min(len)..len)
-}
-
-impl GameParts {
-    /// [`to_append`] for these parts.
-    pub fn to_append(&self, stored: usize) -> Result<std::ops::Range<usize>, StoreError> {
-        to_append(
-            &self.header.id,
-            self.snapshot.is_some(),
-            self.base,
-            self.history_len(),
-            stored,
-        )
-    }
-}
-
-/// The number of history entries a stored snapshot counts.
-pub fn snapshot_history_len(snapshot: &Value) -> usize {
-    snapshot
-        .get("history_len")
-        .and_then(Value::as_u64)
-        .unwrap_or(0) as usize
-}
-
-/// Put a record together from its header, its snapshot and the history entries from
-/// `base` on (every entry from `base` to the snapshot's `history_len`).
-pub fn join(
-    header: GameRecord,
-    snapshot: Option<Value>,
-    base: usize,
-    entries: Vec<Value>,
-) -> Result<GameRecord, StoreError> {
-    let mut rec = header;
-    let Some(snapshot) = snapshot else {
-        rec.table = None;
-        return Ok(rec);
-    };
-    let len = snapshot_history_len(&snapshot);
-    if base + entries.len() != len {
-        return Err(StoreError::new(format!(
-            "game {}: its history has {} entries from {base}, its state counts {len}",
-            rec.id,
-            entries.len()
-        )));
-    }
-    let Value::Object(mut map) = snapshot else {
-        return Err(StoreError::new(format!(
-            "game {}: its state is not an object",
-            rec.id
-        )));
-    };
-    map.remove("history_len");
-    map.insert("history".into(), Value::Array(entries));
-    if base > 0 {
-        map.insert("base".into(), Value::from(base));
-    }
-    rec.table = Some(Value::Object(map));
-    Ok(rec)
 }
 
 /// The first history entry a mail to this game may have to tell: the last report's end,
@@ -286,24 +122,85 @@ pub fn is_schema_1(value: &Value) -> bool {
     value.get("schema").is_none()
 }
 
-/// The header as stored: the record without its table, marked with [`SCHEMA`].
-pub fn header_value(header: &GameRecord) -> Result<Value, StoreError> {
-    let mut v = serde_json::to_value(header).map_err(|e| bad(&header.id, e))?;
-    if let Value::Object(m) = &mut v {
-        m.remove("table");
-        m.insert("schema".into(), Value::from(SCHEMA));
+/// The header as stored: the record, [`SCHEMA`] first.
+pub fn header_bytes(header: &GameRecord) -> Result<Vec<u8>, StoreError> {
+    #[derive(serde::Serialize)]
+    struct Header<'a> {
+        schema: u32,
+        #[serde(flatten)]
+        record: &'a GameRecord,
     }
-    Ok(v)
+    serde_json::to_vec(&Header {
+        schema: SCHEMA,
+        record: header,
+    })
+    .map_err(|e| bad(&header.id, e))
 }
 
-/// A stored header read back (the `schema` mark is dropped; the table is not in it).
-pub fn header_from(value: Value) -> serde_json::Result<GameRecord> {
-    let mut value = value;
-    if let Value::Object(m) = &mut value {
-        m.remove("schema");
-        m.entry("table").or_insert(Value::Null);
+/// A stored game value read back: a header, or an older judge's whole record (schema 1:
+/// no `schema` field, its table inside), whose table is taken apart as the engine stores
+/// it. A header this build wrote starts with its schema and is read directly.
+pub fn read_game_value(bytes: &[u8]) -> serde_json::Result<GameValue> {
+    if bytes.starts_with(b"{\"schema\":") {
+        return serde_json::from_slice(bytes).map(GameValue::Header);
     }
-    serde_json::from_value(value)
+    let value: Value = serde_json::from_slice(bytes)?;
+    if value.get("schema").is_some() {
+        return serde_json::from_value(value).map(GameValue::Header);
+    }
+    whole_record(value).map(GameValue::Whole)
+}
+
+/// What a stored game value holds.
+#[derive(Debug)]
+pub enum GameValue {
+    /// The header; state and history are stored apart.
+    Header(GameRecord),
+    /// Schema 1, not converted (written by an older judge): the whole game.
+    Whole(StoredGame),
+}
+
+/// An older judge's whole record (schema 1) as a [`StoredGame`]: its table's history
+/// taken out as the entries, the rest with its count as the snapshot.
+pub fn whole_record(mut value: Value) -> serde_json::Result<StoredGame> {
+    let table = value.as_object_mut().and_then(|m| m.remove("table"));
+    let record: GameRecord = serde_json::from_value(value)?;
+    let table = match table {
+        None | Some(Value::Null) => None,
+        Some(t) => Some(whole_table(t)?),
+    };
+    Ok(StoredGame { record, table })
+}
+
+/// A whole table's JSON (its history inside, as [`castellan_engine::Session::to_json`]
+/// gives it) in its stored form.
+pub fn whole_table(table: Value) -> serde_json::Result<StoredTable> {
+    use serde::de::Error;
+    let Value::Object(mut map) = table else {
+        return Err(serde_json::Error::custom("a table is not an object"));
+    };
+    let history = match map.remove("history") {
+        Some(Value::Array(a)) => a,
+        None => Vec::new(),
+        Some(_) => return Err(serde_json::Error::custom("a history is not a list")),
+    };
+    let base = match map.remove("base") {
+        Some(v) => v
+            .as_u64()
+            .ok_or_else(|| serde_json::Error::custom("a history base is not a number"))?
+            as usize,
+        None => 0,
+    };
+    map.insert("history_len".into(), Value::from(base + history.len()));
+    let entries = history
+        .iter()
+        .map(|e| serde_json::to_vec(e).map(StoredEntry::from_bytes))
+        .collect::<serde_json::Result<Vec<_>>>()?;
+    Ok(StoredTable {
+        snapshot: Snapshot::from_bytes(serde_json::to_vec(&map)?),
+        base,
+        entries,
+    })
 }
 
 #[cfg(test)]
@@ -311,99 +208,84 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn record(table: Option<Value>) -> GameRecord {
-        let mut rec: GameRecord = serde_json::from_value(json!({
+    fn record() -> GameRecord {
+        serde_json::from_value(json!({
             "id": "castle-1", "game": "castle-risk", "status": "Running", "gm": "gm@x",
             "gm_password_hash": "", "gm_token": "t", "join_password_hash": "", "salt": "",
             "seats": [], "observers": [], "options": [],
             "deadlines": {"hours": 24, "reminder_hours": 6, "grace_hours": 2},
             "deadline": 100000, "paused_left": null, "deadline_history": 0,
             "reminded": [], "out_counter": 0, "reported": 3, "revealed": 0, "created": 0,
-            "ended": null, "table": null
+            "ended": null
         }))
-        .unwrap();
-        rec.table = table;
-        rec
+        .unwrap()
+    }
+
+    /// An older judge's whole record reads as the same record with its table taken apart:
+    /// the history as the entries, the rest with its count as the snapshot.
+    #[test]
+    fn a_whole_record_reads_as_its_header_and_its_table_apart() {
+        let mut whole = serde_json::to_value(record()).unwrap();
+        whole["table"] = json!({"state": {"x": 1}, "dice": {}, "base": 1,
+            "history": [{"n": 1}, {"n": 2}, {"n": 3}]});
+        assert!(is_schema_1(&whole));
+        let GameValue::Whole(g) = read_game_value(&serde_json::to_vec(&whole).unwrap()).unwrap()
+        else {
+            panic!("a whole record")
+        };
+        assert_eq!(g.record, record());
+        let t = g.table.unwrap();
+        assert_eq!((t.base, t.history_len().unwrap()), (1, 4));
+        let entries: Vec<Value> = t
+            .entries
+            .iter()
+            .map(|e| serde_json::from_slice(e.as_bytes()).unwrap())
+            .collect();
+        assert_eq!(entries, vec![json!({"n": 1}), json!({"n": 2}), json!({"n": 3})]);
+        let snapshot: Value = serde_json::from_slice(t.snapshot.as_bytes()).unwrap();
+        assert_eq!(snapshot, json!({"state": {"x": 1}, "dice": {}, "history_len": 4}));
+        // A forming game's whole record has no table.
+        let mut forming = serde_json::to_value(record()).unwrap();
+        forming["table"] = Value::Null;
+        let GameValue::Whole(g) = read_game_value(&serde_json::to_vec(&forming).unwrap()).unwrap()
+        else {
+            panic!("a whole record")
+        };
+        assert!(g.table.is_none());
     }
 
     #[test]
-    fn a_record_split_and_joined_is_the_same_record() {
-        let table = json!({"state": {"x": 1}, "dice": {}, "history": [{"n": 0}, {"n": 1}, {"n": 2}, {"n": 3}]});
-        let rec = record(Some(table));
-        let parts = split(&rec).unwrap();
-        assert_eq!(parts.header.table, None);
-        assert_eq!(parts.entries.len(), 4);
-        assert_eq!(snapshot_history_len(parts.snapshot.as_ref().unwrap()), 4);
-        assert!(parts.snapshot.as_ref().unwrap().get("history").is_none());
-        let back = join(parts.header, parts.snapshot, 0, parts.entries).unwrap();
-        assert_eq!(back, rec);
+    fn the_header_is_stored_with_its_schema_first_and_read_back() {
+        let bytes = header_bytes(&record()).unwrap();
+        assert!(bytes.starts_with(br#"{"schema":2,"#), "{}", String::from_utf8_lossy(&bytes));
+        let v: Value = serde_json::from_slice(&bytes).unwrap();
+        assert!(!is_schema_1(&v) && v.get("table").is_none());
+        let GameValue::Header(back) = read_game_value(&bytes).unwrap() else {
+            panic!("a header")
+        };
+        assert_eq!(back, record());
+        // A header an older build wrote (its keys sorted, the schema among them) too.
+        let GameValue::Header(old) = read_game_value(&serde_json::to_vec(&v).unwrap()).unwrap()
+        else {
+            panic!("a header")
+        };
+        assert_eq!(old, record());
     }
 
-    /// The parts borrowed serialize as the parts taken apart do, byte for byte: the
-    /// snapshot's keys in order around `history_len`, whatever keys the table has.
+    /// Entries already stored are never written again, a gap is refused.
     #[test]
-    fn the_borrowed_parts_serialize_as_the_parts_taken_apart() {
-        for table in [
-            json!({"state": {"x": 1}, "dice": {}, "history": [{"n": 0}, {"n": 1}]}),
-            json!({"a": 1, "base": 3, "history": [{"n": 3}], "z": [1, 2]}),
-            json!({"zz": 1}),
-            json!({"a": 1}),
-            json!({"history_len": 99, "history": [], "i": 0}),
-        ] {
-            let rec = record(Some(table.clone()));
-            let (whole, borrowed) = (split(&rec).unwrap(), split_ref(&rec).unwrap());
-            assert_eq!(borrowed.header, whole.header, "{table}");
-            assert_eq!(
-                borrowed.snapshot_json().unwrap().unwrap(),
-                serde_json::to_vec(whole.snapshot.as_ref().unwrap()).unwrap(),
-                "{table}"
-            );
-            assert_eq!(borrowed.base, whole.base);
-            assert_eq!(borrowed.entries, &whole.entries[..]);
-            assert_eq!(borrowed.history_len(), whole.history_len());
-        }
-        let forming = record(None);
-        let borrowed = split_ref(&forming).unwrap();
-        assert!(!borrowed.has_snapshot() && borrowed.snapshot_json().is_none());
-        assert_eq!(borrowed.header, split(&forming).unwrap().header);
-    }
-
-    #[test]
-    fn a_tail_joins_with_its_base_and_splits_back_to_it() {
-        let rec = record(Some(
-            json!({"state": 1, "history": [{"n": 0}, {"n": 1}, {"n": 2}]}),
-        ));
-        let parts = split(&rec).unwrap();
-        let tail = parts.entries[2..].to_vec();
-        let joined = join(parts.header.clone(), parts.snapshot.clone(), 2, tail).unwrap();
-        assert_eq!(joined.table.as_ref().unwrap()["base"], json!(2));
-        let again = split(&joined).unwrap();
-        assert_eq!(again.base, 2);
-        assert_eq!(again.history_len(), 3);
-        assert_eq!(again.snapshot, parts.snapshot);
-        // A tail that does not reach the snapshot's count is refused, never joined short.
-        assert!(join(parts.header, parts.snapshot, 1, vec![json!({"n": 1})]).is_err());
-    }
-
-    #[test]
-    fn the_header_is_stored_with_its_schema_and_without_its_table() {
-        let rec = record(Some(json!({"history": []})));
-        let v = header_value(&split(&rec).unwrap().header).unwrap();
-        assert_eq!(v["schema"], json!(SCHEMA));
-        assert!(v.get("table").is_none());
-        assert!(!is_schema_1(&v));
-        let old = serde_json::to_value(&rec).unwrap();
-        assert!(is_schema_1(&old));
-        let mut back = header_from(v).unwrap();
-        back.table = rec.table.clone();
-        assert_eq!(back, rec);
+    fn only_the_entries_not_stored_are_appended() {
+        assert_eq!(to_append("g", true, 3, 7, 5).unwrap(), 5..7);
+        assert_eq!(to_append("g", true, 0, 7, 9).unwrap(), 7..7);
+        assert!(to_append("g", true, 6, 7, 5).is_err());
+        assert_eq!(to_append("g", false, 0, 0, 5).unwrap(), 0..0);
     }
 
     /// Issue 11: "A mail reads the header and the snapshot only" (and the entries its
     /// reports must still tell).
     #[test]
     fn a_mail_loads_from_the_earliest_entry_a_reader_was_not_told() {
-        let mut rec = record(None);
+        let mut rec = record();
         rec.reported = 40;
         assert_eq!(needed_from(&rec), 40);
         rec.told.insert("slow@x".into(), 12);
@@ -414,7 +296,7 @@ mod tests {
     /// ordered by time".
     #[test]
     fn the_tick_is_due_at_the_reminder_then_at_the_deadline_with_its_grace() {
-        let mut rec = record(None);
+        let mut rec = record();
         assert_eq!(next_due(&rec), Some(100000 - 6 * 3600));
         rec.reminded.insert(0);
         assert_eq!(next_due(&rec), Some(100000 + 2 * 3600));
@@ -433,7 +315,7 @@ mod tests {
     /// at every tick until its deadline (src/deadlines.rs `remind` skips such seats).
     #[test]
     fn a_reminder_that_would_reach_nobody_leaves_the_game_due_at_its_deadline() {
-        let mut rec = record(None);
+        let mut rec = record();
         rec.seats = serde_json::from_value(json!([
             {"name": "Anna", "address": "anna@x", "password_hash": "", "token": "a",
              "misses": 0, "vacation_until": null, "bot": false, "resigned": false},

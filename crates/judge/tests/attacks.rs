@@ -174,7 +174,7 @@ fn forged_mails_use_up_the_real_players_rate_limit() {
 }
 
 /// The table of a fresh race-1, to compare with.
-fn started_table(w: &mut World) -> Option<serde_json::Value> {
+fn started_table(w: &mut World) -> Option<castellan_engine::StoredTable> {
     started(w);
     w.game("race-1").table
 }
@@ -257,7 +257,7 @@ fn passwords_are_kept_as_one_round_of_salted_sha256() {
     g.seats[0].password_hash = old.clone();
     w.store
         .commit(&Changes {
-            games: vec![g],
+            games: vec![g.stored()],
             ..Default::default()
         })
         .unwrap();

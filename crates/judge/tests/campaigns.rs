@@ -327,7 +327,7 @@ fn a_tournament_limits_its_games_by_default() {
     let t = campaign(&w, "campaign-1").tournament.unwrap();
     assert_eq!((t.turn_limit, t.final_turn_limit), (4, 7));
     for g in &t.tables {
-        let opts = w.game(g).options;
+        let opts = w.game(g).rec.options;
         assert!(
             opts.iter()
                 .any(|(k, v)| k.replace('-', "_") == "turn_limit" && v == "4"),

@@ -113,7 +113,7 @@ fn wrong_passwords_lock_only_the_password_and_tell_the_owner_and_the_game_master
     assert!(b.contains("1 order line(s) applied"), "{b}");
 }
 
-fn started_table() -> Option<serde_json::Value> {
+fn started_table() -> Option<castellan_engine::StoredTable> {
     let mut w = World::new(judge());
     started(&mut w);
     w.game("race-1").table
@@ -334,7 +334,7 @@ fn an_argon2id_hash_of_a_generated_password_still_opens_and_is_rekeyed() {
     g.seats[0].password_hash = argon2id_hash(&pw);
     w.store
         .commit(&Changes {
-            games: vec![g],
+            games: vec![g.stored()],
             ..Default::default()
         })
         .unwrap();

@@ -55,7 +55,7 @@ fn every_token_is_its_readers_own(w: &World, mails: &[Outbound]) {
         let Some(token) = subject_token(&m.subject) else {
             continue;
         };
-        let Some(g) = w.store.game_whole("race-1").unwrap() else {
+        let Some(g) = w.store.game_header("race-1").unwrap() else {
             continue;
         };
         // The reader's seat's token, or the game master's for the game master.

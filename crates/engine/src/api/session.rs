@@ -77,6 +77,11 @@ pub trait Session: Send {
     fn entry_turns(&self) -> Vec<u32>;
     /// Replay from seed and history; Err says where it diverged.
     fn verify(&self) -> Result<(), String>;
+    /// The stored form: the snapshot, and the history entries from `from` on (the store
+    /// has those before). See [`StoredTable`].
+    fn stored(&self, from: usize) -> Result<StoredTable, String>;
+    /// The whole table as one JSON value: for exports and tests, never on a mail's way
+    /// (the store keeps [`Session::stored`]).
     fn to_json(&self) -> Result<serde_json::Value, String>;
 }
 
@@ -194,6 +199,9 @@ impl<R: Rules> Session for Table<R> {
     fn verify(&self) -> Result<(), String> {
         self.replay().map(|_| ())
     }
+    fn stored(&self, from: usize) -> Result<StoredTable, String> {
+        Table::stored(self, from)
+    }
     fn to_json(&self) -> Result<serde_json::Value, String> {
         serde_json::to_value(self).map_err(|e| e.to_string())
     }
@@ -212,19 +220,35 @@ pub struct Elimination {
 }
 
 /// Load a stored table of game `R` (the judge's registry calls this per game name).
-pub fn load_table<R: Rules>(json: serde_json::Value) -> Result<Box<dyn Session>, String> {
-    let t: Table<R> = serde_json::from_value(json).map_err(|e| e.to_string())?;
-    if t.version != TABLE_VERSION || t.state_version != R::STATE_VERSION {
-        return Err(format!(
-            "stored {} game has version {}/{}, this build reads {}/{}",
-            R::GAME,
-            t.version,
-            t.state_version,
-            TABLE_VERSION,
-            R::STATE_VERSION
-        ));
-    }
+pub fn load_table<R: Rules>(stored: StoredTable) -> Result<Box<dyn Session>, String> {
+    Table::<R>::from_stored(&stored).map(|t| Box::new(t) as Box<dyn Session>)
+}
+
+/// Load a table of game `R` from the JSON of [`Session::to_json`] (an export).
+pub fn load_table_json<R: Rules>(json: serde_json::Value) -> Result<Box<dyn Session>, String> {
+    let mut t: Table<R> = serde_json::from_value(json).map_err(|e| e.to_string())?;
+    t.check_versions()?;
     Ok(Box::new(t))
+}
+
+impl<R: Rules> Table<R> {
+    /// Err unless the table's envelope and state are of versions this build reads; an
+    /// older state (converted as it was read) is marked with this build's version.
+    pub(crate) fn check_versions(&mut self) -> Result<(), String> {
+        let readable = R::OLDEST_STATE_VERSION..=R::STATE_VERSION;
+        if self.version != TABLE_VERSION || !readable.contains(&self.state_version) {
+            return Err(format!(
+                "stored {} game has version {}/{}, this build reads {}/{}",
+                R::GAME,
+                self.version,
+                self.state_version,
+                TABLE_VERSION,
+                R::STATE_VERSION
+            ));
+        }
+        self.state_version = R::STATE_VERSION;
+        Ok(())
+    }
 }
 
 /// Result of one bot-played game.
@@ -294,8 +318,10 @@ pub struct GameInfo {
     pub max_seats: usize,
     /// Create a game: id, master secret, player names, `key=value` options.
     pub create: CreateFn,
-    /// Load a stored game (the JSON of [`Session::to_json`]).
-    pub load: fn(serde_json::Value) -> Result<Box<dyn Session>, String>,
+    /// Load a stored game (its [`Session::stored`] form).
+    pub load: fn(StoredTable) -> Result<Box<dyn Session>, String>,
+    /// Load a game from the JSON of [`Session::to_json`] (an export).
+    pub load_json: fn(serde_json::Value) -> Result<Box<dyn Session>, String>,
     /// The order language's help text, in a language.
     pub help: fn(Lang) -> String,
     /// Every kind of prompt the game raises (deadlines per kind are checked against it).
@@ -343,6 +369,7 @@ pub fn game_info<R: Rules>() -> GameInfo {
         max_seats: *R::seat_range().end(),
         create: create_table::<R>,
         load: load_table::<R>,
+        load_json: load_table_json::<R>,
         help: R::order_help,
         prompt_kinds: R::PROMPT_KINDS,
         simulate: simulate_table::<R>,

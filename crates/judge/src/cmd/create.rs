@@ -81,6 +81,7 @@ impl Run<'_> {
         let mut g = Loaded {
             rec,
             session: None,
+            stored_len: 0,
             dirty: true,
             keep: false,
             force_private: false,
@@ -157,7 +158,6 @@ impl Run<'_> {
             final_sent: false,
             language: setup.language,
             min_reliability: setup.min_reliability,
-            table: None,
         };
         let mut welcomes = Vec::new();
         for (name, addr) in &setup.players {

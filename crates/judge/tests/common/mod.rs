@@ -89,8 +89,43 @@ impl World {
         c.outbox
     }
 
-    pub fn game(&self, id: &str) -> GameRecord {
-        self.store.game_whole(id).unwrap().expect("game exists")
+    /// A game as stored: its record (`w.game(id).seats`) and its whole table.
+    pub fn game(&self, id: &str) -> Game {
+        let g = self.store.game_whole(id).unwrap().expect("game exists");
+        Game {
+            rec: g.record,
+            table: g.table,
+        }
+    }
+}
+
+/// A stored game in a test: its record (deref) and its table's stored form.
+#[derive(Debug, PartialEq)]
+pub struct Game {
+    pub rec: GameRecord,
+    pub table: Option<castellan_engine::StoredTable>,
+}
+
+impl std::ops::Deref for Game {
+    type Target = GameRecord;
+    fn deref(&self) -> &GameRecord {
+        &self.rec
+    }
+}
+
+impl std::ops::DerefMut for Game {
+    fn deref_mut(&mut self) -> &mut GameRecord {
+        &mut self.rec
+    }
+}
+
+impl Game {
+    /// The game to commit again, as the store takes it.
+    pub fn stored(self) -> castellan_judge::StoredGame {
+        castellan_judge::StoredGame {
+            record: self.rec,
+            table: self.table,
+        }
     }
 }
 
