@@ -478,7 +478,7 @@ mod tests {
         let mut rec = crate::fixtures::game_record("castle-7", "gm7", &["a7", "b7"]);
         rec.observers = vec!["watcher@example.org".into()];
         old.commit(&Changes {
-            games: vec![rec],
+            games: vec![rec.into()],
             ..Default::default()
         })
         .unwrap();

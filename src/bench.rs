@@ -468,7 +468,7 @@ fn ask_for_text(
     for id in ids {
         let rec = svc
             .store
-            .game(id)?
+            .game_header(id)?
             .ok_or_else(|| PlayError::Io(format!("no game {id}")))?;
         for (seat, r) in rec.seats.iter().enumerate() {
             if r.played_by_mail() {
@@ -530,7 +530,7 @@ fn game_turn(svc: &crate::service::Service, id: &str) -> Result<(u32, bool), Pla
         .map_err(|e| PlayError::Io(e.0))?
         .ok_or_else(|| PlayError::Io(format!("no game {id}")))?;
     let turn = crate::players::load_session(&rec)?.map_or(0, |s| s.turn());
-    Ok((turn, rec.ended.is_some()))
+    Ok((turn, rec.record.ended.is_some()))
 }
 
 /// One game by mail through the same pipeline, one mail per pass, each pass's service

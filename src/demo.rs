@@ -129,12 +129,13 @@ pub fn run(s: &DemoSettings, base: &Config) -> Result<DemoReport, ShellError> {
                 .map_err(|e| PlayError::Io(e.to_string()))
         },
     )?;
-    let rec = svc.store.game_whole(&id)?.ok_or_else(|| {
+    let stored = svc.store.game_whole(&id)?.ok_or_else(|| {
         ShellError::Store(castellan_judge::StoreError::new(format!(
             "game {id} vanished"
         )))
     })?;
-    let session = load_session(&rec)?;
+    let session = load_session(&stored)?;
+    let rec = stored.record;
     let turns = session.as_ref().map_or(0, |s| s.turn());
     let setup_turns = session.as_deref().map_or(0, crate::budget::setup_turns);
     let audit = match svc.judge.admin(

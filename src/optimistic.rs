@@ -27,7 +27,7 @@ use std::sync::mpsc;
 
 use castellan_judge::{
     CampaignRecord, Changes, Env, GameRecord, Inbound, Judge, PlayerRecord, SenderRecord, Store,
-    StoreError,
+    StoreError, StoredGame,
 };
 
 /// One thing of the store the judge can read.
@@ -62,7 +62,8 @@ impl Writes {
     /// Add what `changes` writes. `is_new_game(id)`: whether the game is not stored yet
     /// (creating one changes the list of games); asked before the commit.
     pub fn add(&mut self, changes: &Changes, is_new_game: impl Fn(&str) -> bool) {
-        for g in changes.games.iter().chain(&changes.headers) {
+        let written = changes.games.iter().map(|g| &g.record);
+        for g in written.chain(&changes.headers) {
             if is_new_game(&g.id) {
                 self.0.insert(Key::GameIds);
             }
@@ -121,11 +122,11 @@ impl<'a> Recording<'a> {
 }
 
 impl Store for Recording<'_> {
-    fn game(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+    fn game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         self.note(Key::Game(id.to_string()));
         self.inner.game(id)
     }
-    fn game_whole(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+    fn game_whole(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         self.note(Key::Game(id.to_string()));
         self.inner.game_whole(id)
     }
@@ -288,7 +289,7 @@ mod tests {
     fn a_read_is_touched_only_by_a_write_of_what_it_read() {
         let mut w = Writes::default();
         let changes = Changes {
-            games: vec![game("castle-1")],
+            games: vec![game("castle-1").into()],
             processed: vec!["<m1@x>".into()],
             ..Default::default()
         };
@@ -305,7 +306,7 @@ mod tests {
         assert!(w.touch(&reads(&[Key::Addresses])));
         w.add(
             &Changes {
-                games: vec![game("castle-3")],
+                games: vec![game("castle-3").into()],
                 ..Default::default()
             },
             |id| id == "castle-3",

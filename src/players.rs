@@ -9,7 +9,7 @@
 
 use crate::error::ShellError;
 use crate::service::Service;
-use castellan_judge::{AdminCommand, GameRecord, SeatRecord, Status, Store};
+use castellan_judge::{AdminCommand, GameRecord, SeatRecord, Status, Store, StoredGame};
 use castellan_mail::Maildir;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -112,11 +112,15 @@ impl MailPlayers {
         )?;
         svc.commit(&changes)?;
         // The new game's id from the data the judge returned, not from its wording.
-        changes.games.first().map(|g| g.id.clone()).ok_or_else(|| {
-            ShellError::Store(castellan_judge::StoreError::new(
-                "the judge created no game record",
-            ))
-        })
+        changes
+            .games
+            .first()
+            .map(|g| g.record.id.clone())
+            .ok_or_else(|| {
+                ShellError::Store(castellan_judge::StoreError::new(
+                    "the judge created no game record",
+                ))
+            })
     }
 
     /// Read the outbox files written since the last call; learn tokens from welcome mails'
@@ -168,15 +172,16 @@ impl MailPlayers {
         game: &str,
         max_lines: usize,
     ) -> Result<Option<Sent>, PlayError> {
-        let rec = svc
+        let stored = svc
             .store
             .game(game)
             .map_err(|e| PlayError::Io(e.0))?
             .ok_or_else(|| PlayError::Io(format!("no game {game}")))?;
+        let rec = &stored.record;
         if rec.status != Status::Running {
             return Ok(None);
         }
-        let Some(session) = load_session(&rec)? else {
+        let Some(session) = load_session(&stored)? else {
             return Ok(None);
         };
         let Some(seat) = session
@@ -192,7 +197,7 @@ impl MailPlayers {
             body.push_str(l);
             body.push('\n');
         }
-        self.send(svc, &rec, seat, &body).map(Some)
+        self.send(svc, rec, seat, &body).map(Some)
     }
 
     /// Deliver a mail with `body` from the person at `seat` of `rec`, authenticated by the
@@ -271,18 +276,18 @@ pub fn progress(svc: &Service, game: &str) -> Result<(usize, Status, Vec<usize>)
         Some(s) => (s.history_len(), s.awaiting()),
         None => (0, Vec::new()),
     };
-    Ok((len, rec.status, awaiting))
+    Ok((len, rec.record.status, awaiting))
 }
 
 /// The game of a stored record (None while it is forming).
 pub fn load_session(
-    rec: &GameRecord,
+    g: &StoredGame,
 ) -> Result<Option<Box<dyn castellan_engine::Session>>, PlayError> {
-    let Some(table) = &rec.table else {
+    let Some(table) = &g.table else {
         return Ok(None);
     };
-    let info = crate::games::find(&rec.game)
-        .ok_or_else(|| PlayError::Io(format!("unknown game {}", rec.game)))?;
+    let info = crate::games::find(&g.record.game)
+        .ok_or_else(|| PlayError::Io(format!("unknown game {}", g.record.game)))?;
     (info.load)(table.clone()).map(Some).map_err(PlayError::Io)
 }
 

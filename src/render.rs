@@ -20,11 +20,12 @@ pub struct RenderArgs<'a> {
 
 /// Draw it and write the file; returns a line saying what was written.
 pub fn render(svc: &Service, a: &RenderArgs) -> Result<String, ShellError> {
-    let rec = svc
+    let stored = svc
         .store
         .game_whole(a.game)?
         .ok_or_else(|| ShellError::Usage(format!("there is no game \"{}\"", a.game)))?;
-    let session = crate::players::load_session(&rec)?.ok_or_else(|| {
+    let rec = &stored.record;
+    let session = crate::players::load_session(&stored)?.ok_or_else(|| {
         ShellError::Usage(format!("{} has not started: nothing to draw yet", a.game))
     })?;
     let session: Box<dyn Session> = match a.turn {

@@ -25,9 +25,11 @@
 //! transaction as that entry's changes: src/recover.rs). `records` (address →
 //! PlayerRecord, issue 15), `campaigns` (id → CampaignRecord, issue 15).
 
+use castellan_engine::{Snapshot, StoredEntry, StoredTable};
+use castellan_judge::stored::GameValue;
 use castellan_judge::{
     stored, CampaignRecord, Changes, GameRecord, Outbound, PlayerRecord, SenderRecord, Store,
-    StoreError,
+    StoreError, StoredGame,
 };
 use serde::{Deserialize, Serialize};
 use sled::transaction::{ConflictableTransactionError, TransactionError};
@@ -320,18 +322,11 @@ impl SledStore {
         for kv in self.games.iter() {
             let (k, v) = kv.map_err(err)?;
             let id = String::from_utf8_lossy(&k).into_owned();
-            let value: serde_json::Value = match serde_json::from_slice(&v) {
-                Ok(v) => v,
-                // Unreadable: left as it is; the judge puts that game in quarantine.
-                Err(_) => continue,
-            };
-            if !stored::is_schema_1(&value) {
-                continue;
-            }
-            let Ok(rec) = serde_json::from_value::<GameRecord>(value) else {
+            // Unreadable: left as it is; the judge puts that game in quarantine.
+            let Ok(GameValue::Whole(game)) = stored::read_game_value(&v) else {
                 continue;
             };
-            let w = GameWrite::of(&rec)?;
+            let w = GameWrite::of(&game)?;
             (
                 &self.games,
                 &self.states,
@@ -715,84 +710,76 @@ impl SledStore {
     }
 }
 
-/// A game's value in the `games` tree, read.
-enum GameValue {
-    /// Schema 1, not converted (written by an older judge after the conversion): the
-    /// whole record, as it was written.
-    Whole(GameRecord),
-    /// The header; state and history are apart.
-    Header(GameRecord),
-}
-
 impl SledStore {
     /// A game's value in the `games` tree (unreadable: the game waits in quarantine).
     fn game_value(&self, id: &str) -> Result<Option<GameValue>, StoreError> {
         let Some(v) = self.games.get(id.as_bytes()).map_err(err)? else {
             return Ok(None);
         };
-        let unreadable = |e: &dyn std::fmt::Display| {
-            StoreError::quarantine(id, &format!("its record is unreadable: {e}"))
-        };
-        let value: serde_json::Value = serde_json::from_slice(&v).map_err(|e| unreadable(&e))?;
-        if stored::is_schema_1(&value) {
-            return serde_json::from_value(value)
-                .map(|r| Some(GameValue::Whole(r)))
-                .map_err(|e| unreadable(&e));
-        }
-        stored::header_from(value)
-            .map(|h| Some(GameValue::Header(h)))
-            .map_err(|e| unreadable(&e))
+        stored::read_game_value(&v)
+            .map(Some)
+            .map_err(|e| StoreError::quarantine(id, &format!("its record is unreadable: {e}")))
     }
 
     /// A game with its history from entry `from` on (`None`: from the first entry a reader
     /// was not told, `stored::needed_from`).
-    fn load(&self, id: &str, from: Option<usize>) -> Result<Option<GameRecord>, StoreError> {
+    fn load(&self, id: &str, from: Option<usize>) -> Result<Option<StoredGame>, StoreError> {
         let header = match self.game_value(id)? {
             None => return Ok(None),
-            Some(GameValue::Whole(rec)) => return Ok(Some(rec)),
+            Some(GameValue::Whole(g)) => return Ok(Some(g)),
             Some(GameValue::Header(h)) => h,
         };
-        let snapshot: Option<serde_json::Value> =
-            match self.states.get(id.as_bytes()).map_err(err)? {
-                Some(v) => Some(serde_json::from_slice(&v).map_err(|e| {
-                    StoreError::quarantine(id, &format!("its state is unreadable: {e}"))
-                })?),
-                None => None,
-            };
-        let len = snapshot.as_ref().map_or(0, stored::snapshot_history_len);
+        let Some(snapshot) = self.states.get(id.as_bytes()).map_err(err)? else {
+            return Ok(Some(StoredGame {
+                record: header,
+                table: None,
+            }));
+        };
+        let snapshot = Snapshot::from_bytes(snapshot.to_vec());
+        let len = snapshot
+            .history_len()
+            .map_err(|e| StoreError::quarantine(id, &e))?;
         let from = from
             .unwrap_or_else(|| stored::needed_from(&header))
             .min(len);
-        let mut entries = Vec::with_capacity(len - from);
-        if snapshot.is_some() {
-            for kv in self.history.range(entry_key(id, from)..entry_key(id, len)) {
-                let (_, v) = kv.map_err(err)?;
-                entries.push(serde_json::from_slice(&v).map_err(|e| {
-                    StoreError::quarantine(id, &format!("a history entry is unreadable: {e}"))
-                })?);
-            }
+        let entries = self
+            .history
+            .range(entry_key(id, from)..entry_key(id, len))
+            .map(|kv| kv.map(|(_, v)| StoredEntry::from_bytes(v.to_vec())))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(err)?;
+        if entries.len() != len - from {
+            return Err(StoreError::quarantine(
+                id,
+                &format!(
+                    "its history has {} entries from {from}, its state counts {len}",
+                    entries.len()
+                ),
+            ));
         }
-        stored::join(header, snapshot, from, entries)
-            .map(Some)
-            .map_err(|e| StoreError::quarantine(id, &e.0))
+        Ok(Some(StoredGame {
+            record: header,
+            table: Some(StoredTable {
+                snapshot,
+                base: from,
+                entries,
+            }),
+        }))
     }
 }
 
 impl Store for SledStore {
-    fn game(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+    fn game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         self.load(id, None)
     }
 
-    fn game_whole(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+    fn game_whole(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         self.load(id, Some(0))
     }
 
     fn game_header(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
         Ok(self.game_value(id)?.map(|v| match v {
-            GameValue::Whole(mut rec) => {
-                rec.table = None;
-                rec
-            }
+            GameValue::Whole(g) => g.record,
             GameValue::Header(h) => h,
         }))
     }

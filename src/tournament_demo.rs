@@ -126,7 +126,7 @@ pub fn run(s: &TournamentSettings, base: &Config) -> Result<TournamentReport, Sh
         // Tables no player can move (every seat a stand-in) move on their deadlines.
         let stuck = t.tables.iter().any(|g| {
             svc.store
-                .game(g)
+                .game_header(g)
                 .ok()
                 .flatten()
                 .is_some_and(|r| r.status == Status::Running)

@@ -6,7 +6,7 @@
 use crate::error::ShellError;
 use crate::store::SledStore;
 use castellan_judge::{
-    CampaignRecord, Changes, GameRecord, LogLine, PlayerRecord, Store, StoreError,
+    CampaignRecord, Changes, LogLine, PlayerRecord, Store, StoreError, StoredGame,
 };
 use serde::{Deserialize, Serialize};
 
@@ -14,7 +14,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ExportedGame {
     pub format: String,
-    pub record: GameRecord,
+    /// The game whole: its record, its table with its history inside.
+    pub record: StoredGame,
     pub log: Vec<LogLine>,
 }
 
@@ -48,7 +49,7 @@ pub fn export(store: &SledStore, id: &str) -> Result<ExportedGame, ShellError> {
         .game_whole(id)?
         .ok_or_else(|| ShellError::Usage(format!("there is no game {id}")))?;
     let log = store
-        .game_log(&record.id)?
+        .game_log(&record.record.id)?
         .into_iter()
         .map(serde_json::from_value)
         .collect::<Result<Vec<LogLine>, _>>()
@@ -77,7 +78,7 @@ pub fn import(
         )));
     }
     check_game(&svc.store, &e, games)?;
-    let id = e.record.id.clone();
+    let id = e.record.record.id.clone();
     let changes = Changes {
         games: vec![e.record],
         log: e.log,
@@ -100,7 +101,7 @@ fn check_game(
     e: &ExportedGame,
     games: &[castellan_engine::GameInfo],
 ) -> Result<(), ShellError> {
-    let id = &e.record.id;
+    let id = &e.record.record.id;
     if store.game(id)?.is_some() {
         return Err(bad(format!("game {id} exists already: nothing imported")));
     }
@@ -112,10 +113,13 @@ fn check_game(
     }
     let info = games
         .iter()
-        .find(|g| g.name == e.record.game)
-        .ok_or_else(|| bad(format!("unknown game {:?}", e.record.game)))?;
+        .find(|g| g.name == e.record.record.game)
+        .ok_or_else(|| bad(format!("unknown game {:?}", e.record.record.game)))?;
     if let Some(t) = &e.record.table {
-        let s = (info.load)(t.clone())
+        let whole = (t.base == 0)
+            .then_some(t)
+            .ok_or_else(|| bad(format!("{id}: the export holds only part of the history")))?;
+        let s = (info.load)(whole.clone())
             .map_err(|err| bad(format!("{id}: the game in the export does not load: {err}")))?;
         s.verify().map_err(|err| {
             bad(format!(
@@ -218,7 +222,7 @@ pub fn import_campaign(
         )));
     }
     for g in &e.campaign.games {
-        if !e.games.iter().any(|x| &x.record.id == g) {
+        if !e.games.iter().any(|x| &x.record.record.id == g) {
             return Err(bad(format!(
                 "campaign {id} counts game {g}, which the export lacks: nothing imported"
             )));
@@ -228,11 +232,17 @@ pub fn import_campaign(
         if g.format != FORMAT {
             return Err(bad(format!(
                 "game {} has format {:?} (this version reads {FORMAT})",
-                g.record.id, g.format
+                g.record.record.id, g.format
             )));
         }
-        if e.games[..i].iter().any(|x| x.record.id == g.record.id) {
-            return Err(bad(format!("game {} is in the export twice", g.record.id)));
+        if e.games[..i]
+            .iter()
+            .any(|x| x.record.record.id == g.record.record.id)
+        {
+            return Err(bad(format!(
+                "game {} is in the export twice",
+                g.record.record.id
+            )));
         }
         check_game(store, g, games)?;
     }

@@ -191,7 +191,7 @@ fn a_whole_campaign_moves_to_another_judge_by_export_and_import() {
     // A campaign whose export lacks one of its games: refused, and nothing of it stored.
     let mut torn = e.clone();
     torn.campaign.id = "campaign-90".into();
-    let lost = torn.games.remove(0).record.id;
+    let lost = torn.games.remove(0).record.record.id;
     for g in &mut torn.games {
         g.record.id.push_str("-b");
         for l in &mut g.log {

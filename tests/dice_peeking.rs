@@ -60,7 +60,7 @@ fn copy(s: &dyn Session, secret: Option<&str>) -> Box<dyn Session> {
         json["dice"]["master"] = serde_json::Value::String(Secret::derive(label.as_bytes()).hex());
     }
     let info = castellan::games::find(s.game()).unwrap();
-    (info.load)(json).unwrap()
+    (info.load_json)(json).unwrap()
 }
 
 fn json(s: &dyn Session) -> String {
@@ -388,7 +388,7 @@ fn check_and_refusals_are_the_same_whatever_the_others_hold() {
                 lines.push(s.bot_text(seat));
                 let held: Vec<Box<dyn Session>> = others_holdings(&*s, seat)
                     .into_iter()
-                    .map(|j| (info.load)(j).unwrap())
+                    .map(|j| (info.load_json)(j).unwrap())
                     .collect();
                 for line in &lines {
                     let mails = [
@@ -402,7 +402,7 @@ fn check_and_refusals_are_the_same_whatever_the_others_hold() {
                         let refused: Vec<String> = mails
                             .iter()
                             .map(|m| {
-                                let mut c = (info.load)(h.to_json().unwrap()).unwrap();
+                                let mut c = (info.load_json)(h.to_json().unwrap()).unwrap();
                                 refusal(&mut *c, seat, m)
                             })
                             .collect();

@@ -9,7 +9,7 @@
 //! played by mail with the bots' orders, to its end.
 
 use castellan_judge::{
-    Env, GameRecord, Inbound, Judge, JudgeConfig, MemoryStore, Outbound, Status, Store, Templates,
+    Env, Inbound, Judge, JudgeConfig, MemoryStore, Outbound, Status, Store, Templates,
 };
 use std::collections::BTreeMap;
 
@@ -68,7 +68,7 @@ impl World {
         c.outbox
     }
 
-    fn game(&self, id: &str) -> GameRecord {
+    fn game(&self, id: &str) -> castellan_judge::StoredGame {
         self.store.game_whole(id).unwrap().expect("the game")
     }
 }

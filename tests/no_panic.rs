@@ -134,7 +134,7 @@ proptest! {
                     .filter(|(i, _)| refused.stood.contains(&(i + 1)))
                     .map(|(_, l)| l)
                     .collect();
-                let mut alone = (castellan::games::all()[g % 4].load)(before.clone()).unwrap();
+                let mut alone = (castellan::games::all()[g % 4].load_json)(before.clone()).unwrap();
                 prop_assert!(alone.submit(seat, &prefix.join("\n"), castellan_engine::Lang::En).is_ok());
                 prop_assert_eq!(&s.to_json().unwrap(), &alone.to_json().unwrap(), "what stood is not the prefix alone");
             }

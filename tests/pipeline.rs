@@ -8,7 +8,7 @@ use castellan::config::Config;
 use castellan::demo::{LocalJudge, DEMO_EPOCH};
 use castellan::players::{load_session, play_games, MailPlayers, PlayError, PLAYER_DOMAIN};
 use castellan::service::Service;
-use castellan_judge::{AdminCommand, GameRecord, Status, Store};
+use castellan_judge::{AdminCommand, Status, Store, StoredGame};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -730,7 +730,7 @@ fn a_game_whose_header_is_unreadable_waits_alone() {
 
 /// Two running Castello games for the quarantine tests: (their bots, the game to be
 /// damaged, the other one, the first one's record as it stands).
-fn two_castello_games(j: &LocalJudge, label: &str) -> (MailPlayers, String, String, GameRecord) {
+fn two_castello_games(j: &LocalJudge, label: &str) -> (MailPlayers, String, String, StoredGame) {
     let mut bots = MailPlayers::new(&j.svc, label).unwrap();
     let broken = bots.create_game(&j.svc, "castello", 2, &[]).unwrap();
     let fine = bots.create_game(&j.svc, "castello", 2, &[]).unwrap();
@@ -741,9 +741,15 @@ fn two_castello_games(j: &LocalJudge, label: &str) -> (MailPlayers, String, Stri
 }
 
 /// The game of `good` stored with a table that cannot be loaded.
-fn damage(j: &LocalJudge, good: &GameRecord) {
+fn damage(j: &LocalJudge, good: &StoredGame) {
     let mut bad = good.clone();
-    bad.table = Some(serde_json::json!({"not": "a castello game"}));
+    bad.table = Some(castellan_engine::StoredTable {
+        snapshot: castellan_engine::Snapshot::from_bytes(
+            br#"{"history_len":0,"not":"a castello game"}"#.to_vec(),
+        ),
+        base: 0,
+        entries: Vec::new(),
+    });
     j.svc
         .commit(&castellan_judge::Changes {
             games: vec![bad],
@@ -757,7 +763,7 @@ fn damage(j: &LocalJudge, good: &GameRecord) {
 fn one_order_mail_each(
     j: &LocalJudge,
     bots: &mut MailPlayers,
-    good: &GameRecord,
+    good: &StoredGame,
     fine: &str,
 ) -> usize {
     let seat = load_session(good).unwrap().unwrap().awaiting()[0];

@@ -6,8 +6,7 @@
 use castellan::mailsim::{self, Settings};
 use castellan_engine::{PromptKind, Session};
 use castellan_judge::{
-    format_long_zoned, Env, GameRecord, Inbound, Judge, JudgeConfig, MemoryStore, Outbound, Store,
-    Templates,
+    format_long_zoned, Env, Inbound, Judge, JudgeConfig, MemoryStore, Outbound, Store, Templates,
 };
 
 /// The quick suite's budget: every game kind three times, each to its end or its cap.
@@ -129,7 +128,7 @@ impl Table {
         c.outbox
     }
 
-    fn game(&self, id: &str) -> GameRecord {
+    fn game(&self, id: &str) -> castellan_judge::StoredGame {
         self.store.game(id).unwrap().unwrap()
     }
 

@@ -2,13 +2,14 @@
 //! each claim mode of Castle Risk), every choice every prompt lists parses and applies, on a
 //! copy of the game, for the seat it is offered to; and so does its default line.
 
-use castellan_engine::{Lang, Secret, Session};
+use castellan_engine::{Lang, Secret, Session, StoredTable};
 
+/// A copy of the game, through its stored form.
 fn copy(
     s: &dyn Session,
-    load: fn(serde_json::Value) -> Result<Box<dyn Session>, String>,
+    load: fn(StoredTable) -> Result<Box<dyn Session>, String>,
 ) -> Box<dyn Session> {
-    load(s.to_json().unwrap()).unwrap()
+    load(s.stored(0).unwrap()).unwrap()
 }
 
 fn check_game(game: &str, players: usize, options: &[(String, String)], seed: &str) -> usize {

@@ -13,7 +13,7 @@
 use castellan::config::Config;
 use castellan::demo::LocalJudge;
 use castellan::store::SledStore;
-use castellan_judge::{stored, GameRecord, Status, Store};
+use castellan_judge::{stored, Status, Store, StoredGame};
 use std::path::{Path, PathBuf};
 
 fn unpack(dir: &Path) {
@@ -32,7 +32,7 @@ fn unpack(dir: &Path) {
 }
 
 /// The games as schema 1 stored them, read with sled itself.
-fn old_games(db: &Path) -> Vec<GameRecord> {
+fn old_games(db: &Path) -> Vec<StoredGame> {
     let raw = sled::open(db).unwrap();
     let games = raw.open_tree("games").unwrap();
     let out = games
@@ -41,7 +41,7 @@ fn old_games(db: &Path) -> Vec<GameRecord> {
             let (_, v) = kv.unwrap();
             let value: serde_json::Value = serde_json::from_slice(&v).unwrap();
             assert!(stored::is_schema_1(&value), "the fixture is schema 1");
-            serde_json::from_value(value).unwrap()
+            stored::whole_record(value).unwrap()
         })
         .collect();
     drop(games);
@@ -57,10 +57,7 @@ fn a_database_of_schema_1_opens_converted_with_every_game_and_its_whole_history(
     let old = old_games(&db);
     assert_eq!(old.len(), 2, "castello-1 and castle-2");
     let long = old.iter().find(|g| g.id == "castello-1").unwrap();
-    let long_len = long.table.as_ref().unwrap()["history"]
-        .as_array()
-        .unwrap()
-        .len();
+    let long_len = long.table.as_ref().unwrap().entries.len();
     assert!(long_len > 300, "a long game: {long_len} entries");
 
     let store = SledStore::open(&db).unwrap();
@@ -74,8 +71,8 @@ fn a_database_of_schema_1_opens_converted_with_every_game_and_its_whole_history(
     // A mail reads the header, the snapshot and only the history not yet reported.
     let tail = store.game("castello-1").unwrap().unwrap();
     let t = tail.table.as_ref().unwrap();
-    let in_hand = t["history"].as_array().unwrap().len();
-    assert_eq!(t["base"].as_u64().unwrap() as usize + in_hand, long_len);
+    let in_hand = t.entries.len();
+    assert_eq!(t.base + in_hand, long_len);
     assert!(
         in_hand < 5,
         "the finished game's reported history is not loaded: {in_hand}"
@@ -138,29 +135,21 @@ fn a_converted_game_replays_and_goes_on() {
     }
     // Past its deadline, the running game's defaults are played: its history grows in
     // the new layout, and the whole game still replays.
-    let before = running.table.as_ref().unwrap()["history"]
-        .as_array()
-        .unwrap()
-        .len();
+    let before = running.table.as_ref().unwrap().entries.len();
     j.now.store(
         running.deadline.unwrap() + 3 * 24 * 3600,
         std::sync::atomic::Ordering::SeqCst,
     );
     j.pass_after(0).unwrap();
     let after = j.svc.store.game_whole("castle-2").unwrap().unwrap();
-    let len = after.table.as_ref().unwrap()["history"]
-        .as_array()
-        .unwrap()
-        .len();
+    let len = after.table.as_ref().unwrap().entries.len();
     assert!(
         len > before,
         "defaults played after the deadline: {before} -> {len}"
     );
     assert_eq!(
-        after.table.as_ref().unwrap()["history"].as_array().unwrap()[..before],
-        running.table.as_ref().unwrap()["history"]
-            .as_array()
-            .unwrap()[..],
+        after.table.as_ref().unwrap().entries[..before],
+        running.table.as_ref().unwrap().entries[..],
         "the converted entries are kept as they were"
     );
     let (_, text) = j

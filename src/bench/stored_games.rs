@@ -60,7 +60,8 @@ pub(super) fn run_stored_games(
             crate::progress::Progress::new("bench (stored games)", "games", Some(n as u64));
         let mut batch = Vec::with_capacity(FILL_BATCH);
         for i in 0..n {
-            let mut g = template.clone();
+            let mut stored = template.clone();
+            let g = &mut stored.record;
             if i > 0 {
                 let k = (i - 1) as u64;
                 g.id = format!("{prefix}-{}", 100_000 + k);
@@ -73,7 +74,7 @@ pub(super) fn run_stored_games(
             if g.deadline.is_some() {
                 g.deadline = Some(deadline);
             }
-            batch.push(g);
+            batch.push(stored);
             if batch.len() >= FILL_BATCH || i + 1 == n {
                 let games = std::mem::take(&mut batch);
                 let count = games.len() as u64;

@@ -47,13 +47,14 @@ impl Sim {
         self.hostiles[i].sent += 1;
         self.hostiles[i].left -= 1;
         self.hostiles[i].next = hostile::next_after(kind, self.now, &mut self.hrng);
-        let Some(rec) = self.record() else { return };
+        let Some(g) = self.stored() else { return };
+        let rec = &g.record;
         if rec.status == Status::Finished {
             return;
         }
         let game = self.game.clone();
         let own = self.hostiles[i].address.clone();
-        let seats = self.written_seats(&rec);
+        let seats = self.written_seats(rec);
         let target =
             (!seats.is_empty()).then(|| seats[self.hrng.random_range(0..seats.len())].clone());
         let mut named = Vec::new();
@@ -85,7 +86,7 @@ impl Sim {
             }
             Kind::Forger => {
                 let Some((seat, addr)) = target else { return };
-                let session = session_of(&rec);
+                let session = session_of(&g);
                 let orders = session
                     .as_ref()
                     .map(|s| s.bot_text(seat))

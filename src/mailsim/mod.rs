@@ -33,7 +33,9 @@ pub use promises::{END_PROMISES, PROMISES};
 
 use crate::players::load_session;
 use castellan_engine::{Lang, Session};
-use castellan_judge::{Env, GameRecord, Judge, JudgeConfig, Outbound, Status, Templates};
+use castellan_judge::{
+    Env, GameRecord, Judge, JudgeConfig, Outbound, Status, StoredGame, Templates,
+};
 use people::{Person, Plan, HOUR};
 use promises::{Event, Watch};
 use rand::{Rng, RngCore, SeedableRng};
@@ -425,7 +427,16 @@ impl Sim {
         }
     }
 
+    /// The game's record as stored now.
     fn record(&self) -> Option<GameRecord> {
+        if self.game.is_empty() {
+            return None;
+        }
+        self.post.store().game_header(&self.game).ok().flatten()
+    }
+
+    /// The game as stored now, its table with it.
+    fn stored(&self) -> Option<StoredGame> {
         if self.game.is_empty() {
             return None;
         }
@@ -486,14 +497,15 @@ impl Sim {
     /// One step of the clock: to the next thing anyone (the judge's tick included) does.
     /// False when nothing will ever happen again.
     fn step(&mut self) -> bool {
-        let Some(rec) = self.record() else {
+        let Some(g) = self.stored() else {
             return false;
         };
+        let rec = &g.record;
         if rec.status == Status::Finished {
             return false;
         }
-        self.plan(&rec);
-        let due = castellan_judge::stored::next_due(&rec);
+        self.plan(&g);
+        let due = castellan_judge::stored::next_due(rec);
         let next = self
             .people
             .iter()
@@ -533,8 +545,9 @@ impl Sim {
     }
 
     /// Who will write next, and when.
-    fn plan(&mut self, rec: &GameRecord) {
-        let session = load_session(rec).ok().flatten();
+    fn plan(&mut self, g: &StoredGame) {
+        let rec = &g.record;
+        let session = session_of(g);
         let awaiting = session.as_ref().map(|s| s.awaiting()).unwrap_or_default();
         let due = rec.deadline.unwrap_or(self.now) + i64::from(rec.deadlines.grace_hours) * HOUR;
         for i in 0..self.people.len() {
@@ -630,10 +643,11 @@ impl Sim {
             self.now = self.now.max(due.unwrap_or(self.now));
             self.tick();
         }
-        let Some(rec) = self.record() else {
+        let Some(g) = self.stored() else {
             return;
         };
-        let session = load_session(&rec).ok().flatten();
+        let session = session_of(&g);
+        let rec = g.record;
         let text = match act {
             Act::Confirm => {
                 // How people say yes: the welcome's own example as typed, and variants.
@@ -801,9 +815,9 @@ impl Sim {
     }
 
     fn snapshot(&self) -> promises::Snapshot {
-        let rec = self.record();
-        let session = rec.as_ref().and_then(|r| load_session(r).ok().flatten());
-        promises::Snapshot::new(rec, session, self.now)
+        let g = self.stored();
+        let session = g.as_ref().and_then(session_of);
+        promises::Snapshot::new(g.map(|g| g.record), session, self.now)
     }
 
     /// The last mail the event just handled sent to seat `seat`'s address.
@@ -870,7 +884,7 @@ impl Sim {
         let rec = self.post.store().game_whole(&self.game).ok().flatten();
         match rec {
             Some(rec) => {
-                self.run.finished = rec.status == Status::Finished;
+                self.run.finished = rec.record.status == Status::Finished;
                 self.run.capped = !self.run.finished && self.events >= max_events;
                 if let Some(detail) = promises::replays(&rec) {
                     self.violation("replays", detail);
@@ -892,6 +906,6 @@ pub(crate) fn seat_lang(rec: &GameRecord, seat: usize, judge: &Judge) -> Lang {
 }
 
 /// A stored game's session (None while it forms).
-pub(crate) fn session_of(rec: &GameRecord) -> Option<Box<dyn Session>> {
-    load_session(rec).ok().flatten()
+pub(crate) fn session_of(g: &StoredGame) -> Option<Box<dyn Session>> {
+    load_session(g).ok().flatten()
 }

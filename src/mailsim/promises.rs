@@ -4,7 +4,9 @@
 use super::people::{Act, Person, Timing};
 use super::{seat_lang, session_of};
 use castellan_engine::{PromptKind, Session};
-use castellan_judge::{format_long_zoned, format_short_zoned, GameRecord, Judge, Outbound, Status};
+use castellan_judge::{
+    format_long_zoned, format_short_zoned, GameRecord, Judge, Outbound, Status, StoredGame,
+};
 
 /// Every promise: its name (as violations carry it) and what a player is promised.
 pub const PROMISES: [(&str, &str); 16] = [
@@ -574,9 +576,12 @@ fn private_leak(
 }
 
 /// The game replays from its seed and whole history, and its dice verify.
-pub fn replays(rec: &GameRecord) -> Option<String> {
-    let session = session_of(rec)?;
-    session.verify().err().map(|e| format!("{}: {e}", rec.id))
+pub fn replays(g: &StoredGame) -> Option<String> {
+    let session = session_of(g)?;
+    session
+        .verify()
+        .err()
+        .map(|e| format!("{}: {e}", g.record.id))
 }
 
 /// Each promise's check can fail: a real game of the simulation, then the mails or the

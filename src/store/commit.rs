@@ -6,7 +6,7 @@ use super::gauges::{self, Counted};
 use super::{
     due_key, encode_outbox, entry_key, err, index_key, OutboxItem, SledStore, JOURNAL_SEQ,
 };
-use castellan_judge::{stored, Changes, GameRecord, StoreError};
+use castellan_judge::{stored, Changes, GameRecord, StoreError, StoredGame};
 use sled::transaction::{ConflictableTransactionError, TransactionError};
 use sled::Transactional;
 
@@ -29,41 +29,41 @@ pub(super) struct GameWrite {
 }
 
 impl GameWrite {
-    pub(super) fn of(g: &GameRecord) -> Result<GameWrite, StoreError> {
-        // Borrowed from the record, not copied: the table is serialized where it lies.
-        let parts = stored::split_ref(g)?;
-        let header = serde_json::to_vec(&stored::header_value(&parts.header)?).map_err(err)?;
-        let snapshot = parts.snapshot_json().transpose().map_err(err)?;
-        let entries = parts
-            .entries
-            .iter()
-            .map(|e| serde_json::to_vec(e).map_err(err))
-            .collect::<Result<Vec<_>, _>>()?;
+    pub(super) fn of(g: &StoredGame) -> Result<GameWrite, StoreError> {
+        let rec = &g.record;
+        let (snapshot, base, len, entries) = match &g.table {
+            None => (None, 0, 0, Vec::new()),
+            Some(t) => {
+                let len = t
+                    .history_len()
+                    .map_err(|e| StoreError::new(format!("game {}: {e}", rec.id)))?;
+                let entries = t.entries.iter().map(|e| e.as_bytes().to_vec()).collect();
+                (Some(t.snapshot.as_bytes().to_vec()), t.base, len, entries)
+            }
+        };
         Ok(GameWrite {
-            id: g.id.clone(),
-            header,
-            snapshot,
-            base: parts.base,
-            len: if parts.has_snapshot() {
-                parts.history_len()
-            } else {
-                0
-            },
-            entries,
-            due: stored::next_due(&parts.header).map(|t| due_key(t, &g.id)),
-            lookups: Lookups::of(g),
-            counted: Counted::of(g),
             header_only: false,
+            snapshot,
+            base,
+            len,
+            entries,
+            ..GameWrite::header_of(rec)?
         })
     }
 
     /// The header of `g` alone; its stored state and history are left as they are.
     pub(super) fn header_of(g: &GameRecord) -> Result<GameWrite, StoreError> {
-        let mut header = g.clone();
-        header.table = None;
         Ok(GameWrite {
+            id: g.id.clone(),
+            header: stored::header_bytes(g)?,
+            snapshot: None,
+            base: 0,
+            len: 0,
+            entries: Vec::new(),
+            due: stored::next_due(g).map(|t| due_key(t, &g.id)),
+            lookups: Lookups::of(g),
+            counted: Counted::of(g),
             header_only: true,
-            ..GameWrite::of(&header)?
         })
     }
 

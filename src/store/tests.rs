@@ -7,7 +7,7 @@ use castellan_judge::Status;
 fn commit_games(store: &SledStore, games: Vec<GameRecord>) {
     store
         .commit(&Changes {
-            games,
+            games: games.into_iter().map(Into::into).collect(),
             ..Default::default()
         })
         .unwrap()
@@ -315,11 +315,11 @@ fn the_games_gauges_are_kept_as_the_games_are_written() {
     resumed.deadline = Some(100);
     let (a, b) = (
         Changes {
-            games: vec![paused],
+            games: vec![paused.into()],
             ..Default::default()
         },
         Changes {
-            games: vec![resumed],
+            games: vec![resumed.into()],
             ..Default::default()
         },
     );

@@ -397,7 +397,7 @@ impl World {
 
     pub fn record(&self, game: &str) -> GameRecord {
         let svc = self.service();
-        let rec = svc.store.game(game).unwrap();
+        let rec = svc.store.game_header(game).unwrap();
         rec.unwrap_or_else(|| panic!("no game {game}"))
     }
 
@@ -537,7 +537,7 @@ pub fn turn(svc: &Service, game: &str) -> Turn {
         history: session.history_len(),
         status: rec.status,
         orders,
-        table: Some(table),
+        table: Some(session.to_json().expect("the session's JSON")),
     }
 }
 

@@ -288,6 +288,16 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
     /// version loads (and is stored again at [`Rules::STATE_VERSION`]).
     const OLDEST_STATE_VERSION: u32 = Self::STATE_VERSION;
 
+    /// A whole stored table (its history inside, as [`Session::to_json`] gives it) that
+    /// an older build wrote, brought to this build's shapes: events or orders stored in a
+    /// form this build's types no longer read are rewritten here, with the whole game at
+    /// hand (the players' names, the state). The engine calls it only when a stored part
+    /// does not read as it is (history entries are never rewritten in the store, so an
+    /// old game keeps its old entries). By default, nothing to convert.
+    fn upgrade_json(table: serde_json::Value) -> serde_json::Value {
+        table
+    }
+
     /// Every kind of prompt this game may raise (deadlines per kind are checked against it).
     const PROMPT_KINDS: &'static [PromptKind];
 

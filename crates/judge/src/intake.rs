@@ -3,8 +3,8 @@
 use crate::cmd::{self as commands, *};
 use crate::judge::Judge;
 use crate::model::*;
-use crate::store::Store;
 use crate::run::*;
+use crate::store::Store;
 use castellan_engine::dice::sha256;
 use castellan_engine::LineVerdict;
 

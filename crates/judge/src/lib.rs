@@ -67,13 +67,13 @@ mod judge;
 mod limits;
 mod mails;
 mod model;
-mod store;
 mod optin;
 mod password;
 mod record;
 mod reports;
 mod run;
 mod settle;
+mod store;
 pub mod stored;
 mod templates;
 

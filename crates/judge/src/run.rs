@@ -4,9 +4,9 @@ use crate::judge::*;
 use crate::mails::*;
 use crate::model::*;
 use crate::store::Store;
+use crate::stored::StoredGame;
 use castellan_engine::dice::sha256;
 use castellan_engine::Lang;
-use crate::stored::StoredGame;
 use castellan_engine::{GameInfo, Session};
 use std::collections::BTreeMap;
 
@@ -31,21 +31,13 @@ pub(crate) struct Loaded {
 }
 
 impl Loaded {
-    /// The game as the store takes it: the record, the snapshot, and the history entries
-    /// the store does not hold yet.
-    /// Err gives the record back, with why its state could not be written.
-    fn into_stored(self) -> Result<StoredGame, (GameRecord, String)> {
-        let table = match &self.session {
-            Some(s) => match s.stored(self.stored_len) {
-                Ok(t) => Some(t),
-                Err(e) => return Err((self.rec, e)),
-            },
-            None => None,
-        };
-        Ok(StoredGame {
-            record: self.rec,
-            table,
-        })
+    /// The table's stored form as the store takes it: the snapshot, and the history
+    /// entries the store does not hold yet (`None` while the game forms).
+    fn stored_table(&self) -> Result<Option<castellan_engine::StoredTable>, String> {
+        self.session
+            .as_ref()
+            .map(|s| s.stored(self.stored_len))
+            .transpose()
     }
 }
 
@@ -232,7 +224,9 @@ impl<'a> Run<'a> {
                     &format!("it is a {} game, which this judge does not run", rec.game),
                 ));
             };
-            stored_len = t.history_len().map_err(|e| StoreError::quarantine(&id, &e))?;
+            stored_len = t
+                .history_len()
+                .map_err(|e| StoreError::quarantine(&id, &e))?;
             session = Some((info.load)(t).map_err(|e| StoreError::quarantine(&id, &e))?);
         }
         // Out of quarantine: it loads again (a judge that reads it now).
@@ -371,12 +365,15 @@ impl<'a> Run<'a> {
             if !(g.dirty || g.keep) {
                 continue;
             }
-            match g.into_stored() {
-                Ok(stored) => changes.games.push(stored),
+            match g.stored_table() {
+                Ok(table) => changes.games.push(StoredGame {
+                    record: g.rec,
+                    table,
+                }),
                 // Its state as it was stays stored; what the header says is kept.
-                Err((rec, e)) => {
-                    self.glog(&rec.id, "error", format!("cannot store the game: {e}"));
-                    changes.headers.push(rec);
+                Err(e) => {
+                    self.glog(&g.rec.id, "error", format!("cannot store the game: {e}"));
+                    changes.headers.push(g.rec);
                 }
             }
         }

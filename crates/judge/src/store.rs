@@ -228,4 +228,3 @@ impl Store for MemoryStore {
         Ok(())
     }
 }
-

@@ -32,6 +32,30 @@ pub struct StoredGame {
     pub table: Option<StoredTable>,
 }
 
+/// A game is read as its record (`game.seats`, `game.status`).
+impl std::ops::Deref for StoredGame {
+    type Target = GameRecord;
+    fn deref(&self) -> &GameRecord {
+        &self.record
+    }
+}
+
+impl std::ops::DerefMut for StoredGame {
+    fn deref_mut(&mut self) -> &mut GameRecord {
+        &mut self.record
+    }
+}
+
+/// A record alone is a game without a table: one that forms.
+impl From<GameRecord> for StoredGame {
+    fn from(record: GameRecord) -> StoredGame {
+        StoredGame {
+            record,
+            table: None,
+        }
+    }
+}
+
 impl StoredGame {
     /// The numbers of the history entries to write when `stored` are stored
     /// ([`to_append`]).
@@ -39,13 +63,52 @@ impl StoredGame {
         match &self.table {
             None => Ok(0..0),
             Some(t) => {
-                let len = t
-                    .history_len()
-                    .map_err(|e| bad(&self.record.id, e))?;
+                let len = t.history_len().map_err(|e| bad(&self.record.id, e))?;
                 to_append(&self.record.id, true, t.base, len, stored)
             }
         }
     }
+}
+
+/// A game written whole (the journal's changes, an export): its record's fields and its
+/// table as one value, the history inside, as an older judge stored it
+/// ([`whole_record`] reads it back).
+impl serde::Serialize for StoredGame {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::Error;
+        let mut v = serde_json::to_value(&self.record).map_err(S::Error::custom)?;
+        let table = match &self.table {
+            None => Value::Null,
+            Some(t) => whole_table_value(t).map_err(S::Error::custom)?,
+        };
+        if let Value::Object(m) = &mut v {
+            m.insert("table".into(), table);
+        }
+        v.serialize(s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for StoredGame {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<StoredGame, D::Error> {
+        use serde::de::Error;
+        whole_record(Value::deserialize(d)?).map_err(D::Error::custom)
+    }
+}
+
+/// A table's stored form as one JSON value, its history inside (from `base`).
+fn whole_table_value(t: &StoredTable) -> serde_json::Result<Value> {
+    let mut map: serde_json::Map<String, Value> = serde_json::from_slice(t.snapshot.as_bytes())?;
+    map.remove("history_len");
+    let history = t
+        .entries
+        .iter()
+        .map(|e| serde_json::from_slice(e.as_bytes()))
+        .collect::<serde_json::Result<Vec<Value>>>()?;
+    map.insert("history".into(), Value::Array(history));
+    if t.base > 0 {
+        map.insert("base".into(), Value::from(t.base));
+    }
+    Ok(Value::Object(map))
 }
 
 fn bad(id: &str, why: impl std::fmt::Display) -> StoreError {
@@ -241,9 +304,15 @@ mod tests {
             .iter()
             .map(|e| serde_json::from_slice(e.as_bytes()).unwrap())
             .collect();
-        assert_eq!(entries, vec![json!({"n": 1}), json!({"n": 2}), json!({"n": 3})]);
+        assert_eq!(
+            entries,
+            vec![json!({"n": 1}), json!({"n": 2}), json!({"n": 3})]
+        );
         let snapshot: Value = serde_json::from_slice(t.snapshot.as_bytes()).unwrap();
-        assert_eq!(snapshot, json!({"state": {"x": 1}, "dice": {}, "history_len": 4}));
+        assert_eq!(
+            snapshot,
+            json!({"state": {"x": 1}, "dice": {}, "history_len": 4})
+        );
         // A forming game's whole record has no table.
         let mut forming = serde_json::to_value(record()).unwrap();
         forming["table"] = Value::Null;
@@ -254,10 +323,45 @@ mod tests {
         assert!(g.table.is_none());
     }
 
+    /// A game written whole (the journal's changes, exports) reads back the same, its
+    /// loaded tail and its base with it.
+    #[test]
+    fn a_game_written_whole_reads_back_the_same() {
+        let table = StoredTable {
+            snapshot: Snapshot::from_bytes(br#"{"history_len":5,"state":{"x":1}}"#.to_vec()),
+            base: 3,
+            entries: vec![
+                StoredEntry::from_bytes(br#"{"n":3}"#.to_vec()),
+                StoredEntry::from_bytes(br#"{"n":4}"#.to_vec()),
+            ],
+        };
+        let g = StoredGame {
+            record: record(),
+            table: Some(table),
+        };
+        let text = serde_json::to_string(&g).unwrap();
+        let back: StoredGame = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.record, g.record);
+        let t = back.table.unwrap();
+        assert_eq!((t.base, t.history_len().unwrap()), (3, 5));
+        assert_eq!(t.entries, g.table.as_ref().unwrap().entries);
+        let forming = StoredGame {
+            record: record(),
+            table: None,
+        };
+        let back: StoredGame =
+            serde_json::from_str(&serde_json::to_string(&forming).unwrap()).unwrap();
+        assert_eq!(back, forming);
+    }
+
     #[test]
     fn the_header_is_stored_with_its_schema_first_and_read_back() {
         let bytes = header_bytes(&record()).unwrap();
-        assert!(bytes.starts_with(br#"{"schema":2,"#), "{}", String::from_utf8_lossy(&bytes));
+        assert!(
+            bytes.starts_with(br#"{"schema":2,"#),
+            "{}",
+            String::from_utf8_lossy(&bytes)
+        );
         let v: Value = serde_json::from_slice(&bytes).unwrap();
         assert!(!is_schema_1(&v) && v.get("table").is_none());
         let GameValue::Header(back) = read_game_value(&bytes).unwrap() else {
@@ -270,15 +374,6 @@ mod tests {
             panic!("a header")
         };
         assert_eq!(old, record());
-    }
-
-    /// Entries already stored are never written again, a gap is refused.
-    #[test]
-    fn only_the_entries_not_stored_are_appended() {
-        assert_eq!(to_append("g", true, 3, 7, 5).unwrap(), 5..7);
-        assert_eq!(to_append("g", true, 0, 7, 9).unwrap(), 7..7);
-        assert!(to_append("g", true, 6, 7, 5).is_err());
-        assert_eq!(to_append("g", false, 0, 0, 5).unwrap(), 0..0);
     }
 
     /// Issue 11: "A mail reads the header and the snapshot only" (and the entries its

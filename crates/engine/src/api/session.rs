@@ -226,7 +226,8 @@ pub fn load_table<R: Rules>(stored: StoredTable) -> Result<Box<dyn Session>, Str
 
 /// Load a table of game `R` from the JSON of [`Session::to_json`] (an export).
 pub fn load_table_json<R: Rules>(json: serde_json::Value) -> Result<Box<dyn Session>, String> {
-    let mut t: Table<R> = serde_json::from_value(json).map_err(|e| e.to_string())?;
+    let mut t: Table<R> =
+        serde_json::from_value(R::upgrade_json(json)).map_err(|e| e.to_string())?;
     t.check_versions()?;
     Ok(Box::new(t))
 }

@@ -174,8 +174,19 @@ impl<R: Rules> Table<R> {
     }
 
     /// The table back from its stored form. Err if a part is unreadable, if the entries
-    /// do not reach the snapshot's count, or if the versions are not this build's.
+    /// do not reach the snapshot's count, or if the versions are not this build's. A part
+    /// an older build wrote in a shape this build's types do not read is converted by the
+    /// game ([`Rules::upgrade_json`]), through the whole table's JSON.
     pub fn from_stored(stored: &StoredTable) -> Result<Table<R>, String> {
+        Table::from_stored_typed(stored).or_else(|typed| {
+            Table::from_stored_upgraded(stored).map_err(|upgraded| {
+                format!("{typed} (as an older build's table: {upgraded})")
+            })
+        })
+    }
+
+    /// The stored form read by this build's types, part by part.
+    fn from_stored_typed(stored: &StoredTable) -> Result<Table<R>, String> {
         let s: SnapshotIn<R> = serde_json::from_slice(stored.snapshot.as_bytes())
             .map_err(|e| format!("the stored state is unreadable: {e}"))?;
         if stored.base + stored.entries.len() != s.history_len {
@@ -191,9 +202,8 @@ impl<R: Rules> Table<R> {
             .iter()
             .enumerate()
             .map(|(i, e)| {
-                serde_json::from_slice(e.as_bytes()).map_err(|er| {
-                    format!("history entry {} is unreadable: {er}", stored.base + i)
-                })
+                serde_json::from_slice(e.as_bytes())
+                    .map_err(|er| format!("history entry {} is unreadable: {er}", stored.base + i))
             })
             .collect::<Result<Vec<Entry<R>>, String>>()?;
         let mut t = Table {
@@ -207,6 +217,26 @@ impl<R: Rules> Table<R> {
             history,
             base: stored.base,
         };
+        t.check_versions()?;
+        Ok(t)
+    }
+
+    /// The stored form put together as one JSON table, converted by the game, then read.
+    fn from_stored_upgraded(stored: &StoredTable) -> Result<Table<R>, String> {
+        use serde_json::Value;
+        let mut map: serde_json::Map<String, Value> =
+            serde_json::from_slice(stored.snapshot.as_bytes()).map_err(|e| e.to_string())?;
+        map.remove("history_len");
+        let history = stored
+            .entries
+            .iter()
+            .map(|e| serde_json::from_slice(e.as_bytes()))
+            .collect::<Result<Vec<Value>, _>>()
+            .map_err(|e| e.to_string())?;
+        map.insert("history".into(), Value::Array(history));
+        map.insert("base".into(), Value::from(stored.base));
+        let mut t: Table<R> = serde_json::from_value(R::upgrade_json(Value::Object(map)))
+            .map_err(|e| e.to_string())?;
         t.check_versions()?;
         Ok(t)
     }
