@@ -77,7 +77,8 @@ pub fn import(
             e.format
         )));
     }
-    check_game(&svc.store, &e, games)?;
+    let mut e = e;
+    e.record.table = check_game(&svc.store, &e, games)?;
     let id = e.record.record.id.clone();
     let changes = Changes {
         games: vec![e.record],
@@ -96,11 +97,12 @@ fn bad(why: String) -> ShellError {
 }
 
 /// A game to import: absent here, of a game this judge has, loading and replaying.
+/// Returns its table as this build stores it (`None` while it forms).
 fn check_game(
     store: &SledStore,
     e: &ExportedGame,
     games: &[castellan_engine::GameInfo],
-) -> Result<(), ShellError> {
+) -> Result<Option<castellan_engine::StoredTable>, ShellError> {
     let id = &e.record.record.id;
     if store.game(id)?.is_some() {
         return Err(bad(format!("game {id} exists already: nothing imported")));
@@ -115,19 +117,24 @@ fn check_game(
         .iter()
         .find(|g| g.name == e.record.record.game)
         .ok_or_else(|| bad(format!("unknown game {:?}", e.record.record.game)))?;
-    if let Some(t) = &e.record.table {
-        let whole = (t.base == 0)
-            .then_some(t)
-            .ok_or_else(|| bad(format!("{id}: the export holds only part of the history")))?;
-        let s = (info.load)(whole.clone())
-            .map_err(|err| bad(format!("{id}: the game in the export does not load: {err}")))?;
-        s.verify().map_err(|err| {
-            bad(format!(
-                "{id}: the game in the export does not replay: {err}"
-            ))
-        })?;
+    let Some(t) = &e.record.table else {
+        return Ok(None);
+    };
+    if t.base != 0 {
+        return Err(bad(format!(
+            "{id}: the export holds only part of the history"
+        )));
     }
-    Ok(())
+    let s = (info.load)(t.clone())
+        .map_err(|err| bad(format!("{id}: the game in the export does not load: {err}")))?;
+    s.verify().map_err(|err| {
+        bad(format!(
+            "{id}: the game in the export does not replay: {err}"
+        ))
+    })?;
+    s.stored(0)
+        .map(Some)
+        .map_err(|err| bad(format!("{id}: the game cannot be stored: {err}")))
 }
 
 /// What `castellan campaign export` writes. Holds every game's secret: keep it private.
@@ -244,7 +251,10 @@ pub fn import_campaign(
                 g.record.record.id
             )));
         }
-        check_game(store, g, games)?;
+    }
+    let mut e = e;
+    for g in &mut e.games {
+        g.record.table = check_game(store, g, games)?;
     }
     let mut changes = Changes::default();
     let mut kept = Vec::new();

@@ -16,7 +16,7 @@
 //! history ([`crate::Store::game_whole`]).
 
 use crate::model::{GameRecord, SeatRecord, Status, StoreError};
-use castellan_engine::{Snapshot, StoredEntry, StoredTable};
+use castellan_engine::StoredTable;
 use serde_json::Value;
 
 /// The version of the stored layout: 1 was the whole record with its history in one
@@ -79,7 +79,7 @@ impl serde::Serialize for StoredGame {
         let mut v = serde_json::to_value(&self.record).map_err(S::Error::custom)?;
         let table = match &self.table {
             None => Value::Null,
-            Some(t) => whole_table_value(t).map_err(S::Error::custom)?,
+            Some(t) => t.to_table_json().map_err(S::Error::custom)?,
         };
         if let Value::Object(m) = &mut v {
             m.insert("table".into(), table);
@@ -93,22 +93,6 @@ impl<'de> serde::Deserialize<'de> for StoredGame {
         use serde::de::Error;
         whole_record(Value::deserialize(d)?).map_err(D::Error::custom)
     }
-}
-
-/// A table's stored form as one JSON value, its history inside (from `base`).
-fn whole_table_value(t: &StoredTable) -> serde_json::Result<Value> {
-    let mut map: serde_json::Map<String, Value> = serde_json::from_slice(t.snapshot.as_bytes())?;
-    map.remove("history_len");
-    let history = t
-        .entries
-        .iter()
-        .map(|e| serde_json::from_slice(e.as_bytes()))
-        .collect::<serde_json::Result<Vec<Value>>>()?;
-    map.insert("history".into(), Value::Array(history));
-    if t.base > 0 {
-        map.insert("base".into(), Value::from(t.base));
-    }
-    Ok(Value::Object(map))
 }
 
 fn bad(id: &str, why: impl std::fmt::Display) -> StoreError {
@@ -230,45 +214,15 @@ pub fn whole_record(mut value: Value) -> serde_json::Result<StoredGame> {
     let record: GameRecord = serde_json::from_value(value)?;
     let table = match table {
         None | Some(Value::Null) => None,
-        Some(t) => Some(whole_table(t)?),
+        Some(t) => Some(StoredTable::from_table_json(&t).map_err(serde::de::Error::custom)?),
     };
     Ok(StoredGame { record, table })
-}
-
-/// A whole table's JSON (its history inside, as [`castellan_engine::Session::to_json`]
-/// gives it) in its stored form.
-pub fn whole_table(table: Value) -> serde_json::Result<StoredTable> {
-    use serde::de::Error;
-    let Value::Object(mut map) = table else {
-        return Err(serde_json::Error::custom("a table is not an object"));
-    };
-    let history = match map.remove("history") {
-        Some(Value::Array(a)) => a,
-        None => Vec::new(),
-        Some(_) => return Err(serde_json::Error::custom("a history is not a list")),
-    };
-    let base = match map.remove("base") {
-        Some(v) => v
-            .as_u64()
-            .ok_or_else(|| serde_json::Error::custom("a history base is not a number"))?
-            as usize,
-        None => 0,
-    };
-    map.insert("history_len".into(), Value::from(base + history.len()));
-    let entries = history
-        .iter()
-        .map(|e| serde_json::to_vec(e).map(StoredEntry::from_bytes))
-        .collect::<serde_json::Result<Vec<_>>>()?;
-    Ok(StoredTable {
-        snapshot: Snapshot::from_bytes(serde_json::to_vec(&map)?),
-        base,
-        entries,
-    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use castellan_engine::{Snapshot, StoredEntry};
     use serde_json::json;
 
     fn record() -> GameRecord {

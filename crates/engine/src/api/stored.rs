@@ -113,6 +113,62 @@ impl StoredTable {
     pub fn history_len(&self) -> Result<usize, String> {
         self.snapshot.history_len()
     }
+
+    /// The whole table as one JSON value, its history inside (with its `base` when it
+    /// does not start at 0): the inverse of [`StoredTable::from_table_json`].
+    pub fn to_table_json(&self) -> Result<serde_json::Value, String> {
+        use serde_json::Value;
+        let mut map: serde_json::Map<String, Value> =
+            serde_json::from_slice(self.snapshot.as_bytes()).map_err(|e| e.to_string())?;
+        map.remove("history_len");
+        let history = self
+            .entries
+            .iter()
+            .map(|e| serde_json::from_slice(e.as_bytes()))
+            .collect::<Result<Vec<Value>, _>>()
+            .map_err(|e| e.to_string())?;
+        map.insert("history".into(), Value::Array(history));
+        if self.base > 0 {
+            map.insert("base".into(), Value::from(self.base));
+        }
+        Ok(Value::Object(map))
+    }
+
+    /// A whole table's JSON (its history inside, from its `base`: what
+    /// [`Session::to_json`] gives, or an older judge stored in one value) taken apart as
+    /// the store keeps it. Its parts are not read as a game here: the engine reads them
+    /// when the table loads.
+    pub fn from_table_json(table: &serde_json::Value) -> Result<StoredTable, String> {
+        use serde_json::Value;
+        let Value::Object(whole) = table else {
+            return Err("a table is not an object".into());
+        };
+        let history: &[Value] = match whole.get("history") {
+            Some(Value::Array(a)) => a,
+            None => &[],
+            Some(_) => return Err("a history is not a list".into()),
+        };
+        let base = match whole.get("base") {
+            Some(v) => v.as_u64().ok_or("a history base is not a number")? as usize,
+            None => 0,
+        };
+        let mut map: serde_json::Map<String, Value> = whole
+            .iter()
+            .filter(|(k, _)| !matches!(k.as_str(), "history" | "base" | "history_len"))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        map.insert("history_len".into(), Value::from(base + history.len()));
+        let entries = history
+            .iter()
+            .map(|e| serde_json::to_vec(e).map(StoredEntry))
+            .collect::<Result<_, _>>()
+            .map_err(|e| e.to_string())?;
+        Ok(StoredTable {
+            snapshot: Snapshot(serde_json::to_vec(&map).map_err(|e| e.to_string())?),
+            base,
+            entries,
+        })
+    }
 }
 
 /// The snapshot as written: `history_len` first, then the table's fields but its history.
@@ -129,12 +185,11 @@ struct SnapshotOut<'a, R: Rules> {
     dice: &'a DiceBox,
 }
 
-/// The snapshot as read: the table's fields but its history, and `history_len`, in any
-/// order (an older judge wrote them sorted by name).
+/// The snapshot as read: the table's fields but its history, in any order (an older
+/// judge wrote them sorted by name; `history_len` is read by [`Snapshot::history_len`]).
 #[derive(Deserialize)]
 #[serde(bound = "")]
 struct SnapshotIn<R: Rules> {
-    history_len: usize,
     version: u32,
     state_version: u32,
     game: String,
@@ -178,10 +233,17 @@ impl<R: Rules> Table<R> {
     /// an older build wrote in a shape this build's types do not read is converted by the
     /// game ([`Rules::upgrade_json`]), through the whole table's JSON.
     pub fn from_stored(stored: &StoredTable) -> Result<Table<R>, String> {
+        let len = stored.history_len()?;
+        if stored.base + stored.entries.len() != len {
+            return Err(format!(
+                "its history has {} entries from {}, its state counts {len}",
+                stored.entries.len(),
+                stored.base,
+            ));
+        }
         Table::from_stored_typed(stored).or_else(|typed| {
-            Table::from_stored_upgraded(stored).map_err(|upgraded| {
-                format!("{typed} (as an older build's table: {upgraded})")
-            })
+            Table::from_stored_upgraded(stored)
+                .map_err(|upgraded| format!("{typed} (as an older build's table: {upgraded})"))
         })
     }
 
@@ -189,14 +251,6 @@ impl<R: Rules> Table<R> {
     fn from_stored_typed(stored: &StoredTable) -> Result<Table<R>, String> {
         let s: SnapshotIn<R> = serde_json::from_slice(stored.snapshot.as_bytes())
             .map_err(|e| format!("the stored state is unreadable: {e}"))?;
-        if stored.base + stored.entries.len() != s.history_len {
-            return Err(format!(
-                "its history has {} entries from {}, its state counts {}",
-                stored.entries.len(),
-                stored.base,
-                s.history_len
-            ));
-        }
         let history = stored
             .entries
             .iter()
@@ -223,19 +277,7 @@ impl<R: Rules> Table<R> {
 
     /// The stored form put together as one JSON table, converted by the game, then read.
     fn from_stored_upgraded(stored: &StoredTable) -> Result<Table<R>, String> {
-        use serde_json::Value;
-        let mut map: serde_json::Map<String, Value> =
-            serde_json::from_slice(stored.snapshot.as_bytes()).map_err(|e| e.to_string())?;
-        map.remove("history_len");
-        let history = stored
-            .entries
-            .iter()
-            .map(|e| serde_json::from_slice(e.as_bytes()))
-            .collect::<Result<Vec<Value>, _>>()
-            .map_err(|e| e.to_string())?;
-        map.insert("history".into(), Value::Array(history));
-        map.insert("base".into(), Value::from(stored.base));
-        let mut t: Table<R> = serde_json::from_value(R::upgrade_json(Value::Object(map)))
+        let mut t: Table<R> = serde_json::from_value(R::upgrade_json(stored.to_table_json()?))
             .map_err(|e| e.to_string())?;
         t.check_versions()?;
         Ok(t)
