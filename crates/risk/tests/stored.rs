@@ -23,7 +23,11 @@ const GAMES: &[(&str, usize, &[(&str, &str)], usize)] = &[
     (
         "four-random-quick-hq",
         4,
-        &[("claim", "random"), ("headquarters", "quick"), ("rising_sets", "true")],
+        &[
+            ("claim", "random"),
+            ("headquarters", "quick"),
+            ("rising_sets", "true"),
+        ],
         100_000,
     ),
     (
@@ -121,7 +125,7 @@ fn stored_games_load_replay_and_are_told_as_before() {
     if std::env::var_os("RISK_WRITE_FIXTURES").is_some() {
         return;
     }
-    let info = castellan_engine::game_info::<Risk>();
+    let info = castellan_risk::game_info();
     for (name, ..) in GAMES {
         let json = std::fs::read_to_string(dir().join(format!("{name}.json"))).unwrap();
         let json: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -134,4 +138,33 @@ fn stored_games_load_replay_and_are_told_as_before() {
             assert!(got == want, "{name} ({tag}) is told differently now");
         }
     }
+}
+
+/// A version-1 game converts to this build's state: one `Player` a seat, one `Territory` a
+/// territory, the result typed; an outcome stored before its French wording reads the same.
+#[test]
+fn a_version_1_state_converts_to_this_build() {
+    let json = std::fs::read_to_string(dir().join("two-players.json")).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["state_version"], 1);
+    assert!(json["state"]["owner"].is_array(), "a version-1 fixture");
+    json["state"]["outcome"]
+        .as_object_mut()
+        .unwrap()
+        .remove("reason_fr");
+    let t: Table<Risk> = serde_json::from_value(castellan_risk::upgrade_json(json)).unwrap();
+    assert_eq!(t.state_version, castellan_risk::STATE_VERSION);
+    assert_eq!(t.state.version, castellan_risk::STATE_VERSION);
+    assert_eq!(t.state.players.len(), 2);
+    assert_eq!(t.state.board.len(), 42);
+    let o = castellan_engine::Rules::outcome(&t.state).expect("over");
+    assert_eq!(o.reason_in(Lang::Fr), "a éliminé son adversaire");
+    // stored again, it is this build's shape, and loads as it is
+    let again = Session::to_json(&t).unwrap();
+    assert_eq!(again["state_version"], castellan_risk::STATE_VERSION);
+    assert!(again["state"]["owner"].is_null());
+    let s = castellan_risk::load_stored(again).unwrap();
+    s.verify().unwrap();
+    let want = std::fs::read_to_string(dir().join("two-players.fr.txt")).unwrap();
+    assert!(told(s.as_ref(), Lang::Fr) == want);
 }

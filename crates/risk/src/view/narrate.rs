@@ -59,7 +59,7 @@ fn narrate_setup(s: &Risk, e: &Event, v: Viewer, l: Lang) -> String {
         }
         (Event::Ranked { seat, .. }, Lang::En) => format!("{} has sent a ranking.", n(*seat)),
         (Event::Ranked { seat, .. }, Lang::Fr) => format!("{} a envoyé sa liste.", n(*seat)),
-        (Event::Allotted { picks, how }, _) => allotted(s, picks, how, l),
+        (Event::Allotted { picks, how }, _) => allotted(s, picks, *how, l),
         (Event::Placed { seat, own, neutral }, Lang::En) => {
             let mut line = format!("{} places {}", n(*seat), placements(own, l));
             if !neutral.is_empty() {
@@ -134,10 +134,10 @@ pub(super) fn names(list: &[TerritoryId], l: Lang) -> String {
         .join(", ")
 }
 
-fn allotted(s: &Risk, picks: &[(Owner, TerritoryId)], how: &str, l: Lang) -> String {
+fn allotted(s: &Risk, picks: &[(Owner, TerritoryId)], how: Allotment, l: Lang) -> String {
     let mut lines = vec![match l {
-        Lang::En => format!("Territories {how}:"),
-        Lang::Fr => format!("Territoires {} :", how_fr(how)),
+        Lang::En => format!("Territories {}:", allotment(how, l)),
+        Lang::Fr => format!("Territoires {} :", allotment(how, l)),
     }];
     let mut owners: Vec<Owner> = (0..s.n()).map(Owner::Seat).collect();
     if picks.iter().any(|p| p.0 == Owner::Neutral) {
@@ -155,43 +155,58 @@ fn allotted(s: &Risk, picks: &[(Owner, TerritoryId)], how: &str, l: Lang) -> Str
     lines.join("\n")
 }
 
-/// How territories were allotted (stored in English in the event), in French.
-pub fn how_fr(how: &str) -> String {
+/// How the territories were shared out: "dealt at random" / "distribués au hasard".
+pub fn allotment(how: Allotment, l: Lang) -> &'static str {
     match how {
-        "dealt from the cards into three piles" => "distribués avec les cartes en trois piles",
-        "dealt at random" => "distribués au hasard",
-        "drafted from the ranked lists" => "répartis d'après les listes de préférence",
-        other => other,
+        Allotment::Piles => l.pick(
+            "dealt from the cards into three piles",
+            "distribués avec les cartes en trois piles",
+        ),
+        Allotment::Random => l.pick("dealt at random", "distribués au hasard"),
+        Allotment::Draft => l.pick(
+            "drafted from the ranked lists",
+            "répartis d'après les listes de préférence",
+        ),
     }
-    .to_string()
 }
 
-/// A winning reason (stored in English in the event and the outcome), in French.
-pub fn reason_fr(en: &str) -> String {
-    if en == "eliminated the opponent" {
-        return "a éliminé son adversaire".into();
-    }
-    if en == "holds all 42 territories" {
-        return "occupe les 42 territoires".into();
-    }
-    if let Some(k) = en
-        .strip_prefix("holds ")
-        .and_then(|r| r.strip_suffix(" enemy headquarters and its own"))
-    {
-        let k: u32 = k.parse().unwrap_or(0);
-        return format!(
+/// Why the game was won: "holds all 42 territories" / "occupe les 42 territoires".
+pub fn reason(r: WinReason, l: Lang) -> String {
+    match (r, l) {
+        (WinReason::Opponent, _) => l
+            .pick("eliminated the opponent", "a éliminé son adversaire")
+            .into(),
+        (WinReason::World, _) => l
+            .pick("holds all 42 territories", "occupe les 42 territoires")
+            .into(),
+        (WinReason::Headquarters { taken }, Lang::En) => {
+            format!("holds {taken} enemy headquarters and its own")
+        }
+        (WinReason::Headquarters { taken }, Lang::Fr) => format!(
             "tient {} et le sien",
-            fr::count(k, "quartier général adverse", "quartiers généraux adverses")
-        );
+            fr::count(
+                taken,
+                "quartier général adverse",
+                "quartiers généraux adverses"
+            )
+        ),
+        (
+            WinReason::TurnLimit {
+                territories,
+                rounds,
+            },
+            Lang::En,
+        ) => format!(
+            "most territories ({territories}) when the turn limit of {rounds} rounds was reached"
+        ),
+        (
+            WinReason::TurnLimit {
+                territories,
+                rounds,
+            },
+            Lang::Fr,
+        ) => format!("le plus de territoires ({territories}) à la limite de {rounds} manches"),
     }
-    if let Some(r) = en.strip_prefix("most territories (") {
-        let (best, r) = r.split_once(')').unwrap_or((r, ""));
-        let rounds = r
-            .trim_start_matches(" when the turn limit of ")
-            .trim_end_matches(" rounds was reached");
-        return format!("le plus de territoires ({best}) à la limite de {rounds} manches");
-    }
-    en.to_string()
 }
 
 fn narrate_hq(s: &Risk, e: &Event, v: Viewer, l: Lang) -> String {
@@ -623,14 +638,14 @@ fn narrate_end(s: &Risk, e: &Event, l: Lang) -> String {
             "Limite de manches atteinte avec une égalité entre {} : la partie continue jusqu'à la fin de la manche {round}.",
             seats_and(s, tied, l)
         ),
-        (Event::Won { winners, reason }, Lang::En) => {
-            format!("{} wins: {reason}.", seats_and(s, winners, l))
+        (Event::Won { winners, reason: r }, Lang::En) => {
+            format!("{} wins: {}.", seats_and(s, winners, l), reason(*r, l))
         }
-        (Event::Won { winners, reason }, Lang::Fr) => format!(
+        (Event::Won { winners, reason: r }, Lang::Fr) => format!(
             "{} {} : {}.",
             seats_and(s, winners, l),
             if winners.len() > 1 { "gagnent" } else { "gagne" },
-            reason_fr(reason)
+            reason(*r, l)
         ),
         _ => String::new(),
     }
