@@ -3,7 +3,9 @@
 //!
 //! * [`map`]: the 42-territory board from `data/board.yaml`, card symbols, French names.
 //! * [`cards`]: sets and their values.
-//! * `game`: the state machine (setup, turns, battles, fortify, elimination, victory).
+//! * `event`: what happens, as typed facts (words only in `view`).
+//! * `game`: the state machine (setup, turns, battles, fortify, elimination, victory), its
+//!   checks, and older stored states converted on load.
 //! * `orders`: the order language (see docs/orders/risk.md).
 //! * `view`: narration, the text world map, the private view.
 //! * [`picture`]: the world map as an SVG picture (the HTML part of a report).

@@ -11,8 +11,11 @@ use castellan_engine::{play_out, Lang, Secret, Session, Table};
 use castellan_risk::Risk;
 use std::path::PathBuf;
 
+/// `key=value` game options.
+type Opts = &'static [(&'static str, &'static str)];
+
 /// (name, seats, options, order cap): the games the fixtures hold.
-const GAMES: &[(&str, usize, &[(&str, &str)], usize)] = &[
+const GAMES: &[(&str, usize, Opts, usize)] = &[
     ("two-players", 2, &[], 100_000),
     (
         "three-draft-hq",

@@ -2,6 +2,7 @@
 //! asked when its standing order says so, conquests, captured headquarters and
 //! eliminations.
 
+use crate::cards::Card;
 use crate::*;
 use castellan_engine::battle::{exchange, max_attack_dice, max_defence_dice};
 
@@ -42,57 +43,16 @@ impl Risk {
             let mut a: Vec<u8> = (0..an).map(|_| dice.roll(6).value).collect();
             let d: Vec<u8> = (0..dn).map(|_| dice.roll(6).value).collect();
             a.sort_unstable_by(|x, y| y.cmp(x));
-            let mut reroll = None;
-            if b.reroll {
-                if let Some(card) = self.players[seat]
-                    .hand
-                    .iter()
-                    .copied()
-                    .find(|&c| c == b.from || c == b.to)
-                {
-                    let e = exchange(&a, &d, 0, 0);
-                    if e.attacker_losses > 0 {
-                        // re-roll the lowest of the attacker's dice that are compared
-                        let i = (a.len().min(d.len())).saturating_sub(1);
-                        let old = a[i];
-                        let new = dice.roll(6).value;
-                        a[i] = new;
-                        a.sort_unstable_by(|x, y| y.cmp(x));
-                        reroll = Some((card, old, new));
-                    }
-                }
-            }
-            let mut commander = None;
-            if b.commander && !self.turn_state.commander_used {
-                let base = exchange(&a, &d, 0, 0);
-                let mut best: Option<(usize, u32, u32)> = None;
-                for i in 0..a.len() {
-                    let mut t = a.clone();
-                    t[i] = 6;
-                    let e = exchange(&t, &d, 0, 0);
-                    let better = (e.attacker_losses, std::cmp::Reverse(e.defender_losses))
-                        < (
-                            base.attacker_losses,
-                            std::cmp::Reverse(base.defender_losses),
-                        );
-                    let beats_best = match best {
-                        None => true,
-                        Some((_, al, dl)) => {
-                            (e.attacker_losses, std::cmp::Reverse(e.defender_losses))
-                                < (al, std::cmp::Reverse(dl))
-                        }
-                    };
-                    if better && beats_best {
-                        best = Some((i, e.attacker_losses, e.defender_losses));
-                    }
-                }
-                if let Some((i, _, _)) = best {
-                    commander = Some(a[i]);
-                    a[i] = 6;
-                    a.sort_unstable_by(|x, y| y.cmp(x));
-                    self.turn_state.commander_used = true;
-                }
-            }
+            let reroll = if b.reroll {
+                self.reroll(seat, &b, &mut a, &d, dice)
+            } else {
+                None
+            };
+            let commander = if b.commander && !self.turn_state.commander_used {
+                self.commander(&mut a, &d)
+            } else {
+                None
+            };
             let e = exchange(&a, &d, 0, 0);
             self.board[b.from].armies -= e.attacker_losses.min(self.board[b.from].armies - 1);
             self.board[b.to].armies -= e.defender_losses.min(self.board[b.to].armies);
@@ -114,6 +74,58 @@ impl Risk {
             }
         }
         self.battle = None;
+    }
+
+    /// The re-roll option: when the attacker would lose armies and holds the card of either
+    /// territory, the lowest of its dice that are compared is rolled again. (card, before,
+    /// after) when it was.
+    fn reroll(
+        &self,
+        seat: Seat,
+        b: &Battle,
+        a: &mut [u8],
+        d: &[u8],
+        dice: &mut DiceBox,
+    ) -> Option<(Card, u8, u8)> {
+        let card = self.players[seat]
+            .hand
+            .iter()
+            .copied()
+            .find(|&c| c == b.from || c == b.to)?;
+        if exchange(a, d, 0, 0).attacker_losses == 0 {
+            return None;
+        }
+        let i = (a.len().min(d.len())).saturating_sub(1);
+        let old = a[i];
+        let new = dice.roll(6).value;
+        a[i] = new;
+        a.sort_unstable_by(|x, y| y.cmp(x));
+        Some((card, old, new))
+    }
+
+    /// The commander option, once a turn: the attacker's die whose turning to 6 helps most
+    /// (fewest own losses, then most of the defender's) is turned; the die before, when one
+    /// helps at all.
+    fn commander(&mut self, a: &mut [u8], d: &[u8]) -> Option<u8> {
+        let key = |e: &castellan_engine::battle::Exchange| {
+            (e.attacker_losses, std::cmp::Reverse(e.defender_losses))
+        };
+        let base = key(&exchange(a, d, 0, 0));
+        let mut best: Option<(usize, (u32, std::cmp::Reverse<u32>))> = None;
+        for i in 0..a.len() {
+            let mut t = a.to_vec();
+            t[i] = 6;
+            let k = key(&exchange(&t, d, 0, 0));
+            if k < base && best.is_none_or(|(_, b)| k < b) {
+                best = Some((i, k));
+            }
+        }
+        let (i, _) = best?;
+        let old = a[i];
+        a[i] = 6;
+        a.sort_unstable_by(|x, y| y.cmp(x));
+        self.turn_state.commander_used = true;
+        Some(old)
     }
 
     pub(crate) fn conquer(
