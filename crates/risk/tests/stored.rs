@@ -4,8 +4,8 @@
 //! (`Allotted.how`, `Won.reason`): each `NAME.json` is the stored table
 //! (`Session::to_json`), `NAME.en.txt` and `NAME.fr.txt` what that build told of it.
 //!
-//! `RISK_WRITE_FIXTURES=1 cargo test -p castellan-risk --test stored` writes them anew
-//! (only ever with the build the fixtures are meant to capture).
+//! `RISK_WRITE_FIXTURES=1 cargo test -p castellan-risk --test stored` writes those missing
+//! (the ones there are what an older build saved: never written over).
 
 use castellan_engine::{play_out, Lang, Secret, Session, Table};
 use castellan_risk::Risk;
@@ -114,6 +114,9 @@ fn write_fixtures_when_asked() {
     }
     std::fs::create_dir_all(dir()).unwrap();
     for (name, seats, opts, cap) in GAMES {
+        if dir().join(format!("{name}.json")).exists() {
+            continue;
+        }
         let t = play(name, *seats, opts, *cap);
         let json = serde_json::to_string(&Session::to_json(&t).unwrap()).unwrap();
         std::fs::write(dir().join(format!("{name}.json")), json).unwrap();
@@ -135,10 +138,21 @@ fn stored_games_load_replay_and_are_told_as_before() {
         let s = (info.load)(json).unwrap_or_else(|e| panic!("{name}: {e}"));
         s.verify()
             .unwrap_or_else(|e| panic!("{name}: replays from its seed: {e}"));
+        // stored again by this build (its own shape) and loaded back
+        let again = (info.load)(s.to_json().unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        again
+            .verify()
+            .unwrap_or_else(|e| panic!("{name}: stored again, replays: {e}"));
         for (lang, tag) in [(Lang::En, "en"), (Lang::Fr, "fr")] {
             let want = std::fs::read_to_string(dir().join(format!("{name}.{tag}.txt"))).unwrap();
-            let got = told(s.as_ref(), lang);
-            assert!(got == want, "{name} ({tag}) is told differently now");
+            assert!(
+                told(s.as_ref(), lang) == want,
+                "{name} ({tag}) is told differently now"
+            );
+            assert!(
+                told(again.as_ref(), lang) == want,
+                "{name} ({tag}) stored again is told differently"
+            );
         }
     }
 }
