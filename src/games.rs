@@ -5,9 +5,9 @@ use castellan_engine::{game_info, GameInfo};
 /// Every game, in the order HELP and LIST show them.
 pub fn all() -> Vec<GameInfo> {
     vec![
-        // Its own loader: a game stored under an older state version converts on load.
+        // Their own loaders: a game stored under an older state version converts on load.
         castellan_castle_risk::game_info(),
-        game_info::<castellan_risk::Risk>(),
+        castellan_risk::game_info(),
         game_info::<castellan_castrum::Castrum>(),
         game_info::<castellan_castello::Castello>(),
     ]

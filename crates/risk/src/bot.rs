@@ -16,8 +16,8 @@ fn is_enemy(s: &Risk, seat: Seat, t: TerritoryId) -> bool {
 fn threat(s: &Risk, seat: Seat, t: TerritoryId) -> i64 {
     board()
         .neighbors(t)
-        .filter(|&x| matches!(s.owner[x], Owner::Seat(p) if p != seat))
-        .map(|x| s.armies[x] as i64)
+        .filter(|&x| matches!(s.board[x].owner, Owner::Seat(p) if p != seat))
+        .map(|x| s.board[x].armies as i64)
         .sum()
 }
 
@@ -73,15 +73,15 @@ fn neutral_spread(s: &Risk, opponent: Seat, n: u32) -> Placements {
     if n == 0 {
         return vec![];
     }
-    let mut ts: Vec<TerritoryId> = (0..s.owner.len())
-        .filter(|&t| s.owner[t] == Owner::Neutral && s.room(t) > 0)
+    let mut ts: Vec<TerritoryId> = (0..s.board.len())
+        .filter(|&t| s.board[t].owner == Owner::Neutral && s.room(t) > 0)
         .collect();
     // block the opponent: neutrals bordering the opponent's strongest armies first
     ts.sort_by_key(|&t| {
         let near: i64 = board()
             .neighbors(t)
             .filter(|&x| s.owns(opponent, x))
-            .map(|x| s.armies[x] as i64)
+            .map(|x| s.board[x].armies as i64)
             .sum();
         (-near, t)
     });
@@ -106,13 +106,13 @@ fn neutral_spread(s: &Risk, opponent: Seat, n: u32) -> Placements {
 /// Own border territories, most threatened (relative to own armies) first.
 fn borders_by_need(s: &Risk, seat: Seat) -> Vec<TerritoryId> {
     let mut f = frontier(s, seat);
-    f.sort_by_key(|&t| (-(threat(s, seat, t) - s.armies[t] as i64), t));
+    f.sort_by_key(|&t| (-(threat(s, seat, t) - s.board[t].armies as i64), t));
     f
 }
 
 fn best_set(s: &Risk, seat: Seat) -> Option<Order> {
     let held = |t: usize| s.owns(seat, t);
-    cards::sets_in(&s.hands[seat], &held)
+    cards::sets_in(&s.players[seat].hand, &held)
         .first()
         .map(|set| Order::Trade(set.iter().map(|c| cards::card_ref(*c)).collect()))
 }
@@ -125,7 +125,7 @@ fn claim_score(s: &Risk, seat: Seat, t: TerritoryId) -> i64 {
     let theirs_in = g
         .members
         .iter()
-        .filter(|&&x| matches!(s.owner[x], Owner::Seat(p) if p != seat))
+        .filter(|&&x| matches!(s.board[x].owner, Owner::Seat(p) if p != seat))
         .count() as i64;
     3 * own_n + 2 * mine_in - 2 * theirs_in - g.members.len() as i64 / 3
 }
@@ -159,7 +159,7 @@ fn hq_choice(s: &Risk, seat: Seat) -> TerritoryId {
             .neighbors(t)
             .filter(|&x| is_enemy(s, seat, x))
             .count();
-        (enemies, std::cmp::Reverse(s.armies[t]), t)
+        (enemies, std::cmp::Reverse(s.board[t].armies), t)
     });
     ts.first().copied().unwrap_or(0)
 }
@@ -169,7 +169,7 @@ pub fn default_order(s: &Risk, p: &Prompt) -> Order {
     let seat = p.seat;
     match p.kind {
         PromptKind::Claim => {
-            let free = (0..s.owner.len()).filter(|&t| s.owner[t] == Owner::Nobody);
+            let free = (0..s.board.len()).filter(|&t| s.board[t].owner == Owner::Nobody);
             Order::Claim(
                 free.max_by_key(|&t| (claim_score(s, seat, t), std::cmp::Reverse(t)))
                     .unwrap_or(0),
@@ -181,7 +181,7 @@ pub fn default_order(s: &Risk, p: &Prompt) -> Order {
         PromptKind::Defend | PromptKind::DefendNeutral => Order::Defend(
             s.battle
                 .as_ref()
-                .map(|b| max_defence_dice(s.armies[b.to], 2))
+                .map(|b| max_defence_dice(s.board[b.to].armies, 2))
                 .unwrap_or(1)
                 .max(1),
         ),
@@ -192,7 +192,7 @@ pub fn default_order(s: &Risk, p: &Prompt) -> Order {
 fn turn_default(s: &Risk, seat: Seat) -> Order {
     let ts = &s.turn_state;
     match ts.stage {
-        Stage::Reinforce if s.hands[seat].len() >= 5 => {
+        Stage::Reinforce if s.players[seat].hand.len() >= 5 => {
             best_set(s, seat).unwrap_or(Order::Trade(vec![CardRef::Wild; 3]))
         }
         Stage::Reinforce => {
@@ -216,8 +216,8 @@ pub fn bot_order(s: &Risk, seat: Seat, rng: &mut BotRng) -> Order {
     };
     match p.kind {
         PromptKind::Claim => {
-            let free: Vec<TerritoryId> = (0..s.owner.len())
-                .filter(|&t| s.owner[t] == Owner::Nobody)
+            let free: Vec<TerritoryId> = (0..s.board.len())
+                .filter(|&t| s.board[t].owner == Owner::Nobody)
                 .collect();
             let best = free
                 .iter()
@@ -258,7 +258,7 @@ fn bot_turn(s: &Risk, seat: Seat, rng: &mut BotRng) -> Order {
                     let weakest = board()
                         .neighbors(t)
                         .filter(|&x| is_enemy(s, seat, x))
-                        .map(|x| s.armies[x] as i64)
+                        .map(|x| s.board[x].armies as i64)
                         .min()
                         .unwrap_or(0);
                     let g = board().territories[t].group;
@@ -266,7 +266,7 @@ fn bot_turn(s: &Risk, seat: Seat, rng: &mut BotRng) -> Order {
                         .neighbors(t)
                         .filter(|&x| is_enemy(s, seat, x) && board().territories[x].group == g)
                         .count() as i64;
-                    (s.armies[t] as i64 - weakest + 2 * cont_bonus, t)
+                    (s.board[t].armies as i64 - weakest + 2 * cont_bonus, t)
                 })
                 .collect();
             best.sort_by_key(|&(sc, t)| (-sc, t));
@@ -307,7 +307,7 @@ fn pick_attack(s: &Risk, seat: Seat) -> Option<Order> {
     let b = board();
     let mut best: Option<(i64, TerritoryId, TerritoryId)> = None;
     for from in s.owned(seat) {
-        let a = s.armies[from] as i64;
+        let a = s.board[from].armies as i64;
         if a < 3 {
             continue;
         }
@@ -315,7 +315,7 @@ fn pick_attack(s: &Risk, seat: Seat) -> Option<Order> {
             if s.owns(seat, to) {
                 continue;
             }
-            let d = s.armies[to] as i64;
+            let d = s.board[to].armies as i64;
             if a - 1 < d + margin {
                 continue;
             }
@@ -325,7 +325,7 @@ fn pick_attack(s: &Risk, seat: Seat) -> Option<Order> {
                 .iter()
                 .filter(|&&x| !s.owns(seat, x))
                 .count() as i64;
-            let weak_owner = match s.owner[to] {
+            let weak_owner = match s.board[to].owner {
                 Owner::Seat(p) => 4 - (s.count_owned(p) as i64).min(4),
                 _ => 0,
             };
@@ -348,7 +348,7 @@ fn pick_attack(s: &Risk, seat: Seat) -> Option<Order> {
         },
         dice: None,
         move_in: if others > 0 {
-            MoveIn::Leave(((s.armies[from] / 3).max(1)).min(s.armies[from]))
+            MoveIn::Leave(((s.board[from].armies / 3).max(1)).min(s.board[from].armies))
         } else {
             MoveIn::All
         },
@@ -371,7 +371,7 @@ fn fortify_or_end(s: &Risk, seat: Seat) -> Order {
         return Order::End;
     }
     // distance of every own territory to the front
-    let n = s.owner.len();
+    let n = s.board.len();
     let mut dist = vec![u32::MAX; n];
     let mut queue: std::collections::VecDeque<TerritoryId> = front.iter().copied().collect();
     for &t in &front {
@@ -388,8 +388,8 @@ fn fortify_or_end(s: &Risk, seat: Seat) -> Order {
     let interior = s
         .owned(seat)
         .into_iter()
-        .filter(|&t| dist[t] > 0 && dist[t] != u32::MAX && s.armies[t] > 1)
-        .max_by_key(|&t| (s.armies[t], std::cmp::Reverse(t)));
+        .filter(|&t| dist[t] > 0 && dist[t] != u32::MAX && s.board[t].armies > 1)
+        .max_by_key(|&t| (s.board[t].armies, std::cmp::Reverse(t)));
     let Some(from) = interior else {
         return Order::End;
     };
@@ -405,7 +405,7 @@ fn fortify_or_end(s: &Risk, seat: Seat) -> Order {
     let Some(to) = to else {
         return Order::End;
     };
-    let armies = (s.armies[from] - 1).min(s.room(to));
+    let armies = (s.board[from].armies - 1).min(s.room(to));
     if armies == 0 {
         return Order::End;
     }

@@ -3,7 +3,9 @@
 //!
 //! * [`map`]: the 42-territory board from `data/board.yaml`, card symbols, French names.
 //! * [`cards`]: sets and their values.
-//! * `game`: the state machine (setup, turns, battles, fortify, elimination, victory).
+//! * `event`: what happens, as typed facts (words only in `view`).
+//! * `game`: the state machine (setup, turns, battles, fortify, elimination, victory), its
+//!   checks, and older stored states converted on load.
 //! * `orders`: the order language (see docs/orders/risk.md).
 //! * `view`: narration, the text world map, the private view.
 //! * [`picture`]: the world map as an SVG picture (the HTML part of a report).
@@ -16,6 +18,7 @@ pub mod cards;
 pub mod map;
 
 mod bot;
+mod event;
 mod game;
 mod orders;
 pub mod picture;
@@ -33,6 +36,7 @@ use castellan_engine::board::TerritoryId;
 use castellan_engine::{
     BotRng, DiceBox, Lang, OrderError, Outcome, Prompt, PromptKind, Rules, Seat, Secret, Viewer,
 };
+pub use event::{Allotment, Event, WinReason};
 use serde::{Deserialize, Serialize};
 
 /// How territories are claimed at the start (3–6 players; the 2-player game always deals).
@@ -203,137 +207,64 @@ pub enum Order {
     SetNeutral(Policy),
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Event {
-    FirstPlayer {
-        seat: Seat,
-    },
-    Claimed {
-        seat: Seat,
-        t: TerritoryId,
-    },
-    Ranked {
-        seat: Seat,
-        list: Vec<TerritoryId>,
-    },
-    Allotted {
-        /// (owner, territory) in the order given.
-        picks: Vec<(Owner, TerritoryId)>,
-        how: String,
-    },
-    Placed {
-        seat: Seat,
-        own: Placements,
-        neutral: Placements,
-    },
-    BlindSent {
-        seat: Seat,
-        own: Placements,
-        neutral: Placements,
-    },
-    BlindRevealed {
-        all: Vec<(Seat, Placements, Placements)>,
-    },
-    HqCommitted {
-        seat: Seat,
-        t: TerritoryId,
-        commitment: String,
-    },
-    HqRevealed {
-        all: Vec<(Seat, TerritoryId, Secret)>,
-    },
-    TurnBegins {
-        seat: Seat,
-        round: u32,
-        territories: u32,
-        base: u32,
-        continents: Vec<usize>,
-        total: u32,
-    },
-    Traded {
-        seat: Seat,
-        cards: Vec<Card>,
-        value: u32,
-        bonus_on: Option<TerritoryId>,
-    },
-    ArmiesLost {
-        seat: Seat,
-        armies: u32,
-    },
-    AwaitDefence {
-        responder: Seat,
-        from: TerritoryId,
-        to: TerritoryId,
-    },
-    Battle {
-        seat: Seat,
-        from: TerritoryId,
-        to: TerritoryId,
-        attack: Vec<u8>,
-        defence: Vec<u8>,
-        attacker_losses: u32,
-        defender_losses: u32,
-        /// (card shown, die before, die after)
-        reroll: Option<(Card, u8, u8)>,
-        /// die turned to 6
-        commander: Option<u8>,
-    },
-    Conquered {
-        seat: Seat,
-        from: TerritoryId,
-        to: TerritoryId,
-        moved: u32,
-    },
-    HqTaken {
-        seat: Seat,
-        of: Seat,
-        t: TerritoryId,
-    },
-    Eliminated {
-        victim: Seat,
-        by: Seat,
-        cards: Vec<Card>,
-    },
-    MustTrade {
-        seat: Seat,
-        cards: usize,
-    },
-    Drew {
-        seat: Seat,
-        card: Card,
-    },
-    Fortified {
-        seat: Seat,
-        from: TerritoryId,
-        to: TerritoryId,
-        armies: u32,
-    },
-    TurnEnds {
-        seat: Seat,
-    },
-    StandingSet {
-        seat: Seat,
-        neutral: bool,
-        policy: Policy,
-    },
-    Extended {
-        round: u32,
-        tied: Vec<Seat>,
-    },
-    Won {
-        winners: Vec<Seat>,
-        reason: String,
-    },
+/// Version of the stored state. 1: parallel per-seat and per-territory lists, the outcome
+/// with its reason in words; 2: a [`Player`] per seat, a [`Territory`] per territory, the
+/// result typed ([`Won`]). Version 1 converts as it is read (game/stored.rs).
+pub const STATE_VERSION: u32 = 2;
+
+/// One seat: its player and everything the game keeps for it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    pub name: String,
+    pub hand: Vec<Card>,
+    /// Starting armies still to place.
+    pub to_place: u32,
+    /// Neutral armies still to place (the 2-player game).
+    pub neutral_to_place: u32,
+    /// The standing answer when one of its territories is attacked.
+    pub stand_defend: Policy,
+    /// The standing answer for a neutral territory it defends (the 2-player game).
+    pub stand_neutral: Policy,
+    /// Its ranked list, once sent (draft claim).
+    pub rank: Option<Vec<TerritoryId>>,
+    /// Its placements, once sent and until revealed (blind placement).
+    pub blind: Option<(Placements, Placements)>,
+    /// Its secret headquarters (hidden until `Risk::hq_revealed`), salt and commitment.
+    pub hq: Option<TerritoryId>,
+    pub hq_salt: Option<Secret>,
+    pub hq_commit: Option<String>,
+    /// Who holds this seat's headquarters card (it passes to a captor; never in sets).
+    pub hq_card_holder: Seat,
+    pub eliminated: bool,
 }
 
-/// The game state.
+/// One territory of the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Territory {
+    pub owner: Owner,
+    pub armies: u32,
+}
+
+/// How the game was won: its winners and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Won {
+    pub winners: Vec<Seat>,
+    pub reason: WinReason,
+}
+
+/// The game state. Stored as JSON; a state of an older version converts as it is read
+/// (game/stored.rs).
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct Risk {
-    pub players: Vec<String>,
+    /// [`STATE_VERSION`].
+    pub version: u32,
     pub opts: Options,
     pub phase: Phase,
-    pub owner: Vec<Owner>,
-    pub armies: Vec<u32>,
+    /// One per seat.
+    pub players: Vec<Player>,
+    /// One per territory.
+    pub board: Vec<Territory>,
     /// Seat to move (claim, placement, play).
     pub to_move: Seat,
     /// First to claim: first to play.
@@ -343,27 +274,13 @@ pub struct Risk {
     pub round: u32,
     /// Round at whose end a turn limit is checked (grows by one on a tie).
     pub limit_round: u32,
-    pub hands: Vec<Vec<Card>>,
     pub deck: Vec<Card>,
     pub discard: Vec<Card>,
     pub sets_traded: u32,
-    pub to_place: Vec<u32>,
-    pub neutral_to_place: Vec<u32>,
-    pub stand_defend: Vec<Policy>,
-    pub stand_neutral: Vec<Policy>,
-    pub ranks: Vec<Option<Vec<TerritoryId>>>,
-    pub blind: Vec<Option<(Placements, Placements)>>,
-    /// Secret headquarters (hidden until `hq_revealed`).
-    pub hq: Vec<Option<TerritoryId>>,
-    pub hq_salt: Vec<Option<Secret>>,
-    pub hq_commit: Vec<Option<String>>,
     pub hq_revealed: bool,
-    /// Who holds each seat's headquarters card (it passes to a captor; never in sets).
-    pub hq_card_holder: Vec<Seat>,
-    pub eliminated: Vec<bool>,
     pub turn_state: TurnState,
     pub battle: Option<Battle>,
-    pub outcome: Option<Outcome>,
+    pub won: Option<Won>,
 }
 
 impl Rules for Risk {
@@ -380,7 +297,7 @@ impl Rules for Risk {
     type Order = Order;
     type Event = Event;
     const GAME: &'static str = "risk";
-    const STATE_VERSION: u32 = 1;
+    const STATE_VERSION: u32 = STATE_VERSION;
 
     fn seat_range() -> std::ops::RangeInclusive<usize> {
         2..=6
@@ -463,7 +380,9 @@ impl Rules for Risk {
 
     /// A player who loses their last territory is out of the game.
     fn eliminated(&self) -> Vec<Seat> {
-        (0..self.n()).filter(|&s| self.eliminated[s]).collect()
+        (0..self.n())
+            .filter(|&s| self.players[s].eliminated)
+            .collect()
     }
 
     fn eliminates(event: &Event) -> Option<(Seat, Option<Seat>)> {
@@ -478,9 +397,11 @@ impl Rules for Risk {
         Some(
             (0..self.n())
                 .map(|s| {
-                    let armies: i64 = (0..self.owner.len())
-                        .filter(|&t| self.owner[t] == Owner::Seat(s))
-                        .map(|t| i64::from(self.armies[t]))
+                    let armies: i64 = self
+                        .board
+                        .iter()
+                        .filter(|t| t.owner == Owner::Seat(s))
+                        .map(|t| i64::from(t.armies))
                         .sum();
                     vec![self.count_owned(s) as i64, armies]
                 })
@@ -489,13 +410,9 @@ impl Rules for Risk {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        // games stored before the French wording get it here
-        self.outcome.clone().map(|o| match o.reason_fr {
-            Some(_) => o,
-            None => {
-                let fr = view::reason_fr(&o.reason);
-                o.fr(fr)
-            }
+        self.won.as_ref().map(|w| {
+            Outcome::new(w.winners.clone(), view::reason(w.reason, Lang::En))
+                .fr(view::reason(w.reason, Lang::Fr))
         })
     }
 
@@ -509,10 +426,35 @@ impl Rules for Risk {
 
     /// A seat's picture marks its headquarters while they are secret, and nothing else.
     fn picture_shows_secrets(&self, seat: Seat) -> bool {
-        !self.hq_revealed && self.hq.get(seat).copied().flatten().is_some()
+        !self.hq_revealed && self.players.get(seat).is_some_and(|p| p.hq.is_some())
     }
 
     fn neighbours(&self, name: &str, lang: Lang) -> Option<Result<String, OrderError>> {
         Some(orders::territory_named(name).map(|t| shape::neighbours_text(self, t, lang)))
+    }
+}
+
+/// A stored table (the JSON of `Session::to_json`) brought to this build's state version:
+/// an older state converts itself as it is read (game/stored.rs).
+pub fn upgrade_json(mut json: serde_json::Value) -> serde_json::Value {
+    let v = json.get("state_version").and_then(|v| v.as_u64());
+    if v.is_some_and(|v| v >= 1 && v < u64::from(STATE_VERSION)) {
+        json["state_version"] = STATE_VERSION.into();
+    }
+    json
+}
+
+/// Load a stored game, converting an older state version (the engine's `load_table`
+/// reads only this build's version).
+pub fn load_stored(json: serde_json::Value) -> Result<Box<dyn castellan_engine::Session>, String> {
+    castellan_engine::load_table::<Risk>(upgrade_json(json))
+}
+
+/// The game for the judge's registry: the engine's `game_info`, loading older stored
+/// states too.
+pub fn game_info() -> castellan_engine::GameInfo {
+    castellan_engine::GameInfo {
+        load: load_stored,
+        ..castellan_engine::game_info::<Risk>()
     }
 }

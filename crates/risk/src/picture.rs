@@ -21,7 +21,7 @@ const TINTS: [&str; 6] = [
 fn name(s: &Risk, seat: Seat) -> String {
     s.players
         .get(seat)
-        .cloned()
+        .map(|p| p.name.clone())
         .unwrap_or_else(|| format!("seat {seat}"))
 }
 
@@ -46,22 +46,22 @@ pub fn picture(s: &Risk, viewer: Viewer, lang: Lang) -> String {
     };
     let mut nodes = Vec::new();
     for (t, &(x, y)) in at.iter().enumerate() {
-        let (owner, colour) = match s.owner[t] {
+        let (owner, colour) = match s.board[t].owner {
             Owner::Seat(p) => (Some(name(s, p)), seat_colour(p)),
             Owner::Neutral => (Some(lang.pick("neutral", "neutre").to_string()), NEUTRAL),
             Owner::Nobody => (None, NOBODY),
         };
         let hq = s
             .hq_revealed
-            .then(|| (0..s.n()).find(|&p| s.hq[p] == Some(t)));
-        let mine = me.filter(|&p| !s.hq_revealed && s.hq.get(p).copied().flatten() == Some(t));
+            .then(|| (0..s.n()).find(|&p| s.players[p].hq == Some(t)));
+        let mine = me.filter(|&p| !s.hq_revealed && s.players.get(p).and_then(|x| x.hq) == Some(t));
         nodes.push(Node {
             x,
             y,
             name: map::name_in(t, lang).to_string(),
             owner,
             colour,
-            armies: s.armies[t],
+            armies: s.board[t].armies,
             region: b.territories[t].group,
             castle: hq.flatten().map(seat_colour),
             port: None,
@@ -85,8 +85,8 @@ pub fn picture(s: &Risk, viewer: Viewer, lang: Lang) -> String {
     let mut legend: Vec<(&'static str, String)> = (0..s.n())
         .map(|p| {
             let owned = s.owned(p);
-            let armies: u32 = owned.iter().map(|&t| s.armies[t]).sum();
-            let text = if s.eliminated[p] {
+            let armies: u32 = owned.iter().map(|&t| s.board[t].armies).sum();
+            let text = if s.players[p].eliminated {
                 format!("{}: {}", name(s, p), lang.pick("eliminated", "éliminé"))
             } else {
                 match lang {
@@ -101,7 +101,7 @@ pub fn picture(s: &Risk, viewer: Viewer, lang: Lang) -> String {
             (seat_colour(p), text)
         })
         .collect();
-    if s.owner.contains(&Owner::Neutral) {
+    if s.board.iter().any(|x| x.owner == Owner::Neutral) {
         legend.push((NEUTRAL, lang.pick("neutral", "neutre").to_string()));
     }
     for r in &regions {

@@ -14,13 +14,13 @@ fn held(g: &Risk, t: TerritoryId, me: Option<Seat>, lang: Lang) -> String {
 
 /// "Blue 3", "yours 2", "neutral 1", "empty".
 fn holder(g: &Risk, t: TerritoryId, me: Option<Seat>, lang: Lang) -> String {
-    let who = match g.owner[t] {
+    let who = match g.board[t].owner {
         Owner::Seat(s) if Some(s) == me => lang.pick("yours", "à vous").to_string(),
-        Owner::Seat(s) => g.players.get(s).cloned().unwrap_or_default(),
+        Owner::Seat(s) => g.players.get(s).map(|p| p.name.clone()).unwrap_or_default(),
         Owner::Neutral => lang.pick("neutral", "neutre").to_string(),
         Owner::Nobody => return lang.pick("empty", "vide").to_string(),
     };
-    format!("{who} {}", g.armies[t])
+    format!("{who} {}", g.board[t].armies)
 }
 
 fn near(t: TerritoryId, g: &Risk, me: Option<Seat>, lang: Lang) -> Vec<String> {
@@ -40,18 +40,18 @@ fn near(t: TerritoryId, g: &Risk, me: Option<Seat>, lang: Lang) -> Vec<String> {
 pub fn border_lines(g: &Risk, seat: Seat, lang: Lang) -> Vec<String> {
     let mut lines = Vec::new();
     let mut inside = Vec::new();
-    for t in (0..g.owner.len()).filter(|&t| g.owner[t] == Owner::Seat(seat)) {
+    for t in (0..g.board.len()).filter(|&t| g.board[t].owner == Owner::Seat(seat)) {
         let all_mine = board()
             .neighbors(t)
             .into_iter()
-            .all(|n| g.owner[n] == Owner::Seat(seat));
+            .all(|n| g.board[n].owner == Owner::Seat(seat));
         if all_mine {
-            inside.push(format!("{} {}", name_in(t, lang), g.armies[t]));
+            inside.push(format!("{} {}", name_in(t, lang), g.board[t].armies));
         } else {
             lines.push(format!(
                 "{} {}: {}",
                 name_in(t, lang),
-                g.armies[t],
+                g.board[t].armies,
                 near(t, g, Some(seat), lang).join(", ")
             ));
         }

@@ -11,12 +11,12 @@ use castellan_engine::lang::fr;
 
 mod narrate;
 use narrate::names;
-pub(crate) use narrate::{narrate, narrate_attack, reason_fr, same_attack};
+pub(crate) use narrate::{allotment, narrate, narrate_attack, reason, same_attack};
 
 fn pname(s: &Risk, seat: Seat) -> String {
     s.players
         .get(seat)
-        .cloned()
+        .map(|p| p.name.clone())
         .unwrap_or_else(|| format!("seat {seat}"))
 }
 
@@ -57,7 +57,7 @@ fn prompt(
 }
 
 pub fn pending(s: &Risk, l: Lang) -> Vec<Prompt> {
-    if s.outcome.is_some() {
+    if s.won.is_some() {
         return vec![];
     }
     let mut out = match s.phase {
@@ -87,8 +87,8 @@ fn setup_prompts(s: &Risk, l: Lang) -> Vec<Prompt> {
     let mut out = Vec::new();
     match s.phase {
         Phase::Claim => {
-            let free: Vec<usize> = (0..s.owner.len())
-                .filter(|&t| s.owner[t] == Owner::Nobody)
+            let free: Vec<usize> = (0..s.board.len())
+                .filter(|&t| s.board[t].owner == Owner::Nobody)
                 .collect();
             let q = match l {
                 Lang::En => format!("Claim a free territory ({} left).", free.len()),
@@ -111,7 +111,7 @@ fn setup_prompts(s: &Risk, l: Lang) -> Vec<Prompt> {
         Phase::Place => {
             let seat = s.to_move;
             let (own, neu) = s.placement_due(seat);
-            let left = s.to_place[seat];
+            let left = s.players[seat].to_place;
             let q = match l {
                 Lang::En => format!(
                     "Place {own} of your armies{} ({left} left to place).",
@@ -125,7 +125,7 @@ fn setup_prompts(s: &Risk, l: Lang) -> Vec<Prompt> {
             out.push(prompt(seat, PromptKind::Place, q, vec![], String::new()));
         }
         Phase::BlindPlace => {
-            for seat in (0..s.n()).filter(|&p| s.blind[p].is_none()) {
+            for seat in (0..s.n()).filter(|&p| s.players[p].blind.is_none()) {
                 let q = blind_question(s.placement_due(seat), l);
                 out.push(prompt(seat, PromptKind::Place, q, vec![], String::new()));
             }
@@ -143,7 +143,7 @@ fn draft_prompts(s: &Risk, l: Lang) -> Vec<Prompt> {
         .iter()
         .filter_map(|k| board().by_key(k))
         .collect();
-    for seat in (0..s.n()).filter(|&p| s.ranks[p].is_none()) {
+    for seat in (0..s.n()).filter(|&p| s.players[p].rank.is_none()) {
         out.push(prompt(
                     seat,
                     PromptKind::Draft,
@@ -162,7 +162,7 @@ fn draft_prompts(s: &Risk, l: Lang) -> Vec<Prompt> {
 fn hq_prompts(s: &Risk, l: Lang) -> Vec<Prompt> {
     let mut out = Vec::new();
 
-    for seat in (0..s.n()).filter(|&p| s.hq[p].is_none()) {
+    for seat in (0..s.n()).filter(|&p| s.players[p].hq.is_none()) {
         out.push(prompt(
             seat,
             PromptKind::Headquarters,
@@ -201,9 +201,9 @@ fn blind_question((own, neu): (u32, u32), l: Lang) -> String {
 }
 
 fn defend_prompt(s: &Risk, b: &Battle, l: Lang) -> Prompt {
-    let max = max_defence_dice(s.armies[b.to], 2);
-    let neutral = s.owner[b.to] == Owner::Neutral;
-    let (to, from) = (s.armies[b.to], s.armies[b.from]);
+    let max = max_defence_dice(s.board[b.to].armies, 2);
+    let neutral = s.board[b.to].owner == Owner::Neutral;
+    let (to, from) = (s.board[b.to].armies, s.board[b.from].armies);
     let q = match l {
         Lang::En => format!(
             "{} attacks {}{} ({to} armies) from {} ({from} armies): how many dice do you defend with?",
@@ -245,12 +245,15 @@ fn turn_prompt(s: &Risk, l: Lang) -> Prompt {
     let seat = s.to_move;
     let ts = &s.turn_state;
     let q = match (ts.stage, l) {
-        (Stage::Reinforce, Lang::En) if s.hands[seat].len() >= 5 => {
-            format!("You hold {} cards: trade a set.", s.hands[seat].len())
+        (Stage::Reinforce, Lang::En) if s.players[seat].hand.len() >= 5 => {
+            format!(
+                "You hold {} cards: trade a set.",
+                s.players[seat].hand.len()
+            )
         }
-        (Stage::Reinforce, Lang::Fr) if s.hands[seat].len() >= 5 => format!(
+        (Stage::Reinforce, Lang::Fr) if s.players[seat].hand.len() >= 5 => format!(
             "Vous avez {} cartes : échangez une combinaison.",
-            s.hands[seat].len()
+            s.players[seat].hand.len()
         ),
         (Stage::Reinforce, Lang::En) => format!(
             "Your turn: place {} armies (trade sets first if you wish).",
@@ -273,13 +276,13 @@ fn turn_prompt(s: &Risk, l: Lang) -> Prompt {
     let mut choices = Vec::new();
     if ts.stage == Stage::Reinforce {
         let held = |t: usize| s.owns(seat, t);
-        for set in cards::sets_in(&s.hands[seat], &held).iter().take(2) {
+        for set in cards::sets_in(&s.players[seat].hand, &held).iter().take(2) {
             choices.push(trade_text_in(set, l));
         }
     }
     if ts.stage == Stage::Attack {
         'found: for from in s.owned(seat) {
-            if s.armies[from] < 2 {
+            if s.board[from].armies < 2 {
                 continue;
             }
             for to in board().neighbors(from) {
@@ -345,7 +348,8 @@ pub fn public_view(s: &Risk, l: Lang) -> String {
         let sep = l.pick(": ", " : ");
         let chosen: Vec<String> = (0..s.n())
             .filter_map(|p| {
-                s.hq_commit[p]
+                s.players[p]
+                    .hq_commit
                     .as_ref()
                     .map(|c| format!("{}{sep}{c}", pname(s, p)))
             })
@@ -361,19 +365,16 @@ pub fn public_view(s: &Risk, l: Lang) -> String {
             ));
         }
     }
-    if let Some(o) = &s.outcome {
+    if let Some(w) = &s.won {
         out.push(format!(
             "{} {} ({})",
             l.pick("Winner:", "Vainqueur :"),
-            o.winners
+            w.winners
                 .iter()
                 .map(|w| pname(s, *w))
                 .collect::<Vec<_>>()
                 .join(", "),
-            match l {
-                Lang::En => o.reason.clone(),
-                Lang::Fr => o.reason_fr.clone().unwrap_or_else(|| reason_fr(&o.reason)),
-            }
+            reason(w.reason, l)
         ));
     }
     out.join("\n")
@@ -399,7 +400,7 @@ fn map_lines(s: &Risk, l: Lang, out: &mut Vec<String>) {
         for &t in &g.members {
             let hq = if s.hq_revealed {
                 (0..s.n())
-                    .find(|&p| s.hq[p] == Some(t))
+                    .find(|&p| s.players[p].hq == Some(t))
                     .map(|p| format!("  [{} {}]", l.pick("HQ of", "QG de"), pname(s, p)))
                     .unwrap_or_default()
             } else {
@@ -408,8 +409,8 @@ fn map_lines(s: &Risk, l: Lang, out: &mut Vec<String>) {
             out.push(format!(
                 "  {:width$}  {:>3}  {}{hq}",
                 map::name_in(t, l),
-                s.armies[t],
-                owner_name(s, s.owner[t], l),
+                s.board[t].armies,
+                owner_name(s, s.board[t].owner, l),
             ));
         }
     }
@@ -419,15 +420,15 @@ fn player_lines(s: &Risk, l: Lang, out: &mut Vec<String>) {
     out.push(l.pick("\nPlayers:", "\nJoueurs :").into());
     for p in 0..s.n() {
         let (terr, _, conts) = s.base_reinforcements(p);
-        let armies: u32 = s.owned(p).iter().map(|&t| s.armies[t]).sum();
-        let cards = s.hands[p].len() as u32;
+        let armies: u32 = s.owned(p).iter().map(|&t| s.board[t].armies).sum();
+        let cards = s.players[p].hand.len() as u32;
         let held = if conts.is_empty() {
             String::new()
         } else {
             let names: Vec<&str> = conts.iter().map(|g| map::continent_in(*g, l)).collect();
             format!("{}{}", l.pick(", holds ", ", tient "), names.join(", "))
         };
-        let gone = if s.eliminated[p] {
+        let gone = if s.players[p].eliminated {
             l.pick(" — eliminated", " — éliminé")
         } else {
             ""
@@ -447,9 +448,9 @@ fn player_lines(s: &Risk, l: Lang, out: &mut Vec<String>) {
         });
     }
     if s.two_player() {
-        let neutral: u32 = (0..s.owner.len())
-            .filter(|&t| s.owner[t] == Owner::Neutral)
-            .map(|t| s.armies[t])
+        let neutral: u32 = (0..s.board.len())
+            .filter(|&t| s.board[t].owner == Owner::Neutral)
+            .map(|t| s.board[t].armies)
             .sum();
         out.push(match l {
             Lang::En => format!("  neutral: {neutral} armies"),
@@ -470,14 +471,14 @@ pub fn private_view(s: &Risk, seat: Seat, l: Lang) -> String {
     ));
     hand_lines(s, seat, l, &mut out);
     // The ranked list matters while the draft is on; after it, the map says what it gave.
-    if let (Some(r), Phase::Claim | Phase::Draft) = (&s.ranks[seat], s.phase) {
+    if let (Some(r), Phase::Claim | Phase::Draft) = (&s.players[seat].rank, s.phase) {
         out.push(format!(
             "{} {}.",
             l.pick("Your ranking:", "Votre liste :"),
             names(r, l)
         ));
     }
-    if let Some((own, neutral)) = &s.blind[seat] {
+    if let Some((own, neutral)) = &s.players[seat].blind {
         out.push(format!(
             "{} {}",
             l.pick("Your placement (secret):", "Vos placements (secrets) :"),
@@ -508,21 +509,24 @@ pub fn private_view(s: &Risk, seat: Seat, l: Lang) -> String {
         (Policy::Ask, _) => l.pick("ask me", "me demander").into(),
     };
     out.push(match l {
-        Lang::En => format!("Standing order: defend with {}.", pol(s.stand_defend[seat])),
+        Lang::En => format!(
+            "Standing order: defend with {}.",
+            pol(s.players[seat].stand_defend)
+        ),
         Lang::Fr => format!(
             "Ordre permanent en défense : {}.",
-            pol(s.stand_defend[seat])
+            pol(s.players[seat].stand_defend)
         ),
     });
     if s.two_player() {
         out.push(match l {
             Lang::En => format!(
                 "Standing order: defend neutral territories with {}.",
-                pol(s.stand_neutral[seat])
+                pol(s.players[seat].stand_neutral)
             ),
             Lang::Fr => format!(
                 "Ordre permanent pour les territoires neutres : {}.",
-                pol(s.stand_neutral[seat])
+                pol(s.players[seat].stand_neutral)
             ),
         });
     }
@@ -533,17 +537,21 @@ pub fn private_view(s: &Risk, seat: Seat, l: Lang) -> String {
 
 /// Cards in hand, a set to trade, headquarters and captured headquarters cards.
 fn hand_lines(s: &Risk, seat: Seat, l: Lang, out: &mut Vec<String>) {
-    if s.hands[seat].is_empty() {
+    if s.players[seat].hand.is_empty() {
         out.push(l.pick("Your cards: none.", "Vos cartes : aucune.").into());
     } else {
-        let list: Vec<String> = s.hands[seat].iter().map(|c| card_name_in(*c, l)).collect();
+        let list: Vec<String> = s.players[seat]
+            .hand
+            .iter()
+            .map(|c| card_name_in(*c, l))
+            .collect();
         out.push(format!(
             "{} {}.",
             l.pick("Your cards:", "Vos cartes :"),
             list.join(", ")
         ));
         let held = |t: usize| s.owns(seat, t);
-        if let Some(set) = cards::sets_in(&s.hands[seat], &held).first() {
+        if let Some(set) = cards::sets_in(&s.players[seat].hand, &held).first() {
             out.push(format!(
                 "{} {}",
                 l.pick(
@@ -554,7 +562,7 @@ fn hand_lines(s: &Risk, seat: Seat, l: Lang, out: &mut Vec<String>) {
             ));
         }
     }
-    if let Some(h) = s.hq[seat] {
+    if let Some(h) = s.players[seat].hq {
         out.push(format!(
             "{} {}{}.",
             l.pick("Your headquarters:", "Votre quartier général :"),
@@ -570,9 +578,9 @@ fn hand_lines(s: &Risk, seat: Seat, l: Lang, out: &mut Vec<String>) {
         ));
     }
     let cards_held: Vec<String> = (0..s.n())
-        .filter(|&p| p != seat && s.hq_revealed && s.hq_card_holder[p] == seat)
+        .filter(|&p| p != seat && s.hq_revealed && s.players[p].hq_card_holder == seat)
         .filter_map(|p| {
-            s.hq[p].map(|t| match l {
+            s.players[p].hq.map(|t| match l {
                 Lang::En => format!("{} ({}'s)", map::name(t), pname(s, p)),
                 Lang::Fr => format!("{} (de {})", map::name_in(t, l), pname(s, p)),
             })

@@ -5,7 +5,7 @@
 mod common;
 use castellan_engine::Secret;
 use castellan_engine::{Lang, Outcome, Rules, Source, Table, Viewer};
-use castellan_risk::{Event, Order, Owner, Policy, Risk};
+use castellan_risk::{Allotment, Event, Order, Owner, Policy, Risk, WinReason};
 use common::*;
 
 /// Words only the English phrasing uses (compared as whole words, case-insensitive): any
@@ -292,14 +292,14 @@ fn whole_bot_games_read_in_french_without_english() {
                 check_prompts(&t, &id);
                 check_views(&t, &id);
             }
-            if t.state.outcome.is_some() {
+            if t.state.outcome().is_some() {
                 break;
             }
             let seat = t.state.pending(Lang::Fr)[0].seat;
             let o = t.bot_order(seat);
             t.apply(seat, o, Source::Bot).expect("bot order accepted");
         }
-        let outcome: &Outcome = t.state.outcome.as_ref().expect("the game ends");
+        let outcome: Outcome = t.state.outcome().expect("the game ends");
         assert_french(&id, outcome.reason_in(Lang::Fr));
         check_views(&t, &id);
         for entry in &t.history {
@@ -496,7 +496,7 @@ fn every_refusal_has_french_words() {
         let id = format!("fr-bad-{i}");
         let mut t = table(*players, v, &id);
         for step in 0..400 {
-            if t.state.outcome.is_some() {
+            if t.state.outcome().is_some() {
                 break;
             }
             if step % 23 == 0 {
@@ -558,11 +558,11 @@ fn every_kind_of_event_reads_in_french_and_the_word_list_catches_its_english() {
         },
         Event::Allotted {
             picks: vec![(Owner::Seat(0), a), (Owner::Neutral, b)],
-            how: "dealt at random".into(),
+            how: Allotment::Random,
         },
         Event::Allotted {
             picks: vec![(Owner::Seat(1), a)],
-            how: "drafted from the ranked lists".into(),
+            how: Allotment::Draft,
         },
         Event::Placed {
             seat: 0,
@@ -662,19 +662,26 @@ fn every_kind_of_event_reads_in_french_and_the_word_list_catches_its_english() {
         },
         Event::Won {
             winners: vec![0],
-            reason: "eliminated the opponent".into(),
+            reason: WinReason::Opponent,
         },
         Event::Won {
             winners: vec![0],
-            reason: "holds all 42 territories".into(),
+            reason: WinReason::World,
         },
         Event::Won {
             winners: vec![1],
-            reason: "holds 2 enemy headquarters and its own".into(),
+            reason: WinReason::Headquarters { taken: 2 },
         },
         Event::Won {
             winners: vec![1],
-            reason: "most territories (20) when the turn limit of 10 rounds was reached".into(),
+            reason: WinReason::TurnLimit {
+                territories: 20,
+                rounds: 10,
+            },
+        },
+        Event::Allotted {
+            picks: vec![(Owner::Seat(0), a), (Owner::Seat(1), b)],
+            how: Allotment::Piles,
         },
     ];
     for e in &events {

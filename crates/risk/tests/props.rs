@@ -23,7 +23,7 @@ const VARIANTS: &[&[(&str, &str)]] = &[
 fn bot_game_checked(players: usize, v: &[(&str, &str)], id: &str, max: usize) {
     let mut t = table(players, v, id);
     for step in 0..max {
-        if t.state.outcome.is_some() {
+        if t.state.outcome().is_some() {
             break;
         }
         if step % 7 == 0 {
@@ -42,9 +42,9 @@ fn bot_game_checked(players: usize, v: &[(&str, &str)], id: &str, max: usize) {
         let o = t.bot_order(seat);
         t.apply(seat, o, Source::Bot).expect("bot order accepted");
         let s = &t.state;
-        if s.owner.iter().all(|o| *o != Owner::Nobody) {
+        if s.board.iter().all(|x| x.owner != Owner::Nobody) {
             for x in 0..42 {
-                assert!(s.armies[x] >= 1, "{id}: territory {x} has no army");
+                assert!(s.board[x].armies >= 1, "{id}: territory {x} has no army");
             }
         }
         assert_eq!(
@@ -54,7 +54,7 @@ fn bot_game_checked(players: usize, v: &[(&str, &str)], id: &str, max: usize) {
         );
         assert_eq!(
             s.pending(castellan_engine::Lang::En).is_empty(),
-            s.outcome.is_some()
+            s.outcome().is_some()
         );
     }
     let r = t.replay().expect("replays");
@@ -93,7 +93,7 @@ fn hands_and_secrets_stay_hidden() {
         {
             let mut t = table(players, v, &format!("hidden{players}-{k}"));
             for _ in 0..4000 {
-                if t.state.outcome.is_some() {
+                if t.state.outcome().is_some() {
                     break;
                 }
                 let seat = t.state.pending(castellan_engine::Lang::En)[0].seat;
@@ -136,7 +136,7 @@ fn hands_and_secrets_stay_hidden() {
                 for viewer in 0..players {
                     let mine = s.private_view(viewer, castellan_engine::Lang::En);
                     for other in (0..players).filter(|&p| p != viewer) {
-                        for &c in &s.hands[other] {
+                        for &c in &s.players[other].hand {
                             if c < 42 {
                                 assert!(
                                     !mine.contains(&card_name(c)),
@@ -146,13 +146,13 @@ fn hands_and_secrets_stay_hidden() {
                             }
                         }
                         if !s.hq_revealed && s.phase == Phase::Headquarters {
-                            if let Some(h) = s.hq[other] {
+                            if let Some(h) = s.players[other].hq {
                                 assert!(!pv.contains("HQ of"), "{h}");
                                 assert!(
                                     !mine.contains(&format!(
                                         "Your headquarters: {}",
                                         castellan_risk::map::name(h)
-                                    )) || s.hq[viewer] == Some(h)
+                                    )) || s.players[viewer].hq == Some(h)
                                 );
                             }
                         }

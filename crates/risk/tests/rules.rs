@@ -22,7 +22,12 @@ fn starting_armies_by_player_count() {
         let mut t = table(n, &[("claim", "random"), ("placement", "blind")], "start");
         to_play(&mut t);
         for p in 0..n {
-            let on_board: u32 = t.state.owned(p).iter().map(|&x| t.state.armies[x]).sum();
+            let on_board: u32 = t
+                .state
+                .owned(p)
+                .iter()
+                .map(|&x| t.state.board[x].armies)
+                .sum();
             assert_eq!(on_board, armies, "{n} players, seat {p}");
         }
     }
@@ -63,7 +68,7 @@ fn draft_gives_each_their_best_free_choice() {
     let public = submit(&mut t, o[0], "RANK Brazil, Peru");
     // rankings stay private until the draft
     assert_eq!(public, vec![format!("P{} has sent a ranking.", o[0])]);
-    assert_eq!(t.state.owner[id("Brazil")], Owner::Nobody);
+    assert_eq!(t.state.board[id("Brazil")].owner, Owner::Nobody);
     submit(&mut t, o[2], "RANK Brazil, Peru, Argentina");
     assert!(t.state.owns(o[0], id("Brazil")));
     assert!(t.state.owns(o[1], id("Peru")));
@@ -78,22 +83,27 @@ fn two_player_setup_deals_three_piles_and_places_two_plus_one_neutral() {
     let s = &t.state;
     assert_eq!(s.count_owned(0), 14);
     assert_eq!(s.count_owned(1), 14);
-    assert_eq!(s.owner.iter().filter(|o| **o == Owner::Neutral).count(), 14);
+    assert_eq!(
+        s.board.iter().filter(|x| x.owner == Owner::Neutral).count(),
+        14
+    );
     let p = s.to_move;
     let mine = s.owned(p)[0];
-    let neutral = (0..42).find(|&x| s.owner[x] == Owner::Neutral).unwrap();
+    let neutral = (0..42)
+        .find(|&x| s.board[x].owner == Owner::Neutral)
+        .unwrap();
     let mine_n = castellan_risk::map::name(mine);
     let neu_n = castellan_risk::map::name(neutral);
     let (m, h) = refused(&mut t, p, &format!("PLACE 3 {mine_n}"));
     assert!(m.contains("exactly 2"), "{m}");
     assert!(h.unwrap().contains("NEUTRAL"));
     submit(&mut t, p, &format!("PLACE 2 {mine_n} NEUTRAL 1 {neu_n}"));
-    assert_eq!(t.state.armies[mine], 3);
-    assert_eq!(t.state.armies[neutral], 2);
+    assert_eq!(t.state.board[mine].armies, 3);
+    assert_eq!(t.state.board[neutral].armies, 2);
     to_play(&mut t);
     let neutral_total: u32 = (0..42)
-        .filter(|&x| t.state.owner[x] == Owner::Neutral)
-        .map(|x| t.state.armies[x])
+        .filter(|&x| t.state.board[x].owner == Owner::Neutral)
+        .map(|x| t.state.board[x].armies)
         .sum();
     assert_eq!(neutral_total, 40);
 }
@@ -112,7 +122,7 @@ fn reinforcements_are_territories_over_three_min_three_plus_continents() {
     let all: Vec<usize> = (0..42).collect();
     for (k, want) in [(11, 3), (14, 4), (17, 5), (2, 3)] {
         for &x in &all {
-            t.state.owner[x] = seat(1);
+            t.state.board[x].owner = seat(1);
         }
         // spread over the continents, never all of one
         let b = castellan_risk::map::board();
@@ -125,7 +135,7 @@ fn reinforcements_are_territories_over_three_min_three_plus_continents() {
             }
         }
         for &x in spread.iter().take(k) {
-            t.state.owner[x] = seat(0);
+            t.state.board[x].owner = seat(0);
         }
         let (terr, total, conts) = t.state.base_reinforcements(0);
         assert_eq!(
@@ -135,10 +145,10 @@ fn reinforcements_are_territories_over_three_min_three_plus_continents() {
         );
     }
     for &x in &all {
-        t.state.owner[x] = seat(1);
+        t.state.board[x].owner = seat(1);
     }
     for a in aus {
-        t.state.owner[id(a)] = seat(0);
+        t.state.board[id(a)].owner = seat(0);
     }
     assert_eq!(t.state.base_reinforcements(0).1, 3 + 2);
 }
@@ -164,7 +174,7 @@ fn set_values_count_across_players_and_the_territory_bonus_is_at_most_two_a_turn
     s.turn_state.stage = Stage::Reinforce;
     s.turn_state.reinforcements = 3;
     // Alaska infantry, Peru infantry, Argentina infantry; Ural cavalry, Alberta cavalry, Yakutsk cavalry
-    s.hands[0] = vec![
+    s.players[0].hand = vec![
         id("Alaska"),
         id("Peru"),
         id("Argentina"),
@@ -172,16 +182,20 @@ fn set_values_count_across_players_and_the_territory_bonus_is_at_most_two_a_turn
         id("Alberta"),
         id("Yakutsk"),
     ];
-    s.deck.retain(|c| !s.hands[0].contains(c));
+    s.deck.retain(|c| !s.players[0].hand.contains(c));
     let pub1 = submit(&mut t, 0, "TRADE Alaska, Peru, Argentina");
     assert_eq!(t.state.turn_state.reinforcements, 3 + set_value(3, false));
     assert_eq!(set_value(3, false), 8);
     // +2 on the first listed held territory only
-    assert_eq!(t.state.armies[id("Alaska")], 3);
-    assert_eq!(t.state.armies[id("Peru")], 1);
+    assert_eq!(t.state.board[id("Alaska")].armies, 3);
+    assert_eq!(t.state.board[id("Peru")].armies, 1);
     assert!(pub1.iter().any(|l| l.contains("+2 on Alaska")), "{pub1:?}");
     submit(&mut t, 0, "TRADE Ural, Alberta, Yakutsk");
-    assert_eq!(t.state.armies[id("Ural")], 1, "no second bonus this turn");
+    assert_eq!(
+        t.state.board[id("Ural")].armies,
+        1,
+        "no second bonus this turn"
+    );
     assert_eq!(t.state.turn_state.reinforcements, 3 + 8 + 10);
     assert_eq!(t.state.sets_traded, 4);
 }
@@ -194,8 +208,8 @@ fn five_cards_must_be_traded_before_placing() {
     let s = &mut t.state;
     s.turn_state.stage = Stage::Reinforce;
     s.turn_state.reinforcements = 3;
-    s.hands[0] = vec![id("Alaska"), id("Peru"), id("Argentina"), id("Ural"), 42];
-    s.deck.retain(|c| !s.hands[0].contains(c));
+    s.players[0].hand = vec![id("Alaska"), id("Peru"), id("Argentina"), id("Ural"), 42];
+    s.deck.retain(|c| !s.players[0].hand.contains(c));
     let (m, h) = refused(&mut t, 0, "PLACE 3 Alaska");
     assert!(m.contains("trade"), "{m}");
     assert!(h.unwrap().starts_with("write: TRADE"));
@@ -281,7 +295,7 @@ fn every_exchange_follows_the_dice_rules() {
                         moved >= last.min(a - 1) && moved < a,
                         "moved {moved} of {a}"
                     );
-                    assert_eq!(t.state.armies[id("Alaska")], a - moved);
+                    assert_eq!(t.state.board[id("Alaska")].armies, a - moved);
                 }
                 _ => {}
             }
@@ -315,7 +329,7 @@ fn one_card_at_the_end_of_a_turn_with_conquests_and_none_without() {
     assert!(t.state.owns(0, id("Kamchatka")) && t.state.owns(0, id("Alberta")));
     let h = t.history.len();
     submit(&mut t, 0, "END");
-    assert_eq!(t.state.hands[0].len(), 1);
+    assert_eq!(t.state.players[0].hand.len(), 1);
     let drew = events(&t, h)
         .iter()
         .filter(|e| matches!(e, Event::Drew { .. }))
@@ -324,7 +338,7 @@ fn one_card_at_the_end_of_a_turn_with_conquests_and_none_without() {
     // seat 1 ends without attacking: no card
     let next = t.state.to_move;
     t.play_default(next).unwrap();
-    assert!(t.state.hands[next].is_empty());
+    assert!(t.state.players[next].hand.is_empty());
 }
 
 /// Fortifier: "Déplace ... d'un de tes territoires (et seulement d'un) dans un de tes
@@ -348,7 +362,7 @@ fn one_fortify_move_between_adjacent_territories_leaving_one() {
     let (m, _) = refused(&mut t, 0, "FORTIFY 2 FROM Alaska TO Ontario");
     assert!(m.contains("does not border"), "{m}");
     submit(&mut t, 0, "FORTIFY 4 FROM Alaska TO Alberta");
-    assert_eq!(t.state.armies[id("Alberta")], 5);
+    assert_eq!(t.state.board[id("Alberta")].armies, 5);
     assert_ne!(t.state.to_move, 0, "the move ends the turn");
 }
 
@@ -370,10 +384,10 @@ fn free_fortify_moves_along_chains_of_own_territories() {
         ],
     );
     submit(&mut t, 0, "FORTIFY 3 FROM South Africa TO Brazil");
-    assert_eq!(t.state.armies[id("Brazil")], 4);
+    assert_eq!(t.state.board[id("Brazil")].armies, 4);
     assert_eq!(t.state.to_move, 0, "still my turn");
     assert_eq!(t.state.turn_state.stage, Stage::Fortify);
-    t.state.owner[id("Congo")] = seat(1);
+    t.state.board[id("Congo")].owner = seat(1);
     let (m, _) = refused(&mut t, 0, "FORTIFY 1 FROM South Africa TO North Africa");
     assert!(m.contains("no chain"), "{m}");
     let (m, _) = refused(&mut t, 0, "ATTACK Congo FROM South Africa");
@@ -396,20 +410,20 @@ fn eliminating_a_player_takes_their_cards_and_six_force_trades_down_to_four() {
         &[("Alaska", seat(0), 40), ("Kamchatka", seat(2), 1)],
     );
     let s = &mut t.state;
-    s.hands[0] = vec![id("Alaska"), id("Alberta"), id("Peru")]; // inf, cav, inf
-    s.hands[2] = vec![id("Argentina"), id("Ural"), id("Yakutsk"), 42]; // inf, cav, cav, wild
-    let held: Vec<usize> = s.hands.concat();
+    s.players[0].hand = vec![id("Alaska"), id("Alberta"), id("Peru")]; // inf, cav, inf
+    s.players[2].hand = vec![id("Argentina"), id("Ural"), id("Yakutsk"), 42]; // inf, cav, cav, wild
+    let held: Vec<usize> = s.players.iter().flat_map(|p| p.hand.clone()).collect();
     s.deck.retain(|c| !held.contains(c));
     submit(&mut t, 0, "ATTACK Kamchatka FROM Alaska");
-    assert!(t.state.eliminated[2]);
-    assert_eq!(t.state.hands[0].len(), 7);
-    assert!(t.state.hands[2].is_empty());
+    assert!(t.state.players[2].eliminated);
+    assert_eq!(t.state.players[0].hand.len(), 7);
+    assert!(t.state.players[2].hand.is_empty());
     assert_eq!(t.state.turn_state.stage, Stage::Reinforce);
     let (m, _) = refused(&mut t, 0, "ATTACK Alberta FROM Alaska");
     assert!(m.contains("trade"), "{m}");
     submit(&mut t, 0, "TRADE Alaska, Peru, Argentina");
     // 4 cards left: no further trade forced; place the 4 armies
-    assert_eq!(t.state.hands[0].len(), 4);
+    assert_eq!(t.state.players[0].hand.len(), 4);
     let r = t.state.turn_state.reinforcements;
     assert_eq!(r, 4);
     submit(&mut t, 0, "PLACE 4 Kamchatka");
@@ -438,9 +452,9 @@ fn holding_all_42_territories_wins() {
         ],
     );
     submit(&mut t, 0, "ATTACK Kamchatka FROM Alaska MOVE 1");
-    assert!(t.state.outcome.is_none());
+    assert!(t.state.outcome().is_none());
     submit(&mut t, 0, "ATTACK Alberta FROM Alaska");
-    let o = t.state.outcome.clone().unwrap();
+    let o = t.state.outcome().unwrap();
     assert_eq!(o.winners, vec![0]);
     assert!(t.state.pending(castellan_engine::Lang::En).is_empty());
     let (m, _) = refused(&mut t, 0, "END");
@@ -491,9 +505,9 @@ fn two_player_the_opponent_defends_neutrals_and_wins_by_elimination() {
     assert!(m.contains("never reinforced"), "{m}");
     submit(&mut t, 0, "PLACE 3 Alaska");
     submit(&mut t, 0, "ATTACK Alberta FROM Alaska");
-    assert_eq!(t.state.outcome.clone().unwrap().winners, vec![0]);
+    assert_eq!(t.state.outcome().unwrap().winners, vec![0]);
     assert!(
-        t.state.owner.contains(&Owner::Neutral),
+        t.state.board.iter().any(|x| x.owner == Owner::Neutral),
         "neutrals may remain"
     );
 }
@@ -547,7 +561,7 @@ fn the_defender_answers_by_prompt_standing_order_or_default() {
     assert!(events(&t, h)
         .iter()
         .any(|e| matches!(e, Event::Battle { defence, .. } if defence.len() == 1)));
-    assert_eq!(t.state.stand_defend[2], Policy::Dice(1));
+    assert_eq!(t.state.players[2].stand_defend, Policy::Dice(1));
 }
 
 /// Optional "Nombre d'armées par territoire": at most 12; "des armées que tu ne peux pas
@@ -600,7 +614,7 @@ fn find_seed_with(
             seat(1),
             &[("Alaska", seat(0), 10), ("Kamchatka", seat(1), 10)],
         );
-        t.state.hands[0] = hand.clone();
+        t.state.players[0].hand = hand.clone();
         t.state.deck.retain(|c| !hand.contains(c));
         let h = t.history.len();
         submit(&mut t, 0, order);
@@ -649,7 +663,7 @@ fn reroll_with_a_card_showing_either_territory() {
     assert_eq!(*card, id("Kamchatka"));
     assert!(attack.contains(new));
     assert_eq!(
-        t.state.hands[0],
+        t.state.players[0].hand,
         vec![id("Kamchatka")],
         "the card returns to the hand"
     );
@@ -663,7 +677,7 @@ fn reroll_with_a_card_showing_either_territory() {
             seat(1),
             &[("Alaska", seat(0), 10), ("Kamchatka", seat(1), 10)],
         );
-        t.state.hands[0] = vec![id("Peru")];
+        t.state.players[0].hand = vec![id("Peru")];
         let h = t.history.len();
         submit(&mut t, 0, "ATTACK Kamchatka FROM Alaska FOR 3 ROLLS REROLL");
         assert!(!events(&t, h).iter().any(|e| matches!(
@@ -714,8 +728,8 @@ fn commander_turns_one_die_to_six_once_a_turn() {
         assert!(attack.contains(&6));
     }
     assert!(t.state.turn_state.commander_used);
-    t.state.armies[id("Alaska")] = 20;
-    t.state.armies[id("Kamchatka")] = 20;
+    t.state.board[id("Alaska")].armies = 20;
+    t.state.board[id("Kamchatka")].armies = 20;
     let h = t.history.len();
     submit(
         &mut t,
@@ -772,34 +786,34 @@ fn headquarters_are_committed_revealed_captured_and_win_the_short_game() {
         t.play_default(s).unwrap();
     }
     assert!(t.state.hq_revealed);
-    let salt: Secret = t.state.hq_salt[0].unwrap();
+    let salt: Secret = t.state.players[0].hq_salt.unwrap();
     let key = &castellan_risk::map::board().territories[mine].key;
-    assert_eq!(Some(commit_text(&salt, key)), t.state.hq_commit[0]);
+    assert_eq!(Some(commit_text(&salt, key)), t.state.players[0].hq_commit);
     // the headquarters cards left the deck (never in sets)
     for s in 0..4 {
-        assert!(!t.state.deck.contains(&t.state.hq[s].unwrap()));
+        assert!(!t.state.deck.contains(&t.state.players[s].hq.unwrap()));
     }
     // capture two headquarters while holding one's own: a win with 4 players (quick)
-    let hqs: Vec<usize> = (0..4).map(|s| t.state.hq[s].unwrap()).collect();
+    let hqs: Vec<usize> = (0..4).map(|s| t.state.players[s].hq.unwrap()).collect();
     let s = &mut t.state;
     s.to_move = 0;
     s.battle = None;
     s.turn_state.stage = Stage::Attack;
     for x in 0..42 {
-        s.owner[x] = seat(3);
-        s.armies[x] = 1;
+        s.board[x].owner = seat(3);
+        s.board[x].armies = 1;
     }
-    s.owner[hqs[0]] = seat(0);
-    s.owner[hqs[1]] = seat(0);
-    s.owner[hqs[2]] = seat(2);
-    s.armies[hqs[2]] = 1;
+    s.board[hqs[0]].owner = seat(0);
+    s.board[hqs[1]].owner = seat(0);
+    s.board[hqs[2]].owner = seat(2);
+    s.board[hqs[2]].armies = 1;
     // find a territory of ours next to hq 2
     let from = castellan_risk::map::board()
         .neighbors(hqs[2])
         .find(|x| !hqs.contains(x))
         .unwrap();
-    s.owner[from] = seat(0);
-    s.armies[from] = 30;
+    s.board[from].owner = seat(0);
+    s.board[from].armies = 30;
     let text = format!(
         "ATTACK {} FROM {}",
         castellan_risk::map::name(hqs[2]),
@@ -807,10 +821,10 @@ fn headquarters_are_committed_revealed_captured_and_win_the_short_game() {
     );
     submit(&mut t, 0, &text);
     assert_eq!(
-        t.state.hq_card_holder[2], 0,
+        t.state.players[2].hq_card_holder, 0,
         "the captured headquarters card passes"
     );
-    let o = t.state.outcome.clone().expect("won");
+    let o = t.state.outcome().expect("won");
     assert_eq!(o.winners, vec![0]);
 }
 
@@ -821,7 +835,7 @@ fn turn_limit_most_territories_wins_and_a_tie_plays_on() {
     let mut t = position(3, &[("turn_limit", "1")], "limit", 0, seat(1), &[]);
     // 14 each: a tie
     for x in 0..42 {
-        t.state.owner[x] = seat(x % 3);
+        t.state.board[x].owner = seat(x % 3);
     }
     t.state.first = 0;
     t.state.round = 1;
@@ -833,13 +847,13 @@ fn turn_limit_most_territories_wins_and_a_tie_plays_on() {
     assert!(events(&t, h)
         .iter()
         .any(|e| matches!(e, Event::Extended { .. })));
-    assert!(t.state.outcome.is_none());
+    assert!(t.state.outcome().is_none());
     // seat 2 gains one territory before the end of the extension round
-    t.state.owner[0] = seat(2);
+    t.state.board[0].owner = seat(2);
     for s in 0..3 {
         t.play_default(s).unwrap();
     }
-    let o = t.state.outcome.clone().expect("decided");
+    let o = t.state.outcome().expect("decided");
     assert_eq!(o.winners, vec![2]);
     assert!(o.reason.contains("most territories"));
 }
@@ -942,7 +956,7 @@ fn the_world_map_and_the_private_view() {
             ("Western Australia", seat(0), 1),
         ],
     );
-    t.state.hands[0] = vec![id("Alaska"), 42];
+    t.state.players[0].hand = vec![id("Alaska"), 42];
     let pv = t.state.public_view(castellan_engine::Lang::En);
     assert!(pv.contains("Australia (bonus 2) — held by P0"), "{pv}");
     assert!(pv.contains("Eastern Australia"));
@@ -1027,7 +1041,7 @@ fn after_the_claims_armies_are_placed_one_at_a_time_in_turn() {
     // 42 claims from the first player: the last claim was the seat before the first, so
     // placement goes on ("à tour de rôle") with the first player.
     assert_eq!(t.state.to_move, f);
-    assert_eq!(t.state.to_place, vec![35 - 14; 3]);
+    assert_eq!(to_place(&t.state), vec![35 - 14; 3]);
     let mine = t.state.owned(f)[0];
     let theirs = t.state.owned((f + 1) % 3)[0];
     let (m, _) = refused(&mut t, f, &format!("PLACE 2 {}", name(mine)));
@@ -1037,16 +1051,16 @@ fn after_the_claims_armies_are_placed_one_at_a_time_in_turn() {
     let (m, _) = refused(&mut t, (f + 1) % 3, &format!("PLACE 1 {}", name(theirs)));
     assert!(m.contains("turn"), "{m}");
     submit(&mut t, f, &format!("PLACE 1 {}", name(mine)));
-    assert_eq!(t.state.armies[mine], 2);
-    assert_eq!(t.state.to_place[f], 20);
+    assert_eq!(t.state.board[mine].armies, 2);
+    assert_eq!(t.state.players[f].to_place, 20);
     // one army a turn, in seat order, until every army is placed
     let mut expect = (f + 1) % 3;
     let mut steps = 1;
     while t.state.phase == Phase::Place {
         assert_eq!(t.state.to_move, expect);
-        let before: u32 = t.state.armies.iter().sum();
+        let before: u32 = t.state.board.iter().map(|x| x.armies).sum();
         t.play_default(expect).unwrap();
-        let after: u32 = t.state.armies.iter().sum();
+        let after: u32 = t.state.board.iter().map(|x| x.armies).sum();
         assert_eq!(after, before + 1, "one army per placement turn");
         expect = (expect + 1) % 3;
         steps += 1;
@@ -1076,10 +1090,10 @@ fn random_claim_deals_round_robin_from_the_first_player_with_public_dice() {
     assert_eq!(ids, (0..42).collect::<Vec<_>>(), "every territory once");
     for (i, (o, x)) in picks.iter().enumerate() {
         assert_eq!(*o, seat((f + i) % 3), "pick {i} goes round-robin");
-        assert_eq!(t.state.owner[*x], *o);
-        assert_eq!(t.state.armies[*x], 1);
+        assert_eq!(t.state.board[*x].owner, *o);
+        assert_eq!(t.state.board[*x].armies, 1);
     }
-    assert_eq!(t.state.to_place, vec![35 - 14; 3]);
+    assert_eq!(to_place(&t.state), vec![35 - 14; 3]);
     assert_eq!((t.state.phase, t.state.to_move), (Phase::Place, f));
     // public dice: logged with the setup, and the narration names every territory
     assert!(t.history[0].rolls.len() >= 40, "one public draw per card");
@@ -1093,7 +1107,8 @@ fn random_claim_deals_round_robin_from_the_first_player_with_public_dice() {
     }
     let other = table(3, &[("claim", "random")], "deal-2");
     assert_ne!(
-        other.state.owner, t.state.owner,
+        owners(&other.state),
+        owners(&t.state),
         "a deal, not a fixed split"
     );
 }
@@ -1113,7 +1128,7 @@ fn blind_placements_stay_secret_until_all_have_sent() {
         .collect();
     waiting.sort_unstable();
     assert_eq!(waiting, vec![0, 1, 2], "everyone places at once");
-    let start = t.state.armies.clone();
+    let start = armies(&t.state);
     let a = t.state.owned(0)[0];
     let (b1, b2) = (t.state.owned(1)[0], t.state.owned(1)[1]);
     let c = t.state.owned(2)[3];
@@ -1129,7 +1144,8 @@ fn blind_placements_stay_secret_until_all_have_sent() {
     assert_eq!(n.public, vec!["P0 has sent a placement.".to_string()]);
     assert!(n.private_for(0).iter().any(|l| l.contains("secret")));
     assert_eq!(
-        t.state.armies, start,
+        armies(&t.state),
+        start,
         "nothing on the board before all have sent"
     );
     let (m, _) = refused(&mut t, 0, &format!("PLACE 21 {}", name(a)));
@@ -1142,7 +1158,7 @@ fn blind_placements_stay_secret_until_all_have_sent() {
         )
         .unwrap();
     assert_eq!(n.public, vec!["P1 has sent a placement.".to_string()]);
-    assert_eq!(t.state.armies, start);
+    assert_eq!(armies(&t.state), start);
     assert!(!t
         .state
         .public_view(castellan_engine::Lang::En)
@@ -1151,9 +1167,12 @@ fn blind_placements_stay_secret_until_all_have_sent() {
     let revealed = n.join("\n");
     assert!(revealed.contains("Placements revealed"), "{revealed}");
     assert!(revealed.contains(name(a)) && revealed.contains(name(b2)));
-    assert_eq!(t.state.armies[a], 22);
-    assert_eq!((t.state.armies[b1], t.state.armies[b2]), (12, 11));
-    assert_eq!(t.state.armies[c], 22);
+    assert_eq!(t.state.board[a].armies, 22);
+    assert_eq!(
+        (t.state.board[b1].armies, t.state.board[b2].armies),
+        (12, 11)
+    );
+    assert_eq!(t.state.board[c].armies, 22);
     assert_eq!(t.state.phase, Phase::Play);
     assert_eq!(t.state.to_move, t.state.first);
 }
@@ -1177,7 +1196,7 @@ fn each_whole_continent_adds_its_printed_bonus_at_the_start_of_the_turn() {
         let members = &b.groups[g].members;
         assert!(members.contains(&id(member)));
         for &x in members {
-            t.state.owner[x] = seat(0);
+            t.state.board[x].owner = seat(0);
         }
         let h = t.history.len();
         submit(&mut t, 2, "END");
@@ -1221,7 +1240,7 @@ fn rising_sets_option_makes_the_third_set_worth_six() {
         s.sets_traded = 2;
         s.turn_state.stage = Stage::Reinforce;
         s.turn_state.reinforcements = 3;
-        s.hands[0] = cav[..3].to_vec();
+        s.players[0].hand = cav[..3].to_vec();
         s.deck.retain(|c| !cav[..3].contains(c));
         let line = format!("TRADE {}, {}, {}", name(cav[0]), name(cav[1]), name(cav[2]));
         submit(&mut t, 0, &line);
@@ -1246,14 +1265,18 @@ fn eliminating_into_five_cards_or_fewer_waits_for_the_next_turn() {
     );
     let inf = cards_of(Symbol::Infantry, &["Alaska", "Kamchatka"]);
     let s = &mut t.state;
-    s.hands[0] = vec![inf[0], inf[1]];
-    s.hands[2] = vec![inf[2], inf[3], inf[4]];
-    let held: Vec<usize> = s.hands.concat();
+    s.players[0].hand = vec![inf[0], inf[1]];
+    s.players[2].hand = vec![inf[2], inf[3], inf[4]];
+    let held: Vec<usize> = s.players.iter().flat_map(|p| p.hand.clone()).collect();
     s.deck.retain(|c| !held.contains(c));
     let h = t.history.len();
     submit(&mut t, 0, "ATTACK Kamchatka FROM Alaska");
-    assert!(t.state.eliminated[2]);
-    assert_eq!(t.state.hands[0].len(), 5, "the victor takes the cards");
+    assert!(t.state.players[2].eliminated);
+    assert_eq!(
+        t.state.players[0].hand.len(),
+        5,
+        "the victor takes the cards"
+    );
     assert!(!events(&t, h)
         .iter()
         .any(|e| matches!(e, Event::MustTrade { .. })));
@@ -1265,7 +1288,11 @@ fn eliminating_into_five_cards_or_fewer_waits_for_the_next_turn() {
     );
     assert!(m.contains("start of a turn"), "{m}");
     submit(&mut t, 0, "END");
-    assert_eq!(t.state.hands[0].len(), 6, "five plus the conquest card");
+    assert_eq!(
+        t.state.players[0].hand.len(),
+        6,
+        "five plus the conquest card"
+    );
     t.play_default(1).unwrap();
     assert_eq!(t.state.to_move, 0, "the eliminated seat is skipped");
     let (m, _) = refused(&mut t, 0, "PLACE 3 Alaska");
@@ -1291,22 +1318,22 @@ fn eliminating_into_eight_cards_trades_twice_down_to_two() {
     let cav = cards_of(Symbol::Cavalry, &not);
     let art = cards_of(Symbol::Artillery, &not);
     let s = &mut t.state;
-    s.hands[0] = vec![inf[0], inf[1], inf[2], cav[0]];
-    s.hands[2] = vec![cav[1], cav[2], art[0], art[1]];
-    let held: Vec<usize> = s.hands.concat();
+    s.players[0].hand = vec![inf[0], inf[1], inf[2], cav[0]];
+    s.players[2].hand = vec![cav[1], cav[2], art[0], art[1]];
+    let held: Vec<usize> = s.players.iter().flat_map(|p| p.hand.clone()).collect();
     s.deck.retain(|c| !held.contains(c));
     submit(&mut t, 0, "ATTACK Kamchatka FROM Alaska");
-    assert_eq!(t.state.hands[0].len(), 8);
+    assert_eq!(t.state.players[0].hand.len(), 8);
     assert_eq!(t.state.turn_state.stage, Stage::Reinforce);
     let trade = |c: &[usize]| format!("TRADE {}, {}, {}", name(c[0]), name(c[1]), name(c[2]));
     submit(&mut t, 0, &trade(&inf));
-    assert_eq!(t.state.hands[0].len(), 5);
+    assert_eq!(t.state.players[0].hand.len(), 5);
     let (m, _) = refused(&mut t, 0, "PLACE 4 Alaska");
     assert!(m.contains("trade a set first"), "5 cards left: {m}");
     let (m, _) = refused(&mut t, 0, "ATTACK Alberta FROM Alaska");
     assert!(m.contains("trade"), "{m}");
     submit(&mut t, 0, &trade(&cav));
-    assert_eq!(t.state.hands[0].len(), 2, "four or fewer");
+    assert_eq!(t.state.players[0].hand.len(), 2, "four or fewer");
     assert_eq!(t.state.turn_state.reinforcements, 4 + 6);
     let (m, _) = refused(&mut t, 0, "ATTACK Alberta FROM Alaska");
     assert!(m.contains("place your 10 armies"), "{m}");
@@ -1323,12 +1350,12 @@ fn neutrals_never_attack_and_never_grow_in_a_whole_two_player_game() {
     let mut t = table(2, &[], "neutral-whole");
     to_play(&mut t);
     let mut last: Vec<Option<u32>> = (0..42)
-        .map(|x| (t.state.owner[x] == Owner::Neutral).then_some(t.state.armies[x]))
+        .map(|x| (t.state.board[x].owner == Owner::Neutral).then_some(t.state.board[x].armies))
         .collect();
     assert_eq!(last.iter().flatten().sum::<u32>(), 40);
     let mut neutral_battles = 0;
     for _ in 0..20_000 {
-        if t.state.outcome.is_some() {
+        if t.state.outcome().is_some() {
             break;
         }
         let s = t.state.pending(castellan_engine::Lang::En)[0].seat;
@@ -1340,7 +1367,7 @@ fn neutrals_never_attack_and_never_grow_in_a_whole_two_player_game() {
                 Event::Battle { seat, from, to, .. } => {
                     assert!(seat < 2);
                     assert_eq!(
-                        t.state.owner[from],
+                        t.state.board[from].owner,
                         Owner::Seat(seat),
                         "attacks from own land"
                     );
@@ -1354,17 +1381,17 @@ fn neutrals_never_attack_and_never_grow_in_a_whole_two_player_game() {
             }
         }
         for (x, l) in last.iter_mut().enumerate() {
-            match (t.state.owner[x], *l) {
+            match (t.state.board[x].owner, *l) {
                 (Owner::Neutral, Some(before)) => {
-                    assert!(t.state.armies[x] <= before, "a neutral army grew");
-                    *l = Some(t.state.armies[x]);
+                    assert!(t.state.board[x].armies <= before, "a neutral army grew");
+                    *l = Some(t.state.board[x].armies);
                 }
                 (Owner::Neutral, None) => panic!("a territory became neutral"),
                 _ => *l = None,
             }
         }
     }
-    let o = t.state.outcome.clone().expect("finished");
+    let o = t.state.outcome().expect("finished");
     assert_eq!(o.winners.len(), 1);
     assert!(o.reason.contains("eliminated the opponent"), "{}", o.reason);
     assert!(neutral_battles > 0, "the game did attack neutrals");
@@ -1394,33 +1421,33 @@ fn the_short_game_needs_the_required_headquarters_and_ones_own() {
     for own_held in [false, true] {
         let mut t = position(3, &[("headquarters", "all")], "hq-all", 0, seat(1), &[]);
         assert!(t.state.hq_revealed);
-        let hqs: Vec<usize> = (0..3).map(|s| t.state.hq[s].unwrap()).collect();
+        let hqs: Vec<usize> = (0..3).map(|s| t.state.players[s].hq.unwrap()).collect();
         let b = castellan_risk::map::board();
         let from = b.neighbors(hqs[2]).find(|x| !hqs.contains(x)).unwrap();
         let spare = (0..42).find(|x| !hqs.contains(x) && *x != from).unwrap();
         let s = &mut t.state;
-        s.owner[hqs[0]] = if own_held { seat(0) } else { seat(1) };
-        s.owner[hqs[1]] = seat(0);
-        s.owner[hqs[2]] = seat(2);
-        s.owner[spare] = seat(2);
-        s.owner[from] = seat(0);
-        s.armies[from] = 30;
+        s.board[hqs[0]].owner = if own_held { seat(0) } else { seat(1) };
+        s.board[hqs[1]].owner = seat(0);
+        s.board[hqs[2]].owner = seat(2);
+        s.board[spare].owner = seat(2);
+        s.board[from].owner = seat(0);
+        s.board[from].armies = 30;
         submit(
             &mut t,
             0,
             &format!("ATTACK {} FROM {}", name(hqs[2]), name(from)),
         );
         assert!(t.state.owns(0, hqs[2]));
-        assert_eq!(t.state.hq_card_holder[2], 0);
+        assert_eq!(t.state.players[2].hq_card_holder, 0);
         assert!(
-            !t.state.eliminated[2],
+            !t.state.players[2].eliminated,
             "a fallen headquarters does not eliminate"
         );
         if own_held {
-            assert_eq!(t.state.outcome.clone().unwrap().winners, vec![0]);
+            assert_eq!(t.state.outcome().unwrap().winners, vec![0]);
         } else {
             assert!(
-                t.state.outcome.is_none(),
+                t.state.outcome().is_none(),
                 "both enemy headquarters but not one's own: no win"
             );
         }
@@ -1458,8 +1485,8 @@ fn the_twelve_army_limit_holds_for_fortify_and_the_card_bonus() {
     let s = &mut t.state;
     s.turn_state.stage = Stage::Reinforce;
     s.turn_state.reinforcements = 3;
-    s.hands[0] = vec![id("Alaska"), inf[0], inf[1]];
-    let held = s.hands[0].clone();
+    s.players[0].hand = vec![id("Alaska"), inf[0], inf[1]];
+    let held = s.players[0].hand.clone();
     s.deck.retain(|c| !held.contains(c));
     let h = t.history.len();
     submit(
@@ -1467,7 +1494,7 @@ fn the_twelve_army_limit_holds_for_fortify_and_the_card_bonus() {
         0,
         &format!("TRADE Alaska, {}, {}", name(inf[0]), name(inf[1])),
     );
-    assert_eq!(t.state.armies[id("Alaska")], 12, "+2 capped at 12");
+    assert_eq!(t.state.board[id("Alaska")].armies, 12, "+2 capped at 12");
     let lost: Vec<u32> = events(&t, h)
         .iter()
         .filter_map(|e| match e {
@@ -1509,7 +1536,11 @@ fn reroll_with_the_card_of_the_attacking_territory() {
         .collect();
     assert_eq!(rerolls.len(), 1, "one re-roll for the one battle");
     assert_eq!(rerolls[0].0, id("Alaska"));
-    assert_eq!(t.state.hands[0], vec![id("Alaska")], "the card returns");
+    assert_eq!(
+        t.state.players[0].hand,
+        vec![id("Alaska")],
+        "the card returns"
+    );
 }
 
 /// Optional "Commandants": "tu peux tourner un des dés que tu as lancés pour que le 6

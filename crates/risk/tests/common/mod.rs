@@ -49,21 +49,21 @@ pub fn position(
     );
     to_play(&mut t);
     let s = &mut t.state;
-    for x in 0..s.owner.len() {
-        s.owner[x] = rest;
-        s.armies[x] = 1;
+    for x in 0..s.board.len() {
+        s.board[x].owner = rest;
+        s.board[x].armies = 1;
     }
     for (name, o, a) in listed {
         let x = id(name);
-        s.owner[x] = *o;
-        s.armies[x] = *a;
+        s.board[x].owner = *o;
+        s.board[x].armies = *a;
     }
-    for h in s.hands.iter_mut() {
-        h.clear();
+    for p in s.players.iter_mut() {
+        p.hand.clear();
+        p.eliminated = false;
     }
     s.deck = (0..44).collect();
     s.discard.clear();
-    s.eliminated = vec![false; players];
     s.to_move = seat;
     s.battle = None;
     s.turn_state.stage = Stage::Attack;
@@ -95,4 +95,19 @@ pub fn refused(t: &mut Table<Risk>, seat: Seat, text: &str) -> (String, Option<S
             (e[0].message.clone(), e[0].hint.clone())
         }
     }
+}
+
+/// The armies on each territory.
+pub fn armies(s: &Risk) -> Vec<u32> {
+    s.board.iter().map(|x| x.armies).collect()
+}
+
+/// Who holds each territory.
+pub fn owners(s: &Risk) -> Vec<Owner> {
+    s.board.iter().map(|x| x.owner).collect()
+}
+
+/// The starting armies each seat has still to place.
+pub fn to_place(s: &Risk) -> Vec<u32> {
+    s.players.iter().map(|p| p.to_place).collect()
 }

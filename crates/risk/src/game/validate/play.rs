@@ -1,284 +1,16 @@
-//! Every order checked completely before anything changes (`Risk::validate`): whose turn
-//! and phase it is, setup claims and placements, trades, reinforcements, attacks, fortify
-//! paths; each refusal says what is wrong and how to write it right.
+//! The orders of a turn in play checked: trades, reinforcements, attacks, fortifying.
 
-use super::*;
+use super::refusals::*;
+use crate::cards::{self, Card, CardRef};
+use crate::map::{self, board};
+use crate::say::{self, refuse, refuse2, refuse_bare};
+use crate::*;
+use castellan_engine::board::TerritoryId;
 
 impl Risk {
-    /// Check an order completely; nothing changes.
-    pub fn validate(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
-        if self.outcome.is_some() || self.phase == Phase::Over {
-            return Err(game_over());
-        }
-        if seat >= self.n() {
-            return Err(refuse_bare(|l| match l {
-                Lang::En => format!("there is no seat {seat}"),
-                Lang::Fr => format!("il n'y a pas de place {seat}"),
-            }));
-        }
-        if !ids_in_range(order) {
-            return Err(refuse2(
-                (
-                    "that order names a territory that does not exist",
-                    "cet ordre nomme un territoire qui n'existe pas",
-                ),
-                (
-                    "name territories as on the map",
-                    "nommez les territoires comme sur la carte",
-                ),
-            ));
-        }
-        match order {
-            Order::SetDefend(p) | Order::SetNeutral(p) => {
-                return self.validate_standing(order, *p);
-            }
-            Order::Defend(d) => return self.validate_defend(seat, *d),
-            _ => {}
-        }
-        match self.phase {
-            Phase::Claim => self.validate_claim(seat, order),
-            Phase::Draft => {
-                let Order::Rank(list) = order else {
-                    return Err(refuse2(
-                        (
-                            "territories are being drafted from ranked lists",
-                            "les territoires sont répartis d'après les listes de préférence",
-                        ),
-                        (
-                            "write: RANK Eastern Australia, Indonesia, New Guinea, ...",
-                            "écrivez : CLASSE Australie orientale, Indonésie, Nouvelle-Guinée, ...",
-                        ),
-                    ));
-                };
-                if self.ranks[seat].is_some() {
-                    return Err(refuse_bare(|l| {
-                        l.pick(
-                            "you have already sent your ranking",
-                            "vous avez déjà envoyé votre liste",
-                        )
-                        .into()
-                    }));
-                }
-                if list.is_empty() {
-                    return Err(refuse2(
-                        ("the ranking is empty", "la liste est vide"),
-                        (
-                            "write: RANK Peru, Brazil, ...",
-                            "écrivez : CLASSE Pérou, Brésil, ...",
-                        ),
-                    ));
-                }
-                Ok(())
-            }
-            Phase::Place | Phase::BlindPlace => self.validate_setup_place(seat, order),
-            Phase::Headquarters => self.validate_hq(seat, order),
-            Phase::Over => Err(game_over()),
-            Phase::Play => self.validate_play(seat, order),
-        }
-    }
-
-    fn validate_standing(&self, order: &Order, p: Policy) -> Result<(), OrderError> {
-        if let Policy::Dice(d) = p {
-            if !(1..=2).contains(&d) {
-                return Err(refuse2(
-                    (
-                        "a defender rolls 1 or 2 dice",
-                        "le défenseur lance 1 ou 2 dés",
-                    ),
-                    (
-                        "write: SET DEFEND 2 (or 1, or ASK)",
-                        "écrivez : RÈGLE DÉFENSE 2 (ou 1, ou DEMANDE)",
-                    ),
-                ));
-            }
-        }
-        if matches!(order, Order::SetNeutral(_)) && !self.two_player() {
-            return Err(refuse2(
-                (
-                    "neutral armies are only in the 2-player game",
-                    "il n'y a d'armées neutres que dans la partie à 2 joueurs",
-                ),
-                ("write: SET DEFEND 2", "écrivez : RÈGLE DÉFENSE 2"),
-            ));
-        }
-        Ok(())
-    }
-
-    fn validate_defend(&self, seat: Seat, d: u32) -> Result<(), OrderError> {
-        let ahead = (
-            "set your answer in advance: SET DEFEND 2",
-            "réglez votre réponse à l'avance : RÈGLE DÉFENSE 2",
-        );
-        let Some(b) = &self.battle else {
-            return Err(refuse2(
-                (
-                    "no attack is waiting for your dice",
-                    "aucune attaque n'attend vos dés",
-                ),
-                ahead,
-            ));
-        };
-        if b.responder != seat {
-            return Err(refuse2(
-                (
-                    "this attack is not waiting for your dice",
-                    "cette attaque n'attend pas vos dés",
-                ),
-                ahead,
-            ));
-        }
-        let max = max_defence_dice(self.armies[b.to], 2);
-        if d == 0 || d > max {
-            let held = self.armies[b.to];
-            return Err(refuse(
-                |l| match l {
-                    Lang::En => format!(
-                        "{} holds {held} armies: defend with 1 to {max} dice",
-                        map::name(b.to)
-                    ),
-                    Lang::Fr => format!(
-                        "{} a {} : défendez avec 1 à {max} dés",
-                        say::cap(&say::le(b.to, l)),
-                        say::armies(held, l)
-                    ),
-                },
-                |l| say::write(l, &crate::orders::text_in(&Order::Defend(max), l)),
-            ));
-        }
-        Ok(())
-    }
-
-    fn validate_claim(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
-        let Order::Claim(t) = order else {
-            return Err(refuse2(
-                (
-                    "territories are being claimed",
-                    "les territoires sont en train d'être réclamés",
-                ),
-                (
-                    "write: CLAIM <a free territory>",
-                    "écrivez : RÉCLAME <un territoire libre>",
-                ),
-            ));
-        };
-        if seat != self.to_move {
-            return Err(not_your_turn(
-                &self.players[self.to_move],
-                " to claim",
-                "de réclamer",
-            ));
-        }
-        if self.owner[*t] != Owner::Nobody {
-            let free = (0..self.owner.len()).find(|&x| self.owner[x] == Owner::Nobody);
-            return Err(refuse(
-                |l| match l {
-                    Lang::En => format!("{} is already claimed", map::name(*t)),
-                    Lang::Fr => format!("{} est déjà pris", say::cap(&say::le(*t, l))),
-                },
-                |l| match free {
-                    Some(f) => say::write(l, &crate::orders::text_in(&Order::Claim(f), l)),
-                    None => say::write(
-                        l,
-                        l.pick("CLAIM <a free territory>", "RÉCLAME <un territoire libre>"),
-                    ),
-                },
-            ));
-        }
-        Ok(())
-    }
-
-    fn validate_setup_place(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
-        let Order::Place { own, neutral } = order else {
-            return Err(refuse(
-                |l| {
-                    l.pick(
-                        "armies are being placed",
-                        "les armées sont en train d'être placées",
-                    )
-                    .into()
-                },
-                |l| self.place_hint(seat, self.placement_due(seat).0, l),
-            ));
-        };
-        if self.phase == Phase::Place && seat != self.to_move {
-            return Err(not_your_turn(
-                &self.players[self.to_move],
-                " to place",
-                "de placer",
-            ));
-        }
-        if self.phase == Phase::BlindPlace && self.blind[seat].is_some() {
-            return Err(refuse_bare(|l| {
-                l.pick(
-                    "you have already sent your placement",
-                    "vous avez déjà envoyé vos placements",
-                )
-                .into()
-            }));
-        }
-        let (due, due_n) = self.placement_due(seat);
-        let got: u32 = own.iter().map(|p| p.1).sum();
-        let got_n: u32 = neutral.iter().map(|p| p.1).sum();
-        if got != due || got_n != due_n {
-            return Err(refuse(
-                |l| placement_count_msg(l, (due, due_n), (got, got_n)),
-                |l| {
-                    if due_n > 0 {
-                        say::write(
-                            l,
-                            &match l {
-                                Lang::En => format!(
-                                    "PLACE {due} <your territory> NEUTRAL {due_n} <a neutral territory>"
-                                ),
-                                Lang::Fr => format!(
-                                    "PLACE {due} <votre territoire> NEUTRE {due_n} <un territoire neutre>"
-                                ),
-                            },
-                        )
-                    } else {
-                        self.place_hint(seat, due, l)
-                    }
-                },
-            ));
-        }
-        self.check_placements(seat, own, neutral)
-    }
-
-    fn validate_hq(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
-        let hint = (
-            "write: HQ <one of your territories>",
-            "écrivez : QG <un de vos territoires>",
-        );
-        let Order::Hq(t) = order else {
-            return Err(refuse2(
-                (
-                    "headquarters are being chosen",
-                    "les quartiers généraux sont en train d'être choisis",
-                ),
-                hint,
-            ));
-        };
-        if self.hq[seat].is_some() {
-            return Err(refuse_bare(|l| {
-                l.pick(
-                    "you have already chosen your headquarters",
-                    "vous avez déjà choisi votre quartier général",
-                )
-                .into()
-            }));
-        }
-        if !self.owns(seat, *t) {
-            return Err(refuse(
-                |l| not_yours(*t, l),
-                |l| l.pick(hint.0, hint.1).into(),
-            ));
-        }
-        Ok(())
-    }
-
-    fn validate_play(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
+    pub(crate) fn validate_play(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
         if let Some(b) = &self.battle {
-            let who = &self.players[b.responder];
+            let who = &self.players[b.responder].name;
             return Err(refuse_bare(|l| match l {
                 Lang::En => format!("the attack on {} waits for {who}'s dice", map::name(b.to)),
                 Lang::Fr => format!(
@@ -288,7 +20,11 @@ impl Risk {
             }));
         }
         if seat != self.to_move {
-            return Err(not_your_turn(&self.players[self.to_move], "", "de jouer"));
+            return Err(not_your_turn(
+                &self.players[self.to_move].name,
+                "",
+                "de jouer",
+            ));
         }
         match order {
             Order::Trade(refs) => self.validate_trade(seat, refs),
@@ -329,7 +65,7 @@ impl Risk {
         }
     }
 
-    fn validate_trade(&self, seat: Seat, refs: &[CardRef]) -> Result<(), OrderError> {
+    pub(crate) fn validate_trade(&self, seat: Seat, refs: &[CardRef]) -> Result<(), OrderError> {
         if self.turn_state.stage != Stage::Reinforce {
             return Err(refuse2(
                 (
@@ -369,14 +105,14 @@ impl Risk {
         Ok(())
     }
 
-    fn validate_reinforce(
+    pub(crate) fn validate_reinforce(
         &self,
         seat: Seat,
         own: &Placements,
         neutral: &Placements,
     ) -> Result<(), OrderError> {
         let ts = &self.turn_state;
-        let must_trade = ts.stage == Stage::Reinforce && self.hands[seat].len() >= 5;
+        let must_trade = ts.stage == Stage::Reinforce && self.players[seat].hand.len() >= 5;
         if !neutral.is_empty() {
             return Err(refuse(
                 |l| {
@@ -419,8 +155,8 @@ impl Risk {
     }
 
     /// "you hold 5 cards: trade a set first".
-    fn trade_first(&self, seat: Seat) -> OrderError {
-        let k = self.hands[seat].len();
+    pub(crate) fn trade_first(&self, seat: Seat) -> OrderError {
+        let k = self.players[seat].hand.len();
         refuse(
             |l| match l {
                 Lang::En => format!("you hold {k} cards: trade a set first"),
@@ -431,8 +167,8 @@ impl Risk {
     }
 
     /// Refusal of a fighting order while reinforcements are due.
-    fn reinforce_first(&self, seat: Seat) -> OrderError {
-        if self.hands[seat].len() >= 5 {
+    pub(crate) fn reinforce_first(&self, seat: Seat) -> OrderError {
+        if self.players[seat].hand.len() >= 5 {
             return self.trade_first(seat);
         }
         let r = self.turn_state.reinforcements;
@@ -448,7 +184,7 @@ impl Risk {
 
     /// What of an attack chance cannot change: its target is not already the attacker's
     /// (no roll in a player's own turn takes a territory from them) and borders `from`.
-    fn attack_target(
+    pub(crate) fn attack_target(
         &self,
         seat: Seat,
         from: TerritoryId,
@@ -506,7 +242,7 @@ impl Risk {
         }
     }
 
-    fn validate_attack(
+    pub(crate) fn validate_attack(
         &self,
         seat: Seat,
         from: TerritoryId,
@@ -519,7 +255,7 @@ impl Risk {
             ));
         }
         self.attack_target(seat, from, to)?;
-        if self.armies[from] < 2 {
+        if self.board[from].armies < 2 {
             return Err(refuse(
                 |l| match l {
                     Lang::En => format!(
@@ -543,7 +279,11 @@ impl Risk {
         Ok(())
     }
 
-    fn validate_attack_options(&self, reroll: bool, commander: bool) -> Result<(), OrderError> {
+    pub(crate) fn validate_attack_options(
+        &self,
+        reroll: bool,
+        commander: bool,
+    ) -> Result<(), OrderError> {
         if reroll && !self.opts.reroll {
             return Err(refuse2(
                 (
@@ -565,7 +305,7 @@ impl Risk {
         Ok(())
     }
 
-    fn validate_fortify(
+    pub(crate) fn validate_fortify(
         &self,
         seat: Seat,
         from: TerritoryId,
@@ -609,7 +349,7 @@ impl Risk {
                 hint,
             ));
         }
-        let held = self.armies[from];
+        let held = self.board[from].armies;
         if armies == 0 || armies >= held {
             return Err(refuse(
                 |l| match l {
@@ -634,7 +374,7 @@ impl Risk {
         self.check_fortify_path(seat, from, to)
     }
 
-    fn check_fortify_path(
+    pub(crate) fn check_fortify_path(
         &self,
         seat: Seat,
         from: TerritoryId,
@@ -681,7 +421,7 @@ impl Risk {
         ))
     }
 
-    fn check_fighting_stage(&self, seat: Seat) -> Result<(), OrderError> {
+    pub(crate) fn check_fighting_stage(&self, seat: Seat) -> Result<(), OrderError> {
         match self.turn_state.stage {
             Stage::Reinforce => Err(self.reinforce_first(seat)),
             Stage::Fortify => Err(refuse2(
@@ -697,7 +437,7 @@ impl Risk {
 
     /// A chain of `seat`'s territories joins `a` to `b`.
     pub fn connected(&self, seat: Seat, a: TerritoryId, b: TerritoryId) -> bool {
-        let mut seen = vec![false; self.owner.len()];
+        let mut seen = vec![false; self.board.len()];
         let mut stack = vec![a];
         seen[a] = true;
         while let Some(t) = stack.pop() {
@@ -712,5 +452,61 @@ impl Risk {
             }
         }
         false
+    }
+    /// The cards an order names, from `seat`'s hand.
+    pub fn cards_for(&self, seat: Seat, refs: &[CardRef]) -> Result<Vec<Card>, OrderError> {
+        let hand = &self.players[seat].hand;
+        let mut out: Vec<Card> = Vec::new();
+        for r in refs {
+            let c = match r {
+                CardRef::Territory(t) => {
+                    if !hand.contains(t) || out.contains(t) {
+                        return Err(refuse(
+                            |l| match l {
+                                Lang::En => format!("you do not hold the {} card", map::name(*t)),
+                                Lang::Fr => {
+                                    format!("vous n'avez pas la carte {}", map::name_in(*t, l))
+                                }
+                            },
+                            |l| self.trade_hint(seat, l),
+                        ));
+                    }
+                    *t
+                }
+                CardRef::Wild => match hand
+                    .iter()
+                    .find(|c| cards::is_wild(**c) && !out.contains(c))
+                {
+                    Some(c) => *c,
+                    None => {
+                        return Err(refuse(
+                            |l| {
+                                l.pick(
+                                    "you hold no (more) wild card",
+                                    "vous n'avez pas (ou plus) de carte passe-partout",
+                                )
+                                .into()
+                            },
+                            |l| self.trade_hint(seat, l),
+                        ))
+                    }
+                },
+            };
+            out.push(c);
+        }
+        Ok(out)
+    }
+
+    pub fn trade_hint(&self, seat: Seat, l: Lang) -> String {
+        let held = |t: usize| self.owns(seat, t);
+        match cards::sets_in(&self.players[seat].hand, &held).first() {
+            Some(set) => say::write(l, &crate::orders::trade_text_in(set, l)),
+            None => l
+                .pick(
+                    "you hold no set: three alike, one of each, or two and a wild card",
+                    "vous n'avez aucune combinaison : trois pareilles, une de chaque, ou deux et un passe-partout",
+                )
+                .into(),
+        }
     }
 }

@@ -1,0 +1,187 @@
+//! Games stored by earlier builds still load, replay from their seed, and are told word
+//! for word as they were. tests/fixtures/ holds bot games played and saved by the build
+//! whose state kept parallel per-seat lists and whose events carried English prose
+//! (`Allotted.how`, `Won.reason`): each `NAME.json` is the stored table
+//! (`Session::to_json`), `NAME.en.txt` and `NAME.fr.txt` what that build told of it.
+//!
+//! `RISK_WRITE_FIXTURES=1 cargo test -p castellan-risk --test stored` writes those missing
+//! (the ones there are what an older build saved: never written over).
+
+use castellan_engine::{play_out, Lang, Secret, Session, Table};
+use castellan_risk::Risk;
+use std::path::PathBuf;
+
+/// `key=value` game options.
+type Opts = &'static [(&'static str, &'static str)];
+
+/// (name, seats, options, order cap): the games the fixtures hold.
+const GAMES: &[(&str, usize, Opts, usize)] = &[
+    ("two-players", 2, &[], 100_000),
+    (
+        "three-draft-hq",
+        3,
+        &[("claim", "draft"), ("headquarters", "all")],
+        100_000,
+    ),
+    (
+        "four-random-quick-hq",
+        4,
+        &[
+            ("claim", "random"),
+            ("headquarters", "quick"),
+            ("rising_sets", "true"),
+        ],
+        100_000,
+    ),
+    (
+        "five-blind-limit",
+        5,
+        &[
+            ("claim", "random"),
+            ("placement", "blind"),
+            ("turn_limit", "4"),
+            ("max_armies_per_territory", "12"),
+            ("reroll", "true"),
+            ("commander", "true"),
+        ],
+        100_000,
+    ),
+    (
+        "six-table-fortify",
+        6,
+        &[("free_fortify", "true"), ("place_per_turn", "3")],
+        100_000,
+    ),
+    (
+        "three-table-unfinished",
+        3,
+        &[("reroll", "true"), ("commander", "true")],
+        400,
+    ),
+];
+
+fn dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+/// Everything a game tells, in one language: the whole history's public lines, private
+/// lines and dice, then the outcome and the views at the end.
+fn told(s: &dyn Session, lang: Lang) -> String {
+    let all = s.narrate_since(0, lang);
+    let mut out = String::from("== public\n");
+    for line in &all.public {
+        out += &format!("{line}\n");
+    }
+    out += "== private\n";
+    for (seat, line) in &all.private {
+        out += &format!("[seat {seat}] {line}\n");
+    }
+    out += "== dice\n";
+    for r in &all.rolls {
+        out += &format!("{r:?}\n");
+    }
+    out += "== outcome\n";
+    if let Some(o) = s.outcome() {
+        out += &format!("{:?}: {}\n", o.winners, o.reason_in(lang));
+    }
+    out += "== public view\n";
+    out += &s.public_view(lang);
+    for seat in 0..s.players().len() {
+        out += &format!("\n== private view {seat}\n");
+        out += &s.private_view(seat, lang);
+    }
+    out += "\n";
+    out
+}
+
+fn play(name: &str, seats: usize, opts: &[(&str, &str)], cap: usize) -> Table<Risk> {
+    let id = format!("fixture-{name}");
+    let names = (0..seats).map(|i| format!("P{i}")).collect();
+    let pairs: Vec<(String, String)> = opts
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let o = castellan_engine::options_from_pairs(&pairs).expect("options");
+    let mut t = Table::<Risk>::new(&id, Secret::derive(id.as_bytes()), names, o).expect("setup");
+    play_out(&mut t, cap).expect("bots play");
+    t
+}
+
+#[test]
+fn write_fixtures_when_asked() {
+    if std::env::var_os("RISK_WRITE_FIXTURES").is_none() {
+        return;
+    }
+    std::fs::create_dir_all(dir()).unwrap();
+    for (name, seats, opts, cap) in GAMES {
+        if dir().join(format!("{name}.json")).exists() {
+            continue;
+        }
+        let t = play(name, *seats, opts, *cap);
+        let json = serde_json::to_string(&Session::to_json(&t).unwrap()).unwrap();
+        std::fs::write(dir().join(format!("{name}.json")), json).unwrap();
+        for (lang, tag) in [(Lang::En, "en"), (Lang::Fr, "fr")] {
+            std::fs::write(dir().join(format!("{name}.{tag}.txt")), told(&t, lang)).unwrap();
+        }
+    }
+}
+
+#[test]
+fn stored_games_load_replay_and_are_told_as_before() {
+    if std::env::var_os("RISK_WRITE_FIXTURES").is_some() {
+        return;
+    }
+    let info = castellan_risk::game_info();
+    for (name, ..) in GAMES {
+        let json = std::fs::read_to_string(dir().join(format!("{name}.json"))).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let s = (info.load)(json).unwrap_or_else(|e| panic!("{name}: {e}"));
+        s.verify()
+            .unwrap_or_else(|e| panic!("{name}: replays from its seed: {e}"));
+        // stored again by this build (its own shape) and loaded back
+        let again = (info.load)(s.to_json().unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        again
+            .verify()
+            .unwrap_or_else(|e| panic!("{name}: stored again, replays: {e}"));
+        for (lang, tag) in [(Lang::En, "en"), (Lang::Fr, "fr")] {
+            let want = std::fs::read_to_string(dir().join(format!("{name}.{tag}.txt"))).unwrap();
+            assert!(
+                told(s.as_ref(), lang) == want,
+                "{name} ({tag}) is told differently now"
+            );
+            assert!(
+                told(again.as_ref(), lang) == want,
+                "{name} ({tag}) stored again is told differently"
+            );
+        }
+    }
+}
+
+/// A version-1 game converts to this build's state: one `Player` a seat, one `Territory` a
+/// territory, the result typed; an outcome stored before its French wording reads the same.
+#[test]
+fn a_version_1_state_converts_to_this_build() {
+    let json = std::fs::read_to_string(dir().join("two-players.json")).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["state_version"], 1);
+    assert!(json["state"]["owner"].is_array(), "a version-1 fixture");
+    json["state"]["outcome"]
+        .as_object_mut()
+        .unwrap()
+        .remove("reason_fr");
+    let t: Table<Risk> = serde_json::from_value(castellan_risk::upgrade_json(json)).unwrap();
+    assert_eq!(t.state_version, castellan_risk::STATE_VERSION);
+    assert_eq!(t.state.version, castellan_risk::STATE_VERSION);
+    assert_eq!(t.state.players.len(), 2);
+    assert_eq!(t.state.board.len(), 42);
+    let o = castellan_engine::Rules::outcome(&t.state).expect("over");
+    assert_eq!(o.reason_in(Lang::Fr), "a éliminé son adversaire");
+    // stored again, it is this build's shape, and loads as it is
+    let again = Session::to_json(&t).unwrap();
+    assert_eq!(again["state_version"], castellan_risk::STATE_VERSION);
+    assert!(again["state"]["owner"].is_null());
+    let s = castellan_risk::load_stored(again).unwrap();
+    s.verify().unwrap();
+    let want = std::fs::read_to_string(dir().join("two-players.fr.txt")).unwrap();
+    assert!(told(s.as_ref(), Lang::Fr) == want);
+}
