@@ -7,7 +7,7 @@ pub fn all() -> Vec<GameInfo> {
     vec![
         // Their own loaders: a game stored under an older state version converts on load.
         castellan_castle_risk::game_info(),
-        castellan_risk::game_info(),
+        game_info::<castellan_risk::Risk>(),
         game_info::<castellan_castrum::Castrum>(),
         game_info::<castellan_castello::Castello>(),
     ]

@@ -298,6 +298,8 @@ impl Rules for Risk {
     type Event = Event;
     const GAME: &'static str = "risk";
     const STATE_VERSION: u32 = STATE_VERSION;
+    /// A version-1 state converts itself as it is read (game/stored.rs).
+    const OLDEST_STATE_VERSION: u32 = 1;
 
     fn seat_range() -> std::ops::RangeInclusive<usize> {
         2..=6
@@ -431,30 +433,5 @@ impl Rules for Risk {
 
     fn neighbours(&self, name: &str, lang: Lang) -> Option<Result<String, OrderError>> {
         Some(orders::territory_named(name).map(|t| shape::neighbours_text(self, t, lang)))
-    }
-}
-
-/// A stored table (the JSON of `Session::to_json`) brought to this build's state version:
-/// an older state converts itself as it is read (game/stored.rs).
-pub fn upgrade_json(mut json: serde_json::Value) -> serde_json::Value {
-    let v = json.get("state_version").and_then(|v| v.as_u64());
-    if v.is_some_and(|v| v >= 1 && v < u64::from(STATE_VERSION)) {
-        json["state_version"] = STATE_VERSION.into();
-    }
-    json
-}
-
-/// Load a stored game, converting an older state version (the engine's `load_table`
-/// reads only this build's version).
-pub fn load_stored(json: serde_json::Value) -> Result<Box<dyn castellan_engine::Session>, String> {
-    castellan_engine::load_table::<Risk>(upgrade_json(json))
-}
-
-/// The game for the judge's registry: the engine's `game_info`, loading older stored
-/// states too.
-pub fn game_info() -> castellan_engine::GameInfo {
-    castellan_engine::GameInfo {
-        load: load_stored,
-        ..castellan_engine::game_info::<Risk>()
     }
 }
