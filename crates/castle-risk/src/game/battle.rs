@@ -274,10 +274,7 @@ impl CastleRisk {
         if self.options.ask && unset {
             ev.push(Event::Waiting {
                 seat: def,
-                what: format!(
-                    "to defend {} (DEFEND 2, DEFEND 1 MARSHAL ...)",
-                    Self::tname(p.to)
-                ),
+                what: Awaited::Defence(p.to),
             });
             self.interrupt = Some(Interrupt::Defend(p));
             return ev;

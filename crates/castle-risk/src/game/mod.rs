@@ -6,7 +6,7 @@
 //! turn, stalemate, end of the game).
 
 use crate::cards::{full_deck, hand_text, Card};
-use crate::map::{map, shares_sea, Sea, EMPIRES, EMPIRE_BONUS, INDEPENDENTS_BONUS, TOKEN_BONUS};
+use crate::map::{map, shares_sea, Sea, EMPIRES};
 use crate::orders::Order;
 use crate::text::{self, armees, cap, kw, oe, tn, Hints};
 use castellan_engine::assault::AttackPlan;
@@ -22,15 +22,21 @@ mod battle;
 mod cards;
 mod elimination;
 mod end;
+mod events;
 mod setup;
 mod stored;
 mod turn;
 
+pub use events::{Awaited, Earning, EndReason, Event, PlaceWhy};
+pub use stored::upgrade_events;
+
 pub type T = TerritoryId;
 
-/// Version of the serialized state. 1: parallel per-seat and per-territory lists; 2: a
-/// [`Player`] per seat and a [`Territory`] per territory (version 1 converts on load).
-pub const STATE_VERSION: u32 = 2;
+/// Version of the serialized state and its events. 1: parallel per-seat and per-territory
+/// lists; 2: a [`Player`] per seat and a [`Territory`] per territory (version 1 converts on
+/// load); 3: events carry typed data, never a sentence (the English of versions 1 and 2
+/// converts on load: `stored::upgrade_events`).
+pub const STATE_VERSION: u32 = 3;
 
 /// Armies each player starts with, by player count (rule 1).
 pub fn starting_armies(players: usize) -> u32 {
@@ -260,213 +266,6 @@ pub enum Phase {
     /// The game proper.
     Play,
     Over,
-}
-
-/// How armies came onto the board (for the ledger and narration).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum PlaceWhy {
-    Setup,
-    Reinforcements,
-    Earnings,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub enum Event {
-    TokensDrawn {
-        first: Seat,
-        tokens: Vec<(Seat, usize)>,
-    },
-    CastlePlaced {
-        seat: Seat,
-        t: T,
-    },
-    Claimed {
-        seat: Seat,
-        t: T,
-    },
-    RankSent {
-        seat: Seat,
-        list: Vec<T>,
-    },
-    Drafted {
-        picks: Vec<(Seat, T)>,
-    },
-    Dealt {
-        picks: Vec<(Seat, T)>,
-    },
-    Placed {
-        seat: Seat,
-        placements: Vec<(T, u32)>,
-        why: PlaceWhy,
-    },
-    BlindSent {
-        seat: Seat,
-        placements: Vec<(T, u32)>,
-    },
-    HiddenCommitted {
-        seat: Seat,
-        t: T,
-        commitment: String,
-    },
-    CardsDealt {
-        seat: Seat,
-        cards: Vec<Card>,
-    },
-    FirstPlayer {
-        seat: Seat,
-    },
-    TurnBegins {
-        seat: Seat,
-        number: u32,
-    },
-    Drew {
-        seat: Seat,
-        cards: Vec<Card>,
-    },
-    DiplomatReplaced {
-        seat: Seat,
-    },
-    DiplomatsPurged {
-        seat: Seat,
-        count: usize,
-    },
-    TwoPlayerRule,
-    Reinforced {
-        seat: Seat,
-        cards: u32,
-        armies: u32,
-        track: u32,
-    },
-    TruceMade {
-        by: Seat,
-        with: Seat,
-    },
-    SpyPlayed {
-        seat: Seat,
-        target: Seat,
-    },
-    SpyCountered {
-        seat: Seat,
-        target: Seat,
-    },
-    SpySaw {
-        seat: Seat,
-        target: Seat,
-        hand: Vec<Card>,
-    },
-    SpyDiscarded {
-        seat: Seat,
-        target: Seat,
-        card: Option<Card>,
-    },
-    HiddenRevealed {
-        seat: Seat,
-        t: T,
-        armies: u32,
-        salt: String,
-        commitment: String,
-    },
-    Waiting {
-        seat: Seat,
-        what: String,
-    },
-    AttackDeclared {
-        seat: Seat,
-        from: T,
-        to: T,
-        ship: Option<u32>,
-    },
-    GeneralEngaged {
-        seat: Seat,
-    },
-    MarshalEngaged {
-        seat: Seat,
-    },
-    Battle {
-        from: T,
-        to: T,
-        attacker: Vec<u8>,
-        defender: Vec<u8>,
-        general: bool,
-        marshal: bool,
-        attacker_losses: u32,
-        defender_losses: u32,
-    },
-    GeneralLost {
-        seat: Seat,
-    },
-    /// An attack line asked for more dice than its armies now allow (they fell in battle):
-    /// the report says so.
-    DiceFewer {
-        from: T,
-        asked: u32,
-        rolled: u32,
-        armies: u32,
-        ship: bool,
-    },
-    MarshalLost {
-        seat: Seat,
-    },
-    AttackStopped {
-        from: T,
-        to: T,
-        left: u32,
-        defenders: u32,
-    },
-    Conquered {
-        seat: Seat,
-        from: T,
-        to: T,
-        moved: u32,
-        by_sea: bool,
-    },
-    AdmiralLost {
-        seat: Seat,
-        to: T,
-    },
-    AdmiralBack {
-        seat: Seat,
-    },
-    CastleCaptured {
-        victor: Seat,
-        loser: Seat,
-        t: T,
-    },
-    Eliminated {
-        seat: Seat,
-        by: Seat,
-        armies_removed: u32,
-        tokens: Vec<usize>,
-        cards: Vec<Card>,
-        hidden_taken: usize,
-    },
-    Reoccupied {
-        seat: Seat,
-        t: T,
-        from: T,
-    },
-    Annexed {
-        seat: Seat,
-        t: T,
-        from: Option<T>,
-    },
-    StandingSet {
-        seat: Seat,
-        text: String,
-    },
-    TurnEnds {
-        seat: Seat,
-        earnings: u32,
-        detail: String,
-    },
-    CardReturned {
-        seat: Seat,
-        card: Card,
-    },
-    GameOver {
-        winners: Vec<Seat>,
-        reason: String,
-    },
 }
 
 /// Army totals by cause, for audits: board armies == placed - lost - removed.
