@@ -72,81 +72,100 @@ fn losses(events: &[&Event]) -> (u32, u32) {
 /// rolls, the bonuses, what each side lost (each die is in the report's dice lines); or
 /// every territory a player re-occupied, by where the armies came from.
 pub(crate) fn battle_run(g: &CastleRisk, run: &[&Event], lang: Lang) -> Option<String> {
-    if let Some(Event::AttackDeclared { seat, from, to, .. }) = run.first().copied() {
-        let battles: Vec<&Event> = run
-            .iter()
-            .copied()
-            .filter(|e| matches!(e, Event::Battle { .. }))
-            .collect();
-        let (a, d) = losses(&battles);
-        let rolls = match battles.as_slice() {
-            [Event::Battle {
-                attacker, defender, ..
-            }] => lang.pick(
-                format!(
-                    "dice {} against {}",
-                    dice_text(attacker),
-                    dice_text(defender)
-                ),
-                format!("dés {} contre {}", dice_text(attacker), dice_text(defender)),
-            ),
-            _ => lang.pick(
-                format!("{} rolls", battles.len()),
-                format!("{} lancers", battles.len()),
-            ),
-        };
-        let (who, t, f) = (g.name(*seat), tn(*to, lang), tn(*from, lang));
-        let mut line = lang.pick(
-            format!("{who} attacks {t} from {f}: {rolls}, attacker loses {a}, defender loses {d}"),
-            format!(
-                "{who} attaque {} depuis {f} : {rolls}, l'attaquant perd {a}, le défenseur perd {d}",
-                text::le(*to)
-            ),
-        );
-        if let Some(Event::Conquered { moved, .. }) = run.last().copied() {
-            line += &lang.pick(
-                format!("; conquers it and moves in {moved} armies."),
-                format!(" ; le conquiert et y fait entrer {}.", armees(*moved)),
-            );
-        } else {
-            line.push('.');
-        }
-        return Some(line);
+    match run.first().copied() {
+        Some(Event::AttackDeclared { .. }) => attack_run(g, run, lang),
+        Some(Event::Reoccupied { .. }) => reoccupy_run(g, run, lang),
+        _ => rolls_run(run, lang),
     }
-    if let Some(Event::Reoccupied { seat, .. }) = run.first().copied() {
-        // "Bot4 re-occupies Netherlands, Ireland (from Greece) and Serbia (from Burgundy)."
-        let mut groups: Vec<(T, Vec<T>)> = Vec::new();
-        for e in run {
-            if let Event::Reoccupied { t, from, .. } = e {
-                match groups.iter_mut().find(|(f, _)| f == from) {
-                    Some((_, ts)) => ts.push(*t),
-                    None => groups.push((*from, vec![*t])),
-                }
+}
+
+/// "Bot4 attacks Poland from Prussia: 3 rolls, attacker loses 2, defender loses 3; conquers
+/// it and moves in 4 armies."
+fn attack_run(g: &CastleRisk, run: &[&Event], lang: Lang) -> Option<String> {
+    let Some(Event::AttackDeclared { seat, from, to, .. }) = run.first().copied() else {
+        return None;
+    };
+    let battles: Vec<&Event> = run
+        .iter()
+        .copied()
+        .filter(|e| matches!(e, Event::Battle { .. }))
+        .collect();
+    let (a, d) = losses(&battles);
+    let rolls = match battles.as_slice() {
+        [Event::Battle {
+            attacker, defender, ..
+        }] => lang.pick(
+            format!(
+                "dice {} against {}",
+                dice_text(attacker),
+                dice_text(defender)
+            ),
+            format!("dés {} contre {}", dice_text(attacker), dice_text(defender)),
+        ),
+        _ => lang.pick(
+            format!("{} rolls", battles.len()),
+            format!("{} lancers", battles.len()),
+        ),
+    };
+    let (who, t, f) = (g.name(*seat), tn(*to, lang), tn(*from, lang));
+    let mut line = lang.pick(
+        format!("{who} attacks {t} from {f}: {rolls}, attacker loses {a}, defender loses {d}"),
+        format!(
+            "{who} attaque {} depuis {f} : {rolls}, l'attaquant perd {a}, le défenseur perd {d}",
+            text::le(*to)
+        ),
+    );
+    if let Some(Event::Conquered { moved, .. }) = run.last().copied() {
+        line += &lang.pick(
+            format!("; conquers it and moves in {moved} armies."),
+            format!(" ; le conquiert et y fait entrer {}.", armees(*moved)),
+        );
+    } else {
+        line.push('.');
+    }
+    Some(line)
+}
+
+/// "Bot4 re-occupies Netherlands, Ireland (from Greece) and Serbia (from Burgundy)."
+fn reoccupy_run(g: &CastleRisk, run: &[&Event], lang: Lang) -> Option<String> {
+    let Some(Event::Reoccupied { seat, .. }) = run.first().copied() else {
+        return None;
+    };
+    let mut groups: Vec<(T, Vec<T>)> = Vec::new();
+    for e in run {
+        if let Event::Reoccupied { t, from, .. } = e {
+            match groups.iter_mut().find(|(f, _)| f == from) {
+                Some((_, ts)) => ts.push(*t),
+                None => groups.push((*from, vec![*t])),
             }
         }
-        let parts: Vec<String> = groups
-            .iter()
-            .map(|(from, ts)| {
-                let names: Vec<&str> = ts.iter().map(|t| tn(*t, lang)).collect();
-                lang.pick(
-                    format!(
-                        "{} (an army each from {})",
-                        names.join(", "),
-                        tn(*from, lang)
-                    ),
-                    format!(
-                        "{} (une armée chacun venue {})",
-                        names.join(", "),
-                        text::de(*from)
-                    ),
-                )
-            })
-            .collect();
-        return Some(lang.pick(
-            format!("{} re-occupies {}.", g.name(*seat), parts.join("; ")),
-            format!("{} réoccupe {}.", g.name(*seat), parts.join(" ; ")),
-        ));
     }
+    let parts: Vec<String> = groups
+        .iter()
+        .map(|(from, ts)| {
+            let names: Vec<&str> = ts.iter().map(|t| tn(*t, lang)).collect();
+            lang.pick(
+                format!(
+                    "{} (an army each from {})",
+                    names.join(", "),
+                    tn(*from, lang)
+                ),
+                format!(
+                    "{} (une armée chacun venue {})",
+                    names.join(", "),
+                    text::de(*from)
+                ),
+            )
+        })
+        .collect();
+    Some(lang.pick(
+        format!("{} re-occupies {}.", g.name(*seat), parts.join("; ")),
+        format!("{} réoccupe {}.", g.name(*seat), parts.join(" ; ")),
+    ))
+}
+
+/// "  3 rolls (+1 General): attacker loses 2, defender loses 3."
+fn rolls_run(run: &[&Event], lang: Lang) -> Option<String> {
     let Some(Event::Battle {
         general, marshal, ..
     }) = run.first().copied()

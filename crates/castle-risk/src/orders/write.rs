@@ -17,24 +17,6 @@ pub fn plan_text(plan: &AttackPlan, lang: Lang) -> String {
 pub fn order_text_in(g: &CastleRisk, o: &Order, lang: Lang) -> String {
     let t = |t: &T| tn(*t, lang).to_string();
     let k = |w: &'static str| kw(lang, w);
-    let with_plan = |base: String, plan: &AttackPlan, general: bool, again: Option<bool>| {
-        let mut s = base;
-        let p = plan_text(plan, lang);
-        if !p.is_empty() {
-            s.push(' ');
-            s.push_str(&p);
-        }
-        if general {
-            s.push(' ');
-            s.push_str(k("GENERAL"));
-            match again {
-                Some(true) => s.push_str(&format!(" {}", k("AGAIN"))),
-                Some(false) => s.push_str(&format!(" {}", k("ONCE"))),
-                None => {}
-            }
-        }
-        s
-    };
     let list = |l: &[T]| l.iter().map(t).collect::<Vec<_>>().join(", ");
     match o {
         Order::Castle(x) => format!("{} {}", k("CASTLE"), t(x)),
@@ -68,6 +50,34 @@ pub fn order_text_in(g: &CastleRisk, o: &Order, lang: Lang) -> String {
         ),
         Order::Reveal(None) => k("REVEAL").into(),
         Order::Reveal(Some(x)) => format!("{} {}", k("REVEAL"), t(x)),
+        Order::Attack { .. } | Order::Sail { .. } => attack_text(o, lang),
+        _ => answer_text(o, lang),
+    }
+}
+
+/// An attack by land or sea, with its plan and General.
+fn attack_text(o: &Order, lang: Lang) -> String {
+    let t = |t: &T| tn(*t, lang).to_string();
+    let k = |w: &'static str| kw(lang, w);
+    let with_plan = |base: String, plan: &AttackPlan, general: bool, again: Option<bool>| {
+        let mut s = base;
+        let p = plan_text(plan, lang);
+        if !p.is_empty() {
+            s.push(' ');
+            s.push_str(&p);
+        }
+        if general {
+            s.push(' ');
+            s.push_str(k("GENERAL"));
+            match again {
+                Some(true) => s.push_str(&format!(" {}", k("AGAIN"))),
+                Some(false) => s.push_str(&format!(" {}", k("ONCE"))),
+                None => {}
+            }
+        }
+        s
+    };
+    match o {
         Order::Attack {
             to,
             from,
@@ -106,6 +116,16 @@ pub fn order_text_in(g: &CastleRisk, o: &Order, lang: Lang) -> String {
                 *again,
             )
         }
+        _ => String::new(),
+    }
+}
+
+/// The end of a turn, and the answers out of turn: occupation, annexation, defence,
+/// counter-Spy, standing orders.
+fn answer_text(o: &Order, lang: Lang) -> String {
+    let t = |t: &T| tn(*t, lang).to_string();
+    let k = |w: &'static str| kw(lang, w);
+    match o {
         Order::End => k("END").into(),
         Order::Occupy(OccupyWhat::All) => format!("{} {}", k("OCCUPY"), k("ALL")),
         Order::Occupy(OccupyWhat::Pass) => k("PASS").into(),
@@ -138,5 +158,6 @@ pub fn order_text_in(g: &CastleRisk, o: &Order, lang: Lang) -> String {
         Order::CounterSpy(true) => k("COUNTERSPY").into(),
         Order::CounterSpy(false) => k("NO COUNTERSPY").into(),
         Order::Set(s) => s.text_in(lang),
+        _ => String::new(),
     }
 }
