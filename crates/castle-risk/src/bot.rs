@@ -343,186 +343,241 @@ fn best_attack(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Option<Order> {
     })
 }
 
-fn search_attack(g: &CastleRisk, s: Seat, rng: &mut BotRng, starved: bool) -> Option<Order> {
-    let m = map();
-    let reserve = if starved { 1 } else { castle_reserve(g, s) };
-    // Late in the game a bot accepts worse odds, so games cannot stall.
-    let patience = g.turns_played / (g.n() as u32 * 15).max(1);
-    let general = g.hand_has(s, Card::General);
-    let mut best: Option<(i64, Order)> = None;
-    for from in g.territories_of(s) {
-        let keep = if g.players[s].castle == Some(from) {
-            reserve
+/// What an attack search knows of the seat that attacks.
+struct Search {
+    s: Seat,
+    /// Armies kept in the castle.
+    reserve: u32,
+    /// Late in the game a bot accepts worse odds, so games cannot stall.
+    patience: u32,
+    general: bool,
+    starved: bool,
+}
+
+impl Search {
+    /// The armies `from` keeps back.
+    fn keep(&self, g: &CastleRisk, from: T) -> u32 {
+        if g.players[self.s].castle == Some(from) {
+            self.reserve
         } else {
             1
-        };
+        }
+    }
+}
+
+/// The best attack by land, then a spearhead's, then by sea if better, with its score.
+fn search_attack(g: &CastleRisk, s: Seat, rng: &mut BotRng, starved: bool) -> Option<Order> {
+    let k = Search {
+        s,
+        reserve: if starved { 1 } else { castle_reserve(g, s) },
+        patience: g.turns_played / (g.n() as u32 * 15).max(1),
+        general: g.hand_has(s, Card::General),
+        starved,
+    };
+    let mut best = land_attack(g, &k, rng);
+    if best.is_none() {
+        best = spearhead_attack(g, &k);
+    }
+    if g.hand_has(s, Card::Admiral) {
+        sea_attack(g, &k, &mut best);
+    }
+    best.map(|b| b.1)
+}
+
+/// What taking `to` from `o` is worth: a castle, the last territory of a group, an empire
+/// `o` holds whole, a group mostly ours.
+fn target_value(g: &CastleRisk, s: Seat, o: Seat, to: T) -> i64 {
+    let m = map();
+    let grp = m.group_of(to);
+    let members = &m.board.groups[grp].members;
+    let mine = members
+        .iter()
+        .filter(|t| g.board[**t].owner == Some(s))
+        .count();
+    let missing = members.len() - mine;
+    let held_by_o = members.iter().all(|t| g.board[*t].owner == Some(o));
+    let mut value = 0i64;
+    if g.players[o].castle == Some(to) {
+        value += 40;
+    }
+    if missing == 1 {
+        value += 30;
+    }
+    if held_by_o && m.is_empire_group(grp) {
+        value += 20;
+    }
+    if mine * 2 >= members.len() {
+        value += 10;
+    }
+    value
+}
+
+/// The armies an attack on `d` defenders worth `value` needs (the castle's own odds).
+fn land_need(k: &Search, d: u32, castle: bool, value: i64) -> u32 {
+    let need = if castle {
+        d * 2 + 2
+    } else if value >= 20 {
+        d + 1
+    } else if value > 0 {
+        d * 2 + 1
+    } else {
+        d * 3 + 3
+    };
+    let floor = if value > 0 || k.patience >= 3 {
+        1
+    } else {
+        d + 1
+    };
+    if k.starved {
+        1
+    } else {
+        need.saturating_sub(k.patience).max(floor)
+    }
+}
+
+/// An attack by land with its plan: to the last `keep` when the castle's reserve stays
+/// behind, else until conquered, moving in what another front can spare.
+fn land_order(g: &CastleRisk, k: &Search, from: T, to: T, keep: u32) -> Order {
+    let a = g.board[from].armies;
+    let other_front = map()
+        .board
+        .neighbors(from)
+        .any(|n| n != to && g.board[n].owner.is_some_and(|x| x != k.s));
+    let move_in = if keep > 1 {
+        MoveIn::Leave(keep)
+    } else if other_front {
+        MoveIn::Leave((a / 3).max(1))
+    } else {
+        MoveIn::All
+    };
+    let until = if keep > 1 {
+        Until::Left(keep)
+    } else {
+        Until::Conquered
+    };
+    Order::Attack {
+        to,
+        from,
+        plan: AttackPlan {
+            until,
+            dice: None,
+            move_in,
+        },
+        general: k.general,
+        again: None,
+    }
+}
+
+/// The best attack by land at the bot's odds, with its score.
+fn land_attack(g: &CastleRisk, k: &Search, rng: &mut BotRng) -> Option<(i64, Order)> {
+    let mut best: Option<(i64, Order)> = None;
+    for from in g.territories_of(k.s) {
+        let keep = k.keep(g, from);
         let a = g.board[from].armies;
         if a < keep + 1 || a < 2 {
             continue;
         }
         let usable = a - keep;
-        for to in m.board.neighbors(from) {
+        for to in map().board.neighbors(from) {
             let Some(o) = g.board[to].owner else { continue };
-            if o == s || g.truce_between(s, o) {
+            if o == k.s || g.truce_between(k.s, o) {
                 continue;
             }
             let d = g.board[to].armies;
-            let castle = g.players[o].castle == Some(to);
-            let grp = m.group_of(to);
-            let members = &m.board.groups[grp].members;
-            let mine = members
-                .iter()
-                .filter(|t| g.board[**t].owner == Some(s))
-                .count();
-            let missing = members.len() - mine;
-            let held_by_o = members.iter().all(|t| g.board[*t].owner == Some(o));
-            let mut value = 0i64;
-            if castle {
-                value += 40;
-            }
-            if missing == 1 {
-                value += 30;
-            }
-            if held_by_o && m.is_empire_group(grp) {
-                value += 20;
-            }
-            if mine * 2 >= members.len() {
-                value += 10;
-            }
-            let need = if castle {
-                d * 2 + 2
-            } else if value >= 20 {
-                d + 1
-            } else if value > 0 {
-                d * 2 + 1
-            } else {
-                d * 3 + 3
-            };
-            let floor = if value > 0 || patience >= 3 { 1 } else { d + 1 };
-            let need = if starved {
-                1
-            } else {
-                need.saturating_sub(patience).max(floor)
-            };
-            if usable < need {
+            let value = target_value(g, k.s, o, to);
+            if usable < land_need(k, d, g.players[o].castle == Some(to), value) {
                 continue;
             }
             let mut score = usable as i64 - d as i64 * 2 + value;
             score += rng.below(3) as i64;
             if best.as_ref().is_none_or(|b| score > b.0) {
-                let other_front = m
-                    .board
-                    .neighbors(from)
-                    .any(|n| n != to && g.board[n].owner.is_some_and(|x| x != s));
-                let move_in = if keep > 1 {
-                    MoveIn::Leave(keep)
-                } else if other_front {
-                    MoveIn::Leave((a / 3).max(1))
-                } else {
-                    MoveIn::All
-                };
-                let until = if keep > 1 {
-                    Until::Left(keep)
-                } else {
-                    Until::Conquered
-                };
-                best = Some((
-                    score,
-                    Order::Attack {
-                        to,
-                        from,
-                        plan: AttackPlan {
-                            until,
-                            dice: None,
-                            move_in,
-                        },
-                        general,
-                        again: None,
-                    },
-                ));
+                best = Some((score, land_order(g, k, from, to, keep)));
             }
         }
     }
-    if best.is_none() {
-        if let Some((from, to, keep)) = spearhead(g, s) {
-            let o = g.board[to].owner.unwrap_or(s);
+    best
+}
+
+/// The spearhead's attack, when no other is worth it.
+fn spearhead_attack(g: &CastleRisk, k: &Search) -> Option<(i64, Order)> {
+    let (from, to, keep) = spearhead(g, k.s)?;
+    let o = g.board[to].owner.unwrap_or(k.s);
+    let d = g.board[to].armies;
+    let usable = g.board[from].armies.saturating_sub(keep);
+    let castle = g.players[o].castle == Some(to);
+    let need = if castle { d * 3 / 2 + 2 } else { d + 2 };
+    let need = need.saturating_sub(k.patience).max(d.min(2)).max(1);
+    if usable < need || g.truce_between(k.s, o) || g.board[from].armies < 2 {
+        return None;
+    }
+    let until = if keep > 1 {
+        Until::Left(keep)
+    } else {
+        Until::Conquered
+    };
+    let plan = AttackPlan {
+        until,
+        dice: None,
+        move_in: MoveIn::Leave(keep),
+    };
+    Some((
+        0,
+        Order::Attack {
+            to,
+            from,
+            plan,
+            general: k.general,
+            again: None,
+        },
+    ))
+}
+
+/// An Admiral's attack by sea, if it scores better than `best`.
+fn sea_attack(g: &CastleRisk, k: &Search, best: &mut Option<(i64, Order)>) {
+    let m = map();
+    for from in g.territories_of(k.s) {
+        if m.sea[from] == Sea::None {
+            continue;
+        }
+        let keep = k.keep(g, from);
+        let a = g.board[from].armies;
+        if a <= keep + if k.starved { 0 } else { 2 } {
+            continue;
+        }
+        let ship = a - keep;
+        for to in 0..g.board.len() {
+            let Some(o) = g.board[to].owner else { continue };
+            if o == k.s || g.truce_between(k.s, o) || !shares_sea(m.sea[from], m.sea[to]) {
+                continue;
+            }
             let d = g.board[to].armies;
-            let usable = g.board[from].armies.saturating_sub(keep);
             let castle = g.players[o].castle == Some(to);
-            let need = if castle { d * 3 / 2 + 2 } else { d + 2 };
-            let need = need.saturating_sub(patience).max(d.min(2)).max(1);
-            if usable >= need && !g.truce_between(s, o) && g.board[from].armies >= 2 {
-                best = Some((
-                    0,
-                    Order::Attack {
-                        to,
+            let need = if castle { d * 2 + 3 } else { d * 2 + 2 };
+            let need = if k.starved {
+                1
+            } else {
+                need.saturating_sub(k.patience).max(d + 1)
+            };
+            if ship < need {
+                continue;
+            }
+            let mut score = ship as i64 - d as i64 * 2 - 3;
+            if castle {
+                score += 45;
+            }
+            if best.as_ref().is_none_or(|b| score > b.0) {
+                *best = Some((
+                    score,
+                    Order::Sail {
+                        armies: ship,
                         from,
-                        plan: AttackPlan {
-                            until: if keep > 1 {
-                                Until::Left(keep)
-                            } else {
-                                Until::Conquered
-                            },
-                            dice: None,
-                            move_in: MoveIn::Leave(keep),
-                        },
-                        general,
+                        to,
+                        dice: None,
+                        general: k.general,
                         again: None,
                     },
                 ));
             }
         }
     }
-    if g.hand_has(s, Card::Admiral) {
-        for from in g.territories_of(s) {
-            if m.sea[from] == Sea::None {
-                continue;
-            }
-            let keep = if g.players[s].castle == Some(from) {
-                reserve
-            } else {
-                1
-            };
-            let a = g.board[from].armies;
-            if a <= keep + if starved { 0 } else { 2 } {
-                continue;
-            }
-            let ship = a - keep;
-            for to in 0..g.board.len() {
-                let Some(o) = g.board[to].owner else { continue };
-                if o == s || g.truce_between(s, o) || !shares_sea(m.sea[from], m.sea[to]) {
-                    continue;
-                }
-                let d = g.board[to].armies;
-                let castle = g.players[o].castle == Some(to);
-                let need = if castle { d * 2 + 3 } else { d * 2 + 2 };
-                let need = if starved {
-                    1
-                } else {
-                    need.saturating_sub(patience).max(d + 1)
-                };
-                if ship < need {
-                    continue;
-                }
-                let mut score = ship as i64 - d as i64 * 2 - 3;
-                if castle {
-                    score += 45;
-                }
-                if best.as_ref().is_none_or(|b| score > b.0) {
-                    best = Some((
-                        score,
-                        Order::Sail {
-                            armies: ship,
-                            from,
-                            to,
-                            dice: None,
-                            general,
-                            again: None,
-                        },
-                    ));
-                }
-            }
-        }
-    }
-    best.map(|b| b.1)
 }

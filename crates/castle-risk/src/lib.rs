@@ -45,6 +45,11 @@ impl Rules for CastleRisk {
     const GAME: &'static str = "castle-risk";
     const STATE_VERSION: u32 = game::STATE_VERSION;
     const OLDEST_STATE_VERSION: u32 = 1;
+
+    /// Events versions 1 and 2 stored as sentences become typed data.
+    fn upgrade_json(table: serde_json::Value) -> serde_json::Value {
+        upgrade_json(table)
+    }
     const PROMPT_KINDS: &'static [PromptKind] = &[
         PromptKind::Castle,
         PromptKind::Claim,
@@ -181,8 +186,10 @@ impl Rules for CastleRisk {
 }
 
 /// A stored table (the JSON of `Session::to_json`) brought to this build's state version:
-/// an older state converts itself as it is read (see `game::STATE_VERSION`).
+/// an older state converts itself as it is read, older events here (see
+/// `game::STATE_VERSION`).
 pub fn upgrade_json(mut json: serde_json::Value) -> serde_json::Value {
+    game::upgrade_events(&mut json);
     let v = json.get("state_version").and_then(|v| v.as_u64());
     if v.is_some_and(|v| v >= 1 && v < u64::from(game::STATE_VERSION)) {
         json["state_version"] = game::STATE_VERSION.into();

@@ -51,11 +51,63 @@ fn pos(lat: f64, lon: f64) -> (f64, f64) {
 /// The picture for `viewer` in `lang`.
 pub fn picture(g: &CastleRisk, viewer: Viewer, lang: Lang) -> String {
     let m = map();
-    let at = places();
     let seat: Option<Seat> = match viewer {
         Viewer::Seat(s) if s < g.n() => Some(s),
         _ => None,
     };
+    let nodes = nodes(g, seat, lang);
+    let mut edges = Vec::new();
+    for a in g.board.ids() {
+        for &(b, e) in m.board.edges_of(a) {
+            if a < b {
+                edges.push((a, b, e == Edge::Crossing));
+            }
+        }
+    }
+    let regions = (0..m.board.groups.len())
+        .map(|gi| Region {
+            name: text::group(gi, lang),
+            tint: TINTS[gi % TINTS.len()],
+        })
+        .collect::<Vec<_>>();
+    let sea = |la: f64, lo: f64, en: &str, fr: &str| {
+        let (x, y) = pos(la, lo);
+        (x, y, lang.pick(en, fr).to_string())
+    };
+    let labels = vec![
+        sea(46.0, -8.0, "Atlantic", "Atlantique"),
+        sea(56.8, 3.2, "North Sea", "mer du Nord"),
+        sea(57.6, 17.8, "Baltic", "Baltique"),
+        sea(38.3, 6.0, "Mediterranean", "Méditerranée"),
+        sea(43.4, 34.6, "Black Sea", "mer Noire"),
+    ];
+    let (bx, by) = pos(43.2, 34.0);
+    let legend = legend(g, &regions, lang);
+    let turn = match (g.turns_played, lang) {
+        (0, _) => format!("Castle Risk, {}", lang.pick("setting up", "mise en place")),
+        (n, Lang::En) => format!("Castle Risk, turn {n}"),
+        (n, Lang::Fr) => format!("Castle Risk, tour {n}"),
+    };
+    GraphMap {
+        width: W,
+        height: H,
+        title: turn.clone(),
+        header: vec![turn],
+        nodes,
+        edges,
+        regions,
+        labels,
+        waters: vec![(bx, by, 62.0, 30.0)],
+        legend,
+    }
+    .render()
+}
+
+/// Each territory: where, whose, how many armies, its castle and port; `seat`'s own unused
+/// hidden armies marked.
+fn nodes(g: &CastleRisk, seat: Option<Seat>, lang: Lang) -> Vec<Node> {
+    let m = map();
+    let at = places();
     let mut nodes = Vec::new();
     for t in g.board.ids() {
         let owner = g.board[t].owner;
@@ -83,32 +135,11 @@ pub fn picture(g: &CastleRisk, viewer: Viewer, lang: Lang) -> String {
             mark,
         });
     }
-    let mut edges = Vec::new();
-    for a in g.board.ids() {
-        for &(b, e) in m.board.edges_of(a) {
-            if a < b {
-                edges.push((a, b, e == Edge::Crossing));
-            }
-        }
-    }
-    let regions = (0..m.board.groups.len())
-        .map(|gi| Region {
-            name: text::group(gi, lang),
-            tint: TINTS[gi % TINTS.len()],
-        })
-        .collect::<Vec<_>>();
-    let sea = |la: f64, lo: f64, en: &str, fr: &str| {
-        let (x, y) = pos(la, lo);
-        (x, y, lang.pick(en, fr).to_string())
-    };
-    let labels = vec![
-        sea(46.0, -8.0, "Atlantic", "Atlantique"),
-        sea(56.8, 3.2, "North Sea", "mer du Nord"),
-        sea(57.6, 17.8, "Baltic", "Baltique"),
-        sea(38.3, 6.0, "Mediterranean", "Méditerranée"),
-        sea(43.4, 34.6, "Black Sea", "mer Noire"),
-    ];
-    let (bx, by) = pos(43.2, 34.0);
+    nodes
+}
+
+/// The legend: each seat with its territories and armies, the regions, the ports.
+fn legend(g: &CastleRisk, regions: &[Region], lang: Lang) -> Vec<(&'static str, String)> {
     let mut legend: Vec<(&'static str, String)> = (0..g.n())
         .map(|s| {
             let terr = g.territories_of(s);
@@ -124,7 +155,7 @@ pub fn picture(g: &CastleRisk, viewer: Viewer, lang: Lang) -> String {
             (seat_colour(s), format!("{}: {state}", g.name(s)))
         })
         .collect();
-    for r in &regions {
+    for r in regions {
         legend.push((r.tint, r.name.clone()));
     }
     legend.push((
@@ -135,22 +166,5 @@ pub fn picture(g: &CastleRisk, viewer: Viewer, lang: Lang) -> String {
         )
         .to_string(),
     ));
-    let turn = match (g.turns_played, lang) {
-        (0, _) => format!("Castle Risk, {}", lang.pick("setting up", "mise en place")),
-        (n, Lang::En) => format!("Castle Risk, turn {n}"),
-        (n, Lang::Fr) => format!("Castle Risk, tour {n}"),
-    };
-    GraphMap {
-        width: W,
-        height: H,
-        title: turn.clone(),
-        header: vec![turn],
-        nodes,
-        edges,
-        regions,
-        labels,
-        waters: vec![(bx, by, 62.0, 30.0)],
-        legend,
-    }
-    .render()
+    legend
 }

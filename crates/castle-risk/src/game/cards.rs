@@ -168,7 +168,7 @@ impl CastleRisk {
                 });
                 ev.push(Event::Waiting {
                     seat: target,
-                    what: "to counter the Spy (COUNTERSPY or NO COUNTERSPY)".into(),
+                    what: Awaited::CounterSpy,
                 });
             }
             _ => {

@@ -51,9 +51,7 @@ impl CastleRisk {
             hidden_taken,
         });
         if self.players[victor].tokens.len() == self.n() || self.alive_count() == 1 {
-            let reason = format!("{} holds every castle token", self.name(victor));
-            let fr = format!("{} détient tous les jetons de château", self.name(victor));
-            ev.push(self.end_game(vec![victor], reason, fr));
+            ev.push(self.end_game(vec![victor], EndReason::Tokens(victor)));
             return ev;
         }
         if self.alive_count() == 2 && !self.no_diplomats {

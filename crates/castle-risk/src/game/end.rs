@@ -106,105 +106,39 @@ impl CastleRisk {
                 .collect(),
             None => vec![],
         };
-        let reason = self.stalemate_reason(&table, &winners, Lang::En);
-        let fr = self.stalemate_reason(&table, &winners, Lang::Fr);
-        self.end_game(winners, reason, fr)
+        let reason = EndReason::Stalemate {
+            turns: self.turns_played,
+            standings: table,
+        };
+        self.end_game(winners, reason)
     }
 
-    pub(crate) fn stalemate_reason(
-        &self,
-        table: &[(Seat, usize, u64)],
-        winners: &[Seat],
-        lang: Lang,
-    ) -> String {
-        let standings = table
-            .iter()
-            .map(|&(s, t, a)| match lang {
-                Lang::En => format!("{} {t} territories, {a} armies", self.name(s)),
-                Lang::Fr => format!(
-                    "{} {}, {}",
-                    self.name(s),
-                    fr::count(t as i64, "territoire", "territoires"),
-                    fr::count(a as i64, "armée", "armées")
-                ),
-            })
-            .collect::<Vec<_>>()
-            .join("; ");
-        let names: Vec<String> = winners.iter().map(|s| self.name(*s).to_string()).collect();
-        match lang {
-            Lang::En => {
-                let verdict = match winners {
-                    [w] => format!("{} wins", self.name(*w)),
-                    _ => format!("shared by {}", names.join(", ")),
-                };
-                format!(
-                    "stalemate after {} turns: no player can ever attack or gain an army again \
-                     (every Reinforcements card is on the track, nobody earns, no hidden armies can be \
-                     revealed, no territory of 2+ armies borders an enemy by land or sea); decided by \
-                     territories, then armies: {verdict} ({standings})",
-                    self.turns_played
-                )
-            }
-            Lang::Fr => {
-                let verdict = match winners {
-                    [w] => format!("{} gagne", self.name(*w)),
-                    _ => format!("partagée entre {}", text::et(&names)),
-                };
-                format!(
-                    "blocage après {} : plus aucun joueur ne pourra attaquer ni gagner d'armée \
-                     (toutes les cartes Renfort sont jouées, personne ne reçoit de nouvelles troupes, \
-                     aucune armée cachée ne peut être dévoilée, aucun territoire de 2 armées ou plus ne \
-                     touche un ennemi par terre ou par mer) ; décidé aux territoires, puis aux armées : \
-                     {verdict} ({})",
-                    fr::count(self.turns_played, "tour", "tours"),
-                    standings.replace("; ", " ; ")
-                )
-            }
-        }
-    }
-
-    pub(crate) fn end_game(
-        &mut self,
-        winners: Vec<Seat>,
-        reason: String,
-        reason_fr: String,
-    ) -> Event {
+    /// The game ends: its outcome, with the reason worded in both languages.
+    pub(crate) fn end_game(&mut self, winners: Vec<Seat>, reason: EndReason) -> Event {
         self.phase = Phase::Over;
         self.interrupt = None;
-        self.outcome = Some(Outcome::new(winners.clone(), reason.clone()).fr(reason_fr));
+        let words = |lang| crate::narrate::end_reason(self, &winners, &reason, lang);
+        let outcome = Outcome::new(winners.clone(), words(Lang::En)).fr(words(Lang::Fr));
+        self.outcome = Some(outcome);
         Event::GameOver { winners, reason }
     }
 
-    pub fn earnings(&self, seat: Seat) -> (u32, String) {
+    /// The armies `seat` earns at the end of its turn, and what they are made of.
+    pub fn earnings(&self, seat: Seat) -> (u32, Vec<Earning>) {
         let m = map();
-        let mut total = 0;
-        let mut parts = Vec::new();
-        for g in 0..EMPIRES.len() {
-            if m.board.groups[g]
-                .members
-                .iter()
-                .all(|&t| self.board[t].owner == Some(seat))
-            {
-                total += EMPIRE_BONUS;
-                parts.push(format!("{} {EMPIRE_BONUS}", m.empire_name(g)));
-            }
-        }
-        if m.independents
-            .iter()
-            .all(|&t| self.board[t].owner == Some(seat))
-        {
-            total += INDEPENDENTS_BONUS;
-            parts.push(format!("all independents {INDEPENDENTS_BONUS}"));
+        let holds = |ts: &[T]| ts.iter().all(|&t| self.board[t].owner == Some(seat));
+        let mut parts: Vec<Earning> = (0..EMPIRES.len())
+            .filter(|&g| holds(&m.board.groups[g].members))
+            .map(Earning::Empire)
+            .collect();
+        if holds(&m.independents) {
+            parts.push(Earning::Independents);
         }
         let captured = self.players[seat].tokens.len().saturating_sub(1) as u32;
         if captured > 0 {
-            total += TOKEN_BONUS * captured;
-            parts.push(format!(
-                "{captured} captured castle token(s) {}",
-                TOKEN_BONUS * captured
-            ));
+            parts.push(Earning::Tokens(captured));
         }
-        (total, parts.join(", "))
+        (parts.iter().map(|p| p.armies()).sum(), parts)
     }
 
     pub fn end(&mut self, seat: Seat, dice: &mut DiceBox) -> Result<Vec<Event>, OrderError> {
@@ -286,17 +220,11 @@ impl CastleRisk {
                 .map(|s| (self.territories_of(s).len(), s))
                 .max_by_key(|&(k, s)| (k, std::cmp::Reverse(s)));
             let winners = best.map(|b| vec![b.1]).unwrap_or_default();
-            let reason = format!(
-                "turn limit reached ({} turns); leader by territories: {}",
-                self.turns_played,
-                winners.first().map(|s| self.name(*s)).unwrap_or("nobody")
-            );
-            let fr = format!(
-                "limite de tours atteinte ({}) ; en tête aux territoires : {}",
-                fr::count(self.turns_played, "tour", "tours"),
-                winners.first().map(|s| self.name(*s)).unwrap_or("personne")
-            );
-            ev.push(self.end_game(winners, reason, fr));
+            let reason = EndReason::TurnLimit {
+                turns: self.turns_played,
+                leader: winners.first().copied(),
+            };
+            ev.push(self.end_game(winners, reason));
             return ev;
         }
         let next = self.next_alive_after(seat);

@@ -1,12 +1,15 @@
-//! The Castle Risk state machine: the state, its events and the dispatch of orders; the
+//! The Castle Risk state machine: the state and the dispatch of orders; its events in
+//! `events.rs` (typed data, worded by narrate/), the standing orders in `standing.rs`; the
 //! rules by concept in the submodules: `setup.rs` (castles, claims, placement, hidden
 //! armies), `turn.rs` (who may act, placing in turn, standing orders), `cards.rs`
-//! (Reinforcements, Diplomat, Spy, revealing hidden armies), `battle.rs` (attacks by land and
-//! sea), `elimination.rs` (castle capture, re-occupation, annexation) and `end.rs` (end of the
-//! turn, stalemate, end of the game).
+//! (Reinforcements, Diplomat, Spy, revealing hidden armies), `attack.rs` (attacks by land and
+//! sea checked and declared, the defender asked), `battle.rs` (an attack fought: defence,
+//! battles, conquest), `elimination.rs` (castle capture, re-occupation, annexation) and
+//! `end.rs` (end of the turn, stalemate, end of the game); `stored.rs` converts what older
+//! builds stored.
 
 use crate::cards::{full_deck, hand_text, Card};
-use crate::map::{map, shares_sea, Sea, EMPIRES, EMPIRE_BONUS, INDEPENDENTS_BONUS, TOKEN_BONUS};
+use crate::map::{map, shares_sea, Sea, EMPIRES};
 use crate::orders::Order;
 use crate::text::{self, armees, cap, kw, oe, tn, Hints};
 use castellan_engine::assault::AttackPlan;
@@ -18,19 +21,28 @@ use castellan_engine::lang::fr;
 use castellan_engine::{Lang, OrderError, Outcome, Seat};
 use serde::{Deserialize, Serialize};
 
+mod attack;
 mod battle;
 mod cards;
 mod elimination;
 mod end;
+mod events;
 mod setup;
+mod standing;
 mod stored;
 mod turn;
 
+pub use events::{Awaited, Earning, EndReason, Event, PlaceWhy};
+pub use standing::*;
+pub use stored::upgrade_events;
+
 pub type T = TerritoryId;
 
-/// Version of the serialized state. 1: parallel per-seat and per-territory lists; 2: a
-/// [`Player`] per seat and a [`Territory`] per territory (version 1 converts on load).
-pub const STATE_VERSION: u32 = 2;
+/// Version of the serialized state and its events. 1: parallel per-seat and per-territory
+/// lists; 2: a [`Player`] per seat and a [`Territory`] per territory (version 1 converts on
+/// load); 3: events carry typed data, never a sentence (the English of versions 1 and 2
+/// converts on load: `stored::upgrade_events`).
+pub const STATE_VERSION: u32 = 3;
 
 /// Armies each player starts with, by player count (rule 1).
 pub fn starting_armies(players: usize) -> u32 {
@@ -117,50 +129,6 @@ impl Default for Options {
         }
     }
 }
-
-/// When to engage a Marshal in defence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum MarshalPolicy {
-    Never,
-    Always,
-    /// When the attacked territory holds at least this many armies, or is the castle.
-    When(u32),
-}
-
-/// When to reveal one's hidden armies as their territory is attacked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum RevealPolicy {
-    Never,
-    /// Reveal when the territory is attacked and they are worth at least this many armies.
-    OnAttack(u32),
-}
-
-/// A seat's standing orders. `None` = not set (the default applies, or a prompt in ask mode).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Standing {
-    pub defend: Option<u32>,
-    pub marshal: Option<MarshalPolicy>,
-    pub counterspy: Option<bool>,
-    pub reveal: Option<RevealPolicy>,
-    /// Annexation preferences (territories in order); `Some(vec![])` = AUTO.
-    pub annex: Option<Vec<T>>,
-    /// Re-occupy after an elimination without being asked: `Some(true)` = ALL.
-    pub reoccupy: Option<bool>,
-    /// `SET GENERAL AGAIN|ONCE`: whether a beaten General is replaced by another from the
-    /// hand within the same attack.
-    #[serde(default)]
-    pub general_again: Option<bool>,
-}
-
-/// Documented defaults.
-pub const DEFAULT_DEFEND: u32 = 2;
-pub const DEFAULT_MARSHAL: MarshalPolicy = MarshalPolicy::When(3);
-pub const DEFAULT_COUNTERSPY: bool = true;
-pub const DEFAULT_REVEAL: RevealPolicy = RevealPolicy::OnAttack(5);
-/// "Vous pouvez alors : jouer une autre carte Générale si vous souhaitez, continuer
-/// l'Attaque sans Général, ou terminer votre attaque": a second General is spent only when
-/// the player says so (`GENERAL AGAIN`, `SET GENERAL AGAIN`).
-pub const DEFAULT_GENERAL_AGAIN: bool = false;
 
 /// One hidden-army slot (one's own, or taken from an eliminated player).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -260,213 +228,6 @@ pub enum Phase {
     /// The game proper.
     Play,
     Over,
-}
-
-/// How armies came onto the board (for the ledger and narration).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum PlaceWhy {
-    Setup,
-    Reinforcements,
-    Earnings,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub enum Event {
-    TokensDrawn {
-        first: Seat,
-        tokens: Vec<(Seat, usize)>,
-    },
-    CastlePlaced {
-        seat: Seat,
-        t: T,
-    },
-    Claimed {
-        seat: Seat,
-        t: T,
-    },
-    RankSent {
-        seat: Seat,
-        list: Vec<T>,
-    },
-    Drafted {
-        picks: Vec<(Seat, T)>,
-    },
-    Dealt {
-        picks: Vec<(Seat, T)>,
-    },
-    Placed {
-        seat: Seat,
-        placements: Vec<(T, u32)>,
-        why: PlaceWhy,
-    },
-    BlindSent {
-        seat: Seat,
-        placements: Vec<(T, u32)>,
-    },
-    HiddenCommitted {
-        seat: Seat,
-        t: T,
-        commitment: String,
-    },
-    CardsDealt {
-        seat: Seat,
-        cards: Vec<Card>,
-    },
-    FirstPlayer {
-        seat: Seat,
-    },
-    TurnBegins {
-        seat: Seat,
-        number: u32,
-    },
-    Drew {
-        seat: Seat,
-        cards: Vec<Card>,
-    },
-    DiplomatReplaced {
-        seat: Seat,
-    },
-    DiplomatsPurged {
-        seat: Seat,
-        count: usize,
-    },
-    TwoPlayerRule,
-    Reinforced {
-        seat: Seat,
-        cards: u32,
-        armies: u32,
-        track: u32,
-    },
-    TruceMade {
-        by: Seat,
-        with: Seat,
-    },
-    SpyPlayed {
-        seat: Seat,
-        target: Seat,
-    },
-    SpyCountered {
-        seat: Seat,
-        target: Seat,
-    },
-    SpySaw {
-        seat: Seat,
-        target: Seat,
-        hand: Vec<Card>,
-    },
-    SpyDiscarded {
-        seat: Seat,
-        target: Seat,
-        card: Option<Card>,
-    },
-    HiddenRevealed {
-        seat: Seat,
-        t: T,
-        armies: u32,
-        salt: String,
-        commitment: String,
-    },
-    Waiting {
-        seat: Seat,
-        what: String,
-    },
-    AttackDeclared {
-        seat: Seat,
-        from: T,
-        to: T,
-        ship: Option<u32>,
-    },
-    GeneralEngaged {
-        seat: Seat,
-    },
-    MarshalEngaged {
-        seat: Seat,
-    },
-    Battle {
-        from: T,
-        to: T,
-        attacker: Vec<u8>,
-        defender: Vec<u8>,
-        general: bool,
-        marshal: bool,
-        attacker_losses: u32,
-        defender_losses: u32,
-    },
-    GeneralLost {
-        seat: Seat,
-    },
-    /// An attack line asked for more dice than its armies now allow (they fell in battle):
-    /// the report says so.
-    DiceFewer {
-        from: T,
-        asked: u32,
-        rolled: u32,
-        armies: u32,
-        ship: bool,
-    },
-    MarshalLost {
-        seat: Seat,
-    },
-    AttackStopped {
-        from: T,
-        to: T,
-        left: u32,
-        defenders: u32,
-    },
-    Conquered {
-        seat: Seat,
-        from: T,
-        to: T,
-        moved: u32,
-        by_sea: bool,
-    },
-    AdmiralLost {
-        seat: Seat,
-        to: T,
-    },
-    AdmiralBack {
-        seat: Seat,
-    },
-    CastleCaptured {
-        victor: Seat,
-        loser: Seat,
-        t: T,
-    },
-    Eliminated {
-        seat: Seat,
-        by: Seat,
-        armies_removed: u32,
-        tokens: Vec<usize>,
-        cards: Vec<Card>,
-        hidden_taken: usize,
-    },
-    Reoccupied {
-        seat: Seat,
-        t: T,
-        from: T,
-    },
-    Annexed {
-        seat: Seat,
-        t: T,
-        from: Option<T>,
-    },
-    StandingSet {
-        seat: Seat,
-        text: String,
-    },
-    TurnEnds {
-        seat: Seat,
-        earnings: u32,
-        detail: String,
-    },
-    CardReturned {
-        seat: Seat,
-        card: Card,
-    },
-    GameOver {
-        winners: Vec<Seat>,
-        reason: String,
-    },
 }
 
 /// Army totals by cause, for audits: board armies == placed - lost - removed.
@@ -723,67 +484,6 @@ pub enum OccupyWhat {
     One { t: T, from: Option<T> },
     All,
     Pass,
-}
-
-/// A standing order.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum SetOrder {
-    Defend(u32),
-    Marshal(MarshalPolicy),
-    CounterSpy(bool),
-    Reveal(RevealPolicy),
-    /// Annexation preferences; empty = AUTO.
-    Annex(Vec<T>),
-    /// `Some(true)` ALL, `Some(false)` NONE, `None` ASK.
-    Reoccupy(Option<bool>),
-    /// `SET GENERAL AGAIN` (true) or `SET GENERAL ONCE` (false).
-    General(bool),
-    /// Forget every standing order (back to prompts/defaults).
-    Ask,
-}
-
-impl SetOrder {
-    pub fn text(&self) -> String {
-        self.text_in(Lang::En)
-    }
-
-    /// The standing order as a reader of `lang` writes it (parses back to itself).
-    pub fn text_in(&self, lang: Lang) -> String {
-        let k = |w: &'static str| kw(lang, w);
-        let rest = match self {
-            SetOrder::Defend(n) => format!("{} {n}", k("DEFEND")),
-            SetOrder::Marshal(MarshalPolicy::Always) => format!("{} {}", k("MARSHAL"), k("ALWAYS")),
-            SetOrder::Marshal(MarshalPolicy::Never) => format!("{} {}", k("MARSHAL"), k("NEVER")),
-            SetOrder::Marshal(MarshalPolicy::When(n)) => {
-                format!("{} {} {n}+", k("MARSHAL"), k("WHEN"))
-            }
-            SetOrder::CounterSpy(true) => format!("{} {}", k("COUNTERSPY"), k("ALWAYS")),
-            SetOrder::CounterSpy(false) => format!("{} {}", k("COUNTERSPY"), k("NEVER")),
-            SetOrder::Reveal(RevealPolicy::Never) => format!("{} {}", k("REVEAL"), k("NEVER")),
-            SetOrder::Reveal(RevealPolicy::OnAttack(1)) => {
-                format!("{} {} {}", k("REVEAL"), k("ON"), k("ATTACK"))
-            }
-            SetOrder::Reveal(RevealPolicy::OnAttack(n)) => {
-                format!("{} {} {n}+", k("REVEAL"), k("WHEN"))
-            }
-            SetOrder::Annex(l) if l.is_empty() => format!("{} {}", k("ANNEX"), k("AUTO")),
-            SetOrder::Annex(l) => format!(
-                "{} {}",
-                k("ANNEX"),
-                l.iter()
-                    .map(|t| tn(*t, lang))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            SetOrder::Reoccupy(Some(true)) => format!("{} {}", k("REOCCUPY"), k("ALL")),
-            SetOrder::Reoccupy(Some(false)) => format!("{} {}", k("REOCCUPY"), k("NONE")),
-            SetOrder::Reoccupy(None) => format!("{} {}", k("REOCCUPY"), k("ASK")),
-            SetOrder::General(true) => format!("{} {}", k("GENERAL"), k("AGAIN")),
-            SetOrder::General(false) => format!("{} {}", k("GENERAL"), k("ONCE")),
-            SetOrder::Ask => k("ASK").to_string(),
-        };
-        format!("{} {rest}", k("SET"))
-    }
 }
 
 /// A hand as text (for views).

@@ -234,7 +234,7 @@ impl CastleRisk {
         }
         Ok(vec![Event::StandingSet {
             seat,
-            text: s.text(),
+            order: s.clone(),
         }])
     }
 }

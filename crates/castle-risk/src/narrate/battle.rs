@@ -1,0 +1,202 @@
+//! An attack, told event by event: its declaration, the cards engaged, each roll, its end.
+
+use super::*;
+
+impl Teller<'_> {
+    pub(super) fn battle(&self, e: &Event) -> String {
+        let l = self.lang;
+        match e {
+            Event::AttackDeclared {
+                seat,
+                from,
+                to,
+                ship: Some(k),
+            } => self.pick(
+                format!(
+                    "{} plays an Admiral: {k} armies sail from {} to attack {}.",
+                    self.n(*seat),
+                    tn(*from, l),
+                    tn(*to, l)
+                ),
+                format!(
+                    "{} joue un Amiral : {} partent par la mer {} pour attaquer {}.",
+                    self.n(*seat),
+                    armees(*k),
+                    text::de(*from),
+                    text::le(*to)
+                ),
+            ),
+            Event::AttackDeclared {
+                seat,
+                from,
+                to,
+                ship: None,
+            } => self.pick(
+                format!(
+                    "{} attacks {} from {}.",
+                    self.n(*seat),
+                    tn(*to, l),
+                    tn(*from, l)
+                ),
+                format!(
+                    "{} attaque {} depuis {}.",
+                    self.n(*seat),
+                    text::le(*to),
+                    text::le(*from)
+                ),
+            ),
+            Event::GeneralEngaged { seat } => self.pick(
+                format!(
+                    "{} engages a General (+1 on the highest die).",
+                    self.n(*seat)
+                ),
+                format!(
+                    "{} engage un Général (+1 au dé le plus fort).",
+                    self.n(*seat)
+                ),
+            ),
+            Event::MarshalEngaged { seat } => self.pick(
+                format!(
+                    "{} engages a Marshal (+1 on the highest die).",
+                    self.n(*seat)
+                ),
+                format!(
+                    "{} engage un Maréchal (+1 au dé le plus fort).",
+                    self.n(*seat)
+                ),
+            ),
+            _ => self.battle_dice(e),
+        }
+    }
+
+    fn battle_dice(&self, e: &Event) -> String {
+        let l = self.lang;
+        match e {
+            Event::Battle {
+                attacker,
+                defender,
+                general,
+                marshal,
+                attacker_losses: a,
+                defender_losses: d,
+                ..
+            } => {
+                let gen = if *general {
+                    l.pick(" (+1 General)", " (+1 Général)")
+                } else {
+                    ""
+                };
+                let mar = if *marshal {
+                    l.pick(" (+1 Marshal)", " (+1 Maréchal)")
+                } else {
+                    ""
+                };
+                let (x, y) = (dice_text(attacker), dice_text(defender));
+                self.pick(
+                    format!("  dice {x}{gen} against {y}{mar}: attacker loses {a}, defender loses {d}."),
+                    format!("  dés {x}{gen} contre {y}{mar} : l'attaquant perd {a}, le défenseur perd {d}."),
+                )
+            }
+            Event::GeneralLost { seat } => self.pick(
+                format!("{}'s General is beaten and discarded.", self.n(*seat)),
+                format!("Le Général {} est battu et défaussé.", self.de(*seat)),
+            ),
+            Event::MarshalLost { seat } => self.pick(
+                format!("{}'s Marshal is beaten and discarded.", self.n(*seat)),
+                format!("Le Maréchal {} est battu et défaussé.", self.de(*seat)),
+            ),
+            Event::DiceFewer {
+                from,
+                asked,
+                rolled,
+                armies,
+                ship,
+            } => {
+                let (why, pourquoi) = if *ship {
+                    (
+                        format!("{armies} aboard"),
+                        format!("{} à bord", armees(*armies)),
+                    )
+                } else {
+                    (
+                        format!("{} has {armies}", tn(*from, l)),
+                        format!("{} {}", armees(*armies), text::en(*from)),
+                    )
+                };
+                let (die, de) = if *rolled == 1 {
+                    ("die", "dé")
+                } else {
+                    ("dice", "dés")
+                };
+                self.pick(
+                    format!("  {rolled} {die} now, not the {asked} asked: {why}."),
+                    format!("  {rolled} {de} désormais, et non les {asked} demandés : {pourquoi}."),
+                )
+            }
+            _ => self.battle_end(e),
+        }
+    }
+
+    fn battle_end(&self, e: &Event) -> String {
+        let l = self.lang;
+        match e {
+            Event::AttackStopped {
+                from,
+                to,
+                left,
+                defenders,
+            } => self.pick(
+                format!(
+                    "The attack stops: {} holds {left}, {} holds {defenders}.",
+                    tn(*from, l),
+                    tn(*to, l)
+                ),
+                format!(
+                    "L'attaque s'arrête ; il reste {} {} et {} {}.",
+                    armees(*left),
+                    text::en(*from),
+                    armees(*defenders),
+                    text::en(*to)
+                ),
+            ),
+            Event::Conquered {
+                seat,
+                to,
+                moved,
+                by_sea,
+                ..
+            } => self.pick(
+                format!(
+                    "{} conquers {} and moves in {moved} armies{}.",
+                    self.n(*seat),
+                    tn(*to, l),
+                    if *by_sea { " from the ship" } else { "" }
+                ),
+                format!(
+                    "{} conquiert {} et y fait entrer {}{}.",
+                    self.n(*seat),
+                    text::le(*to),
+                    armees(*moved),
+                    if *by_sea { " depuis le navire" } else { "" }
+                ),
+            ),
+            Event::AdmiralLost { seat, to } => self.pick(
+                format!(
+                    "{}'s fleet is destroyed before {}: the Admiral is discarded.",
+                    self.n(*seat),
+                    tn(*to, l)
+                ),
+                format!(
+                    "La flotte {} est détruite devant {} : l'Amiral est défaussé.",
+                    self.de(*seat),
+                    text::le(*to)
+                ),
+            ),
+            Event::AdmiralBack { seat } => self.pick(
+                format!("{}'s Admiral returns to hand.", self.n(*seat)),
+                format!("L'Amiral {} revient dans sa main.", self.de(*seat)),
+            ),
+            _ => String::new(),
+        }
+    }
+}

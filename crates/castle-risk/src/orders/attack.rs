@@ -1,0 +1,154 @@
+//! Attacks by land and sea: the territories, the General and the engine's attack plan.
+
+use super::*;
+
+/// Where the plan starts, the General (`GENERAL`, `GENERAL AGAIN`, `GENERAL ONCE`) and the
+/// plan's words.
+fn split_plan(ws: &[(String, String)]) -> (usize, bool, Option<bool>, Vec<String>) {
+    let cut = ws
+        .iter()
+        .position(|w| PLAN_WORDS.contains(&w.1.as_str()))
+        .unwrap_or(ws.len());
+    let mut general = false;
+    let mut again = None;
+    let mut plan = Vec::new();
+    for w in &ws[cut..] {
+        match w.1.as_str() {
+            "GENERAL" => general = true,
+            "AGAIN" if general => again = Some(true),
+            "ONCE" if general => again = Some(false),
+            _ => plan.push(w.1.clone()),
+        }
+    }
+    (cut, general, again, plan)
+}
+
+/// The engine's attack plan, with its errors in French too.
+fn plan(words: &[String]) -> Result<AttackPlan, OrderError> {
+    let pw: Vec<&str> = words.iter().map(|s| s.as_str()).collect();
+    AttackPlan::parse(&pw).map_err(|(m, h)| {
+        OrderError::new(m.clone())
+            .hint(h)
+            .fr(plan_error_fr(&m))
+            .hint_fr(PLAN_HOW_FR)
+    })
+}
+
+const PLAN_HOW_FR: &str = "après les territoires écrivez JUSQU'À CONQUÊTE, JUSQU'À 3 RESTANTS, POUR 2 LANCERS, AVEC 2 DÉS, PUIS DÉPLACER 4, DÉPLACER TOUT ou LAISSER 2";
+
+/// The French of the engine's attack-plan errors (assault.rs), read from the English.
+fn plan_error_fr(m: &str) -> String {
+    if let Some(w) = m.strip_prefix("a number is missing after ") {
+        return format!("il manque un nombre après {}", kw(Lang::Fr, w));
+    }
+    if let Some(n) = m
+        .strip_prefix("UNTIL ")
+        .and_then(|r| r.strip_suffix(" must be followed by LEFT"))
+    {
+        return format!("JUSQU'À {n} doit être suivi de RESTANTS");
+    }
+    if m.starts_with("UNTIL needs") {
+        return "JUSQU'À demande CONQUÊTE ou un nombre d'armées RESTANTS".into();
+    }
+    if m.starts_with("FOR 0 ROLLS") {
+        return "POUR 0 LANCERS n'attaquerait pas du tout".into();
+    }
+    if let Some(n) = m.strip_suffix(" dice: an attacker rolls 1 to 3 dice") {
+        return format!("{n} dés : l'attaquant lance de 1 à 3 dés");
+    }
+    if let Some(w) = m
+        .strip_prefix("I do not understand \"")
+        .and_then(|r| r.strip_suffix("\" in an attack"))
+    {
+        return format!(
+            "je ne comprends pas « {} » dans une attaque",
+            kw(Lang::Fr, w)
+        );
+    }
+    "je ne comprends pas la fin de cette attaque".into()
+}
+
+pub(super) fn parse_attack(rest: &[(String, String)]) -> Result<Order, OrderError> {
+    let Some(fi) = rest.iter().position(|w| w.1 == "FROM") else {
+        return Err(oe(
+            "say where the attack comes from",
+            "dites d'où part l'attaque",
+        )
+        .hints(ATTACK_HINT, ATTACK_HINT_FR));
+    };
+    let to = tres(&join(&rest[..fi]), ATTACK_HINT, ATTACK_HINT_FR)?;
+    let after = &rest[fi + 1..];
+    let (cut, general, again, plan_words) = split_plan(after);
+    let from = tres(&join(&after[..cut]), ATTACK_HINT, ATTACK_HINT_FR)?;
+    let plan = plan(&plan_words)?;
+    Ok(Order::Attack {
+        to,
+        from,
+        plan,
+        general,
+        again,
+    })
+}
+
+pub(super) fn parse_sail(rest: &[(String, String)]) -> Result<Order, OrderError> {
+    let hint = (
+        "write: SAIL 6 FROM Marseille TO Naples",
+        "écrivez : AMIRAL 6 DEPUIS Marseille VERS Naples",
+    );
+    let armies = number(
+        rest.first(),
+        (
+            "SAIL (the armies that board)",
+            "AMIRAL (les armées qui embarquent)",
+        ),
+        hint,
+    )?;
+    let r = &rest[1..];
+    let r = if matches!(
+        r.first().map(|w| normalize(&w.0)).as_deref(),
+        Some("armies" | "armees")
+    ) {
+        &r[1..]
+    } else {
+        r
+    };
+    if r.first().map(|w| w.1.as_str()) != Some("FROM") {
+        return Err(oe(
+            "say the port the armies board at",
+            "dites le port où les armées embarquent",
+        )
+        .hints(hint.0, hint.1));
+    }
+    let Some(ti) = r.iter().position(|w| w.1 == "TO") else {
+        return Err(oe(
+            "say the territory attacked by sea",
+            "dites le territoire attaqué par la mer",
+        )
+        .hints(hint.0, hint.1));
+    };
+    let from = tres(&join(&r[1..ti]), hint.0, hint.1)?;
+    let after = &r[ti + 1..];
+    let (cut, general, again, pw) = split_plan(after);
+    let to = tres(&join(&after[..cut]), hint.0, hint.1)?;
+    let plan = plan(&pw)?;
+    if plan.until != castellan_engine::assault::Until::Conquered
+        || plan.move_in != castellan_engine::assault::MoveIn::Least
+    {
+        return Err(oe(
+            "an Admiral's attack goes on to the end and every survivor lands",
+            "l'attaque d'un Amiral va jusqu'au bout et tous les survivants débarquent",
+        )
+        .hints(
+            "only WITH n DICE and GENERAL may follow: SAIL 6 FROM Marseille TO Naples WITH 2 DICE",
+            "seuls AVEC n DÉS et GÉNÉRAL peuvent suivre : AMIRAL 6 DEPUIS Marseille VERS Naples AVEC 2 DÉS",
+        ));
+    }
+    Ok(Order::Sail {
+        armies,
+        from,
+        to,
+        dice: plan.dice,
+        general,
+        again,
+    })
+}
