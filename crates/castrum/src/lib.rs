@@ -21,6 +21,7 @@ pub mod measure;
 pub mod narrate;
 pub mod picture;
 pub mod rules;
+mod stored;
 pub mod text;
 pub mod view;
 
@@ -434,21 +435,64 @@ pub enum Event {
         cards: Vec<Card>,
     },
     HandsPassed,
+    /// A standing answer set (SET DEFEND, SET WORKS). Games stored before it was typed
+    /// hold the order's English line, read once on load (`stored.rs`).
     StandingSet {
         seat: Seat,
-        text: String,
+        #[serde(alias = "text", deserialize_with = "stored::standing")]
+        standing: Standing,
     },
     /// Final scores (timed game, or a classic game at the round limit).
     Scores {
         points: Vec<u32>,
     },
+    /// The game is over. Games stored before the end was typed hold its reason as
+    /// English and French text, read once on load (`stored.rs`).
     Won {
         winners: Vec<Seat>,
-        reason: String,
-        /// The reason in French (absent from games stored before it was worded).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        reason_fr: Option<String>,
+        #[serde(alias = "reason", deserialize_with = "stored::end")]
+        end: End,
     },
+}
+
+/// A standing answer to attacks or to "for the works", as SET sets it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Standing {
+    Defend(DefendPolicy),
+    /// The first of these cards on my site (empty: ask me).
+    Works(Vec<Card>),
+}
+
+impl Standing {
+    /// The SET order that sets it.
+    pub fn order(&self) -> Order {
+        match self {
+            Standing::Defend(p) => Order::SetDefend(*p),
+            Standing::Works(v) => Order::SetWorks(v.clone()),
+        }
+    }
+}
+
+/// Why a game of Castrum is over (its words: `narrate::end_reason`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum End {
+    /// The winner completed a castle of 4 walls and a tower.
+    Castle,
+    /// A timed game's `rounds` are over; the winners have `points` each.
+    RoundsOver { rounds: u32, points: u32 },
+    /// A classic game reached the round limit (`rounds`) with no castle complete; the
+    /// winners have `points` each.
+    RoundLimit { rounds: u32, points: u32 },
+}
+
+/// The end of a game: who won, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Finish {
+    pub winners: Vec<Seat>,
+    /// Games stored before the end was typed hold the engine's outcome (its reason in
+    /// English and French), read once on load (`stored.rs`).
+    #[serde(alias = "reason", deserialize_with = "stored::end")]
+    pub end: End,
 }
 
 /// The whole game state. Fields are public so tests can set up positions; the judge
@@ -475,7 +519,7 @@ pub struct Castrum {
     pub in_force: Option<Happening>,
     pub defend: Vec<DefendPolicy>,
     pub works: Vec<Vec<Card>>,
-    pub outcome: Option<Outcome>,
+    pub outcome: Option<Finish>,
 }
 
 impl Rules for Castrum {
@@ -562,7 +606,10 @@ impl Rules for Castrum {
     // No `eliminated`: nobody is ever put out of a Castrum game (every seat plays to the
     // last round), so the default (none) holds.
     fn outcome(&self) -> Option<Outcome> {
-        self.outcome.clone()
+        self.outcome.as_ref().map(|f| {
+            let reason = |lang| narrate::end_reason(self, &f.winners, f.end, lang);
+            Outcome::new(f.winners.clone(), reason(Lang::En)).fr(reason(Lang::Fr))
+        })
     }
 
     fn order_help(lang: Lang) -> String {

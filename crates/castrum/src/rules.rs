@@ -207,14 +207,14 @@ impl Castrum {
                 self.defend[seat] = *p;
                 ev.push(Event::StandingSet {
                     seat,
-                    text: crate::text::order_text(self, order),
+                    standing: Standing::Defend(*p),
                 });
             }
             Order::SetWorks(v) => {
                 self.works[seat] = v.clone();
                 ev.push(Event::StandingSet {
                     seat,
-                    text: crate::text::order_text(self, order),
+                    standing: Standing::Works(v.clone()),
                 });
             }
             Order::Defend => {
@@ -487,27 +487,18 @@ impl Castrum {
             towers: site.towers,
         }];
         if site.complete() {
-            let reason = format!(
-                "{} completed a castle of 4 walls and a tower",
-                self.name(seat)
-            );
-            let reason_fr = format!(
-                "{} a achevé un château de 4 murailles et une tour",
-                self.name(seat)
-            );
-            ev.push(self.finish(vec![seat], reason, reason_fr));
+            ev.push(self.finish(vec![seat], End::Castle));
         }
         ev
     }
 
-    fn finish(&mut self, winners: Vec<Seat>, reason: String, reason_fr: String) -> Event {
-        self.outcome = Some(Outcome::new(winners.clone(), reason.clone()).fr(reason_fr.clone()));
+    fn finish(&mut self, winners: Vec<Seat>, end: End) -> Event {
+        self.outcome = Some(Finish {
+            winners: winners.clone(),
+            end,
+        });
         self.phase = Phase::Over;
-        Event::Won {
-            winners,
-            reason,
-            reason_fr: Some(reason_fr),
-        }
+        Event::Won { winners, end }
     }
 
     fn end_turn(&mut self, dice: &mut DiceBox) -> Vec<Event> {
@@ -523,41 +514,22 @@ impl Castrum {
         ev
     }
 
-    fn score(&mut self, why: &str, why_fr: &str) -> Vec<Event> {
+    /// Score the sites: the best win (`end` says why the game stops, with their points).
+    fn score(&mut self, end: impl Fn(u32) -> End) -> Vec<Event> {
         let points: Vec<u32> = self.sites.iter().map(|s| s.points()).collect();
         let best = points.iter().copied().max().unwrap_or(0);
         let winners: Vec<Seat> = (0..self.seats()).filter(|s| points[*s] == best).collect();
-        let names: Vec<&str> = winners.iter().map(|s| self.name(*s)).collect();
-        let reason = format!(
-            "{why}: {} with {best} point{}",
-            names.join(" and "),
-            if best == 1 { "" } else { "s" }
-        );
-        let reason_fr = format!(
-            "{why_fr} : {} avec {}",
-            and_list_fr(&names),
-            fr::count(best, "point", "points")
-        );
-        vec![
-            Event::Scores { points },
-            self.finish(winners, reason, reason_fr),
-        ]
+        vec![Event::Scores { points }, self.finish(winners, end(best))]
     }
 
     fn end_round(&mut self, dice: &mut DiceBox) -> Vec<Event> {
         if self.options.victory == Victory::Timed && self.round >= self.options.rounds {
-            let why = format!("the {} rounds are over", self.options.rounds);
-            let why_fr = match self.options.rounds {
-                1 => "le tour de table est écoulé".to_string(),
-                n => format!("les {n} tours de table sont écoulés"),
-            };
-            return self.score(&why, &why_fr);
+            let rounds = self.options.rounds;
+            return self.score(|points| End::RoundsOver { rounds, points });
         }
         if self.options.victory == Victory::Classic && self.round >= CLASSIC_ROUND_LIMIT {
-            let why = format!("nobody finished a castle in {CLASSIC_ROUND_LIMIT} rounds");
-            let why_fr =
-                format!("personne n'a achevé de château en {CLASSIC_ROUND_LIMIT} tours de table");
-            return self.score(&why, &why_fr);
+            let rounds = CLASSIC_ROUND_LIMIT;
+            return self.score(|points| End::RoundLimit { rounds, points });
         }
         let mut ev = Vec::new();
         let die = dice.roll(6).value;
@@ -902,15 +874,6 @@ impl Castrum {
 impl Attack {
     pub fn defence_card(&self) -> Card {
         self.card.defence().unwrap_or(Card::Gardes)
-    }
-}
-
-/// "Alice", "Alice et Bob", "Alice, Bob et Carol".
-fn and_list_fr(names: &[&str]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => one.to_string(),
-        [init @ .., last] => format!("{} et {last}", init.join(", ")),
     }
 }
 
