@@ -8,7 +8,8 @@
 //! every full round a die picks an event.
 //!
 //! * [`cards`]: card types, names, the deck file.
-//! * [`rules`]: checking and applying orders (all the rules).
+//! * [`rules`]: checking and applying orders (all the rules); `prompts.rs`: what the game asks.
+//! * `events.rs`: what happens ([`Event`]), typed; `stored.rs`: older saves read into it.
 //! * [`text`]: the order language (English and French keywords) and the help.
 //! * [`narrate`], [`view`]: what happened and the reports, in English or French.
 //! * [`picture`]: the castles as an SVG picture (the HTML part of a report).
@@ -17,15 +18,18 @@
 
 pub mod bot;
 pub mod cards;
+mod events;
 pub mod measure;
 pub mod narrate;
 pub mod picture;
+mod prompts;
 pub mod rules;
 mod stored;
 pub mod text;
 pub mod view;
 
 pub use cards::{Card, Deck, Material};
+pub use events::{End, Event, Finish, Standing};
 
 use castellan_engine::{
     BotRng, DiceBox, Lang, OrderError, Outcome, Prompt, PromptKind, Rules, Seat, Viewer,
@@ -317,182 +321,6 @@ pub enum Order {
     /// Standing answer to "for the works": the first of these cards on my site (empty:
     /// ask me).
     SetWorks(Vec<Card>),
-}
-
-/// Everything that happens, for the history and the reports.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Event {
-    /// Each player's die for who starts, and the winner of the roll.
-    FirstPlayer {
-        rolls: Vec<Vec<(Seat, u8)>>,
-        seat: Seat,
-    },
-    /// Cards dealt or drawn (private to `seat`; the public learns only how many).
-    Drew {
-        seat: Seat,
-        cards: Vec<Card>,
-    },
-    /// The pile ran out: the cards under it were shuffled into a new pile.
-    Reshuffled {
-        cards: usize,
-    },
-    TurnBegins {
-        seat: Seat,
-        round: u32,
-    },
-    /// A Mage leaves the site it blocked (its caster's turn came).
-    MageLeaves {
-        caster: Seat,
-        victim: Seat,
-    },
-    Placed {
-        seat: Seat,
-        card: Card,
-    },
-    Wheel {
-        seat: Seat,
-    },
-    Attacked {
-        attacker: Seat,
-        victim: Seat,
-        card: Card,
-        aim: Option<Card>,
-    },
-    Defended {
-        victim: Seat,
-        defence: Card,
-        attack: Card,
-    },
-    /// Incendie, family: one die per site card, even = lost.
-    FireDie {
-        victim: Seat,
-        card: Card,
-        die: u8,
-        lost: bool,
-    },
-    /// Incendie, expert: cards in lots of three, one taken from each full lot.
-    FireLots {
-        victim: Seat,
-        lots: usize,
-        lost: Vec<Card>,
-    },
-    Witch {
-        victim: Seat,
-        card: Card,
-        die: Option<u8>,
-        destroyed: bool,
-    },
-    Stolen {
-        attacker: Seat,
-        victim: Seat,
-    },
-    Blocked {
-        caster: Seat,
-        victim: Seat,
-    },
-    Built {
-        seat: Seat,
-        piece: Piece,
-        used: Vec<Card>,
-        walls: u8,
-        towers: u8,
-    },
-    Exchanged {
-        seat: Seat,
-        card: Card,
-    },
-    /// An EXCHANGE found fewer than two simple cards in the pile: the x2 card stays on the
-    /// site (rules revision 2).
-    ExchangeFailed {
-        seat: Seat,
-        card: Card,
-    },
-    /// Discarded (face down: private to `seat`; the public learns how many).
-    Discarded {
-        seat: Seat,
-        cards: Vec<Card>,
-    },
-    TurnEnds {
-        seat: Seat,
-    },
-    EventDie {
-        round: u32,
-        die: u8,
-        happening: Happening,
-    },
-    Plague {
-        seat: Seat,
-        lost: Vec<Card>,
-    },
-    Gave {
-        seat: Seat,
-        card: Card,
-    },
-    /// Feast of fools: `seat` now holds these cards (private), passed by `from`.
-    Received {
-        seat: Seat,
-        from: Seat,
-        cards: Vec<Card>,
-    },
-    HandsPassed,
-    /// A standing answer set (SET DEFEND, SET WORKS). Games stored before it was typed
-    /// hold the order's English line, read once on load (`stored.rs`).
-    StandingSet {
-        seat: Seat,
-        #[serde(alias = "text", deserialize_with = "stored::standing")]
-        standing: Standing,
-    },
-    /// Final scores (timed game, or a classic game at the round limit).
-    Scores {
-        points: Vec<u32>,
-    },
-    /// The game is over. Games stored before the end was typed hold its reason as
-    /// English and French text, read once on load (`stored.rs`).
-    Won {
-        winners: Vec<Seat>,
-        #[serde(alias = "reason", deserialize_with = "stored::end")]
-        end: End,
-    },
-}
-
-/// A standing answer to attacks or to "for the works", as SET sets it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Standing {
-    Defend(DefendPolicy),
-    /// The first of these cards on my site (empty: ask me).
-    Works(Vec<Card>),
-}
-
-impl Standing {
-    /// The SET order that sets it.
-    pub fn order(&self) -> Order {
-        match self {
-            Standing::Defend(p) => Order::SetDefend(*p),
-            Standing::Works(v) => Order::SetWorks(v.clone()),
-        }
-    }
-}
-
-/// Why a game of Castrum is over (its words: `narrate::end_reason`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum End {
-    /// The winner completed a castle of 4 walls and a tower.
-    Castle,
-    /// A timed game's `rounds` are over; the winners have `points` each.
-    RoundsOver { rounds: u32, points: u32 },
-    /// A classic game reached the round limit (`rounds`) with no castle complete; the
-    /// winners have `points` each.
-    RoundLimit { rounds: u32, points: u32 },
-}
-
-/// The end of a game: who won, and why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Finish {
-    pub winners: Vec<Seat>,
-    /// Games stored before the end was typed hold the engine's outcome (its reason in
-    /// English and French), read once on load (`stored.rs`).
-    #[serde(alias = "reason", deserialize_with = "stored::end")]
-    pub end: End,
 }
 
 /// The whole game state. Fields are public so tests can set up positions; the judge
