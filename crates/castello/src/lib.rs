@@ -16,6 +16,7 @@ pub mod geom;
 pub mod layout;
 pub mod moves;
 pub mod picture;
+mod stored;
 mod text;
 pub mod words;
 
@@ -30,9 +31,59 @@ use geom::{COLS, ORTHO, ROWS};
 use serde::{Deserialize, Serialize};
 use words::{accept_draw_word, colour_in, offer_draw_word, resign_word};
 
-/// Seat 0 plays red (columns A–B at the start), seat 1 black (columns T–U).
-pub const RED: u8 = 0;
-pub const BLACK: u8 = 1;
+/// One of the two sides. Seat 0 plays red (columns A–B at the start), seat 1 black
+/// (columns T–U). Stored as its seat number, 0 or 1, as it always was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(into = "u8", try_from = "u8")]
+pub enum Side {
+    Red = 0,
+    Black = 1,
+}
+
+pub const RED: Side = Side::Red;
+pub const BLACK: Side = Side::Black;
+
+impl Side {
+    pub const BOTH: [Side; 2] = [Side::Red, Side::Black];
+
+    /// The side a seat plays (`None`: Castello has no such seat).
+    pub fn of_seat(seat: Seat) -> Option<Side> {
+        match seat {
+            0 => Some(Side::Red),
+            1 => Some(Side::Black),
+            _ => None,
+        }
+    }
+
+    pub fn seat(self) -> Seat {
+        self as Seat
+    }
+
+    /// 0 or 1, for arrays indexed by side.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn other(self) -> Side {
+        match self {
+            Side::Red => Side::Black,
+            Side::Black => Side::Red,
+        }
+    }
+}
+
+impl From<Side> for u8 {
+    fn from(s: Side) -> u8 {
+        s as u8
+    }
+}
+
+impl TryFrom<u8> for Side {
+    type Error = String;
+    fn try_from(n: u8) -> Result<Side, String> {
+        Side::of_seat(n as Seat).ok_or_else(|| format!("there is no side {n}"))
+    }
+}
 
 /// Seed "But du jeu": "Capturer 4 châteaux ... ou 28 pions opposés."
 pub const CASTLES_TO_WIN: usize = 4;
@@ -42,16 +93,12 @@ pub const PAWNS_TO_WIN: u32 = 28;
 const PROMPT_CHOICES: usize = 40;
 
 /// "Red" or "Black".
-pub fn colour(seat: u8) -> &'static str {
-    if seat == RED {
-        "Red"
-    } else {
-        "Black"
-    }
+pub fn colour(side: Side) -> &'static str {
+    colour_in(side, Lang::En)
 }
 
-fn other(seat: u8) -> u8 {
-    1 - seat
+fn other(side: Side) -> Side {
+    side.other()
 }
 
 /// What a square holds.
@@ -60,7 +107,7 @@ pub enum Cell {
     Empty,
     /// A pawn; `moved` is false until its first move (which may go two squares).
     Pawn {
-        seat: u8,
+        seat: Side,
         moved: bool,
     },
     Castle,
@@ -71,10 +118,10 @@ pub enum Cell {
 pub struct Castle {
     pub sq: Sq,
     /// Home section it stands in (its owner may never take it); `None` = central section.
-    pub home: Option<u8>,
+    pub home: Option<Side>,
     /// The middle castle of the central section (K8).
     pub centre: bool,
-    pub taken_by: Option<u8>,
+    pub taken_by: Option<Side>,
 }
 
 /// Who moves first.
@@ -130,33 +177,43 @@ pub enum Order {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Event {
     Start {
-        first: u8,
+        first: Side,
         drawn: bool,
     },
     Moved {
-        seat: u8,
+        seat: Side,
         path: Vec<Sq>,
         captured: Vec<Sq>,
     },
     CastleTaken {
-        seat: u8,
+        seat: Side,
         sq: Sq,
         total: usize,
     },
     DrawOffered {
-        seat: u8,
+        seat: Side,
     },
     DrawDeclined {
-        seat: u8,
+        seat: Side,
     },
     DrawAgreed,
     Resigned {
-        seat: u8,
+        seat: Side,
     },
+    /// The game is over. Games stored before the end was typed hold its English reason,
+    /// read once on load (`game/stored.rs`).
     Ended {
         winners: Vec<Seat>,
-        reason: String,
+        #[serde(alias = "reason", deserialize_with = "stored::end")]
+        end: End,
     },
+}
+
+/// A move as the public view recalls it: who played it, and its squares.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastMove {
+    pub side: Side,
+    pub path: Vec<Sq>,
 }
 
 /// The state of a game of Castello.
@@ -167,8 +224,8 @@ pub struct Castello {
     #[serde(with = "board_rows")]
     cells: Vec<Cell>,
     castles: Vec<Castle>,
-    first: u8,
-    to_move: u8,
+    first: Side,
+    to_move: Side,
     /// Moves played.
     ply: u32,
     /// Moves since the last capture of a pawn or a castle.
@@ -176,14 +233,19 @@ pub struct Castello {
     /// Position hashes since the last capture (repetition draw).
     seen: Vec<u64>,
     pawns_taken: [u32; 2],
-    draw_offer: Option<u8>,
-    last: Option<String>,
+    draw_offer: Option<Side>,
+    /// The last move (older builds stored it as words, "Red E4-E5": `stored.rs`).
+    #[serde(deserialize_with = "stored::last")]
+    last: Option<LastMove>,
     /// The last move's squares and the pawns it captured (the picture draws them).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     last_path: Vec<Sq>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     last_captured: Vec<Sq>,
-    result: Option<Outcome>,
+    /// How the game ended (older builds stored the engine's outcome, its reason in
+    /// English: `stored.rs`).
+    #[serde(deserialize_with = "stored::result")]
+    result: Option<End>,
     /// The default move of this position, computed once: every prompt shows it and the bot
     /// search behind it is the costliest thing the judge asks of a position. Not stored;
     /// emptied by every change of the position.
@@ -194,7 +256,7 @@ pub struct Castello {
 mod board_rows {
     //! The board stored as 15 text rows, row 15 first ("R" red pawn not yet moved, "r"
     //! moved, "B"/"b" black, "#" castle, "." empty).
-    use super::Cell;
+    use super::{Cell, Side};
     use crate::geom::{COLS, ROWS};
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -202,7 +264,10 @@ mod board_rows {
         match c {
             Cell::Empty => '.',
             Cell::Castle => '#',
-            Cell::Pawn { seat: 0, moved } => {
+            Cell::Pawn {
+                seat: Side::Red,
+                moved,
+            } => {
                 if moved {
                     'r'
                 } else {
@@ -224,19 +289,19 @@ mod board_rows {
             '.' => Cell::Empty,
             '#' => Cell::Castle,
             'R' => Cell::Pawn {
-                seat: 0,
+                seat: Side::Red,
                 moved: false,
             },
             'r' => Cell::Pawn {
-                seat: 0,
+                seat: Side::Red,
                 moved: true,
             },
             'B' => Cell::Pawn {
-                seat: 1,
+                seat: Side::Black,
                 moved: false,
             },
             'b' => Cell::Pawn {
-                seat: 1,
+                seat: Side::Black,
                 moved: true,
             },
             _ => return None,
@@ -291,7 +356,7 @@ fn fnv(bytes: impl Iterator<Item = u8>) -> u64 {
 
 impl Castello {
     /// A game at the published start position.
-    pub fn new(players: &[String], options: &Options, first: u8) -> Result<Castello, String> {
+    pub fn new(players: &[String], options: &Options, first: Side) -> Result<Castello, String> {
         let l = layout::published()?;
         let cells = l
             .cells
@@ -341,7 +406,11 @@ impl Castello {
     /// moved / moved, `B`/`b` black, `#` castle, `.` empty; spaces and `|` ignored), with
     /// `to_move` to play. Castles keep their published sections; a published castle square
     /// shown empty counts as taken by nobody and is simply gone. For tests and analysis.
-    pub fn from_diagram(rows: &[&str], to_move: u8, options: &Options) -> Result<Castello, String> {
+    pub fn from_diagram(
+        rows: &[&str],
+        to_move: Side,
+        options: &Options,
+    ) -> Result<Castello, String> {
         let rows: Vec<String> = rows.iter().map(|s| s.to_string()).collect();
         let cells = board_rows::parse_rows(&rows)?;
         let l = layout::published()?;
@@ -372,7 +441,7 @@ impl Castello {
     /// Mark the castle on `s` as already taken by `seat` (test set-ups: "Black has already
     /// taken one castle of the enemy home"). The square must not hold a castle any more in
     /// the diagram; the castle is added with its published section.
-    pub fn with_castle_taken(mut self, s: Sq, seat: u8) -> Result<Castello, String> {
+    pub fn with_castle_taken(mut self, s: Sq, seat: Side) -> Result<Castello, String> {
         self.default_memo = std::sync::OnceLock::new();
         let l = layout::published()?;
         let spec = l
@@ -394,7 +463,7 @@ impl Castello {
     }
 
     /// Set the count of pawns `seat` has captured (test set-ups).
-    pub fn with_pawns_taken(mut self, seat: u8, n: u32) -> Castello {
+    pub fn with_pawns_taken(mut self, seat: Side, n: u32) -> Castello {
         self.default_memo = std::sync::OnceLock::new();
         self.pawns_taken[seat as usize] = n;
         self
@@ -410,10 +479,10 @@ impl Castello {
     pub fn cell(&self, s: Sq) -> Cell {
         self.cells[s.idx()]
     }
-    pub fn to_move(&self) -> u8 {
+    pub fn to_move(&self) -> Side {
         self.to_move
     }
-    pub fn first(&self) -> u8 {
+    pub fn first(&self) -> Side {
         self.first
     }
     pub fn ply(&self) -> u32 {
@@ -425,17 +494,17 @@ impl Castello {
     pub fn options(&self) -> &Options {
         &self.options
     }
-    pub fn draw_offer(&self) -> Option<u8> {
+    pub fn draw_offer(&self) -> Option<Side> {
         self.draw_offer
     }
-    pub fn pawns_taken(&self, seat: u8) -> u32 {
+    pub fn pawns_taken(&self, seat: Side) -> u32 {
         self.pawns_taken[seat as usize]
     }
     pub fn castles(&self) -> &[Castle] {
         &self.castles
     }
     /// Castles `seat` has taken.
-    pub fn castles_taken(&self, seat: u8) -> Vec<Sq> {
+    pub fn castles_taken(&self, seat: Side) -> Vec<Sq> {
         self.castles
             .iter()
             .filter(|c| c.taken_by == Some(seat))
@@ -443,13 +512,13 @@ impl Castello {
             .collect()
     }
     /// How many castles `seat` has taken.
-    pub fn castle_count(&self, seat: u8) -> usize {
+    pub fn castle_count(&self, seat: Side) -> usize {
         self.castles
             .iter()
             .filter(|c| c.taken_by == Some(seat))
             .count()
     }
-    pub fn pawn_count(&self, seat: u8) -> usize {
+    pub fn pawn_count(&self, seat: Side) -> usize {
         self.cells
             .iter()
             .filter(|c| matches!(c, Cell::Pawn { seat: s, .. } if *s == seat))
@@ -461,11 +530,11 @@ impl Castello {
             .cells
             .iter()
             .map(|c| board_rows::glyph(*c) as u8)
-            .chain([self.to_move]))
+            .chain([u8::from(self.to_move)]))
     }
 
     /// Pawns of `seat` on the castle's four orthogonal neighbours.
-    pub fn surround(&self, castle: Sq, seat: u8) -> usize {
+    pub fn surround(&self, castle: Sq, seat: Side) -> usize {
         ORTHO
             .iter()
             .filter_map(|d| castle.step(*d, 1))
@@ -475,7 +544,7 @@ impl Castello {
 
     /// May `seat` take this castle now? Never one of its own home; the centre castle (with
     /// `strict_centre`, any central one) only after a castle of the enemy home.
-    pub fn may_take(&self, c: &Castle, seat: u8) -> bool {
+    pub fn may_take(&self, c: &Castle, seat: Side) -> bool {
         if c.taken_by.is_some() || c.home == Some(seat) {
             return false;
         }
@@ -490,7 +559,7 @@ impl Castello {
     }
 
     /// Play a legal move (already checked) and everything it causes.
-    fn play(&mut self, seat: u8, mv: &Move) -> Vec<Event> {
+    fn play(&mut self, seat: Side, mv: &Move) -> Vec<Event> {
         self.default_memo = std::sync::OnceLock::new();
         let mut ev = Vec::new();
         self.cells[mv.from().idx()] = Cell::Empty;
@@ -526,7 +595,10 @@ impl Castello {
         }
         self.ply += 1;
         self.to_move = other(seat);
-        self.last = Some(format!("{} {}", colour(seat), mv.text()));
+        self.last = Some(LastMove {
+            side: seat,
+            path: mv.path.clone(),
+        });
         self.last_path = mv.path.clone();
         self.last_captured = mv.captures.clone();
         if took || !mv.captures.is_empty() {
@@ -562,13 +634,15 @@ impl Castello {
         ev
     }
 
-    /// End the game. The outcome is stored in English; [`Rules::outcome`] adds the French.
+    /// End the game.
     fn finish(&mut self, end: End, ev: &mut Vec<Event>) {
         self.default_memo = std::sync::OnceLock::new();
         self.draw_offer = None;
-        let (winners, reason) = (end.winners(), end.text(Lang::En));
-        self.result = Some(Outcome::new(winners.clone(), reason.clone()));
-        ev.push(Event::Ended { winners, reason });
+        self.result = Some(end);
+        ev.push(Event::Ended {
+            winners: end.winners(),
+            end,
+        });
     }
 
     /// The move the judge plays when the deadline passes: the house bot's choice, with its
@@ -583,7 +657,7 @@ impl Castello {
     }
 
     /// "Red (Alice)" / "Rouge (Alice)".
-    fn name_in(&self, seat: u8, lang: Lang) -> String {
+    fn name_in(&self, seat: Side, lang: Lang) -> String {
         match self.players.get(seat as usize) {
             Some(n) => format!("{} ({n})", colour_in(seat, lang)),
             None => colour_in(seat, lang).to_string(),
@@ -643,6 +717,14 @@ impl Castello {
         s.push('\n');
         s
     }
+}
+
+/// The side a seat plays, or the error for a seat Castello does not have.
+fn side_of(seat: Seat) -> Result<Side, OrderError> {
+    Side::of_seat(seat).ok_or_else(|| {
+        OrderError::new(format!("there is no seat {seat} in Castello"))
+            .fr(format!("il n'y a pas de place {seat} à Castello"))
+    })
 }
 
 /// An order error in both languages, with the general hint on writing a move.
@@ -718,8 +800,7 @@ fn parse_path(text: &str) -> Result<Vec<Sq>, OrderError> {
 
 impl Castello {
     /// A parse error's hint with one legal move of the seat to play as an example.
-    fn with_example(&self, seat: Seat, e: OrderError) -> OrderError {
-        let seat = seat.min(1) as u8;
+    fn with_example(&self, seat: Side, e: OrderError) -> OrderError {
         let (Some(h), Some(h_fr)) = (e.hint_in(Lang::En), e.hint_in(Lang::Fr)) else {
             return e;
         };
@@ -736,7 +817,7 @@ impl Castello {
         e.hint(h).hint_fr(h_fr)
     }
 
-    fn offer_draw(&mut self, seat: u8) -> Result<Vec<Event>, OrderError> {
+    fn offer_draw(&mut self, seat: Side) -> Result<Vec<Event>, OrderError> {
         let (them_en, them_fr) = (colour(other(seat)), colour_in(other(seat), Lang::Fr));
         if self.draw_offer == Some(other(seat)) {
             return Err(
@@ -756,7 +837,7 @@ impl Castello {
         Ok(vec![Event::DrawOffered { seat }])
     }
 
-    fn accept_draw(&mut self, seat: u8) -> Result<Vec<Event>, OrderError> {
+    fn accept_draw(&mut self, seat: Side) -> Result<Vec<Event>, OrderError> {
         if self.draw_offer != Some(other(seat)) {
             return Err(
                 OrderError::new(format!("{} has not offered a draw", colour(other(seat))))
@@ -820,7 +901,7 @@ impl Rules for Castello {
         let (first, drawn) = match options.first {
             First::Red => (RED, false),
             First::Black => (BLACK, false),
-            First::Random => (dice.public_below(2) as u8, true),
+            First::Random => (Side::BOTH[dice.public_below(2)], true),
         };
         let g = Castello::new(players, options, first).map_err(|e| {
             OrderError::new(e.clone()).fr(format!("données du tablier invalides : {e}"))
@@ -865,6 +946,7 @@ impl Rules for Castello {
     }
 
     fn parse(&self, seat: Seat, line: &str) -> Result<Order, OrderError> {
+        let seat = side_of(seat)?;
         let toks: Vec<String> = line
             .split_whitespace()
             .map(|w| w.to_uppercase().trim_end_matches(['.', '!']).to_string())
@@ -898,7 +980,7 @@ impl Rules for Castello {
             }
         })?;
         if path.len() < 2 {
-            return Err(self.no_destination(seat.min(1) as u8, path[0]));
+            return Err(self.no_destination(seat, path[0]));
         }
         Ok(Order::Move(path))
     }
@@ -910,19 +992,11 @@ impl Rules for Castello {
         _dice: &mut DiceBox,
     ) -> Result<Vec<Event>, OrderError> {
         self.default_memo = std::sync::OnceLock::new();
-        if seat > 1 {
+        let seat = side_of(seat)?;
+        if let Some(end) = self.result {
             return Err(
-                OrderError::new(format!("there is no seat {seat} in Castello"))
-                    .fr(format!("il n'y a pas de place {seat} à Castello")),
-            );
-        }
-        let seat = seat as u8;
-        if let Some(o) = &self.result {
-            return Err(
-                OrderError::new(format!("the game is over: {}", o.reason)).fr(format!(
-                    "la partie est terminée : {}",
-                    End::translate(&o.reason, Lang::Fr)
-                )),
+                OrderError::new(format!("the game is over: {}", end.text(Lang::En)))
+                    .fr(format!("la partie est terminée : {}", end.text(Lang::Fr))),
             );
         }
         match order {
@@ -960,7 +1034,10 @@ impl Rules for Castello {
     }
 
     fn bot_order(&self, seat: Seat, rng: &mut BotRng) -> Order {
-        bot::choose(self, seat.min(1) as u8, rng)
+        match Side::of_seat(seat) {
+            Some(side) => bot::choose(self, side, rng),
+            None => Order::Resign,
+        }
     }
 
     fn order_text(&self, order: &Order) -> String {
@@ -980,14 +1057,11 @@ impl Rules for Castello {
         self.private_view_in(seat, lang)
     }
 
-    /// The outcome is stored in English; its French reason is read from it.
     // No `eliminated`: a Castello game ends when one side is beaten, so nobody is put out
     // while it goes on; the default (none) holds.
     fn outcome(&self) -> Option<Outcome> {
-        self.result.clone().map(|o| {
-            let fr = End::translate(&o.reason, Lang::Fr);
-            o.fr(fr)
-        })
+        self.result
+            .map(|end| Outcome::new(end.winners(), end.text(Lang::En)).fr(end.text(Lang::Fr)))
     }
 
     fn order_help(lang: Lang) -> String {

@@ -3,13 +3,14 @@
 //! each French phrase stands next to its English one.
 
 use crate::words::{self, colour_in, last_move_in, pawns_in};
+use crate::Side;
 use crate::{colour, moves, other, Castello, End, Event, BLACK, CASTLES_TO_WIN, PAWNS_TO_WIN, RED};
 use castellan_engine::lang::fr;
 use castellan_engine::{Lang, Seat};
 
 impl Castello {
     /// The prompt's question (without the draw offer).
-    pub(crate) fn question(&self, seat: u8, n_moves: usize, lang: Lang) -> String {
+    pub(crate) fn question(&self, seat: Side, n_moves: usize, lang: Lang) -> String {
         let limit = crate::PROMPT_CHOICES;
         let mut q = match lang {
             Lang::En => format!(
@@ -39,7 +40,7 @@ impl Castello {
 
     /// One event, told to everyone (nothing in Castello is hidden).
     pub(crate) fn narrate_in(&self, event: &Event, lang: Lang) -> String {
-        let c = |s: u8| colour_in(s, lang);
+        let c = |s: Side| colour_in(s, lang);
         match (event, lang) {
             (Event::Start { first, drawn }, _) => self.narrate_start(*first, *drawn, lang),
             (
@@ -86,11 +87,11 @@ impl Castello {
             (Event::DrawAgreed, Lang::Fr) => "Les joueurs conviennent de la nulle.".into(),
             (Event::Resigned { seat }, Lang::En) => format!("{} resigns.", c(*seat)),
             (Event::Resigned { seat }, Lang::Fr) => format!("{} abandonne.", c(*seat)),
-            (Event::Ended { winners, reason }, _) => self.narrate_end(winners, reason, lang),
+            (Event::Ended { winners, end }, _) => self.narrate_end(winners, *end, lang),
         }
     }
 
-    fn narrate_start(&self, first: u8, drawn: bool, lang: Lang) -> String {
+    fn narrate_start(&self, first: Side, drawn: bool, lang: Lang) -> String {
         match lang {
             Lang::En => format!(
                 "Castello begins: {} (columns A-B) against {} (columns T-U); {} moves first{}.",
@@ -110,11 +111,12 @@ impl Castello {
         }
     }
 
-    fn narrate_end(&self, winners: &[Seat], reason: &str, lang: Lang) -> String {
-        let reason = End::translate(reason, lang);
+    fn narrate_end(&self, winners: &[Seat], end: End, lang: Lang) -> String {
+        let reason = end.text(lang);
         let winner = winners
             .first()
-            .map(|w| self.name_in((*w).min(1) as u8, lang));
+            .and_then(|w| Side::of_seat(*w))
+            .map(|w| self.name_in(w, lang));
         match (winner, lang) {
             (Some(w), Lang::En) => format!("Game over: {w} wins ({reason})."),
             (Some(w), Lang::Fr) => format!("Partie terminée : {w} gagne ({reason})."),
@@ -128,12 +130,13 @@ impl Castello {
         let mut s = match (&self.result, lang) {
             (Some(o), Lang::En) => format!(
                 "Castello, after {} moves: game over, {}.\n",
-                self.ply, o.reason
+                self.ply,
+                o.text(lang)
             ),
             (Some(o), Lang::Fr) => format!(
                 "Castello, après {} : partie terminée, {}.\n",
                 fr::count(self.ply, "coup", "coups"),
-                End::translate(&o.reason, lang)
+                o.text(lang)
             ),
             (None, Lang::En) => format!(
                 "Castello, move {}: {} to move.\n",
@@ -161,7 +164,7 @@ impl Castello {
     }
 
     /// "Red (Alice): 30 pawns on the board, has taken ...".
-    fn score_line(&self, seat: u8, lang: Lang) -> String {
+    fn score_line(&self, seat: Side, lang: Lang) -> String {
         let taken: Vec<String> = self
             .castles_taken(seat)
             .iter()
@@ -191,7 +194,7 @@ impl Castello {
 
     /// Home castles, the draw counter, the last move and a standing draw offer.
     fn public_footer(&self, lang: Lang) -> String {
-        let home = |seat: u8| {
+        let home = |seat: Side| {
             self.castles()
                 .iter()
                 .filter(|c| c.home == Some(seat) && c.taken_by.is_none())
