@@ -41,6 +41,11 @@ fn side(side: Side) -> &'static SideNames {
     &SIDES[side.index()]
 }
 
+/// "Red" or "Black".
+pub fn colour(side: Side) -> &'static str {
+    colour_in(side, Lang::En)
+}
+
 /// "Red" / "Rouge".
 pub fn colour_in(seat: Side, lang: Lang) -> &'static str {
     lang.pick(side(seat).en, side(seat).fr)

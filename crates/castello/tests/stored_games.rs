@@ -47,7 +47,13 @@ fn told(s: &dyn Session, lang: Lang) -> String {
 }
 
 /// (name, options, lines played before the bots play: (seat, line, moves first)).
-const GAMES: &[(&str, &[(&str, &str)], &[(usize, &str)])] = &[
+type Game = (
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    &'static [(usize, &'static str)],
+);
+
+const GAMES: &[Game] = &[
     ("default", &[], &[]),
     ("black-first", &[("first", "black")], &[]),
     (

@@ -6,9 +6,9 @@
 //! castles"); the state's `last` held the last move as words ("Red E4-E5"). The text is
 //! the one the rules wrote ([`End::text`] words it the same way now), so it reads back.
 
+use super::{LastMove, Side};
 use crate::geom::Sq;
 use crate::words::{End, SIDES};
-use crate::{LastMove, Side};
 use castellan_engine::Lang;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
