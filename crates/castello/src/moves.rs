@@ -177,7 +177,7 @@ impl Castello {
                 ),
                 format!(
                     "le pion en {from} est {} ; vous jouez avec {}",
-                    SIDES[s as usize].fr_adj,
+                    SIDES[s.index()].fr_adj,
                     words::les(seat)
                 ),
             ),

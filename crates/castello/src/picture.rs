@@ -6,7 +6,7 @@
 
 use crate::geom::{Sq, COLS, ROWS};
 use crate::words::colour_in;
-use crate::{Castello, Cell, BLACK, RED};
+use crate::{Castello, Cell, Side};
 use castellan_engine::svg::Svg;
 use castellan_engine::{Lang, Viewer};
 use std::fmt::Write;
@@ -122,7 +122,7 @@ impl Castello {
     /// The pawns, by side; a ring on each that has not moved yet.
     fn draw_pawns(&self, s: &mut Svg) {
         let mut rings = String::from("<g fill=\"none\" stroke=\"#fff\" stroke-width=\"1.6\">");
-        for seat in [RED, BLACK] {
+        for seat in Side::BOTH {
             let mut g = format!(
                 "<g data-owner=\"{}\" fill=\"{}\" stroke=\"#000\">",
                 colour_in(seat, Lang::En),
@@ -155,7 +155,7 @@ impl Castello {
     /// Each side's count, from `y` down, and the last move.
     fn draw_legend(&self, s: &mut Svg, y: f64, lang: Lang) {
         let mut y = y;
-        for seat in [RED, BLACK] {
+        for seat in Side::BOTH {
             let line = match lang {
                 Lang::En => format!(
                     "{}: {} pawns on the board, has taken {} pawns and {} castles",

@@ -39,7 +39,7 @@ impl Castello {
             "R r = pions rouges, N n = pions noirs (majuscule : pion qui n'a pas encore bougé et \
              peut encore avancer de deux cases), # = château, | = limite de section.\n",
         ));
-        for seat in [RED, BLACK] {
+        for seat in Side::BOTH {
             s.push_str(&self.score_line(seat, lang));
         }
         s.push_str(&self.public_footer(lang));
@@ -119,7 +119,7 @@ impl Castello {
 
     /// What the seat reads: whose move, a draw offer, and its legal moves when it is to move.
     pub(crate) fn private_view_in(&self, seat: Seat, lang: Lang) -> String {
-        let Some(me) = [RED, BLACK].into_iter().find(|s| *s as Seat == seat) else {
+        let Some(me) = Side::of_seat(seat) else {
             return String::new();
         };
         let mut s = lang.pick(
@@ -175,7 +175,7 @@ impl Castello {
 
     /// "Red (Alice)" / "Rouge (Alice)".
     pub(crate) fn name_in(&self, seat: Side, lang: Lang) -> String {
-        match self.players.get(seat as usize) {
+        match self.players.get(seat.index()) {
             Some(n) => format!("{} ({n})", colour_in(seat, lang)),
             None => colour_in(seat, lang).to_string(),
         }

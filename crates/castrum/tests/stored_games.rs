@@ -47,7 +47,14 @@ fn told(s: &dyn Session, lang: Lang) -> String {
 }
 
 /// (name, players, options, standing orders set before the bots play).
-const GAMES: &[(&str, usize, &[(&str, &str)], &[(usize, &str)])] = &[
+type Game = (
+    &'static str,
+    usize,
+    &'static [(&'static str, &'static str)],
+    &'static [(usize, &'static str)],
+);
+
+const GAMES: &[Game] = &[
     ("two-family", 2, &[], &[(0, "SET DEFEND ALWAYS")]),
     (
         "three-expert-ask",

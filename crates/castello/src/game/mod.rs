@@ -197,7 +197,7 @@ impl Castello {
         self.draw_offer
     }
     pub fn pawns_taken(&self, seat: Side) -> u32 {
-        self.pawns_taken[seat as usize]
+        self.pawns_taken[seat.index()]
     }
     /// How the game ended (`None`: it goes on).
     pub fn result(&self) -> Option<End> {

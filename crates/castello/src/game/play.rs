@@ -62,7 +62,7 @@ impl Castello {
             self.cells[c.idx()] = Cell::Empty;
         }
         self.cells[mv.to().idx()] = Cell::Pawn { seat, moved: true };
-        self.pawns_taken[seat as usize] += mv.captures.len() as u32;
+        self.pawns_taken[seat.index()] += mv.captures.len() as u32;
         ev.push(Event::Moved {
             seat,
             path: mv.path.clone(),
@@ -110,7 +110,7 @@ impl Castello {
         self.seen.push(h);
         let end = if self.castle_count(seat) >= CASTLES_TO_WIN {
             Some(End::Castles(seat))
-        } else if self.pawns_taken[seat as usize] >= PAWNS_TO_WIN {
+        } else if self.pawns_taken[seat.index()] >= PAWNS_TO_WIN {
             Some(End::Pawns(seat))
         } else if self.options.repetition > 0
             && self.seen.iter().filter(|x| **x == h).count() >= self.options.repetition as usize

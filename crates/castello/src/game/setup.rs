@@ -116,7 +116,7 @@ impl Castello {
     /// Set the count of pawns `seat` has captured (test set-ups).
     pub fn with_pawns_taken(mut self, seat: Side, n: u32) -> Castello {
         self.default_memo = std::sync::OnceLock::new();
-        self.pawns_taken[seat as usize] = n;
+        self.pawns_taken[seat.index()] = n;
         self
     }
 
