@@ -4,7 +4,8 @@
 //! tests/fixtures/ holds complete games (bots, a resignation, a draw agreed) as the judge stores them (`Session::to_json`),
 //! each with its whole narration, final views and outcome in `<name>.en.txt` and
 //! `<name>.fr.txt`. They were written once by `write_fixtures` (ignored; run it only to add
-//! a game, never to bless a change: a difference is a broken stored game).
+//! a game, never to bless a change: a difference is a broken stored game; it never
+//! overwrites one).
 
 use castellan_castello::Castello;
 use castellan_engine::dice::Secret;
@@ -75,6 +76,9 @@ const GAMES: &[Game] = &[
 #[ignore = "writes the fixtures: run once to add a game, never to bless a change"]
 fn write_fixtures() {
     for (name, options, lines) in GAMES {
+        if dir().join(format!("{name}.json")).exists() {
+            continue; // a stored game is never written again
+        }
         let pairs: Vec<(String, String)> = options
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -126,6 +130,17 @@ fn stored_games_load_verify_and_tell_the_same() {
                 got == want,
                 "{name} ({tag}) tells another story:\n{}",
                 diff(&want, &got)
+            );
+        }
+        // Saved again (in today's shape), it loads, verifies and tells the same.
+        let again = load_table::<Castello>(s.to_json().unwrap()).unwrap();
+        again
+            .verify()
+            .unwrap_or_else(|e| panic!("{name} saved again: {e}"));
+        for lang in [Lang::En, Lang::Fr] {
+            assert!(
+                told(again.as_ref(), lang) == told(s.as_ref(), lang),
+                "{name} saved again"
             );
         }
         seen += 1;

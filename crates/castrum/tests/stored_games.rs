@@ -4,7 +4,8 @@
 //! tests/fixtures/ holds complete bot games as the judge stores them (`Session::to_json`),
 //! each with its whole narration, final views and outcome in `<name>.en.txt` and
 //! `<name>.fr.txt`. They were written once by `write_fixtures` (ignored; run it only to add
-//! a game, never to bless a change: a difference is a broken stored game).
+//! a game, never to bless a change: a difference is a broken stored game; it never
+//! overwrites one).
 
 use castellan_castrum::Castrum;
 use castellan_engine::dice::Secret;
@@ -82,6 +83,9 @@ const GAMES: &[Game] = &[
 fn write_fixtures() {
     let names = ["Alice", "Bob", "Carol", "Dave"];
     for (name, seats, options, standing) in GAMES {
+        if dir().join(format!("{name}.json")).exists() {
+            continue; // a stored game is never written again
+        }
         let pairs: Vec<(String, String)> = options
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -126,6 +130,17 @@ fn stored_games_load_verify_and_tell_the_same() {
                 got == want,
                 "{name} ({tag}) tells another story:\n{}",
                 diff(&want, &got)
+            );
+        }
+        // Saved again (in today's shape), it loads, verifies and tells the same.
+        let again = load_table::<Castrum>(s.to_json().unwrap()).unwrap();
+        again
+            .verify()
+            .unwrap_or_else(|e| panic!("{name} saved again: {e}"));
+        for lang in [Lang::En, Lang::Fr] {
+            assert!(
+                told(again.as_ref(), lang) == told(s.as_ref(), lang),
+                "{name} saved again"
             );
         }
         seen += 1;
