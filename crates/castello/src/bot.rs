@@ -4,6 +4,7 @@
 
 use crate::geom::{Sq, DIRS, ORTHO};
 use crate::moves::Move;
+use crate::Side;
 use crate::{Castello, Cell, Order, CASTLES_TO_WIN};
 use castellan_engine::BotRng;
 
@@ -13,7 +14,7 @@ const CASTLE: i64 = 1500;
 const PRESSURE: [i64; 4] = [0, 12, 40, 40];
 
 /// The bot's order for `me`. Always a legal move when `me` is to move and has one.
-pub fn choose(g: &Castello, me: u8, rng: &mut BotRng) -> Order {
+pub fn choose(g: &Castello, me: Side, rng: &mut BotRng) -> Order {
     let moves = g.legal_moves(me);
     if moves.is_empty() || g.result.is_some() || g.to_move != me {
         return match moves.first() {
@@ -34,20 +35,20 @@ pub fn choose(g: &Castello, me: u8, rng: &mut BotRng) -> Order {
     }
 }
 
-fn material(g: &Castello, me: u8) -> i64 {
-    let op = 1 - me;
+fn material(g: &Castello, me: Side) -> i64 {
+    let op = me.other();
     (g.pawns_taken(me) as i64 - g.pawns_taken(op) as i64) * PAWN
         + (g.castle_count(me) as i64 - g.castle_count(op) as i64) * CASTLE
 }
 
 /// How `me` stands after playing `m` (higher is better).
-pub fn score(g: &Castello, me: u8, m: &Move) -> i64 {
-    let op = 1 - me;
+pub fn score(g: &Castello, me: Side, m: &Move) -> i64 {
+    let op = me.other();
     let mut h = g.clone();
     h.play(me, m);
-    if let Some(o) = &h.result {
-        return match o.winners.first() {
-            Some(w) if *w == me as usize => 1_000_000,
+    if let Some(end) = h.result {
+        return match end.winners().first() {
+            Some(w) if *w == me.seat() => 1_000_000,
             Some(_) => -1_000_000,
             None => 0,
         };
@@ -94,7 +95,7 @@ fn empty_neighbours(g: &Castello, c: Sq) -> usize {
 
 /// Distance from `from` to the nearest empty orthogonal neighbour of a castle `me` may
 /// take (or will be allowed to take later).
-fn target_distance(g: &Castello, me: u8, from: Sq) -> u32 {
+fn target_distance(g: &Castello, me: Side, from: Sq) -> u32 {
     let mut best = 40;
     for c in g
         .castles
@@ -112,7 +113,7 @@ fn target_distance(g: &Castello, me: u8, from: Sq) -> u32 {
 }
 
 /// The most pawns `seat` can take in one move, and whether it can close a castle.
-pub fn threats(g: &Castello, seat: u8) -> (usize, bool) {
+pub fn threats(g: &Castello, seat: Side) -> (usize, bool) {
     let mut caps = 0;
     // A capture needs a jump over an enemy pawn: first the pawns that have one now (their
     // chains searched deeply), then chains that start over own pawns (searched briefly).
@@ -180,7 +181,7 @@ pub fn threats(g: &Castello, seat: u8) -> (usize, bool) {
 /// board it restores).
 fn max_caps(
     cells: &mut [Cell],
-    seat: u8,
+    seat: Side,
     path: &mut Vec<Sq>,
     taken: usize,
     budget: &mut u32,

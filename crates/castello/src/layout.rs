@@ -3,6 +3,7 @@
 //! Pions* p. 41, cross-checked with Sackson's 1972 diary).
 
 use crate::geom::{Sq, COLS, ROWS};
+use crate::Side;
 use serde::Deserialize;
 
 /// The board file, embedded at compile time (no I/O at run time).
@@ -46,7 +47,7 @@ struct Castles {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Start {
     Empty,
-    Pawn(u8),
+    Pawn(Side),
     Castle,
 }
 
@@ -55,7 +56,7 @@ pub enum Start {
 pub struct CastleSpec {
     pub sq: Sq,
     /// The seat whose home section holds it (0 red, 1 black); `None` in the central section.
-    pub home: Option<u8>,
+    pub home: Option<Side>,
     /// The middle castle of the central section.
     pub centre: bool,
 }
@@ -102,8 +103,8 @@ pub fn parse(yaml: &str) -> Result<Layout, String> {
             let s = Sq::new(c as i32, row as i32 - 1).ok_or("diagram square off board")?;
             cells[s.idx()] = match m {
                 '.' => Start::Empty,
-                'R' => Start::Pawn(0),
-                'B' => Start::Pawn(1),
+                'R' => Start::Pawn(Side::Red),
+                'B' => Start::Pawn(Side::Black),
                 '#' => Start::Castle,
                 _ => return Err(format!("board.yaml: unknown mark {m} in row {row}")),
             };
@@ -116,9 +117,13 @@ pub fn parse(yaml: &str) -> Result<Layout, String> {
     let centre = Sq::parse(&f.castles.centre_castle).ok_or("board.yaml: bad centre castle")?;
     let mut castles = Vec::new();
     for (list, home, section) in [
-        (&f.castles.red_home, Some(0u8), &f.sections.red_home),
+        (&f.castles.red_home, Some(Side::Red), &f.sections.red_home),
         (&f.castles.central, None, &f.sections.central),
-        (&f.castles.black_home, Some(1u8), &f.sections.black_home),
+        (
+            &f.castles.black_home,
+            Some(Side::Black),
+            &f.sections.black_home,
+        ),
     ] {
         for s in squares(list)? {
             if !in_section(section, s.col as usize + 1) {
@@ -159,16 +164,23 @@ mod tests {
         let l = published().unwrap();
         assert_eq!(l.cells.len(), 315);
         let count = |x: Start| l.cells.iter().filter(|c| **c == x).count();
-        assert_eq!(count(Start::Pawn(0)), 30);
-        assert_eq!(count(Start::Pawn(1)), 30);
+        assert_eq!(count(Start::Pawn(Side::Red)), 30);
+        assert_eq!(count(Start::Pawn(Side::Black)), 30);
         assert_eq!(count(Start::Castle), 11);
         assert_eq!(l.castles.len(), 11);
         let homes = |h| l.castles.iter().filter(|c| c.home == h).count();
-        assert_eq!((homes(Some(0)), homes(None), homes(Some(1))), (4, 3, 4));
+        assert_eq!(
+            (
+                homes(Some(Side::Red)),
+                homes(None),
+                homes(Some(Side::Black))
+            ),
+            (4, 3, 4)
+        );
         assert_eq!(l.castles.iter().find(|c| c.centre).unwrap().sq, sq("K8"));
-        assert_eq!(l.cells[sq("A1").idx()], Start::Pawn(0));
-        assert_eq!(l.cells[sq("B15").idx()], Start::Pawn(0));
-        assert_eq!(l.cells[sq("U15").idx()], Start::Pawn(1));
+        assert_eq!(l.cells[sq("A1").idx()], Start::Pawn(Side::Red));
+        assert_eq!(l.cells[sq("B15").idx()], Start::Pawn(Side::Red));
+        assert_eq!(l.cells[sq("U15").idx()], Start::Pawn(Side::Black));
         assert_eq!(l.cells[sq("C1").idx()], Start::Empty);
     }
 

@@ -3,6 +3,7 @@
 
 use crate::geom::{Sq, COLS, DIRS, ROWS};
 use crate::words::{self, a_pawn_in, colour_in, SIDES};
+use crate::Side;
 use crate::{colour, Castello, Cell};
 use castellan_engine::{Lang, OrderError};
 
@@ -70,7 +71,7 @@ impl Castello {
 
     /// Every legal move of `seat` (up to [`ENUM_BUDGET`]), in board order: pawns by column
     /// then row, each pawn's steps, then its jump chains.
-    pub fn legal_moves(&self, seat: u8) -> Vec<Move> {
+    pub fn legal_moves(&self, seat: Side) -> Vec<Move> {
         let mut out = Vec::new();
         let mut budget = ENUM_BUDGET;
         for s in self.pawn_squares(seat) {
@@ -88,7 +89,7 @@ impl Castello {
     }
 
     /// Squares of `seat`'s pawns, by column then row.
-    pub fn pawn_squares(&self, seat: u8) -> Vec<Sq> {
+    pub fn pawn_squares(&self, seat: Side) -> Vec<Sq> {
         let mut v = Vec::with_capacity(32);
         for col in 0..COLS {
             for row in 0..ROWS {
@@ -102,7 +103,7 @@ impl Castello {
     }
 
     /// True if `seat` has at least one legal move (cheap: no enumeration).
-    pub fn has_move(&self, seat: u8) -> bool {
+    pub fn has_move(&self, seat: Side) -> bool {
         (0..self.cells.len()).any(|i| {
             let s = Sq::from_idx(i);
             matches!(self.cells[i], Cell::Pawn { seat: p, .. } if p == seat)
@@ -153,7 +154,7 @@ impl Castello {
     }
 
     /// "a move names the pawn's square and where it goes", with that pawn's moves.
-    pub(crate) fn no_destination(&self, seat: u8, f: Sq) -> OrderError {
+    pub(crate) fn no_destination(&self, seat: Side, f: Sq) -> OrderError {
         OrderError::new(format!(
             "a move names the pawn's square and where it goes; \"{f}\" has no destination"
         ))
@@ -165,7 +166,7 @@ impl Castello {
     }
 
     /// The pawn on `from` must be one of `seat`'s.
-    fn check_from(&self, seat: u8, from: Sq) -> Result<(), OrderError> {
+    fn check_from(&self, seat: Side, from: Sq) -> Result<(), OrderError> {
         let (en, fr) = match self.cells[from.idx()] {
             Cell::Pawn { seat: s, .. } if s == seat => return Ok(()),
             Cell::Pawn { seat: s, .. } => (
@@ -176,7 +177,7 @@ impl Castello {
                 ),
                 format!(
                     "le pion en {from} est {} ; vous jouez avec {}",
-                    SIDES[s as usize].fr_adj,
+                    SIDES[s.index()].fr_adj,
                     words::les(seat)
                 ),
             ),
@@ -196,7 +197,7 @@ impl Castello {
     }
 
     /// Check a written path for `seat` and say exactly what is wrong if it is not legal.
-    pub fn check_path(&self, seat: u8, path: &[Sq]) -> Result<Move, OrderError> {
+    pub fn check_path(&self, seat: Side, path: &[Sq]) -> Result<Move, OrderError> {
         if path.len() < 2 {
             return Err(match path.first() {
                 Some(f) => self.no_destination(seat, *f),
@@ -275,12 +276,12 @@ impl Castello {
     }
 
     /// "legal moves of E4: ..." (or which pawns can move if that one cannot).
-    pub fn moves_hint(&self, seat: u8, from: Sq) -> String {
+    pub fn moves_hint(&self, seat: Side, from: Sq) -> String {
         self.moves_hint_in(seat, from, Lang::En)
     }
 
     /// [`Castello::moves_hint`] in `lang`.
-    pub fn moves_hint_in(&self, seat: u8, from: Sq, lang: Lang) -> String {
+    pub fn moves_hint_in(&self, seat: Side, from: Sq, lang: Lang) -> String {
         match self.cells[from.idx()] {
             Cell::Pawn { seat: s, .. } if s == seat => {}
             _ => return self.movable_hint_in(seat, lang),
@@ -309,12 +310,12 @@ impl Castello {
     }
 
     /// Which pawns of `seat` can move, with one example line.
-    pub fn movable_hint(&self, seat: u8) -> String {
+    pub fn movable_hint(&self, seat: Side) -> String {
         self.movable_hint_in(seat, Lang::En)
     }
 
     /// [`Castello::movable_hint`] in `lang`.
-    pub fn movable_hint_in(&self, seat: u8, lang: Lang) -> String {
+    pub fn movable_hint_in(&self, seat: Side, lang: Lang) -> String {
         let movable: Vec<Sq> = self
             .pawn_squares(seat)
             .into_iter()
@@ -474,7 +475,7 @@ pub fn spread_for_listing(ms: Vec<Move>) -> Vec<Move> {
 
 fn jumps(
     cells: &mut [Cell],
-    seat: u8,
+    seat: Side,
     path: &mut Vec<Sq>,
     caps: &mut Vec<Sq>,
     budget: &mut usize,

@@ -6,7 +6,7 @@
 
 use crate::geom::{Sq, COLS, ROWS};
 use crate::words::colour_in;
-use crate::{Castello, Cell, BLACK, RED};
+use crate::{Castello, Cell, Side};
 use castellan_engine::svg::Svg;
 use castellan_engine::{Lang, Viewer};
 use std::fmt::Write;
@@ -61,65 +61,35 @@ impl Castello {
             "font-size:15px;font-weight:bold;fill:#222",
             &title,
         );
-        let mut out = String::new();
-        for (i, tint) in SECTION.iter().enumerate() {
-            let _ = write!(
-                out,
-                "<rect x=\"{:.0}\" y=\"{TOP:.0}\" width=\"{:.0}\" height=\"{board_h:.0}\" fill=\"{tint}\"/>",
-                LEFT + 7.0 * C * i as f64,
-                7.0 * C
-            );
-        }
-        // The grid: thin lines in one path, the board's edge and the sections' in another.
-        let (mut thin, mut thick) = (String::new(), String::new());
-        for c in 0..=COLS {
-            let x = LEFT + c as f64 * C;
-            let d = if c % 7 == 0 { &mut thick } else { &mut thin };
-            let _ = write!(d, "M{x:.0} {TOP:.0}v{board_h:.0}");
-        }
-        for r in 0..=ROWS {
-            let y = TOP + r as f64 * C;
-            let d = if r % ROWS == 0 { &mut thick } else { &mut thin };
-            let _ = write!(d, "M{LEFT:.0} {y:.0}h{:.0}", COLS as f64 * C);
-        }
-        let _ = write!(
-            out,
-            "<g stroke=\"#555\" fill=\"none\"><path d=\"{thin}\" stroke-width=\"0.6\"/><path d=\"{thick}\" stroke-width=\"2.5\"/></g>\
-             <g text-anchor=\"middle\" font-size=\"12\" font-weight=\"bold\" fill=\"#333\">"
-        );
-        let mut label = |x: f64, y: f64, l: &str| {
-            let _ = write!(out, "<text x=\"{x:.0}\" y=\"{y:.0}\">{l}</text>");
-        };
-        for c in 0..COLS {
-            let x = LEFT + (c as f64 + 0.5) * C;
-            let l = ((b'A' + c as u8) as char).to_string();
-            label(x, TOP - 6.0, &l);
-            label(x, TOP + board_h + 15.0, &l);
-        }
-        for r in 0..ROWS {
-            let y = TOP + (ROWS as f64 - 1.0 - r as f64 + 0.5) * C + 4.0;
-            label(LEFT / 2.0, y, &(r + 1).to_string());
-            label(w - LEFT / 2.0, y, &(r + 1).to_string());
-        }
-        out.push_str("</g>");
-        s.raw(&out);
-        // The castles: standing ones in stone (home castles edged in their side's colour),
-        // taken ones as a dashed outline in the taker's colour.
+        s.raw(&grid(w, board_h));
+        self.draw_castles(&mut s);
+        self.draw_last_move(&mut s);
+        self.draw_pawns(&mut s);
+        self.draw_legend(&mut s, TOP + board_h + 36.0, lang);
+        s.finish()
+    }
+
+    /// Standing castles in stone (home castles edged in their side's colour), taken ones as
+    /// a dashed outline in the taker's colour.
+    fn draw_castles(&self, s: &mut Svg) {
         for c in &self.castles {
             let (x, y) = centre(c.sq);
-            let edge = c.home.map(|h| PAWN[h as usize]).unwrap_or("#333");
+            let edge = c.home.map(|h| PAWN[h.index()]).unwrap_or("#333");
             let (fill, dash, state) = match c.taken_by {
                 Some(t) => ("none", true, format!("taken-by-{}", colour_in(t, Lang::En))),
                 None => ("#a9a39a", false, "standing".to_string()),
             };
-            let stroke = c.taken_by.map(|t| PAWN[t as usize]).unwrap_or(edge);
+            let stroke = c.taken_by.map(|t| PAWN[t.index()]).unwrap_or(edge);
             s.raw(&format!(
                 "<g data-square=\"{}\" data-castle=\"{state}\">{}</g>",
                 c.sq,
                 castle(x, y, fill, stroke, dash)
             ));
         }
-        // The last move: its path, then a cross on each pawn it captured.
+    }
+
+    /// The last move: its path, then a cross on each pawn it captured.
+    fn draw_last_move(&self, s: &mut Svg) {
         if self.last_path.len() > 1 {
             let pts: Vec<String> = self
                 .last_path
@@ -147,13 +117,16 @@ impl Castello {
                 y - 7.0
             ));
         }
-        // The pawns, by side; a ring on each that has not moved yet.
+    }
+
+    /// The pawns, by side; a ring on each that has not moved yet.
+    fn draw_pawns(&self, s: &mut Svg) {
         let mut rings = String::from("<g fill=\"none\" stroke=\"#fff\" stroke-width=\"1.6\">");
-        for seat in [RED, BLACK] {
+        for seat in Side::BOTH {
             let mut g = format!(
                 "<g data-owner=\"{}\" fill=\"{}\" stroke=\"#000\">",
                 colour_in(seat, Lang::En),
-                PAWN[seat as usize]
+                PAWN[seat.index()]
             );
             for i in 0..self.cells.len() {
                 let Cell::Pawn { seat: p, moved } = self.cells[i] else {
@@ -177,8 +150,12 @@ impl Castello {
         }
         rings.push_str("</g>");
         s.raw(&rings);
-        let mut y = TOP + board_h + 36.0;
-        for seat in [RED, BLACK] {
+    }
+
+    /// Each side's count, from `y` down, and the last move.
+    fn draw_legend(&self, s: &mut Svg, y: f64, lang: Lang) {
+        let mut y = y;
+        for seat in Side::BOTH {
             let line = match lang {
                 Lang::En => format!(
                     "{}: {} pawns on the board, has taken {} pawns and {} castles",
@@ -198,7 +175,7 @@ impl Castello {
             s.raw(&format!(
                 "<circle cx=\"16\" cy=\"{:.0}\" r=\"6\" fill=\"{}\"/>",
                 y - 4.0,
-                PAWN[seat as usize]
+                PAWN[seat.index()]
             ));
             s.text(28.0, y, "start", "font-size:13px;fill:#222", &line);
             y += 18.0;
@@ -214,6 +191,51 @@ impl Castello {
                 &format!("{moved}{sep}{}", crate::words::last_move_in(l, lang)),
             );
         }
-        s.finish()
     }
+}
+
+/// The three sections, the grid, and the columns and rows labelled as the orders name them.
+fn grid(w: f64, board_h: f64) -> String {
+    let mut out = String::new();
+    for (i, tint) in SECTION.iter().enumerate() {
+        let _ = write!(
+            out,
+            "<rect x=\"{:.0}\" y=\"{TOP:.0}\" width=\"{:.0}\" height=\"{board_h:.0}\" fill=\"{tint}\"/>",
+            LEFT + 7.0 * C * i as f64,
+            7.0 * C
+        );
+    }
+    // The grid: thin lines in one path, the board's edge and the sections' in another.
+    let (mut thin, mut thick) = (String::new(), String::new());
+    for c in 0..=COLS {
+        let x = LEFT + c as f64 * C;
+        let d = if c % 7 == 0 { &mut thick } else { &mut thin };
+        let _ = write!(d, "M{x:.0} {TOP:.0}v{board_h:.0}");
+    }
+    for r in 0..=ROWS {
+        let y = TOP + r as f64 * C;
+        let d = if r % ROWS == 0 { &mut thick } else { &mut thin };
+        let _ = write!(d, "M{LEFT:.0} {y:.0}h{:.0}", COLS as f64 * C);
+    }
+    let _ = write!(
+        out,
+        "<g stroke=\"#555\" fill=\"none\"><path d=\"{thin}\" stroke-width=\"0.6\"/><path d=\"{thick}\" stroke-width=\"2.5\"/></g>\
+         <g text-anchor=\"middle\" font-size=\"12\" font-weight=\"bold\" fill=\"#333\">"
+    );
+    let mut label = |x: f64, y: f64, l: &str| {
+        let _ = write!(out, "<text x=\"{x:.0}\" y=\"{y:.0}\">{l}</text>");
+    };
+    for c in 0..COLS {
+        let x = LEFT + (c as f64 + 0.5) * C;
+        let l = ((b'A' + c as u8) as char).to_string();
+        label(x, TOP - 6.0, &l);
+        label(x, TOP + board_h + 15.0, &l);
+    }
+    for r in 0..ROWS {
+        let y = TOP + (ROWS as f64 - 1.0 - r as f64 + 0.5) * C + 4.0;
+        label(LEFT / 2.0, y, &(r + 1).to_string());
+        label(w - LEFT / 2.0, y, &(r + 1).to_string());
+    }
+    out.push_str("</g>");
+    out
 }

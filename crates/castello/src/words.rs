@@ -4,12 +4,13 @@
 //! French vocabulary from the seed (`/work/shared/seeds/004_fccdcef77053ae88.txt`): pions,
 //! châteaux, tablier, cases, prises, « domicile », « les rouges » / « les noirs ».
 
-use crate::{Order, BLACK, CASTLES_TO_WIN, PAWNS_TO_WIN, RED};
+use crate::{LastMove, Order, Side, CASTLES_TO_WIN, PAWNS_TO_WIN};
 use castellan_engine::lang::fr;
 use castellan_engine::{Lang, Seat};
+use serde::{Deserialize, Serialize};
 
 /// One side's names.
-pub struct Side {
+pub struct SideNames {
     /// "Red": the English name (stored, and the reference).
     pub en: &'static str,
     /// "Rouge": the side as a name in French ("Rouge joue E4-E5").
@@ -21,14 +22,14 @@ pub struct Side {
 
 /// Seat 0 (red) and seat 1 (black). Seed: "L'un des joueurs joue avec les rouges, l'autre
 /// avec les noirs."
-pub const SIDES: [Side; 2] = [
-    Side {
+pub const SIDES: [SideNames; 2] = [
+    SideNames {
         en: "Red",
         fr: "Rouge",
         fr_adj: "rouge",
         fr_adj_plural: "rouges",
     },
-    Side {
+    SideNames {
         en: "Black",
         fr: "Noir",
         fr_adj: "noir",
@@ -36,22 +37,27 @@ pub const SIDES: [Side; 2] = [
     },
 ];
 
-fn side(seat: u8) -> &'static Side {
-    &SIDES[(seat as usize).min(1)]
+fn side(side: Side) -> &'static SideNames {
+    &SIDES[side.index()]
+}
+
+/// "Red" or "Black".
+pub fn colour(side: Side) -> &'static str {
+    colour_in(side, Lang::En)
 }
 
 /// "Red" / "Rouge".
-pub fn colour_in(seat: u8, lang: Lang) -> &'static str {
+pub fn colour_in(seat: Side, lang: Lang) -> &'static str {
     lang.pick(side(seat).en, side(seat).fr)
 }
 
 /// "les rouges" / "les noirs" (French only: "vous jouez avec les rouges").
-pub fn les(seat: u8) -> String {
+pub fn les(seat: Side) -> String {
     format!("les {}", side(seat).fr_adj_plural)
 }
 
 /// "2 black pawns" / "2 pions noirs", "1 red pawn" / "1 pion rouge".
-pub fn pawns_in(n: usize, seat: u8, lang: Lang) -> String {
+pub fn pawns_in(n: usize, seat: Side, lang: Lang) -> String {
     match lang {
         Lang::En => format!(
             "{n} {} pawn{}",
@@ -67,21 +73,20 @@ pub fn pawns_in(n: usize, seat: u8, lang: Lang) -> String {
 }
 
 /// "a red pawn" / "un pion rouge".
-pub fn a_pawn_in(seat: u8, lang: Lang) -> String {
+pub fn a_pawn_in(seat: Side, lang: Lang) -> String {
     match lang {
         Lang::En => format!("a {} pawn", side(seat).en.to_lowercase()),
         Lang::Fr => format!("un pion {}", side(seat).fr_adj),
     }
 }
 
-/// "Red E4-E5" (the stored last move) in `lang`: the side's name translated.
-pub fn last_move_in(stored: &str, lang: Lang) -> String {
-    for s in &SIDES {
-        if let Some(rest) = stored.strip_prefix(s.en).filter(|r| r.starts_with(' ')) {
-            return format!("{}{rest}", lang.pick(s.en, s.fr));
-        }
-    }
-    stored.to_string()
+/// "Red E4-E5" / "Rouge E4-E5": the last move, for the views.
+pub fn last_move_in(m: &LastMove, lang: Lang) -> String {
+    format!(
+        "{} {}",
+        colour_in(m.side, lang),
+        crate::moves::path_text(&m.path)
+    )
 }
 
 /// The order keywords written in `lang` (the English ones are `order_text`'s).
@@ -135,37 +140,37 @@ pub fn is_move_word(folded: &str) -> bool {
     )
 }
 
-/// How a game of Castello ends. Stored as its English text (events, outcome); the French
-/// is derived from it, so games stored before French existed read in French too.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How a game of Castello ends (stored typed; older builds stored its English text, read
+/// back on load: `stored.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum End {
     /// This seat resigned.
-    Resigned(u8),
+    Resigned(Side),
     Agreed,
     /// This seat took the castles it needed.
-    Castles(u8),
+    Castles(Side),
     /// This seat took the pawns it needed.
-    Pawns(u8),
+    Pawns(Side),
     /// The same position this many times.
     Repetition(u32),
     /// This many moves without a capture.
     MoveLimit(u32),
     /// This seat cannot move.
-    Stuck(u8),
+    Stuck(Side),
 }
 
 impl End {
     pub fn winners(self) -> Vec<Seat> {
         match self {
-            End::Resigned(s) | End::Stuck(s) => vec![(1 - s) as Seat],
-            End::Castles(s) | End::Pawns(s) => vec![s as Seat],
+            End::Resigned(s) | End::Stuck(s) => vec![s.other().seat()],
+            End::Castles(s) | End::Pawns(s) => vec![s.seat()],
             End::Agreed | End::Repetition(_) | End::MoveLimit(_) => vec![],
         }
     }
 
     /// The reason, as the outcome and the narration word it.
     pub fn text(self, lang: Lang) -> String {
-        let c = |s: u8| colour_in(s, lang);
+        let c = |s: Side| colour_in(s, lang);
         match (self, lang) {
             (End::Resigned(s), Lang::En) => format!("{} resigned", c(s)),
             (End::Resigned(s), Lang::Fr) => format!("{} a abandonné", c(s)),
@@ -189,42 +194,6 @@ impl End {
             }
         }
     }
-
-    /// Read an English reason back (`text(Lang::En)`).
-    pub fn read(en: &str) -> Option<End> {
-        for s in [RED, BLACK] {
-            for e in [
-                End::Resigned(s),
-                End::Castles(s),
-                End::Pawns(s),
-                End::Stuck(s),
-            ] {
-                if e.text(Lang::En) == en {
-                    return Some(e);
-                }
-            }
-        }
-        if en == End::Agreed.text(Lang::En) {
-            return Some(End::Agreed);
-        }
-        let number = |pre: &str, post: &str| {
-            en.strip_prefix(pre)?
-                .strip_suffix(post)?
-                .parse::<u32>()
-                .ok()
-        };
-        number("draw: the same position came ", " times")
-            .map(End::Repetition)
-            .or_else(|| number("draw: ", " moves without a capture").map(End::MoveLimit))
-    }
-
-    /// An English reason in `lang` (unchanged if it is not one of the game's).
-    pub fn translate(en: &str, lang: Lang) -> String {
-        match (lang, End::read(en)) {
-            (Lang::Fr, Some(e)) => e.text(Lang::Fr),
-            _ => en.to_string(),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -232,32 +201,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_end_reads_back_from_its_english() {
-        let all = [
-            End::Resigned(0),
-            End::Resigned(1),
-            End::Agreed,
-            End::Castles(1),
-            End::Pawns(0),
-            End::Repetition(3),
-            End::MoveLimit(100),
-            End::Stuck(1),
-        ];
-        for e in all {
-            assert_eq!(End::read(&e.text(Lang::En)), Some(e));
-        }
-        assert_eq!(
-            End::translate("Black took 4 castles", Lang::Fr),
-            "Noir a conquis 4 châteaux"
-        );
-    }
-
-    #[test]
     fn french_words() {
-        assert_eq!(pawns_in(1, 1, Lang::Fr), "1 pion noir");
-        assert_eq!(pawns_in(3, 0, Lang::Fr), "3 pions rouges");
-        assert_eq!(pawns_in(3, 0, Lang::En), "3 red pawns");
+        assert_eq!(pawns_in(1, Side::Black, Lang::Fr), "1 pion noir");
+        assert_eq!(pawns_in(3, Side::Red, Lang::Fr), "3 pions rouges");
+        assert_eq!(pawns_in(3, Side::Red, Lang::En), "3 red pawns");
         assert_eq!(fold("déplace"), "DEPLACE");
-        assert_eq!(last_move_in("Black E4-E5", Lang::Fr), "Noir E4-E5");
     }
 }

@@ -2,7 +2,9 @@
 //! (shared/seeds/004_fccdcef77053ae88.txt) or the decision in docs/rules/castello.md it
 //! checks, sets up a position and asserts the exact outcome.
 
-use castellan_castello::{sq, Castello, Cell, Event, First, Kind, Options, Order, BLACK, RED};
+use castellan_castello::{
+    sq, Castello, Cell, Event, First, Kind, Options, Order, Side, BLACK, RED,
+};
 use castellan_engine::dice::Secret;
 use castellan_engine::{DiceBox, OrderError, Rules, Table, Viewer};
 
@@ -12,7 +14,7 @@ const CASTLES: [&str; 11] = [
 
 /// A position: the published castles plus `pieces` ('R'/'r' red not moved / moved,
 /// 'B'/'b' black, '.' to clear a square).
-fn pos_with(pieces: &[(&str, char)], to_move: u8, o: &Options) -> Castello {
+fn pos_with(pieces: &[(&str, char)], to_move: Side, o: &Options) -> Castello {
     let mut grid = [['.'; 21]; 15];
     for c in CASTLES {
         let s = sq(c);
@@ -27,7 +29,7 @@ fn pos_with(pieces: &[(&str, char)], to_move: u8, o: &Options) -> Castello {
     Castello::from_diagram(&refs, to_move, o).unwrap()
 }
 
-fn pos(pieces: &[(&str, char)], to_move: u8) -> Castello {
+fn pos(pieces: &[(&str, char)], to_move: Side) -> Castello {
     pos_with(pieces, to_move, &Options::default())
 }
 
@@ -35,9 +37,9 @@ fn dice() -> DiceBox {
     DiceBox::new("test", Secret::derive(b"test"))
 }
 
-fn play(g: &mut Castello, seat: u8, line: &str) -> Result<Vec<Event>, OrderError> {
-    let o = g.parse(seat as usize, line)?;
-    g.apply(seat as usize, &o, &mut dice())
+fn play(g: &mut Castello, seat: Side, line: &str) -> Result<Vec<Event>, OrderError> {
+    let o = g.parse(seat.seat(), line)?;
+    g.apply(seat.seat(), &o, &mut dice())
 }
 
 fn legal(g: &Castello, from: &str) -> Vec<String> {
@@ -680,8 +682,8 @@ fn views_show_coordinates_and_private_views_stay_private() {
             castellan_engine::Lang::En,
         );
         assert!(n.private.is_empty(), "nothing is private in Castello");
-        t.play_bot(t.state.to_move() as usize).unwrap();
-        let mover = t.state.to_move() as usize;
+        t.play_bot(t.state.to_move().seat()).unwrap();
+        let mover = t.state.to_move().seat();
         let waiting = 1 - mover;
         let mine = t.state.private_view(mover, castellan_engine::Lang::En);
         let theirs = t.state.private_view(waiting, castellan_engine::Lang::En);
@@ -850,13 +852,13 @@ fn a_new_game_starts_from_the_published_position() {
     }
     assert_eq!((g.pawn_count(RED), g.pawn_count(BLACK)), (30, 30));
     // The castles and their sections: 4 in each home (A–G red, O–U black), 3 central (H–N).
-    let mut homes: Vec<(String, Option<u8>, bool)> = g
+    let mut homes: Vec<(String, Option<Side>, bool)> = g
         .castles()
         .iter()
         .map(|c| (c.sq.to_string(), c.home, c.centre))
         .collect();
     homes.sort();
-    let mut want: Vec<(String, Option<u8>, bool)> = Vec::new();
+    let mut want: Vec<(String, Option<Side>, bool)> = Vec::new();
     for s in ["G2", "F6", "G10", "F14"] {
         want.push((s.into(), Some(RED), false));
     }

@@ -8,7 +8,8 @@
 //! every full round a die picks an event.
 //!
 //! * [`cards`]: card types, names, the deck file.
-//! * [`rules`]: checking and applying orders (all the rules).
+//! * [`rules`]: checking and applying orders (all the rules); `prompts.rs`: what the game asks.
+//! * `events.rs`: what happens ([`Event`]), typed; `stored.rs`: older saves read into it.
 //! * [`text`]: the order language (English and French keywords) and the help.
 //! * [`narrate`], [`view`]: what happened and the reports, in English or French.
 //! * [`picture`]: the castles as an SVG picture (the HTML part of a report).
@@ -17,14 +18,18 @@
 
 pub mod bot;
 pub mod cards;
+mod events;
 pub mod measure;
 pub mod narrate;
 pub mod picture;
+mod prompts;
 pub mod rules;
+mod stored;
 pub mod text;
 pub mod view;
 
 pub use cards::{Card, Deck, Material};
+pub use events::{End, Event, Finish, Standing};
 
 use castellan_engine::{
     BotRng, DiceBox, Lang, OrderError, Outcome, Prompt, PromptKind, Rules, Seat, Viewer,
@@ -318,139 +323,6 @@ pub enum Order {
     SetWorks(Vec<Card>),
 }
 
-/// Everything that happens, for the history and the reports.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Event {
-    /// Each player's die for who starts, and the winner of the roll.
-    FirstPlayer {
-        rolls: Vec<Vec<(Seat, u8)>>,
-        seat: Seat,
-    },
-    /// Cards dealt or drawn (private to `seat`; the public learns only how many).
-    Drew {
-        seat: Seat,
-        cards: Vec<Card>,
-    },
-    /// The pile ran out: the cards under it were shuffled into a new pile.
-    Reshuffled {
-        cards: usize,
-    },
-    TurnBegins {
-        seat: Seat,
-        round: u32,
-    },
-    /// A Mage leaves the site it blocked (its caster's turn came).
-    MageLeaves {
-        caster: Seat,
-        victim: Seat,
-    },
-    Placed {
-        seat: Seat,
-        card: Card,
-    },
-    Wheel {
-        seat: Seat,
-    },
-    Attacked {
-        attacker: Seat,
-        victim: Seat,
-        card: Card,
-        aim: Option<Card>,
-    },
-    Defended {
-        victim: Seat,
-        defence: Card,
-        attack: Card,
-    },
-    /// Incendie, family: one die per site card, even = lost.
-    FireDie {
-        victim: Seat,
-        card: Card,
-        die: u8,
-        lost: bool,
-    },
-    /// Incendie, expert: cards in lots of three, one taken from each full lot.
-    FireLots {
-        victim: Seat,
-        lots: usize,
-        lost: Vec<Card>,
-    },
-    Witch {
-        victim: Seat,
-        card: Card,
-        die: Option<u8>,
-        destroyed: bool,
-    },
-    Stolen {
-        attacker: Seat,
-        victim: Seat,
-    },
-    Blocked {
-        caster: Seat,
-        victim: Seat,
-    },
-    Built {
-        seat: Seat,
-        piece: Piece,
-        used: Vec<Card>,
-        walls: u8,
-        towers: u8,
-    },
-    Exchanged {
-        seat: Seat,
-        card: Card,
-    },
-    /// An EXCHANGE found fewer than two simple cards in the pile: the x2 card stays on the
-    /// site (rules revision 2).
-    ExchangeFailed {
-        seat: Seat,
-        card: Card,
-    },
-    /// Discarded (face down: private to `seat`; the public learns how many).
-    Discarded {
-        seat: Seat,
-        cards: Vec<Card>,
-    },
-    TurnEnds {
-        seat: Seat,
-    },
-    EventDie {
-        round: u32,
-        die: u8,
-        happening: Happening,
-    },
-    Plague {
-        seat: Seat,
-        lost: Vec<Card>,
-    },
-    Gave {
-        seat: Seat,
-        card: Card,
-    },
-    /// Feast of fools: `seat` now holds these cards (private), passed by `from`.
-    Received {
-        seat: Seat,
-        from: Seat,
-        cards: Vec<Card>,
-    },
-    HandsPassed,
-    StandingSet {
-        seat: Seat,
-        text: String,
-    },
-    /// Final scores (timed game, or a classic game at the round limit).
-    Scores {
-        points: Vec<u32>,
-    },
-    Won {
-        winners: Vec<Seat>,
-        reason: String,
-        /// The reason in French (absent from games stored before it was worded).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        reason_fr: Option<String>,
-    },
-}
-
 /// The whole game state. Fields are public so tests can set up positions; the judge
 /// never shows it (views come from [`Rules::public_view`] / [`Rules::private_view`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -475,7 +347,7 @@ pub struct Castrum {
     pub in_force: Option<Happening>,
     pub defend: Vec<DefendPolicy>,
     pub works: Vec<Vec<Card>>,
-    pub outcome: Option<Outcome>,
+    pub outcome: Option<Finish>,
 }
 
 impl Rules for Castrum {
@@ -562,7 +434,10 @@ impl Rules for Castrum {
     // No `eliminated`: nobody is ever put out of a Castrum game (every seat plays to the
     // last round), so the default (none) holds.
     fn outcome(&self) -> Option<Outcome> {
-        self.outcome.clone()
+        self.outcome.as_ref().map(|f| {
+            let reason = |lang| narrate::end_reason(self, &f.winners, f.end, lang);
+            Outcome::new(f.winners.clone(), reason(Lang::En)).fr(reason(Lang::Fr))
+        })
     }
 
     fn order_help(lang: Lang) -> String {

@@ -2,7 +2,7 @@
 //! its French one).
 
 use crate::rules::list_in;
-use crate::text::{order_text_in, parse};
+use crate::text::order_text_in;
 use crate::*;
 use castellan_engine::lang::fr;
 
@@ -417,33 +417,80 @@ fn round_events(t: &Teller, ev: &Event) -> Option<String> {
                 "Fête des fous : chaque joueur passe sa main à son voisin de gauche.",
             )
             .into(),
-        Event::StandingSet { seat, text } if t.mine(seat) => match t.lang {
-            Lang::En => format!("Standing order set: {text}."),
-            Lang::Fr => format!(
-                "Consigne permanente enregistrée : {}.",
-                standing_fr(t.g, *seat, text)
-            ),
-        },
-        Event::Scores { points } => scores(t, points),
-        Event::Won {
-            reason, reason_fr, ..
-        } => match t.lang {
-            Lang::En => format!("Game over: {reason}."),
-            Lang::Fr => {
-                let stored = t.g.outcome.as_ref().and_then(|o| o.reason_fr.clone());
-                let r = reason_fr.clone().or(stored).unwrap_or(reason.clone());
-                format!("Fin de la partie : {r}.")
+        Event::StandingSet { seat, standing } if t.mine(seat) => {
+            let text = order_text_in(t.g, &standing.order(), t.lang);
+            match t.lang {
+                Lang::En => format!("Standing order set: {text}."),
+                Lang::Fr => format!("Consigne permanente enregistrée : {text}."),
             }
-        },
+        }
+        Event::Scores { points } => scores(t, points),
+        Event::Won { winners, end } => {
+            let reason = end_reason(t.g, winners, *end, t.lang);
+            match t.lang {
+                Lang::En => format!("Game over: {reason}."),
+                Lang::Fr => format!("Fin de la partie : {reason}."),
+            }
+        }
         _ => return None,
     })
 }
 
-/// A stored standing order (English keywords) with the French keywords.
-fn standing_fr(g: &Castrum, seat: Seat, text: &str) -> String {
-    match parse(g, seat, text) {
-        Ok(o) => order_text_in(g, &o, Lang::Fr),
-        Err(_) => text.to_string(),
+/// Why the game is over, in `lang`: "Alice completed a castle of 4 walls and a tower",
+/// "the 20 rounds are over: Alice and Bob with 7 points".
+pub fn end_reason(g: &Castrum, winners: &[Seat], end: End, lang: Lang) -> String {
+    let names: Vec<&str> = winners.iter().map(|s| g.name(*s)).collect();
+    let (why, points) = match (end, lang) {
+        (End::Castle, Lang::En) => {
+            return format!(
+                "{} completed a castle of 4 walls and a tower",
+                names.join(" and ")
+            )
+        }
+        (End::Castle, Lang::Fr) => {
+            return format!(
+                "{} a achevé un château de 4 murailles et une tour",
+                and_list_fr(&names)
+            )
+        }
+        (End::RoundsOver { rounds, points }, Lang::En) => {
+            (format!("the {rounds} rounds are over"), points)
+        }
+        (End::RoundsOver { rounds: 1, points }, Lang::Fr) => {
+            ("le tour de table est écoulé".to_string(), points)
+        }
+        (End::RoundsOver { rounds, points }, Lang::Fr) => {
+            (format!("les {rounds} tours de table sont écoulés"), points)
+        }
+        (End::RoundLimit { rounds, points }, Lang::En) => (
+            format!("nobody finished a castle in {rounds} rounds"),
+            points,
+        ),
+        (End::RoundLimit { rounds, points }, Lang::Fr) => (
+            format!("personne n'a achevé de château en {rounds} tours de table"),
+            points,
+        ),
+    };
+    match lang {
+        Lang::En => format!(
+            "{why}: {} with {points} point{}",
+            names.join(" and "),
+            if points == 1 { "" } else { "s" }
+        ),
+        Lang::Fr => format!(
+            "{why} : {} avec {}",
+            and_list_fr(&names),
+            fr::count(points, "point", "points")
+        ),
+    }
+}
+
+/// "Alice", "Alice et Bob", "Alice, Bob et Carol".
+fn and_list_fr(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} et {last}", init.join(", ")),
     }
 }
 

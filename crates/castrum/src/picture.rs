@@ -132,80 +132,7 @@ pub fn picture(g: &Castrum, viewer: Viewer, lang: Lang) -> String {
         );
     }
     for seat in 0..g.seats() {
-        let y = head + ROW * seat as f64;
-        let site = &g.sites[seat];
-        let colour = seat_colour(seat);
-        let playing = g.outcome.is_none() && g.current == seat;
-        s.raw(&format!(
-            "<g data-seat=\"{}\" data-walls=\"{}\" data-towers=\"{}\" data-points=\"{}\" data-site=\"{}\" data-hand=\"{}\">",
-            castellan_engine::svg::esc(g.name(seat)),
-            site.walls,
-            site.towers,
-            site.points(),
-            site.cards.len(),
-            g.hands[seat].len()
-        ));
-        s.raw(&format!(
-            "<rect x=\"4\" y=\"{:.0}\" width=\"{:.0}\" height=\"{:.0}\" rx=\"6\" fill=\"{}\" stroke=\"{colour}\" stroke-width=\"{}\"/>",
-            y + 2.0,
-            W - 8.0,
-            ROW - 6.0,
-            if playing { "#fffdf5" } else { "#fbf9f4" },
-            if playing { 3 } else { 1 }
-        ));
-        let pts = match lang {
-            Lang::En => format!("{} pt · hand {}", site.points(), g.hands[seat].len()),
-            Lang::Fr => format!("{} pt · main {}", site.points(), g.hands[seat].len()),
-        };
-        s.text(
-            14.0,
-            y + 22.0,
-            "start",
-            "font-size:14px;font-weight:bold;fill:#222",
-            g.name(seat),
-        );
-        s.text(14.0, y + 40.0, "start", "font-size:12px;fill:#333", &pts);
-        if let Some(m) = site.mage {
-            let t = match lang {
-                Lang::En => format!("blocked by {}'s Mage", g.name(m)),
-                Lang::Fr => format!(
-                    "bloqué par le Mage {}",
-                    castellan_engine::lang::fr::de(g.name(m))
-                ),
-            };
-            s.text(
-                14.0,
-                y + 58.0,
-                "start",
-                "font-size:11px;font-weight:bold;fill:#a00",
-                &t,
-            );
-        }
-        // The castle: four walls and a tower, built ones filled.
-        let mut out = String::new();
-        let base = y + ROW - 14.0;
-        for i in 0..4u8 {
-            let x = 130.0 + 24.0 * i as f64 + if i >= 2 { 28.0 } else { 0.0 };
-            let built = i < site.walls;
-            let _ = write!(
-                out,
-                "<rect x=\"{x:.0}\" y=\"{:.0}\" width=\"22\" height=\"34\" fill=\"{}\" stroke=\"#333\" stroke-width=\"1.2\"{}/>",
-                base - 34.0,
-                if built { colour } else { "none" },
-                if built { "" } else { " stroke-dasharray=\"3 2\"" }
-            );
-        }
-        let built = site.towers > 0;
-        let _ = write!(
-            out,
-            "<path d=\"M180 {b:.0}v-56h5v6h5v-6h5v6h5v-6h4v56z\" fill=\"{}\" stroke=\"#333\" stroke-width=\"1.2\"{}/>",
-            if built { colour } else { "none" },
-            if built { "" } else { " stroke-dasharray=\"3 2\"" },
-            b = base
-        );
-        s.raw(&out);
-        cards(&mut s, &site.cards, 264.0, y + 12.0, W - 10.0);
-        s.raw("</g>");
+        site_row(&mut s, g, seat, head + ROW * seat as f64, lang);
     }
     if let Some(seat) = me {
         let y = head + ROW * g.seats() as f64;
@@ -227,4 +154,85 @@ pub fn picture(g: &Castrum, viewer: Viewer, lang: Lang) -> String {
         cards(&mut s, &hand, 130.0, y + 12.0, W - 10.0);
     }
     s.finish()
+}
+
+/// One seat's row at `y`: its name, points, the castle and the site's cards.
+fn site_row(s: &mut Svg, g: &Castrum, seat: Seat, y: f64, lang: Lang) {
+    let site = &g.sites[seat];
+    let colour = seat_colour(seat);
+    let playing = g.outcome.is_none() && g.current == seat;
+    s.raw(&format!(
+        "<g data-seat=\"{}\" data-walls=\"{}\" data-towers=\"{}\" data-points=\"{}\" data-site=\"{}\" data-hand=\"{}\">",
+        castellan_engine::svg::esc(g.name(seat)),
+        site.walls,
+        site.towers,
+        site.points(),
+        site.cards.len(),
+        g.hands[seat].len()
+    ));
+    s.raw(&format!(
+        "<rect x=\"4\" y=\"{:.0}\" width=\"{:.0}\" height=\"{:.0}\" rx=\"6\" fill=\"{}\" stroke=\"{colour}\" stroke-width=\"{}\"/>",
+        y + 2.0,
+        W - 8.0,
+        ROW - 6.0,
+        if playing { "#fffdf5" } else { "#fbf9f4" },
+        if playing { 3 } else { 1 }
+    ));
+    let pts = match lang {
+        Lang::En => format!("{} pt · hand {}", site.points(), g.hands[seat].len()),
+        Lang::Fr => format!("{} pt · main {}", site.points(), g.hands[seat].len()),
+    };
+    s.text(
+        14.0,
+        y + 22.0,
+        "start",
+        "font-size:14px;font-weight:bold;fill:#222",
+        g.name(seat),
+    );
+    s.text(14.0, y + 40.0, "start", "font-size:12px;fill:#333", &pts);
+    if let Some(m) = site.mage {
+        let t = match lang {
+            Lang::En => format!("blocked by {}'s Mage", g.name(m)),
+            Lang::Fr => format!(
+                "bloqué par le Mage {}",
+                castellan_engine::lang::fr::de(g.name(m))
+            ),
+        };
+        s.text(
+            14.0,
+            y + 58.0,
+            "start",
+            "font-size:11px;font-weight:bold;fill:#a00",
+            &t,
+        );
+    }
+    let base = y + ROW - 14.0;
+    s.raw(&castle(site, colour, base));
+    cards(s, &site.cards, 264.0, y + 12.0, W - 10.0);
+    s.raw("</g>");
+}
+
+/// The castle standing on `base`: four walls and a tower, built ones filled.
+fn castle(site: &Site, colour: &str, base: f64) -> String {
+    let mut out = String::new();
+    for i in 0..4u8 {
+        let x = 130.0 + 24.0 * i as f64 + if i >= 2 { 28.0 } else { 0.0 };
+        let built = i < site.walls;
+        let _ = write!(
+            out,
+            "<rect x=\"{x:.0}\" y=\"{:.0}\" width=\"22\" height=\"34\" fill=\"{}\" stroke=\"#333\" stroke-width=\"1.2\"{}/>",
+            base - 34.0,
+            if built { colour } else { "none" },
+            if built { "" } else { " stroke-dasharray=\"3 2\"" }
+        );
+    }
+    let built = site.towers > 0;
+    let _ = write!(
+        out,
+        "<path d=\"M180 {b:.0}v-56h5v6h5v-6h5v6h5v-6h4v56z\" fill=\"{}\" stroke=\"#333\" stroke-width=\"1.2\"{}/>",
+        if built { colour } else { "none" },
+        if built { "" } else { " stroke-dasharray=\"3 2\"" },
+        b = base
+    );
+    out
 }

@@ -263,7 +263,7 @@ fn parse_defend(g: &Castrum, rest: &[&str]) -> Result<Order, OrderError> {
     Ok(Order::Defend)
 }
 
-fn parse_set(rest: &[&str]) -> Result<Order, OrderError> {
+pub(crate) fn parse_set(rest: &[&str]) -> Result<Order, OrderError> {
     let Some(what) = rest.first().map(|w| normalize(w)) else {
         return Err(bi("SET what?", "CONSIGNE pour quoi ?")
             .write("SET DEFEND ALWAYS", "CONSIGNE DÉFENSE TOUJOURS"));

@@ -125,7 +125,7 @@ fn phase_line(g: &Castrum, lang: Lang) -> String {
             Some(o) => format!(
                 "{} {}.",
                 lang.pick("Game over:", "Fin de la partie :"),
-                o.reason_in(lang)
+                crate::narrate::end_reason(g, &o.winners, o.end, lang)
             ),
             None => lang.pick("Game over.", "Fin de la partie.").into(),
         },

@@ -448,19 +448,32 @@ fn every_event_is_told_in_french() {
         Event::HandsPassed,
         Event::StandingSet {
             seat: 0,
-            text: "SET DEFEND ALWAYS".into(),
+            standing: Standing::Defend(DefendPolicy::Always),
         },
         Event::StandingSet {
             seat: 0,
-            text: "SET WORKS Rustici, Lapides".into(),
+            standing: Standing::Works(vec![Card::Rustici, Card::Lapides]),
         },
         Event::Scores {
             points: vec![5, 1, 0],
         },
         Event::Won {
             winners: vec![0],
-            reason: "x".into(),
-            reason_fr: Some("Alice a achevé un château de 4 murailles et une tour".into()),
+            end: End::Castle,
+        },
+        Event::Won {
+            winners: vec![0, 2],
+            end: End::RoundsOver {
+                rounds: 20,
+                points: 5,
+            },
+        },
+        Event::Won {
+            winners: vec![1],
+            end: End::RoundLimit {
+                rounds: 80,
+                points: 1,
+            },
         },
     ];
     for h in Happening::ALL {

@@ -2,6 +2,8 @@
 //! each refusal says what is wrong, with a hint of what would do.
 
 use super::*;
+use crate::text::order_text_in;
+use castellan_engine::lang::fr;
 
 impl Castrum {
     /// Is this order legal for `seat` now? Changes nothing.
