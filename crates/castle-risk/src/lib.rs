@@ -185,10 +185,12 @@ impl Rules for CastleRisk {
     }
 }
 
-/// A stored table (the JSON of `Session::to_json`) brought to this build's state version:
-/// an older state converts itself as it is read, older events here (see
-/// `game::STATE_VERSION`).
+/// A stored table (the JSON of `Session::to_json`) brought to this build's shapes: a
+/// version-1 state and the worded events of versions 1 and 2 (see `game::STATE_VERSION`).
 pub fn upgrade_json(mut json: serde_json::Value) -> serde_json::Value {
+    if let Some(state) = json.get_mut("state") {
+        game::upgrade_state(state);
+    }
     game::upgrade_events(&mut json);
     let v = json.get("state_version").and_then(|v| v.as_u64());
     if v.is_some_and(|v| v >= 1 && v < u64::from(game::STATE_VERSION)) {

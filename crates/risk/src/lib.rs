@@ -298,8 +298,15 @@ impl Rules for Risk {
     type Event = Event;
     const GAME: &'static str = "risk";
     const STATE_VERSION: u32 = STATE_VERSION;
-    /// A version-1 state converts itself as it is read (game/stored.rs).
+    /// A version-1 state is converted (game/stored.rs).
     const OLDEST_STATE_VERSION: u32 = 1;
+
+    fn upgrade_json(mut table: serde_json::Value) -> serde_json::Value {
+        if let Some(state) = table.get_mut("state") {
+            game::upgrade_state(state);
+        }
+        table
+    }
 
     fn seat_range() -> std::ops::RangeInclusive<usize> {
         2..=6

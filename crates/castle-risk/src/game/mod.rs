@@ -34,7 +34,7 @@ mod turn;
 
 pub use events::{Awaited, Earning, EndReason, Event, PlaceWhy};
 pub use standing::*;
-pub use stored::upgrade_events;
+pub use stored::{upgrade_events, upgrade_state};
 
 pub type T = TerritoryId;
 

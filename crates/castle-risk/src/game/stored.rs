@@ -5,7 +5,6 @@
 //! by [`upgrade_events`] as a stored table is read.
 
 use super::*;
-use serde::de::Error as _;
 use serde::{Deserializer, Serializer};
 
 impl Serialize for CastleRisk {
@@ -14,20 +13,29 @@ impl Serialize for CastleRisk {
     }
 }
 
+/// This version's state, read as it is (no JSON tree on the way). A version-1 state does
+/// not read here: [`upgrade_state`] converts it first (the engine asks the game to, through
+/// `Rules::upgrade_json`, when a stored state does not read as it is).
 impl<'de> Deserialize<'de> for CastleRisk {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<CastleRisk, D::Error> {
-        let v = serde_json::Value::deserialize(d)?;
-        match v.get("version").and_then(|v| v.as_u64()) {
-            Some(1) => serde_json::from_value::<V1>(v)
-                .map(CastleRisk::from)
-                .map_err(D::Error::custom),
-            _ => {
-                let mut g = CastleRisk::deserialize(v).map_err(D::Error::custom)?;
-                // Version 2 differs from 3 only in its events (see `upgrade_events`).
-                g.version = g.version.max(STATE_VERSION);
-                Ok(g)
-            }
-        }
+        let mut g = CastleRisk::deserialize(d)?;
+        // Version 2 differs from 3 only in its events (see `upgrade_events`).
+        g.version = g.version.max(STATE_VERSION);
+        Ok(g)
+    }
+}
+
+/// A stored state of version 1 (its `version` says so) brought to this version's shape;
+/// any other left as it is.
+pub fn upgrade_state(state: &mut serde_json::Value) {
+    if state.get("version").and_then(|v| v.as_u64()) != Some(1) {
+        return;
+    }
+    let converted = serde_json::from_value::<V1>(state.clone())
+        .map(CastleRisk::from)
+        .and_then(|g| serde_json::to_value(&g));
+    if let Ok(v) = converted {
+        *state = v;
     }
 }
 

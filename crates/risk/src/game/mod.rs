@@ -17,6 +17,7 @@ mod turn;
 mod validate;
 
 pub use setup::setup;
+pub use stored::upgrade_state;
 
 impl Risk {
     pub fn n(&self) -> usize {

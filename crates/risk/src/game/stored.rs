@@ -16,14 +16,27 @@ impl Serialize for Risk {
     }
 }
 
+/// This version's state, read as it is (no JSON tree on the way). A version-1 state does
+/// not read here: [`upgrade_state`] converts it first (the engine asks the game to, through
+/// `Rules::upgrade_json`, when a stored state does not read as it is).
 impl<'de> Deserialize<'de> for Risk {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Risk, D::Error> {
-        let v = serde_json::Value::deserialize(d)?;
-        if v.get("version").is_none() {
-            let old = serde_json::from_value::<V1>(v).map_err(D::Error::custom)?;
-            return Risk::try_from(old).map_err(D::Error::custom);
-        }
-        Risk::deserialize(v).map_err(D::Error::custom)
+        Risk::deserialize(d)
+    }
+}
+
+/// A stored state of version 1 (it has no `version`) brought to this version's shape; any
+/// other left as it is (and one that does not convert, to be refused as it is read).
+pub fn upgrade_state(state: &mut serde_json::Value) {
+    if state.get("version").is_some() {
+        return;
+    }
+    let converted = serde_json::from_value::<V1>(state.clone())
+        .map_err(|e| e.to_string())
+        .and_then(Risk::try_from)
+        .and_then(|g| serde_json::to_value(&g).map_err(|e| e.to_string()));
+    if let Ok(v) = converted {
+        *state = v;
     }
 }
 
