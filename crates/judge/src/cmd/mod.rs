@@ -6,8 +6,9 @@
 //! [`Run::command`] hands a parsed command to its family.
 //!
 //! To add a command:
-//! 1. a variant of [`Command`] here, its keyword in [`KEYWORDS`] (and its French word in
-//!    [`FRENCH`]), and one line in `parse` calling its parser;
+//! 1. a variant of [`Command`] here, its [`Keyword`] with its English and French words
+//!    (cmd/keyword.rs), and one arm in `parse` calling its parser (the match is
+//!    exhaustive);
 //! 2. in its family's file (or a new `cmd/<family>.rs`): the syntax in a doc comment, the
 //!    parser (typed arguments, a [`CmdError`] variant for each way the line is wrong), and
 //!    the apply on `Run`, which answers with the family's answer enum
@@ -25,6 +26,7 @@ mod create;
 mod gm;
 mod info;
 mod join;
+mod keyword;
 mod observe;
 mod orders;
 mod press;
@@ -39,6 +41,7 @@ use crate::config::JudgeConfig;
 use crate::model::{MailFormat, MapDetail, Reports, StoreError};
 use crate::run::{Ctx, Run};
 use castellan_engine::Lang;
+pub use keyword::Keyword;
 
 /// A judge command, parsed from one line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -169,103 +172,9 @@ pub fn looks_like_id(w: &str) -> bool {
         && w.chars().last().is_some_and(|c| c.is_ascii_digit())
 }
 
-/// Keywords that are judge commands (English).
-pub const KEYWORDS: [&str; 37] = [
-    "HELP",
-    "LIST",
-    "CREATE",
-    "JOIN",
-    "GAME",
-    "PASSWORD",
-    "STATUS",
-    "MAP",
-    "ORDERS",
-    "CHECK",
-    "HISTORY",
-    "PRESS",
-    "ENDPRESS",
-    "OBSERVE",
-    "RESIGN",
-    "VACATION",
-    "VERIFY",
-    "START",
-    "PAUSE",
-    "RESUME",
-    "EXTEND",
-    "REPLACE",
-    "KICK",
-    "END",
-    "SIGNOFF",
-    "QUIT",
-    "SET",
-    "LANGUAGE",
-    "STOP",
-    "UNSUBSCRIBE",
-    "NEIGHBOURS",
-    "NEIGHBORS",
-    "PROCESS",
-    "DEADLINE",
-    "RECORD",
-    "CAMPAIGN",
-    "STANDINGS",
-];
-
-/// French command words and the English keyword each stands for (accepted whatever the
-/// reader's language; docs/commandes.md).
-pub const FRENCH: [(&str, &str); 40] = [
-    ("AIDE", "HELP"),
-    ("LISTE", "LIST"),
-    ("CREER", "CREATE"),
-    ("CRÉER", "CREATE"),
-    ("REJOINDRE", "JOIN"),
-    ("PARTIE", "GAME"),
-    ("MOTDEPASSE", "PASSWORD"),
-    ("ETAT", "STATUS"),
-    ("ÉTAT", "STATUS"),
-    ("CARTE", "MAP"),
-    ("VOISINS", "NEIGHBOURS"),
-    ("ORDRES", "ORDERS"),
-    ("VERIFIER", "CHECK"),
-    ("VÉRIFIER", "CHECK"),
-    ("HISTORIQUE", "HISTORY"),
-    ("PRESSE", "PRESS"),
-    ("FINPRESSE", "ENDPRESS"),
-    ("OBSERVER", "OBSERVE"),
-    ("ABANDON", "RESIGN"),
-    ("VACANCES", "VACATION"),
-    ("AUDIT", "VERIFY"),
-    ("DEMARRER", "START"),
-    ("DÉMARRER", "START"),
-    ("REPRENDRE", "RESUME"),
-    ("PROLONGER", "EXTEND"),
-    ("REMPLACER", "REPLACE"),
-    ("EXCLURE", "KICK"),
-    ("FIN", "END"),
-    ("TRAITER", "PROCESS"),
-    ("ECHEANCE", "DEADLINE"),
-    ("ÉCHÉANCE", "DEADLINE"),
-    ("REGLER", "SET"),
-    ("RÉGLER", "SET"),
-    ("LANGUE", "LANGUAGE"),
-    ("DESABONNER", "STOP"),
-    ("DÉSABONNER", "STOP"),
-    ("BILAN", "RECORD"),
-    ("CAMPAGNE", "CAMPAIGN"),
-    ("PALMARES", "STANDINGS"),
-    ("PALMARÈS", "STANDINGS"),
-];
-
-/// The English keyword a command word stands for, and whether it was French.
-pub fn keyword(word: &str) -> Option<(&'static str, bool)> {
-    let w = word.to_uppercase();
-    let w = w.trim_end_matches(':');
-    if let Some(k) = KEYWORDS.iter().find(|k| **k == w) {
-        return Some((k, false));
-    }
-    FRENCH
-        .iter()
-        .find(|(f, _)| *f == w)
-        .map(|(_, k)| (*k, true))
+/// The keyword a command word stands for, and whether it was French.
+pub fn keyword(word: &str) -> Option<(Keyword, bool)> {
+    Keyword::read(word)
 }
 
 /// Is this line's first word a French command word?
@@ -295,7 +204,7 @@ pub fn parse(line: &str, config: &JudgeConfig) -> Option<Result<Command, CmdErro
     let first = words.next()?;
     let kw = match keyword(first) {
         Some((k, _)) => k,
-        None if first == "?" => "HELP",
+        None if first == "?" => Keyword::Help,
         None => return None,
     };
     let a = Args {
@@ -306,57 +215,61 @@ pub fn parse(line: &str, config: &JudgeConfig) -> Option<Result<Command, CmdErro
             .filter(|r| !r.is_empty()),
     };
     let bare = a.words.is_empty();
+    use Keyword as K;
     Some(match kw {
-        "HELP" => Ok(Command::Help),
-        "LIST" => Ok(Command::List),
-        "CREATE" => create::parse(&a),
-        "JOIN" => join::parse(&a),
-        "GAME" => crate::auth::parse_game(&a),
-        "PASSWORD" => crate::auth::parse_password(&a),
-        "MAP" if a.words.len() > 1 || a.words.first().is_some_and(|w| !looks_like_id(w)) => {
+        K::Help => Ok(Command::Help),
+        K::List => Ok(Command::List),
+        K::Create => create::parse(&a),
+        K::Join => join::parse(&a),
+        K::Game => crate::auth::parse_game(&a),
+        K::Password => crate::auth::parse_password(&a),
+        K::Map if a.words.len() > 1 || a.words.first().is_some_and(|w| !looks_like_id(w)) => {
             Ok(neighbours(&a))
         }
-        "STATUS" | "MAP" => Ok(Command::Status(a.first_lower())),
-        "NEIGHBOURS" | "NEIGHBORS" => Ok(neighbours(&a)),
-        "ORDERS" => Ok(Command::Orders(a.first_lower())),
-        "CHECK" => Ok(Command::Check(a.rest)),
-        "HISTORY" => info::parse_history(&a),
-        "PRESS" => Ok(Command::Press(a.rest)),
-        "ENDPRESS" => Ok(Command::EndPress),
-        "OBSERVE" => Ok(observe::parse(&a)),
+        K::Status | K::Map => Ok(Command::Status(a.first_lower())),
+        K::Neighbours => Ok(neighbours(&a)),
+        K::Orders => Ok(Command::Orders(a.first_lower())),
+        K::Check => Ok(Command::Check(a.rest)),
+        K::History => info::parse_history(&a),
+        K::Press => Ok(Command::Press(a.rest)),
+        K::EndPress => Ok(Command::EndPress),
+        K::Observe => Ok(observe::parse(&a)),
         // RESIGN, START ... with words after them are the game's business.
-        "RESIGN" if bare => Ok(Command::Resign),
-        "VACATION" => seat::parse_vacation(&a),
-        "VERIFY" => Ok(Command::Verify(a.first_lower())),
-        "START" if bare => Ok(Command::Start),
-        "PAUSE" if bare => Ok(Command::Pause),
-        "RESUME" if bare => Ok(Command::Resume),
-        "EXTEND" => gm::parse_extend(&a, config),
-        "REPLACE" => gm::parse_replace(&a),
-        "KICK" => gm::parse_kick(&a),
-        "SET" | "LANGUAGE" => return parse_language(kw, &a),
-        "STOP" | "UNSUBSCRIBE" if bare => Ok(Command::Stop),
-        "RECORD" => Ok(record::parse(&a)),
-        "CAMPAIGN" => campaign::parse(&a),
-        "STANDINGS" => match a.words.as_slice() {
+        K::Resign if bare => Ok(Command::Resign),
+        K::Vacation => seat::parse_vacation(&a),
+        K::Verify => Ok(Command::Verify(a.first_lower())),
+        K::Start if bare => Ok(Command::Start),
+        K::Pause if bare => Ok(Command::Pause),
+        K::Resume if bare => Ok(Command::Resume),
+        K::Extend => gm::parse_extend(&a, config),
+        K::Replace => gm::parse_replace(&a),
+        K::Kick => gm::parse_kick(&a),
+        K::Set | K::Language => return parse_language(kw, &a),
+        K::Stop if bare => Ok(Command::Stop),
+        K::Record => Ok(record::parse(&a)),
+        K::Campaign => campaign::parse(&a),
+        K::Standings => match a.words.as_slice() {
             [id] => Ok(Command::Standings(id.to_lowercase())),
             _ => Err(CmdError::StandingsArgs),
         },
         // END GAME / FIN PARTIE ends the game; a bare END is always the game's order.
-        "END"
+        K::End
             if (1..=2).contains(&a.words.len())
                 && (a.words[0].eq_ignore_ascii_case("game")
                     || a.words[0].eq_ignore_ascii_case("partie")) =>
         {
             Ok(Command::End(a.words.get(1).map(|c| c.to_lowercase())))
         }
-        "PROCESS" if bare => Ok(Command::Process),
-        "DEADLINE" => match a.words.as_slice() {
+        K::Process if bare => Ok(Command::Process),
+        K::Deadline => match a.words.as_slice() {
             [h] => gm::Extend::new(h.trim_end_matches(['h', 'H']), config).map(Command::Deadline),
             _ => Err(CmdError::DeadlineArgs),
         },
-        // Signatures some mail programs add without "-- ": stop reading.
-        _ => return None,
+        // A command word with arguments it does not take (RESIGN now, START later) is no
+        // command: the line is the game's, or not read.
+        K::Resign | K::Start | K::Pause | K::Resume | K::Stop | K::Process | K::End => return None,
+        // Words some people sign off with: never a command, and not an order.
+        K::SignOff => return None,
     })
 }
 
@@ -455,8 +368,8 @@ fn neighbours(a: &Args) -> Command {
 
 /// SET LANGUAGE fr, LANGUAGE fr (and the French LANGUE fr, RÉGLER LANGUE fr); SET FORMAT
 /// TEXT | HTML (RÉGLER FORMAT TEXTE | HTML). Any other SET is a game's standing order.
-fn parse_language(kw: &str, a: &Args) -> Option<Result<Command, CmdError>> {
-    if let ("SET", [w, rest @ ..]) = (kw, a.words.as_slice()) {
+fn parse_language(kw: Keyword, a: &Args) -> Option<Result<Command, CmdError>> {
+    if let (Keyword::Set, [w, rest @ ..]) = (kw, a.words.as_slice()) {
         if w.eq_ignore_ascii_case("FORMAT") {
             return Some(match rest {
                 [f] => seat::parse_format(f).ok_or(CmdError::FormatArgs),
@@ -487,8 +400,10 @@ fn parse_language(kw: &str, a: &Args) -> Option<Result<Command, CmdError>> {
         }
     }
     let words: &[&str] = match (kw, a.words.as_slice()) {
-        ("SET", [w, rest @ ..]) if matches!(keyword(w), Some(("LANGUAGE", _))) => rest,
-        ("SET", _) => return None,
+        (Keyword::Set, [w, rest @ ..]) if matches!(keyword(w), Some((Keyword::Language, _))) => {
+            rest
+        }
+        (Keyword::Set, _) => return None,
         (_, all) => all,
     };
     Some(match words {
