@@ -20,3 +20,28 @@ pub fn find(name: &str) -> Option<GameInfo> {
         .into_iter()
         .find(|g| castellan_engine::names::normalize(g.name) == want)
 }
+
+/// The games of [`all`] that `listed` does not name: a test that runs "every game" from a
+/// table of its own (each game with its seats, its seeds) asserts this is empty, so a game
+/// added to the registry cannot go untested there.
+pub fn missing_from(listed: &[&str]) -> Vec<&'static str> {
+    all()
+        .into_iter()
+        .map(|g| g.name)
+        .filter(|n| !listed.contains(n))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    /// A table that leaves a game out is told which.
+    #[test]
+    fn a_table_without_a_game_is_told_which() {
+        assert_eq!(
+            super::missing_from(&["castle-risk", "risk", "castrum"]),
+            vec!["castello"]
+        );
+        let all: Vec<&str> = super::all().iter().map(|g| g.name).collect();
+        assert!(super::missing_from(&all).is_empty());
+    }
+}

@@ -16,13 +16,16 @@ fn castellan(args: &[&str]) -> Output {
 /// game ends and replays from its seed.
 #[test]
 fn simulate_prints_the_documented_json_for_every_game() {
-    for (game, players) in [
+    let games = [
         ("castle-risk", 3),
         ("risk", 2),
         ("risk", 6),
         ("castrum", 4),
         ("castello", 2),
-    ] {
+    ];
+    let listed: Vec<&str> = games.iter().map(|g| g.0).collect();
+    assert_eq!(castellan::games::missing_from(&listed), Vec::<&str>::new());
+    for (game, players) in games {
         let out = castellan(&[
             "simulate",
             "--game",

@@ -54,7 +54,7 @@ fn check_game(game: &str, players: usize, options: &[(String, String)], seed: &s
 #[test]
 fn every_choice_a_prompt_offers_is_possible() {
     let mut checked = 0;
-    for (game, players, opts, seeds) in [
+    let games = [
         ("castle-risk", 3, vec![], 3),
         (
             "castle-risk",
@@ -67,7 +67,10 @@ fn every_choice_a_prompt_offers_is_possible() {
         ("risk", 2, vec![], 2),
         ("castrum", 3, vec![], 2),
         ("castello", 2, vec![], 1),
-    ] {
+    ];
+    let listed: Vec<&str> = games.iter().map(|g| g.0).collect();
+    assert_eq!(castellan::games::missing_from(&listed), Vec::<&str>::new());
+    for (game, players, opts, seeds) in games {
         let opts: Vec<(String, String)> = opts
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))

@@ -89,12 +89,15 @@ fn check(dir: &Path, name: &str, mail: Option<&Mail>, problems: &mut Vec<String>
 fn each_game_has_a_golden_turn_report_your_move_mail_and_digest() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/reports");
     let mut problems = Vec::new();
-    for (game, players, mails) in [
+    let games = [
         ("castle-risk", 3, 14),
         ("risk", 3, 14),
         ("castrum", 3, 14),
         ("castello", 2, 14),
-    ] {
+    ];
+    let listed: Vec<&str> = games.iter().map(|g| g.0).collect();
+    assert_eq!(castellan::games::missing_from(&listed), Vec::<&str>::new());
+    for (game, players, mails) in games {
         let sent = play(game, players, mails);
         let first = castellan::players::player_address(1);
         let last = castellan::players::player_address(players);
