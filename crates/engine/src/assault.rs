@@ -57,22 +57,53 @@ impl Default for AttackPlan {
     }
 }
 
-const HOW: &str = "after the territories write UNTIL CONQUERED, UNTIL 3 LEFT, FOR 2 ROLLS, WITH 2 DICE, THEN MOVE 4, MOVE ALL or LEAVE 2";
+/// How to write an attack's plan (the hint of every [`PlanError`]), in English.
+pub const HOW: &str = "after the territories write UNTIL CONQUERED, UNTIL 3 LEFT, FOR 2 ROLLS, WITH 2 DICE, THEN MOVE 4, MOVE ALL or LEAVE 2";
 
-fn num(w: Option<&&str>, what: &str) -> Result<u32, String> {
+/// What is wrong with an attack's plan: typed, so that each game words it in its reader's
+/// language (`Display` gives the English).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlanError {
+    /// No number after UNTIL, FOR, WITH, MOVE or LEAVE (the keyword, in English).
+    NumberMissing { after: &'static str },
+    /// UNTIL 3 without LEFT.
+    UntilWithoutLeft(u32),
+    /// UNTIL followed by neither CONQUERED nor a number.
+    UntilWhat,
+    /// FOR 0 ROLLS.
+    ForNoRolls,
+    /// WITH n DICE, n not 1 to 3.
+    Dice(u32),
+    /// A word the plan does not know (as written, in capitals).
+    NotUnderstood(String),
+}
+
+impl std::fmt::Display for PlanError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlanError::NumberMissing { after } => write!(f, "a number is missing after {after}"),
+            PlanError::UntilWithoutLeft(n) => write!(f, "UNTIL {n} must be followed by LEFT"),
+            PlanError::UntilWhat => f.write_str("UNTIL needs CONQUERED or a number of armies LEFT"),
+            PlanError::ForNoRolls => f.write_str("FOR 0 ROLLS would not attack at all"),
+            PlanError::Dice(n) => write!(f, "{n} dice: an attacker rolls 1 to 3 dice"),
+            PlanError::NotUnderstood(w) => write!(f, "I do not understand \"{w}\" in an attack"),
+        }
+    }
+}
+
+fn num(w: Option<&&str>, after: &'static str) -> Result<u32, PlanError> {
     w.and_then(|s| s.parse::<u32>().ok())
-        .ok_or_else(|| format!("a number is missing after {what}"))
+        .ok_or(PlanError::NumberMissing { after })
 }
 
 impl AttackPlan {
-    /// Parse the words after the territories (already split on whitespace).
-    /// Errors say what is wrong and how to write it.
-    pub fn parse(words: &[&str]) -> Result<AttackPlan, (String, String)> {
+    /// Parse the words after the territories (already split on whitespace). An error says
+    /// what is wrong ([`HOW`] says how to write it).
+    pub fn parse(words: &[&str]) -> Result<AttackPlan, PlanError> {
         let mut p = AttackPlan::default();
         let up: Vec<String> = words.iter().map(|w| w.to_uppercase()).collect();
         let w: Vec<&str> = up.iter().map(|s| s.as_str()).collect();
         let mut i = 0;
-        let err = |m: String| (m, HOW.to_string());
         while i < w.len() {
             match w[i] {
                 "THEN" | "," | "AND" => i += 1,
@@ -82,12 +113,12 @@ impl AttackPlan {
                         i += 2;
                     }
                     Some(n) if n.parse::<u32>().is_ok() => {
-                        let n = num(Some(n), "UNTIL").map_err(err)?;
+                        let n = num(Some(n), "UNTIL")?;
                         if !matches!(
                             w.get(i + 2),
                             Some(&"LEFT") | Some(&"REMAIN") | Some(&"ARMIES")
                         ) {
-                            return Err(err(format!("UNTIL {n} must be followed by LEFT")));
+                            return Err(PlanError::UntilWithoutLeft(n));
                         }
                         let mut j = i + 3;
                         if w.get(i + 2) == Some(&"ARMIES") && w.get(j) == Some(&"LEFT") {
@@ -96,16 +127,12 @@ impl AttackPlan {
                         p.until = Until::Left(n.max(1));
                         i = j;
                     }
-                    _ => {
-                        return Err(err(
-                            "UNTIL needs CONQUERED or a number of armies LEFT".into()
-                        ))
-                    }
+                    _ => return Err(PlanError::UntilWhat),
                 },
                 "FOR" => {
-                    let n = num(w.get(i + 1), "FOR").map_err(err)?;
+                    let n = num(w.get(i + 1), "FOR")?;
                     if n == 0 {
-                        return Err(err("FOR 0 ROLLS would not attack at all".into()));
+                        return Err(PlanError::ForNoRolls);
                     }
                     p.until = Until::Rolls(n);
                     i += 2;
@@ -114,9 +141,9 @@ impl AttackPlan {
                     }
                 }
                 "WITH" => {
-                    let n = num(w.get(i + 1), "WITH").map_err(err)?;
+                    let n = num(w.get(i + 1), "WITH")?;
                     if !(1..=3).contains(&n) {
-                        return Err(err(format!("{n} dice: an attacker rolls 1 to 3 dice")));
+                        return Err(PlanError::Dice(n));
                     }
                     p.dice = Some(n);
                     i += 2;
@@ -134,17 +161,17 @@ impl AttackPlan {
                         i += 2;
                     }
                     _ => {
-                        let n = num(w.get(i + 1), "MOVE").map_err(err)?;
+                        let n = num(w.get(i + 1), "MOVE")?;
                         p.move_in = MoveIn::Exactly(n);
                         i += 2;
                     }
                 },
                 "LEAVE" => {
-                    let n = num(w.get(i + 1), "LEAVE").map_err(err)?;
+                    let n = num(w.get(i + 1), "LEAVE")?;
                     p.move_in = MoveIn::Leave(n.max(1));
                     i += 2;
                 }
-                other => return Err(err(format!("I do not understand \"{other}\" in an attack"))),
+                other => return Err(PlanError::NotUnderstood(other.to_string())),
             }
         }
         Ok(p)
@@ -237,12 +264,30 @@ mod tests {
     }
 
     #[test]
-    fn bad_plans_say_how_to_write_them() {
+    fn bad_plans_say_what_is_wrong() {
         let e = AttackPlan::parse(&["until", "dawn"]).unwrap_err();
-        assert!(e.0.contains("UNTIL") && e.1.contains("UNTIL CONQUERED"));
-        assert!(AttackPlan::parse(&["with", "4", "dice"]).is_err());
-        assert!(AttackPlan::parse(&["for", "0", "rolls"]).is_err());
-        assert!(AttackPlan::parse(&["banana"]).is_err());
+        assert_eq!(e, PlanError::UntilWhat);
+        assert!(e.to_string().contains("UNTIL") && HOW.contains("UNTIL CONQUERED"));
+        assert_eq!(
+            AttackPlan::parse(&["until", "3"]),
+            Err(PlanError::UntilWithoutLeft(3))
+        );
+        assert_eq!(
+            AttackPlan::parse(&["with", "4", "dice"]),
+            Err(PlanError::Dice(4))
+        );
+        assert_eq!(
+            AttackPlan::parse(&["for", "0", "rolls"]),
+            Err(PlanError::ForNoRolls)
+        );
+        assert_eq!(
+            AttackPlan::parse(&["leave"]),
+            Err(PlanError::NumberMissing { after: "LEAVE" })
+        );
+        assert_eq!(
+            AttackPlan::parse(&["banana"]),
+            Err(PlanError::NotUnderstood("BANANA".into()))
+        );
     }
 
     #[test]

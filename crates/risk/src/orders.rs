@@ -287,10 +287,10 @@ fn parse_attack(words: &[&str]) -> Result<Order, OrderError> {
         }
     }
     let ws: Vec<&str> = plan_words.iter().map(|w| w.as_str()).collect();
-    let plan = castellan_engine::assault::AttackPlan::parse(&ws).map_err(|(m, h)| {
+    let plan = castellan_engine::assault::AttackPlan::parse(&ws).map_err(|e| {
         let given = tail[pi..].join(" ");
-        OrderError::new(m)
-            .hint(h)
+        OrderError::new(e.to_string())
+            .hint(castellan_engine::assault::HOW)
             .fr(format!(
                 "je ne comprends pas la fin de cette attaque : « {given} »"
             ))

@@ -23,49 +23,34 @@ fn split_plan(ws: &[(String, String)]) -> (usize, bool, Option<bool>, Vec<String
     (cut, general, again, plan)
 }
 
-/// The engine's attack plan, with its errors in French too.
+/// The engine's attack plan, its errors worded in both languages.
 fn plan(words: &[String]) -> Result<AttackPlan, OrderError> {
     let pw: Vec<&str> = words.iter().map(|s| s.as_str()).collect();
-    AttackPlan::parse(&pw).map_err(|(m, h)| {
-        OrderError::new(m.clone())
-            .hint(h)
-            .fr(plan_error_fr(&m))
+    AttackPlan::parse(&pw).map_err(|e| {
+        OrderError::new(e.to_string())
+            .hint(assault::HOW)
+            .fr(plan_error_fr(&e))
             .hint_fr(PLAN_HOW_FR)
     })
 }
 
 const PLAN_HOW_FR: &str = "après les territoires écrivez JUSQU'À CONQUÊTE, JUSQU'À 3 RESTANTS, POUR 2 LANCERS, AVEC 2 DÉS, PUIS DÉPLACER 4, DÉPLACER TOUT ou LAISSER 2";
 
-/// The French of the engine's attack-plan errors (assault.rs), read from the English.
-fn plan_error_fr(m: &str) -> String {
-    if let Some(w) = m.strip_prefix("a number is missing after ") {
-        return format!("il manque un nombre après {}", kw(Lang::Fr, w));
-    }
-    if let Some(n) = m
-        .strip_prefix("UNTIL ")
-        .and_then(|r| r.strip_suffix(" must be followed by LEFT"))
-    {
-        return format!("JUSQU'À {n} doit être suivi de RESTANTS");
-    }
-    if m.starts_with("UNTIL needs") {
-        return "JUSQU'À demande CONQUÊTE ou un nombre d'armées RESTANTS".into();
-    }
-    if m.starts_with("FOR 0 ROLLS") {
-        return "POUR 0 LANCERS n'attaquerait pas du tout".into();
-    }
-    if let Some(n) = m.strip_suffix(" dice: an attacker rolls 1 to 3 dice") {
-        return format!("{n} dés : l'attaquant lance de 1 à 3 dés");
-    }
-    if let Some(w) = m
-        .strip_prefix("I do not understand \"")
-        .and_then(|r| r.strip_suffix("\" in an attack"))
-    {
-        return format!(
+/// An attack plan's error in French.
+fn plan_error_fr(e: &PlanError) -> String {
+    match e {
+        PlanError::NumberMissing { after } => {
+            format!("il manque un nombre après {}", kw(Lang::Fr, after))
+        }
+        PlanError::UntilWithoutLeft(n) => format!("JUSQU'À {n} doit être suivi de RESTANTS"),
+        PlanError::UntilWhat => "JUSQU'À demande CONQUÊTE ou un nombre d'armées RESTANTS".into(),
+        PlanError::ForNoRolls => "POUR 0 LANCERS n'attaquerait pas du tout".into(),
+        PlanError::Dice(n) => format!("{n} dés : l'attaquant lance de 1 à 3 dés"),
+        PlanError::NotUnderstood(w) => format!(
             "je ne comprends pas « {} » dans une attaque",
             kw(Lang::Fr, w)
-        );
+        ),
     }
-    "je ne comprends pas la fin de cette attaque".into()
 }
 
 pub(super) fn parse_attack(rest: &[(String, String)]) -> Result<Order, OrderError> {

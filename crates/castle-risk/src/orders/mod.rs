@@ -5,7 +5,7 @@ use crate::cards::Card;
 use crate::game::{CastleRisk, MarshalPolicy, OccupyWhat, RevealPolicy, SetOrder, T};
 use crate::map::map;
 use crate::text::{kw, name_error_fr, oe, tn, Hints};
-use castellan_engine::assault::AttackPlan;
+use castellan_engine::assault::{self, AttackPlan, PlanError};
 use castellan_engine::names::{normalize, Names};
 use castellan_engine::{Lang, OrderError, Seat};
 use serde::{Deserialize, Serialize};
