@@ -35,7 +35,7 @@ pub enum ShellError {
     Judge(#[from] JudgeError),
     /// The bot players could not go on (demo, bench).
     #[error(transparent)]
-    Play(#[from] crate::players::PlayError),
+    Play(#[from] crate::play::players::PlayError),
     /// The templates folder holds a template that does not compile.
     #[error("templates: {0}")]
     Templates(String),

@@ -38,32 +38,17 @@
 //! * [`pipe`]: output piped into `head` or a closed pager ends quietly.
 //! * [`doctor`]: `castellan doctor`, the operator's checks with a fix for each problem.
 
-pub mod backup;
-pub mod bench;
-pub mod budget;
 pub mod cli;
-pub mod compact;
 pub mod config;
-pub mod daemon;
-pub mod demo;
-pub mod doctor;
 pub mod error;
 pub mod games;
 pub mod logging;
-pub mod mailsim;
-pub mod metrics;
-pub mod optimistic;
+pub mod ops;
 pub mod pipe;
-pub mod players;
-pub mod prestage;
+pub mod play;
 pub mod progress;
-pub mod recover;
-pub mod render;
-pub mod service;
-pub mod simulate;
+pub mod serve;
 pub mod store;
-pub mod tournament_demo;
-pub mod transfer;
 
 /// Records the unit tests of this crate build (one game record, by its JSON).
 #[cfg(test)]

@@ -2,7 +2,7 @@
 
 use castellan::cli::{key_value, CampaignCommand, Cli, Command, GameCommand};
 use castellan::config::{Config, ConfigSource};
-use castellan::service::{system_clock, Service};
+use castellan::serve::service::{system_clock, Service};
 use castellan_judge::AdminCommand;
 use clap::Parser;
 use std::io::Read;
@@ -79,8 +79,8 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
     if let Command::Doctor = cli.command {
         // Before load_config: a config that does not load is one of the doctor's findings.
         let checks =
-            castellan::doctor::run(&source.path, source.must_exist, cli.data_dir.as_deref());
-        let (text, healthy) = castellan::doctor::render(&checks);
+            castellan::ops::doctor::run(&source.path, source.must_exist, cli.data_dir.as_deref());
+        let (text, healthy) = castellan::ops::doctor::render(&checks);
         println!("{}", source.describe());
         print!("{text}");
         return Ok(if healthy {
@@ -117,7 +117,7 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
         Command::Campaign(c) => campaign_command(config, c),
         Command::Doctor => Ok(ExitCode::SUCCESS), // handled above
         Command::Simulate(a) if a.by_mail => {
-            let settings = castellan::mailsim::Settings {
+            let settings = castellan::play::mailsim::Settings {
                 seed: a.seed,
                 games: a.games,
                 max_events: a.max_events,
@@ -125,7 +125,7 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
                 shell_every: a.shell_every,
                 threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             };
-            let r = castellan::mailsim::run(&settings);
+            let r = castellan::play::mailsim::run(&settings);
             print_report(a.json, &r, &r.text())?;
             Ok(if r.broken.is_empty() {
                 ExitCode::SUCCESS
@@ -135,7 +135,7 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
         }
         Command::Simulate(a) => {
             let game = castellan::games::find(&a.game).ok_or_else(|| unknown_game(&a.game))?;
-            let settings = castellan::simulate::SimulateSettings {
+            let settings = castellan::play::simulate::SimulateSettings {
                 game,
                 players: a.players,
                 games: a.games,
@@ -146,7 +146,7 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
             };
             let mut progress =
                 castellan::progress::Progress::new("simulate", "games", Some(a.games as u64));
-            let r = castellan::simulate::run_with(&settings, &mut |_| progress.inc(1));
+            let r = castellan::play::simulate::run_with(&settings, &mut |_| progress.inc(1));
             progress.finish();
             print_report(a.json, &r, &r.text())?;
             Ok(if r.errors.is_empty() {
@@ -178,13 +178,13 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
             out,
         } => {
             let svc = Service::open(config, system_clock())?;
-            let args = castellan::render::RenderArgs {
+            let args = castellan::ops::render::RenderArgs {
                 game: &game,
                 turn,
                 seat: seat.as_deref(),
                 out: &out,
             };
-            println!("{}", castellan::render::render(&svc, &args)?);
+            println!("{}", castellan::ops::render::render(&svc, &args)?);
             Ok(ExitCode::SUCCESS)
         }
         Command::Demo(a) if a.campaign => {
@@ -201,7 +201,7 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
                     ("placement".into(), "blind".into()),
                 ];
             }
-            let settings = castellan::tournament_demo::TournamentSettings {
+            let settings = castellan::play::tournament_demo::TournamentSettings {
                 game,
                 players: a.entrants,
                 seed: a.seed,
@@ -214,7 +214,7 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
                     .unwrap_or_else(|| config.data_dir.join("demo-campaign")),
                 max_mails: a.max_mails,
             };
-            let r = castellan::tournament_demo::run(&settings, &config)?;
+            let r = castellan::play::tournament_demo::run(&settings, &config)?;
             print!("{}", r.text());
             Ok(if r.winner().is_some() {
                 ExitCode::SUCCESS
@@ -228,7 +228,7 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
                 .dir
                 .clone()
                 .unwrap_or_else(|| config.data_dir.join("demo"));
-            let settings = castellan::demo::DemoSettings {
+            let settings = castellan::play::demo::DemoSettings {
                 game: a.game.clone(),
                 players: a.players,
                 seed: a.seed,
@@ -237,7 +237,7 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
                 max_mails: a.max_mails,
                 minutes_per_pass: 10,
             };
-            let r = castellan::demo::run(&settings, &config)?;
+            let r = castellan::play::demo::run(&settings, &config)?;
             print!("{}", r.text());
             Ok(if r.audit.starts_with("AUDIT FAILED") {
                 ExitCode::FAILURE
@@ -247,8 +247,8 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
         }
         Command::Bench(a) => {
             castellan::games::find(&a.game).ok_or_else(|| unknown_game(&a.game))?;
-            let r = castellan::bench::run(
-                &castellan::bench::BenchSettings {
+            let r = castellan::play::bench::run(
+                &castellan::play::bench::BenchSettings {
                     game: a.game.clone(),
                     players: a.players,
                     mails: a.mails,
@@ -268,12 +268,12 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
         Command::Outbox { retry } => outbox(config, retry),
         Command::Backup { file, restore } => backup(config, file, restore),
         Command::Recover => {
-            let r = castellan::recover::recover(&config, system_clock())?;
+            let r = castellan::ops::recover::recover(&config, system_clock())?;
             print!("{}", r.text());
             Ok(ExitCode::SUCCESS)
         }
         Command::Compact => {
-            let c = castellan::compact::compact(&config, system_clock()())?;
+            let c = castellan::ops::compact::compact(&config, system_clock()())?;
             println!(
                 "compacted {}: {} records, {} bytes -> {} bytes",
                 config.database_path().display(),
@@ -292,7 +292,7 @@ fn serve(config: Config, once: bool) -> Result<ExitCode, ShellError> {
     // An `ingest` (or a command) holding the database for a moment is waited for (by
     // `serve --once` for 30 s at most: a timer's job does not hang); another `serve` (its
     // marker is there) is not.
-    let patience = castellan::daemon::patience(&config, std::time::Duration::from_secs(30));
+    let patience = castellan::serve::daemon::patience(&config, std::time::Duration::from_secs(30));
     let svc = if once {
         Service::open_waiting(config, system_clock(), patience)?
     } else {
@@ -319,7 +319,7 @@ fn serve(config: Config, once: bool) -> Result<ExitCode, ShellError> {
         }
         Ok(ExitCode::SUCCESS)
     } else {
-        rt.block_on(castellan::daemon::serve(svc, transport))?;
+        rt.block_on(castellan::serve::daemon::serve(svc, transport))?;
         Ok(ExitCode::SUCCESS)
     }
 }
@@ -434,7 +434,7 @@ fn ingest(config: Config, file: &str) -> Result<ExitCode, ShellError> {
     // Another `ingest` may hold the database for a moment: wait for it (it takes this
     // message too if it lists the inbox again first). A running `serve` holds it for
     // good and takes the message on its next pass.
-    let patience = castellan::daemon::patience(&config, std::time::Duration::from_secs(10));
+    let patience = castellan::serve::daemon::patience(&config, std::time::Duration::from_secs(10));
     let svc = match Service::open_waiting(config, system_clock(), patience) {
         Ok(svc) => svc,
         Err(ShellError::Store(e)) if castellan::store::SledStore::is_busy_error(&e) => {
@@ -530,12 +530,13 @@ fn backup(
 ) -> Result<ExitCode, ShellError> {
     let svc = Service::open(config, system_clock())?;
     if let Some(path) = restore {
-        let done = castellan::backup::restore_file(&svc.store, &path, true)?;
+        let done = castellan::ops::backup::restore_file(&svc.store, &path, true)?;
         println!("restored {} records from {}", done.records, path.display());
     } else {
-        let path = file.unwrap_or_else(|| castellan::backup::path_at(&svc.config, (svc.clock)()));
+        let path =
+            file.unwrap_or_else(|| castellan::ops::backup::path_at(&svc.config, (svc.clock)()));
         let mut progress = castellan::progress::Progress::new("backup", "records", None);
-        let n = castellan::backup::write_file(&svc.store, &path, Some(&mut progress))?;
+        let n = castellan::ops::backup::write_file(&svc.store, &path, Some(&mut progress))?;
         progress.finish();
         println!("{n} records written to {}", path.display());
     }
@@ -590,7 +591,7 @@ fn write_export(
     })?;
     match file {
         Some(p) => {
-            castellan::transfer::write_private(&p, (text + "\n").as_bytes())
+            castellan::ops::transfer::write_private(&p, (text + "\n").as_bytes())
                 .map_err(|e| ShellError::io(&p, e))?;
             eprintln!(
                 "{what} written to {} (it holds {secret}: keep it private)",
@@ -615,20 +616,21 @@ fn campaign_command(config: Config, c: CampaignCommand) -> Result<ExitCode, Shel
         }
         CampaignCommand::List => {
             let svc = Service::open(config, system_clock())?;
-            let text = castellan::transfer::campaign_list(&svc.store)?;
+            let text = castellan::ops::transfer::campaign_list(&svc.store)?;
             print!("{text}");
             Ok(ExitCode::SUCCESS)
         }
         CampaignCommand::Export { campaign, file } => {
             let svc = Service::open(config, system_clock())?;
-            let e = castellan::transfer::export_campaign(&svc.store, &campaign)?;
+            let e = castellan::ops::transfer::export_campaign(&svc.store, &campaign)?;
             let what = format!("{campaign} and its {} game(s)", e.games.len());
             write_export(&e, &what, file, "the games' secrets")
         }
         CampaignCommand::Import { file } => {
             let svc = Service::open(config, system_clock())?;
             let text = std::fs::read_to_string(&file).map_err(|e| ShellError::io(&file, e))?;
-            let done = castellan::transfer::import_campaign(&svc, &text, &castellan::games::all())?;
+            let done =
+                castellan::ops::transfer::import_campaign(&svc, &text, &castellan::games::all())?;
             println!("{done}");
             Ok(ExitCode::SUCCESS)
         }
@@ -677,13 +679,13 @@ fn game_command(config: Config, g: GameCommand) -> Result<ExitCode, ShellError> 
         GameCommand::End { game } => admin(config, AdminCommand::End { game }),
         GameCommand::Export { game, file } => {
             let svc = Service::open(config, system_clock())?;
-            let e = castellan::transfer::export(&svc.store, &game)?;
+            let e = castellan::ops::transfer::export(&svc.store, &game)?;
             write_export(&e, &game, file, "the game's secret")
         }
         GameCommand::Import { file } => {
             let svc = Service::open(config, system_clock())?;
             let text = std::fs::read_to_string(&file).map_err(|e| ShellError::io(&file, e))?;
-            let id = castellan::transfer::import(&svc, &text, &castellan::games::all())?;
+            let id = castellan::ops::transfer::import(&svc, &text, &castellan::games::all())?;
             println!("imported {id}");
             Ok(ExitCode::SUCCESS)
         }

@@ -9,7 +9,7 @@
 #![allow(dead_code)]
 
 use castellan::config::Config;
-use castellan::service::{system_clock, Service};
+use castellan::serve::service::{system_clock, Service};
 use castellan_judge::{GameRecord, Status, Store};
 use castellan_mail::{ImapInbox, Inbound};
 use std::io::{BufRead, BufReader, Write};

@@ -4,7 +4,7 @@
 //! `--seat` that seat's (its secrets included: the game master's business).
 
 use crate::error::ShellError;
-use crate::service::Service;
+use crate::serve::service::Service;
 use castellan_engine::{Lang, Session, Viewer};
 use castellan_judge::Store;
 use std::path::Path;
@@ -24,7 +24,7 @@ pub fn render(svc: &Service, a: &RenderArgs) -> Result<String, ShellError> {
         .store
         .game_whole(a.game)?
         .ok_or_else(|| ShellError::Usage(format!("there is no game \"{}\"", a.game)))?;
-    let session = crate::players::load_session(&rec)?.ok_or_else(|| {
+    let session = crate::play::players::load_session(&rec)?.ok_or_else(|| {
         ShellError::Usage(format!("{} has not started: nothing to draw yet", a.game))
     })?;
     let session: Box<dyn Session> = match a.turn {

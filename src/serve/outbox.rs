@@ -1,7 +1,7 @@
 //! The outbox drained: every due reply sent (or the one written ahead adopted), a
 //! transient failure retried with backoff, and the sent marks left for the next flush.
 
-use super::{fault_point, to_outgoing, Service};
+use super::service::{fault_point, to_outgoing, Service};
 use crate::error::ShellError;
 use castellan_mail::Transport;
 
@@ -98,7 +98,7 @@ impl Service {
             }
         }
         // Written ahead for a reply this drain does not send (sent before, or held back).
-        crate::prestage::discard(prestaged);
+        crate::serve::prestage::discard(prestaged);
         match mailer.finish().await {
             Ok(()) => {
                 self.store.mark_sent_all(&accepted, now)?;

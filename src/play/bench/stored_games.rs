@@ -11,7 +11,7 @@ const FILL_DEADLINE_AHEAD: i64 = 30 * 86_400;
 /// The address of seat `seat` in copy `k` of the stored games: each its own, as players'
 /// are, so that a sender's games are few among many.
 fn copy_address(k: u64, seat: usize) -> String {
-    format!("copy{k}.seat{seat}@{}", crate::players::PLAYER_DOMAIN)
+    format!("copy{k}.seat{seat}@{}", crate::play::players::PLAYER_DOMAIN)
 }
 
 /// A token for copy `n` (the alphabet of the judge's own tokens).
@@ -99,7 +99,7 @@ pub(super) fn run_stored_games(
         }
         // One scrape; it must have counted every game, or there is nothing to report.
         let scrape = Instant::now();
-        let text = crate::metrics::Metrics::default().render(Some(&svc.store), now);
+        let text = crate::serve::metrics::Metrics::default().render(Some(&svc.store), now);
         let metrics_scrape_ms = scrape.elapsed().as_secs_f64() * 1000.0;
         let counted: u64 = text
             .lines()
@@ -115,10 +115,10 @@ pub(super) fn run_stored_games(
         (ids.len(), due, metrics_scrape_ms)
     }; // the database is closed here: the child opens it
     let fill_seconds = fill_start.elapsed().as_secs_f64();
-    let mut config = crate::demo::local_config(base, dir);
+    let mut config = crate::play::demo::local_config(base, dir);
     // The empty pass alone: its rolling backup is measured apart, below.
     config.backup.every_hours = 0;
-    let database_bytes = crate::compact::dir_size(&config.database_path());
+    let database_bytes = crate::ops::compact::dir_size(&config.database_path());
     let cfg_path = dir.with_extension("yaml");
     let yaml = serde_yaml::to_string(&config).map_err(|e| ShellError::Config {
         path: cfg_path.clone(),
@@ -140,11 +140,11 @@ pub(super) fn run_stored_games(
     };
     let inbox = castellan_mail::Maildir::open(config.inbox_path()).map_err(|e| inbox_err(&e))?;
     let one_mail = |from: &str, to: &str, subject: &str, body: &str| {
-        let raw = crate::players::order_mail(
+        let raw = crate::play::players::order_mail(
             from,
             "Bench",
             to,
-            &format!("<{subject}@{}>", crate::players::PLAYER_DOMAIN),
+            &format!("<{subject}@{}>", crate::play::players::PLAYER_DOMAIN),
             subject,
             body,
         );
@@ -161,7 +161,7 @@ pub(super) fn run_stored_games(
     let stop_mail_pass_ms = one_mail(&player, judge, "stop", "STOP")?;
     let token_mail_pass_ms = one_mail(&player, &by_token, "status", "STATUS")?;
     let create_mail_pass_ms = one_mail(
-        &format!("new-gm@{}", crate::players::PLAYER_DOMAIN),
+        &format!("new-gm@{}", crate::play::players::PLAYER_DOMAIN),
         judge,
         "create",
         &format!("CREATE {} seats={}", s.game, s.players),

@@ -26,10 +26,7 @@ use castellan_judge::{Changes, Env, Judge, Outbound, Store, StoreError, Template
 use castellan_mail::{Maildir, OutgoingMail, SmtpSecurity, Transport};
 use std::path::{Path, PathBuf};
 
-mod batch;
-mod outbox;
-
-pub use batch::{BatchTimes, BATCH, GROUP};
+pub use super::batch::{BatchTimes, BATCH, GROUP};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -83,13 +80,13 @@ pub struct Service {
     /// Answers given since start, by `family/kind[/reason]` (the metrics' refusals).
     pub answers: Arc<std::sync::Mutex<std::collections::BTreeMap<String, u64>>>,
     /// Every change journaled outside sled, for `castellan recover` (src/recover.rs).
-    pub journal: crate::recover::Journal,
+    pub journal: crate::ops::recover::Journal,
     /// Replies marked sent (in sled and the journal) since the last flush: the next flush
     /// carries them ([`Service::drain_outbox_deferred`]).
     pub(crate) marks_waiting: std::sync::atomic::AtomicBool,
     /// Replies of flushed batches rendered and written ahead (src/prestage.rs), by outbox
     /// key, for the next drain to adopt.
-    pub(crate) prestaged: std::sync::Mutex<crate::prestage::Prestaged>,
+    pub(crate) prestaged: std::sync::Mutex<crate::serve::prestage::Prestaged>,
     /// How many threads judge a batch's mails side by side (src/optimistic.rs); 1 judges
     /// them one after the other on the service's thread. The cores, by default.
     pub judges: usize,
@@ -184,7 +181,7 @@ pub fn to_outgoing(o: &Outbound, from: &str) -> OutgoingMail {
 impl Service {
     pub fn open(config: Config, clock: Clock) -> Result<Service, ShellError> {
         let store = SledStore::open(&config.database_path())?;
-        let journal = crate::recover::Journal::open(
+        let journal = crate::ops::recover::Journal::open(
             &config.journal_path(),
             store.journal_seq()?,
             &config.database_path(),
@@ -271,18 +268,18 @@ impl Service {
         Ok(handled)
     }
 
-    /// Between two passes: a rolling backup when one is due ([`crate::backup::rolling`]);
+    /// Between two passes: a rolling backup when one is due ([`crate::ops::backup::rolling`]);
     /// after one, the journal's segment is closed and the closed segments every kept
     /// backup holds are removed (src/recover.rs `Journal::rotate`, `Journal::prune`), so
     /// the journal on disk, and what `recover` reads, stay within the backups kept.
     pub fn rolling_backup(&self) -> Result<Option<PathBuf>, ShellError> {
-        let made = crate::backup::rolling(&self.store, &self.config, (self.clock)())?;
+        let made = crate::ops::backup::rolling(&self.store, &self.config, (self.clock)())?;
         if made.is_some() {
             self.flush()?;
             if let Some(closed) = self.journal.rotate()? {
                 tracing::info!(segment = %closed.display(), "journal segment closed");
             }
-            if let Some(held) = crate::backup::oldest_kept_seq(&self.config) {
+            if let Some(held) = crate::ops::backup::oldest_kept_seq(&self.config) {
                 let pruned = self.journal.prune(held);
                 if pruned.segments > 0 {
                     tracing::info!(
@@ -325,7 +322,11 @@ impl Service {
     /// With `files_in`, one `syncfs` of each filesystem of the database and of that folder
     /// (replies written ahead there) instead of the fsyncs of the database's files. The
     /// sent marks waiting are carried by it; if it fails they wait still.
-    fn flush_with(&self, sync_journal: bool, files_in: Option<&Path>) -> Result<(), StoreError> {
+    pub(super) fn flush_with(
+        &self,
+        sync_journal: bool,
+        files_in: Option<&Path>,
+    ) -> Result<(), StoreError> {
         use std::sync::atomic::Ordering;
         let marks = self.marks_waiting.swap(false, Ordering::AcqRel);
         let flushed = match files_in {
@@ -371,7 +372,7 @@ impl Service {
             Err(handled) => return Ok(handled),
         };
         let env = self.env();
-        let seq = self.journal.begin(|seq| crate::recover::Entry::Raw {
+        let seq = self.journal.begin(|seq| crate::ops::recover::Entry::Raw {
             seq,
             raw: hex::encode(raw),
             at: env.now,
@@ -400,7 +401,10 @@ impl Service {
 
     /// `raw` parsed, if the judge is to see it; else what it is: not a mail, or a mail
     /// already applied.
-    fn screen(&self, raw: &[u8]) -> Result<Result<castellan_judge::Inbound, Handled>, StoreError> {
+    pub(super) fn screen(
+        &self,
+        raw: &[u8],
+    ) -> Result<Result<castellan_judge::Inbound, Handled>, StoreError> {
         let inbound = match castellan_mail::parse(raw, self.config.max_message_bytes) {
             Ok(p) => p,
             Err(e) => return Ok(Err(Handled::Unreadable(e.to_string()))),
@@ -413,7 +417,7 @@ impl Service {
     }
 
     /// Whether this mail was never applied.
-    fn is_new(&self, inbound: &castellan_judge::Inbound) -> Result<bool, StoreError> {
+    pub(super) fn is_new(&self, inbound: &castellan_judge::Inbound) -> Result<bool, StoreError> {
         Ok(!self
             .store
             .is_processed(&castellan_judge::processed_key(inbound))?)
@@ -426,7 +430,7 @@ impl Service {
         inbound: &castellan_judge::Inbound,
         env: Env,
         seq: Option<u64>,
-        prestager: Option<&crate::prestage::Prestager>,
+        prestager: Option<&crate::serve::prestage::Prestager>,
     ) -> Result<Handled, StoreError> {
         let changes = self.judge.handle(&self.store, inbound, &env)?;
         self.commit_judged(&changes, env, seq, prestager)
@@ -439,7 +443,7 @@ impl Service {
         changes: &Changes,
         env: Env,
         seq: Option<u64>,
-        prestager: Option<&crate::prestage::Prestager>,
+        prestager: Option<&crate::serve::prestage::Prestager>,
     ) -> Result<Handled, StoreError> {
         let keys = self.store.commit_unflushed_seq(changes, seq)?;
         if let Some(p) = prestager {
@@ -455,13 +459,13 @@ impl Service {
     /// flush (before their mail is committed, maybe: each [`Prestager::bind`]s to its
     /// outbox key once it is). Their tickets, in order.
     ///
-    /// [`Prestager::bind`]: crate::prestage::Prestager::bind
-    fn write_ahead(
+    /// [`Prestager::bind`]: crate::serve::prestage::Prestager::bind
+    pub(super) fn write_ahead(
         &self,
         changes: &Changes,
         env: Env,
-        prestager: Option<&crate::prestage::Prestager>,
-    ) -> Vec<crate::prestage::Ticket> {
+        prestager: Option<&crate::serve::prestage::Prestager>,
+    ) -> Vec<crate::serve::prestage::Ticket> {
         let Some(p) = prestager else {
             return Vec::new();
         };
@@ -474,7 +478,7 @@ impl Service {
     }
 
     /// The answers of a committed mail, counted for the metrics.
-    fn count_answers(&self, changes: &Changes) {
+    pub(super) fn count_answers(&self, changes: &Changes) {
         if let Ok(mut counts) = self.answers.lock() {
             for a in &changes.answers {
                 *counts.entry(a.clone()).or_insert(0) += 1;
@@ -493,7 +497,7 @@ impl Service {
 
     /// A quarantine's mark and notice journaled whole, so that `recover` replays them (the
     /// game master is told once, a recovery included), then committed with the batch.
-    fn commit_journaled(&self, changes: &Changes) -> Result<(), StoreError> {
+    pub(super) fn commit_journaled(&self, changes: &Changes) -> Result<(), StoreError> {
         let seq = self.journal_changes(changes)?;
         self.store
             .commit_unflushed_seq(changes, seq)
@@ -503,10 +507,11 @@ impl Service {
 
     /// `changes` written ahead in the journal (fsynced); the entry's number.
     fn journal_changes(&self, changes: &Changes) -> Result<Option<u64>, StoreError> {
-        self.journal.begin(|seq| crate::recover::Entry::Changes {
-            seq,
-            changes: Box::new(changes.clone()),
-        })
+        self.journal
+            .begin(|seq| crate::ops::recover::Entry::Changes {
+                seq,
+                changes: Box::new(changes.clone()),
+            })
     }
 
     /// Deadlines: reminders, defaults, stand-ins. A tick that changes something is
@@ -516,7 +521,7 @@ impl Service {
         let changes = self.judge.tick(&self.store, &env)?;
         let n = changes.outbox.len();
         if !tick_is_empty(&changes) {
-            let seq = self.journal.begin(|seq| crate::recover::Entry::Tick {
+            let seq = self.journal.begin(|seq| crate::ops::recover::Entry::Tick {
                 seq,
                 at: env.now,
                 entropy: hex::encode(env.entropy),
@@ -585,7 +590,7 @@ impl Service {
     pub async fn take_inboxes(&self) -> Vec<Result<usize, ShellError>> {
         let mut taken = vec![self.process_maildir()];
         if self.config.inbound.kind == crate::config::InboundKind::Imap {
-            taken.push(crate::daemon::poll_imap(self).await);
+            taken.push(crate::serve::daemon::poll_imap(self).await);
         }
         taken
     }

@@ -64,7 +64,7 @@ pub fn export(store: &SledStore, id: &str) -> Result<ExportedGame, ShellError> {
 
 /// Parse and check an export, then store it in one transaction. Returns the game id.
 pub fn import(
-    svc: &crate::service::Service,
+    svc: &crate::serve::service::Service,
     text: &str,
     games: &[castellan_engine::GameInfo],
 ) -> Result<String, ShellError> {
@@ -198,7 +198,7 @@ pub fn export_campaign(store: &SledStore, id: &str) -> Result<ExportedCampaign, 
 /// this judge already keeps a record of keeps it as it is (adding the two would count
 /// twice any game both judges saw). Returns what was done, for the operator.
 pub fn import_campaign(
-    svc: &crate::service::Service,
+    svc: &crate::serve::service::Service,
     text: &str,
     games: &[castellan_engine::GameInfo],
 ) -> Result<String, ShellError> {

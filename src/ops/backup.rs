@@ -85,7 +85,8 @@ pub fn write_file(
             std::fs::create_dir_all(dir).map_err(|e| ShellError::io(dir, e))?;
         }
         // The games' secrets are in it: 0600 whatever the umask (issue 34).
-        let file = crate::transfer::create_private(&tmp).map_err(|e| ShellError::io(&tmp, e))?;
+        let file =
+            crate::ops::transfer::create_private(&tmp).map_err(|e| ShellError::io(&tmp, e))?;
         let mut f = std::io::BufWriter::new(file);
         let n = match progress {
             Some(progress) => write_with(store, &mut f, &mut || progress.inc(1))?,

@@ -31,7 +31,7 @@ pub use hostile::{Kind as HostileKind, HOSTILE_PROMISES};
 pub use people::{Act, GmHabit, Style, Timing};
 pub use promises::{END_PROMISES, PROMISES};
 
-use crate::players::load_session;
+use crate::play::players::load_session;
 use castellan_engine::{Lang, Session};
 use castellan_judge::{Env, GameRecord, Judge, JudgeConfig, Outbound, Status, Templates};
 use people::{Person, Plan, HOUR};

@@ -177,7 +177,7 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     metrics: Arc<Metrics>,
     store: tokio::sync::watch::Receiver<Option<SledStore>>,
-    clock: crate::service::Clock,
+    clock: crate::serve::service::Clock,
 ) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     loop {

@@ -5,10 +5,10 @@
 //! per second for every game.
 
 use crate::config::Config;
-use crate::demo::LocalJudge;
 use crate::error::ShellError;
-use crate::players::{play_games, MailPlayers, PlayError};
-use crate::simulate::{self, SimulateSettings};
+use crate::play::demo::LocalJudge;
+use crate::play::players::{play_games, MailPlayers, PlayError};
+use crate::play::simulate::{self, SimulateSettings};
 use castellan_judge::Store;
 use serde::Serialize;
 use std::path::Path;
@@ -69,7 +69,7 @@ pub struct BenchReport {
     pub engine: Vec<EngineSpeed>,
 }
 
-/// [`crate::service::BatchTimes`] per order mail, in ms.
+/// [`crate::serve::service::BatchTimes`] per order mail, in ms.
 #[derive(Debug, Serialize)]
 pub struct InboxSteps {
     pub batches: u64,
@@ -92,7 +92,7 @@ pub struct InboxSteps {
 }
 
 impl InboxSteps {
-    fn of(t: &crate::service::BatchTimes, mails: usize) -> InboxSteps {
+    fn of(t: &crate::serve::service::BatchTimes, mails: usize) -> InboxSteps {
         let ms = |d: Duration| d.as_secs_f64() * 1000.0 / mails.max(1) as f64;
         InboxSteps {
             batches: t.batches,
@@ -156,7 +156,7 @@ pub struct TablesRun {
     pub largest_value_tree: String,
     /// What the games' mail cost their players (issue 12): mails per player per round,
     /// by kind, the longest turn mail.
-    pub mail: crate::budget::MailBudget,
+    pub mail: crate::play::budget::MailBudget,
 }
 
 /// One game played by mail, one mail per pass, its service time recorded against its
@@ -352,7 +352,7 @@ fn run_tables(
     let mut passes = Vec::new();
     let mut service_time = Duration::ZERO;
     let mut service_cpu = Duration::ZERO;
-    let mut steps = crate::service::BatchTimes::default();
+    let mut steps = crate::serve::service::BatchTimes::default();
     let batch_times = || *svc.batch_times.lock().unwrap_or_else(|e| e.into_inner());
     // Inbox (parse, judge, commit, flush, acknowledge), tick, outbox drain.
     let mut phases = [Duration::ZERO; 3];
@@ -411,15 +411,15 @@ fn run_tables(
     let (mut turns, mut setup) = (0, 0);
     for id in &all_ids {
         if let Some(rec) = svc.store.game_whole(id)? {
-            if let Some(session) = crate::players::load_session(&rec)? {
+            if let Some(session) = crate::play::players::load_session(&rec)? {
                 turns += session.turn();
-                setup += crate::budget::setup_turns(session.as_ref());
+                setup += crate::play::budget::setup_turns(session.as_ref());
             }
         }
     }
-    let mail = crate::budget::measure(
+    let mail = crate::play::budget::measure(
         &svc.config.outbox_path(),
-        &format!("gm@{}", crate::players::PLAYER_DOMAIN),
+        &format!("gm@{}", crate::play::players::PLAYER_DOMAIN),
         s.players * all_ids.len().max(1),
         turns,
         setup,
@@ -450,7 +450,7 @@ fn run_tables(
             .last()
             .map(|d| d.as_secs_f64() * 1000.0)
             .unwrap_or(0.0),
-        database_bytes: crate::compact::dir_size(&svc.config.database_path()),
+        database_bytes: crate::ops::compact::dir_size(&svc.config.database_path()),
         live_bytes: svc.store.live_bytes()?,
         largest_value_bytes,
         largest_value_tree,
@@ -461,7 +461,7 @@ fn run_tables(
 /// Each person's seat of the games `ids` asks by mail for text mails (`SET FORMAT TEXT`),
 /// handled outside the measured passes.
 fn ask_for_text(
-    svc: &crate::service::Service,
+    svc: &crate::serve::service::Service,
     bots: &mut MailPlayers,
     ids: &[String],
 ) -> Result<(), ShellError> {
@@ -523,13 +523,13 @@ fn window(samples: &[(u32, f64)], lo: u32, hi: u32) -> Option<Window> {
     })
 }
 
-fn game_turn(svc: &crate::service::Service, id: &str) -> Result<(u32, bool), PlayError> {
+fn game_turn(svc: &crate::serve::service::Service, id: &str) -> Result<(u32, bool), PlayError> {
     let rec = svc
         .store
         .game(id)
         .map_err(|e| PlayError::Io(e.0))?
         .ok_or_else(|| PlayError::Io(format!("no game {id}")))?;
-    let turn = crate::players::load_session(&rec)?.map_or(0, |s| s.turn());
+    let turn = crate::play::players::load_session(&rec)?.map_or(0, |s| s.turn());
     Ok((turn, rec.ended.is_some()))
 }
 
@@ -610,7 +610,7 @@ fn run_long_game(s: &BenchSettings, base: &Config, dir: &Path) -> Result<LongRun
             late_mails: late.map_or(0, |w| w.mails),
             largest_value_bytes,
             largest_value_tree,
-            database_bytes: crate::compact::dir_size(&svc.config.database_path()),
+            database_bytes: crate::ops::compact::dir_size(&svc.config.database_path()),
             live_bytes: svc.store.live_bytes()?,
         },
         early,

@@ -8,7 +8,7 @@
 //! `castellan bench` and the end-to-end tests.
 
 use crate::error::ShellError;
-use crate::service::Service;
+use crate::serve::service::Service;
 use castellan_judge::{AdminCommand, GameRecord, SeatRecord, Status, Store};
 use castellan_mail::Maildir;
 use std::collections::{BTreeMap, BTreeSet};

@@ -1,8 +1,8 @@
 //! tokio wiring only: poll the inbox, tick the deadline clock, drain the outbox.
 
 use crate::error::ShellError;
-use crate::metrics::Metrics;
-use crate::service::{Handled, Service};
+use crate::serve::metrics::Metrics;
+use crate::serve::service::{Handled, Service};
 use castellan_mail::{ImapInbox, ImapTls, Transport};
 use std::sync::Arc;
 use std::time::Duration;
@@ -130,10 +130,11 @@ pub async fn serve(svc: Service, transport: Transport) -> Result<(), ShellError>
     // The database the metrics read: none while `serve` compacts it.
     let (store_tx, store_rx) = tokio::sync::watch::channel(Some(svc.store.clone()));
     if let Some(listen) = &svc.config.metrics.listen {
-        let addr = crate::metrics::check_listen(listen).map_err(|why| ShellError::Config {
-            path: "metrics.listen".into(),
-            why,
-        })?;
+        let addr =
+            crate::serve::metrics::check_listen(listen).map_err(|why| ShellError::Config {
+                path: "metrics.listen".into(),
+                why,
+            })?;
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|source| ShellError::Setup {
@@ -141,7 +142,7 @@ pub async fn serve(svc: Service, transport: Transport) -> Result<(), ShellError>
                 source,
             })?;
         tracing::info!("metrics on http://{addr}/metrics");
-        tokio::spawn(crate::metrics::serve(
+        tokio::spawn(crate::serve::metrics::serve(
             listener,
             metrics.clone(),
             store_rx,
@@ -278,7 +279,7 @@ async fn compact_if_due(svc: Service, store_tx: &StoreHandle) -> Result<Service,
     use crate::store::SledStore;
     let c = &svc.config.compact;
     let db = svc.config.database_path();
-    let on_disk = crate::compact::dir_size(&db);
+    let on_disk = crate::ops::compact::dir_size(&db);
     // The size alone first: reading every record costs as much as a backup.
     if c.over_ratio == 0 || on_disk <= c.over_mb.saturating_mul(1024 * 1024) {
         return Ok(svc);
@@ -310,13 +311,13 @@ async fn compact_if_due(svc: Service, store_tx: &StoreHandle) -> Result<Service,
         svc.judges,
     );
     let mut svc = svc;
-    let entropy = std::mem::replace(&mut svc.entropy, crate::service::Entropy::Os);
+    let entropy = std::mem::replace(&mut svc.entropy, crate::serve::service::Entropy::Os);
     store_tx.send_replace(None);
     drop(svc);
     // A metrics request still holding the database lets go of it within moments.
     let mut tries = 0;
     let compacted = loop {
-        match crate::compact::compact(&config, clock()) {
+        match crate::ops::compact::compact(&config, clock()) {
             Err(ShellError::Store(e)) if SledStore::is_busy_error(&e) && tries < 40 => {
                 tries += 1;
                 tokio::time::sleep(Duration::from_millis(250)).await;

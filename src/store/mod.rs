@@ -576,7 +576,7 @@ impl SledStore {
     /// that hold them are fsynced here.
     pub fn flush(&self) -> Result<(), StoreError> {
         self.db.flush().map_err(err)?;
-        crate::service::injected_disk_full("disk-full-flush")
+        crate::serve::service::injected_disk_full("disk-full-flush")
             .and_then(|_| {
                 let mut synced = self.synced.lock().unwrap_or_else(|p| p.into_inner());
                 sync_files(&self.path, &self.log_file, &mut synced)
@@ -602,7 +602,8 @@ impl SledStore {
                 p.display()
             ))
         };
-        crate::service::injected_disk_full("disk-full-flush").map_err(|e| cannot(&self.path, e))?;
+        crate::serve::service::injected_disk_full("disk-full-flush")
+            .map_err(|e| cannot(&self.path, e))?;
         let mut done: Vec<u64> = Vec::new();
         for p in std::iter::once(self.path.as_path()).chain(also.iter().copied()) {
             let dev = std::fs::metadata(p).map_err(|e| cannot(p, e))?.dev();

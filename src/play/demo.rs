@@ -3,8 +3,8 @@
 
 use crate::config::Config;
 use crate::error::ShellError;
-use crate::players::{load_session, play_games, MailPlayers, PlayError};
-use crate::service::{Entropy, PassReport, Service};
+use crate::play::players::{load_session, play_games, MailPlayers, PlayError};
+use crate::serve::service::{Entropy, PassReport, Service};
 use castellan_judge::{AdminCommand, Status, Store};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -37,7 +37,7 @@ pub struct DemoReport {
     pub database: PathBuf,
     pub audit: String,
     /// The mail the game cost its players (issue 12).
-    pub mail: crate::budget::MailBudget,
+    pub mail: crate::play::budget::MailBudget,
 }
 
 /// Noon UTC, 23 November 2026: the demo's simulated start.
@@ -136,7 +136,9 @@ pub fn run(s: &DemoSettings, base: &Config) -> Result<DemoReport, ShellError> {
     })?;
     let session = load_session(&rec)?;
     let turns = session.as_ref().map_or(0, |s| s.turn());
-    let setup_turns = session.as_deref().map_or(0, crate::budget::setup_turns);
+    let setup_turns = session
+        .as_deref()
+        .map_or(0, crate::play::budget::setup_turns);
     let audit = match svc.judge.admin(
         &svc.store,
         AdminCommand::Verify { game: id.clone() },
@@ -156,7 +158,7 @@ pub fn run(s: &DemoSettings, base: &Config) -> Result<DemoReport, ShellError> {
         })
         .unwrap_or(0);
     svc.store.flush()?;
-    let mail = crate::budget::measure(&outbox, &rec.gm, rec.seats.len(), turns, setup_turns);
+    let mail = crate::play::budget::measure(&outbox, &rec.gm, rec.seats.len(), turns, setup_turns);
     Ok(DemoReport {
         setup_turns,
         mail,

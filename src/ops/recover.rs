@@ -41,7 +41,7 @@
 
 use crate::config::Config;
 use crate::error::ShellError;
-use crate::service::{Clock, Entropy, Handled, Service};
+use crate::serve::service::{Clock, Entropy, Handled, Service};
 use crate::store::SledStore;
 use castellan_judge::{Changes, Env, Judge, StoreError};
 use serde::{Deserialize, Serialize};
@@ -128,7 +128,7 @@ pub struct Unsynced {
 impl Unsynced {
     /// The journal to the device (fdatasync), up to these entries at least.
     pub fn sync(&self) -> std::io::Result<()> {
-        crate::service::fault_delay("slow-journal-sync");
+        crate::serve::service::fault_delay("slow-journal-sync");
         self.file.sync_data()
     }
 }
@@ -379,7 +379,7 @@ impl Journal {
             return Ok((Vec::new(), None));
         }
         let last = first + entries.len() as u64 - 1;
-        let written = crate::service::injected_disk_full("disk-full-journal")
+        let written = crate::serve::service::injected_disk_full("disk-full-journal")
             .and_then(|_| Journal::append_lines(&mut inner, &entries))
             .and_then(|_| inner.file.try_clone());
         inner.next_seq = last + 1;
@@ -599,7 +599,8 @@ pub fn segments(journal: &Path) -> Vec<(u64, PathBuf)> {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let mut out: Vec<(u64, PathBuf)> = crate::backup::numbered_files(&dir, "journal-", ".jsonl");
+    let mut out: Vec<(u64, PathBuf)> =
+        crate::ops::backup::numbered_files(&dir, "journal-", ".jsonl");
     out.sort();
     out
 }
@@ -729,7 +730,7 @@ pub fn recover(config: &Config, clock: Clock) -> Result<Recovered, ShellError> {
     // MTA's `ingest` waits, or leaves its mail in the inbox for the next pass), so none
     // handles a mail into the folder about to be set aside, or opens the path while the
     // rebuilt one is moved in.
-    let patience = crate::daemon::patience(config, std::time::Duration::from_secs(30));
+    let patience = crate::serve::daemon::patience(config, std::time::Duration::from_secs(30));
     let _lock = SledStore::lock_for_compaction_within(&db, patience).map_err(|e| {
         ShellError::Usage(format!(
             "the database at {} is in use by a running castellan (stop `serve` first): {e}",
@@ -763,13 +764,15 @@ pub fn recover(config: &Config, clock: Clock) -> Result<Recovered, ShellError> {
     }
     let store = SledStore::open(&building)?;
     let mut report = Recovered::default();
-    for (_, file) in crate::backup::list(&config.backup_dir()) {
+    for (_, file) in crate::ops::backup::list(&config.backup_dir()) {
         let checked = std::fs::File::open(&file)
             .map_err(|e| e.to_string())
-            .and_then(|f| crate::backup::check(&mut std::io::BufReader::new(f)).map_err(|e| e.0));
+            .and_then(|f| {
+                crate::ops::backup::check(&mut std::io::BufReader::new(f)).map_err(|e| e.0)
+            });
         match checked {
             Ok(_) => {
-                crate::backup::restore_file(&store, &file, false)?;
+                crate::ops::backup::restore_file(&store, &file, false)?;
                 report.backup = Some(file);
                 break;
             }
@@ -795,7 +798,7 @@ pub fn recover(config: &Config, clock: Clock) -> Result<Recovered, ShellError> {
             });
         }
     }
-    let templates = crate::service::load_templates_lenient(&config.templates_dir)?;
+    let templates = crate::serve::service::load_templates_lenient(&config.templates_dir)?;
     let svc = Service {
         config: config.clone(),
         store,

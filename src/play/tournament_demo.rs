@@ -5,9 +5,9 @@
 //! next round, then the final; the standings are printed at the end.
 
 use crate::config::Config;
-use crate::demo::LocalJudge;
 use crate::error::ShellError;
-use crate::players::{order_mail, play_games, MailPlayers, PlayError, PLAYER_DOMAIN};
+use crate::play::demo::LocalJudge;
+use crate::play::players::{order_mail, play_games, MailPlayers, PlayError, PLAYER_DOMAIN};
 use castellan_judge::{CampaignRecord, Status, Store};
 use std::path::PathBuf;
 

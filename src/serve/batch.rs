@@ -3,9 +3,9 @@
 //! [`GROUP`], their replies written ahead (src/prestage.rs), the batch flushed once, and
 //! only then each message acknowledged.
 
-use super::{fault_point, Handled, Service};
+use super::service::{fault_point, Handled, Service};
 use crate::error::ShellError;
-use crate::optimistic::{Ahead, Key, Recording, Writes};
+use crate::serve::optimistic::{Ahead, Key, Recording, Writes};
 use castellan_judge::{Changes, Env, StoreError};
 use castellan_mail::{Maildir, Transport};
 use std::path::PathBuf;
@@ -83,8 +83,9 @@ pub const GROUP: usize = 16;
 struct Committing<'s> {
     /// The fsync of the batch's journal entries, on a thread of its own: joined before the
     /// batch's first commit.
-    journal:
-        Option<std::thread::ScopedJoinHandle<'s, (crate::recover::Unsynced, std::io::Result<()>)>>,
+    journal: Option<
+        std::thread::ScopedJoinHandle<'s, (crate::ops::recover::Unsynced, std::io::Result<()>)>,
+    >,
     /// Time in the group commits.
     spent: std::time::Duration,
     /// Time waiting for the journal's fsync.
@@ -97,7 +98,7 @@ struct Pending<'a> {
     /// Its replies encoded where it was judged ahead (None: the commit encodes them).
     encoded: Option<crate::store::EncodedReplies>,
     /// Its replies handed to the writers ahead (src/prestage.rs), in order.
-    tickets: Vec<crate::prestage::Ticket>,
+    tickets: Vec<crate::serve::prestage::Ticket>,
     seq: Option<u64>,
     path: &'a PathBuf,
 }
@@ -191,12 +192,14 @@ impl Service {
             let (seqs, unsynced) = self.journal.write_all(|first| {
                 (first..)
                     .zip(read.iter().zip(&envs))
-                    .map(|(seq, ((_, file, _), env))| crate::recover::Entry::Mail {
-                        seq,
-                        file: file.clone(),
-                        at: env.now,
-                        entropy: hex::encode(env.entropy),
-                    })
+                    .map(
+                        |(seq, ((_, file, _), env))| crate::ops::recover::Entry::Mail {
+                            seq,
+                            file: file.clone(),
+                            at: env.now,
+                            entropy: hex::encode(env.entropy),
+                        },
+                    )
                     .collect()
             })?;
             lap(&mut times.journal);
@@ -216,7 +219,7 @@ impl Service {
             lap(&mut times.writers);
             let outbox = (!ahead.is_empty()).then(|| self.config.outbox_path());
             if let Err(e) = self.flush_with(false, outbox.as_deref()) {
-                crate::prestage::discard(ahead);
+                crate::serve::prestage::discard(ahead);
                 return Err(e.into());
             }
             fault_point("after-commit");
@@ -227,7 +230,7 @@ impl Service {
             // look at the message, which is then a duplicate.
             let paths: Vec<&std::path::Path> = taken.iter().map(|p| p.as_path()).collect();
             if let Err(e) = inbox.acknowledge_all_unsynced(&paths) {
-                crate::prestage::discard(ahead);
+                crate::serve::prestage::discard(ahead);
                 return Err(ShellError::io(inbox.root(), e));
             }
             n += taken.len();
@@ -248,8 +251,8 @@ impl Service {
         &self,
         read: &'a [(&'a PathBuf, String, castellan_judge::Inbound)],
         envs: &[Env],
-        (seqs, unsynced): (Vec<Option<u64>>, Option<crate::recover::Unsynced>),
-        prestager: Option<&crate::prestage::Prestager>,
+        (seqs, unsynced): (Vec<Option<u64>>, Option<crate::ops::recover::Unsynced>),
+        prestager: Option<&crate::serve::prestage::Prestager>,
         held: &mut std::collections::HashSet<PathBuf>,
         taken: &mut Vec<&'a PathBuf>,
     ) -> Result<(std::time::Duration, std::time::Duration), ShellError> {
@@ -374,7 +377,7 @@ impl Service {
     fn commit_group<'a>(
         &self,
         group: &mut Vec<Pending<'a>>,
-        prestager: Option<&crate::prestage::Prestager>,
+        prestager: Option<&crate::serve::prestage::Prestager>,
         taken: &mut Vec<&'a PathBuf>,
         spent: &mut Committing<'_>,
     ) -> Result<(), StoreError> {
@@ -421,14 +424,16 @@ impl Service {
 
     /// Threads (one a core) to write a batch's replies ahead of its flush: for the file
     /// transport.
-    fn prestager(&self) -> Option<crate::prestage::Prestager> {
+    fn prestager(&self) -> Option<crate::serve::prestage::Prestager> {
         match self.transport() {
-            Transport::File { dir } => crate::prestage::Prestager::start(dir, self.judges),
+            Transport::File { dir } => crate::serve::prestage::Prestager::start(dir, self.judges),
             _ => None,
         }
     }
 
-    pub(super) fn prestaged_lock(&self) -> std::sync::MutexGuard<'_, crate::prestage::Prestaged> {
+    pub(super) fn prestaged_lock(
+        &self,
+    ) -> std::sync::MutexGuard<'_, crate::serve::prestage::Prestaged> {
         self.prestaged.lock().unwrap_or_else(|e| e.into_inner())
     }
 }

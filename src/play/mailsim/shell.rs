@@ -1,7 +1,7 @@
 //! The simulation's mail through the whole shell (issue 29: a slice of the seeds, for
 //! fidelity): a fresh data folder under the system's temporary folder (removed on drop)
 //! holding a real sled database with its journal, a real Maildir inbox and the file
-//! outbox, run by the [`Service`](crate::service::Service) that `serve` and `ingest` run.
+//! outbox, run by the [`Service`](crate::serve::service::Service) that `serve` and `ingest` run.
 //!
 //! * [`Post::deliver`] is what `castellan ingest` does with a mail an MTA pipes in: the
 //!   raw message into the Maildir (tmp/ → new/, synced), the Maildir processed (parse,
@@ -23,8 +23,8 @@
 
 use super::post::{Delivered, Post};
 use crate::config::Config;
-use crate::demo::LocalJudge;
-use crate::service::Entropy;
+use crate::play::demo::LocalJudge;
+use crate::serve::service::Entropy;
 use castellan_judge::{Env, Outbound, Store};
 use castellan_mail::Maildir;
 use std::collections::BTreeSet;

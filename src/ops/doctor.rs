@@ -186,7 +186,7 @@ fn config_values(c: &Config) -> Vec<Check> {
         ));
     }
     if let Some(listen) = &c.metrics.listen {
-        match crate::metrics::check_listen(listen) {
+        match crate::serve::metrics::check_listen(listen) {
             Ok(a) => out.push(ok(
                 "config",
                 format!("metrics on http://{a}/metrics when serve runs"),
@@ -357,7 +357,7 @@ fn database(c: &Config, out: &mut Vec<Check>) -> Option<usize> {
 /// `castellan compact` left beside it.
 fn disk_use(path: &Path, store: &SledStore, compact: &crate::config::CompactConfig) -> Vec<Check> {
     let mut out = Vec::new();
-    let on_disk = crate::compact::dir_size(path);
+    let on_disk = crate::ops::compact::dir_size(path);
     let mb = |b: u64| format!("{:.1} MB", b as f64 / 1e6);
     match store.live_bytes() {
         Ok(live) if compact.is_due(on_disk, live) => out.push(warn(
@@ -376,7 +376,7 @@ fn disk_use(path: &Path, store: &SledStore, compact: &crate::config::CompactConf
             "restore the newest backup into an empty folder: castellan --data-dir NEW backup --restore FILE",
         )),
     }
-    let left: Vec<String> = crate::compact::leftovers(path)
+    let left: Vec<String> = crate::ops::compact::leftovers(path)
         .iter()
         .map(|p| p.display().to_string())
         .collect();
@@ -642,7 +642,7 @@ fn templates(dir: &Path) -> Check {
                 .count()
         })
         .unwrap_or(0);
-    match crate::service::load_templates(dir) {
+    match crate::serve::service::load_templates(dir) {
         Ok(_) => ok(
             "templates",
             format!("{}: {n} template(s) parse", dir.display()),

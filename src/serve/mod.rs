@@ -1,0 +1,15 @@
+//! The judge at work: mail in, judged, committed, answered.
+//!
+//! * [`service`]: parse → judge → commit → acknowledge, for one mail or a batch.
+//! * `batch`: the inbox in batches, committed in groups; `outbox`: replies sent, with retries.
+//! * [`optimistic`]: a batch's mails judged side by side, committed in order.
+//! * [`prestage`]: a batch's replies rendered and written (hidden) while it is handled.
+//! * [`daemon`]: the tokio loop of `serve`; [`metrics`]: its optional Prometheus page.
+
+mod batch;
+pub mod daemon;
+pub mod metrics;
+pub mod optimistic;
+mod outbox;
+pub mod prestage;
+pub mod service;
