@@ -2,7 +2,8 @@
 
 use castellan::cli::{key_value, CampaignCommand, Cli, Command, GameCommand};
 use castellan::config::{Config, ConfigSource};
-use castellan::serve::service::{system_clock, Service};
+use castellan::serve::env::system_clock;
+use castellan::serve::service::Service;
 use castellan_judge::AdminCommand;
 use clap::Parser;
 use std::io::Read;
@@ -292,7 +293,7 @@ fn serve(config: Config, once: bool) -> Result<ExitCode, ShellError> {
     // An `ingest` (or a command) holding the database for a moment is waited for (by
     // `serve --once` for 30 s at most: a timer's job does not hang); another `serve` (its
     // marker is there) is not.
-    let patience = castellan::serve::daemon::patience(&config, std::time::Duration::from_secs(30));
+    let patience = castellan::store::patience(&config.data_dir, std::time::Duration::from_secs(30));
     let svc = if once {
         Service::open_waiting(config, system_clock(), patience)?
     } else {
@@ -434,7 +435,7 @@ fn ingest(config: Config, file: &str) -> Result<ExitCode, ShellError> {
     // Another `ingest` may hold the database for a moment: wait for it (it takes this
     // message too if it lists the inbox again first). A running `serve` holds it for
     // good and takes the message on its next pass.
-    let patience = castellan::serve::daemon::patience(&config, std::time::Duration::from_secs(10));
+    let patience = castellan::store::patience(&config.data_dir, std::time::Duration::from_secs(10));
     let svc = match Service::open_waiting(config, system_clock(), patience) {
         Ok(svc) => svc,
         Err(ShellError::Store(e)) if castellan::store::SledStore::is_busy_error(&e) => {
@@ -534,7 +535,7 @@ fn backup(
         println!("restored {} records from {}", done.records, path.display());
     } else {
         let path =
-            file.unwrap_or_else(|| castellan::ops::backup::path_at(&svc.config, (svc.clock)()));
+            file.unwrap_or_else(|| castellan::ops::rolling::path_at(&svc.config, (svc.clock)()));
         let mut progress = castellan::progress::Progress::new("backup", "records", None);
         let n = castellan::ops::backup::write_file(&svc.store, &path, Some(&mut progress))?;
         progress.finish();
@@ -591,7 +592,7 @@ fn write_export(
     })?;
     match file {
         Some(p) => {
-            castellan::ops::transfer::write_private(&p, (text + "\n").as_bytes())
+            castellan::store::write_private(&p, (text + "\n").as_bytes())
                 .map_err(|e| ShellError::io(&p, e))?;
             eprintln!(
                 "{what} written to {} (it holds {secret}: keep it private)",

@@ -387,7 +387,7 @@ fn a_crash_between_commit_and_acknowledgement_applies_the_mail_exactly_once() {
     {
         let svc = Service::open(
             castellan::config::Config::load(&cfg, true).unwrap(),
-            castellan::serve::service::system_clock(),
+            castellan::serve::env::system_clock(),
         )
         .unwrap();
         let mut bots = MailPlayers::new(&svc, "crash").unwrap();
@@ -416,7 +416,7 @@ fn a_crash_between_commit_and_acknowledgement_applies_the_mail_exactly_once() {
     let after_crash = {
         let svc = Service::open(
             castellan::config::Config::load(&cfg, true).unwrap(),
-            castellan::serve::service::system_clock(),
+            castellan::serve::env::system_clock(),
         )
         .unwrap();
         castellan::play::players::progress(&svc, "castle-1").unwrap()
@@ -442,7 +442,7 @@ fn a_crash_between_commit_and_acknowledgement_applies_the_mail_exactly_once() {
     );
     let svc = Service::open(
         castellan::config::Config::load(&cfg, true).unwrap(),
-        castellan::serve::service::system_clock(),
+        castellan::serve::env::system_clock(),
     )
     .unwrap();
     assert_eq!(

@@ -99,7 +99,7 @@ fn play_with_a_backup_midway(
             let now = (j.svc.clock)();
             castellan::ops::backup::write_file(
                 &j.svc.store,
-                &castellan::ops::backup::path_at(&j.svc.config, now),
+                &castellan::ops::rolling::path_at(&j.svc.config, now),
                 None,
             )
             .unwrap();
@@ -117,7 +117,7 @@ fn play_with_a_backup_midway(
     (config, now)
 }
 
-fn clock(now: &Arc<std::sync::atomic::AtomicI64>) -> castellan::serve::service::Clock {
+fn clock(now: &Arc<std::sync::atomic::AtomicI64>) -> castellan::serve::env::Clock {
     let now = now.clone();
     Arc::new(move || now.load(Ordering::SeqCst))
 }
@@ -198,7 +198,7 @@ fn maildir_cur(config: &Config) -> BTreeSet<String> {
 /// The Maildir mails the journal still names: its closed segments and its current file.
 fn journal_mails(config: &Config) -> BTreeSet<String> {
     let path = config.journal_path();
-    castellan::ops::recover::segments(&path)
+    castellan::store::journal::segments(&path)
         .into_iter()
         .map(|(_, p)| p)
         .chain(std::iter::once(path))
@@ -207,7 +207,7 @@ fn journal_mails(config: &Config) -> BTreeSet<String> {
                 .unwrap()
                 .lines()
                 .filter_map(|l| match serde_json::from_str(l).unwrap() {
-                    castellan::ops::recover::Entry::Mail { file, .. } => Some(file),
+                    castellan::store::journal::Entry::Mail { file, .. } => Some(file),
                     _ => None,
                 })
                 .collect::<Vec<_>>()
@@ -244,9 +244,9 @@ fn cut_journal_and_recover(dir: &Path, prune_handled: bool) -> (Config, BTreeSet
     let now = j.now.clone();
     drop(j);
     assert!(backups >= 4, "{backups} backups: the game was too short");
-    assert_eq!(castellan::ops::backup::list(&config.backup_dir()).len(), 2);
-    let held = castellan::ops::backup::oldest_kept_seq(&config).unwrap();
-    let segments = castellan::ops::recover::segments(&config.journal_path());
+    assert_eq!(castellan::ops::rolling::list(&config.backup_dir()).len(), 2);
+    let held = castellan::ops::rolling::oldest_kept_seq(&config).unwrap();
+    let segments = castellan::store::journal::segments(&config.journal_path());
     assert!(!segments.is_empty(), "the journal was cut");
     assert!(
         segments.len() < backups,
@@ -277,7 +277,7 @@ fn recover_rebuilds_a_garbage_database_from_the_journal_alone() {
     let tmp = tempfile::tempdir().unwrap();
     let (config, now) = play_with_a_backup_midway(tmp.path(), usize::MAX);
     let before = dump(&opened(&config.database_path()));
-    for (_, b) in castellan::ops::backup::list(&config.backup_dir()) {
+    for (_, b) in castellan::ops::rolling::list(&config.backup_dir()) {
         std::fs::remove_file(b).unwrap();
     }
     let db_file = config.database_path().join("db");

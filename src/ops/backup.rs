@@ -11,12 +11,11 @@
 //! A backup file is written as `NAME.partial`, fsynced, renamed, and its folder fsynced:
 //! a crash or a full disk leaves either the whole backup or none.
 
-use crate::config::Config;
 use crate::error::ShellError;
 use crate::store::SledStore;
 use castellan_judge::StoreError;
 use std::io::{BufRead, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub const FORMAT: &str = "castellan-backup/2";
 
@@ -85,8 +84,7 @@ pub fn write_file(
             std::fs::create_dir_all(dir).map_err(|e| ShellError::io(dir, e))?;
         }
         // The games' secrets are in it: 0600 whatever the umask (issue 34).
-        let file =
-            crate::ops::transfer::create_private(&tmp).map_err(|e| ShellError::io(&tmp, e))?;
+        let file = crate::store::create_private(&tmp).map_err(|e| ShellError::io(&tmp, e))?;
         let mut f = std::io::BufWriter::new(file);
         let n = match progress {
             Some(progress) => write_with(store, &mut f, &mut || progress.inc(1))?,
@@ -118,7 +116,7 @@ pub struct Checked {
     pub journal_seq: u64,
 }
 
-enum Line {
+pub(super) enum Line {
     Header {
         next_id: u64,
         journal_seq: u64,
@@ -133,7 +131,7 @@ enum Line {
     },
 }
 
-fn parse_line(text: &str, number: u64) -> Result<Line, StoreError> {
+pub(super) fn parse_line(text: &str, number: u64) -> Result<Line, StoreError> {
     let bad = |why: String| err(format!("line {number}: {why}"));
     let v: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
     if let Some(f) = v["format"].as_str() {
@@ -339,87 +337,11 @@ fn generated_id(tree: &str, key: &[u8]) -> Option<u64> {
     Some(u64::from_be_bytes(tail.try_into().ok()?))
 }
 
-/// The rolling backups in `dir`, `backup-<unix time>.jsonl`, newest first.
-pub fn list(dir: &Path) -> Vec<(i64, PathBuf)> {
-    let mut out = numbered_files(dir, "backup-", ".jsonl");
-    out.sort_by(|a, b| b.cmp(a));
-    out
-}
-
-/// The files of `dir` named `<prefix><number><suffix>`, with their number, in no order.
-pub(crate) fn numbered_files<N: std::str::FromStr>(
-    dir: &Path,
-    prefix: &str,
-    suffix: &str,
-) -> Vec<(N, PathBuf)> {
-    std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let n = name.strip_prefix(prefix)?.strip_suffix(suffix)?;
-            Some((n.parse().ok()?, e.path()))
-        })
-        .collect()
-}
-
-/// The journal entry the oldest of the rolling backups holds (from their header lines):
-/// `recover` may fall back to any of them, so the journal's entries up to it are the only
-/// ones none needs. `None` when there is no backup or a header cannot be read.
-pub fn oldest_kept_seq(config: &Config) -> Option<u64> {
-    let mut oldest: Option<u64> = None;
-    for (_, path) in list(&config.backup_dir()) {
-        let mut first = String::new();
-        let f = std::fs::File::open(&path).ok()?;
-        std::io::BufReader::new(f).read_line(&mut first).ok()?;
-        let Line::Header { journal_seq, .. } = parse_line(first.trim_end(), 1).ok()? else {
-            return None;
-        };
-        oldest = Some(oldest.map_or(journal_seq, |o| o.min(journal_seq)));
-    }
-    oldest
-}
-
-/// The name of a backup made at `now` in the backup folder.
-pub fn path_at(config: &Config, now: i64) -> PathBuf {
-    config.backup_dir().join(format!("backup-{now}.jsonl"))
-}
-
-/// Between two passes of `serve`: if the newest backup is `backup.every_hours` old or
-/// more, write a new one and keep only the newest `backup.keep`. Returns the new file.
-pub fn rolling(
-    store: &SledStore,
-    config: &Config,
-    now: i64,
-) -> Result<Option<PathBuf>, ShellError> {
-    let b = &config.backup;
-    if b.every_hours == 0 {
-        return Ok(None);
-    }
-    let dir = config.backup_dir();
-    std::fs::create_dir_all(&dir).map_err(|e| ShellError::io(&dir, e))?;
-    let existing = list(&dir);
-    if let Some((t, _)) = existing.first() {
-        if now - t < (b.every_hours as i64) * 3600 {
-            return Ok(None);
-        }
-    }
-    let path = path_at(config, now);
-    let n = write_file(store, &path, None)?;
-    tracing::info!(file = %path.display(), records = n, "rolling backup written");
-    for (_, old) in list(&dir).into_iter().skip(b.keep.max(1) as usize) {
-        match std::fs::remove_file(&old) {
-            Ok(()) => tracing::info!(file = %old.display(), "old backup removed"),
-            Err(e) => tracing::warn!(file = %old.display(), "cannot remove an old backup: {e}"),
-        }
-    }
-    Ok(Some(path))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Config;
+    use crate::ops::rolling::{list, rolling};
     use castellan_judge::{Changes, LogLine, Outbound, Store};
 
     fn changes(n: usize, tag: &str) -> Changes {

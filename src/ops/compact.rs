@@ -88,7 +88,7 @@ pub fn compact(config: &Config, now: i64) -> Result<Compacted, ShellError> {
     let [dump, fresh, aside] = beside(&db, now);
     // No store of this database opens until the new one is in place (an MTA's `ingest`
     // waits, its mail kept in the inbox).
-    let patience = crate::serve::daemon::patience(config, std::time::Duration::from_secs(30));
+    let patience = crate::store::patience(&config.data_dir, std::time::Duration::from_secs(30));
     let _lock = SledStore::lock_for_compaction_within(&db, patience)?;
     let _ = std::fs::remove_dir_all(&fresh);
     let bytes_before = dir_size(&db);

@@ -642,7 +642,7 @@ fn templates(dir: &Path) -> Check {
                 .count()
         })
         .unwrap_or(0);
-    match crate::serve::service::load_templates(dir) {
+    match crate::serve::templates::load_templates(dir) {
         Ok(_) => ok(
             "templates",
             format!("{}: {n} template(s) parse", dir.display()),

@@ -13,4 +13,5 @@ pub mod compact;
 pub mod doctor;
 pub mod recover;
 pub mod render;
+pub mod rolling;
 pub mod transfer;

@@ -20,29 +20,6 @@ pub struct ExportedGame {
 
 pub const FORMAT: &str = "castellan-game/1";
 
-/// A file created (or truncated) for writing, readable and writable by its owner only
-/// (0600, whatever the umask, and even if it was there with another mode): a backup's or
-/// an export's games' secrets are kept from other users (issue 34).
-pub fn create_private(path: &std::path::Path) -> std::io::Result<std::fs::File> {
-    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-    let f = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(path)?;
-    f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
-    Ok(f)
-}
-
-/// `bytes` written to `path` through [`create_private`].
-pub fn write_private(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut f = create_private(path)?;
-    f.write_all(bytes)?;
-    f.sync_all()
-}
-
 pub fn export(store: &SledStore, id: &str) -> Result<ExportedGame, ShellError> {
     let record = store
         .game_whole(id)?

@@ -4,7 +4,9 @@
 use crate::config::Config;
 use crate::error::ShellError;
 use crate::play::players::{load_session, play_games, MailPlayers, PlayError};
-use crate::serve::service::{Entropy, PassReport, Service};
+use crate::serve::env::Entropy;
+use crate::serve::pass::PassReport;
+use crate::serve::service::Service;
 use castellan_judge::{AdminCommand, Status, Store};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicI64, Ordering};

@@ -7,6 +7,7 @@
 //! decides its orders with the game's bot (`Session::bot_turn`). Used by `castellan demo`,
 //! `castellan bench` and the end-to-end tests.
 
+pub use crate::error::PlayError;
 use crate::error::ShellError;
 use crate::serve::service::Service;
 use castellan_judge::{AdminCommand, GameRecord, SeatRecord, Status, Store};
@@ -52,17 +53,6 @@ pub struct MailPlayers {
     sent: usize,
     created: usize,
     label: String,
-}
-
-/// Why the bots could not go on.
-#[derive(Debug, thiserror::Error)]
-pub enum PlayError {
-    #[error("{0}")]
-    Io(String),
-    #[error("game {game}: seat {seat} has no token (no welcome mail in the outbox)")]
-    NoToken { game: String, seat: usize },
-    #[error("game {game} does not move: the judge answered {reply}")]
-    Stalled { game: String, reply: String },
 }
 
 impl MailPlayers {

@@ -3,9 +3,10 @@
 //! [`GROUP`], their replies written ahead (src/prestage.rs), the batch flushed once, and
 //! only then each message acknowledged.
 
-use super::service::{fault_point, Handled, Service};
+use super::service::{Handled, Service};
 use crate::error::ShellError;
 use crate::serve::optimistic::{Ahead, Key, Recording, Writes};
+use crate::store::fault::fault_point;
 use castellan_judge::{Changes, Env, StoreError};
 use castellan_mail::{Maildir, Transport};
 use std::path::PathBuf;
@@ -84,7 +85,7 @@ struct Committing<'s> {
     /// The fsync of the batch's journal entries, on a thread of its own: joined before the
     /// batch's first commit.
     journal: Option<
-        std::thread::ScopedJoinHandle<'s, (crate::ops::recover::Unsynced, std::io::Result<()>)>,
+        std::thread::ScopedJoinHandle<'s, (crate::store::journal::Unsynced, std::io::Result<()>)>,
     >,
     /// Time in the group commits.
     spent: std::time::Duration,
@@ -193,7 +194,7 @@ impl Service {
                 (first..)
                     .zip(read.iter().zip(&envs))
                     .map(
-                        |(seq, ((_, file, _), env))| crate::ops::recover::Entry::Mail {
+                        |(seq, ((_, file, _), env))| crate::store::journal::Entry::Mail {
                             seq,
                             file: file.clone(),
                             at: env.now,
@@ -251,7 +252,7 @@ impl Service {
         &self,
         read: &'a [(&'a PathBuf, String, castellan_judge::Inbound)],
         envs: &[Env],
-        (seqs, unsynced): (Vec<Option<u64>>, Option<crate::ops::recover::Unsynced>),
+        (seqs, unsynced): (Vec<Option<u64>>, Option<crate::store::journal::Unsynced>),
         prestager: Option<&crate::serve::prestage::Prestager>,
         held: &mut std::collections::HashSet<PathBuf>,
         taken: &mut Vec<&'a PathBuf>,

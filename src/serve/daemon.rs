@@ -2,46 +2,10 @@
 
 use crate::error::ShellError;
 use crate::serve::metrics::Metrics;
-use crate::serve::service::{Handled, Service};
-use castellan_mail::{ImapInbox, ImapTls, Transport};
+use crate::serve::service::Service;
+use castellan_mail::Transport;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// Fetch unseen IMAP messages, handle each durably, and only then flag it \Seen.
-pub async fn poll_imap(svc: &Service) -> Result<usize, ShellError> {
-    let c = &svc.config.inbound.imap;
-    let tls = match c.tls {
-        true => ImapTls::Tls {
-            ca_file: c.ca_file.clone(),
-        },
-        false => ImapTls::None,
-    };
-    let imap = |e: castellan_mail::ImapError| ShellError::Imap {
-        server: format!("{}:{}", c.host, c.port),
-        why: e.to_string(),
-    };
-    let mut inbox = ImapInbox::connect_within(
-        std::time::Duration::from_secs(c.timeout_seconds.max(1)),
-        &c.host,
-        c.port,
-        &tls,
-        &c.user,
-        &c.password,
-        &c.mailbox,
-    )
-    .await
-    .map_err(imap)?;
-    let mut n = 0;
-    for (uid, raw) in inbox.fetch_unseen().await.map_err(imap)? {
-        if let Handled::Unreadable(why) = svc.handle_raw(&raw)? {
-            tracing::warn!("IMAP message UID {uid}: not a mail ({why}); flagged seen, set aside");
-        }
-        inbox.mark_seen(uid).await.map_err(imap)?;
-        n += 1;
-    }
-    let _ = inbox.logout().await;
-    Ok(n)
-}
 
 /// Ctrl-C (SIGINT) and SIGTERM, listened to for the whole run: a signal that comes while a
 /// pass is running is kept and ends the loop right after that pass. (A `ctrl_c()` future
@@ -88,29 +52,6 @@ impl Shutdown {
     }
 }
 
-/// The marker `serve` keeps in the data folder while it runs: `ingest` does not wait for
-/// the database then (the daemon holds it for good and takes the mail on its next pass).
-fn serving_marker(config: &crate::config::Config) -> std::path::PathBuf {
-    config.data_dir.join("serve.pid")
-}
-
-/// Whether a `serve` runs on this data folder (its marker is there; one left by a killed
-/// daemon only makes `ingest` leave the mail to the next pass).
-pub fn is_serving(config: &crate::config::Config) -> bool {
-    serving_marker(config).exists()
-}
-
-/// How long a process that needs the database waits for it: `wait` while what holds it
-/// is an `ingest` or a command (they hold it for a moment), nothing while a `serve` runs
-/// (it holds it for good; its own compaction does not wait for itself).
-pub fn patience(config: &crate::config::Config, wait: Duration) -> Duration {
-    if is_serving(config) {
-        Duration::ZERO
-    } else {
-        wait
-    }
-}
-
 /// Run until interrupted (Ctrl-C / SIGTERM): each loop takes the inbox, runs deadlines
 /// every `tick_seconds`, and drains the outbox. A stop signal ends the loop between two
 /// passes, with the database flushed.
@@ -150,7 +91,7 @@ pub async fn serve(svc: Service, transport: Transport) -> Result<(), ShellError>
         ));
     }
     tracing::info!("castellan serving; inbox {:?}", svc.config.inbound.kind);
-    let marker = serving_marker(&svc.config);
+    let marker = crate::store::serving_marker(&svc.config.data_dir);
     if let Err(e) = std::fs::write(&marker, format!("{}\n", std::process::id())) {
         tracing::warn!("cannot write {}: {e}", marker.display());
     }
@@ -311,7 +252,7 @@ async fn compact_if_due(svc: Service, store_tx: &StoreHandle) -> Result<Service,
         svc.judges,
     );
     let mut svc = svc;
-    let entropy = std::mem::replace(&mut svc.entropy, crate::serve::service::Entropy::Os);
+    let entropy = std::mem::replace(&mut svc.entropy, crate::serve::env::Entropy::Os);
     store_tx.send_replace(None);
     drop(svc);
     // A metrics request still holding the database lets go of it within moments.

@@ -177,7 +177,7 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     metrics: Arc<Metrics>,
     store: tokio::sync::watch::Receiver<Option<SledStore>>,
-    clock: crate::serve::service::Clock,
+    clock: crate::serve::env::Clock,
 ) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     loop {

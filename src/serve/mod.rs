@@ -4,12 +4,17 @@
 //! * `batch`: the inbox in batches, committed in groups; `outbox`: replies sent, with retries.
 //! * [`optimistic`]: a batch's mails judged side by side, committed in order.
 //! * [`prestage`]: a batch's replies rendered and written (hidden) while it is handled.
+//! * [`pass`]: one pass (every inbox, the deadlines, the outbox), with IMAP polling.
 //! * [`daemon`]: the tokio loop of `serve`; [`metrics`]: its optional Prometheus page.
+//! * [`env`]: the clock and the entropy; [`templates`]: the mail templates read at run time.
 
 mod batch;
 pub mod daemon;
+pub mod env;
 pub mod metrics;
 pub mod optimistic;
 mod outbox;
+pub mod pass;
 pub mod prestage;
 pub mod service;
+pub mod templates;

@@ -1,8 +1,9 @@
 //! The outbox drained: every due reply sent (or the one written ahead adopted), a
 //! transient failure retried with backoff, and the sent marks left for the next flush.
 
-use super::service::{fault_point, to_outgoing, Service};
+use super::service::{to_outgoing, Service};
 use crate::error::ShellError;
+use crate::store::fault::fault_point;
 use castellan_mail::Transport;
 
 impl Service {

@@ -21,55 +21,16 @@
 
 use crate::config::{Config, OutboundKind};
 use crate::error::ShellError;
+use crate::serve::env::{Clock, Entropy};
+use crate::serve::templates::load_templates_lenient;
+use crate::store::fault::fault_point;
 use crate::store::SledStore;
-use castellan_judge::{Changes, Env, Judge, Outbound, Store, StoreError, Templates};
-use castellan_mail::{Maildir, OutgoingMail, SmtpSecurity, Transport};
-use std::path::{Path, PathBuf};
+use castellan_judge::{Changes, Env, Judge, Outbound, Store, StoreError};
+use castellan_mail::{OutgoingMail, SmtpSecurity, Transport};
+use std::path::Path;
 
 pub use super::batch::{BatchTimes, BATCH, GROUP};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-
-/// The wall clock, injectable so tests and the benchmark can run on a fake one.
-pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
-
-pub fn system_clock() -> Clock {
-    Arc::new(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs() as i64)
-            .unwrap_or(0)
-    })
-}
-
-/// Where fresh randomness for game secrets, passwords and tokens comes from: the OS, or
-/// (demo, bench, tests) a seed, so a run can be repeated exactly, or (the simulation
-/// through the shell, src/mailsim/shell.rs) the bytes its caller hands the judge: set
-/// before each pass, so the shell draws what the pure judge is given.
-pub enum Entropy {
-    Os,
-    Seeded { seed: u64, drawn: AtomicU64 },
-    Fixed([u8; 32]),
-}
-
-impl Entropy {
-    pub fn seeded(seed: u64) -> Entropy {
-        Entropy::Seeded {
-            seed,
-            drawn: AtomicU64::new(0),
-        }
-    }
-    pub fn draw(&self) -> [u8; 32] {
-        match self {
-            Entropy::Os => rand::random(),
-            Entropy::Seeded { seed, drawn } => {
-                let n = drawn.fetch_add(1, Ordering::Relaxed);
-                castellan_engine::dice::sha256(format!("castellan-entropy/{seed}/{n}").as_bytes())
-            }
-            Entropy::Fixed(bytes) => *bytes,
-        }
-    }
-}
 
 pub struct Service {
     pub config: Config,
@@ -80,7 +41,7 @@ pub struct Service {
     /// Answers given since start, by `family/kind[/reason]` (the metrics' refusals).
     pub answers: Arc<std::sync::Mutex<std::collections::BTreeMap<String, u64>>>,
     /// Every change journaled outside sled, for `castellan recover` (src/recover.rs).
-    pub journal: crate::ops::recover::Journal,
+    pub journal: crate::store::journal::Journal,
     /// Replies marked sent (in sled and the journal) since the last flush: the next flush
     /// carries them ([`Service::drain_outbox_deferred`]).
     pub(crate) marks_waiting: std::sync::atomic::AtomicBool,
@@ -117,53 +78,6 @@ pub enum Handled {
     Unreadable(String),
 }
 
-/// Read templates/ at run time: every `*.txt` file overrides the built-in template of the
-/// same relative path (`report.txt` or `en/report.txt` English, `fr/report.txt` French,
-/// `fr/answers/join.txt`), so a game master can reword mails without recompiling.
-pub fn load_templates(dir: &Path) -> Result<Templates, ShellError> {
-    let mut files = Vec::new();
-    read_templates(dir, "", &mut files)?;
-    Templates::with_overrides(files).map_err(ShellError::Templates)
-}
-
-/// [`load_templates`] for the running service: a template that does not compile is left
-/// out (the built-in wording is used) and logged, so one bad edit never stops the judge.
-pub fn load_templates_lenient(dir: &Path) -> Result<Templates, ShellError> {
-    let mut files = Vec::new();
-    read_templates(dir, "", &mut files)?;
-    let (templates, problems) = Templates::with_overrides_lenient(files);
-    for p in problems {
-        tracing::warn!("templates in {}: {p}", dir.display());
-    }
-    Ok(templates)
-}
-
-fn read_templates(
-    dir: &Path,
-    prefix: &str,
-    files: &mut Vec<(String, String)>,
-) -> Result<(), ShellError> {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return Ok(());
-    };
-    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for p in entries {
-        let name = p
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default()
-            .to_string();
-        if p.is_dir() && prefix.matches('/').count() < 2 {
-            read_templates(&p, &format!("{prefix}{name}/"), files)?;
-        } else if p.is_file() && p.extension().and_then(|e| e.to_str()) == Some("txt") {
-            let text = std::fs::read_to_string(&p).map_err(|e| ShellError::io(&p, e))?;
-            files.push((format!("{prefix}{name}"), text));
-        }
-    }
-    Ok(())
-}
-
 pub fn to_outgoing(o: &Outbound, from: &str) -> OutgoingMail {
     OutgoingMail {
         headers: o.headers.clone(),
@@ -181,7 +95,7 @@ pub fn to_outgoing(o: &Outbound, from: &str) -> OutgoingMail {
 impl Service {
     pub fn open(config: Config, clock: Clock) -> Result<Service, ShellError> {
         let store = SledStore::open(&config.database_path())?;
-        let journal = crate::ops::recover::Journal::open(
+        let journal = crate::store::journal::Journal::open(
             &config.journal_path(),
             store.journal_seq()?,
             &config.database_path(),
@@ -268,43 +182,6 @@ impl Service {
         Ok(handled)
     }
 
-    /// Between two passes: a rolling backup when one is due ([`crate::ops::backup::rolling`]);
-    /// after one, the journal's segment is closed and the closed segments every kept
-    /// backup holds are removed (src/recover.rs `Journal::rotate`, `Journal::prune`), so
-    /// the journal on disk, and what `recover` reads, stay within the backups kept.
-    pub fn rolling_backup(&self) -> Result<Option<PathBuf>, ShellError> {
-        let made = crate::ops::backup::rolling(&self.store, &self.config, (self.clock)())?;
-        if made.is_some() {
-            self.flush()?;
-            if let Some(closed) = self.journal.rotate()? {
-                tracing::info!(segment = %closed.display(), "journal segment closed");
-            }
-            if let Some(held) = crate::ops::backup::oldest_kept_seq(&self.config) {
-                let pruned = self.journal.prune(held);
-                if pruned.segments > 0 {
-                    tracing::info!(
-                        segments = pruned.segments,
-                        "journal segments every kept backup holds removed"
-                    );
-                }
-                if self.config.inbound.prune_handled && !pruned.mails.is_empty() {
-                    let inbox = self.config.inbox_path();
-                    match Maildir::open(&inbox).and_then(|m| m.remove_handled(&pruned.mails)) {
-                        Ok(n) => tracing::info!(
-                            mails = n,
-                            "handled mail no kept backup needs removed from the Maildir's cur/"
-                        ),
-                        Err(e) => tracing::warn!(
-                            "cannot remove handled mail from {}: {e}",
-                            inbox.display()
-                        ),
-                    }
-                }
-            }
-        }
-        Ok(made)
-    }
-
     /// Flush the database to the device, then note it in the journal.
     pub fn flush(&self) -> Result<(), StoreError> {
         self.flush_with(true, None)
@@ -372,12 +249,14 @@ impl Service {
             Err(handled) => return Ok(handled),
         };
         let env = self.env();
-        let seq = self.journal.begin(|seq| crate::ops::recover::Entry::Raw {
-            seq,
-            raw: hex::encode(raw),
-            at: env.now,
-            entropy: hex::encode(env.entropy),
-        })?;
+        let seq = self
+            .journal
+            .begin(|seq| crate::store::journal::Entry::Raw {
+                seq,
+                raw: hex::encode(raw),
+                at: env.now,
+                entropy: hex::encode(env.entropy),
+            })?;
         fault_point("after-journal");
         self.apply_inbound(&inbound, env, seq, None)
             .inspect_err(|_| {
@@ -508,7 +387,7 @@ impl Service {
     /// `changes` written ahead in the journal (fsynced); the entry's number.
     fn journal_changes(&self, changes: &Changes) -> Result<Option<u64>, StoreError> {
         self.journal
-            .begin(|seq| crate::ops::recover::Entry::Changes {
+            .begin(|seq| crate::store::journal::Entry::Changes {
                 seq,
                 changes: Box::new(changes.clone()),
             })
@@ -521,11 +400,13 @@ impl Service {
         let changes = self.judge.tick(&self.store, &env)?;
         let n = changes.outbox.len();
         if !tick_is_empty(&changes) {
-            let seq = self.journal.begin(|seq| crate::ops::recover::Entry::Tick {
-                seq,
-                at: env.now,
-                entropy: hex::encode(env.entropy),
-            })?;
+            let seq = self
+                .journal
+                .begin(|seq| crate::store::journal::Entry::Tick {
+                    seq,
+                    at: env.now,
+                    entropy: hex::encode(env.entropy),
+                })?;
             self.store
                 .commit_unflushed_seq(&changes, seq)
                 .and_then(|_| self.flush())
@@ -582,41 +463,6 @@ impl Service {
             }
         }
     }
-
-    /// One full pass: inbox, deadlines, outbox (`serve --once`).
-    /// Every inbox this judge reads, each tried even if another failed: the Maildir always
-    /// (the inbox of the default set-up and the spool `castellan ingest` writes to when the
-    /// database is busy), and IMAP when configured. One result per inbox.
-    pub async fn take_inboxes(&self) -> Vec<Result<usize, ShellError>> {
-        let mut taken = vec![self.process_maildir()];
-        if self.config.inbound.kind == crate::config::InboundKind::Imap {
-            taken.push(crate::serve::daemon::poll_imap(self).await);
-        }
-        taken
-    }
-
-    /// One pass: the inboxes, deadlines, the outbox. The replies' sent marks are left for
-    /// the next flush ([`Service::drain_outbox_deferred`]; [`Service::flush_marks`]).
-    pub async fn run_once(&self, transport: &Transport) -> Result<PassReport, ShellError> {
-        let mut taken = 0;
-        let t0 = std::time::Instant::now();
-        for t in self.take_inboxes().await {
-            taken += t?;
-        }
-        let t1 = std::time::Instant::now();
-        let ticked = self.tick()?;
-        let t2 = std::time::Instant::now();
-        let (sent, failed) = self.drain_outbox_deferred(transport).await?;
-        Ok(PassReport {
-            taken,
-            ticked,
-            sent,
-            failed,
-            inbox_time: t1 - t0,
-            tick_time: t2 - t1,
-            outbox_time: t2.elapsed(),
-        })
-    }
 }
 
 impl Drop for Service {
@@ -631,45 +477,4 @@ impl Drop for Service {
 
 fn tick_is_empty(c: &Changes) -> bool {
     c.games.is_empty() && c.outbox.is_empty() && c.log.is_empty()
-}
-
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct PassReport {
-    pub taken: usize,
-    pub ticked: usize,
-    pub sent: usize,
-    pub failed: usize,
-    /// Time taking the inboxes: parse, judge, commit, the batch's flush, acknowledgement.
-    pub inbox_time: std::time::Duration,
-    /// Time in the deadline tick.
-    pub tick_time: std::time::Duration,
-    /// Time draining the outbox (the transport, and marking what went).
-    pub outbox_time: std::time::Duration,
-}
-
-/// Disk-full injection for the soak and fault tests: `CASTELLAN_FAULT=disk-full-journal`
-/// makes every journal entry fail with ENOSPC, `disk-full-flush` every database flush.
-pub fn injected_disk_full(name: &str) -> std::io::Result<()> {
-    if std::env::var("CASTELLAN_FAULT").ok().as_deref() == Some(name) {
-        return Err(std::io::Error::from_raw_os_error(28));
-    }
-    Ok(())
-}
-
-/// Delay injection for the ordering tests: `CASTELLAN_FAULT=slow-journal-sync` makes the
-/// journal's fsync of an inbox batch start 300 ms late, so that a commit that did not wait
-/// for it would show.
-pub fn fault_delay(name: &str) {
-    if std::env::var("CASTELLAN_FAULT").ok().as_deref() == Some(name) {
-        std::thread::sleep(std::time::Duration::from_millis(300));
-    }
-}
-
-/// Fault injection for the crash tests: `CASTELLAN_FAULT=after-commit` kills the process
-/// right after the commit, before the message is acknowledged (a real crash, not a mock).
-pub fn fault_point(name: &str) {
-    if std::env::var("CASTELLAN_FAULT").ok().as_deref() == Some(name) {
-        eprintln!("castellan: injected crash at {name}");
-        std::process::abort();
-    }
 }

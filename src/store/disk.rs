@@ -1,10 +1,13 @@
 //! What sled 0.34 leaves undone on disk: its flush only calls `sync_file_range`, so the
 //! log, new blob files and changed folders are synced here; a snapshot cut off by a crash
-//! is removed before opening.
+//! is removed before opening. Also: files only their owner reads (backups and exports
+//! hold the games' secrets), and the marker of a running `serve`, which holds the
+//! database for good.
 
 use super::err;
 use castellan_judge::StoreError;
 use std::path::Path;
+use std::time::Duration;
 
 /// Remove the files of a snapshot that was being written when the process died
 /// (`snap.<lsn>.generating`); a finished snapshot (`snap.<lsn>`) is kept.
@@ -116,4 +119,50 @@ pub(super) fn open_lock_file(db: &Path) -> Result<std::fs::File, StoreError> {
         .write(true)
         .open(&path)
         .map_err(|e| err(format!("{}: {e}", path.display())))
+}
+
+/// A file created (or truncated) for writing, readable and writable by its owner only
+/// (0600, whatever the umask, and even if it was there with another mode): a backup's or
+/// an export's games' secrets are kept from other users (issue 34).
+pub fn create_private(path: &std::path::Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)?;
+    f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    Ok(f)
+}
+
+/// `bytes` written to `path` through [`create_private`].
+pub fn write_private(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut f = create_private(path)?;
+    f.write_all(bytes)?;
+    f.sync_all()
+}
+
+/// The marker `serve` keeps in the data folder `data_dir` while it runs: `ingest` does not wait for
+/// the database then (the daemon holds it for good and takes the mail on its next pass).
+pub fn serving_marker(data_dir: &Path) -> std::path::PathBuf {
+    data_dir.join("serve.pid")
+}
+
+/// Whether a `serve` runs on this data folder (its marker is there; one left by a killed
+/// daemon only makes `ingest` leave the mail to the next pass).
+pub fn is_serving(data_dir: &Path) -> bool {
+    serving_marker(data_dir).exists()
+}
+
+/// How long a process that needs the database waits for it: `wait` while what holds it
+/// is an `ingest` or a command (they hold it for a moment), nothing while a `serve` runs
+/// (it holds it for good; its own compaction does not wait for itself).
+pub fn patience(data_dir: &Path, wait: Duration) -> Duration {
+    if is_serving(data_dir) {
+        Duration::ZERO
+    } else {
+        wait
+    }
 }

@@ -37,7 +37,9 @@ use std::path::Path;
 mod codec;
 mod commit;
 mod disk;
+pub mod fault;
 mod gauges;
+pub mod journal;
 mod retry;
 
 use codec::{decode_outbox, encode_outbox};
@@ -45,7 +47,9 @@ use codec::{decode_outbox, encode_outbox};
 use codec::{deflated, DEFLATED, FRAMED, LZ4, LZ4_FRAMED};
 use commit::GameWrite;
 pub use commit::{encode_replies, EncodedReplies};
-pub use disk::compaction_lock_path;
+pub use disk::{
+    compaction_lock_path, create_private, is_serving, patience, serving_marker, write_private,
+};
 use disk::{open_lock_file, remove_interrupted_snapshots, sync_files, Synced};
 pub use gauges::{status_label, GameGauges};
 pub use retry::OutboxCounts;
@@ -576,7 +580,7 @@ impl SledStore {
     /// that hold them are fsynced here.
     pub fn flush(&self) -> Result<(), StoreError> {
         self.db.flush().map_err(err)?;
-        crate::serve::service::injected_disk_full("disk-full-flush")
+        crate::store::fault::injected_disk_full("disk-full-flush")
             .and_then(|_| {
                 let mut synced = self.synced.lock().unwrap_or_else(|p| p.into_inner());
                 sync_files(&self.path, &self.log_file, &mut synced)
@@ -602,7 +606,7 @@ impl SledStore {
                 p.display()
             ))
         };
-        crate::serve::service::injected_disk_full("disk-full-flush")
+        crate::store::fault::injected_disk_full("disk-full-flush")
             .map_err(|e| cannot(&self.path, e))?;
         let mut done: Vec<u64> = Vec::new();
         for p in std::iter::once(self.path.as_path()).chain(also.iter().copied()) {

@@ -24,7 +24,7 @@
 use super::post::{Delivered, Post};
 use crate::config::Config;
 use crate::play::demo::LocalJudge;
-use crate::serve::service::Entropy;
+use crate::serve::env::Entropy;
 use castellan_judge::{Env, Outbound, Store};
 use castellan_mail::Maildir;
 use std::collections::BTreeSet;
