@@ -2,6 +2,7 @@
 //! that need no mail server (Maildir in, files out, sled on disk, all under `data_dir`).
 //! docs/config.md documents every key; keep the two in step.
 
+use crate::error::ShellError;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -323,6 +324,36 @@ impl ConfigSource {
         } else {
             format!("configuration: {} ({})", self.path.display(), self.from)
         }
+    }
+}
+
+impl Config {
+    /// The configuration `source` names, with `--data-dir` (when given) over its data folder.
+    pub fn load_for(source: &ConfigSource, data_dir: Option<&Path>) -> Result<Config, ShellError> {
+        let mut c = Config::load(&source.path, source.must_exist)?;
+        if let Some(d) = data_dir {
+            c.data_dir = d.to_path_buf();
+        }
+        Ok(c)
+    }
+
+    /// `castellan config [--show-secrets]`: the configuration in use, as YAML, after a
+    /// comment naming where it came from (the output stays a configuration file).
+    pub fn show(self, source: &ConfigSource, show_secrets: bool) -> Result<(), ShellError> {
+        println!("# {}", source.describe());
+        let config = if show_secrets {
+            self
+        } else {
+            self.with_secrets_hidden()
+        };
+        print!(
+            "{}",
+            serde_yaml::to_string(&config).map_err(|e| ShellError::Config {
+                path: source.path.clone(),
+                why: e.to_string(),
+            })?
+        );
+        Ok(())
     }
 }
 

@@ -20,3 +20,14 @@ pub fn find(name: &str) -> Option<GameInfo> {
         .into_iter()
         .find(|g| castellan_engine::names::normalize(g.name) == want)
 }
+
+/// The game called `name`, or the usage error that lists the games.
+pub fn named(name: &str) -> Result<GameInfo, crate::error::ShellError> {
+    find(name).ok_or_else(|| {
+        let names: Vec<&str> = all().iter().map(|g| g.name).collect();
+        crate::error::ShellError::Usage(format!(
+            "unknown game \"{name}\"; the games are: {}",
+            names.join(", ")
+        ))
+    })
+}

@@ -11,11 +11,15 @@
 //! A backup file is written as `NAME.partial`, fsynced, renamed, and its folder fsynced:
 //! a crash or a full disk leaves either the whole backup or none.
 
+use crate::config::Config;
 use crate::error::ShellError;
+use crate::serve::env::system_clock;
+use crate::serve::service::Service;
 use crate::store::SledStore;
 use castellan_judge::StoreError;
 use std::io::{BufRead, Write};
 use std::path::Path;
+use std::process::ExitCode;
 
 pub const FORMAT: &str = "castellan-backup/2";
 
@@ -337,10 +341,29 @@ fn generated_id(tree: &str, key: &[u8]) -> Option<u64> {
     Some(u64::from_be_bytes(tail.try_into().ok()?))
 }
 
+/// `backup [FILE]` and `backup --restore FILE`.
+pub fn main(
+    config: Config,
+    file: Option<std::path::PathBuf>,
+    restore: Option<std::path::PathBuf>,
+) -> Result<ExitCode, ShellError> {
+    let svc = Service::open(config, system_clock())?;
+    if let Some(path) = restore {
+        let done = restore_file(&svc.store, &path, true)?;
+        println!("restored {} records from {}", done.records, path.display());
+    } else {
+        let path = file.unwrap_or_else(|| crate::ops::rolling::path_at(&svc.config, (svc.clock)()));
+        let mut progress = crate::progress::Progress::new("backup", "records", None);
+        let n = write_file(&svc.store, &path, Some(&mut progress))?;
+        progress.finish();
+        println!("{n} records written to {}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Config;
     use crate::ops::rolling::{list, rolling};
     use castellan_judge::{Changes, LogLine, Outbound, Store};
 

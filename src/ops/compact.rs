@@ -138,3 +138,16 @@ pub fn compact(config: &Config, now: i64) -> Result<Compacted, ShellError> {
         bytes_after: dir_size(&db),
     })
 }
+
+/// `castellan compact`, reported.
+pub fn main(config: &Config) -> Result<std::process::ExitCode, ShellError> {
+    let c = compact(config, crate::serve::env::system_clock()())?;
+    println!(
+        "compacted {}: {} records, {} bytes -> {} bytes",
+        config.database_path().display(),
+        c.records,
+        c.bytes_before,
+        c.bytes_after
+    );
+    Ok(std::process::ExitCode::SUCCESS)
+}

@@ -693,3 +693,20 @@ fn backups(dir: &Path, games: Option<usize>) -> Check {
         }
     }
 }
+
+/// `castellan doctor`: the checks of the configuration `source` (loaded here: one that
+/// does not load is a finding) and of its data folder, printed; a failure if any failed.
+pub fn main(
+    source: &crate::config::ConfigSource,
+    data_dir: Option<&Path>,
+) -> std::process::ExitCode {
+    let checks = run(&source.path, source.must_exist, data_dir);
+    let (text, healthy) = render(&checks);
+    println!("{}", source.describe());
+    print!("{text}");
+    if healthy {
+        std::process::ExitCode::SUCCESS
+    } else {
+        std::process::ExitCode::FAILURE
+    }
+}

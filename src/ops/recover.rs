@@ -279,3 +279,10 @@ fn replay_mail(svc: &Service, raw: &[u8], env: Env, seq: u64) -> Result<(), Stor
         ))),
     }
 }
+
+/// `castellan recover`, reported.
+pub fn main(config: &Config) -> Result<std::process::ExitCode, ShellError> {
+    let r = recover(config, crate::serve::env::system_clock())?;
+    print!("{}", r.text());
+    Ok(std::process::ExitCode::SUCCESS)
+}

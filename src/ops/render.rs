@@ -103,3 +103,22 @@ pub fn render(svc: &Service, a: &RenderArgs) -> Result<String, ShellError> {
         session.turn()
     ))
 }
+
+/// `castellan render GAME [--turn N] [--seat S] --out FILE`: the file written, named.
+pub fn main(
+    config: crate::config::Config,
+    game: &str,
+    turn: Option<u32>,
+    seat: Option<&str>,
+    out: &Path,
+) -> Result<std::process::ExitCode, ShellError> {
+    let svc = Service::open(config, crate::serve::env::system_clock())?;
+    let args = RenderArgs {
+        game,
+        turn,
+        seat,
+        out,
+    };
+    println!("{}", render(&svc, &args)?);
+    Ok(std::process::ExitCode::SUCCESS)
+}

@@ -830,3 +830,28 @@ impl BenchReport {
         out
     }
 }
+
+/// `castellan bench`, reported as text or JSON.
+pub fn main(
+    config: Config,
+    a: crate::cli::BenchArgs,
+) -> Result<std::process::ExitCode, ShellError> {
+    crate::games::named(&a.game)?;
+    let r = run(
+        &BenchSettings {
+            game: a.game.clone(),
+            players: a.players,
+            mails: a.mails,
+            tables: a.tables.clone(),
+            engine_games: a.games,
+            seed: a.seed,
+            late_turn: a.late_turn,
+            stored_games: a.stored_games,
+            judges: a.judges,
+            text_mails: a.mail_format == crate::cli::BenchMailFormat::Text,
+        },
+        &config,
+    )?;
+    crate::play::print_report(a.json, &r, &r.text())?;
+    Ok(std::process::ExitCode::SUCCESS)
+}

@@ -218,3 +218,32 @@ impl DemoReport {
         )
     }
 }
+
+/// `castellan demo`: one whole game by mail, or with `--campaign` a whole campaign
+/// ([`crate::play::tournament_demo::main`]); a failure if the audit failed.
+pub fn main(config: Config, a: crate::cli::DemoArgs) -> Result<std::process::ExitCode, ShellError> {
+    if a.campaign {
+        return crate::play::tournament_demo::main(config, a);
+    }
+    crate::games::named(&a.game)?;
+    let dir = a
+        .dir
+        .clone()
+        .unwrap_or_else(|| config.data_dir.join("demo"));
+    let settings = DemoSettings {
+        game: a.game.clone(),
+        players: a.players,
+        seed: a.seed,
+        options: crate::cli::pairs(&a.options, "--option")?,
+        dir,
+        max_mails: a.max_mails,
+        minutes_per_pass: 10,
+    };
+    let r = run(&settings, &config)?;
+    print!("{}", r.text());
+    Ok(if r.audit.starts_with("AUDIT FAILED") {
+        std::process::ExitCode::FAILURE
+    } else {
+        std::process::ExitCode::SUCCESS
+    })
+}

@@ -14,3 +14,23 @@ pub mod mailsim;
 pub mod players;
 pub mod simulate;
 pub mod tournament_demo;
+
+/// A report as JSON (`--json`, for scripts) or as text.
+pub fn print_report<R: serde::Serialize>(
+    json: bool,
+    report: &R,
+    text: &str,
+) -> Result<(), crate::error::ShellError> {
+    if json {
+        let j = serde_json::to_string_pretty(report).map_err(|e| {
+            crate::error::ShellError::BadInput {
+                what: "report".into(),
+                why: e.to_string(),
+            }
+        })?;
+        println!("{j}");
+    } else {
+        print!("{text}");
+    }
+    Ok(())
+}

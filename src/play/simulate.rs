@@ -157,3 +157,48 @@ impl SimulateReport {
         out
     }
 }
+
+/// `castellan simulate`: engine-only games, or with `--by-mail` a population playing by
+/// mail ([`crate::play::mailsim`]); a failure if any game broke.
+pub fn main(
+    a: crate::cli::SimulateArgs,
+) -> Result<std::process::ExitCode, crate::error::ShellError> {
+    use crate::play::print_report;
+    use std::process::ExitCode;
+    if a.by_mail {
+        let settings = crate::play::mailsim::Settings {
+            seed: a.seed,
+            games: a.games,
+            max_events: a.max_events,
+            only: a.only,
+            shell_every: a.shell_every,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        let r = crate::play::mailsim::run(&settings);
+        print_report(a.json, &r, &r.text())?;
+        return Ok(if r.broken.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        });
+    }
+    let game = crate::games::named(&a.game)?;
+    let settings = SimulateSettings {
+        game,
+        players: a.players,
+        games: a.games,
+        seed: a.seed,
+        options: crate::cli::pairs(&a.options, "--option")?,
+        order_cap: a.max_orders,
+        replay: !a.no_replay,
+    };
+    let mut progress = crate::progress::Progress::new("simulate", "games", Some(a.games as u64));
+    let r = run_with(&settings, &mut |_| progress.inc(1));
+    progress.finish();
+    print_report(a.json, &r, &r.text())?;
+    Ok(if r.errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

@@ -200,3 +200,41 @@ impl TournamentReport {
         s
     }
 }
+
+/// `castellan demo --campaign`: a whole campaign by mail (Risk for `castle-risk`, with
+/// random claims and blind placement unless options are given); a failure if nobody won.
+pub fn main(config: Config, a: crate::cli::DemoArgs) -> Result<std::process::ExitCode, ShellError> {
+    let game = if a.game == "castle-risk" {
+        "risk".to_string()
+    } else {
+        a.game.clone()
+    };
+    crate::games::named(&game)?;
+    let mut options = crate::cli::pairs(&a.options, "--option")?;
+    if options.is_empty() && game == "risk" {
+        options = vec![
+            ("claim".into(), "random".into()),
+            ("placement".into(), "blind".into()),
+        ];
+    }
+    let settings = TournamentSettings {
+        game,
+        players: a.entrants,
+        seed: a.seed,
+        turn_limit: a.turn_limit,
+        final_turn_limit: a.final_turn_limit,
+        options,
+        dir: a
+            .dir
+            .clone()
+            .unwrap_or_else(|| config.data_dir.join("demo-campaign")),
+        max_mails: a.max_mails,
+    };
+    let r = run(&settings, &config)?;
+    print!("{}", r.text());
+    Ok(if r.winner().is_some() {
+        std::process::ExitCode::SUCCESS
+    } else {
+        std::process::ExitCode::FAILURE
+    })
+}

@@ -1,9 +1,12 @@
 //! tokio wiring only: poll the inbox, tick the deadline clock, drain the outbox.
 
+use crate::config::Config;
 use crate::error::ShellError;
+use crate::serve::env::system_clock;
 use crate::serve::metrics::Metrics;
 use crate::serve::service::Service;
 use castellan_mail::Transport;
+use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -282,4 +285,65 @@ async fn compact_if_due(svc: Service, store_tx: &StoreHandle) -> Result<Service,
     svc.judges = judges;
     store_tx.send_replace(Some(svc.store.clone()));
     Ok(svc)
+}
+
+/// `serve` and `serve --once`.
+pub fn main(config: Config, once: bool) -> Result<ExitCode, ShellError> {
+    check_ca_files(&config)?;
+    // An `ingest` (or a command) holding the database for a moment is waited for (by
+    // `serve --once` for 30 s at most: a timer's job does not hang); another `serve` (its
+    // marker is there) is not.
+    let patience = crate::store::patience(&config.data_dir, std::time::Duration::from_secs(30));
+    let svc = if once {
+        Service::open_waiting(config, system_clock(), patience)?
+    } else {
+        Service::open_when_free(config, system_clock(), !patience.is_zero())?
+    };
+    let transport = svc.transport();
+    // What a batch killed in the middle left in the file outbox (never a mail).
+    match transport.sweep_stale(std::time::Duration::from_secs(3600)) {
+        Ok(0) => {}
+        Ok(n) => tracing::info!("removed {n} stale temporary file(s) from the outbox folder"),
+        Err(e) => tracing::warn!("the outbox folder: {e}"),
+    }
+    let rt = runtime()?;
+    if once {
+        let r = rt.block_on(svc.run_once(&transport))?;
+        println!(
+            "took {} message(s), {} deadline mail(s), sent {}, {} kept for retry",
+            r.taken, r.ticked, r.sent, r.failed
+        );
+        svc.flush()?;
+        // A timer running `serve --once` gets the daemon's rolling backups too.
+        if let Err(e) = svc.rolling_backup() {
+            tracing::error!("rolling backup: {e}");
+        }
+        Ok(ExitCode::SUCCESS)
+    } else {
+        rt.block_on(serve(svc, transport))?;
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// A configured CA file that cannot be used stops `serve` at once, naming the key, rather
+/// than failing every poll and parking every reply.
+fn check_ca_files(c: &Config) -> Result<(), ShellError> {
+    for (key, f) in c.ca_files_in_use() {
+        castellan_mail::check_ca_file(f).map_err(|e| ShellError::Config {
+            path: key.into(),
+            why: e.to_string(),
+        })?;
+    }
+    Ok(())
+}
+
+/// The async runtime of `serve` and of the commands that send mail.
+pub fn runtime() -> Result<tokio::runtime::Runtime, ShellError> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|source| ShellError::Setup {
+            what: "cannot start the async runtime",
+            source,
+        })
 }

@@ -5,12 +5,14 @@
 //! * [`optimistic`]: a batch's mails judged side by side, committed in order.
 //! * [`prestage`]: a batch's replies rendered and written (hidden) while it is handled.
 //! * [`pass`]: one pass (every inbox, the deadlines, the outbox), with IMAP polling.
-//! * [`daemon`]: the tokio loop of `serve`; [`metrics`]: its optional Prometheus page.
+//! * [`ingest`]: `castellan ingest`, one mail from an MTA's pipe.
+//! * [`daemon`]: `serve`, its tokio loop; [`metrics`]: its optional Prometheus page.
 //! * [`env`]: the clock and the entropy; [`templates`]: the mail templates read at run time.
 
 mod batch;
 pub mod daemon;
 pub mod env;
+pub mod ingest;
 pub mod metrics;
 pub mod optimistic;
 mod outbox;
