@@ -61,6 +61,7 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
         Command::Recover => ops::recover::main(&config),
         Command::Compact => ops::compact::main(&config),
         Command::Simulate(a) => play::simulate::main(a),
+        Command::Demo(a) if a.campaign => play::tournament_demo::main(config, a),
         Command::Demo(a) => play::demo::main(config, a),
         Command::Bench(a) => play::bench::main(config, a),
     }

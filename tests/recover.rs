@@ -99,7 +99,7 @@ fn play_with_a_backup_midway(
             let now = (j.svc.clock)();
             castellan::ops::backup::write_file(
                 &j.svc.store,
-                &castellan::ops::rolling::path_at(&j.svc.config, now),
+                &castellan::ops::backup::path_at(&j.svc.config, now),
                 None,
             )
             .unwrap();

@@ -341,6 +341,11 @@ fn generated_id(tree: &str, key: &[u8]) -> Option<u64> {
     Some(u64::from_be_bytes(tail.try_into().ok()?))
 }
 
+/// The name of a backup made at `now` in the backup folder.
+pub fn path_at(config: &Config, now: i64) -> std::path::PathBuf {
+    config.backup_dir().join(format!("backup-{now}.jsonl"))
+}
+
 /// `backup [FILE]` and `backup --restore FILE`.
 pub fn main(
     config: Config,
@@ -352,7 +357,7 @@ pub fn main(
         let done = restore_file(&svc.store, &path, true)?;
         println!("restored {} records from {}", done.records, path.display());
     } else {
-        let path = file.unwrap_or_else(|| crate::ops::rolling::path_at(&svc.config, (svc.clock)()));
+        let path = file.unwrap_or_else(|| path_at(&svc.config, (svc.clock)()));
         let mut progress = crate::progress::Progress::new("backup", "records", None);
         let n = write_file(&svc.store, &path, Some(&mut progress))?;
         progress.finish();

@@ -1,7 +1,7 @@
 //! The rolling backups of `serve`: one every `backup.every_hours`, the newest
 //! `backup.keep` kept, and the journal's segments they all hold removed.
 
-use super::backup::{parse_line, write_file, Line};
+use super::backup::{parse_line, path_at, write_file, Line};
 use crate::config::Config;
 use crate::error::ShellError;
 use crate::serve::service::Service;
@@ -33,11 +33,6 @@ pub fn oldest_kept_seq(config: &Config) -> Option<u64> {
         oldest = Some(oldest.map_or(journal_seq, |o| o.min(journal_seq)));
     }
     oldest
-}
-
-/// The name of a backup made at `now` in the backup folder.
-pub fn path_at(config: &Config, now: i64) -> PathBuf {
-    config.backup_dir().join(format!("backup-{now}.jsonl"))
 }
 
 /// Between two passes of `serve`: if the newest backup is `backup.every_hours` old or

@@ -219,12 +219,9 @@ impl DemoReport {
     }
 }
 
-/// `castellan demo`: one whole game by mail, or with `--campaign` a whole campaign
-/// ([`crate::play::tournament_demo::main`]); a failure if the audit failed.
+/// `castellan demo`: one whole game by mail (`--campaign`:
+/// [`crate::play::tournament_demo::main`]); a failure if the audit failed.
 pub fn main(config: Config, a: crate::cli::DemoArgs) -> Result<std::process::ExitCode, ShellError> {
-    if a.campaign {
-        return crate::play::tournament_demo::main(config, a);
-    }
     crate::games::named(&a.game)?;
     let dir = a
         .dir
