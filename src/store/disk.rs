@@ -121,6 +121,53 @@ pub(super) fn open_lock_file(db: &Path) -> Result<std::fs::File, StoreError> {
         .map_err(|e| err(format!("{}: {e}", path.display())))
 }
 
+impl super::SledStore {
+    /// Make everything written so far durable on the device. sled 0.34's flush ends in
+    /// `sync_file_range`, which does not flush the device's cache, and writes blob files
+    /// without syncing them: so after it, the log file, every blob file and the folders
+    /// that hold them are fsynced here.
+    pub fn flush(&self) -> Result<(), StoreError> {
+        self.db.flush().map_err(err)?;
+        crate::store::fault::injected_disk_full("disk-full-flush")
+            .and_then(|_| {
+                let mut synced = self.synced.lock().unwrap_or_else(|p| p.into_inner());
+                sync_files(&self.path, &self.log_file, &mut synced)
+            })
+            .map_err(|e| {
+                err(format!(
+                    "cannot sync the database at {}: {e}",
+                    self.path.display()
+                ))
+            })
+    }
+
+    /// [`SledStore::flush`] with one `syncfs` of each filesystem holding the database or a
+    /// folder of `also` in place of the fsyncs of sled's files and folders: a batch whose
+    /// replies were written ahead (hidden, src/prestage.rs) makes them durable in the same
+    /// call. Everything else on those filesystems is synced too.
+    pub fn flush_filesystems(&self, also: &[&Path]) -> Result<(), StoreError> {
+        use std::os::unix::fs::MetadataExt;
+        self.db.flush().map_err(err)?;
+        let cannot = |p: &Path, e: std::io::Error| {
+            err(format!(
+                "cannot sync the filesystem of {}: {e}",
+                p.display()
+            ))
+        };
+        crate::store::fault::injected_disk_full("disk-full-flush")
+            .map_err(|e| cannot(&self.path, e))?;
+        let mut done: Vec<u64> = Vec::new();
+        for p in std::iter::once(self.path.as_path()).chain(also.iter().copied()) {
+            let dev = std::fs::metadata(p).map_err(|e| cannot(p, e))?.dev();
+            if !done.contains(&dev) {
+                castellan_mail::sync_filesystem(p).map_err(|e| cannot(p, e))?;
+                done.push(dev);
+            }
+        }
+        Ok(())
+    }
+}
+
 /// A file created (or truncated) for writing, readable and writable by its owner only
 /// (0600, whatever the umask, and even if it was there with another mode): a backup's or
 /// an export's games' secrets are kept from other users (issue 34).
