@@ -14,7 +14,10 @@ use serde::Serialize;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+mod long_game;
+mod report;
 mod stored_games;
+use long_game::run_long_game;
 use stored_games::run_stored_games;
 
 pub struct BenchSettings {
@@ -362,11 +365,10 @@ fn run_tables(
     let mut progress = crate::progress::Progress::new("bench", "order mails", Some(s.mails as u64));
     let start = Instant::now();
     while mails < s.mails {
-        let mut ids = Vec::new();
-        for _ in 0..tables {
-            ids.push(bots.create_game(svc, &s.game, s.players, &[])?);
-            created += 1;
-        }
+        let ids = (0..tables)
+            .map(|_| bots.create_game(svc, &s.game, s.players, &[]))
+            .collect::<Result<Vec<_>, _>>()?;
+        created += ids.len();
         local.pass_after(0)?;
         if s.text_mails {
             ask_for_text(svc, &mut bots, &ids)?;
@@ -401,29 +403,9 @@ fn run_tables(
     progress.finish();
     latencies.sort();
     passes.sort();
-    bots.read_outbox()?;
-    let mails_out = std::fs::read_dir(svc.config.outbox_path())
-        .map(|rd| rd.count())
-        .unwrap_or(0);
+    let (mails_out, mail) = mail_out(svc, &mut bots, s, &all_ids)?;
     svc.store.flush()?;
     let (largest_value_bytes, largest_value_tree) = svc.store.largest_value()?;
-    // The mail budget over every game: their players, their dice turns, their setups.
-    let (mut turns, mut setup) = (0, 0);
-    for id in &all_ids {
-        if let Some(rec) = svc.store.game_whole(id)? {
-            if let Some(session) = crate::play::players::load_session(&rec)? {
-                turns += session.turn();
-                setup += crate::play::budget::setup_turns(session.as_ref());
-            }
-        }
-    }
-    let mail = crate::play::budget::measure(
-        &svc.config.outbox_path(),
-        &format!("gm@{}", crate::play::players::PLAYER_DOMAIN),
-        s.players * all_ids.len().max(1),
-        turns,
-        setup,
-    );
     let service = service_time.as_secs_f64();
     Ok(TablesRun {
         tables,
@@ -446,16 +428,44 @@ fn run_tables(
         pass_ms_p99: percentile(&passes, 0.99),
         latency_ms_p50: percentile(&latencies, 0.50),
         latency_ms_p99: percentile(&latencies, 0.99),
-        latency_ms_max: latencies
-            .last()
-            .map(|d| d.as_secs_f64() * 1000.0)
-            .unwrap_or(0.0),
+        latency_ms_max: percentile(&latencies, 1.0),
         database_bytes: crate::ops::compact::dir_size(&svc.config.database_path()),
         live_bytes: svc.store.live_bytes()?,
         largest_value_bytes,
         largest_value_tree,
         mail,
     })
+}
+
+/// What the games `all_ids` sent: how many mails were written, and the mail budget over
+/// every game (their players, their dice turns, their setups).
+fn mail_out(
+    svc: &crate::serve::service::Service,
+    bots: &mut MailPlayers,
+    s: &BenchSettings,
+    all_ids: &[String],
+) -> Result<(usize, crate::play::budget::MailBudget), ShellError> {
+    bots.read_outbox()?;
+    let mails_out = std::fs::read_dir(svc.config.outbox_path())
+        .map(|rd| rd.count())
+        .unwrap_or(0);
+    let (mut turns, mut setup) = (0, 0);
+    for id in all_ids {
+        if let Some(rec) = svc.store.game_whole(id)? {
+            if let Some(session) = crate::play::players::load_session(&rec)? {
+                turns += session.turn();
+                setup += crate::play::budget::setup_turns(session.as_ref());
+            }
+        }
+    }
+    let mail = crate::play::budget::measure(
+        &svc.config.outbox_path(),
+        &format!("gm@{}", crate::play::players::PLAYER_DOMAIN),
+        s.players * all_ids.len().max(1),
+        turns,
+        setup,
+    );
+    Ok((mails_out, mail))
 }
 
 /// Each person's seat of the games `ids` asks by mail for text mails (`SET FORMAT TEXT`),
@@ -477,145 +487,6 @@ fn ask_for_text(
         }
     }
     Ok(())
-}
-
-/// The long game: bots end most games before turn 300. `castellan simulate --games 20
-/// --json` (seed 1) gave Castle Risk with 2 to 6 players a longest game of 30 to 207 dice
-/// turns, and Risk with 2 to 6 players 102 to 261. Risk's optional limit of armies on a
-/// territory makes the bots' games last: at 5 armies with 3 players, 20 games out of 20
-/// (seeds 1 to 20, one game each) lasted 421 to 599 turns; so that is the game played.
-const LONG_GAME: &str = "risk";
-const LONG_PLAYERS: usize = 3;
-const LONG_OPTIONS: &[(&str, &str)] = &[("max_armies_per_territory", "5")];
-/// The "early" window of dice turns, both ends included.
-const EARLY_TURNS: [u32; 2] = [5, 15];
-/// Dice turns measured from `late_turn` on (or the last ones, if the game ends sooner).
-const LATE_WINDOW: u32 = 20;
-/// A bound on the long game's mails, whatever happens.
-const LONG_MAX_MAILS: usize = 50_000;
-
-/// A window of the long game: its mean service time per mail, its first and last turns.
-#[derive(Clone, Copy)]
-struct Window {
-    ms_per_mail: f64,
-    turns: [u32; 2],
-    mails: usize,
-}
-
-struct LongRun {
-    game: LongGame,
-    early: Option<Window>,
-    late: Option<Window>,
-}
-
-/// The samples (dice turn, ms per mail) whose turn is in `lo..=hi`.
-fn window(samples: &[(u32, f64)], lo: u32, hi: u32) -> Option<Window> {
-    let inside: Vec<&(u32, f64)> = samples
-        .iter()
-        .filter(|(t, _)| (lo..=hi).contains(t))
-        .collect();
-    let first = inside.iter().map(|(t, _)| *t).min()?;
-    let last = inside.iter().map(|(t, _)| *t).max()?;
-    Some(Window {
-        ms_per_mail: inside.iter().map(|(_, ms)| ms).sum::<f64>() / inside.len() as f64,
-        turns: [first, last],
-        mails: inside.len(),
-    })
-}
-
-fn game_turn(svc: &crate::serve::service::Service, id: &str) -> Result<(u32, bool), PlayError> {
-    let rec = svc
-        .store
-        .game(id)
-        .map_err(|e| PlayError::Io(e.0))?
-        .ok_or_else(|| PlayError::Io(format!("no game {id}")))?;
-    let turn = crate::play::players::load_session(&rec)?.map_or(0, |s| s.turn());
-    Ok((turn, rec.ended.is_some()))
-}
-
-/// One game by mail through the same pipeline, one mail per pass, each pass's service
-/// time recorded against the dice turn the mail was written for; played until
-/// `late_turn + LATE_WINDOW` or its end.
-fn run_long_game(s: &BenchSettings, base: &Config, dir: &Path) -> Result<LongRun, ShellError> {
-    std::fs::create_dir_all(dir).map_err(|e| ShellError::io(dir, e))?;
-    let local = LocalJudge::open(base, dir, s.seed)?;
-    let svc = &local.svc;
-    let mut bots = MailPlayers::new(svc, "bench-long")?;
-    let max_lines = svc.config.judge.max_lines;
-    let options: Vec<(String, String)> = LONG_OPTIONS
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    let id = bots.create_game(svc, LONG_GAME, LONG_PLAYERS, &options)?;
-    local.pass_after(0)?;
-    let stop_at = s.late_turn.saturating_add(LATE_WINDOW);
-    let mut progress =
-        crate::progress::Progress::new("bench (long game)", "dice turns", Some(stop_at as u64));
-    let mut shown = 0;
-    let mut samples: Vec<(u32, f64)> = Vec::new();
-    let mut mails = 0;
-    let (final_turn, over) = loop {
-        let played = play_games(
-            svc,
-            &mut bots,
-            std::slice::from_ref(&id),
-            10,
-            max_lines,
-            |round| {
-                let (turn, _) = game_turn(svc, &id)?;
-                let t0 = Instant::now();
-                local
-                    .pass_after(60)
-                    .map_err(|e| PlayError::Io(e.to_string()))?;
-                let ms = t0.elapsed().as_secs_f64() * 1000.0;
-                samples.push((turn, ms / round.len().max(1) as f64));
-                Ok(())
-            },
-        )?;
-        mails += played.mails;
-        let (turn, over) = game_turn(svc, &id)?;
-        let now = turn.min(stop_at);
-        if now > shown {
-            progress.inc(u64::from(now - shown));
-            shown = now;
-        }
-        if played.mails == 0 || over || turn >= stop_at || mails >= LONG_MAX_MAILS {
-            break (turn, over);
-        }
-    };
-    progress.finish();
-    let early = window(&samples, EARLY_TURNS[0], EARLY_TURNS[1]);
-    let last = samples.iter().map(|(t, _)| *t).max().unwrap_or(0);
-    let late = if last >= s.late_turn {
-        window(&samples, s.late_turn, stop_at - 1)
-    } else {
-        window(&samples, last.saturating_sub(LATE_WINDOW - 1), last)
-    };
-    svc.store.flush()?;
-    let (largest_value_bytes, largest_value_tree) = svc.store.largest_value()?;
-    Ok(LongRun {
-        game: LongGame {
-            game: LONG_GAME.to_string(),
-            players: LONG_PLAYERS,
-            options: LONG_OPTIONS
-                .iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect(),
-            game_id: id,
-            mails_in: mails,
-            final_turn,
-            over,
-            late_turn_target: s.late_turn,
-            early_mails: early.map_or(0, |w| w.mails),
-            late_mails: late.map_or(0, |w| w.mails),
-            largest_value_bytes,
-            largest_value_tree,
-            database_bytes: crate::ops::compact::dir_size(&svc.config.database_path()),
-            live_bytes: svc.store.live_bytes()?,
-        },
-        early,
-        late,
-    })
 }
 
 fn engine_speeds(s: &BenchSettings) -> Vec<EngineSpeed> {
@@ -653,182 +524,6 @@ fn engine_speeds(s: &BenchSettings) -> Vec<EngineSpeed> {
     }
     progress.finish();
     engine
-}
-
-fn mib(bytes: u64) -> String {
-    format!("{:.1} MiB", bytes as f64 / 1048576.0)
-}
-
-fn kib(k: Option<u64>) -> String {
-    k.map(|k| format!("{:.1} MiB", k as f64 / 1024.0))
-        .unwrap_or_else(|| "unknown".into())
-}
-
-impl BenchReport {
-    pub fn text(&self) -> String {
-        let mut out = format!(
-            "end to end ({} with {} players, sled flushed per pass; mails/s of service = order \
-             mails / time inside the service passes, bots' thinking kept out):\n",
-            self.game, self.players
-        );
-        out += &format!(
-            "  {:>6} {:>8} {:>9} {:>10} {:>10} {:>8} {:>10} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9}\n",
-            "tables",
-            "mails in",
-            "mails out",
-            "mails/s",
-            "mails/s",
-            "service",
-            "ms/mail",
-            "pass",
-            "pass",
-            "latency",
-            "latency",
-            "latency",
-            "database"
-        );
-        out +=
-            &format!(
-            "  {:>6} {:>8} {:>9} {:>10} {:>10} {:>8} {:>10} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9}\n",
-            "", "", "", "(service)", "(wall)", "s", "(service)", "p50 ms", "p99 ms", "p50 ms",
-            "p99 ms", "max ms", ""
-        );
-        for t in &self.tables {
-            out += &format!(
-                "  {:>6} {:>8} {:>9} {:>10.1} {:>10.1} {:>8.2} {:>10.2} {:>8.2} {:>8.2} {:>8.2} {:>8.2} {:>8.2} {:>9}\n",
-                t.tables,
-                t.mails_in,
-                t.mails_out,
-                t.mails_per_sec_service,
-                t.mails_per_sec_wall,
-                t.service_seconds,
-                t.service_ms_per_mail,
-                t.pass_ms_p50,
-                t.pass_ms_p99,
-                t.latency_ms_p50,
-                t.latency_ms_p99,
-                t.latency_ms_max,
-                mib(t.database_bytes),
-            );
-        }
-        out += "  (wall: bots' thinking and game creation included; latency: delivery into the \
-                inbox to the end of the pass that answered it)\n";
-        for t in &self.tables {
-            out += &format!(
-                "  {} table(s), ms a mail by phase: inbox {:.2} (handled, durable, acknowledged: \
-                 {:.1} mails/s), tick {:.2}, outbox {:.2}; CPU {:.2} ms a mail, {:.2} cores busy\n",
-                t.tables,
-                t.inbox_ms_per_mail,
-                t.mails_per_sec_inbox,
-                t.tick_ms_per_mail,
-                t.outbox_ms_per_mail,
-                t.service_cpu_ms_per_mail,
-                t.service_cores_busy
-            );
-            let st = &t.inbox_steps;
-            out += &format!(
-                "    inbox by step, ms a mail: read {:.2}, journal {:.2}, judge and commit {:.2} \
-                 (group commits {:.2}, waiting for the journal's fsync {:.2}), waiting for \
-                 the writers {:.2}, flush {:.2}, acknowledgement {:.2}; {} batches\n",
-                st.read,
-                st.journal,
-                st.judge_and_commit,
-                st.commit,
-                st.journal_wait,
-                st.writers,
-                st.flush,
-                st.acknowledge,
-                st.batches
-            );
-        }
-        for t in &self.tables {
-            out += &format!(
-                "  mail budget, {} table(s): {:.1} mails a player a round; longest turn mail {} lines, deadline by line {}\n",
-                t.tables,
-                t.mail.per_player_per_round,
-                t.mail.longest_report_lines,
-                t.mail.latest_deadline_line,
-            );
-        }
-        if let Some(l) = &self.long_game {
-            let turns = |t: Option<[u32; 2]>| {
-                t.map(|[a, b]| format!("turns {a}-{b}"))
-                    .unwrap_or_else(|| "no turns".into())
-            };
-            let ms = |m: Option<f64>| {
-                m.map(|m| format!("{m:.2} ms"))
-                    .unwrap_or_else(|| "n/a".into())
-            };
-            out += &format!(
-                "long game ({} with {} players, {}; one table, one mail a pass; {} mails, reached turn {}{}):\n\
-                 \x20 service time per mail, early ({}): {} over {} mails\n\
-                 \x20 service time per mail, late  ({}{}): {} over {} mails\n",
-                l.game,
-                l.players,
-                l.options.join(" "),
-                l.mails_in,
-                l.final_turn,
-                if l.over { ", game over" } else { "" },
-                turns(self.early_turns_measured),
-                ms(self.service_ms_per_mail_early),
-                l.early_mails,
-                turns(self.late_turns_measured),
-                if self.late_turns_measured.is_some_and(|[a, _]| a < l.late_turn_target) {
-                    format!(
-                        "; the game ended before turn {}: its last turns",
-                        l.late_turn_target
-                    )
-                } else {
-                    String::new()
-                },
-                ms(self.service_ms_per_mail_late),
-                l.late_mails,
-            );
-        }
-        out += &format!(
-            "largest stored value: {} bytes ({} tree, {}); bench process peak RSS {}\n",
-            self.largest_value_bytes,
-            self.largest_value_tree,
-            self.largest_value_run,
-            kib(self.peak_rss_kib),
-        );
-        if let Some(g) = &self.stored_games {
-            out += &format!(
-                "stored games ({} in a fresh folder, filled in {:.1} s, database {}):\n\
-                 \x20 `serve --once` in a child process: start-up + one empty pass {:.0} ms, peak RSS {} ({})\n\
-                 \x20 games due at its start: {}; deadline mails it wrote: {}\n\
-                 \x20 `castellan backup` of them (what a rolling backup costs): {:.0} ms, peak RSS {}\n\
-                 \x20 `serve --once` with one mail waiting: STOP {:.0} ms, a mail to judge+TOKEN@ {:.0} ms, CREATE {:.0} ms\n\
-                 \x20 one `/metrics` scrape: {:.2} ms\n",
-                g.games,
-                g.fill_seconds,
-                mib(g.database_bytes),
-                g.startup_and_empty_pass_ms,
-                kib(g.peak_rss_kib),
-                g.peak_rss_source,
-                g.due,
-                g.deadline_mails
-                    .map(|n| n.to_string())
-                    .unwrap_or_else(|| "unknown".into()),
-                g.backup_ms,
-                kib(g.backup_peak_rss_kib),
-                g.stop_mail_pass_ms,
-                g.token_mail_pass_ms,
-                g.create_mail_pass_ms,
-                g.metrics_scrape_ms,
-            );
-        }
-        if !self.engine.is_empty() {
-            out += "engine only (bots, no mail, no store):\n";
-            for e in &self.engine {
-                out += &format!(
-                    "  {:<12} {} players: {:>8.1} games/s, {:>10.0} orders/s ({} games)\n",
-                    e.game, e.players, e.games_per_sec, e.orders_per_sec, e.games
-                );
-            }
-        }
-        out
-    }
 }
 
 /// `castellan bench`, reported as text or JSON.
