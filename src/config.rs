@@ -106,7 +106,7 @@ pub struct Inbound {
     pub maildir: Option<PathBuf>,
     /// Remove a handled message from the Maildir's `cur/` once `recover` can no longer
     /// need it: when the journal segment that names it is removed, after a rolling backup
-    /// that holds it (src/recover.rs `Journal::prune`). Off by default: handled mail is
+    /// that holds it (src/store/journal/ `Journal::prune`). Off by default: handled mail is
     /// the players' own words, kept until the operator says otherwise.
     pub prune_handled: bool,
     pub imap: Imap,
@@ -418,7 +418,7 @@ impl Config {
             .clone()
             .unwrap_or_else(|| self.data_dir.join("backups"))
     }
-    /// The journal of every handling (src/recover.rs), beside the database.
+    /// The journal of every handling (src/store/journal/ and src/ops/recover.rs), beside the database.
     pub fn journal_path(&self) -> PathBuf {
         self.data_dir.join("journal.jsonl")
     }

@@ -838,7 +838,7 @@ fn outbox_files(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
 
 /// Issue 11, "Group commit": "No reply and no acknowledgement comes before the flush." A
 /// batch's replies are rendered and written while the batch is handled, to hidden files no
-/// reader takes (src/prestage.rs); after the flush the drain makes them visible, each the
+/// reader takes (src/serve/prestage.rs); after the flush the drain makes them visible, each the
 /// bytes it would have rendered itself, and leaves no hidden file behind.
 #[test]
 fn a_batchs_replies_are_written_ahead_hidden_and_go_out_after_its_flush() {
@@ -896,7 +896,7 @@ fn a_batchs_replies_are_written_ahead_hidden_and_go_out_after_its_flush() {
 }
 
 /// Issue 11, throughput: a batch's mails are judged side by side and committed in order
-/// (src/optimistic.rs), and the result is the one of judging them one after the other. In
+/// (src/serve/optimistic.rs), and the result is the one of judging them one after the other. In
 /// one batch, the seat not to move resigns a two-player Castello game (which ends it), then
 /// the seat to move sends its move. Judged alone, on the game as the batch found it, the
 /// move would be accepted and its commit would bring the ended game back to life; judged in

@@ -19,7 +19,7 @@
 use crate::config::Config;
 use crate::error::ShellError;
 use crate::ops::backup;
-use crate::store::SledStore;
+use crate::store::{dir_size, SledStore};
 use std::path::{Path, PathBuf};
 
 /// What `compact` did: the folder's size before and after, and the records kept.
@@ -28,21 +28,6 @@ pub struct Compacted {
     pub records: u64,
     pub bytes_before: u64,
     pub bytes_after: u64,
-}
-
-/// The bytes of every file under `p`.
-pub fn dir_size(p: &Path) -> u64 {
-    let mut n = 0;
-    if let Ok(rd) = std::fs::read_dir(p) {
-        for e in rd.flatten() {
-            match e.metadata() {
-                Ok(m) if m.is_dir() => n += dir_size(&e.path()),
-                Ok(m) => n += m.len(),
-                Err(_) => {}
-            }
-        }
-    }
-    n
 }
 
 /// The names beside the database that a compaction uses (as `recover` names its

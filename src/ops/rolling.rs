@@ -69,7 +69,7 @@ pub fn rolling(
 impl Service {
     /// Between two passes: a rolling backup when one is due ([`rolling`]);
     /// after one, the journal's segment is closed and the closed segments every kept
-    /// backup holds are removed (src/recover.rs `Journal::rotate`, `Journal::prune`), so
+    /// backup holds are removed (src/store/journal/ `Journal::rotate`, `Journal::prune`), so
     /// the journal on disk, and what `recover` reads, stay within the backups kept.
     pub fn rolling_backup(&self) -> Result<Option<PathBuf>, ShellError> {
         let made = rolling(&self.store, &self.config, (self.clock)())?;

@@ -215,7 +215,7 @@ pub struct StoredGames {
     pub stop_mail_pass_ms: f64,
     pub token_mail_pass_ms: f64,
     pub create_mail_pass_ms: f64,
-    /// One `/metrics` exposition rendered over the filled folder (src/metrics.rs: the
+    /// One `/metrics` exposition rendered over the filled folder (src/serve/metrics.rs: the
     /// games by status, the deadlines pending and the nearest one, the outbox), in the
     /// bench's own process on the open store.
     pub metrics_scrape_ms: f64,
@@ -429,7 +429,7 @@ fn run_tables(
         latency_ms_p50: percentile(&latencies, 0.50),
         latency_ms_p99: percentile(&latencies, 0.99),
         latency_ms_max: percentile(&latencies, 1.0),
-        database_bytes: crate::ops::compact::dir_size(&svc.config.database_path()),
+        database_bytes: crate::store::dir_size(&svc.config.database_path()),
         live_bytes: svc.store.live_bytes()?,
         largest_value_bytes,
         largest_value_tree,

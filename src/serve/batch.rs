@@ -1,6 +1,6 @@
 //! The inbox taken in batches (group commit): each batch read and journaled ahead, its
-//! mails judged side by side (src/optimistic.rs) and committed in order in groups of
-//! [`GROUP`], their replies written ahead (src/prestage.rs), the batch flushed once, and
+//! mails judged side by side (src/serve/optimistic.rs) and committed in order in groups of
+//! [`GROUP`], their replies written ahead (src/serve/prestage.rs), the batch flushed once, and
 //! only then each message acknowledged.
 
 use super::service::{Handled, Service};
@@ -75,7 +75,7 @@ const BATCH_BYTES: usize = 8 * 1024 * 1024;
 
 /// At most this many mails of a batch committed in one transaction, by default
 /// ([`Service::group`]). One mail writes about 20 KB. A larger group holds back the
-/// writing of its replies ahead (src/prestage.rs) until it is committed: measured, 16 did
+/// writing of its replies ahead (src/serve/prestage.rs) until it is committed: measured, 16 did
 /// better than 8 or 64 at 64 tables.
 pub const GROUP: usize = 16;
 
@@ -98,7 +98,7 @@ struct Pending<'a> {
     changes: Changes,
     /// Its replies encoded where it was judged ahead (None: the commit encodes them).
     encoded: Option<crate::store::EncodedReplies>,
-    /// Its replies handed to the writers ahead (src/prestage.rs), in order.
+    /// Its replies handed to the writers ahead (src/serve/prestage.rs), in order.
     tickets: Vec<crate::serve::prestage::Ticket>,
     seq: Option<u64>,
     path: &'a PathBuf,
@@ -227,7 +227,7 @@ impl Service {
             lap(&mut times.flush);
             // Every message of the batch moved to cur/, not fsynced: the processed marks
             // (flushed) say it was handled, and the journal's entry finds it in new/ or
-            // cur/ (src/recover.rs), so a move a power cut undoes costs only a second
+            // cur/ (src/store/journal/ and src/ops/recover.rs), so a move a power cut undoes costs only a second
             // look at the message, which is then a duplicate.
             let paths: Vec<&std::path::Path> = taken.iter().map(|p| p.as_path()).collect();
             if let Err(e) = inbox.acknowledge_all_unsynced(&paths) {
@@ -244,7 +244,7 @@ impl Service {
 
     /// The batch's mails `read` (with their times and entropy `envs`, and their journal
     /// entries `seqs` written but not yet synced), judged side by side and committed in
-    /// order (src/optimistic.rs); each one taken goes into `taken`, one kept for a game in
+    /// order (src/serve/optimistic.rs); each one taken goes into `taken`, one kept for a game in
     /// quarantine into `held`. The journal's fsync runs on a thread of its own meanwhile,
     /// and ends before anything is committed. Returns the time spent in the group commits
     /// and waiting for that fsync.
@@ -257,7 +257,7 @@ impl Service {
         held: &mut std::collections::HashSet<PathBuf>,
         taken: &mut Vec<&'a PathBuf>,
     ) -> Result<(std::time::Duration, std::time::Duration), ShellError> {
-        // Judged side by side, committed in order (src/optimistic.rs).
+        // Judged side by side, committed in order (src/serve/optimistic.rs).
         let mails: Vec<(&castellan_judge::Inbound, Env)> = read
             .iter()
             .zip(envs)

@@ -223,7 +223,7 @@ async fn compact_if_due(svc: Service, store_tx: &StoreHandle) -> Result<Service,
     use crate::store::SledStore;
     let c = &svc.config.compact;
     let db = svc.config.database_path();
-    let on_disk = crate::ops::compact::dir_size(&db);
+    let on_disk = crate::store::dir_size(&db);
     // The size alone first: reading every record costs as much as a backup.
     if c.over_ratio == 0 || on_disk <= c.over_mb.saturating_mul(1024 * 1024) {
         return Ok(svc);

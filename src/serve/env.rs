@@ -18,7 +18,7 @@ pub fn system_clock() -> Clock {
 
 /// Where fresh randomness for game secrets, passwords and tokens comes from: the OS, or
 /// (demo, bench, tests) a seed, so a run can be repeated exactly, or (the simulation
-/// through the shell, src/mailsim/shell.rs) the bytes its caller hands the judge: set
+/// through the shell, src/play/mailsim/shell.rs) the bytes its caller hands the judge: set
 /// before each pass, so the shell draws what the pure judge is given.
 pub enum Entropy {
     Os,

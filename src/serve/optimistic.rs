@@ -14,7 +14,7 @@
 //! campaigns); each commit adds what it wrote ([`Writes`]). The commit itself, the
 //! journal, the flush and the acknowledgement stay on the service's thread, in order.
 //!
-//! The service commits the mails in groups, each one sled transaction (src/service/batch.rs
+//! The service commits the mails in groups, each one sled transaction (src/serve/batch.rs
 //! `GROUP`). A mail judged on the service's thread (one judge, or no worker took it)
 //! reads the store without the group it would join: it stands if the group's writes
 //! (a [`Writes`] of their own) touch nothing it read, else the group is committed and

@@ -20,7 +20,7 @@ impl Service {
     /// `serve` flushes them with the next batch of mail, or when a pass finds none). A
     /// mark is in sled and the journal's page cache at once, so a killed process keeps
     /// it; only a power cut before the next flush can lose it, and then the reply goes
-    /// again with the same Message-ID (src/recover.rs).
+    /// again with the same Message-ID (src/store/journal/ and src/ops/recover.rs).
     pub async fn drain_outbox_deferred(
         &self,
         transport: &Transport,

@@ -40,15 +40,15 @@ pub struct Service {
     pub entropy: Entropy,
     /// Answers given since start, by `family/kind[/reason]` (the metrics' refusals).
     pub answers: Arc<std::sync::Mutex<std::collections::BTreeMap<String, u64>>>,
-    /// Every change journaled outside sled, for `castellan recover` (src/recover.rs).
+    /// Every change journaled outside sled, for `castellan recover` (src/store/journal/ and src/ops/recover.rs).
     pub journal: crate::store::journal::Journal,
     /// Replies marked sent (in sled and the journal) since the last flush: the next flush
     /// carries them ([`Service::drain_outbox_deferred`]).
     pub(crate) marks_waiting: std::sync::atomic::AtomicBool,
-    /// Replies of flushed batches rendered and written ahead (src/prestage.rs), by outbox
+    /// Replies of flushed batches rendered and written ahead (src/serve/prestage.rs), by outbox
     /// key, for the next drain to adopt.
     pub(crate) prestaged: std::sync::Mutex<crate::serve::prestage::Prestaged>,
-    /// How many threads judge a batch's mails side by side (src/optimistic.rs); 1 judges
+    /// How many threads judge a batch's mails side by side (src/serve/optimistic.rs); 1 judges
     /// them one after the other on the service's thread. The cores, by default.
     pub judges: usize,
     /// Judge a whole batch before committing any of it (tests of the read check: every
@@ -62,7 +62,7 @@ pub struct Service {
     pub batch_times: std::sync::Mutex<BatchTimes>,
 }
 
-/// How many threads judge a batch's mails side by side (src/optimistic.rs): the cores.
+/// How many threads judge a batch's mails side by side (src/serve/optimistic.rs): the cores.
 pub fn judges() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get().clamp(1, 8))
 }

@@ -143,7 +143,7 @@ impl super::SledStore {
 
     /// [`SledStore::flush`] with one `syncfs` of each filesystem holding the database or a
     /// folder of `also` in place of the fsyncs of sled's files and folders: a batch whose
-    /// replies were written ahead (hidden, src/prestage.rs) makes them durable in the same
+    /// replies were written ahead (hidden, src/serve/prestage.rs) makes them durable in the same
     /// call. Everything else on those filesystems is synced too.
     pub fn flush_filesystems(&self, also: &[&Path]) -> Result<(), StoreError> {
         use std::os::unix::fs::MetadataExt;
@@ -212,4 +212,19 @@ pub fn patience(data_dir: &Path, wait: Duration) -> Duration {
     } else {
         wait
     }
+}
+
+/// The bytes of every file under `p`.
+pub fn dir_size(p: &Path) -> u64 {
+    let mut n = 0;
+    if let Ok(rd) = std::fs::read_dir(p) {
+        for e in rd.flatten() {
+            match e.metadata() {
+                Ok(m) if m.is_dir() => n += dir_size(&e.path()),
+                Ok(m) => n += m.len(),
+                Err(_) => {}
+            }
+        }
+    }
+    n
 }

@@ -22,7 +22,7 @@
 //! beside them, under keys that start with a NUL, which no address holds:
 //! `castellan_judge::mark_key`, `MARKS_KEY`), `meta` (`journal_seq` → the
 //! big-endian sequence number of the last journal entry committed, written in the same
-//! transaction as that entry's changes: src/recover.rs). `records` (address →
+//! transaction as that entry's changes: src/store/journal/ and src/ops/recover.rs). `records` (address →
 //! PlayerRecord, issue 15), `campaigns` (id → CampaignRecord, issue 15).
 
 use castellan_judge::{
@@ -51,7 +51,8 @@ use commit::GameWrite;
 pub use commit::{encode_replies, EncodedReplies};
 use disk::Synced;
 pub use disk::{
-    compaction_lock_path, create_private, is_serving, patience, serving_marker, write_private,
+    compaction_lock_path, create_private, dir_size, is_serving, patience, serving_marker,
+    write_private,
 };
 pub use gauges::{status_label, GameGauges};
 pub use retry::OutboxCounts;
@@ -268,7 +269,7 @@ impl SledStore {
         &self.path
     }
 
-    /// sled itself, for what works on whole trees (backup and restore: src/backup.rs).
+    /// sled itself, for what works on whole trees (backup and restore: src/ops/backup.rs).
     pub fn db(&self) -> &sled::Db {
         &self.db
     }

@@ -19,7 +19,7 @@ impl SledStore {
 
     /// The outbox in key order, without the replies `left_out(key)` says (not decoded),
     /// each reply decoded unless `skip(key)` (None): a reply written ahead
-    /// (src/prestage.rs) needs only its key, not its page inflated and parsed again.
+    /// (src/serve/prestage.rs) needs only its key, not its page inflated and parsed again.
     pub(super) fn outbox_listed(
         &self,
         left_out: impl Fn(&[u8]) -> Result<bool, StoreError>,

@@ -359,7 +359,7 @@ fn database(c: &Config, out: &mut Vec<Check>) -> Option<usize> {
 /// `castellan compact` left beside it.
 fn disk_use(path: &Path, store: &SledStore, compact: &crate::config::CompactConfig) -> Vec<Check> {
     let mut out = Vec::new();
-    let on_disk = crate::ops::compact::dir_size(path);
+    let on_disk = crate::store::dir_size(path);
     let mb = |b: u64| format!("{:.1} MB", b as f64 / 1e6);
     match store.live_bytes() {
         Ok(live) if compact.is_due(on_disk, live) => out.push(warn(

@@ -145,7 +145,7 @@ pub(super) fn run_long_game(
             late_mails: late.map_or(0, |w| w.mails),
             largest_value_bytes,
             largest_value_tree,
-            database_bytes: crate::ops::compact::dir_size(&svc.config.database_path()),
+            database_bytes: crate::store::dir_size(&svc.config.database_path()),
             live_bytes: svc.store.live_bytes()?,
         },
         early,

@@ -118,7 +118,7 @@ pub(super) fn run_stored_games(
     let mut config = crate::play::demo::local_config(base, dir);
     // The empty pass alone: its rolling backup is measured apart, below.
     config.backup.every_hours = 0;
-    let database_bytes = crate::ops::compact::dir_size(&config.database_path());
+    let database_bytes = crate::store::dir_size(&config.database_path());
     let cfg_path = dir.with_extension("yaml");
     let yaml = serde_yaml::to_string(&config).map_err(|e| ShellError::Config {
         path: cfg_path.clone(),

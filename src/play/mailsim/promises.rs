@@ -44,7 +44,7 @@ pub enum Sender {
     Seat(usize),
     GameMaster,
     Observer,
-    /// A hostile sender (src/mailsim/hostile.rs), whatever address its mail claims.
+    /// A hostile sender (src/play/mailsim/hostile.rs), whatever address its mail claims.
     Hostile(super::hostile::Kind),
     /// A bystander's HELP or STOP.
     Bystander,
