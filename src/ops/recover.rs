@@ -102,32 +102,121 @@ pub fn recover(config: &Config, clock: Clock) -> Result<Recovered, ShellError> {
         ))
     })?;
     let journal = config.journal_path();
-    // First pass: what never committed, which replies left, where the entries start.
-    let mut aborted: Vec<(u64, u64)> = Vec::new();
-    let mut sent: HashSet<String> = HashSet::new();
-    let mut seqs: BTreeSet<u64> = BTreeSet::new();
-    read_all(&journal, &mut |e| {
-        match e {
-            Entry::Aborted { from, to } => aborted.push((from, to)),
-            Entry::Sent { message_id } => {
-                sent.insert(message_id);
-            }
-            e => {
-                if let Some(s) = e.seq() {
-                    seqs.insert(s);
-                }
-            }
-        }
-        Ok(())
-    })?;
-    let is_aborted = |s: u64| aborted.iter().any(|(f, t)| (*f..=*t).contains(&s));
+    let first = FirstPass::read(&journal)?;
 
     let building = db.with_extension("recovering");
     if building.exists() {
         std::fs::remove_dir_all(&building).map_err(|e| ShellError::io(&building, e))?;
     }
     let store = SledStore::open(&building)?;
-    let mut report = Recovered::default();
+    let mut report = Recovered {
+        backup: restore_newest_backup(config, &store)?,
+        ..Recovered::default()
+    };
+    let base = store.journal_seq()?;
+    report.from_seq = base;
+    first.check_continuous(base, &journal, config)?;
+    let svc = replaying_service(config, store, clock.clone())?;
+    let inbox = config.inbox_path();
+    let mut last = base;
+    read_all(&journal, &mut |e| {
+        let Some(seq) = e.seq() else { return Ok(()) };
+        if seq <= base {
+            return Ok(());
+        }
+        if first.is_aborted(seq) {
+            report.aborted_skipped += 1;
+            return Ok(());
+        }
+        replay(&svc, &inbox, e, seq, &mut report)?;
+        last = seq;
+        Ok(())
+    })?;
+    report.to_seq = last;
+    let now = clock();
+    for (key, item) in svc.store.outbox()? {
+        if first.sent.contains(&item.mail.message_id) {
+            svc.store.mark_sent(key, &item.mail.message_id, now)?;
+            report.sent_dropped += 1;
+        }
+    }
+    svc.store.flush()?;
+    drop(svc);
+    report.set_aside = swap_in(&db, &building, now)?;
+    let j = Journal::open(&journal, last, &db)?;
+    j.done(last);
+    j.flush()?;
+    Ok(report)
+}
+
+/// The journal's first reading: what never committed, which replies left, where the
+/// entries start.
+struct FirstPass {
+    aborted: Vec<(u64, u64)>,
+    sent: HashSet<String>,
+    seqs: BTreeSet<u64>,
+}
+
+impl FirstPass {
+    fn read(journal: &Path) -> Result<FirstPass, ShellError> {
+        let mut first = FirstPass {
+            aborted: Vec::new(),
+            sent: HashSet::new(),
+            seqs: BTreeSet::new(),
+        };
+        read_all(journal, &mut |e| {
+            match e {
+                Entry::Aborted { from, to } => first.aborted.push((from, to)),
+                Entry::Sent { message_id } => {
+                    first.sent.insert(message_id);
+                }
+                e => {
+                    if let Some(s) = e.seq() {
+                        first.seqs.insert(s);
+                    }
+                }
+            }
+            Ok(())
+        })?;
+        Ok(first)
+    }
+
+    fn is_aborted(&self, s: u64) -> bool {
+        self.aborted.iter().any(|(f, t)| (*f..=*t).contains(&s))
+    }
+
+    /// Every entry after the backup (which holds those up to `base`) must be in the journal.
+    fn check_continuous(
+        &self,
+        base: u64,
+        journal: &Path,
+        config: &Config,
+    ) -> Result<(), ShellError> {
+        let needed: Vec<u64> = self.seqs.range(base + 1..).copied().collect();
+        if let Some(first) = needed.first() {
+            if *first != base + 1 {
+                return Err(ShellError::BadInput {
+                    what: format!("journal {}", journal.display()),
+                    why: format!(
+                        "the newest good backup holds entries up to {base}, but the journal \
+                         starts again at {first}: what was handled in between is not recorded \
+                         anywhere (the journal's older segments are removed once every kept \
+                         backup holds them, so a backup among those kept must be readable: \
+                         put a good one back in {}); nothing was changed",
+                        config.backup_dir().display()
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The newest rolling backup that checks whole, restored into `store`; its path.
+fn restore_newest_backup(
+    config: &Config,
+    store: &SledStore,
+) -> Result<Option<PathBuf>, ShellError> {
     for (_, file) in crate::ops::rolling::list(&config.backup_dir()) {
         let checked = std::fs::File::open(&file)
             .map_err(|e| e.to_string())
@@ -136,38 +225,28 @@ pub fn recover(config: &Config, clock: Clock) -> Result<Recovered, ShellError> {
             });
         match checked {
             Ok(_) => {
-                crate::ops::backup::restore_file(&store, &file, false)?;
-                report.backup = Some(file);
-                break;
+                crate::ops::backup::restore_file(store, &file, false)?;
+                return Ok(Some(file));
             }
             Err(why) => tracing::warn!(file = %file.display(), "backup skipped: {why}"),
         }
     }
-    let base = store.journal_seq()?;
-    report.from_seq = base;
-    // Every entry after the backup must be in the journal.
-    let needed: Vec<u64> = seqs.range(base + 1..).copied().collect();
-    if let Some(first) = needed.first() {
-        if *first != base + 1 {
-            return Err(ShellError::BadInput {
-                what: format!("journal {}", journal.display()),
-                why: format!(
-                    "the newest good backup holds entries up to {base}, but the journal \
-                     starts again at {first}: what was handled in between is not recorded \
-                     anywhere (the journal's older segments are removed once every kept \
-                     backup holds them, so a backup among those kept must be readable: \
-                     put a good one back in {}); nothing was changed",
-                    config.backup_dir().display()
-                ),
-            });
-        }
-    }
+    Ok(None)
+}
+
+/// The service the journal is replayed through: on the database being rebuilt, one mail
+/// at a time, writing no journal of its own.
+fn replaying_service(
+    config: &Config,
+    store: SledStore,
+    clock: Clock,
+) -> Result<Service, ShellError> {
     let templates = crate::serve::templates::load_templates_lenient(&config.templates_dir)?;
-    let svc = Service {
+    Ok(Service {
         config: config.clone(),
         store,
         judge: Judge::new(config.judge.clone(), crate::games::all(), templates),
-        clock: clock.clone(),
+        clock,
         entropy: Entropy::Os,
         answers: Default::default(),
         journal: Journal::closed(),
@@ -177,79 +256,72 @@ pub fn recover(config: &Config, clock: Clock) -> Result<Recovered, ShellError> {
         judge_batch_first: false,
         group: 1,
         batch_times: Default::default(),
+    })
+}
+
+/// Journal entry `seq` made again, with its recorded time and entropy.
+fn replay(
+    svc: &Service,
+    inbox: &Path,
+    e: Entry,
+    seq: u64,
+    report: &mut Recovered,
+) -> Result<(), ShellError> {
+    let bad = |why: String| ShellError::BadInput {
+        what: format!("journal entry {seq}"),
+        why,
     };
-    let inbox = config.inbox_path();
-    let mut last = base;
-    read_all(&journal, &mut |e| {
-        let Some(seq) = e.seq() else { return Ok(()) };
-        if seq <= base {
-            return Ok(());
+    match e {
+        Entry::Mail {
+            file, at, entropy, ..
+        } => {
+            let path = find_mail(inbox, &file).ok_or_else(|| {
+                bad(format!(
+                    "its mail {file} is in neither {}/cur nor {}/new; nothing was changed",
+                    inbox.display(),
+                    inbox.display()
+                ))
+            })?;
+            let raw = std::fs::read(&path).map_err(|e| ShellError::io(&path, e))?;
+            let env = Env {
+                now: at,
+                entropy: entropy_of(&entropy).map_err(bad)?,
+            };
+            replay_mail(svc, &raw, env, seq).map_err(|e| bad(e.to_string()))?;
+            report.mails += 1;
         }
-        if is_aborted(seq) {
-            report.aborted_skipped += 1;
-            return Ok(());
+        Entry::Raw {
+            raw, at, entropy, ..
+        } => {
+            let raw = hex::decode(raw).map_err(|e| bad(e.to_string()))?;
+            let env = Env {
+                now: at,
+                entropy: entropy_of(&entropy).map_err(bad)?,
+            };
+            replay_mail(svc, &raw, env, seq).map_err(|e| bad(e.to_string()))?;
+            report.mails += 1;
         }
-        let bad = |why: String| ShellError::BadInput {
-            what: format!("journal entry {seq}"),
-            why,
-        };
-        match e {
-            Entry::Mail {
-                file, at, entropy, ..
-            } => {
-                let path = find_mail(&inbox, &file).ok_or_else(|| {
-                    bad(format!(
-                        "its mail {file} is in neither {}/cur nor {}/new; nothing was changed",
-                        inbox.display(),
-                        inbox.display()
-                    ))
-                })?;
-                let raw = std::fs::read(&path).map_err(|e| ShellError::io(&path, e))?;
-                let env = Env {
-                    now: at,
-                    entropy: entropy_of(&entropy).map_err(bad)?,
-                };
-                replay_mail(&svc, &raw, env, seq).map_err(|e| bad(e.to_string()))?;
-                report.mails += 1;
-            }
-            Entry::Raw {
-                raw, at, entropy, ..
-            } => {
-                let raw = hex::decode(raw).map_err(|e| bad(e.to_string()))?;
-                let env = Env {
-                    now: at,
-                    entropy: entropy_of(&entropy).map_err(bad)?,
-                };
-                replay_mail(&svc, &raw, env, seq).map_err(|e| bad(e.to_string()))?;
-                report.mails += 1;
-            }
-            Entry::Tick { at, entropy, .. } => {
-                let env = Env {
-                    now: at,
-                    entropy: entropy_of(&entropy).map_err(bad)?,
-                };
-                svc.apply_tick(env, Some(seq))?;
-                report.ticks += 1;
-            }
-            Entry::Changes { changes, .. } => {
-                svc.store.commit_unflushed_seq(&changes, Some(seq))?;
-                report.changes += 1;
-            }
-            _ => {}
+        Entry::Tick { at, entropy, .. } => {
+            let env = Env {
+                now: at,
+                entropy: entropy_of(&entropy).map_err(bad)?,
+            };
+            svc.apply_tick(env, Some(seq))?;
+            report.ticks += 1;
         }
-        last = seq;
-        Ok(())
-    })?;
-    report.to_seq = last;
-    let now = clock();
-    for (key, item) in svc.store.outbox()? {
-        if sent.contains(&item.mail.message_id) {
-            svc.store.mark_sent(key, &item.mail.message_id, now)?;
-            report.sent_dropped += 1;
+        Entry::Changes { changes, .. } => {
+            svc.store.commit_unflushed_seq(&changes, Some(seq))?;
+            report.changes += 1;
         }
+        _ => {}
     }
-    svc.store.flush()?;
-    drop(svc);
+    Ok(())
+}
+
+/// The rebuilt database moved in at `db`, the old one (if any) kept aside under a name of
+/// its own; where it was kept.
+fn swap_in(db: &Path, building: &Path, now: i64) -> Result<Option<PathBuf>, ShellError> {
+    let mut set_aside = None;
     if db.exists() {
         // A name of its own (a recover interrupted in the same second left one).
         let mut aside = db.with_extension(format!("damaged-{now}"));
@@ -258,17 +330,14 @@ pub fn recover(config: &Config, clock: Clock) -> Result<Recovered, ShellError> {
             aside = db.with_extension(format!("damaged-{now}-{n}"));
             n += 1;
         }
-        std::fs::rename(&db, &aside).map_err(|e| ShellError::io(&db, e))?;
-        report.set_aside = Some(aside);
+        std::fs::rename(db, &aside).map_err(|e| ShellError::io(db, e))?;
+        set_aside = Some(aside);
     }
-    std::fs::rename(&building, &db).map_err(|e| ShellError::io(&building, e))?;
+    std::fs::rename(building, db).map_err(|e| ShellError::io(building, e))?;
     if let Some(parent) = db.parent().filter(|p| !p.as_os_str().is_empty()) {
         castellan_mail::sync_dir(parent).map_err(|e| ShellError::io(parent, e))?;
     }
-    let j = Journal::open(&journal, last, &db)?;
-    j.done(last);
-    j.flush()?;
-    Ok(report)
+    Ok(set_aside)
 }
 
 fn replay_mail(svc: &Service, raw: &[u8], env: Env, seq: u64) -> Result<(), StoreError> {
