@@ -57,43 +57,7 @@ pub fn run(s: &TournamentSettings, base: &Config) -> Result<TournamentReport, Sh
     let svc = &local.svc;
     let io = |e: PlayError| ShellError::Store(castellan_judge::StoreError::new(e.to_string()));
     let mut bots = MailPlayers::new(svc, &format!("cup-{}", s.seed)).map_err(io)?;
-    // The game master's mail.
-    let players: Vec<String> = (1..=s.players)
-        .map(|i| format!("Player{i}:{}", entrant(i)))
-        .collect();
-    let mut line = format!(
-        "CAMPAIGN NEW Demo cup tournament={} players={} turn-limit={} final-turn-limit={}",
-        s.game,
-        players.join(","),
-        s.turn_limit,
-        s.final_turn_limit
-    );
-    for (k, v) in &s.options {
-        line.push_str(&format!(" {k}={v}"));
-    }
-    let gm = format!("gm@{PLAYER_DOMAIN}");
-    let raw = order_mail(
-        &gm,
-        "Game master",
-        &svc.config.judge.address,
-        &format!("<cup-{}-create@{PLAYER_DOMAIN}>", s.seed),
-        "tournament",
-        &format!("{line}\n"),
-    );
-    castellan_mail::Maildir::open(svc.config.inbox_path())
-        .and_then(|m| m.deliver(raw.as_bytes()))
-        .map_err(|e| ShellError::Store(castellan_judge::StoreError::new(e.to_string())))?;
-    local.pass_after(60)?;
-    let id = svc
-        .store
-        .campaign_ids()?
-        .into_iter()
-        .last()
-        .ok_or_else(|| {
-            ShellError::Store(castellan_judge::StoreError::new(
-                "the judge created no campaign (see the game master's reply in the outbox)",
-            ))
-        })?;
+    let id = create_campaign(s, &local)?;
     let mut rounds: Vec<Vec<String>> = Vec::new();
     let mut mails = 0;
     loop {
@@ -152,6 +116,42 @@ pub fn run(s: &TournamentSettings, base: &Config) -> Result<TournamentReport, Sh
         mails_out,
         dir: s.dir.clone(),
         outbox,
+    })
+}
+
+/// The game master's mail that creates the tournament, handled; the campaign's id.
+fn create_campaign(s: &TournamentSettings, local: &LocalJudge) -> Result<String, ShellError> {
+    let svc = &local.svc;
+    let players: Vec<String> = (1..=s.players)
+        .map(|i| format!("Player{i}:{}", entrant(i)))
+        .collect();
+    let mut line = format!(
+        "CAMPAIGN NEW Demo cup tournament={} players={} turn-limit={} final-turn-limit={}",
+        s.game,
+        players.join(","),
+        s.turn_limit,
+        s.final_turn_limit
+    );
+    for (k, v) in &s.options {
+        line.push_str(&format!(" {k}={v}"));
+    }
+    let gm = format!("gm@{PLAYER_DOMAIN}");
+    let raw = order_mail(
+        &gm,
+        "Game master",
+        &svc.config.judge.address,
+        &format!("<cup-{}-create@{PLAYER_DOMAIN}>", s.seed),
+        "tournament",
+        &format!("{line}\n"),
+    );
+    castellan_mail::Maildir::open(svc.config.inbox_path())
+        .and_then(|m| m.deliver(raw.as_bytes()))
+        .map_err(|e| ShellError::Store(castellan_judge::StoreError::new(e.to_string())))?;
+    local.pass_after(60)?;
+    svc.store.campaign_ids()?.into_iter().last().ok_or_else(|| {
+        ShellError::Store(castellan_judge::StoreError::new(
+            "the judge created no campaign (see the game master's reply in the outbox)",
+        ))
     })
 }
 
