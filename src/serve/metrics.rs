@@ -47,6 +47,15 @@ impl Metrics {
     /// there is no store: `serve` is compacting the database).
     pub fn render(&self, store: Option<&SledStore>, now: i64) -> String {
         let mut s = String::new();
+        self.counters(&mut s);
+        if let Some(store) = store {
+            gauges(store, now, &mut s);
+        }
+        s
+    }
+
+    /// The counters, kept since start.
+    fn counters(&self, s: &mut String) {
         let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
         let mut counter = |name: &str, help: &str, v: u64| {
             let _ = writeln!(s, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {v}");
@@ -108,52 +117,52 @@ impl Metrics {
             get(&self.inbox_pass_micros) as f64 / 1e6,
             get(&self.inbox_passes)
         );
-        let mut gauge = |name: &str, help: &str, lines: Vec<String>| {
-            let _ = writeln!(s, "# HELP {name} {help}\n# TYPE {name} gauge");
-            for l in lines {
-                let _ = writeln!(s, "{l}");
-            }
-        };
-        let Some(store) = store else {
-            return s;
-        };
-        // Counted without decoding a reply (store/retry.rs): cheap during a relay outage too.
-        if let Ok(c) = store.outbox_counts() {
+    }
+}
+
+/// The gauges, read from `store` at time `now`.
+fn gauges(store: &SledStore, now: i64, s: &mut String) {
+    let mut gauge = |name: &str, help: &str, lines: Vec<String>| {
+        let _ = writeln!(s, "# HELP {name} {help}\n# TYPE {name} gauge");
+        for l in lines {
+            let _ = writeln!(s, "{l}");
+        }
+    };
+    // Counted without decoding a reply (store/retry.rs): cheap during a relay outage too.
+    if let Ok(c) = store.outbox_counts() {
+        gauge(
+            "castellan_outbox_waiting",
+            "Replies waiting to be sent.",
+            vec![format!("castellan_outbox_waiting {}", c.waiting)],
+        );
+        gauge(
+            "castellan_outbox_parked",
+            "Replies parked after failures.",
+            vec![format!("castellan_outbox_parked {}", c.parked)],
+        );
+    }
+    // Kept as the games are written (src/store/gauges.rs): a few keys, not every header.
+    if let Ok(g) = store.game_gauges() {
+        gauge(
+            "castellan_games",
+            "Games by status.",
+            g.by_status
+                .iter()
+                .map(|(k, v)| format!("castellan_games{{status=\"{k}\"}} {v}"))
+                .collect(),
+        );
+        gauge(
+            "castellan_deadlines_pending",
+            "Games waiting on a deadline.",
+            vec![format!("castellan_deadlines_pending {}", g.deadlines)],
+        );
+        if let Some(d) = g.next_deadline {
             gauge(
-                "castellan_outbox_waiting",
-                "Replies waiting to be sent.",
-                vec![format!("castellan_outbox_waiting {}", c.waiting)],
-            );
-            gauge(
-                "castellan_outbox_parked",
-                "Replies parked after failures.",
-                vec![format!("castellan_outbox_parked {}", c.parked)],
+                "castellan_next_deadline_seconds",
+                "Seconds to the nearest deadline (negative: overdue, run at the next tick).",
+                vec![format!("castellan_next_deadline_seconds {}", d - now)],
             );
         }
-        // Kept as the games are written (src/store/gauges.rs): a few keys, not every header.
-        if let Ok(g) = store.game_gauges() {
-            gauge(
-                "castellan_games",
-                "Games by status.",
-                g.by_status
-                    .iter()
-                    .map(|(k, v)| format!("castellan_games{{status=\"{k}\"}} {v}"))
-                    .collect(),
-            );
-            gauge(
-                "castellan_deadlines_pending",
-                "Games waiting on a deadline.",
-                vec![format!("castellan_deadlines_pending {}", g.deadlines)],
-            );
-            if let Some(d) = g.next_deadline {
-                gauge(
-                    "castellan_next_deadline_seconds",
-                    "Seconds to the nearest deadline (negative: overdue, run at the next tick).",
-                    vec![format!("castellan_next_deadline_seconds {}", d - now)],
-                );
-            }
-        }
-        s
     }
 }
 
