@@ -43,77 +43,8 @@ pub(super) fn run_stored_games(
     std::fs::create_dir_all(dir).map_err(|e| ShellError::io(dir, e))?;
     let n = s.stored_games;
     let fill_start = Instant::now();
-    let (games, due, metrics_scrape_ms) = {
-        let local = LocalJudge::open(base, dir, s.seed)?;
-        let svc = &local.svc;
-        let mut bots = MailPlayers::new(svc, "bench-stored")?;
-        let id = bots.create_game(svc, &s.game, s.players, &[])?;
-        local.pass_after(0)?;
-        let template = svc.store.game_whole(&id)?.ok_or_else(|| {
-            ShellError::Store(castellan_judge::StoreError::new(format!(
-                "game {id} vanished"
-            )))
-        })?;
-        let deadline = unix_now() + FILL_DEADLINE_AHEAD;
-        let prefix = id.rsplit_once('-').map_or(id.as_str(), |(p, _)| p);
-        let mut progress =
-            crate::progress::Progress::new("bench (stored games)", "games", Some(n as u64));
-        let mut batch = Vec::with_capacity(FILL_BATCH);
-        for i in 0..n {
-            let mut g = template.clone();
-            if i > 0 {
-                let k = (i - 1) as u64;
-                g.id = format!("{prefix}-{}", 100_000 + k);
-                g.gm_token = copy_token(k * 16);
-                for (j, seat) in g.seats.iter_mut().enumerate() {
-                    seat.token = copy_token(k * 16 + j as u64 + 1);
-                    seat.address = Some(copy_address(k, j));
-                }
-            }
-            if g.deadline.is_some() {
-                g.deadline = Some(deadline);
-            }
-            batch.push(g);
-            if batch.len() >= FILL_BATCH || i + 1 == n {
-                let games = std::mem::take(&mut batch);
-                let count = games.len() as u64;
-                svc.store.commit_unflushed(&castellan_judge::Changes {
-                    games,
-                    ..Default::default()
-                })?;
-                progress.inc(count);
-            }
-        }
-        svc.store.flush()?;
-        progress.finish();
-        // What the child's pass will find due (a reminder or a missed deadline).
-        let now = unix_now();
-        let ids = svc.store.game_ids()?;
-        let mut due = 0;
-        for id in &ids {
-            if let Some(rec) = svc.store.game_header(id)? {
-                if castellan_judge::stored::next_due(&rec).is_some_and(|t| t <= now) {
-                    due += 1;
-                }
-            }
-        }
-        // One scrape; it must have counted every game, or there is nothing to report.
-        let scrape = Instant::now();
-        let text = crate::serve::metrics::Metrics::default().render(Some(&svc.store), now);
-        let metrics_scrape_ms = scrape.elapsed().as_secs_f64() * 1000.0;
-        let counted: u64 = text
-            .lines()
-            .filter(|l| l.starts_with("castellan_games{"))
-            .filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok())
-            .sum();
-        if counted != ids.len() as u64 {
-            return Err(ShellError::Usage(format!(
-                "the metrics counted {counted} games of {}",
-                ids.len()
-            )));
-        }
-        (ids.len(), due, metrics_scrape_ms)
-    }; // the database is closed here: the child opens it
+    // The database is closed when `fill` returns: the child opens it.
+    let (games, due, metrics_scrape_ms) = fill(s, base, dir)?;
     let fill_seconds = fill_start.elapsed().as_secs_f64();
     let mut config = crate::play::demo::local_config(base, dir);
     // The empty pass alone: its rolling backup is measured apart, below.
@@ -182,6 +113,82 @@ pub(super) fn run_stored_games(
         create_mail_pass_ms,
         metrics_scrape_ms,
     })
+}
+
+/// `s.stored_games` games written into the data folder `dir`, and the games the child's
+/// pass will find due; one `/metrics` scrape over them timed (ms), which must count them
+/// all. Returns (games, due, scrape ms).
+fn fill(s: &BenchSettings, base: &Config, dir: &Path) -> Result<(usize, usize, f64), ShellError> {
+    let n = s.stored_games;
+    let local = LocalJudge::open(base, dir, s.seed)?;
+    let svc = &local.svc;
+    let mut bots = MailPlayers::new(svc, "bench-stored")?;
+    let id = bots.create_game(svc, &s.game, s.players, &[])?;
+    local.pass_after(0)?;
+    let template = svc.store.game_whole(&id)?.ok_or_else(|| {
+        ShellError::Store(castellan_judge::StoreError::new(format!(
+            "game {id} vanished"
+        )))
+    })?;
+    let deadline = unix_now() + FILL_DEADLINE_AHEAD;
+    let prefix = id.rsplit_once('-').map_or(id.as_str(), |(p, _)| p);
+    let mut progress =
+        crate::progress::Progress::new("bench (stored games)", "games", Some(n as u64));
+    let mut batch = Vec::with_capacity(FILL_BATCH);
+    for i in 0..n {
+        let mut g = template.clone();
+        if i > 0 {
+            let k = (i - 1) as u64;
+            g.id = format!("{prefix}-{}", 100_000 + k);
+            g.gm_token = copy_token(k * 16);
+            for (j, seat) in g.seats.iter_mut().enumerate() {
+                seat.token = copy_token(k * 16 + j as u64 + 1);
+                seat.address = Some(copy_address(k, j));
+            }
+        }
+        if g.deadline.is_some() {
+            g.deadline = Some(deadline);
+        }
+        batch.push(g);
+        if batch.len() >= FILL_BATCH || i + 1 == n {
+            let games = std::mem::take(&mut batch);
+            let count = games.len() as u64;
+            svc.store.commit_unflushed(&castellan_judge::Changes {
+                games,
+                ..Default::default()
+            })?;
+            progress.inc(count);
+        }
+    }
+    svc.store.flush()?;
+    progress.finish();
+    // What the child's pass will find due (a reminder or a missed deadline).
+    let now = unix_now();
+    let ids = svc.store.game_ids()?;
+    let mut due = 0;
+    for id in &ids {
+        if let Some(rec) = svc.store.game_header(id)? {
+            if castellan_judge::stored::next_due(&rec).is_some_and(|t| t <= now) {
+                due += 1;
+            }
+        }
+    }
+    // One scrape; it must have counted every game, or there is nothing to report.
+    let scrape = Instant::now();
+    let text = crate::serve::metrics::Metrics::default().render(Some(&svc.store), now);
+    let metrics_scrape_ms = scrape.elapsed().as_secs_f64() * 1000.0;
+    let counted: u64 = text
+        .lines()
+        .filter(|l| l.starts_with("castellan_games{"))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok())
+        .sum();
+    if counted != ids.len() as u64 {
+        return Err(ShellError::Usage(format!(
+            "the metrics counted {counted} games of {}",
+            ids.len()
+        )));
+    }
+    Ok((ids.len(), due, metrics_scrape_ms))
 }
 
 struct ChildRun {
