@@ -141,12 +141,6 @@ impl Service {
             let mut taken = Vec::with_capacity(batch.len());
             // The batch's replies rendered and written (hidden) meanwhile, on another core.
             let prestager = self.prestager();
-            // Read the batch (up to BATCH_BYTES held at once; the rest waits for the next
-            // listing) and decide which mails the judge will see: a mail seen before or
-            // no mail at all is not journaled.
-            let mut read: Vec<(&PathBuf, String, castellan_judge::Inbound)> =
-                Vec::with_capacity(batch.len());
-            let mut held_bytes = 0;
             let mut times = BatchTimes {
                 batches: 1,
                 ..Default::default()
@@ -157,35 +151,7 @@ impl Service {
                 *d += now - step;
                 step = now;
             };
-            for path in batch {
-                if held_bytes >= BATCH_BYTES {
-                    break;
-                }
-                let raw = match inbox.read(path) {
-                    Ok(r) => r,
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-                    Err(e) => {
-                        tracing::warn!("cannot read {}: {e}", path.display());
-                        continue;
-                    }
-                };
-                let file = path
-                    .file_name()
-                    .map(|f| castellan_mail::delivered_name(&f.to_string_lossy()).to_string())
-                    .unwrap_or_default();
-                match self.screen(&raw)? {
-                    Ok(inbound) => {
-                        held_bytes += raw.len();
-                        read.push((path, file, inbound));
-                    }
-                    Err(handled) => {
-                        if let Handled::Unreadable(why) = handled {
-                            tracing::warn!("{}: not a mail ({why}); set aside", path.display());
-                        }
-                        taken.push(path);
-                    }
-                }
-            }
+            let read = self.read_batch(inbox, batch, &mut taken)?;
             lap(&mut times.read);
             // The write-ahead step for the whole batch: one fsync, run while the batch is
             // judged and waited for before anything is committed.
@@ -240,6 +206,49 @@ impl Service {
             *self.batch_times.lock().unwrap_or_else(|e| e.into_inner()) += times;
         }
         Ok(n)
+    }
+
+    /// Read the batch (up to BATCH_BYTES held at once; the rest waits for the next
+    /// listing) and decide which mails the judge will see: a mail seen before or no mail
+    /// at all is not journaled, and goes into `taken` at once.
+    fn read_batch<'p>(
+        &self,
+        inbox: &Maildir,
+        batch: &'p [PathBuf],
+        taken: &mut Vec<&'p PathBuf>,
+    ) -> Result<Vec<(&'p PathBuf, String, castellan_judge::Inbound)>, ShellError> {
+        let mut read = Vec::with_capacity(batch.len());
+        let mut held_bytes = 0;
+        for path in batch {
+            if held_bytes >= BATCH_BYTES {
+                break;
+            }
+            let raw = match inbox.read(path) {
+                Ok(r) => r,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => {
+                    tracing::warn!("cannot read {}: {e}", path.display());
+                    continue;
+                }
+            };
+            let file = path
+                .file_name()
+                .map(|f| castellan_mail::delivered_name(&f.to_string_lossy()).to_string())
+                .unwrap_or_default();
+            match self.screen(&raw)? {
+                Ok(inbound) => {
+                    held_bytes += raw.len();
+                    read.push((path, file, inbound));
+                }
+                Err(handled) => {
+                    if let Handled::Unreadable(why) = handled {
+                        tracing::warn!("{}: not a mail ({why}); set aside", path.display());
+                    }
+                    taken.push(path);
+                }
+            }
+        }
+        Ok(read)
     }
 
     /// The batch's mails `read` (with their times and entropy `envs`, and their journal
