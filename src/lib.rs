@@ -30,10 +30,10 @@
 //! * [`pipe`]: output piped into `head` or a closed pager ends quietly.
 //! * [`games`]: the games this judge runs.
 //!
-//! Between the folders: `play` and `ops` use `serve` and `store`, `serve` uses `store`
-//! (and, for what `serve` does by itself between passes, the rolling backups and the
-//! compaction of `ops`); `store` uses none of them. No import circle joins more than two
-//! files.
+//! Between the folders: `play` and `ops` use `serve` and `store` (`ops::render` also
+//! `play::players::load_session`), `serve` uses `store` (and, for what `serve` does by
+//! itself between passes, the rolling backups and the compaction of `ops`); `store` uses
+//! none of them. No import circle joins more than two files.
 
 pub mod cli;
 pub mod config;
