@@ -323,3 +323,13 @@ pub fn key_value(s: &str, flag: &str) -> Result<(String, String), String> {
         _ => Err(format!("{flag} takes KEY=VALUE, got \"{s}\"")),
     }
 }
+
+/// `--player` and `--option` values as (key, value) pairs; a malformed one is a usage error.
+pub fn pairs(
+    list: &[String],
+    flag: &str,
+) -> Result<Vec<(String, String)>, crate::error::ShellError> {
+    list.iter()
+        .map(|s| key_value(s, flag).map_err(crate::error::ShellError::Usage))
+        .collect()
+}

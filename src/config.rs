@@ -2,6 +2,7 @@
 //! that need no mail server (Maildir in, files out, sled on disk, all under `data_dir`).
 //! docs/config.md documents every key; keep the two in step.
 
+use crate::error::ShellError;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -105,7 +106,7 @@ pub struct Inbound {
     pub maildir: Option<PathBuf>,
     /// Remove a handled message from the Maildir's `cur/` once `recover` can no longer
     /// need it: when the journal segment that names it is removed, after a rolling backup
-    /// that holds it (src/recover.rs `Journal::prune`). Off by default: handled mail is
+    /// that holds it (src/store/journal/ `Journal::prune`). Off by default: handled mail is
     /// the players' own words, kept until the operator says otherwise.
     pub prune_handled: bool,
     pub imap: Imap,
@@ -327,6 +328,36 @@ impl ConfigSource {
 }
 
 impl Config {
+    /// The configuration `source` names, with `--data-dir` (when given) over its data folder.
+    pub fn load_for(source: &ConfigSource, data_dir: Option<&Path>) -> Result<Config, ShellError> {
+        let mut c = Config::load(&source.path, source.must_exist)?;
+        if let Some(d) = data_dir {
+            c.data_dir = d.to_path_buf();
+        }
+        Ok(c)
+    }
+
+    /// `castellan config [--show-secrets]`: the configuration in use, as YAML, after a
+    /// comment naming where it came from (the output stays a configuration file).
+    pub fn show(self, source: &ConfigSource, show_secrets: bool) -> Result<(), ShellError> {
+        println!("# {}", source.describe());
+        let config = if show_secrets {
+            self
+        } else {
+            self.with_secrets_hidden()
+        };
+        print!(
+            "{}",
+            serde_yaml::to_string(&config).map_err(|e| ShellError::Config {
+                path: source.path.clone(),
+                why: e.to_string(),
+            })?
+        );
+        Ok(())
+    }
+}
+
+impl Config {
     /// Read `path`; a missing file at the default path means "all defaults".
     pub fn load(path: &Path, must_exist: bool) -> Result<Config, crate::error::ShellError> {
         let bad = |why: String| crate::error::ShellError::Config {
@@ -387,7 +418,7 @@ impl Config {
             .clone()
             .unwrap_or_else(|| self.data_dir.join("backups"))
     }
-    /// The journal of every handling (src/recover.rs), beside the database.
+    /// The journal of every handling (src/store/journal/ and src/ops/recover.rs), beside the database.
     pub fn journal_path(&self) -> PathBuf {
         self.data_dir.join("journal.jsonl")
     }

@@ -35,7 +35,7 @@ pub enum ShellError {
     Judge(#[from] JudgeError),
     /// The bot players could not go on (demo, bench).
     #[error(transparent)]
-    Play(#[from] crate::players::PlayError),
+    Play(#[from] PlayError),
     /// The templates folder holds a template that does not compile.
     #[error("templates: {0}")]
     Templates(String),
@@ -73,4 +73,15 @@ impl ShellError {
             _ => 1,
         }
     }
+}
+
+/// Why the bots could not go on.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    #[error("{0}")]
+    Io(String),
+    #[error("game {game}: seat {seat} has no token (no welcome mail in the outbox)")]
+    NoToken { game: String, seat: usize },
+    #[error("game {game} does not move: the judge answered {reply}")]
+    Stalled { game: String, reply: String },
 }

@@ -21,6 +21,17 @@ pub fn find(name: &str) -> Option<GameInfo> {
         .find(|g| castellan_engine::names::normalize(g.name) == want)
 }
 
+/// The game called `name`, or the usage error that lists the games.
+pub fn named(name: &str) -> Result<GameInfo, crate::error::ShellError> {
+    find(name).ok_or_else(|| {
+        let names: Vec<&str> = all().iter().map(|g| g.name).collect();
+        crate::error::ShellError::Usage(format!(
+            "unknown game \"{name}\"; the games are: {}",
+            names.join(", ")
+        ))
+    })
+}
+
 /// The games of [`all`] that `listed` does not name: a test that runs "every game" from a
 /// table of its own (each game with its seats, its seeds) asserts this is empty, so a game
 /// added to the registry cannot go untested there.

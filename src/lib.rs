@@ -11,59 +11,41 @@
 //! * `crates/mail` (`castellan_mail`): parsing, quote stripping, rendering, Maildir, IMAP,
 //!   SMTP / sendmail / file transports.
 //!
-//! Here:
-//! * [`cli`]: raw flags (clap); `main` resolves them against [`config`].
+//! Here, in four folders and a few files:
+//! * [`serve`]: the judge at work: parse → judge → commit → acknowledge, the inbox in
+//!   batches committed in groups, the outbox with retries, `serve` (the tokio loop),
+//!   `ingest`, metrics.
+//! * [`store`]: what the judge keeps on disk: sled behind the judge's `Store`, the
+//!   journal beside it, fault injection for the crash tests.
+//! * [`ops`]: the operator's commands: backups, `recover`, `compact`, `doctor`, export
+//!   and import, `render`, the game master's commands run from the shell.
+//! * [`play`]: games played without people: bot players, the demos, the simulators, the
+//!   benchmark.
+//! * [`cli`]: raw flags (clap); `main` resolves them against [`config`] and hands each
+//!   command to its module.
 //! * [`error`]: why a command failed ([`error::ShellError`]), and its exit code.
 //! * [`config`]: config/castellan.yaml, every key optional, defaults need no mail server.
-//! * [`store`]: sled behind the judge's `Store`: a batch's messages committed in groups, one
-//!   transaction a group, flushed once a batch.
-//! * [`service`]: parse → judge → commit → acknowledge; the inbox in batches, committed in
-//!   groups (`service/batch.rs`); the outbox with retries (`service/outbox.rs`).
-//! * [`prestage`]: a batch's replies rendered and written (hidden) while it is handled.
-//! * [`optimistic`]: a batch's mails judged side by side, committed in order.
-//! * [`daemon`]: the tokio loop (`serve`) and IMAP polling.
-//! * [`players`]: bot players that play by mail through the real pipeline (demo, bench,
-//!   end-to-end tests).
-//! * [`demo`]: one whole game by email on the embedded defaults.
-//! * [`simulate`], [`bench`](mod@bench): engine-only games and the end-to-end benchmark.
-//! * [`budget`]: what a game's mail costs its players (the demo's mail budget, issue 12).
-//! * [`transfer`]: export and import of one game.
-//! * [`backup`](mod@backup): whole-database backups, streamed; the rolling backups of `serve`.
-//! * [`recover`]: the journal of every handling kept beside sled, and `castellan recover`.
-//! * [`compact`]: `castellan compact`, the database rewritten with its live records only.
-//! * [`render`](mod@render): `castellan render`, a stored game's picture at any turn (SVG or HTML).
 //! * [`logging`]: tracing on stderr, as text or JSON lines (`--log-format json`).
-//! * [`metrics`]: optional Prometheus metrics of `serve` on a loopback port.
 //! * [`progress`]: progress bars on a terminal, plain lines otherwise, for long runs.
 //! * [`pipe`]: output piped into `head` or a closed pager ends quietly.
-//! * [`doctor`]: `castellan doctor`, the operator's checks with a fix for each problem.
+//! * [`games`]: the games this judge runs.
+//!
+//! Between the folders: `play` and `ops` use `serve` and `store` (`ops::render` also
+//! `play::players::load_session`), `serve` uses `store` (and, for what `serve` does by
+//! itself between passes, the rolling backups and the compaction of `ops`); `store` uses
+//! none of them. No import circle joins more than two files.
 
-pub mod backup;
-pub mod bench;
-pub mod budget;
 pub mod cli;
-pub mod compact;
 pub mod config;
-pub mod daemon;
-pub mod demo;
-pub mod doctor;
 pub mod error;
 pub mod games;
 pub mod logging;
-pub mod mailsim;
-pub mod metrics;
-pub mod optimistic;
+pub mod ops;
 pub mod pipe;
-pub mod players;
-pub mod prestage;
+pub mod play;
 pub mod progress;
-pub mod recover;
-pub mod render;
-pub mod service;
-pub mod simulate;
+pub mod serve;
 pub mod store;
-pub mod tournament_demo;
-pub mod transfer;
 
 /// Records the unit tests of this crate build (one game record, by its JSON).
 #[cfg(test)]

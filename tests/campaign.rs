@@ -6,7 +6,7 @@
 //! `castellan demo --campaign`).
 
 use castellan::config::Config;
-use castellan::tournament_demo::{entrant, run, TournamentSettings};
+use castellan::play::tournament_demo::{entrant, run, TournamentSettings};
 use castellan_judge::Status;
 use std::path::PathBuf;
 
@@ -38,7 +38,7 @@ fn settings(dir: &std::path::Path, players: usize) -> TournamentSettings {
 
 /// Checks shared by both sizes: every round's tables of 3 to 6, the finalists are the
 /// table winners, one winner, the standings mailed, every table finished.
-fn check(r: &castellan::tournament_demo::TournamentReport, players: usize, rounds: usize) {
+fn check(r: &castellan::play::tournament_demo::TournamentReport, players: usize, rounds: usize) {
     let c = &r.campaign;
     let t = c.tournament.as_ref().unwrap();
     assert_eq!(r.rounds.len(), rounds, "{:#?}", c.history);
@@ -155,7 +155,7 @@ fn a_whole_campaign_moves_to_another_judge_by_export_and_import() {
         &["campaign", "export", &id, file.to_str().unwrap()],
     ));
     let text = std::fs::read_to_string(&file).unwrap();
-    let e: castellan::transfer::ExportedCampaign = serde_json::from_str(&text).unwrap();
+    let e: castellan::ops::transfer::ExportedCampaign = serde_json::from_str(&text).unwrap();
     // Every table of both rounds, each with its log, and a record per entrant.
     let tables: usize = r.rounds.iter().map(|x| x.len()).sum();
     assert_eq!(e.games.len(), tables);

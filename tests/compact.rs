@@ -66,11 +66,11 @@ fn castello_game_played(tmp: &Path) -> (std::path::PathBuf, std::path::PathBuf, 
 fn compact_keeps_every_record_and_brings_the_database_within_3x_of_its_live_data() {
     let tmp = tempfile::tempdir().unwrap();
     let (data, db, kept, live) = castello_game_played(tmp.path());
-    let bytes_before = castellan::compact::dir_size(&db);
+    let bytes_before = castellan::store::dir_size(&db);
 
     let said = run(&data, &["compact"]);
     assert!(said.contains("records"), "{said}");
-    let bytes_after = castellan::compact::dir_size(&db);
+    let bytes_after = castellan::store::dir_size(&db);
     assert!(
         bytes_after <= 3 * live,
         "{bytes_after} bytes on disk for {live} bytes of live data (before: {bytes_before})"
@@ -217,5 +217,5 @@ fn wait_for(mut done: impl FnMut() -> bool) -> bool {
 }
 
 fn dir_size(p: &Path) -> u64 {
-    castellan::compact::dir_size(p)
+    castellan::store::dir_size(p)
 }

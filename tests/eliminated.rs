@@ -133,7 +133,9 @@ fn an_eliminated_player_is_told_loses_his_private_part_and_the_end_lists_the_sta
             break;
         }
         assert_eq!(rec.status, Status::Running, "{id}");
-        let session = castellan::players::load_session(&rec).unwrap().unwrap();
+        let session = castellan::play::players::load_session(&rec)
+            .unwrap()
+            .unwrap();
         let seat = *session.awaiting().first().expect("someone is awaited");
         let (_, addr) = PLAYERS[seat];
         let body = session.bot_turn(seat, 20).join("\n");
@@ -197,7 +199,9 @@ fn an_eliminated_player_is_told_loses_his_private_part_and_the_end_lists_the_sta
     assert!(expected.is_empty(), "never told: {expected:?}");
     // The final mail to every seat lists the standings: the winner first, then those out,
     // the last out highest.
-    let session = castellan::players::load_session(&rec).unwrap().unwrap();
+    let session = castellan::play::players::load_session(&rec)
+        .unwrap()
+        .unwrap();
     let winners: Vec<&str> = session
         .outcome()
         .expect("an outcome")

@@ -4,8 +4,8 @@
 //! ignored.
 
 use castellan::config::Config;
-use castellan::demo::LocalJudge;
-use castellan::players::{load_session, MailPlayers};
+use castellan::play::demo::LocalJudge;
+use castellan::play::players::{load_session, MailPlayers};
 use castellan_judge::{Status, Store};
 use std::path::PathBuf;
 

@@ -3,8 +3,8 @@
 //! (src/players.rs); each mail is read back from the outbox as a player's client would.
 
 use castellan::config::Config;
-use castellan::demo::LocalJudge;
-use castellan::players::{play_games, MailPlayers};
+use castellan::play::demo::LocalJudge;
+use castellan::play::players::{play_games, MailPlayers};
 use castellan_judge::{Status, Store};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -135,7 +135,7 @@ fn a_french_player_plays_a_whole_castle_risk_game_reading_only_french() {
         |_| {
             j.pass_after(600)
                 .map(|_| ())
-                .map_err(|e| castellan::players::PlayError::Io(e.to_string()))
+                .map_err(|e| castellan::play::players::PlayError::Io(e.to_string()))
         },
     )
     .unwrap();

@@ -4,8 +4,8 @@
 //! several mails is reported once, when it passes.
 
 use castellan::config::Config;
-use castellan::demo::LocalJudge;
-use castellan::players::{load_session, MailPlayers};
+use castellan::play::demo::LocalJudge;
+use castellan::play::players::{load_session, MailPlayers};
 use castellan_engine::PromptKind;
 use castellan_judge::Store;
 use std::path::PathBuf;

@@ -4,8 +4,8 @@
 //! by mail through the real pipeline, is rendered by headless Chromium and looked at.
 
 use castellan::config::Config;
-use castellan::demo::LocalJudge;
-use castellan::players::{play_games, MailPlayers, PlayError};
+use castellan::play::demo::LocalJudge;
+use castellan::play::players::{play_games, MailPlayers, PlayError};
 use castellan_engine::{Lang, Secret, Session, Viewer};
 use quick_xml::events::Event;
 use quick_xml::Reader;

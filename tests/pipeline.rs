@@ -5,9 +5,9 @@
 //! tests/real_mail.rs.
 
 use castellan::config::Config;
-use castellan::demo::{LocalJudge, DEMO_EPOCH};
-use castellan::players::{load_session, play_games, MailPlayers, PlayError, PLAYER_DOMAIN};
-use castellan::service::Service;
+use castellan::play::demo::{LocalJudge, DEMO_EPOCH};
+use castellan::play::players::{load_session, play_games, MailPlayers, PlayError, PLAYER_DOMAIN};
+use castellan::serve::service::Service;
 use castellan_judge::{AdminCommand, Status, Store, StoredGame};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -145,7 +145,7 @@ fn every_game_is_played_to_its_end_by_mail_and_passes_the_dice_audit() {
         // Every player got the final report, which reveals the secret key.
         let mails_out = outbox_mails(tmp.path());
         for seat in 1..=players {
-            let to = castellan::players::player_address(seat);
+            let to = castellan::play::players::player_address(seat);
             assert!(
                 mails_out
                     .iter()
@@ -215,7 +215,7 @@ fn no_mail_reaches_anyone_with_another_players_private_facts() {
         let mut htmls = 0usize;
         let mut check = |svc: &Service| {
             let rec = svc.store.game(&id).unwrap().unwrap();
-            let Some(s) = castellan::players::load_session(&rec).unwrap() else {
+            let Some(s) = castellan::play::players::load_session(&rec).unwrap() else {
                 return;
             };
             // The hidden facts each game shows a player: hands, hidden armies, draws.
@@ -259,7 +259,7 @@ fn no_mail_reaches_anyone_with_another_players_private_facts() {
                 seen.insert(p);
                 let to = m.to.first().cloned().unwrap_or_default();
                 let reader = (1..=players)
-                    .find(|&k| castellan::players::player_address(k) == to)
+                    .find(|&k| castellan::play::players::player_address(k) == to)
                     .map(|k| k - 1);
                 // Issue 14: the HTML part and its picture are scanned too, as a reader
                 // sees them (entities decoded); a picture made for a seat goes to that
@@ -390,7 +390,7 @@ fn a_crash_between_commit_and_acknowledgement_applies_the_mail_exactly_once() {
     {
         let svc = Service::open(
             castellan::config::Config::load(&cfg, true).unwrap(),
-            castellan::service::system_clock(),
+            castellan::serve::env::system_clock(),
         )
         .unwrap();
         let mut bots = MailPlayers::new(&svc, "crash").unwrap();
@@ -398,7 +398,7 @@ fn a_crash_between_commit_and_acknowledgement_applies_the_mail_exactly_once() {
             .play_one(&svc, "castle-1", 500)
             .unwrap()
             .expect("the game waits for a player");
-        before = castellan::players::progress(&svc, "castle-1").unwrap();
+        before = castellan::play::players::progress(&svc, "castle-1").unwrap();
     }
     let crashed = bin()
         .arg("--config")
@@ -419,10 +419,10 @@ fn a_crash_between_commit_and_acknowledgement_applies_the_mail_exactly_once() {
     let after_crash = {
         let svc = Service::open(
             castellan::config::Config::load(&cfg, true).unwrap(),
-            castellan::service::system_clock(),
+            castellan::serve::env::system_clock(),
         )
         .unwrap();
-        castellan::players::progress(&svc, "castle-1").unwrap()
+        castellan::play::players::progress(&svc, "castle-1").unwrap()
     };
     assert_ne!(
         after_crash, before,
@@ -445,11 +445,11 @@ fn a_crash_between_commit_and_acknowledgement_applies_the_mail_exactly_once() {
     );
     let svc = Service::open(
         castellan::config::Config::load(&cfg, true).unwrap(),
-        castellan::service::system_clock(),
+        castellan::serve::env::system_clock(),
     )
     .unwrap();
     assert_eq!(
-        castellan::players::progress(&svc, "castle-1").unwrap(),
+        castellan::play::players::progress(&svc, "castle-1").unwrap(),
         after_crash,
         "applied twice"
     );
@@ -503,13 +503,13 @@ fn an_exported_game_imports_into_another_judge_and_goes_on() {
         bots.play_one(&j.svc, &id, 500).unwrap().unwrap();
         pass(&j);
     }
-    let exported = castellan::transfer::export(&j.svc.store, &id).unwrap();
+    let exported = castellan::ops::transfer::export(&j.svc.store, &id).unwrap();
     let text = serde_json::to_string(&exported).unwrap();
     let b = tempfile::tempdir().unwrap();
     let k = open(b.path(), 6);
     let games = castellan::games::all();
     assert_eq!(
-        castellan::transfer::import(&k.svc, &text, &games).unwrap(),
+        castellan::ops::transfer::import(&k.svc, &text, &games).unwrap(),
         id
     );
     assert_eq!(
@@ -521,13 +521,13 @@ fn an_exported_game_imports_into_another_judge_and_goes_on() {
         j.svc.store.game_log(&id).unwrap()
     );
     // Importing again changes nothing and says why.
-    let e = castellan::transfer::import(&k.svc, &text, &games)
+    let e = castellan::ops::transfer::import(&k.svc, &text, &games)
         .unwrap_err()
         .to_string();
     assert!(e.contains("exists already"), "{e}");
     // A tampered export is refused.
     let bad = text.replace("\"castle-risk\"", "\"no-such-game\"");
-    assert!(castellan::transfer::import(
+    assert!(castellan::ops::transfer::import(
         &open(tempfile::tempdir().unwrap().path(), 7).svc,
         &bad,
         &games
@@ -541,12 +541,12 @@ fn a_backup_restores_into_an_empty_database_identically() {
     let a = tempfile::tempdir().unwrap();
     let (j, id, _) = play_to_the_end(a.path(), "castle-risk", 2, 8);
     let mut buf = Vec::new();
-    let n = castellan::backup::write(&j.svc.store, &mut buf).unwrap();
+    let n = castellan::ops::backup::write(&j.svc.store, &mut buf).unwrap();
     assert!(n > 10);
     let b = tempfile::tempdir().unwrap();
     let k = open(b.path(), 9);
     assert_eq!(
-        castellan::backup::restore(&k.svc.store, &mut buf.as_slice(), &mut || {})
+        castellan::ops::backup::restore(&k.svc.store, &mut buf.as_slice(), &mut || {})
             .unwrap()
             .records,
         n as u64
@@ -556,7 +556,7 @@ fn a_backup_restores_into_an_empty_database_identically() {
         j.svc.store.game(&id).unwrap()
     );
     let mut again = Vec::new();
-    castellan::backup::write(&k.svc.store, &mut again).unwrap();
+    castellan::ops::backup::write(&k.svc.store, &mut again).unwrap();
     // The same records (the header's key generator may differ).
     let records = |b: &[u8]| -> Vec<String> {
         String::from_utf8(b.to_vec())
@@ -568,7 +568,9 @@ fn a_backup_restores_into_an_empty_database_identically() {
     };
     assert_eq!(records(&again), records(&buf));
     // Restoring into a database that holds games is refused.
-    assert!(castellan::backup::restore(&k.svc.store, &mut buf.as_slice(), &mut || {}).is_err());
+    assert!(
+        castellan::ops::backup::restore(&k.svc.store, &mut buf.as_slice(), &mut || {}).is_err()
+    );
 }
 
 /// README: the demo runs on the embedded defaults and ends with a passing audit.
@@ -845,7 +847,7 @@ fn outbox_files(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
 
 /// Issue 11, "Group commit": "No reply and no acknowledgement comes before the flush." A
 /// batch's replies are rendered and written while the batch is handled, to hidden files no
-/// reader takes (src/prestage.rs); after the flush the drain makes them visible, each the
+/// reader takes (src/serve/prestage.rs); after the flush the drain makes them visible, each the
 /// bytes it would have rendered itself, and leaves no hidden file behind.
 #[test]
 fn a_batchs_replies_are_written_ahead_hidden_and_go_out_after_its_flush() {
@@ -886,7 +888,7 @@ fn a_batchs_replies_are_written_ahead_hidden_and_go_out_after_its_flush() {
     let mut rendered: Vec<String> = due
         .iter()
         .map(|(_, item)| {
-            let mail = castellan::service::to_outgoing(&item.mail, from);
+            let mail = castellan::serve::service::to_outgoing(&item.mail, from);
             unbound(castellan_mail::render(&mail, now))
         })
         .collect();
@@ -903,7 +905,7 @@ fn a_batchs_replies_are_written_ahead_hidden_and_go_out_after_its_flush() {
 }
 
 /// Issue 11, throughput: a batch's mails are judged side by side and committed in order
-/// (src/optimistic.rs), and the result is the one of judging them one after the other. In
+/// (src/serve/optimistic.rs), and the result is the one of judging them one after the other. In
 /// one batch, the seat not to move resigns a two-player Castello game (which ends it), then
 /// the seat to move sends its move. Judged alone, on the game as the batch found it, the
 /// move would be accepted and its commit would bring the ended game back to life; judged in
@@ -981,7 +983,7 @@ fn database_after_rounds(dir: &Path, judges: usize, group: usize, rounds: usize)
         pass(&j);
     }
     let file = dir.join("all.jsonl");
-    castellan::backup::write_file(&j.svc.store, &file, None).unwrap();
+    castellan::ops::backup::write_file(&j.svc.store, &file, None).unwrap();
     std::fs::read(file).unwrap()
 }
 
@@ -995,11 +997,11 @@ fn database_after_rounds(dir: &Path, judges: usize, group: usize, rounds: usize)
 fn judging_side_by_side_gives_the_database_of_judging_in_order() {
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let in_order = database_after_rounds(a.path(), 1, 1, 12);
-    let side_by_side = database_after_rounds(b.path(), 4, castellan::service::GROUP, 12);
+    let side_by_side = database_after_rounds(b.path(), 4, castellan::serve::service::GROUP, 12);
     // One thread, committing in groups: each mail judged on the store without the group
     // it joins, and judged again if it read what the group writes.
     let c = tempfile::tempdir().unwrap();
-    let in_groups = database_after_rounds(c.path(), 1, castellan::service::GROUP, 12);
+    let in_groups = database_after_rounds(c.path(), 1, castellan::serve::service::GROUP, 12);
     assert!(
         in_order == in_groups,
         "one thread, in groups: not the same database"
@@ -1032,7 +1034,7 @@ fn a_quarantine_is_journaled_and_survives_recover() {
     drop(bots);
     drop(j);
     std::fs::remove_dir_all(config.database_path()).unwrap();
-    let r = castellan::recover::recover(&config, std::sync::Arc::new(move || now)).unwrap();
+    let r = castellan::ops::recover::recover(&config, std::sync::Arc::new(move || now)).unwrap();
     assert!(r.backup.is_none(), "{r:?}");
     let store = castellan::store::SledStore::open(&config.database_path()).unwrap();
     let rec = store.game_header(&broken).unwrap().unwrap();

@@ -3,7 +3,7 @@
 //! form behind `--ignored`, and the points on the real games through the pure
 //! judge (the toy game's cases are in crates/judge/tests/promises.rs).
 
-use castellan::mailsim::{self, Settings};
+use castellan::play::mailsim::{self, Settings};
 use castellan_engine::{PromptKind, Session};
 use castellan_judge::{
     format_long_zoned, Env, Inbound, Judge, JudgeConfig, MemoryStore, Outbound, Store, Templates,
@@ -133,7 +133,7 @@ impl Table {
     }
 
     fn session(&self, id: &str) -> Box<dyn Session> {
-        castellan::players::load_session(&self.game(id))
+        castellan::play::players::load_session(&self.game(id))
             .unwrap()
             .unwrap()
     }

@@ -379,7 +379,7 @@ fn mail_hygiene_holds_through_real_smtp_and_imap() {
     assert!(w.judge_unseen().is_empty());
 }
 
-/// Guards the crash-safety argument of src/service.rs with a real crash: the process
+/// Guards the crash-safety argument of src/serve/service.rs with a real crash: the process
 /// aborts right after the sled commit, before the IMAP \Seen flag is set and before any
 /// reply is sent. The next run finds the message still unseen, recognises it as processed
 /// (not applied again), flags it \Seen, and sends the queued answer: exactly one answer.

@@ -3,8 +3,8 @@
 //! boundary matters (damaged database, concurrent `ingest`s, a crash after the journal).
 
 use castellan::config::Config;
-use castellan::demo::LocalJudge;
-use castellan::players::{play_games, MailPlayers};
+use castellan::play::demo::LocalJudge;
+use castellan::play::players::{play_games, MailPlayers};
 use castellan::store::SledStore;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -97,9 +97,9 @@ fn play_with_a_backup_midway(
         passes += 1;
         if passes == backup_after {
             let now = (j.svc.clock)();
-            castellan::backup::write_file(
+            castellan::ops::backup::write_file(
                 &j.svc.store,
-                &castellan::backup::path_at(&j.svc.config, now),
+                &castellan::ops::backup::path_at(&j.svc.config, now),
                 None,
             )
             .unwrap();
@@ -117,7 +117,7 @@ fn play_with_a_backup_midway(
     (config, now)
 }
 
-fn clock(now: &Arc<std::sync::atomic::AtomicI64>) -> castellan::service::Clock {
+fn clock(now: &Arc<std::sync::atomic::AtomicI64>) -> castellan::serve::env::Clock {
     let now = now.clone();
     Arc::new(move || now.load(Ordering::SeqCst))
 }
@@ -134,7 +134,7 @@ fn recover_rebuilds_a_deleted_database_exactly_from_the_backup_and_the_journal()
     assert!(!before.trees["games"].is_empty());
     std::fs::remove_dir_all(config.database_path()).unwrap();
     // A database that is gone (sled would make an empty one) is refused, not used.
-    let e = castellan::service::Service::open(config.clone(), clock(&now))
+    let e = castellan::serve::service::Service::open(config.clone(), clock(&now))
         .err()
         .expect("an empty database in place of a used one is refused")
         .to_string();
@@ -142,13 +142,13 @@ fn recover_rebuilds_a_deleted_database_exactly_from_the_backup_and_the_journal()
         e.contains("went back in time") && e.contains("castellan recover"),
         "{e}"
     );
-    let r = castellan::recover::recover(&config, clock(&now)).unwrap();
+    let r = castellan::ops::recover::recover(&config, clock(&now)).unwrap();
     assert!(r.backup.is_some(), "{r:?}");
     assert!(r.mails > 10, "{r:?}");
     let after = dump(&opened(&config.database_path()));
     same_handlings(&after, &before);
     // And the service opens and goes on.
-    castellan::service::Service::open(config, clock(&now)).unwrap();
+    castellan::serve::service::Service::open(config, clock(&now)).unwrap();
 }
 
 /// Issue 11 (constant cost over months): with a rolling backup every hour of a game's
@@ -198,7 +198,7 @@ fn maildir_cur(config: &Config) -> BTreeSet<String> {
 /// The Maildir mails the journal still names: its closed segments and its current file.
 fn journal_mails(config: &Config) -> BTreeSet<String> {
     let path = config.journal_path();
-    castellan::recover::segments(&path)
+    castellan::store::journal::segments(&path)
         .into_iter()
         .map(|(_, p)| p)
         .chain(std::iter::once(path))
@@ -207,7 +207,7 @@ fn journal_mails(config: &Config) -> BTreeSet<String> {
                 .unwrap()
                 .lines()
                 .filter_map(|l| match serde_json::from_str(l).unwrap() {
-                    castellan::recover::Entry::Mail { file, .. } => Some(file),
+                    castellan::store::journal::Entry::Mail { file, .. } => Some(file),
                     _ => None,
                 })
                 .collect::<Vec<_>>()
@@ -244,9 +244,9 @@ fn cut_journal_and_recover(dir: &Path, prune_handled: bool) -> (Config, BTreeSet
     let now = j.now.clone();
     drop(j);
     assert!(backups >= 4, "{backups} backups: the game was too short");
-    assert_eq!(castellan::backup::list(&config.backup_dir()).len(), 2);
-    let held = castellan::backup::oldest_kept_seq(&config).unwrap();
-    let segments = castellan::recover::segments(&config.journal_path());
+    assert_eq!(castellan::ops::rolling::list(&config.backup_dir()).len(), 2);
+    let held = castellan::ops::rolling::oldest_kept_seq(&config).unwrap();
+    let segments = castellan::store::journal::segments(&config.journal_path());
     assert!(!segments.is_empty(), "the journal was cut");
     assert!(
         segments.len() < backups,
@@ -262,12 +262,12 @@ fn cut_journal_and_recover(dir: &Path, prune_handled: bool) -> (Config, BTreeSet
     }
     let before = dump(&opened(&config.database_path()));
     std::fs::remove_dir_all(config.database_path()).unwrap();
-    let r = castellan::recover::recover(&config, clock(&now)).unwrap();
+    let r = castellan::ops::recover::recover(&config, clock(&now)).unwrap();
     assert!(r.backup.is_some(), "{r:?}");
     assert!(r.from_seq >= held, "{r:?}");
     let after = dump(&opened(&config.database_path()));
     same_handlings(&after, &before);
-    castellan::service::Service::open(config.clone(), clock(&now)).unwrap();
+    castellan::serve::service::Service::open(config.clone(), clock(&now)).unwrap();
     (config, handled)
 }
 
@@ -277,13 +277,13 @@ fn recover_rebuilds_a_garbage_database_from_the_journal_alone() {
     let tmp = tempfile::tempdir().unwrap();
     let (config, now) = play_with_a_backup_midway(tmp.path(), usize::MAX);
     let before = dump(&opened(&config.database_path()));
-    for (_, b) in castellan::backup::list(&config.backup_dir()) {
+    for (_, b) in castellan::ops::rolling::list(&config.backup_dir()) {
         std::fs::remove_file(b).unwrap();
     }
     let db_file = config.database_path().join("db");
     let len = std::fs::metadata(&db_file).unwrap().len() as usize;
     std::fs::write(&db_file, vec![0x5a; len]).unwrap();
-    let r = castellan::recover::recover(&config, clock(&now)).unwrap();
+    let r = castellan::ops::recover::recover(&config, clock(&now)).unwrap();
     assert!(r.backup.is_none() && r.set_aside.is_some(), "{r:?}");
     let after = dump(&opened(&config.database_path()));
     assert_eq!(after.trees, before.trees);

@@ -13,8 +13,8 @@
 //! review.
 
 use castellan::config::Config;
-use castellan::demo::LocalJudge;
-use castellan::players::MailPlayers;
+use castellan::play::demo::LocalJudge;
+use castellan::play::players::MailPlayers;
 use castellan_judge::Store;
 use std::path::{Path, PathBuf};
 
@@ -99,8 +99,8 @@ fn each_game_has_a_golden_turn_report_your_move_mail_and_digest() {
     assert_eq!(castellan::games::missing_from(&listed), Vec::<&str>::new());
     for (game, players, mails) in games {
         let sent = play(game, players, mails);
-        let first = castellan::players::player_address(1);
-        let last = castellan::players::player_address(players);
+        let first = castellan::play::players::player_address(1);
+        let last = castellan::play::players::player_address(players);
         let turn_report = sent
             .iter()
             .rev()

@@ -11,7 +11,7 @@
 //!     tar czf schema1-db.tgz -C var/demo db
 
 use castellan::config::Config;
-use castellan::demo::LocalJudge;
+use castellan::play::demo::LocalJudge;
 use castellan::store::SledStore;
 use castellan_judge::{stored, Status, Store, StoredGame};
 use std::path::{Path, PathBuf};

@@ -1,11 +1,11 @@
 //! Issue 29: a slice of `simulate --by-mail`'s seeds goes through the whole shell (sled,
-//! the Maildir, the file outbox's .eml files parsed back, src/mailsim/shell.rs). Here a
+//! the Maildir, the file outbox's .eml files parsed back, src/play/mailsim/shell.rs). Here a
 //! Castle Risk game and a Castello game through the shell keep every promise, and the
 //! shell and the pure judge, given the same seed and index, send the very same mails.
 
-use castellan::mailsim::post::{Delivered, Post, Pure};
-use castellan::mailsim::shell::Shell;
-use castellan::mailsim::{judge, play_with, GameRun};
+use castellan::play::mailsim::post::{Delivered, Post, Pure};
+use castellan::play::mailsim::shell::Shell;
+use castellan::play::mailsim::{judge, play_with, GameRun};
 use castellan_judge::{Env, Outbound, Store};
 use std::sync::{Arc, Mutex};
 

@@ -1,5 +1,5 @@
 //! The games' gauges kept as the games are written, so that reading them (a `/metrics`
-//! scrape, src/metrics.rs) reads a few keys, not every game's header: how many games are
+//! scrape, src/serve/metrics.rs) reads a few keys, not every game's header: how many games are
 //! in each status (`count/status/<status>`), how many wait on a deadline
 //! (`count/deadlines`), and the deadlines in time order (`deadline/<time><id>` → empty, the
 //! nearest one first). All in `game_index`, changed in the same transaction as the game by

@@ -84,7 +84,7 @@ fn a_game_with_nobody_to_remind_is_due_at_its_deadline_only() {
     let now = reminder + 60;
     assert_eq!(store.due_games(now).unwrap(), ["castle-1"]);
     let config = crate::config::Config::default();
-    let templates = crate::service::load_templates_lenient(&config.templates_dir).unwrap();
+    let templates = crate::serve::templates::load_templates_lenient(&config.templates_dir).unwrap();
     let judge = castellan_judge::Judge::new(config.judge, crate::games::all(), templates);
     let env = castellan_judge::Env {
         now,

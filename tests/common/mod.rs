@@ -9,7 +9,8 @@
 #![allow(dead_code)]
 
 use castellan::config::Config;
-use castellan::service::{system_clock, Service};
+use castellan::serve::env::system_clock;
+use castellan::serve::service::Service;
 use castellan_judge::{GameRecord, Status, Store};
 use castellan_mail::{ImapInbox, Inbound};
 use std::io::{BufRead, BufReader, Write};

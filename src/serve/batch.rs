@@ -1,0 +1,449 @@
+//! The inbox taken in batches (group commit): each batch read and journaled ahead, its
+//! mails judged side by side (src/serve/optimistic.rs) and committed in order in groups of
+//! [`GROUP`], their replies written ahead (src/serve/prestage.rs), the batch flushed once, and
+//! only then each message acknowledged.
+
+use super::service::{Handled, Service};
+use crate::error::ShellError;
+use crate::serve::optimistic::{Ahead, Key, Recording, Writes};
+use crate::store::fault::fault_point;
+use castellan_judge::{Changes, Env, StoreError};
+use castellan_mail::{Maildir, Transport};
+use std::path::PathBuf;
+
+/// Time spent in the steps of the inbox batches (`process_listed`), summed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
+pub struct BatchTimes {
+    pub batches: u64,
+    /// Reading and parsing the batch's messages.
+    pub read: std::time::Duration,
+    /// The batch's journal entries written ahead (their fdatasync runs while the batch is
+    /// judged: `journal_wait`).
+    pub journal: std::time::Duration,
+    /// Of judging and committing, waiting for the journal's fdatasync before the first
+    /// commit.
+    pub journal_wait: std::time::Duration,
+    /// Judging the mails and committing them in groups.
+    pub judge_and_commit: std::time::Duration,
+    /// Of that, the group commits (sled transactions) on the service's thread.
+    pub commit: std::time::Duration,
+    /// Waiting for the replies written ahead.
+    pub writers: std::time::Duration,
+    /// The batch's flush to the device.
+    pub flush: std::time::Duration,
+    /// Moving the batch's messages to cur/.
+    pub acknowledge: std::time::Duration,
+}
+
+impl std::ops::Sub for BatchTimes {
+    type Output = BatchTimes;
+    fn sub(self, o: BatchTimes) -> BatchTimes {
+        BatchTimes {
+            batches: self.batches - o.batches,
+            read: self.read.saturating_sub(o.read),
+            journal: self.journal.saturating_sub(o.journal),
+            journal_wait: self.journal_wait.saturating_sub(o.journal_wait),
+            judge_and_commit: self.judge_and_commit.saturating_sub(o.judge_and_commit),
+            commit: self.commit.saturating_sub(o.commit),
+            writers: self.writers.saturating_sub(o.writers),
+            flush: self.flush.saturating_sub(o.flush),
+            acknowledge: self.acknowledge.saturating_sub(o.acknowledge),
+        }
+    }
+}
+
+impl std::ops::AddAssign for BatchTimes {
+    fn add_assign(&mut self, o: BatchTimes) {
+        self.batches += o.batches;
+        self.read += o.read;
+        self.journal += o.journal;
+        self.journal_wait += o.journal_wait;
+        self.judge_and_commit += o.judge_and_commit;
+        self.commit += o.commit;
+        self.writers += o.writers;
+        self.flush += o.flush;
+        self.acknowledge += o.acknowledge;
+    }
+}
+
+/// Most messages handled between two flushes of the database (group commit).
+pub const BATCH: usize = 64;
+
+/// Most bytes of mail a batch holds in memory at once (a batch stops short of it: the rest
+/// is taken at the next listing).
+const BATCH_BYTES: usize = 8 * 1024 * 1024;
+
+/// At most this many mails of a batch committed in one transaction, by default
+/// ([`Service::group`]). One mail writes about 20 KB. A larger group holds back the
+/// writing of its replies ahead (src/serve/prestage.rs) until it is committed: measured, 16 did
+/// better than 8 or 64 at 64 tables.
+pub const GROUP: usize = 16;
+
+/// The time a batch spent committing, and its journal entries' fsync running meanwhile.
+#[derive(Default)]
+struct Committing<'s> {
+    /// The fsync of the batch's journal entries, on a thread of its own: joined before the
+    /// batch's first commit.
+    journal: Option<
+        std::thread::ScopedJoinHandle<'s, (crate::store::journal::Unsynced, std::io::Result<()>)>,
+    >,
+    /// Time in the group commits.
+    spent: std::time::Duration,
+    /// Time waiting for the journal's fsync.
+    journal_wait: std::time::Duration,
+}
+
+/// A mail of a batch judged, waiting for its group's commit.
+struct Pending<'a> {
+    changes: Changes,
+    /// Its replies encoded where it was judged ahead (None: the commit encodes them).
+    encoded: Option<crate::store::EncodedReplies>,
+    /// Its replies handed to the writers ahead (src/serve/prestage.rs), in order.
+    tickets: Vec<crate::serve::prestage::Ticket>,
+    seq: Option<u64>,
+    path: &'a PathBuf,
+}
+
+impl Service {
+    /// Handle every message waiting in the Maildir inbox, in batches of [`BATCH`]: each
+    /// message of a batch is handled and committed in order, the batch is made durable
+    /// with one flush, and only then is each acknowledged (moved to cur/). Returns how
+    /// many were taken. Mail delivered meanwhile (another `ingest`) is taken too: the
+    /// inbox is listed again until it is empty.
+    pub fn process_maildir(&self) -> Result<usize, ShellError> {
+        let dir = self.config.inbox_path();
+        let inbox = Maildir::open(&dir).map_err(|e| ShellError::io(&dir, e))?;
+        let mut n = 0;
+        // Mail kept for a game in quarantine: left in new/ for a later pass.
+        let mut held: std::collections::HashSet<PathBuf> = Default::default();
+        loop {
+            let waiting: Vec<PathBuf> = inbox
+                .list_new()
+                .map_err(|e| ShellError::io(&dir, e))?
+                .into_iter()
+                .filter(|p| !held.contains(p))
+                .collect();
+            if waiting.is_empty() {
+                return Ok(n);
+            }
+            n += self.process_listed(&inbox, &waiting, &mut held)?;
+        }
+    }
+
+    fn process_listed(
+        &self,
+        inbox: &Maildir,
+        waiting: &[PathBuf],
+        held: &mut std::collections::HashSet<PathBuf>,
+    ) -> Result<usize, ShellError> {
+        let mut n = 0;
+        for batch in waiting.chunks(BATCH) {
+            let mut taken = Vec::with_capacity(batch.len());
+            // The batch's replies rendered and written (hidden) meanwhile, on another core.
+            let prestager = self.prestager();
+            let mut times = BatchTimes {
+                batches: 1,
+                ..Default::default()
+            };
+            let mut step = std::time::Instant::now();
+            let mut lap = |d: &mut std::time::Duration| {
+                let now = std::time::Instant::now();
+                *d += now - step;
+                step = now;
+            };
+            let read = self.read_batch(inbox, batch, &mut taken)?;
+            lap(&mut times.read);
+            // The write-ahead step for the whole batch: one fsync, run while the batch is
+            // judged and waited for before anything is committed.
+            let envs: Vec<Env> = read.iter().map(|_| self.env()).collect();
+            let (seqs, unsynced) = self.journal.write_all(|first| {
+                (first..)
+                    .zip(read.iter().zip(&envs))
+                    .map(
+                        |(seq, ((_, file, _), env))| crate::store::journal::Entry::Mail {
+                            seq,
+                            file: file.clone(),
+                            at: env.now,
+                            entropy: hex::encode(env.entropy),
+                        },
+                    )
+                    .collect()
+            })?;
+            lap(&mut times.journal);
+            let waits = self.judge_and_commit(
+                &read,
+                &envs,
+                (seqs, unsynced),
+                prestager.as_ref(),
+                held,
+                &mut taken,
+            )?;
+            (times.commit, times.journal_wait) = waits;
+            lap(&mut times.judge_and_commit);
+            // Every reply written ahead, so that the batch's flush makes them durable too:
+            // one `syncfs` rather than the database's fsyncs, then the outbox's own.
+            let ahead = prestager.map(|p| p.done()).unwrap_or_default();
+            lap(&mut times.writers);
+            let outbox = (!ahead.is_empty()).then(|| self.config.outbox_path());
+            if let Err(e) = self.flush_with(false, outbox.as_deref()) {
+                crate::serve::prestage::discard(ahead);
+                return Err(e.into());
+            }
+            fault_point("after-commit");
+            lap(&mut times.flush);
+            // Every message of the batch moved to cur/, not fsynced: the processed marks
+            // (flushed) say it was handled, and the journal's entry finds it in new/ or
+            // cur/ (src/store/journal/ and src/ops/recover.rs), so a move a power cut undoes costs only a second
+            // look at the message, which is then a duplicate.
+            let paths: Vec<&std::path::Path> = taken.iter().map(|p| p.as_path()).collect();
+            if let Err(e) = inbox.acknowledge_all_unsynced(&paths) {
+                crate::serve::prestage::discard(ahead);
+                return Err(ShellError::io(inbox.root(), e));
+            }
+            n += taken.len();
+            self.prestaged_lock().extend(ahead);
+            lap(&mut times.acknowledge);
+            *self.batch_times.lock().unwrap_or_else(|e| e.into_inner()) += times;
+        }
+        Ok(n)
+    }
+
+    /// Read the batch (up to BATCH_BYTES held at once; the rest waits for the next
+    /// listing) and decide which mails the judge will see: a mail seen before or no mail
+    /// at all is not journaled, and goes into `taken` at once.
+    fn read_batch<'p>(
+        &self,
+        inbox: &Maildir,
+        batch: &'p [PathBuf],
+        taken: &mut Vec<&'p PathBuf>,
+    ) -> Result<Vec<(&'p PathBuf, String, castellan_judge::Inbound)>, ShellError> {
+        let mut read = Vec::with_capacity(batch.len());
+        let mut held_bytes = 0;
+        for path in batch {
+            if held_bytes >= BATCH_BYTES {
+                break;
+            }
+            let raw = match inbox.read(path) {
+                Ok(r) => r,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => {
+                    tracing::warn!("cannot read {}: {e}", path.display());
+                    continue;
+                }
+            };
+            let file = path
+                .file_name()
+                .map(|f| castellan_mail::delivered_name(&f.to_string_lossy()).to_string())
+                .unwrap_or_default();
+            match self.screen(&raw)? {
+                Ok(inbound) => {
+                    held_bytes += raw.len();
+                    read.push((path, file, inbound));
+                }
+                Err(handled) => {
+                    if let Handled::Unreadable(why) = handled {
+                        tracing::warn!("{}: not a mail ({why}); set aside", path.display());
+                    }
+                    taken.push(path);
+                }
+            }
+        }
+        Ok(read)
+    }
+
+    /// The batch's mails `read` (with their times and entropy `envs`, and their journal
+    /// entries `seqs` written but not yet synced), judged side by side and committed in
+    /// order (src/serve/optimistic.rs); each one taken goes into `taken`, one kept for a game in
+    /// quarantine into `held`. The journal's fsync runs on a thread of its own meanwhile,
+    /// and ends before anything is committed. Returns the time spent in the group commits
+    /// and waiting for that fsync.
+    fn judge_and_commit<'a>(
+        &self,
+        read: &'a [(&'a PathBuf, String, castellan_judge::Inbound)],
+        envs: &[Env],
+        (seqs, unsynced): (Vec<Option<u64>>, Option<crate::store::journal::Unsynced>),
+        prestager: Option<&crate::serve::prestage::Prestager>,
+        held: &mut std::collections::HashSet<PathBuf>,
+        taken: &mut Vec<&'a PathBuf>,
+    ) -> Result<(std::time::Duration, std::time::Duration), ShellError> {
+        // Judged side by side, committed in order (src/serve/optimistic.rs).
+        let mails: Vec<(&castellan_judge::Inbound, Env)> = read
+            .iter()
+            .zip(envs)
+            .map(|((_, _, inbound), env)| (inbound, *env))
+            .collect();
+        std::thread::scope(|scope| {
+            // Time in the group commits, and the journal's fsync under way.
+            let mut spent = Committing {
+                journal: unsynced.map(|u| {
+                    scope.spawn(move || {
+                        let synced = u.sync();
+                        (u, synced)
+                    })
+                }),
+                ..Default::default()
+            };
+            let mut ahead = (mails.len() > 1 && self.judges > 1)
+                .then(|| Ahead::start(scope, &self.judge, &self.store, &mails, self.judges));
+            if let (Some(a), true) = (ahead.as_mut(), self.judge_batch_first) {
+                a.wait_all();
+            }
+            // What the batch wrote, and what of it waits in `group`, not committed yet.
+            let (mut written, mut pending) = (Writes::default(), Writes::default());
+            // Mails judged, waiting to be committed together in one transaction.
+            let mut group: Vec<Pending<'a>> = Vec::new();
+            let mails = read.iter().zip(envs).zip(seqs).enumerate();
+            for (i, (((path, _, inbound), env), seq)) in mails {
+                // A second copy of a mail of this same batch is applied once: its first
+                // copy's processed mark is in the store or in the group.
+                let judged = self.is_new(inbound).and_then(|new| {
+                    let key = castellan_judge::processed_key(inbound);
+                    if !new || written.has(&Key::Processed(key)) {
+                        return Ok(None);
+                    }
+                    let judged = match ahead.as_mut().and_then(|a| a.take(i)) {
+                        Some((Ok(changes), reads, encoded)) if !written.touch(&reads) => {
+                            Some((changes, encoded))
+                        }
+                        // It read what a mail before it in the batch wrote since (or
+                        // failed): judged again, on the store as it is now.
+                        Some(_) => {
+                            tracing::debug!("{}: judged again, in order", path.display());
+                            None
+                        }
+                        // Judged here, on the store as it is now: it stands unless it read
+                        // what the group not committed yet writes.
+                        None => {
+                            let recording = Recording::new(&self.store);
+                            let changes = self.judge.handle(&recording, inbound, env)?;
+                            (!pending.touch(&recording.into_reads())).then_some((changes, None))
+                        }
+                    };
+                    let (changes, encoded) = match judged {
+                        Some(judged) => judged,
+                        None => {
+                            self.commit_group(&mut group, prestager, taken, &mut spent)?;
+                            pending = Writes::default();
+                            (self.judge.handle(&self.store, inbound, env)?, None)
+                        }
+                    };
+                    let is_new_game = |id: &str| !self.store.has_game(id);
+                    written.add(&changes, is_new_game);
+                    pending.add(&changes, is_new_game);
+                    Ok(Some((changes, encoded)))
+                });
+                match judged {
+                    Ok(Some((changes, encoded))) => {
+                        // Its replies are rendered and written meanwhile.
+                        let tickets = self.write_ahead(&changes, *env, prestager);
+                        group.push(Pending {
+                            tickets,
+                            changes,
+                            encoded,
+                            seq,
+                            path,
+                        });
+                        if group.len() >= self.group {
+                            self.commit_group(&mut group, prestager, taken, &mut spent)?;
+                            pending = Writes::default();
+                        }
+                    }
+                    Ok(None) => {
+                        self.journal.abort(seq);
+                        taken.push(path);
+                    }
+                    // A mail about a game in quarantine stays in new/ for a later
+                    // pass; the rest of the batch, and every other game, goes on.
+                    Err(e) if e.is_quarantine() => {
+                        self.journal.abort(seq);
+                        tracing::warn!("{}: kept for later: {}", path.display(), e.0);
+                        held.insert((*path).clone());
+                        // The game is marked and its game master told, once.
+                        self.commit_group(&mut group, prestager, taken, &mut spent)?;
+                        pending = Writes::default();
+                        let told = self.judge.quarantined(&self.store, &self.env(), &e)?;
+                        if !told.is_empty() {
+                            written.add(&told, |id| !self.store.has_game(id));
+                            self.commit_journaled(&told)?;
+                        }
+                    }
+                    Err(e) => {
+                        self.journal.abort(seq);
+                        for j in group.drain(..) {
+                            self.journal.abort(j.seq);
+                        }
+                        return Err(e.into());
+                    }
+                }
+            }
+            self.commit_group(&mut group, prestager, taken, &mut spent)?;
+            Ok((spent.spent, spent.journal_wait))
+        })
+    }
+
+    /// The mails of `group` committed in one transaction, in order; their replies handed
+    /// to `prestager` and their files to `taken`. If it fails, none is, and their journal
+    /// entries are marked aborted. The batch's journal entries are on the device first.
+    fn commit_group<'a>(
+        &self,
+        group: &mut Vec<Pending<'a>>,
+        prestager: Option<&crate::serve::prestage::Prestager>,
+        taken: &mut Vec<&'a PathBuf>,
+        spent: &mut Committing<'_>,
+    ) -> Result<(), StoreError> {
+        if let Some(journal) = spent.journal.take() {
+            let start = std::time::Instant::now();
+            let (unsynced, synced) = journal
+                .join()
+                .map_err(|_| StoreError::new("the journal's fsync failed"))?;
+            spent.journal_wait += start.elapsed();
+            // On a failure every entry of the batch is aborted, the group's with them.
+            self.journal
+                .synced(unsynced, synced)
+                .inspect_err(|_| group.clear())?;
+            fault_point("after-journal");
+        }
+        if group.is_empty() {
+            return Ok(());
+        }
+        let start = std::time::Instant::now();
+        let items: Vec<_> = group
+            .iter()
+            .map(|j| (&j.changes, j.seq, j.encoded.as_ref()))
+            .collect();
+        let committed = self.store.commit_group_encoded(&items);
+        spent.spent += start.elapsed();
+        let keys = match committed {
+            Ok(keys) => keys,
+            Err(e) => {
+                for j in group.drain(..) {
+                    self.journal.abort(j.seq);
+                }
+                return Err(e);
+            }
+        };
+        for (j, keys) in group.drain(..).zip(keys) {
+            if let Some(p) = prestager {
+                p.bind(&j.tickets, &keys);
+            }
+            self.count_answers(&j.changes);
+            taken.push(j.path);
+        }
+        Ok(())
+    }
+
+    /// Threads (one a core) to write a batch's replies ahead of its flush: for the file
+    /// transport.
+    fn prestager(&self) -> Option<crate::serve::prestage::Prestager> {
+        match self.transport() {
+            Transport::File { dir } => crate::serve::prestage::Prestager::start(dir, self.judges),
+            _ => None,
+        }
+    }
+
+    pub(super) fn prestaged_lock(
+        &self,
+    ) -> std::sync::MutexGuard<'_, crate::serve::prestage::Prestaged> {
+        self.prestaged.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}

@@ -1,0 +1,22 @@
+//! The judge at work: mail in, judged, committed, answered.
+//!
+//! * [`service`]: parse → judge → commit → acknowledge, for one mail or a batch.
+//! * `batch`: the inbox in batches, committed in groups; `outbox`: replies sent, with retries.
+//! * [`optimistic`]: a batch's mails judged side by side, committed in order.
+//! * [`prestage`]: a batch's replies rendered and written (hidden) while it is handled.
+//! * [`pass`]: one pass (every inbox, the deadlines, the outbox), with IMAP polling.
+//! * [`ingest`]: `castellan ingest`, one mail from an MTA's pipe.
+//! * [`daemon`]: `serve`, its tokio loop; [`metrics`]: its optional Prometheus page.
+//! * [`env`]: the clock and the entropy; [`templates`]: the mail templates read at run time.
+
+mod batch;
+pub mod daemon;
+pub mod env;
+pub mod ingest;
+pub mod metrics;
+pub mod optimistic;
+mod outbox;
+pub mod pass;
+pub mod prestage;
+pub mod service;
+pub mod templates;
