@@ -2,8 +2,8 @@
 //! articles, order keywords as a French reader writes them, and the French of the
 //! engine's name errors. English is the reference; the French sits beside it.
 
-use crate::game::T;
 use crate::map::map;
+use castellan_engine::board::TerritoryId as T;
 use castellan_engine::lang::fr;
 use castellan_engine::names::NameError;
 use castellan_engine::Lang;

@@ -2,6 +2,7 @@
 
 use crate::cmd::*;
 use crate::model::*;
+use crate::password::same;
 use crate::run::*;
 
 /// Who wrote, for one game.
@@ -551,30 +552,5 @@ pub(crate) fn parse_password(a: &Args) -> Result<Command, CmdError> {
     match a.words.as_slice() {
         [p] => Ok(Command::Password(p.to_string())),
         _ => Err(CmdError::PasswordArgs),
-    }
-}
-
-/// Compare a secret (a password hash, a token) with what was given in time that does not
-/// depend on where they first differ. Empty never matches (an open seat has no secret).
-pub(crate) fn same(secret: &str, given: &str) -> bool {
-    let (a, b) = (secret.as_bytes(), given.as_bytes());
-    if a.is_empty() || a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
-#[cfg(test)]
-mod same_tests {
-    use super::same;
-
-    /// Issue 13: "compare tokens in constant time"; and an empty secret (an open seat)
-    /// never matches.
-    #[test]
-    fn secrets_match_only_when_equal_and_not_empty() {
-        assert!(same("k3j9x", "k3j9x"));
-        assert!(!same("k3j9x", "k3j9y"));
-        assert!(!same("k3j9x", "k3j9"));
-        assert!(!same("", ""));
     }
 }

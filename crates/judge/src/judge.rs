@@ -7,7 +7,7 @@ use crate::config::JudgeConfig;
 use crate::intake::*;
 use crate::model::*;
 use crate::run::*;
-use crate::store::Store;
+use crate::store::{Changes, Store};
 use crate::templates::Templates;
 use castellan_engine::dice::sha256;
 use castellan_engine::GameInfo;

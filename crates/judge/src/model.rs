@@ -356,50 +356,6 @@ pub struct OutSeat {
     pub told: bool,
 }
 
-/// Everything one handling writes, applied atomically by [`crate::Store::commit`].
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Changes {
-    /// Message-IDs now processed.
-    pub processed: Vec<String>,
-    /// Games to insert or replace: each record with its table's stored form, whose
-    /// entries not stored yet are appended.
-    pub games: Vec<crate::stored::StoredGame>,
-    /// Game headers to replace, their state and history left as stored: a game in
-    /// quarantine is marked without touching what cannot be loaded.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub headers: Vec<GameRecord>,
-    pub outbox: Vec<Outbound>,
-    pub log: Vec<LogLine>,
-    pub senders: Vec<SenderRecord>,
-    /// Players' records to insert or replace (issue 15; crate::record).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub records: Vec<PlayerRecord>,
-    /// Campaigns to insert or replace (issue 15; crate::campaign).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub campaigns: Vec<crate::campaign::CampaignRecord>,
-    /// What the judge answered, as `family/kind[/reason]` ("orders/refused",
-    /// "auth/refused/wrong_credentials"): for the operator's metrics; not stored.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub answers: Vec<String>,
-    /// Argon2id computations the handling made (issue 30: at most
-    /// [`crate::MAX_SLOW_HASHES_PER_MAIL`] a mail): for the checks; not stored.
-    #[serde(skip)]
-    pub slow_hashes: u32,
-}
-
-impl Changes {
-    pub fn is_empty(&self) -> bool {
-        self.processed.is_empty()
-            && self.games.is_empty()
-            && self.headers.is_empty()
-            && self.outbox.is_empty()
-            && self.log.is_empty()
-            && self.senders.is_empty()
-            && self.records.is_empty()
-            && self.campaigns.is_empty()
-    }
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Status {
     /// Waiting for players to JOIN (or the game master to START).

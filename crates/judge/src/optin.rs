@@ -355,7 +355,7 @@ impl Run<'_> {
             let seat = g.rec.seats.iter().position(|s| {
                 s.unconfirmed
                     && s.address.as_deref().map(lower).as_deref() == Some(from)
-                    && crate::auth::same(&s.token, &t)
+                    && crate::password::same(&s.token, &t)
             });
             if let Some(s) = seat {
                 self.confirm_seat(&mut g, s, from);

@@ -16,7 +16,6 @@
 //! Argon2id works in one block buffer per thread, kept and reused (`BLOCKS`): however
 //! many hashes a process computes, its memory is that of the largest one.
 
-use crate::auth::same;
 use crate::config::JudgeConfig;
 use argon2::{Algorithm, Argon2, Block, Params, Version};
 use castellan_engine::dice::sha256;
@@ -270,5 +269,30 @@ mod tests {
         assert_eq!(h, hash(SMALL, &[1; 32], "password"));
         assert_ne!(h, hash(SMALL, &[2; 32], "password"));
         assert_eq!(h.len(), "argon2id$v=19$m=8,t=1,p=1$".len() + 32 + 1 + 64);
+    }
+}
+
+/// Compare a secret (a password hash, a token) with what was given in time that does not
+/// depend on where they first differ. Empty never matches (an open seat has no secret).
+pub(crate) fn same(secret: &str, given: &str) -> bool {
+    let (a, b) = (secret.as_bytes(), given.as_bytes());
+    if a.is_empty() || a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod same_tests {
+    use super::same;
+
+    /// Issue 13: "compare tokens in constant time"; and an empty secret (an open seat)
+    /// never matches.
+    #[test]
+    fn secrets_match_only_when_equal_and_not_empty() {
+        assert!(same("k3j9x", "k3j9x"));
+        assert!(!same("k3j9x", "k3j9y"));
+        assert!(!same("k3j9x", "k3j9"));
+        assert!(!same("", ""));
     }
 }

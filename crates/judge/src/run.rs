@@ -3,7 +3,7 @@
 use crate::judge::*;
 use crate::mails::*;
 use crate::model::*;
-use crate::store::Store;
+use crate::store::{Changes, Store};
 use crate::stored::StoredGame;
 use castellan_engine::dice::sha256;
 use castellan_engine::Lang;

@@ -339,7 +339,7 @@ impl Run<'_> {
         }
         let secret = &self.j.config.creator_password;
         let digest = |s: &str| hex::encode(castellan_engine::dice::sha256(s.as_bytes()));
-        let good = !secret.is_empty() && crate::auth::same(&digest(secret), &digest(p));
+        let good = !secret.is_empty() && crate::password::same(&digest(secret), &digest(p));
         let verdict = if good {
             Ok(Who::default())
         } else {
