@@ -157,12 +157,8 @@ fn check_shows_legality_never_an_outcome() {
             let text = format!("{line}\n{line}\nthis is no order");
             let a = copy(&*s, None).check(seat, &text, Lang::En);
             let b = copy(&*s, Some("other dice")).check(seat, &text, Lang::En);
+            // (A legal line's verdict is `LineVerdict::Ok` alone: no outcome can be told.)
             assert_eq!(a, b, "{}", s.game());
-            for c in &a {
-                if let castellan_engine::LineVerdict::Ok(r) = &c.verdict {
-                    assert!(r.is_empty(), "{}: CHECK told an outcome: {r:?}", s.game());
-                }
-            }
         }
     }
 }
@@ -187,13 +183,6 @@ fn check_shows_no_hidden_fact() {
             let a = copy(&*s, None).check(seat, &line, Lang::En);
             let b = copy(&*s, Some("other")).check(seat, &line, Lang::En);
             assert_eq!(a, b, "{}: {line}", s.game());
-            assert!(
-                a.iter().all(
-                    |c| !matches!(&c.verdict, castellan_engine::LineVerdict::Ok(r) if !r.is_empty())
-                ),
-                "{}: {line}: {a:?}",
-                s.game()
-            );
             s.play_bot(seat).unwrap();
         }
     }

@@ -535,9 +535,9 @@ impl IntoIterator for Refused {
 /// The verdict on one line of a CHECK.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LineVerdict {
-    /// Legal. Always empty: CHECK shows legality, never what a line would do (kept as a
-    /// list so stored answers and callers keep their shape).
-    Ok(Vec<String>),
+    /// Legal. Nothing more: CHECK shows legality, never what a line would do (the type
+    /// holds no room for an outcome).
+    Ok,
     Err {
         message: String,
         hint: Option<String>,

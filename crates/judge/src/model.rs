@@ -391,7 +391,8 @@ pub struct SeatRecord {
     pub name: String,
     /// `None`: an open seat waiting for a JOIN.
     pub address: Option<String>,
-    /// SHA-256 hex of `salt ":" password` (see [`GameRecord::salt`]).
+    /// The seat's password, hashed (crate::password: a keyed hash of a drawn password,
+    /// Argon2id of a chosen one, or the old salted SHA-256 until the next good login).
     pub password_hash: String,
     /// Per-player token accepted in the subject ("[castle-7 #k3j9x]") or a plus-address.
     pub token: String,
@@ -491,10 +492,10 @@ pub struct GameRecord {
     pub status: Status,
     /// The game master's address.
     pub gm: String,
-    /// SHA-256 hex of `salt ":" password` of the game master.
+    /// The game master's password, hashed (as [`SeatRecord::password_hash`]).
     pub gm_password_hash: String,
     pub gm_token: String,
-    /// SHA-256 hex of `salt ":" password` of the join password (open seats).
+    /// The join password (open seats), hashed (as [`SeatRecord::password_hash`]).
     pub join_password_hash: String,
     /// Per-game salt of every password hash here (hex).
     pub salt: String,

@@ -10,7 +10,7 @@ fn reply_bytes(out: &[Outbound], to: &str) -> usize {
 
 /// "An 8 KB mail of 500 STATUS lines brings a 1.35 MB reply."
 #[test]
-fn amplification_500_status_lines_bring_a_bounded_reply() {
+fn five_hundred_status_lines_bring_a_bounded_reply() {
     let mut w = World::new(judge());
     started(&mut w);
     let body = "STATUS race-1\n".repeat(500);
@@ -28,7 +28,7 @@ fn amplification_500_status_lines_bring_a_bounded_reply() {
 /// The reply's own bound: twenty commands whose answers are long are cut at the budget,
 /// and the reply names what it left out.
 #[test]
-fn amplification_a_reply_over_its_budget_names_what_it_left_out() {
+fn a_reply_over_its_budget_names_what_it_left_out() {
     let mut w = World::new(judge_with(JudgeConfig {
         max_reply_bytes: 4096,
         ..config()
@@ -43,7 +43,7 @@ fn amplification_a_reply_over_its_budget_names_what_it_left_out() {
 
 /// "PRESS ignores `max_lines`."
 #[test]
-fn press_ignores_max_lines() {
+fn press_longer_than_max_lines_is_refused() {
     let mut w = World::new(judge_with(JudgeConfig {
         max_lines: 10,
         ..config()
@@ -63,7 +63,7 @@ fn press_ignores_max_lines() {
 
 /// "Raw NUL and ESC bytes are passed on in PRESS (as 7bit)."
 #[test]
-fn nul_and_esc_bytes_in_press_are_passed_on() {
+fn nul_and_esc_bytes_in_press_are_not_passed_on() {
     let mut w = World::new(judge());
     let created = started(&mut w);
     let (pw, _) = creds(&created, ANNA);
@@ -85,7 +85,7 @@ fn nul_and_esc_bytes_in_press_are_passed_on() {
 
 /// "player names of 3,000 characters ... are accepted."
 #[test]
-fn a_player_name_of_3000_characters_is_accepted() {
+fn a_player_name_of_3000_characters_is_refused() {
     let mut w = World::new(judge());
     let long = "N".repeat(3000);
     let out = w.send(
@@ -112,7 +112,7 @@ fn a_player_name_of_3000_characters_is_accepted() {
 
 /// "names with a right-to-left override are all accepted": the override is stripped.
 #[test]
-fn a_name_with_a_right_to_left_override_is_accepted() {
+fn a_right_to_left_override_is_stripped_from_a_name() {
     let mut w = World::new(judge());
     w.send(
         GM,
@@ -126,7 +126,7 @@ fn a_name_with_a_right_to_left_override_is_accepted() {
 
 /// "A 1 MB body is refused whole, when the HELP in its first line should be answered."
 #[test]
-fn a_1_mb_body_is_refused_whole() {
+fn a_1_mb_body_is_read_up_to_its_bound_and_answered() {
     let mut w = World::new(judge());
     let body = format!("HELP\n{}", "x".repeat(99) + "\n").repeat(1)
         + &("y".repeat(99) + "\n").repeat(10_000);
@@ -152,7 +152,7 @@ fn mail_from(w: &mut World, from: &str, subject: &str, body: &str) -> Inbound {
 /// "Mails with a forged From use up the real player's rate limit, so the real player is
 /// locked out." Target: a genuine player's mail is accepted after 1,000 forged ones.
 #[test]
-fn forged_mails_use_up_the_real_players_rate_limit() {
+fn forged_mails_do_not_use_up_the_real_players_rate_limit() {
     let mut w = World::new(judge());
     let created = started(&mut w);
     let (_, token) = creds(&created, ANNA);
@@ -181,7 +181,7 @@ fn started_table(w: &mut World) -> Option<castellan_engine::StoredTable> {
 
 /// "One mail can try about 250 passwords."
 #[test]
-fn one_mail_can_try_many_passwords() {
+fn one_mail_tries_one_password() {
     let mut w = World::new(judge());
     let created = started(&mut w);
     let (pw, _) = creds(&created, ANNA);
@@ -243,7 +243,7 @@ fn a_seats_password_locks_after_ten_failed_tries_in_an_hour() {
 /// kept by keyed hash (issue 30; Argon2id is for the secrets people choose), and an old
 /// hash is replaced by one at the next good login.
 #[test]
-fn passwords_are_kept_as_one_round_of_salted_sha256() {
+fn generated_passwords_are_kept_by_keyed_hash_and_old_hashes_upgraded() {
     let mut w = World::new(judge());
     let created = started(&mut w);
     let (pw, _) = creds(&created, ANNA);
@@ -272,7 +272,7 @@ fn passwords_are_kept_as_one_round_of_salted_sha256() {
 
 /// "`creators` trusts the From header."
 #[test]
-fn creators_trusts_the_from_header() {
+fn creators_is_not_fooled_by_a_forged_from() {
     let mut w = World::new(judge_with(JudgeConfig {
         creators: vec![GM.into()],
         creator_password: "s3cret-creator".into(),
@@ -362,7 +362,7 @@ fn opt_in() -> JudgeConfig {
 /// "CREATE and OBSERVE, sent by anyone, make the judge mail any address they name."
 /// Target: 0 mails to an address that never wrote to the judge, beyond one confirmation.
 #[test]
-fn create_by_anyone_makes_the_judge_mail_any_address_it_names() {
+fn create_by_anyone_mails_a_named_stranger_once_to_ask() {
     let victim = "victim@example.net";
     let mut w = World::new(judge_with(opt_in()));
     let mut all = w.send(

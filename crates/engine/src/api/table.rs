@@ -324,7 +324,7 @@ impl<R: Rules> Table<R> {
                                 LineVerdict::NeedsDice
                             }
                             Err(e) => refused(e),
-                            Ok(_) => LineVerdict::Ok(Vec::new()),
+                            Ok(_) => LineVerdict::Ok,
                         }
                     }
                 }

@@ -156,7 +156,7 @@ impl Run<'_> {
                 let quoted = Quoted::new(c.line_no, &c.line);
                 match c.verdict {
                     // Legality only: CHECK never tells what a line would do.
-                    LineVerdict::Ok(_) => Checked::Ok {
+                    LineVerdict::Ok => Checked::Ok {
                         quoted,
                         results: Vec::new(),
                     },
