@@ -81,9 +81,9 @@ pub trait Store {
     }
     fn is_processed(&self, message_id: &str) -> Result<bool, StoreError>;
     fn sender(&self, address: &str) -> Result<Option<SenderRecord>, StoreError>;
-    /// A player's record (issue 15), by bare lowercase address.
+    /// A player's record, by bare lowercase address.
     fn record(&self, address: &str) -> Result<Option<PlayerRecord>, StoreError>;
-    /// A campaign (issue 15), by id.
+    /// A campaign, by id.
     fn campaign(&self, id: &str) -> Result<Option<crate::campaign::CampaignRecord>, StoreError>;
     fn campaign_ids(&self) -> Result<Vec<String>, StoreError>;
     fn commit(&self, changes: &Changes) -> Result<(), StoreError>;
