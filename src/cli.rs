@@ -254,7 +254,7 @@ pub struct DemoArgs {
     /// Stop after this many order mails (the game is reported as unfinished).
     #[arg(long, default_value_t = 20_000)]
     pub max_mails: usize,
-    /// Play a tournament by mail instead (issue 15): `--entrants` bots at tables of 3 to 6,
+    /// Play a tournament by mail instead: `--entrants` bots at tables of 3 to 6,
     /// preliminary rounds and a final, standings at the end (`--game risk` by default).
     #[arg(long)]
     pub campaign: bool,

@@ -22,7 +22,7 @@ pub struct Config {
     /// Largest message body read, in bytes (the rest is cut with a note in the reply).
     pub max_message_bytes: usize,
     /// Largest message `ingest` takes, in bytes: a bigger one is read no further than
-    /// this plus one byte, never stored, and not answered (issue 30; docs/security.md).
+    /// this plus one byte, never stored, and not answered (docs/security.md).
     pub max_stored_bytes: usize,
     /// The judge's own settings (address, deadlines, limits).
     pub judge: castellan_judge::JudgeConfig,
@@ -138,7 +138,7 @@ pub struct Imap {
     /// Seconds between polls.
     pub poll_seconds: u64,
     /// Seconds an IMAP connection (connect, TLS, login, select) and each later command may
-    /// take before the pass gives up and tries again at the next poll (issue 34).
+    /// take before the pass gives up and tries again at the next poll.
     pub timeout_seconds: u64,
 }
 
@@ -182,7 +182,7 @@ pub struct Smtp {
     pub user: Option<String>,
     pub password: Option<String>,
     /// Seconds the whole SMTP session of one reply (connect, TLS, each command, the data)
-    /// may take; past it the reply stays in the outbox for a retry (issue 34).
+    /// may take; past it the reply stays in the outbox for a retry.
     pub timeout_seconds: u64,
 }
 

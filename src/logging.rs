@@ -5,7 +5,7 @@
 //! Where they go: the file `CASTELLAN_LOG_FILE` names when it is set (appended to);
 //! otherwise stderr, except for `ingest`, which logs to syslog (facility `mail`, tag
 //! `castellan`: journald on Debian), because an MTA puts what its pipe prints into the
-//! bounce a player may get (issue 34).
+//! bounce a player may get.
 
 use clap::ValueEnum;
 use tracing_subscriber::fmt::writer::BoxMakeWriter;

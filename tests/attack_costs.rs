@@ -1,5 +1,5 @@
-//! Issue 30, "One small mail from a stranger costs seconds of CPU and gigabytes of memory"
-//! and "one stranger mail makes the judge mail thousands who never asked": the real binary
+//! "One small mail from a stranger costs seconds of CPU and gigabytes of memory" and
+//! "one stranger mail makes the judge mail thousands who never asked": the real binary
 //! (`castellan ingest` as an MTA pipe runs it, `serve --once` for a flood), on a fresh data
 //! directory on the embedded defaults (sled on disk, the Maildir, .eml files out), under
 //! the bounds docs/security.md states:

@@ -1,4 +1,4 @@
-//! Output piped into `head` or a pager closed early ends quietly (issue 16): no panic, no
+//! Output piped into `head` or a pager closed early ends quietly: no panic, no
 //! exit 101, nothing on stderr; the exit status is the one a shell reports for a program
 //! ended by SIGPIPE (141), as `cat` or `grep` give.
 
@@ -68,7 +68,7 @@ fn every_printing_command_ends_quietly_on_a_closed_pipe() {
         };
         assert_eq!(code, Some(want), "{args:?}: {stderr}");
         // Only simulate's progress line (stderr is not the closed pipe) and the line that
-        // names the configuration read (issue 34) may be there.
+        // names the configuration read may be there.
         let other: Vec<&str> = stderr
             .lines()
             .filter(|l| !l.starts_with("simulate: ") && !l.contains("configuration: "))
@@ -96,7 +96,7 @@ fn game_export_into_head_ends_quietly() {
         .unwrap();
     let status = String::from_utf8_lossy(&out.stdout).trim().to_string();
     let err = std::fs::read_to_string(dir.path().join("err")).unwrap();
-    // Only the line that names the configuration read (issue 34).
+    // Only the line that names the configuration read.
     assert!(
         err.lines().all(|l| l.contains("configuration: ")),
         "stderr: {err}"

@@ -1,4 +1,4 @@
-//! The Risk tournament by mail through the real pipeline (issue 15, "Done when: A 24-player
+//! The Risk tournament by mail through the real pipeline ("Done when: A 24-player
 //! Risk tournament by mail (the seed's minimum) runs with bots from its creation through the
 //! preliminary tables and the final to the winner"): a game master's CAMPAIGN mail into a
 //! real Maildir, sled on disk, the file outbox; bot players read their tokens from the
@@ -57,7 +57,7 @@ fn check(r: &castellan::play::tournament_demo::TournamentReport, players: usize,
             "every table of round {} ended",
             i + 1
         );
-        // Every round's tables, the final's included (issue 29 point 10).
+        // Every round's tables, the final's included.
         assert!(results.iter().all(|g| (3..=6).contains(&g.places.len())));
     }
     let seated: usize = r.rounds[0]
@@ -139,7 +139,7 @@ fn ok(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-/// Issue 15, "export/import of a whole campaign": a played tournament leaves one judge
+/// Export/import of a whole campaign: a played tournament leaves one judge
 /// with `castellan campaign export` and arrives in another with `campaign import`: the
 /// same standings, every game replaying, the players' records; importing twice or a
 /// tampered file changes nothing and says why.
@@ -213,7 +213,7 @@ fn a_whole_campaign_moves_to_another_judge_by_export_and_import() {
     );
 }
 
-/// Issue 15, "A game master creates a campaign (by mail and on the command line)": the
+/// "A game master creates a campaign (by mail and on the command line)": the
 /// command line's `campaign new`, `add` and `standings`, with the mail's refusals.
 #[test]
 fn the_command_line_creates_a_campaign_and_puts_a_game_in_it() {

@@ -1,4 +1,4 @@
-//! The command line as scripts use it: the names in design.md and issue 3, the JSON fields
+//! The command line as scripts use it: the names in design.md, the JSON fields
 //! of `simulate`, and clear refusals of bad input (exit code and a message that says how).
 
 use std::process::{Command, Output};
@@ -11,8 +11,8 @@ fn castellan(args: &[&str]) -> Output {
         .unwrap()
 }
 
-/// Issue 2: "The JSON has at least games, finished, turns_mean, turns_max, games_per_sec",
-/// for every game (issues 4 and 5: the same command for Risk, Castrum, Castello), and every
+/// "The JSON has at least games, finished, turns_mean, turns_max, games_per_sec",
+/// for every game (the same command for Risk, Castrum, Castello), and every
 /// game ends and replays from its seed.
 #[test]
 fn simulate_prints_the_documented_json_for_every_game() {
@@ -154,7 +154,7 @@ fn serve_refuses_an_unusable_ca_file_naming_the_key() {
     );
 }
 
-/// Issue 11, item 7: `bench --json` with a list of table counts, the long game and
+/// `bench --json` with a list of table counts, the long game and
 /// `--stored-games`, at tiny sizes; the fields are there (their numbers are not asserted).
 #[test]
 fn bench_measures_table_counts_the_long_game_and_stored_games() {
@@ -263,7 +263,7 @@ fn printed(out: &Output) -> String {
     )
 }
 
-/// Issue 34, point 2: a configuration mistake of ours never bounces a player's mail:
+/// A configuration mistake of ours never bounces a player's mail:
 /// `ingest` exits 75 (the MTA keeps the mail and retries) and prints no path, key or
 /// error (the bounce would show them); the log has the detail.
 #[test]
@@ -294,7 +294,7 @@ fn ingest_defers_on_an_unknown_config_key_and_shows_nothing_of_it() {
     );
 }
 
-/// Issue 34, point 2: a configuration file that cannot be read (here a folder: root reads
+/// A configuration file that cannot be read (here a folder: root reads
 /// any file) defers the mail.
 #[test]
 fn ingest_defers_on_an_unreadable_config() {
@@ -311,7 +311,7 @@ fn ingest_defers_on_an_unreadable_config() {
     assert!(!printed(&missing).contains("missing.yaml"));
 }
 
-/// Issue 34, point 2: a data directory that cannot be written (here under a file, which
+/// A data directory that cannot be written (here under a file, which
 /// stops root too) defers the mail, naming no path.
 #[test]
 fn ingest_defers_when_the_data_directory_cannot_be_written() {
@@ -328,7 +328,7 @@ fn ingest_defers_when_the_data_directory_cannot_be_written() {
     assert!(std::fs::read_to_string(&log).unwrap().contains("a-file"));
 }
 
-/// Issue 34, point 1: without `--config`, CASTELLAN_CONFIG names the file; every command
+/// Without `--config`, CASTELLAN_CONFIG names the file; every command
 /// says which file it read (`config` first, as a YAML comment; `doctor` first).
 #[test]
 fn the_config_comes_from_castellan_config_and_each_command_names_it() {
@@ -389,10 +389,9 @@ fn the_config_comes_from_castellan_config_and_each_command_names_it() {
     assert!(String::from_utf8_lossy(&null.stdout).contains("built-in defaults"));
 }
 
-/// Issue 34, point 3: an SMTP relay that accepts the connection and never answers (lettre
-/// issue 1027) no longer hangs `ingest`: the reply fails within
-/// `outbound.smtp.timeout_seconds`, stays in the outbox for a retry, and `ingest` exits 0
-/// (the mail was taken).
+/// An SMTP relay that accepts the connection and never answers (lettre's bug 1027) no
+/// longer hangs `ingest`: the reply fails within `outbound.smtp.timeout_seconds`, stays in
+/// the outbox for a retry, and `ingest` exits 0 (the mail was taken).
 #[test]
 fn ingest_with_a_relay_that_never_answers_returns_and_keeps_the_reply() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -456,7 +455,7 @@ fn ingest_with_a_relay_that_never_answers_returns_and_keeps_the_reply() {
     assert!(text.contains("no answer within"), "{text}");
 }
 
-/// Issue 34, point 9: `castellan config` hides the passwords unless `--show-secrets`.
+/// `castellan config` hides the passwords unless `--show-secrets`.
 #[test]
 fn config_hides_the_passwords_unless_asked() {
     let dir = tempfile::tempdir().unwrap();
@@ -483,7 +482,7 @@ fn config_hides_the_passwords_unless_asked() {
     }
 }
 
-/// Issue 34, point 9: a backup and an export made by hand are 0600 whatever the umask
+/// A backup and an export made by hand are 0600 whatever the umask
 /// (here 022, which would leave them readable by all).
 #[test]
 fn backups_and_exports_are_private_whatever_the_umask() {
@@ -511,7 +510,7 @@ fn backups_and_exports_are_private_whatever_the_umask() {
     }
 }
 
-/// Issue 34, point 2: a typo in the MTA's pipe (a flag clap refuses) is a mistake of ours
+/// A typo in the MTA's pipe (a flag clap refuses) is a mistake of ours
 /// too: deferred (75), the usage not printed into the bounce.
 #[test]
 fn ingest_defers_on_a_command_line_it_refuses() {
@@ -535,7 +534,7 @@ fn ingest_defers_on_a_command_line_it_refuses() {
     assert_eq!(other.status.code(), Some(2));
 }
 
-/// Issue 34, point 3: an IMAP server that accepts the connection and never answers no
+/// An IMAP server that accepts the connection and never answers no
 /// longer holds `serve --once`: the poll fails within `inbound.imap.timeout_seconds`.
 #[test]
 fn serve_once_with_an_imap_server_that_never_answers_returns() {

@@ -1,4 +1,4 @@
-//! Issue 11, "disk use within 3× of the live data": `castellan compact` rewrites a
+//! "Disk use within 3× of the live data": `castellan compact` rewrites a
 //! database that went through a whole game by mail (every reply written to the outbox and
 //! deleted once sent) with its live records only, on the real binary and sled on disk.
 
@@ -96,7 +96,7 @@ fn compact_keeps_every_record_and_brings_the_database_within_3x_of_its_live_data
     run(&data, &["verify", "castello-1"]);
 }
 
-/// Issue 11, "disk use within 3× of the live data", without an operator: after a rolling
+/// "Disk use within 3× of the live data", without an operator: after a rolling
 /// backup, `serve` compacts a database over `compact.over_ratio` times its live data in
 /// place, keeps every record, and goes on serving: a mail piped to `ingest` meanwhile or
 /// after is answered.

@@ -1,4 +1,4 @@
-//! Issue 13, "Dice peeking", as attacks on every game (docs/rules/dice.md): a mail whose
+//! Dice peeking, as attacks on every game (docs/rules/dice.md): a mail whose
 //! orders are refused must not show a die (or a hidden draw) that does not count, and
 //! CHECK shows legality only. Each test runs on all four games, at states found by bots
 //! where the seat to move has an order that rolls dice.
@@ -108,7 +108,7 @@ fn a_refused_mail_does_not_show_dice_it_does_not_count() {
     }
 }
 
-/// The attack of the issue: good lines that roll dice, then a refused line. Whatever the
+/// The attack itself: good lines that roll dice, then a refused line. Whatever the
 /// reply shows of those dice counts: the game is exactly as if the lines before the
 /// refused one had been sent alone (so the next mail rolls the dice that mail would), and
 /// the dice audit still replays it.
@@ -340,7 +340,7 @@ fn refusal(s: &mut dyn Session, seat: usize, text: &str) -> String {
 /// every game, at states found by bots, the seat to move sends CHECK and refused mails of
 /// the lines it is offered and its bot's line; every answer is the same whatever the
 /// other seats hold unseen (hands, hidden armies, headquarters, standing answers).
-/// Issue 30 point 9: Castrum's CHECK `PLAY Mage ON Bot1` said "ok" when Bot1 held no
+/// Castrum's CHECK `PLAY Mage ON Bot1` said "ok" when Bot1 held no
 /// Reliques and "dice decide" when they did.
 #[test]
 fn check_and_refusals_are_the_same_whatever_the_others_hold() {

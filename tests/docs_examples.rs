@@ -1,4 +1,4 @@
-//! Issue 30: "docs/commands.md shows `hidden-army=true`, which CREATE refuses". Every
+//! docs/commands.md showed `hidden-army=true`, which CREATE refuses. Every
 //! CREATE (CRÉER, CREER) example of docs/commands.md and docs/commandes.md, in a code span
 //! or a code block, is sent to a judge running every game: none is refused.
 

@@ -1,4 +1,4 @@
-//! `castellan doctor` (issue 16): on the demo's data directory all is well (exit 0); on a
+//! `castellan doctor`: on the demo's data directory all is well (exit 0); on a
 //! broken configuration every problem is named, each with its fix (exit non-zero); and the
 //! network checks log in to real IMAP and SMTP servers on 127.0.0.1.
 

@@ -46,7 +46,7 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
         .unwrap_or_default()
 }
 
-/// Issue 11, "durable means on the device": under strace, `castellan ingest` fdatasyncs
+/// "Durable means on the device": under strace, `castellan ingest` fdatasyncs
 /// sled's log file, or syncs the database's whole filesystem (`syncfs`, when the batch's
 /// replies were written ahead: one call for both), sled's own flush only calling
 /// sync_file_range, after handling the message and before it renames the message from
@@ -119,7 +119,7 @@ fn the_database_reaches_the_device_before_the_message_is_acknowledged() {
     );
 }
 
-/// Issue 11, "recovery without loss": a snapshot cut off by a crash leaves a
+/// "Recovery without loss": a snapshot cut off by a crash leaves a
 /// `snap.*.generating` file that makes sled 0.34 refuse to open; the judge removes it (and
 /// only it) at open, and every stored message is still there.
 #[test]
@@ -185,11 +185,11 @@ fn serve_five_under_strace(dir: &Path, filter: &[&str], fault: Option<&str>) -> 
         .collect()
 }
 
-/// Issue 11, "group commit": `serve --once` handles the messages waiting in the Maildir as
+/// Group commit: `serve --once` handles the messages waiting in the Maildir as
 /// one batch, makes it durable with one flush of the database, and only then acknowledges
 /// them: every acknowledgement comes after that sync, and no sync of ours separates two
-/// acknowledgements (with one flush per message, they would alternate). Issue 11, "Group
-/// commit": the journal's write-ahead entries of the batch take one fsync, not one each.
+/// acknowledgements (with one flush per message, they would alternate). Group commit
+/// too: the journal's write-ahead entries of the batch take one fsync, not one each.
 #[test]
 fn a_batch_of_messages_is_made_durable_with_one_flush_before_any_is_acknowledged() {
     let tmp = tempfile::tempdir().unwrap();
@@ -278,7 +278,7 @@ fn a_batch_of_messages_is_made_durable_with_one_flush_before_any_is_acknowledged
     );
 }
 
-/// Issue 11, "recovery without loss": a batch's journal entries are written ahead, and
+/// "Recovery without loss": a batch's journal entries are written ahead, and
 /// their fdatasync runs on a thread of its own while the batch is judged; nothing of the
 /// batch reaches the database's files before that fdatasync has returned. The fsync is
 /// made to start 300 ms late (`CASTELLAN_FAULT=slow-journal-sync`), so a commit that did

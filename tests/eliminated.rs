@@ -1,9 +1,9 @@
-//! Issue 29, point 9: "An eliminated player is never told he is out; he keeps getting 'for
-//! you alone' reports with a dead seat's standing orders; the final report has no standings
-//! or placings." The promise (docs/promises.md): "every change a seat must know reaches every
-//! seat of the game in the next mail it gets (... an elimination, the end with the
-//! standings)". The rule that puts a seat out: seeds/000, "Annexion d'un Château": "vous avez
-//! capturé le château de ce joueur et l'avez éliminé du jeu".
+//! An eliminated player was never told he is out; he kept getting 'for you alone' reports
+//! with a dead seat's standing orders; the final report had no standings or placings. The
+//! promise (docs/promises.md): "every change a seat must know reaches every seat of the game
+//! in the next mail it gets (... an elimination, the end with the standings)". The rule that
+//! puts a seat out: seeds/000, "Annexion d'un Château": "vous avez capturé le château de ce
+//! joueur et l'avez éliminé du jeu".
 //!
 //! End to end on the pure judge and a MemoryStore: a Castle Risk game of four, every seat
 //! played by mail with the bots' orders, to its end.

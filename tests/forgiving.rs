@@ -1,4 +1,4 @@
-//! Issue 12, "Forgiving, and honest about it", end to end on real parts (Maildir, sled,
+//! "Forgiving, and honest about it", end to end on real parts (Maildir, sled,
 //! file outbox): a plain signature without "-- ", a "thanks!" line and a format=flowed mail
 //! each play their orders in a Castle Risk game by mail, and the reply names the lines it
 //! ignored.
@@ -121,7 +121,7 @@ fn a_signature_a_thanks_line_and_a_flowed_mail_each_play_their_orders() {
     );
 }
 
-/// Issue 12, "The shape of the board": `MAP Prussia` and `NEIGHBOURS <game> Prussia` by mail
+/// The shape of the board: `MAP Prussia` and `NEIGHBOURS <game> Prussia` by mail
 /// answer for one territory (its borders and who holds them), in the reader's language.
 #[test]
 fn map_and_neighbours_by_mail_answer_for_one_territory() {

@@ -1,5 +1,5 @@
-//! Issue 30: "`ingest` stores a message of any size (200 MB: 420 MiB RSS, stored twice for
-//! a duplicate)". `castellan ingest` reads at most `max_stored_bytes` + 1 bytes: a bigger
+//! `ingest` stored a message of any size (200 MB: 420 MiB RSS, stored twice for a
+//! duplicate). Now `castellan ingest` reads at most `max_stored_bytes` + 1 bytes: a bigger
 //! message is read to its end and thrown away, never stored, never answered; exit 0
 //! (docs/config.md `max_stored_bytes`, docs/security.md "Amplification").
 

@@ -109,7 +109,7 @@ fn outbox_files(dir: &Path) -> BTreeSet<PathBuf> {
         .unwrap_or_default()
 }
 
-/// Issue 10, "Done when": a French player plays a whole Castle Risk game by mail reading
+/// A French player plays a whole Castle Risk game by mail reading
 /// only French (`SET LANGUAGE fr` for one seat; every mail that seat gets afterwards is
 /// checked), while the other seats read English.
 #[test]

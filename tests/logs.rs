@@ -1,4 +1,4 @@
-//! `--log-format json` (issue 16): every line the daemon logs on stderr is one JSON object
+//! `--log-format json`: every line the daemon logs on stderr is one JSON object
 //! with a timestamp, a level and the message, for log shippers; text stays the default.
 
 use std::io::{BufRead, BufReader};
@@ -20,7 +20,7 @@ fn serve_logs(format: &str) -> Vec<String> {
         .unwrap();
     let mut err = BufReader::new(child.stderr.take().unwrap());
     let mut lines = Vec::new();
-    // The line naming the configuration read comes first (issue 34), before the daemon's
+    // The line naming the configuration read comes first, before the daemon's
     // start: read on to the start, so that the signal finds its handler in place.
     loop {
         let mut line = String::new();
@@ -51,7 +51,7 @@ fn json_logs_are_one_object_a_line() {
         assert_eq!(v["level"], "INFO", "{l}");
         assert!(v["fields"]["message"].is_string(), "{l}");
     }
-    // First the configuration read (issue 34), then the start.
+    // First the configuration read, then the start.
     assert!(lines[0].contains("configuration: "), "{lines:?}");
     assert!(lines[1].contains("castellan serving"), "{lines:?}");
     assert!(

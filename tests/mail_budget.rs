@@ -1,4 +1,4 @@
-//! Issue 12, "Too much mail" and "Silence", end to end on real parts (Maildir, sled, file
+//! "Too much mail" and "Silence", end to end on real parts (Maildir, sled, file
 //! outbox) with a Castle Risk game played by mail: a game created by mail drafts its
 //! territories; the deadline of a simultaneous phase is set once per phase; a turn sent in
 //! several mails is reported once, when it passes.
@@ -165,7 +165,7 @@ fn new_mails(bots: &mut MailPlayers) -> Vec<(String, String, String)> {
         .collect()
 }
 
-/// Issue 12: "A question mid-turn (defend, Marshal, counter-Spy, a Castrum defence card)
+/// "A question mid-turn (defend, Marshal, counter-Spy, a Castrum defence card)
 /// goes only to the player who must answer it." Castrum with `defend=ask` (every attack
 /// asks its victim): the attacker's mail gets its reply; the victim alone gets the question
 /// with what happened so far; the third player hears nothing until the turn's report; when

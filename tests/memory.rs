@@ -1,4 +1,4 @@
-//! Issue 13, "Memory peaks at 2.1x the message size": the heap a message costs while it
+//! Memory peaked at 2.1x the message size: the heap a message costs while it
 //! is parsed and judged, measured with a counting allocator (this test binary's global
 //! allocator). The measure: the peak of live heap bytes during `castellan_mail::parse`
 //! and `Judge::handle`, minus what was live before (the raw message itself, the judge and

@@ -1,4 +1,4 @@
-//! Optional metrics (issue 16): with `metrics.listen` set, `serve` answers HTTP on that
+//! Optional metrics: with `metrics.listen` set, `serve` answers HTTP on that
 //! 127.0.0.1 port in Prometheus' text format: mails in and out, the outbox, games and
 //! deadlines, the inbox pass time. Off by default; a non-loopback address is refused.
 

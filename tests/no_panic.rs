@@ -314,7 +314,7 @@ fn intake_case(
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
 
-    /// Issue 13: "A property test of the intake over arbitrary bytes and mutated real
+    /// "A property test of the intake over arbitrary bytes and mutated real
     /// mails (no panic, no state change for strangers)". The long form is
     /// `intake_survives_arbitrary_bytes_long` (`--ignored`).
     #[test]

@@ -1,4 +1,4 @@
-//! Issue 14, the board as a picture. Each game's picture is well-formed SVG, made from the
+//! The board as a picture. Each game's picture is well-formed SVG, made from the
 //! public view (a seat's adds only that seat's secrets), and names the same owners and
 //! counts as the text report for every territory or square; a report of each game, played
 //! by mail through the real pipeline, is rendered by headless Chromium and looked at.
@@ -125,7 +125,7 @@ fn text_words<'a>(text: &'a str, name: &str) -> Option<Vec<&'a str>> {
     })
 }
 
-/// Issue 14: "for each game, the HTML and the text part name the same owners and counts
+/// "For each game, the HTML and the text part name the same owners and counts
 /// for every territory" (Castle Risk and Risk, in both languages).
 #[test]
 fn map_pictures_name_the_owners_and_armies_of_the_text_map() {
@@ -449,7 +449,7 @@ fn look(png_path: &Path) -> (u32, u32, f64, usize) {
     )
 }
 
-/// Issue 14: "a test renders one report of each game through headless Chromium, takes a
+/// "A test renders one report of each game through headless Chromium, takes a
 /// PNG screenshot, and checks it is not blank and has the expected size". Each game is
 /// played by mail through the real pipeline; its latest public report's HTML part is
 /// saved under target/screenshots/ with its screenshot (GAME.html, GAME.png, and a phone-

@@ -74,7 +74,7 @@ fn play_to_the_end(
     (j, id, played.mails)
 }
 
-/// Issue 10, "machines read data, not prose": with a welcome template reworded so that no
+/// "Machines read data, not prose": with a welcome template reworded so that no
 /// sentence of the built-in wording is left, the bot players still learn their tokens (from
 /// the welcome mail's `X-Castellan-*` headers) and play a whole game by mail.
 #[test]
@@ -121,7 +121,7 @@ fn bots_play_a_whole_game_with_a_reworded_welcome_template() {
     assert_eq!(rec.status, Status::Finished, "{id} is played to its end");
 }
 
-/// Issue 3: "a whole game by email" for every game, through Maildir → judge → sled →
+/// "A whole game by email" for every game, through Maildir → judge → sled →
 /// outbox, ending with a dice audit that passes.
 #[test]
 fn every_game_is_played_to_its_end_by_mail_and_passes_the_dice_audit() {
@@ -261,7 +261,7 @@ fn no_mail_reaches_anyone_with_another_players_private_facts() {
                 let reader = (1..=players)
                     .find(|&k| castellan::play::players::player_address(k) == to)
                     .map(|k| k - 1);
-                // Issue 14: the HTML part and its picture are scanned too, as a reader
+                // The HTML part and its picture are scanned too, as a reader
                 // sees them (entities decoded); a picture made for a seat goes to that
                 // seat alone.
                 let html = html_part(&raw);
@@ -598,7 +598,7 @@ fn the_demo_plays_a_whole_game_and_audits_it() {
     );
 }
 
-/// Issue 3, "a sender task drains the outbox with retries and backoff": a relay that is down
+/// "A sender task drains the outbox with retries and backoff": a relay that is down
 /// (a closed port on 127.0.0.1) is a transient failure; the reply stays in the outbox with
 /// its error and a doubled delay, and after `max_attempts` it is parked, never dropped.
 #[test]
@@ -711,7 +711,7 @@ fn the_daemon_answers_mail_as_it_arrives_and_stops_on_sigint() {
     assert_eq!(replies.len(), 1);
 }
 
-/// Issue 11: "A game record that cannot be loaded puts that game alone in quarantine ...
+/// "A game record that cannot be loaded puts that game alone in quarantine ...
 /// its mail is kept for later, and every other game goes on", even when the game's header
 /// itself is unreadable (nobody is known to tell, but the pass does not fail).
 #[test]
@@ -782,7 +782,7 @@ fn one_order_mail_each(
     seat
 }
 
-/// Issue 11, "Faults degrade, never stop": "A game record that cannot be loaded puts that
+/// "Faults degrade, never stop": "A game record that cannot be loaded puts that
 /// game alone in quarantine: it is logged, its game master is told, its mail is kept for
 /// later, and every other game goes on." One game's stored table is damaged: the other
 /// game's mail is answered; the damaged game's mail stays in the Maildir; its game master
@@ -845,7 +845,7 @@ fn outbox_files(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
     (hidden, out)
 }
 
-/// Issue 11, "Group commit": "No reply and no acknowledgement comes before the flush." A
+/// Group commit: "No reply and no acknowledgement comes before the flush." A
 /// batch's replies are rendered and written while the batch is handled, to hidden files no
 /// reader takes (src/serve/prestage.rs); after the flush the drain makes them visible, each the
 /// bytes it would have rendered itself, and leaves no hidden file behind.
@@ -904,7 +904,7 @@ fn a_batchs_replies_are_written_ahead_hidden_and_go_out_after_its_flush() {
     assert!(j.svc.store.outbox().unwrap().is_empty());
 }
 
-/// Issue 11, throughput: a batch's mails are judged side by side and committed in order
+/// Throughput: a batch's mails are judged side by side and committed in order
 /// (src/serve/optimistic.rs), and the result is the one of judging them one after the other. In
 /// one batch, the seat not to move resigns a two-player Castello game (which ends it), then
 /// the seat to move sends its move. Judged alone, on the game as the batch found it, the
@@ -987,7 +987,7 @@ fn database_after_rounds(dir: &Path, judges: usize, group: usize, rounds: usize)
     std::fs::read(file).unwrap()
 }
 
-/// Issue 11, throughput: judging a batch's mails side by side and committing them in
+/// Throughput: judging a batch's mails side by side and committing them in
 /// groups changes nothing. The same games, the same mail and the same clock and entropy,
 /// judged by one thread and committed one by one, and judged by four (each batch judged
 /// whole before any of it is committed: the stalest schedule) and committed in groups:
@@ -1015,7 +1015,7 @@ fn judging_side_by_side_gives_the_database_of_judging_in_order() {
     assert!(x == y, "first difference: {first_difference:?}");
 }
 
-/// Issue 11: a game in quarantine has "its game master told", once, and `recover` loses
+/// A game in quarantine has "its game master told", once, and `recover` loses
 /// no accepted change. The quarantine's mark (and its notice) is journaled with the rest:
 /// the database rebuilt from the journal alone still knows the game waits in quarantine
 /// (so its game master is not told again), and the other game's mail is there.

@@ -1,5 +1,5 @@
 //! A real Postfix (Debian's package) feeding the judge through a pipe(8) transport to
-//! `castellan ingest`, as docs/operating.md sets up a mail server (issue 16). The instance
+//! `castellan ingest`, as docs/operating.md sets up a mail server. The instance
 //! is scripts/postfix-instance.sh's: 127.0.0.1 on a spare port, its own queue, no outside
 //! delivery; players' mailboxes are Postfix virtual(8) Maildirs.
 //!
@@ -308,7 +308,7 @@ fn postfix_pipes_mail_to_ingest_defers_on_exit_75_and_carries_the_replies() {
     site.wait_for("Postfix to retry", retried);
     assert!(site.answers("bob", &busy).is_empty());
     // What ingest prints goes into Postfix's deferral (and into a bounce, were there one):
-    // its brief note only, no path nor internal error (issue 34); the detail is in the
+    // its brief note only, no path nor internal error; the detail is in the
     // judge's log (syslog).
     let deferrals: Vec<String> = site
         .maillog()
@@ -341,7 +341,7 @@ fn postfix_pipes_mail_to_ingest_defers_on_exit_75_and_carries_the_replies() {
     std::thread::sleep(Duration::from_secs(2));
     assert_eq!(site.answers("bob", &busy).len(), 1, "answered once");
 
-    // 2b. A typo in the configuration (issue 34): ingest exited 78 and Postfix bounced the
+    // 2b. A typo in the configuration: ingest exited 78 and Postfix bounced the
     //     player's mail with the configuration's path and keys. Now it defers (75), says
     //     nothing of the configuration, and the mail is handled once the typo is fixed.
     let good = std::fs::read_to_string(&site.config).unwrap();

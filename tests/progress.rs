@@ -1,4 +1,4 @@
-//! Progress of long runs (issue 16): a bar when stderr is a terminal (a pty from script(1)),
+//! Progress of long runs: a bar when stderr is a terminal (a pty from script(1)),
 //! plain lines otherwise; stdout keeps only the report, so `--json` still parses.
 
 use std::process::Command;

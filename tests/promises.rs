@@ -1,6 +1,6 @@
-//! Issue 29: "A player is always asked, told and answered". The player simulator
+//! "A player is always asked, told and answered". The player simulator
 //! (src/mailsim, `castellan simulate --by-mail`) over a fixed budget of seeds, its long
-//! form behind `--ignored`, and the issue's points on the real games through the pure
+//! form behind `--ignored`, and the promises on the real games through the pure
 //! judge (the toy game's cases are in crates/judge/tests/promises.rs).
 
 use castellan::play::mailsim::{self, Settings};
@@ -170,7 +170,7 @@ fn asks(mails: &[Outbound], to: &str, session: &dyn Session, seat: usize) -> boo
         .any(|m| m.to == to && questions.iter().any(|q| m.body.contains(q.as_str())))
 }
 
-/// Issue 29, point 1: "A simultaneous phase ended by its deadline … sends no mail. Risk, 3
+/// "A simultaneous phase ended by its deadline … sends no mail. Risk, 3
 /// players, nobody sends RANK: at +49 h no mail goes out, the next phase keeps the expired
 /// deadline …, and at +50 h the placement counts as a second miss". Now: the phase that
 /// follows asks every seat, with a new deadline, and an hour later nothing is missed again.
@@ -223,7 +223,7 @@ fn a_simultaneous_phase_ended_by_its_deadline_asks_everyone_with_a_new_deadline(
     assert_eq!(misses, again, "no second miss an hour later");
 }
 
-/// Issue 29, point 1 (PROCESS): "After PROCESS in the same phase only the game master gets
+/// "After PROCESS in the same phase only the game master gets
 /// 'the report tells the table'; no report reaches the table."
 #[test]
 fn process_in_a_simultaneous_phase_reports_to_the_table() {
@@ -253,7 +253,7 @@ fn process_in_a_simultaneous_phase_reports_to_the_table() {
     assert!(g.seats.iter().all(|s| s.misses == 0), "PROCESS is no miss");
 }
 
-/// Issue 29, point 2: "Castle Risk: after END the player must PLACE the earned armies, but
+/// "Castle Risk: after END the player must PLACE the earned armies, but
 /// the reply neither asks nor gives a deadline". Seats play as the bots would, by mail;
 /// the first END that leaves its writer awaited for something else is answered with the
 /// question and the deadline.

@@ -1,4 +1,4 @@
-//! Issue 12, "A prompt lists only moves that are possible": in bot games of every game (and
+//! A prompt lists only moves that are possible: in bot games of every game (and
 //! each claim mode of Castle Risk), every choice every prompt lists parses and applies, on a
 //! copy of the game, for the seat it is offered to; and so does its default line.
 

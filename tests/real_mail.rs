@@ -496,7 +496,7 @@ fn the_daemon_answers_mail_as_it_arrives_and_stops_cleanly_on_sigterm() {
     assert_eq!(w.counts(&["alice", "bob"]), counts);
 }
 
-/// Issue 3, "IMAP (TLS via rustls)" and "SMTP (STARTTLS or TLS)": the daemon configured for
+/// "IMAP (TLS via rustls)" and "SMTP (STARTTLS or TLS)": the daemon configured for
 /// IMAPS and STARTTLS, trusting the servers' private CA through `ca_file`, reads a player's
 /// mail over TLS and answers it over TLS (the welcome mails of a new game too).
 #[test]

@@ -1,4 +1,4 @@
-//! Issue 11, "recovery without loss" and "faults degrade, never stop", with real parts: a
+//! "Recovery without loss" and "faults degrade, never stop", with real parts: a
 //! real Maildir, sled on disk, the journal, the real `castellan` binary where a process
 //! boundary matters (damaged database, concurrent `ingest`s, a crash after the journal).
 
@@ -122,7 +122,7 @@ fn clock(now: &Arc<std::sync::atomic::AtomicI64>) -> castellan::serve::env::Cloc
     Arc::new(move || now.load(Ordering::SeqCst))
 }
 
-/// Issue 11, "recovery without loss": the database folder deleted after a whole game by
+/// "Recovery without loss": the database folder deleted after a whole game by
 /// mail; `recover` rebuilds it from the backup made midway and the journal, and it holds
 /// exactly what the lost one held: every mail applied once (games, processed marks, log
 /// lines, senders equal byte for byte), and no reply already sent queued again.
@@ -151,7 +151,7 @@ fn recover_rebuilds_a_deleted_database_exactly_from_the_backup_and_the_journal()
     castellan::serve::service::Service::open(config, clock(&now)).unwrap();
 }
 
-/// Issue 11 (constant cost over months): with a rolling backup every hour of a game's
+/// Constant cost over months: with a rolling backup every hour of a game's
 /// play (kept: 2), the journal is cut at each backup and the segments both kept backups
 /// hold are removed, so neither the journal on disk nor what `recover` reads grows with
 /// the service's age; the database deleted at the end is still rebuilt exactly, from the
@@ -164,7 +164,7 @@ fn rolling_backups_cut_the_journal_and_recover_still_rebuilds_exactly() {
     assert_eq!(maildir_cur(&config), handled);
 }
 
-/// `inbound.prune_handled` (issue 11, constant cost over months): a handled mail leaves
+/// `inbound.prune_handled` (constant cost over months): a handled mail leaves
 /// the Maildir's cur/ when the journal segment that names it is removed, so cur/ holds
 /// only what `recover` can still need (the mails the kept segments name) and does not
 /// grow with the service's age; and `recover` still rebuilds the database exactly.
@@ -368,7 +368,7 @@ fn waiting_in_new(dir: &Path) -> usize {
         .count()
 }
 
-/// Issue 11, "a truncated or garbage db file": `ingest` logs what is wrong, naming the
+/// A truncated or garbage db file: `ingest` logs what is wrong, naming the
 /// folder and `castellan recover`, exits 75 (the MTA keeps the mail), never panics; after
 /// `castellan recover` the mail is handled, and the one before it is not applied twice.
 #[test]
@@ -402,8 +402,7 @@ fn a_truncated_or_garbage_database_makes_ingest_exit_75_and_recover_repairs_it()
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(75), "{damage}: {stderr}");
         assert!(!stderr.contains("panicked"), "{damage}: {stderr}");
-        // What ingest prints may reach the sender in a bounce: the detail is in the log
-        // (issue 34).
+        // What ingest prints may reach the sender in a bounce: the detail is in the log.
         assert!(
             !stderr.contains(&dir.join("db").display().to_string()),
             "{damage}: {stderr}"
@@ -425,7 +424,7 @@ fn a_truncated_or_garbage_database_makes_ingest_exit_75_and_recover_repairs_it()
     }
 }
 
-/// Issue 11, "concurrent ingests": N real `castellan ingest` processes at once; by the
+/// Concurrent ingests: N real `castellan ingest` processes at once; by the
 /// time the last exits, every message is handled (none left in new/).
 #[test]
 fn concurrent_ingests_leave_no_message_behind() {
@@ -486,7 +485,7 @@ fn a_crash_after_the_journal_entry_is_aborted_and_recover_applies_the_mail_once(
     }
 }
 
-/// Issue 11, "faults degrade, never stop": `serve` (and `serve --once`) started while an
+/// "Faults degrade, never stop": `serve` (and `serve --once`) started while an
 /// `ingest` holds the database for a moment waits for it instead of exiting (an MTA
 /// delivers at any time, so a daemon started by its service manager met this at random).
 #[test]
@@ -532,7 +531,7 @@ fn replies_to(dir: &Path, n: u32) -> usize {
         .count()
 }
 
-/// Issue 11, "no accepted mail is lost and none is applied twice", with mail arriving
+/// "No accepted mail is lost and none is applied twice", with mail arriving
 /// while `castellan recover` (or `castellan compact`) runs: real `ingest` processes, one
 /// after another, from before it starts until after it ends (an MTA does not stop for a
 /// repair). Each holds the database's lock from start to end, and a store takes its lock
@@ -647,7 +646,7 @@ fn fill(dir: &Path) -> PathBuf {
     filler
 }
 
-/// Issue 11, "a full disk": on a full file system `ingest` exits 75 (the MTA keeps the
+/// A full disk: on a full file system `ingest` exits 75 (the MTA keeps the
 /// mail); `serve` logs the failed passes, stays up, and once there is space again takes
 /// the waiting mail by itself, nothing half-written (the mail handled once, the database
 /// opens).

@@ -1,4 +1,4 @@
-//! Issue 12, "golden files show a turn report, a 'your move' mail and a digest for each
+//! "Golden files show a turn report, a 'your move' mail and a digest for each
 //! game": each game played by mail with bots through the real pipeline (Maildir in, sled,
 //! the file outbox) on a fixed seed and clock; three of its mails are kept as golden files
 //! in tests/golden/reports/GAME/:

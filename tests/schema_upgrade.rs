@@ -1,4 +1,4 @@
-//! Issue 11: "Records carry a schema version. A database written by today's main opens and
+//! "Records carry a schema version. A database written by today's main opens and
 //! is converted (test it on one made by today's binary, kept as a fixture)."
 //!
 //! tests/fixtures/schema1-db.tgz is a sled database written by castellan at commit

@@ -1,4 +1,4 @@
-//! Issue 29: a slice of `simulate --by-mail`'s seeds goes through the whole shell (sled,
+//! A slice of `simulate --by-mail`'s seeds goes through the whole shell (sled,
 //! the Maildir, the file outbox's .eml files parsed back, src/play/mailsim/shell.rs). Here a
 //! Castle Risk game and a Castello game through the shell keep every promise, and the
 //! shell and the pure judge, given the same seed and index, send the very same mails.

@@ -1,4 +1,4 @@
-//! Issue 11, the kill -9 soak: the real binary killed at random moments during `serve`,
+//! The kill -9 soak: the real binary killed at random moments during `serve`,
 //! `ingest` and `recover`, with injected disk-full (`CASTELLAN_FAULT=disk-full-journal`,
 //! `disk-full-flush`) and a database deleted or zeroed now and then (then `recover`).
 //! The MTA's part is played by the test: a mail whose `ingest` did not exit 0 is delivered

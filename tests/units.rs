@@ -1,4 +1,4 @@
-//! The systemd units in contrib/ (issue 16): `systemd-analyze verify` passes on the daemon's
+//! The systemd units in contrib/: `systemd-analyze verify` passes on the daemon's
 //! unit and on the `serve --once` service and timer, offline, with no systemd running: the
 //! units go into a scratch root beside the real binary (as /usr/bin/castellan, where the
 //! package puts it) and a copy of the system's own units. Any warning fails the test, and a
@@ -106,7 +106,7 @@ fn the_check_catches_a_broken_unit() {
     assert!(!ok && said.contains("/usr/bin/castellan"), "{said}");
 }
 
-/// What the issue asks of the units, and that they agree with the package's paths.
+/// What is asked of the units, and that they agree with the package's paths.
 #[test]
 fn the_units_run_as_their_own_user_hardened_with_state_and_restart() {
     for name in ["castellan.service", "castellan-once.service"] {

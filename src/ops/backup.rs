@@ -87,7 +87,7 @@ pub fn write_file(
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| ShellError::io(dir, e))?;
         }
-        // The games' secrets are in it: 0600 whatever the umask (issue 34).
+        // The games' secrets are in it: 0600 whatever the umask.
         let file = crate::store::create_private(&tmp).map_err(|e| ShellError::io(&tmp, e))?;
         let mut f = std::io::BufWriter::new(file);
         let n = match progress {
@@ -289,7 +289,7 @@ pub fn restore(
         Ok(())
     })?;
     apply(&mut batch)?;
-    // A backup of an older layout holds games whole: convert them (issue 11).
+    // A backup of an older layout holds games whole: convert them.
     store.upgrade(true)?;
     let floor = match checked.next_id {
         Some(n) => Some(n),
@@ -399,7 +399,7 @@ mod tests {
         }
     }
 
-    /// Issue 11, "restore, then go on: keys continue after the restored ones, and nothing
+    /// "Restore, then go on: keys continue after the restored ones, and nothing
     /// is overwritten": replies and log lines written after a restore are added beside the
     /// restored ones.
     #[test]
@@ -537,7 +537,7 @@ mod tests {
         assert_eq!(leftovers, 0);
     }
 
-    /// Issue 15, "A player's record": records are kept on disk (read back after the
+    /// A player's record: records are kept on disk (read back after the
     /// database is closed and opened again) and carried by a backup.
     #[test]
     fn players_records_are_kept_on_disk_and_in_backups() {

@@ -1,4 +1,4 @@
-//! `castellan compact`: the database rewritten with only its live records (issue 11, "disk
+//! `castellan compact`: the database rewritten with only its live records ("disk
 //! use within 3× of the live data").
 //!
 //! sled 0.34 never shrinks its log file: the space of values written and then replaced or

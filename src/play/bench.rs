@@ -157,7 +157,7 @@ pub struct TablesRun {
     pub live_bytes: u64,
     pub largest_value_bytes: u64,
     pub largest_value_tree: String,
-    /// What the games' mail cost their players (issue 12): mails per player per round,
+    /// What the games' mail cost their players: mails per player per round,
     /// by kind, the longest turn mail.
     pub mail: crate::play::budget::MailBudget,
 }

@@ -1,4 +1,4 @@
-//! What a game's mail costs its players (issue 12, "A mail budget"): the outbox of a demo
+//! What a game's mail costs its players ("A mail budget"): the outbox of a demo
 //! read back, each mail classed by what it is, with the longest report and where its
 //! deadline line falls. `castellan demo` prints it; `--json` gives it to scripts.
 
@@ -12,7 +12,7 @@ pub struct MailBudget {
     /// Mails to the players (not the game master), in all.
     pub to_players: usize,
     /// Mails per player per round, a round being one turn of every seat: `(dice turns of
-    /// play) / players`, plus one round for the whole setup (the issue's measure).
+    /// play) / players`, plus one round for the whole setup.
     pub per_player_per_round: f64,
     /// The rounds counted: play's dice turns over the players, plus one for the setup.
     pub rounds: f64,
@@ -29,7 +29,7 @@ pub struct MailBudget {
 }
 
 /// The dice turns of a game's setup: up to the one at whose end the first turn of play (a
-/// `turn` or `move` prompt) is awaited, which the budget counts as one round (issue 12); 0
+/// `turn` or `move` prompt) is awaited, which the budget counts as one round; 0
 /// when play is awaited from the start.
 pub fn setup_turns(session: &dyn castellan_engine::Session) -> u32 {
     (0..=session.turn())

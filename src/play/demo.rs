@@ -38,7 +38,7 @@ pub struct DemoReport {
     pub outbox: PathBuf,
     pub database: PathBuf,
     pub audit: String,
-    /// The mail the game cost its players (issue 12).
+    /// The mail the game cost its players.
     pub mail: crate::play::budget::MailBudget,
 }
 

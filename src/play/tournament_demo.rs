@@ -1,4 +1,4 @@
-//! `castellan demo --campaign`: a Risk tournament by mail (issue 15). A game master mails
+//! `castellan demo --campaign`: a Risk tournament by mail. A game master mails
 //! `CAMPAIGN NEW ... tournament=risk players=...` into the Maildir; the judge seats the
 //! tables and welcomes every bot; the bots play their tables by real mail (tokens read from
 //! the welcome mails' headers); when the last table of a round ends the judge seats the
@@ -48,7 +48,7 @@ pub fn run(s: &TournamentSettings, base: &Config) -> Result<TournamentReport, Sh
     }
     std::fs::create_dir_all(&s.dir).map_err(|e| ShellError::io(&s.dir, e))?;
     // The demo's judge is the operator's own and its entrants are its bots: it runs
-    // without the opt-in and the hourly budget of new games (issue 30: a tournament made by
+    // without the opt-in and the hourly budget of new games (a tournament made by
     // mail waits for each entrant's confirmation, and one mail causes at most 8).
     let mut base = base.clone();
     base.judge.confirm_addresses = false;

@@ -212,13 +212,12 @@ async fn serve_loop(
 /// The database as the metrics see it: none while `serve` compacts it.
 type StoreHandle = tokio::sync::watch::Sender<Option<crate::store::SledStore>>;
 
-/// After a rolling backup, the database compacted in place if `compact.*` says so (issue
-/// 11: disk use within 3 times the live data; sled never shrinks its file). The service
-/// lets go of the database (the metrics too), `castellan compact`'s steps run under its
-/// lock, and the service opens it again with its counters, entropy and judges. Mail that
-/// comes meanwhile waits in the inbox (`ingest` finds the database busy and leaves it to
-/// this daemon). A compaction that fails leaves the database as it was, and serving goes
-/// on.
+/// After a rolling backup, the database compacted in place if `compact.*` says so (disk
+/// use within 3 times the live data; sled never shrinks its file). The service lets go of
+/// the database (the metrics too), `castellan compact`'s steps run under its lock, and the
+/// service opens it again with its counters, entropy and judges. Mail that comes meanwhile
+/// waits in the inbox (`ingest` finds the database busy and leaves it to this daemon). A
+/// compaction that fails leaves the database as it was, and serving goes on.
 async fn compact_if_due(svc: Service, store_tx: &StoreHandle) -> Result<Service, ShellError> {
     use crate::store::SledStore;
     let c = &svc.config.compact;

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 /// names no path, key or internal error (the log has them).
 const TEMPFAIL_NOTE: &str = "castellan: temporary failure, see the judge's log";
 
-/// `ingest` as an MTA's pipe runs it (issue 34): every failure of ours (configuration,
+/// `ingest` as an MTA's pipe runs it: every failure of ours (configuration,
 /// permissions, store, journal, even a panic) exits 75 (EX_TEMPFAIL), so the MTA keeps the
 /// mail and tries again, and prints only [`TEMPFAIL_NOTE`]; the detail goes to the log
 /// (syslog, or `CASTELLAN_LOG_FILE`).
@@ -54,7 +54,7 @@ pub fn deferred(detail: impl std::fmt::Display) -> ExitCode {
 /// then handled if the database is free. What it prints on a failure is in [`deferred`].
 fn ingest(config: Config, file: &str) -> Result<ExitCode, ShellError> {
     // At most `max_stored_bytes` + 1 bytes are read: a bigger message is never held whole
-    // in memory nor stored (issue 30: 200 MB cost 420 MiB and was stored, twice for a
+    // in memory nor stored (200 MB cost 420 MiB and was stored, twice for a
     // duplicate).
     let limit = config.max_stored_bytes;
     let mut raw = Vec::new();

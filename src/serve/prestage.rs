@@ -2,7 +2,7 @@
 //!
 //! A batch of mail is handled on one thread: parse, judge, commit. The replies of each
 //! mail are known as soon as it is committed, but may go only once the batch is flushed
-//! (issue 11: no reply before the flush). Rendering them (MIME, quoted-printable) and
+//! (no reply before the flush). Rendering them (MIME, quoted-printable) and
 //! writing their files was a quarter of the service's time, done after the batch, while a
 //! core sat idle during it. A [`Prestager`] takes each reply, as soon as its mail is judged
 //! for good (before its group's commit), to threads of its own (one a core), which render

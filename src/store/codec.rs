@@ -1,6 +1,6 @@
 //! How a reply waiting in the outbox is stored: plain JSON, compressed JSON, or a
 //! compressed frame (its JSON without the HTML part, then the page as it is), so that no
-//! value passes 64 KiB (issue 11) and sled writes about a third of the bytes. Values
+//! value passes 64 KiB and sled writes about a third of the bytes. Values
 //! written by older builds (deflated) still read back.
 
 use super::{err, OutboxItem};
@@ -21,7 +21,7 @@ pub(super) const LZ4_FRAMED: u8 = 4;
 
 /// Outbox values up to this size are plain JSON; larger ones (a report with its HTML part
 /// and picture: 25-40 KB, up to 150 KB) are compressed, so no stored value passes 64 KiB
-/// (issue 11) and sled writes about a third of the bytes. LZ4 rather than deflate:
+/// and sled writes about a third of the bytes. LZ4 rather than deflate:
 /// measured on the demo's mails, 2.3-3 times faster to compress (about 1 GB/s against
 /// 330-440 MB/s for zlib-rs at its fastest level) for 15% more bytes; deflating was a
 /// seventh of a one-table pass.

@@ -170,7 +170,7 @@ impl super::SledStore {
 
 /// A file created (or truncated) for writing, readable and writable by its owner only
 /// (0600, whatever the umask, and even if it was there with another mode): a backup's or
-/// an export's games' secrets are kept from other users (issue 34).
+/// an export's games' secrets are kept from other users.
 pub fn create_private(path: &std::path::Path) -> std::io::Result<std::fs::File> {
     use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
     let f = std::fs::OpenOptions::new()

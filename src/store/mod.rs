@@ -14,7 +14,7 @@
 //! scans its sender's games, not every game; `game_number` → the highest number a game's
 //! id ends with, so CREATE reads one key; `count/…` and `deadline/<time><id>`, the games'
 //! gauges for `/metrics`, store/gauges.rs; a database without them is given them at open),
-//! all written in the same transaction as the game (issue 11; a database of schema
+//! all written in the same transaction as the game (a database of schema
 //! 1, each game whole in `games`, is converted at open). `processed` (Message-ID → unix
 //! time), `outbox` (big-endian sequence → [`OutboxItem`] JSON, compressed (LZ4) past
 //! 8 KiB), `sent` (Message-ID → unix time), `log` (game id, 0, big-endian sequence →
@@ -23,7 +23,7 @@
 //! `castellan_judge::mark_key`, `MARKS_KEY`), `meta` (`journal_seq` → the
 //! big-endian sequence number of the last journal entry committed, written in the same
 //! transaction as that entry's changes: src/store/journal/ and src/ops/recover.rs). `records` (address →
-//! PlayerRecord, issue 15), `campaigns` (id → CampaignRecord, issue 15).
+//! PlayerRecord), `campaigns` (id → CampaignRecord).
 
 use castellan_engine::{Snapshot, StoredEntry, StoredTable};
 use castellan_judge::stored::GameValue;
@@ -122,7 +122,7 @@ pub const GAUGES_KEY: &[u8] = b"gauges_kept";
 /// store/retry.rs).
 pub const RETRY_KEY: &[u8] = b"outbox_retry_kept";
 /// The `meta` key saying the judge's own marks in `senders` are under keys no address can
-/// spell (`castellan_judge::mark_key`, issue 30): `stop/…`, `asked/…` and
+/// spell (`castellan_judge::mark_key`): `stop/…`, `asked/…` and
 /// `failed-tries/…`, as a judge before it wrote them, are moved there at open.
 pub const MARKS_KEY: &[u8] = b"marks_keyed";
 /// The marks of the indexes `SledStore::index_games` builds: a restore removes them before
@@ -136,7 +136,7 @@ pub const INDEX_MARKS: [&[u8]; 6] = [
     MARKS_KEY,
 ];
 
-/// The kinds of marks a judge before issue 30 kept in `senders` under `KIND/NAME`.
+/// The kinds of marks an older judge kept in `senders` under `KIND/NAME`.
 const OLD_MARKS: [&str; 3] = ["stop", "asked", "failed-tries"];
 
 /// Whether `key` of the `meta` tree is one of the marks a new database holds
@@ -230,7 +230,7 @@ impl SledStore {
     }
 
     /// The database folder.
-    /// The largest value stored in any tree, in bytes, and its tree (issue 11: sled writes
+    /// The largest value stored in any tree, in bytes, and its tree (sled writes
     /// values over its blob threshold to files of their own).
     pub fn largest_value(&self) -> Result<(u64, String), StoreError> {
         let mut best = (0u64, String::new());

@@ -265,7 +265,7 @@ impl SledStore {
         Ok(n)
     }
 
-    /// Move the marks a judge before issue 30 kept in `senders` (`stop/ADDRESS`,
+    /// Move the marks an older judge kept in `senders` (`stop/ADDRESS`,
     /// `asked/ADDRESS`, `failed-tries/GAME/SEAT`) to their keys no address can spell
     /// (`castellan_judge::mark_key`), each in one transaction: they keep meaning what they
     /// meant (an old judge read them as marks, whoever they came from). Safe to interrupt.

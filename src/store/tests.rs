@@ -55,7 +55,7 @@ fn reply(html_bytes: usize) -> Outbound {
     }
 }
 
-/// Issue 11 ("The tick touches only what is due"): a game whose reminder would reach
+/// The tick touches only what is due: a game whose reminder would reach
 /// nobody (its awaited seat is played by a bot) is indexed at its deadline, and an
 /// entry an older build wrote at its reminder time is mended by the first tick that
 /// finds it, instead of making the game due at every tick until its deadline.
@@ -97,7 +97,7 @@ fn a_game_with_nobody_to_remind_is_due_at_its_deadline_only() {
     assert_eq!(store.due_games(grace).unwrap(), ["castle-1"]);
 }
 
-/// Issue 11 (a mail's cost does not grow with the games stored): a mail to
+/// A mail's cost does not grow with the games stored: a mail to
 /// `judge+TOKEN@` finds its game by one read of the token index, which follows every
 /// change of the game's tokens in the game's own transaction, and agrees with reading
 /// every game's header (the judge's default). A database written before the index
@@ -168,7 +168,7 @@ fn a_plus_address_token_names_its_game_through_the_index() {
     );
 }
 
-/// Issue 11 (a mail's cost does not grow with the games stored): STOP finds its
+/// A mail's cost does not grow with the games stored: STOP finds its
 /// sender's games (as game master, seat or observer, finished games too) by one scan
 /// of the address index, which follows every change of a game's addresses in the
 /// game's own transaction and agrees with reading every game's header (the judge's
@@ -261,7 +261,7 @@ fn gauges_from_every_header(store: &SledStore) -> GameGauges {
     g
 }
 
-/// Issue 11 (every pass reads every game, here a `/metrics` scrape): the games by status,
+/// No pass reads every game (here a `/metrics` scrape): the games by status,
 /// the games waiting on a deadline and the nearest deadline are kept as the games are
 /// written, and agree with reading every header: through status changes, deadlines that
 /// move, come and go, two writes of one game in one group, a header written alone, and
@@ -351,7 +351,7 @@ fn the_games_gauges_are_kept_as_the_games_are_written() {
     assert_eq!(g.by_status.values().sum::<u64>(), 3);
 }
 
-/// Issue 11 (a mail's cost does not grow with the games stored): CREATE numbers the
+/// A mail's cost does not grow with the games stored: CREATE numbers the
 /// next game after the highest number stored, read from one key that each game's
 /// commit keeps, instead of listing every game's id; it agrees with that listing (the
 /// judge's default), and a database written before it is given it when opened.
@@ -384,7 +384,7 @@ fn the_highest_game_number_is_kept_as_games_are_written() {
     assert_eq!(reopened.highest_game_number().unwrap(), 12);
 }
 
-/// Issue 11: "No stored value over 64 KiB": a reply whose HTML part is as large as the
+/// "No stored value over 64 KiB": a reply whose HTML part is as large as the
 /// judge allows (150 KB) is stored under 64 KiB and reads back whole; a usual one is
 /// stored as it is.
 #[test]
@@ -446,7 +446,7 @@ fn a_large_reply_is_stored_under_64_kib_and_reads_back_whole() {
     assert!(decode_outbox(&cut).is_err());
 }
 
-/// Issue 11, group commit: the mails of a group are committed in one transaction, in
+/// Group commit: the mails of a group are committed in one transaction, in
 /// their order. Each gets its own outbox keys, in order and after the previous mail's;
 /// every processed mark is written; the journal entry recorded is the group's last
 /// (whatever the order of the entries given), and a mail with no entry leaves it be.
@@ -502,7 +502,7 @@ fn a_compaction_and_an_open_database_exclude_each_other() {
     assert!(SledStore::lock_for_compaction(&db).is_ok());
 }
 
-/// Issue 11 ("faults degrade, never stop", a relay outage): a reply the transport refused
+/// "Faults degrade, never stop" (a relay outage): a reply the transport refused
 /// is held back by the retry index until its time, a parked one until it is given a fresh
 /// start, and a drain's listing leaves them out without decoding them (their values are
 /// garbage here); the counts decode nothing; a send and `castellan outbox --retry` clear
@@ -598,7 +598,7 @@ fn replies_held_back_or_parked_are_left_out_of_a_drain_without_being_decoded() {
     );
 }
 
-/// Issue 11, the commit's serial part: a mail's replies encoded where it was judged
+/// The commit's serial part: a mail's replies encoded where it was judged
 /// (`encode_replies`, on another thread) are stored as the same bytes the commit would
 /// have written, and read back as the same replies; encodings that do not match the
 /// mail's replies (another count) are not taken, and the commit encodes them itself.
@@ -658,7 +658,7 @@ fn replies_encoded_where_the_mail_was_judged_are_stored_as_the_commit_would() {
     assert_eq!(stored_values(&mismatch), stored_values(&plain));
 }
 
-/// Issue 30: "sender records and marks share one key space". A database written before
+/// Sender records and marks once shared one key space. A database written before
 /// keeps its marks meaning what they meant: `stop/…`, `asked/…` and `failed-tries/…` in
 /// `senders` are moved at open to keys no address can spell; sender records stay.
 #[test]

@@ -4,7 +4,7 @@
 //! three of their four orthogonal neighbours hold the capturer's pawns. Four castles or 28
 //! enemy pawns win.
 //!
-//! Rules: `/work/shared/seeds/004_fccdcef77053ae88.txt`; decisions in
+//! Rules: the French rules text (the seed `docs/rules/castello.md` quotes); decisions in
 //! `docs/rules/castello.md`; order language in `docs/orders/castello.md`. The starting
 //! position is the published one, `data/board.yaml`.
 //!

@@ -1,7 +1,7 @@
 //! The game's words in English and French: the two sides, the order keywords (accepted in
 //! both languages whatever the reader's language), and how a game ends.
 //!
-//! French vocabulary from the seed (`/work/shared/seeds/004_fccdcef77053ae88.txt`): pions,
+//! French vocabulary from the seed (the rules text `docs/rules/castello.md` quotes): pions,
 //! châteaux, tablier, cases, prises, « domicile », « les rouges » / « les noirs ».
 
 use crate::{LastMove, Order, Side, CASTLES_TO_WIN, PAWNS_TO_WIN};

@@ -567,7 +567,7 @@ fn orders_are_written_like_the_seed() {
     assert!(e.hint.is_some());
 }
 
-/// Issue 5: "an illegal move is answered with the legal moves of that pawn".
+/// "An illegal move is answered with the legal moves of that pawn".
 #[test]
 fn an_illegal_move_is_answered_with_that_pawns_legal_moves() {
     let g = pos(&[("E8", 'r'), ("E9", 'b'), ("U1", 'b')], RED);
@@ -792,10 +792,10 @@ fn options_from_key_value_pairs() {
 }
 
 // ------------------------------------------------------------------------------------------
-// Coverage audit of issue 5 (Castello): rules that had no test of their own.
+// Coverage audit (Castello): rules that had no test of their own.
 
-/// Issue 5: "Board 21 × 15 with the notation and the published starting position in
-/// ../shared/research/castello.yaml (home, central and enemy sections of 7 columns each)";
+/// "Board 21 × 15 with the notation and the published starting position" (home, central
+/// and enemy sections of 7 columns each);
 /// seed: "71 pièces dont 30 pions rouges, 30 pions noirs et 11 châteaux", "Tous les pions
 /// sont installés sur le tablier", "Les châteaux sont des pièces fixes". The diagram below
 /// is copied from the research file (row 15 on top), independently of the crate's parser.

@@ -4,7 +4,7 @@ use castellan_castello::{Castello, Options};
 use castellan_engine::dice::Secret;
 use castellan_engine::{load_table_json, Session, Table, Viewer};
 
-/// Issue 14: the last move's path and captures are kept for the picture only
+/// The last move's path and captures are kept for the picture only
 /// (`Rules::PICTURE_ONLY`): a game saved without them verifies against its replay, and its
 /// picture draws once the next move is played.
 #[test]

@@ -1,5 +1,5 @@
 //! Castle Risk benchmark (no criterion): battles per second and whole bot games per second.
-//! Run: CARGO_TARGET_DIR=/work/target-cr cargo bench -p castellan-castle-risk
+//! Run: cargo bench -p castellan-castle-risk
 
 use castellan_castle_risk::{CastleRisk, ClaimMode, Options};
 use castellan_engine::battle::exchange;

@@ -222,7 +222,7 @@ impl CastleRisk {
                 victor,
             } => {
                 // Only what is possible: with no army to spare (every territory at one
-                // army), PASS is the only answer (issue 12).
+                // army), PASS is the only answer.
                 let spare = self.default_source(*victor, Some(*castle)).is_some();
                 let mut c = vec![Order::Occupy(OccupyWhat::Pass)];
                 if spare {

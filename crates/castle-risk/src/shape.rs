@@ -1,4 +1,4 @@
-//! The shape of the board, in words (issue 12, "A player cannot see the board's shape"):
+//! The shape of the board, in words, so that a player can see it:
 //! which territories border which, who holds them, and where an Admiral may sail. From
 //! public facts only (owners and army counts, as the public map shows them).
 
@@ -57,8 +57,8 @@ pub fn border_lines(g: &CastleRisk, seat: Seat, lang: Lang) -> Vec<String> {
             continue;
         }
         let around = borders(t);
-        // Every neighbour its own: one shared line, with its sea if it has one (issue 12:
-        // a 6-player report stays short).
+        // Every neighbour its own: one shared line, with its sea if it has one (a
+        // 6-player report stays short).
         if around.iter().all(|(n, _)| g.board[*n].owner == Some(seat)) {
             inside.push(match sea_words(t, lang) {
                 Some(sea) => format!(

@@ -387,7 +387,7 @@ pub fn private_view(g: &CastleRisk, s: Seat, lang: Lang) -> String {
             out.push_str(&format!("  {l}\n"));
         }
     }
-    // One line (issue 12: a report a 6-player game sends stays short): each standing
+    // One line (a report a 6-player game sends stays short): each standing
     // order, "(default)" where the player set none.
     out.push_str(lang.pick("Standing orders: ", "Consignes : "));
     out.push_str(&standing_text(g, s, lang).join("; "));

@@ -1,4 +1,4 @@
-//! Issue 29, point 9 ("an eliminated player is never told he is out"): the engine tells who
+//! An eliminated player is told he is out: the engine tells who
 //! is out of the game, a pure function of the state (`Rules::eliminated`), and the history
 //! tells when and by whom (`Session::eliminations_since`). The rule: seeds/000 ("Annexion d'un Château": "vous avez capturé le château de ce joueur et l'avez éliminé du jeu").
 use castellan_castle_risk::CastleRisk as Game;

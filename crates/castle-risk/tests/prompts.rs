@@ -1,4 +1,4 @@
-//! Issue 12, "The reoccupy prompt offers moves that are not possible": a prompt lists only
+//! The reoccupy prompt once offered moves that are not possible: a prompt lists only
 //! what can be played.
 mod common;
 

@@ -1,4 +1,4 @@
-//! Castle Risk rule by rule. Each test quotes the rule it checks (issue 2 and the French
+//! Castle Risk rule by rule. Each test quotes the rule it checks (the French
 //! rules, seeds/000) and would fail if the rule were implemented wrong.
 mod common;
 
@@ -561,7 +561,7 @@ fn rule5_battle_ties_to_the_defender_and_move_in() {
 /// Seed 000, "Annexion d'un Territoire": "vous devez déplacer au moins autant d'armées
 /// (depuis le territoire duquel vous avez attaqué) que le nombre de dés que vous avez jetés".
 /// `THEN MOVE 1` on an attack that rolls 3 dice is refused before any die, quoting the
-/// least and how to write it (issue 29 point 10: it moved 3 without a word); with `WITH 1
+/// least and how to write it (it once moved 3 without a word); with `WITH 1
 /// DICE` it is the rule and moves 1; a game of rules revision 1 (stored before) still plays
 /// it as it did.
 #[test]
@@ -1035,7 +1035,7 @@ fn rule7_hidden_armies() {
 /// nombre d'armées égal au nombre inscrit en face de la dernière carte de renfort jouée".
 /// Before any Reinforcements card is played they are worth 0: REVEAL, and the answer
 /// `DEFEND 2 REVEAL`, would use them up for nothing, so both are refused with why and what
-/// to write, and nothing changes (issue 29 point 10: REVEAL was accepted and wasted them
+/// to write, and nothing changes (REVEAL was accepted and wasted them
 /// without a word). Once a card is played, the same REVEAL brings 3.
 #[test]
 fn rule7_a_reveal_worth_nothing_is_refused() {
@@ -1467,7 +1467,7 @@ fn stalemate_not_while_any_player_can_still_act() {
     }
 }
 
-/// Rule 5 (issue 15): "vous pouvez jeter un, deux, ou trois dés rouges pour chaque bataille,
+/// Rule 5: "vous pouvez jeter un, deux, ou trois dés rouges pour chaque bataille,
 /// mais vous devez avoir dans votre territoire au moins une armée de plus que le nombre de
 /// dés que vous jetez". Asking 3 dice from a territory of 3 armies is refused (in both
 /// languages, with how to write it), never cut to 2 without a word.
@@ -1521,7 +1521,7 @@ fn rule5_three_dice_from_three_armies_is_refused_not_cut() {
     );
 }
 
-/// Rule 5 (issue 15): "Quand vous attaquez un château, vous pouvez ne jamais utiliser plus de
+/// Rule 5: "Quand vous attaquez un château, vous pouvez ne jamais utiliser plus de
 /// deux dés." 3 dice asked against a castle are refused, not capped in silence.
 #[test]
 fn rule5_three_dice_against_a_castle_is_refused_not_capped() {
@@ -1567,7 +1567,7 @@ fn rule5_three_dice_against_a_castle_is_refused_not_capped() {
     );
 }
 
-/// Rule 5 (issue 15): when the armies fall during one attack line below what its dice need
+/// Rule 5: when the armies fall during one attack line below what its dice need
 /// ("au moins une armée de plus que le nombre de dés"), the dice drop and the report says so.
 #[test]
 fn rule5_fewer_dice_during_an_attack_are_noted_in_the_report() {
@@ -1626,7 +1626,7 @@ fn rule5_fewer_dice_during_an_attack_are_noted_in_the_report() {
     );
 }
 
-/// Rule 4 (General, issue 15): "La carte Général est éliminée ... Vous pouvez alors : - jouer
+/// Rule 4 (General): "La carte Général est éliminée ... Vous pouvez alors : - jouer
 /// une autre carte Générale si vous souhaitez, - continuer l'Attaque sans Général, ou -
 /// terminer votre attaque." A second General is a choice: by default (ONCE) the attack goes
 /// on without one; `GENERAL AGAIN` in the line, or `SET GENERAL AGAIN`, plays the next.
@@ -1699,7 +1699,7 @@ fn rule4_a_second_general_is_the_players_choice() {
 /// ennemi adjacent" (seed 000). CHECK of a mail whose first line rolls dice still refuses,
 /// after it, an attack on a territory the player already holds (no roll in their own turn
 /// takes it from them) and an unknown name, and calls a line it cannot fault "past chance",
-/// never "legal". Issue 29 point 10: such a line was answered "legal so far".
+/// never "legal". Such a line was once answered "legal so far".
 #[test]
 fn check_after_a_dice_line_refuses_an_attack_on_ones_own_territory() {
     use castellan_engine::LineVerdict;

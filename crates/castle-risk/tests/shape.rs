@@ -1,4 +1,4 @@
-//! Issue 12, "The shape of the board": docs/orders/castle-risk.md shows the whole board's adjacency,
+//! The shape of the board: docs/orders/castle-risk.md shows the whole board's adjacency,
 //! made from the board data (this test checks it; `CASTELLAN_BLESS=1` rewrites it), and
 //! NEIGHBOURS / MAP answers for one territory from public facts.
 
@@ -89,7 +89,7 @@ fn neighbours_name_every_border_with_its_holder_and_armies() {
 
 /// Each player's private view lists, for each territory they hold, its neighbours and who
 /// holds them: one line per territory on a border (or a coast), and one shared line for
-/// those whose every neighbour is their own (issue 12: a 6-player report stays short); none
+/// those whose every neighbour is their own (a 6-player report stays short); none
 /// for a territory held by another.
 #[test]
 fn the_private_view_lists_each_held_territory_with_its_neighbours() {

@@ -207,7 +207,7 @@ fn tuning_stats() {
     }
 }
 
-/// Issue 12, "dice compact, one line per battle": the rolls of one attack (same
+/// "Dice compact, one line per battle": the rolls of one attack (same
 /// territories, same General and Marshal) are told in one line, "  9 rolls (+1 General):
 /// attacker loses 5, defender loses 4.", and a plain attack by land with its conquest in
 /// one line; the losses the lines tell add up to the losses the battles had, and every

@@ -9,13 +9,13 @@ const V1: &str = include_str!("data/castle-risk-v1.json");
 const V1_VIEWS: &str = include_str!("data/castle-risk-v1.views.txt");
 
 /// The views as the version-1 build showed them: the private views' "Your territories and
-/// their neighbours" section (issue 12, added since) left out.
+/// their neighbours" section (added since) left out.
 ///
-/// The version-1 views also listed each seat's prompts; since issue 12 the judge lists them
+/// The version-1 views also listed each seat's prompts; now the judge lists them
 /// once at the top of the mail (`Session::pending`), so they are left out of the expected
 /// text (`without_prompts`) and checked through `pending` instead.
 ///
-/// Standing orders, one a line in version 1, are one line since issue 12: both sides are
+/// Standing orders, one a line in version 1, are one line now: both sides are
 /// brought to that one line to compare.
 fn without_prompts(text: &str) -> String {
     let mut out = String::new();

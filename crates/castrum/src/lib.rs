@@ -74,16 +74,16 @@ pub struct Options {
     /// The rules' revision the game was created under, so a stored game replays as it was
     /// played. 2 (new games): an attack on another player's site and an EXCHANGE count as a
     /// hidden draw, whatever the victim holds, and an EXCHANGE is never refused for what the
-    /// pile holds (issue 30: CHECK and refusals tell nothing of a hand). 1: the plague
-    /// halves the Rustici and Structores gathered together (issue 15). 0 (games stored
+    /// pile holds (CHECK and refusals tell nothing of a hand). 1: the plague
+    /// halves the Rustici and Structores gathered together. 0 (games stored
     /// before, which lack the key): each kind halved apart.
     #[serde(default = "legacy_revision")]
     pub revision: u32,
     /// Every player's standing answer to attacks at the start (`defend=always|ask|never`).
     /// New games: ALWAYS (defend at once when the right card is in hand, as the deadline's
-    /// default would), so an attack does not stop the game for a mail round trip; a player
-    /// who wants to choose each time writes SET DEFEND ASK (docs/rules/castrum.md, issue
-    /// 12). Games stored before the key existed started with ASK.
+    /// default would), so an attack does not stop the game for a mail round trip; a player who
+    /// wants to choose each time writes SET DEFEND ASK (docs/rules/castrum.md). Games stored
+    /// before the key existed started with ASK.
     #[serde(default = "legacy_defend")]
     pub defend: DefendPolicy,
 }

@@ -240,8 +240,8 @@ fn options_parse_from_key_value_pairs() {
             defend: castellan_castrum::DefendPolicy::Always,
         }
     );
-    // Stored options without `revision` are a game stored before it: rules revision 0
-    // (issue 15), everything else the defaults.
+    // Stored options without `revision` are a game stored before it: rules revision 0,
+    // everything else the defaults.
     let d: Options = serde_json::from_str("{}").unwrap();
     assert_eq!(
         d,

@@ -1,4 +1,4 @@
-//! Issue 30 point 9: CHECK and refused mails tell nothing of a hand (docs/rules/dice.md,
+//! CHECK and refused mails tell nothing of a hand (docs/rules/dice.md,
 //! "CHECK shows legality, never an outcome": "CHECK never tells what a legal line would do:
 //! no result, no Spy's reveal, no hand"; and rule 1, "all or nothing until chance speaks",
 //! whose "chance" must not be a hand the writer cannot see).

@@ -6,7 +6,7 @@ use castellan_engine::{Rules, Viewer};
 use common::*;
 use Card::*;
 
-/// Matériel: "90 cartes"; issue 5: "x2 Lapides and x2 Rustici among them".
+/// Matériel: "90 cartes"; and "x2 Lapides and x2 Rustici among them".
 #[test]
 fn deck_file_sums_to_90_with_x2_cards() {
     let d = Deck::standard().unwrap();
@@ -476,7 +476,7 @@ fn standing_defence_orders_answer_without_a_prompt() {
     assert_eq!(g.pending(castellan_engine::Lang::En)[0].kind, "turn");
 }
 
-/// docs/rules/castrum.md, point 8 (issue 12, a decision for play by mail): a new game
+/// docs/rules/castrum.md, point 8 (a decision for play by mail): a new game
 /// starts every player on SET DEFEND ALWAYS, the answer the deadline would give ("DEFEND if
 /// the right card is in hand, else ACCEPT"), so an attack costs no mail round trip; the
 /// game never waits on the victim, with or without the card, so nothing is revealed.
@@ -658,7 +658,7 @@ fn plague_removes_every_second_rustici_and_structores() {
     assert_eq!(g.card_count(), 90);
 }
 
-/// 3 PESTE (issue 15): "L'épidémie détruit une carte Rustici et Structures sur deux. Chaque
+/// 3 PESTE: "L'épidémie détruit une carte Rustici et Structures sur deux. Chaque
 /// joueur rassemble ses cartes Rustici et Structores et en retire une sur deux." The two kinds
 /// are gathered into ONE pile: 1 Rustici and 1 Structores lose one card (halving each kind
 /// apart would lose none), 3 and 3 lose three (apart: two).
@@ -905,9 +905,9 @@ fn orders_are_forgiving_and_errors_have_hints() {
 }
 
 // ------------------------------------------------------------------------------------------
-// Coverage audit of issue 5 (Castrum): rules that had no test of their own.
+// Coverage audit (Castrum): rules that had no test of their own.
 
-/// Issue 5: "Hands only in private mails; sites and castles in the public report". Rules:
+/// "Hands only in private mails; sites and castles in the public report". Rules:
 /// the site is "zone située devant chaque joueur où des cartes sont posées face visible";
 /// hands are kept "faces cachées".
 #[test]

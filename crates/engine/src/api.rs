@@ -81,7 +81,7 @@ impl PromptKind {
 
     /// A question put to a player inside someone else's turn (or their own, after an
     /// attack): defend, a Castrum neutral card, counter a Spy, re-occupy, annex. The judge
-    /// mails it to the one who must answer, not to the table (issue 12).
+    /// mails it to the one who must answer, not to the table.
     pub fn is_question(self) -> bool {
         matches!(
             self,
@@ -363,7 +363,7 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
     }
 
     /// A run of two or more like events (see [`Rules::continues_run`]) told in one line to
-    /// `viewer` (issue 12: "dice compact, one line per battle"); `None` tells each event
+    /// `viewer` ("dice compact, one line per battle"); `None` tells each event
     /// on its own. The dice themselves stay in the report's dice lines and the audit.
     fn narrate_run(&self, _run: &[&Self::Event], _viewer: Viewer, _lang: Lang) -> Option<String> {
         None
@@ -378,7 +378,7 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
     fn outcome(&self) -> Option<Outcome>;
 
     /// Each seat's score, for a game that keeps one (Risk: territories held); campaigns
-    /// scored by "each game's own score" use it (issue 15). `None`: no score.
+    /// scored by "each game's own score" use it. `None`: no score.
     fn scores(&self) -> Option<Vec<i64>> {
         None
     }

@@ -20,7 +20,7 @@ pub enum Until {
     /// `UNTIL n LEFT`: stop with n armies left in the attacking territory, never fewer
     /// (the attacker rolls no more dice than it can afford to lose).
     Left(u32),
-    /// The reading of `UNTIL n LEFT` before issue 12: stop once the attacking territory
+    /// The reading of `UNTIL n LEFT` of old: stop once the attacking territory
     /// holds n armies or fewer, an exchange could take it below n. Kept so that orders
     /// stored before replay as they were played (the dice audit); never parsed any more.
     ArmiesLeft(u32),
@@ -214,7 +214,7 @@ impl AttackPlan {
     /// Dice for the next exchange, given the most allowed now and the `attacking` armies.
     /// Under `UNTIL n LEFT` the attacker rolls no more dice than it can afford to lose
     /// (an exchange costs at most one army per attacking die), so the attack stops at n
-    /// armies left, never below (issue 12: "`UNTIL n LEFT` goes past n").
+    /// armies left, never below (it once went past n).
     pub fn dice_now(&self, allowed: u32, attacking: u32) -> u32 {
         let d = self.dice.map(|d| d.min(allowed)).unwrap_or(allowed);
         match self.until {

@@ -179,7 +179,7 @@ fn a_bot_turn_submitted_as_one_mail_is_accepted() {
     );
 }
 
-/// Issue 12, "Forgiving, and honest about it": lines after the last order that are not
+/// "Forgiving, and honest about it": lines after the last order that are not
 /// orders (a signature without "-- ", "thanks!") do not refuse the mail; they are ignored
 /// and named, and the game is exactly as if the orders had been sent alone.
 #[test]
@@ -207,7 +207,7 @@ fn lines_after_the_last_order_that_are_not_orders_are_ignored_and_named() {
     );
 }
 
-/// Issue 12: "An unknown line between orders still refuses the block, as now."; so do
+/// "An unknown line between orders still refuses the block, as now."; so do
 /// non-orders before the first order, and a mistyped order word is never taken for a
 /// signature when an order follows it.
 #[test]

@@ -1,5 +1,5 @@
 //! What credential checks cost one mail, at the judge's default Argon2id cost (19 MiB,
-//! 2 passes): run it under `/usr/bin/time -v` for peak RSS and CPU (issue 30).
+//! 2 passes): run it under `/usr/bin/time -v` for peak RSS and CPU.
 //!
 //! ```text
 //! cargo build --release -p castellan-judge --example credential_cost

@@ -17,7 +17,7 @@ pub(crate) struct Who {
 /// hour ends (a seat's token still works), and whoever it guards is told once.
 pub const MAX_FAILED_TRIES: u32 = 10;
 
-/// Wrong tokens from one address in an hour (issue 30: a forged address tried 2,300–3,400
+/// Wrong tokens from one address in an hour (a forged address tried 2,300–3,400
 /// tokens a second); past them no token from that address is checked until the hour
 /// ends (its passwords still are), and the address and the game master are told once.
 pub const MAX_FAILED_TOKEN_TRIES: u32 = 20;
@@ -123,7 +123,7 @@ impl Run<'_> {
             }
             return Ok(Err(AuthError::OneTryPerMail { game }));
         }
-        // One wrong try per mail in all (issue 30): after a wrong password or token, for
+        // One wrong try per mail in all: after a wrong password or token, for
         // any game, JOIN, CAMPAIGN or the creators, nothing more in the mail is checked.
         if self.failed_try {
             return Ok(Err(AuthError::OneTryPerMail { game }));
@@ -163,8 +163,8 @@ impl Run<'_> {
                 tokens.push(t);
             }
         }
-        // The token and the password together prove the seat whatever is locked (issue 30:
-        // a forger who locks the seat's password and its address's tokens cannot mute it;
+        // The token and the password together prove the seat whatever is locked (a
+        // forger who locks the seat's password and its address's tokens cannot mute it;
         // about 30 + 40 bits cannot be guessed, however fast the mails come). The lock
         // notices say so. Neither is counted as a failure here: alone, each is judged below.
         if let Some(pw) = &ctx.password {
@@ -384,7 +384,7 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// Before a mail over its address's unauthenticated allowance is judged (issue 30):
+    /// Before a mail over its address's unauthenticated allowance is judged:
     /// does it carry a right token or password of a seat (or the game master) registered
     /// to its From? The credential is the one its first command would be judged with (the
     /// headers' tokens, the GAME and PASSWORD lines before it), checked in the game's

@@ -181,7 +181,7 @@ pub fn format_short_zoned(t: i64, lang: Lang, zone: Option<&str>) -> String {
 mod tests {
     use super::*;
 
-    /// Issue 12: "the deadline, in the reader's time zone (`SET TIMEZONE Europe/Paris`)
+    /// "The deadline, in the reader's time zone (`SET TIMEZONE Europe/Paris`)
     /// and in UTC". 2025-01-14 18:00 UTC is 19:00 in Paris (CET, winter); 2025-07-14
     /// 18:00 UTC is 20:00 (CEST, summer); New York is behind, and a date can change.
     #[test]
@@ -213,7 +213,7 @@ mod tests {
         assert_eq!(time_zone("Mars/Olympus"), None);
     }
 
-    /// Issue 3 (Outbound): subjects carry "deadline Tue 18:00 UTC"; checked against
+    /// Subjects carry "deadline Tue 18:00 UTC"; checked against
     /// known dates (computed independently: `date -u -d @...`).
     #[test]
     fn known_dates() {

@@ -1,4 +1,4 @@
-//! Who wrote, and what may stand for a person (issue 30): addresses in one canonical form
+//! Who wrote, and what may stand for a person: addresses in one canonical form
 //! (or refused), names that cannot pass for another's, and DKIM alignment with the From
 //! domain. docs/security.md ("Identity") says what each rule stops and why.
 //!

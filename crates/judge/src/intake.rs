@@ -298,7 +298,7 @@ impl Run<'_> {
 
     /// A seat's mail with no order and no command (a hello, a confirmation, "I'm back"):
     /// once its credentials are checked, the writer gets what the game asks of them now,
-    /// with the deadline (issue 29: a named player who confirms gets their question).
+    /// with the deadline (a named player who confirms gets their question).
     fn answer_hello(&mut self, ctx: &Ctx, from: &str) -> Result<(), StoreError> {
         let Some(id) = ctx.game.clone() else {
             return Ok(());
@@ -393,8 +393,8 @@ impl Run<'_> {
         Ok(ok)
     }
 
-    /// The game a plus-address token names, among the games `from` plays or runs (issue
-    /// 30: looked up in every game, it told a stranger whose token it was).
+    /// The game a plus-address token names, among the games `from` plays or runs (looked up
+    /// in every game, it told a stranger whose token it was).
     pub(crate) fn game_of_token(
         &mut self,
         tokens: &[String],

@@ -134,7 +134,7 @@ impl Judge {
             kind: kind.into(),
             text,
         };
-        // Who wrote: the From address in its one canonical form, or nobody (issue 30): an
+        // Who wrote: the From address in its one canonical form, or nobody: an
         // address that holds what an address cannot, or that would pass for another, is
         // not judged and not answered.
         let from = match crate::ident::canonical_address(&mail.from) {
@@ -228,7 +228,7 @@ impl Judge {
                 return Ok(changes);
             }
         }
-        // Issue 30: a mail past either allowance is not judged until it is known which one
+        // A mail past either allowance is not judged until it is known which one
         // it draws on. It proves its seat (a right token or password of a seat or game
         // master registered to its From, checked cheaply in the game's header) or not; a
         // mail whose allowance is spent is only counted (its failed try counted too, and
@@ -272,7 +272,7 @@ impl Judge {
             run.answer(lang, "intake", &IntakeAnswer::TooLong { limit, lines });
         }
         // A mail that carries the token of a seat its From was named to confirms that
-        // seat (issue 29, issue 30: optin.rs): a game whose named players have all
+        // seat (optin.rs): a game whose named players have all
         // confirmed starts, before the mail is read. A mail saying STOP confirms nothing.
         let stop = is_stop(mail, &self.config);
         if !stop {
@@ -324,7 +324,7 @@ impl Judge {
     }
 
     /// The topmost `Authentication-Results` header added by a server the config trusts
-    /// ([`AuthenticationResults::forged`] reads it as DMARC means it: issue 30).
+    /// ([`AuthenticationResults::forged`] reads it as DMARC means it).
     fn trusted_results<'m>(&self, mail: &'m Inbound) -> Option<&'m AuthenticationResults> {
         let trusted = &self.config.trusted_authserv_ids;
         mail.authentication_results.iter().find(|r| {
@@ -338,7 +338,7 @@ impl Judge {
     pub fn tick(&self, store: &dyn Store, env: &Env) -> Result<Changes, StoreError> {
         let mut changes = Changes::default();
         // Only the games whose reminder or deadline is due (the store keeps an index of
-        // due times: issue 11).
+        // due times).
         for id in store.due_games(env.now)? {
             let rec = match store.game_header(&id) {
                 Ok(Some(rec)) => rec,

@@ -38,17 +38,17 @@
 //! * `run.rs`: the working set of one handling (games loaded, mails drafted, log) and
 //!   each reader's language.
 //! * `limits.rs`: bounded work per mail: commands per mail, reply bytes, names, the
-//!   cleaning of relayed text (issue 13).
-//! * `ident.rs`: who wrote and what stands for a person (issue 30): addresses in one
+//!   cleaning of relayed text.
+//! * `ident.rs`: who wrote and what stands for a person: addresses in one
 //!   canonical form or refused, names that cannot pass for another's, DKIM alignment.
 //! * `optin.rs`: the judge mails only those who asked: double opt-in, STOP,
-//!   `List-Unsubscribe` (issue 13).
+//!   `List-Unsubscribe`.
 //! * `campaign.rs`: campaigns (games and players under one game master, scored by wins,
 //!   placings or the games' own scores, standings mailed as games end) and the Risk
 //!   tournament (tables of 3 to 6 seated by the judge, round after round, to the final).
-//! * `record.rs`: a player's record across games (issue 15): counts kept as games start,
+//! * `record.rs`: a player's record across games: counts kept as games start,
 //!   end, miss deadlines and take orders; the reliability figure.
-//! * `stored.rs`: how a game is stored (issue 11): header, snapshot and history apart,
+//! * `stored.rs`: how a game is stored: header, snapshot and history apart,
 //!   the history entries a mail needs, when the tick is next due for a game.
 //! * `audit.rs`: the dice audit. `clock.rs`: dates in English and French. `model.rs`:
 //!   records, [`Store`], [`Changes`]. `config.rs`: [`JudgeConfig`].

@@ -1,4 +1,4 @@
-//! Bounded work per mail (issue 13, "Amplification and junk"): how many commands one mail
+//! Bounded work per mail ("Amplification and junk"): how many commands one mail
 //! may hold, how many bytes its reply may take, what a name may be, and the cleaning of
 //! anything relayed to others or stored as a name (no control characters, no bidi
 //! overrides). docs/security.md says what each bound stops.
@@ -29,8 +29,8 @@ pub fn clean_text(text: &str) -> String {
 }
 
 /// A name as it will be stored: encoded words decoded, invisible, format and control
-/// characters removed, NFKC, white space one space, trimmed (`ident::normalise_name`,
-/// issue 30); `Err` with the cleaned text (cut for quoting) when it is empty, longer than
+/// characters removed, NFKC, white space one space, trimmed (`ident::normalise_name`);
+/// `Err` with the cleaned text (cut for quoting) when it is empty, longer than
 /// [`MAX_NAME_CHARS`], or holds an encoded word that cannot be decoded. Whether it reads
 /// like another seat's name is the game's check (`ident::names_alike`).
 pub fn clean_name(name: &str) -> Result<String, String> {

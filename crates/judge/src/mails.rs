@@ -19,7 +19,7 @@ pub(crate) struct Section {
 pub(crate) struct Reply {
     pub sections: Vec<Section>,
     /// The turn mails this reply carries (its writer's own report of the game their mail
-    /// moved): one mail, not two (issue 12).
+    /// moved): one mail, not two.
     pub then: Vec<String>,
     pub judge: String,
 }
@@ -222,7 +222,7 @@ impl Run<'_> {
     /// The reply's subject: the mail's own ("Re: ..."), led by the tag of the one game the
     /// mail was about, with the writer's token when they have one in it (their seat's, or
     /// the game master's): the reply goes to the writer's address alone, like every mail
-    /// of the game to it, and answering it must work (issue 29). A tag the mail already
+    /// of the game to it, and answering it must work. A tag the mail already
     /// had is kept; one without a token is given the writer's.
     pub(crate) fn reply_subject(&self, from: &str, original: &str) -> String {
         let (tag, token, rest) = subject_tag(original);
@@ -323,23 +323,23 @@ pub(crate) enum Event {
         name: String,
     },
     /// `tries` failed password tries on a seat (`name`; empty: the game master's) this
-    /// hour: its password is locked until the hour ends (issue 13).
+    /// hour: its password is locked until the hour ends.
     PasswordLocked {
         name: String,
         tries: u32,
     },
     /// `tries` wrong tokens came from the address of the seat `name` (empty: the game
-    /// master) this hour: its tokens are not checked until the hour ends (issue 30).
+    /// master) this hour: its tokens are not checked until the hour ends.
     TokenLocked {
         name: String,
         tries: u32,
     },
     /// `tries` wrong join passwords were tried this hour: JOIN is not checked until the
-    /// hour ends (issue 30).
+    /// hour ends.
     JoinLocked {
         tries: u32,
     },
-    /// The game cannot be loaded (issue 11): it waits, its mail kept, until it can.
+    /// The game cannot be loaded: it waits, its mail kept, until it can.
     Quarantined {
         why: String,
     },
@@ -457,7 +457,7 @@ mod tests {
         }
     }
 
-    /// Issue 12 ("no report over 120 lines"): a long list of example lines shows its first
+    /// No report over 120 lines: a long list of example lines shows its first
     /// rows, how many were left out, and its last (END); short one-word moves go eight a
     /// line; a short list is shown whole.
     #[test]

@@ -14,7 +14,7 @@ pub struct Inbound {
     pub message_id: String,
     /// Who wrote: the one address of the one From header, bare, in its canonical form
     /// (`canonical_address`: lower case, NFC). Sender, Reply-To and Return-Path are never
-    /// read for it (issue 30).
+    /// read for it.
     pub from: String,
     pub from_name: Option<String>,
     /// To, Cc, Delivered-To and X-Original-To addresses, lowercase, each once, in that
@@ -208,7 +208,7 @@ pub(crate) fn lower(s: &str) -> String {
 }
 
 /// The key of a record the judge keeps beside the senders' records that is not a
-/// sender's (issue 30: one key space per kind of record): a NUL, its kind, `/`, its name
+/// sender's (one key space per kind of record): a NUL, its kind, `/`, its name
 /// (`\0stop/ADDRESS`, `\0asked/ADDRESS`, `\0failed-tries/GAME/seat-N`,
 /// `\0budget/new-games`). A sender's record is keyed by its address, and no address
 /// holds a NUL: the judge reads no mail whose From holds a control character
@@ -259,7 +259,7 @@ impl StoreError {
         StoreError(message.into(), StoreErrorKind::Failed)
     }
 
-    /// A game whose stored record cannot be loaded (issue 11): that game alone waits in
+    /// A game whose stored record cannot be loaded: that game alone waits in
     /// quarantine; its mail is kept for later and every other game goes on.
     pub fn quarantine(game: &str, why: &str) -> StoreError {
         StoreError(
@@ -339,7 +339,7 @@ pub struct Missed {
     pub disorder: bool,
 }
 
-/// A seat out of the game (eliminated), as the judge saw it go (issue 29, point 9).
+/// A seat out of the game (eliminated), as the judge saw it go.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OutSeat {
     pub seat: usize,
@@ -512,13 +512,13 @@ pub struct GameRecord {
     pub deadline_history: usize,
     /// The seats the game waited for when the deadline was last set or checked: the
     /// deadline is set again only when a seat not among them is awaited (a new turn or
-    /// phase), never when a seat submits mid-turn or mid-phase (issue 12).
+    /// phase), never when a seat submits mid-turn or mid-phase.
     #[serde(default)]
     pub deadline_awaiting: Vec<usize>,
     /// The seats awaited without a break since the last report (a seat that submits
     /// leaves it; a seat asked a question mid-turn joins it). The table gets a report only
     /// when a seat not among them is awaited: a new turn or phase (one report a turn, not
-    /// one a mail: issue 12).
+    /// one a mail).
     #[serde(default)]
     pub reported_awaiting: Vec<usize>,
     /// Seats asked a question mid-turn (defend, counter-Spy, ...) and not answered yet:
@@ -530,7 +530,7 @@ pub struct GameRecord {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub question_wait: bool,
     /// The public map (in the game's language) as the last report showed it: the next
-    /// report shows what changed since (issue 12).
+    /// report shows what changed since.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub reported_view: String,
     /// Readers (by address: seats, observers, the game master) who chose fewer reports
@@ -548,12 +548,12 @@ pub struct GameRecord {
     /// The code END GAME answered with, which `END GAME <code>` must repeat to end the game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_code: Option<String>,
-    /// Why the game could not be loaded, once its game master has been told (issue 11:
-    /// the game waits in quarantine; cleared when it loads again).
+    /// Why the game could not be loaded, once its game master has been told (the
+    /// game waits in quarantine; cleared when it loads again).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quarantine: Option<String>,
     /// Seats that missed a deadline since the last report, and what was played for them:
-    /// the next report tells the table (issue 12: "A missed deadline is told").
+    /// the next report tells the table ("A missed deadline is told").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub missed: Vec<Missed>,
     /// The seats out of the game, in the order they went out (`Session::eliminated`):
@@ -580,7 +580,7 @@ pub struct GameRecord {
     #[serde(default)]
     pub language: Option<Lang>,
     /// `min-reliability=N` at CREATE: JOIN refused to a player whose reliability (percent,
-    /// crate::record) is below N (issue 15).
+    /// crate::record) is below N.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_reliability: Option<u32>,
 }
@@ -660,7 +660,7 @@ impl GameRecord {
     }
 }
 
-/// A player's record across every game of this judge, by address (issue 15). Public facts
+/// A player's record across every game of this judge, by address. Public facts
 /// only: counts, never a game's orders, hand or password. Reliability: see
 /// [`PlayerRecord::reliability`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -687,10 +687,9 @@ pub struct PlayerRecord {
 mod tests {
     use super::*;
 
-    /// Issue 11 ("A game record that cannot be loaded puts that game alone in
-    /// quarantine"): what a handler acts on is the error's kind, never its wording. A
-    /// failure whose text reads like a quarantine is none, and a game id is given back
-    /// whole whatever it holds.
+    /// A game record that cannot be loaded puts that game alone in quarantine: what a
+    /// handler acts on is the error's kind, never its wording. A failure whose text reads
+    /// like a quarantine is none, and a game id is given back whole whatever it holds.
     #[test]
     fn a_quarantine_is_known_by_its_kind_not_its_text() {
         let q = StoreError::quarantine("odd cannot be loaded-1", "its state is unreadable");

@@ -1,4 +1,4 @@
-//! The judge mails only those who asked (issue 13), in volume too (issue 30):
+//! The judge mails only those who asked, in volume too:
 //!
 //! * **Consent a game.** An address gets a game's mail (reports, press, reminders,
 //!   notices, standings) only once it has consented to that game: it runs it (it sent the
@@ -36,7 +36,7 @@ use crate::model::*;
 use crate::run::*;
 use castellan_engine::Lang;
 
-/// Confirmations one handled mail may cause, whatever it names (issue 30).
+/// Confirmations one handled mail may cause, whatever it names.
 pub const CONFIRMATIONS_PER_MAIL: u32 = 8;
 
 /// The budget of new games by mail, an hour, on the whole server.

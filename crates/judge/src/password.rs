@@ -1,4 +1,4 @@
-//! Password hashes, of two kinds (issue 30):
+//! Password hashes, of two kinds:
 //!
 //! * a secret a person chose (a join password given in CREATE) is kept by Argon2id
 //!   (RFC 9106) with the judge's parameters (`password_*` in the config), stored as
@@ -52,7 +52,7 @@ pub(crate) enum Kind {
 }
 
 thread_local! {
-    /// Argon2id's memory, reused by every hash of this thread (issue 30: freed 19 MiB
+    /// Argon2id's memory, reused by every hash of this thread (freed 19 MiB
     /// blocks stayed resident, 2.1 GB for one mail of 140 hashes).
     static BLOCKS: RefCell<Vec<Block>> = const { RefCell::new(Vec::new()) };
 }
@@ -203,7 +203,7 @@ mod tests {
         // Other parameters in the config: still good, and to be rehashed.
         let other = Kind::Chosen(Cost { m: 16, ..SMALL });
         assert_eq!(verify(&h, "", "secret", other), Verdict::Upgrade);
-        // A drawn secret kept by Argon2id (the format before issue 30): to be rekeyed.
+        // A drawn secret kept by Argon2id (the format of old): to be rekeyed.
         assert_eq!(verify(&h, "", "secret", Kind::Drawn), Verdict::Upgrade);
         let old = legacy_hash("salt", "secret");
         assert_eq!(verify(&old, "salt", "secret", chosen), Verdict::Upgrade);
@@ -286,7 +286,7 @@ pub(crate) fn same(secret: &str, given: &str) -> bool {
 mod same_tests {
     use super::same;
 
-    /// Issue 13: "compare tokens in constant time"; and an empty secret (an open seat)
+    /// Tokens are compared in constant time; and an empty secret (an open seat)
     /// never matches.
     #[test]
     fn secrets_match_only_when_equal_and_not_empty() {

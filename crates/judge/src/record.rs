@@ -1,4 +1,4 @@
-//! A player's record across games (issue 15): games played, finished and won, deadlines
+//! A player's record across games: games played, finished and won, deadlines
 //! met and missed, resignations, and a reliability figure in the manner of njudge's
 //! "ontime ratio" (turns submitted on time / turns due; a new player, 0/0, counts as
 //! perfect). Public counts only: no game's orders, hands or passwords.

@@ -34,7 +34,7 @@ pub(crate) struct PlayerCtx {
     pub out: bool,
 }
 
-/// A seat out of the game, as a report tells it (issue 29, point 9).
+/// A seat out of the game, as a report tells it.
 #[derive(Clone, Debug, Serialize)]
 pub(crate) struct OutCtx {
     #[serde(skip)]
@@ -106,7 +106,7 @@ pub(crate) struct Report {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub you_out: Option<OutCtx>,
     /// The reader's own seat, when the report goes to a player: what it is asked (at the
-    /// top), what only it was told, its private view. One mail a turn, not two (issue 12).
+    /// top), what only it was told, its private view. One mail a turn, not two.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub me: Option<Private>,
 }
@@ -676,7 +676,7 @@ fn localize(ctx: &mut Report, rec: &GameRecord, to: &str, lang: Lang) {
 }
 
 /// The game's map as a report shows it: its public view without blank lines (its
-/// sections have headings; a 6-player report stays short, issue 12).
+/// sections have headings; a 6-player report stays short).
 fn map_text(session: &dyn Session, lang: Lang) -> String {
     let view = session.public_view(lang);
     let mut out = String::with_capacity(view.len());
@@ -741,7 +741,7 @@ pub(crate) fn with_headings(map: &str, changed: &[usize]) -> Option<Vec<String>>
 mod placing_tests {
     use super::*;
 
-    /// Issue 29, point 9: "the final report has no standings or placings". The winner
+    /// The final report once had no standings or placings; now it has. The winner
     /// first, then those still in by the game's measure (ties share a place), then those
     /// out, the last out highest.
     #[test]
@@ -786,7 +786,7 @@ mod map_tests {
         s
     }
 
-    /// Issue 12: "Then what changed on the map. The full map comes last, or only on
+    /// "Then what changed on the map. The full map comes last, or only on
     /// request (MAP)": a report shows the changed lines under their headings.
     #[test]
     fn only_the_changed_lines_are_shown_under_their_heading() {

@@ -23,7 +23,7 @@ pub(crate) struct Loaded {
     pub(crate) force_private: bool,
     /// The phase was ended by its deadline or the game master's PROCESS (defaults played
     /// for the seats awaited): whoever is awaited after it is asked anew, with a new
-    /// deadline, even the same seats (issue 29: a simultaneous phase that follows another).
+    /// deadline, even the same seats (a simultaneous phase that follows another).
     pub(crate) forced: bool,
     /// The writer's orders left them awaited for something else (END, then PLACE the
     /// armies earned): their reply asks it, with the deadline.
@@ -114,7 +114,7 @@ pub(crate) struct Ctx {
     pub(crate) press: Option<(usize, Vec<String>)>,
     /// A command other than GAME, PASSWORD or a bare CHECK was read: the lines after the
     /// last one that are neither commands nor orders (a sign-off) are not read, not
-    /// refused (issue 29).
+    /// refused.
     pub(crate) acted: bool,
     /// Lines set aside unread (a greeting before the orders, a sign-off after them), named
     /// in the reply.

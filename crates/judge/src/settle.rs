@@ -245,7 +245,7 @@ pub(crate) struct Waiting {
     pub on_questions_only: bool,
 }
 
-/// What the end of a handling tells, and to whom (issue 12: one report a turn).
+/// What the end of a handling tells, and to whom (one report a turn).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Telling {
     /// The table gets the turn's report: a seat is awaited for a turn or phase that was

@@ -24,17 +24,17 @@ pub struct Changes {
     pub outbox: Vec<Outbound>,
     pub log: Vec<LogLine>,
     pub senders: Vec<SenderRecord>,
-    /// Players' records to insert or replace (issue 15; crate::record).
+    /// Players' records to insert or replace (crate::record).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub records: Vec<PlayerRecord>,
-    /// Campaigns to insert or replace (issue 15; crate::campaign).
+    /// Campaigns to insert or replace (crate::campaign).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub campaigns: Vec<crate::campaign::CampaignRecord>,
     /// What the judge answered, as `family/kind[/reason]` ("orders/refused",
     /// "auth/refused/wrong_credentials"): for the operator's metrics; not stored.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub answers: Vec<String>,
-    /// Argon2id computations the handling made (issue 30: at most
+    /// Argon2id computations the handling made (at most
     /// [`crate::MAX_SLOW_HASHES_PER_MAIL`] a mail): for the checks; not stored.
     #[serde(skip)]
     pub slow_hashes: u32,
@@ -126,9 +126,9 @@ pub trait Store {
     }
     fn is_processed(&self, message_id: &str) -> Result<bool, StoreError>;
     fn sender(&self, address: &str) -> Result<Option<SenderRecord>, StoreError>;
-    /// A player's record (issue 15), by bare lowercase address.
+    /// A player's record, by bare lowercase address.
     fn record(&self, address: &str) -> Result<Option<PlayerRecord>, StoreError>;
-    /// A campaign (issue 15), by id.
+    /// A campaign, by id.
     fn campaign(&self, id: &str) -> Result<Option<crate::campaign::CampaignRecord>, StoreError>;
     fn campaign_ids(&self) -> Result<Vec<String>, StoreError>;
     fn commit(&self, changes: &Changes) -> Result<(), StoreError>;

@@ -1,4 +1,4 @@
-//! How a game is stored (issue 11): its header, its current state (a snapshot) and its
+//! How a game is stored: its header, its current state (a snapshot) and its
 //! history apart, so that a mail reads and writes a bounded amount whatever the game's
 //! length. Pure: the stores ([`crate::MemoryStore`], the daemon's sled store) keep the
 //! parts; this module says what the parts are.
@@ -330,7 +330,7 @@ mod tests {
         assert_eq!(old, record());
     }
 
-    /// Issue 11: "A mail reads the header and the snapshot only" (and the entries its
+    /// "A mail reads the header and the snapshot only" (and the entries its
     /// reports must still tell).
     #[test]
     fn a_mail_loads_from_the_earliest_entry_a_reader_was_not_told() {
@@ -341,7 +341,7 @@ mod tests {
         assert_eq!(needed_from(&rec), 12);
     }
 
-    /// Issue 11: "The tick touches only what is due: an index of deadlines and reminders
+    /// "The tick touches only what is due: an index of deadlines and reminders
     /// ordered by time".
     #[test]
     fn the_tick_is_due_at_the_reminder_then_at_the_deadline_with_its_grace() {
@@ -359,7 +359,7 @@ mod tests {
         assert_eq!(next_due(&rec), None);
     }
 
-    /// Issue 11 ("The tick touches only what is due"): a reminder that would reach
+    /// The tick touches only what is due: a reminder that would reach
     /// nobody (the awaited seat is a bot stand-in, or empty) does not make the game due
     /// at every tick until its deadline (src/deadlines.rs `remind` skips such seats).
     #[test]
@@ -387,7 +387,7 @@ mod tests {
         assert_eq!(next_due(&rec), Some(100000 - 6 * 3600), "Anna is reminded");
     }
 
-    /// Issue 11: "A game's history is appended, never rewritten."
+    /// "A game's history is appended, never rewritten."
     #[test]
     fn a_commit_writes_only_the_entries_past_the_stored_end() {
         // Entries 3..8 in hand, 5 stored: 5, 6 and 7 are written.

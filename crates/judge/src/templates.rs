@@ -267,7 +267,7 @@ fn tidy(s: &str) -> String {
 mod lenient_tests {
     use super::*;
 
-    /// Issue 10, "a broken override falls back to the built-in one and says so": a template
+    /// "A broken override falls back to the built-in one and says so": a template
     /// that does not compile, and one that does not exist, are left out and named; a good
     /// override beside them is kept.
     #[test]

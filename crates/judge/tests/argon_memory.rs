@@ -1,9 +1,9 @@
-//! Issue 30, "one small mail from a stranger costs seconds of CPU and gigabytes of
-//! memory": a mail of 20 CREATE lines hashed 140 Argon2id passwords (19 MiB each; glibc
-//! kept the freed blocks resident: 2.1 GB). Now the judge's own passwords are kept by
-//! keyed hash, a mail costs at most one Argon2id computation, and its memory is one
-//! buffer reused by the thread. Counted here with a counting allocator (this test
-//! binary's global allocator), at the judge's default cost: allocations of 1 MiB or more.
+//! One small mail from a stranger cost seconds of CPU and gigabytes of memory: a mail of
+//! 20 CREATE lines hashed 140 Argon2id passwords (19 MiB each; glibc kept the freed
+//! blocks resident: 2.1 GB). Now the judge's own passwords are kept by keyed hash, a mail
+//! costs at most one Argon2id computation, and its memory is one buffer reused by the
+//! thread. Counted here with a counting allocator (this test binary's global allocator),
+//! at the judge's default cost: allocations of 1 MiB or more.
 
 mod common;
 use common::*;

@@ -1,5 +1,5 @@
-//! Issue 13, as attacks: each test is one attack of the issue's "Why" (its name says
-//! which), written so that it failed on the main branch before the fix.
+//! Security, as attacks: each test is one attack (its name says which), written so that it
+//! failed on the main branch before the fix.
 
 mod common;
 use common::*;
@@ -240,7 +240,7 @@ fn a_seats_password_locks_after_ten_failed_tries_in_an_hour() {
 }
 
 /// "Passwords are kept as one round of salted SHA-256": the judge's own passwords are
-/// kept by keyed hash (issue 30; Argon2id is for the secrets people choose), and an old
+/// kept by keyed hash (Argon2id is for the secrets people choose), and an old
 /// hash is replaced by one at the next good login.
 #[test]
 fn generated_passwords_are_kept_by_keyed_hash_and_old_hashes_upgraded() {
@@ -390,7 +390,7 @@ fn create_by_anyone_mails_a_named_stranger_once_to_ask() {
         "{}",
         to_victim[0].body
     );
-    // Writing is no consent to the game (issue 30): HELP brings its answer, not the game.
+    // Writing is no consent to the game: HELP brings its answer, not the game.
     let out = w.send(victim, "hello", "HELP");
     assert_eq!(to(&out, victim).len(), 1);
     let next = w.tick_at(T0 + 300 * 3600);

@@ -1,4 +1,4 @@
-//! Campaigns and the tournament (issue 15): "A game master creates a campaign ... that
+//! Campaigns and the tournament: "A game master creates a campaign ... that
 //! groups games and players. Its scoring rule is set per campaign ... Standings are mailed
 //! after each game ends. `CAMPAIGN` and `STANDINGS` commands, a campaign's HISTORY"; and
 //! the tournament of the Risk text ("ORGANISATION D'UN TOURNOI", seeds/003): tables of 3 to
@@ -229,7 +229,7 @@ fn a_tournament_refuses_what_cannot_be_seated() {
 /// l'issue d'un *minimum* de deux parties, soit une partie préliminaire et une partie
 /// finale". At tables of 3 only (the toy race), 6 entrants would make two tables and a final
 /// of 2, and 10 cannot be seated at tables of 3 at all: both are refused, the line quoted,
-/// with the counts that work (issue 29 point 10: the judge seated finals of 2).
+/// with the counts that work (the judge once seated finals of 2).
 #[test]
 fn a_tournament_refuses_counts_that_cannot_end_in_a_final_of_three() {
     let mut w = World::new(judge());
@@ -302,7 +302,7 @@ fn limited_race() -> castellan_engine::GameInfo {
 /// 3 h 30 est recommandée" for the final. A tournament whose CAMPAIGN NEW gives no
 /// `turn-limit=` plays its preliminary games to 4 rounds and its final to 7 (one round for
 /// the text's "30 minutes", docs/rules/risk.md "Time limit"), and its reply says so; a
-/// limit given, 0 included, wins. Issue 29 point 10: the tables were seated with no limit.
+/// limit given, 0 included, wins. Before, the tables were seated with no limit.
 #[test]
 fn a_tournament_limits_its_games_by_default() {
     let mut w = World::new(Judge::new(

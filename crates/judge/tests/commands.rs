@@ -1,10 +1,10 @@
 //! The judge's commands by "mail" on the toy game: what each answers and changes.
-//! Each test names the line of the issue it guards (tests/common holds the shared World).
+//! Each test names the requirement it guards (tests/common holds the shared World).
 
 mod common;
 use common::*;
 
-/// Issue 3 (Done when): "a game master starts a ... game by email, players play it to the
+/// "A game master starts a ... game by email, players play it to the
 /// end by email" — a whole toy game through handle on MemoryStore, orders sent by
 /// replying to the private mail (token in the subject).
 #[test]
@@ -14,7 +14,7 @@ fn whole_game_by_mail() {
     assert!(reply_to(&created, GM).body.contains("race-1 is created"));
     let g = w.game("race-1");
     assert_eq!(g.status, Status::Running);
-    // Issue 12, "a player gets at most one mail ... When they are next to move, that
+    // "A player gets at most one mail ... When they are next to move, that
     // report is also their 'your move' mail": the start report is one mail to each reader;
     // a player's carries their token and their own part, the game master's is public.
     let token = |a: &str| {
@@ -122,7 +122,7 @@ fn whole_game_by_mail() {
     assert_eq!(out.len(), 1, "{out:#?}");
 }
 
-/// Issue 3 (Commands): "CHECK (validate orders against the current state without
+/// "CHECK (validate orders against the current state without
 /// applying: the answer says what would happen up to the first die)".
 #[test]
 fn check_changes_nothing() {
@@ -146,8 +146,8 @@ fn check_changes_nothing() {
     assert_eq!(w.game("race-1"), before);
 }
 
-/// Issue 29 point 10: "a CHECK block answers 'legal so far' for an illegal line that
-/// follows a dice line". A game that checks nothing past a die (the toy) has each later
+/// A CHECK block once answered "legal so far" for an illegal line that follows a dice
+/// line. A game that checks nothing past a die (the toy) has each later
 /// line said not checked, with why, never called legal; CHECK still shows no die.
 #[test]
 fn a_check_block_says_which_lines_after_a_die_it_did_not_check() {
@@ -173,7 +173,7 @@ fn a_check_block_says_which_lines_after_a_die_it_did_not_check() {
     assert_eq!(w.game("race-1"), before);
 }
 
-/// Issue 3 (Reports): "Errors quote the line, say what is wrong and how to write it";
+/// "Errors quote the line, say what is wrong and how to write it";
 /// (Commands) orders of one game are all or nothing.
 #[test]
 fn refused_orders_quote_the_line_and_apply_nothing() {
@@ -203,7 +203,7 @@ fn refused_orders_quote_the_line_and_apply_nothing() {
     assert_eq!(w.game("race-1"), before);
 }
 
-/// Issue 13 (Dice peeking): "A mail whose orders are refused as a whole still shows the
+/// Dice peeking: "A mail whose orders are refused as a whole still shows the
 /// outcomes of the dice its first lines rolled. It consumes no dice". Now a die once rolled
 /// stands: the line before the refused one is applied, its die recorded and reported.
 #[test]
@@ -228,7 +228,7 @@ fn dice_peeking_a_refused_mail_keeps_the_dice_it_shows() {
     assert!(reply_to(&out, BOB).body.contains("applied"));
 }
 
-/// Issue 3 (Commands): "PRESS (a public message to all players)": every player,
+/// "PRESS (a public message to all players)": every player,
 /// observer and the game master receive it, each in a mail of their own.
 #[test]
 fn press_reaches_everyone() {
@@ -250,7 +250,7 @@ fn press_reaches_everyone() {
         .collect();
     let mut addrs: Vec<&str> = press.iter().map(|m| m.to.as_str()).collect();
     addrs.sort();
-    // Everyone but Bob, whose reply says it went (issue 12: one reply a mail).
+    // Everyone but Bob, whose reply says it went (one reply a mail).
     assert_eq!(addrs, vec![ANNA, GM, "olga@example.org"]);
     assert!(reply_to(&out, BOB)
         .body
@@ -272,7 +272,7 @@ fn press_reaches_everyone() {
     assert!(reply_to(&out, BOB).body.contains("STATUS race-1"));
 }
 
-/// Issue 3 (Commands): RESIGN hands the seat to a bot, which plays it out; orders before
+/// RESIGN hands the seat to a bot, which plays it out; orders before
 /// START are refused.
 #[test]
 fn resign_and_orders_before_start() {
@@ -315,7 +315,7 @@ fn resign_and_orders_before_start() {
     assert_eq!((g.deadline_history - 1) % 2, 1);
 }
 
-/// Issue 3 (Commands): "JOIN game password" fills open seats; the game starts when full.
+/// "JOIN game password" fills open seats; the game starts when full.
 #[test]
 fn join_fills_open_seats_and_starts() {
     let mut w = World::new(judge());
@@ -354,7 +354,7 @@ fn join_fills_open_seats_and_starts() {
         .any(|m| m.to == GM && untagged(&m.subject) == "[race-1] Bob joined"));
 }
 
-/// Issue 3 (Commands): the game master's PAUSE, RESUME, EXTEND, REPLACE, KICK, END;
+/// The game master's PAUSE, RESUME, EXTEND, REPLACE, KICK, END;
 /// a player may not use them.
 #[test]
 fn game_master_commands() {
@@ -403,12 +403,12 @@ fn game_master_commands() {
     assert!(reply_to(&out, "carl@example.org")
         .body
         .contains("Waiting for: Bob"));
-    // A bare END is the game's order, never the game master's end (issue 15: "an order
+    // A bare END is the game's order, never the game master's end ("an order
     // grammar in which END can only mean one thing"); END GAME ends the game.
     let out = w.send(GM, "x", &format!("GAME race-1 {gpw}\nEND"));
     assert_eq!(w.game("race-1").status, Status::Running);
     assert!(reply_to(&out, GM).body.contains("orders need a seat"));
-    // END GAME (issue 12: "GM password required, then a confirmation by reply"): the
+    // END GAME ("GM password required, then a confirmation by reply"): the
     // first answers with a code and ends nothing; a wrong code ends nothing; END GAME
     // <code> ends the game, with the final report and the key.
     let out = w.send(GM, "x", &format!("GAME race-1 {gpw}\nEND GAME"));
@@ -440,7 +440,7 @@ fn game_master_commands() {
     assert!(fin.body.contains("Secret card-stream key"));
 }
 
-/// Issue 3 (Commands): HISTORY game [turn or range] and VERIFY (dice audit of revealed
+/// HISTORY game [turn or range] and VERIFY (dice audit of revealed
 /// turns); HELP, LIST and ORDERS.
 #[test]
 fn history_verify_help_list_orders() {
@@ -585,7 +585,7 @@ fn create_refusals() {
     assert!(w.store.game_ids().unwrap().is_empty());
 }
 
-/// Issue 10: `deadline-KIND` at CREATE takes only the kinds of prompt the game asks;
+/// `deadline-KIND` at CREATE takes only the kinds of prompt the game asks;
 /// a misspelt kind is refused, naming the kinds, and no game is made.
 #[test]
 fn create_refuses_a_deadline_for_a_kind_the_game_never_prompts() {
@@ -611,7 +611,7 @@ fn create_refuses_a_deadline_for_a_kind_the_game_never_prompts() {
     assert_eq!(w.game("race-1").deadlines.hours_for("turn"), 12);
 }
 
-/// Issue 10 (French): `langue=fr` at CREATE makes the game French: welcomes, reports and
+/// French: `langue=fr` at CREATE makes the game French: welcomes, reports and
 /// the game master's mails, French dates; French command words get a French reply from a
 /// writer with no seat.
 #[test]
@@ -655,7 +655,7 @@ fn a_french_game_and_french_command_words() {
         .starts_with("The judge answers"));
 }
 
-/// Issue 14: "HISTORY by mail can ask for pictures (`HISTORY castle-7 12 PICTURE`)": the
+/// "HISTORY by mail can ask for pictures (`HISTORY castle-7 12 PICTURE`)": the
 /// reply carries, in its HTML part, the board as it stood at the end of the range, as this
 /// reader may see it (an observer or a stranger: the public picture).
 #[test]
@@ -676,7 +676,7 @@ fn history_with_picture_sends_the_board_of_a_past_turn() {
     assert!(reply_to(&out, ANNA).html.is_none());
 }
 
-/// Issue 12: "`SET REPORTS TURN` is the default. `ROUND` sends one digest per round.
+/// "`SET REPORTS TURN` is the default. `ROUND` sends one digest per round.
 /// `NONE` sends only the mails that ask something of you. Observers and the game master
 /// choose too." The game master chooses NONE (no report until the end), an observer ROUND
 /// (every second report in a two-player game, each telling both moves); a mail that asks
@@ -761,7 +761,7 @@ fn set_reports_holds_back_reports_but_never_what_asks_something() {
     );
 }
 
-/// Issue 12: "the deadline, in the reader's time zone (`SET TIMEZONE Europe/Paris`) and in
+/// "The deadline, in the reader's time zone (`SET TIMEZONE Europe/Paris`) and in
 /// UTC". Anna sets Paris: her mails give the deadline in Paris time with UTC beside; Bob's
 /// stay in UTC; a zone that does not exist is refused with how to write one.
 #[test]
@@ -803,7 +803,7 @@ fn set_timezone_shows_a_readers_deadlines_in_their_zone_and_in_utc() {
     assert!(line.ends_with(" UTC") && !line.contains("CET"), "{line}");
 }
 
-/// Issue 12 with the HTML reports of d947e0f: "Reports and private views carry an HTML
+/// With the HTML reports of d947e0f: "Reports and private views carry an HTML
 /// part with the board's picture." A player's turn report is their one mail of the turn,
 /// so it carries the picture whether or not their seat has secrets to draw (Bob's toy seat
 /// has none: he gets the table's picture; Anna's shows her card).

@@ -1,4 +1,4 @@
-//! Golden conversations (issue 10; docs: /work/shared/style.md section 6): each folder of
+//! Golden conversations (docs: the project's style guide): each folder of
 //! tests/conversations/ is a conversation with the judge on the toy game, played step by
 //! step through `Judge::handle` and `Judge::tick` with a fixed clock and fixed entropy.
 //!
@@ -561,7 +561,7 @@ fn every_mail_kind_and_answer_appears_in_a_conversation() {
             "PALMARÈS prend l'id d'une campagne",
         ),
         ("fr", "GmAnswer::Done", "La partie reprend."),
-        // Issue 13.
+        // Dice peeking.
         (
             "en",
             "OrdersAnswer::Refused stood",

@@ -1,6 +1,6 @@
-//! Issue 30, "every credential guarded": the work a mail may cost and the guesses it may
+//! Every credential guarded: the work a mail may cost and the guesses it may
 //! make are bounded before it is judged, and a forger cannot spend the real player's
-//! allowance. Each test here failed on the main of issue 30's filing.
+//! allowance. Each test here failed on the main branch before the fix.
 
 mod common;
 use common::*;
@@ -367,12 +367,11 @@ fn argon2id_hash(pw: &str) -> String {
     )
 }
 
-/// Issue 30, point 3: "30 forged mails an hour keep a seat mute until its deadline
-/// passes." A forger who locks both the seat's password (10 wrong ones) and its address's
-/// tokens (20 wrong ones) cannot mute the seat: the player's reply with the token in its
-/// subject and the password in its first line is judged, whatever is locked; the token and
-/// the password together are about 70 bits, which no rate of mail can guess. The notices
-/// say how.
+/// 30 forged mails an hour once kept a seat mute until its deadline passed. A forger who
+/// locks both the seat's password (10 wrong ones) and its address's tokens (20 wrong ones)
+/// cannot mute the seat: the player's reply with the token in its subject and the password
+/// in its first line is judged, whatever is locked; the token and the password together are
+/// about 70 bits, which no rate of mail can guess. The notices say how.
 #[test]
 fn a_forger_who_locks_password_and_tokens_cannot_mute_the_seat() {
     let mut w = World::new(judge());

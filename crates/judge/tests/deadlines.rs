@@ -1,10 +1,10 @@
 //! Deadlines: defaults on a miss, bot stand-ins, reminders, vacation.
-//! Each test names the line of the issue it guards.
+//! Each test names the requirement it guards.
 
 mod common;
 use common::*;
 
-/// Issue 3 (Deadlines): "on a miss, the documented defaults"; (Reports) the subject
+/// "On a miss, the documented defaults"; the subject
 /// carries the deadline; reminders go to those who have not moved.
 #[test]
 fn deadline_miss_plays_the_default() {
@@ -48,7 +48,7 @@ fn deadline_miss_plays_the_default() {
     );
 }
 
-/// Issue 29 (absence): "by default a seat that misses a deadline is in civil disorder, as
+/// Absence: "by default a seat that misses a deadline is in civil disorder, as
 /// Diplomacy judges do: its defaults are passive, every seat is told in the next report,
 /// and it ends the moment the player writes"; "an active bot stand-in only when the game
 /// master chooses it". Fails if the seat is handed to a bot, if the table is not told, or
@@ -112,7 +112,7 @@ fn repeated_misses_put_the_seat_in_civil_disorder_until_the_player_writes() {
     }
 }
 
-/// Issue 3 (Deadlines): "VACATION shifts deadlines within limits".
+/// "VACATION shifts deadlines within limits".
 #[test]
 fn vacation_shifts_the_deadline_within_limits() {
     let mut w = World::new(judge()); // 14 days a game

@@ -1,4 +1,4 @@
-//! Issue 30 point 10, as attacks: what one mail makes the judge send beyond its reply
+//! Exposure, as attacks: what one mail makes the judge send beyond its reply
 //! budget, and addresses told to other players or strangers. Each test failed on the main
 //! branch before the fix; docs/security.md names them.
 

@@ -1,4 +1,4 @@
-//! Issue 3 (Real parts in the tests): "Golden files ... for every template".
+//! "Golden files ... for every template".
 //! Each built-in template is rendered with a fixed context and compared with
 //! tests/golden/<lang>/<name>; `CASTELLAN_BLESS=1 cargo test -p castellan-judge --test golden`
 //! rewrites the files (then read the diff before keeping it).
@@ -13,7 +13,7 @@ fn contexts() -> Vec<(&'static str, &'static str, serde_json::Value)> {
         "choices": ["ATTACK Livonia FROM Poland UNTIL CONQUERED", "END"],
         "choice_rows": ["ATTACK Livonia FROM Poland UNTIL CONQUERED", "END"], "more_choices": 0, "last_rows": [],
         "default": "END", "standing": "SET DEFEND 2"});
-    // A long list: the first rows, how many were left out, the last (issue 12).
+    // A long list: the first rows, how many were left out, the last.
     let long_prompt = json!({"kind": "turn", "question": "Attack, fortify or end your turn.",
         "choices": [], "choice_rows": ["ATTACK Livonia FROM Poland UNTIL CONQUERED",
             "ATTACK Ukraine FROM Poland UNTIL CONQUERED"], "more_choices": 5,
@@ -31,7 +31,7 @@ fn contexts() -> Vec<(&'static str, &'static str, serde_json::Value)> {
             ], "then": []}),
         ),
         (
-            // Issue 12: the reply to orders that end a turn carries the turn's report.
+            // The reply to orders that end a turn carries the turn's report.
             "reply_turn.txt",
             "reply",
             json!({"judge": "judge@example.org",
@@ -60,7 +60,7 @@ fn contexts() -> Vec<(&'static str, &'static str, serde_json::Value)> {
                 "next_turn": 12, "players": players}),
         ),
         (
-            // Issue 12: a player's report is also their "your move" mail, their own part
+            // A player's report is also their "your move" mail, their own part
             // (asked, told, private view) in it.
             "report_yours.txt",
             "report",
@@ -95,7 +95,7 @@ fn contexts() -> Vec<(&'static str, &'static str, serde_json::Value)> {
                                              {"name": "Blue", "bot": true, "resigned": true},
                                              {"name": "Anna", "bot": false, "resigned": false, "out": true},
                                              {"name": "Green", "bot": false, "resigned": false, "out": true}],
-                // Issue 29, point 9: the end with the standings, the last out placed
+                // The end with the standings, the last out placed
                 // highest among those out.
                 "out_now": [{"name": "Green", "turn": 40, "by": "Red", "by_de": "de Red", "newly": false}],
                 "standings": [{"place": 1, "name": "Red", "winner": true, "out_turn": null},
@@ -104,7 +104,7 @@ fn contexts() -> Vec<(&'static str, &'static str, serde_json::Value)> {
                               {"place": 4, "name": "Anna", "winner": false, "out_turn": 31}]}),
         ),
         (
-            // Issue 29, point 9: a seat newly out is told so, by whom, that it keeps the
+            // A seat newly out is told so, by whom, that it keeps the
             // table's reports and how to stop them; no private part, nothing asked.
             "report_out.txt",
             "report",
@@ -205,7 +205,7 @@ fn every_template_matches_its_golden_file() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Issue 3 (Reports): "read at run time so a game master can reword": an override
+/// "Read at run time so a game master can reword": an override
 /// replaces the wording; a bad override is refused with its name; an override that fails
 /// to render falls back to the built-in wording.
 #[test]
@@ -238,7 +238,7 @@ fn overrides_reword_and_are_checked() {
     assert!(out.starts_with("castle-7: paused"), "{out}");
 }
 
-/// Issue 10: a misspelt key is an error (SemiStrict), not an empty string: the override
+/// A misspelt key is an error (SemiStrict), not an empty string: the override
 /// falls back to the built-in wording and says what failed; `fr/` overrides the French one.
 #[test]
 fn a_misspelt_key_falls_back_and_says_so() {
@@ -276,7 +276,7 @@ fn neutral(v: &serde_json::Value, key: &str) -> serde_json::Value {
     }
 }
 
-/// Issue 10: a French mail holds no English sentence of the judge. Every template is
+/// A French mail holds no English sentence of the judge. Every template is
 /// rendered in French with the judge's contexts (their own strings blanked) and searched
 /// for English words; command words and proper nouns are allowed.
 #[test]

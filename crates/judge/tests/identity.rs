@@ -1,7 +1,7 @@
-//! Issue 30, "Identity as DMARC means it" and "Names that cannot pass for another's", as
-//! attacks: each test is one attack of the issue's "Why" (points 7 and 10), written so that
-//! it failed on the main branch before the fix. The mail layer's half (one From address,
-//! no Reply-To or Sender, addresses refused at parse) is in crates/mail/tests/identity.rs.
+//! "Identity as DMARC means it" and "Names that cannot pass for another's", as attacks:
+//! each test is one attack, written so that it failed on the main branch before the fix.
+//! The mail layer's half (one From address, no Reply-To or Sender, addresses refused at
+//! parse) is in crates/mail/tests/identity.rs.
 
 mod common;
 use common::*;

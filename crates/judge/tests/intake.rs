@@ -1,10 +1,10 @@
 //! Reading a mail: duplicates, threading, authentication, loop hygiene, rate limit,
-//! size; several games in one mail. Each test names the line of the issue it guards.
+//! size; several games in one mail. Each test names the requirement it guards.
 
 mod common;
 use common::*;
 
-/// Issue 3 (Store): "The same Message-ID twice is applied once and answered once."
+/// "The same Message-ID twice is applied once and answered once."
 #[test]
 fn same_message_twice_applied_once() {
     let mut w = World::new(judge());
@@ -19,7 +19,7 @@ fn same_message_twice_applied_once() {
     assert_eq!(w.game("race-1"), after);
 }
 
-/// Issue 3 (Outbound): "each reply has a stable Message-ID": handling the same mail on
+/// "Each reply has a stable Message-ID": handling the same mail on
 /// the same state gives the same IDs; replies thread to the mail they answer.
 #[test]
 fn message_ids_are_stable_and_replies_thread() {
@@ -41,7 +41,7 @@ fn message_ids_are_stable_and_replies_thread() {
     assert_eq!(r.references, vec!["<m1@players.example>".to_string()]);
 }
 
-/// Issue 3 (Commands): "wrong password ... changes nothing and gets a reply saying why".
+/// "Wrong password ... changes nothing and gets a reply saying why".
 #[test]
 fn wrong_password_changes_nothing() {
     let mut w = World::new(judge());
@@ -62,7 +62,7 @@ fn wrong_password_changes_nothing() {
     assert_eq!(w.game("race-1"), before);
 }
 
-/// Issue 3 (Commands): "unknown game ... changes nothing and gets a reply saying why".
+/// "Unknown game ... changes nothing and gets a reply saying why".
 #[test]
 fn unknown_game_changes_nothing() {
     let mut w = World::new(judge());
@@ -76,7 +76,7 @@ fn unknown_game_changes_nothing() {
     assert!(w.store.game_ids().unwrap().is_empty());
 }
 
-/// Issue 3 (Commands): "An unknown sender ... changes nothing and gets a reply saying
+/// "An unknown sender ... changes nothing and gets a reply saying
 /// why, revealing nothing private."
 #[test]
 fn unknown_sender_changes_nothing() {
@@ -100,7 +100,7 @@ fn unknown_sender_changes_nothing() {
     assert_eq!(w.game("race-1"), before);
 }
 
-/// Issue 3 (Mail hygiene): "Never answer Auto-Submitted ...": marked processed, nothing
+/// "Never answer Auto-Submitted ...": marked processed, nothing
 /// changes, nothing sent.
 #[test]
 fn automatic_mail_is_never_answered() {
@@ -121,7 +121,7 @@ fn automatic_mail_is_never_answered() {
     assert!(out.is_empty());
 }
 
-/// Issue 3 (Commands): authentication by "a per-player token the judge mails them
+/// Authentication by "a per-player token the judge mails them
 /// (accepted in the subject or a plus-address)".
 #[test]
 fn token_in_subject_or_plus_address() {
@@ -146,7 +146,7 @@ fn token_in_subject_or_plus_address() {
     assert_eq!(w.game("race-1"), before);
 }
 
-/// Issue 3 (Commands): "One email may hold several commands and games."
+/// "One email may hold several commands and games."
 #[test]
 fn several_games_in_one_mail() {
     let mut w = World::new(judge());
@@ -173,7 +173,7 @@ fn several_games_in_one_mail() {
     assert_eq!(w.game("race-2").deadline_history, 2);
 }
 
-/// Issue 3 (Mail hygiene): "per-sender rate limit; no reply storms": one warning, then
+/// "Per-sender rate limit; no reply storms": one warning, then
 /// silence, and nothing over the limit is applied.
 #[test]
 fn rate_limit_warns_once() {
@@ -192,7 +192,7 @@ fn rate_limit_warns_once() {
     assert_eq!(w.send(ANNA, "LIST", "").len(), 1);
 }
 
-/// Issue 3 (Intake): "size cap, attachments ignored with a note in the reply".
+/// "Size cap, attachments ignored with a note in the reply".
 #[test]
 fn oversized_mail_and_attachments() {
     let mut w = World::new(judge());
@@ -206,7 +206,7 @@ fn oversized_mail_and_attachments() {
     assert!(out[0].body.contains("these were ignored: map.png"));
 }
 
-/// Issue 13 (Identity): "Deduplicate on Message-ID only together with the sender and a
+/// "Deduplicate on Message-ID only together with the sender and a
 /// digest of the content, so a squatted ID cannot drop someone else's mail": a stranger
 /// sends first a mail with the Message-ID Anna's orders will carry; her orders are still
 /// applied and answered, with a reply of their own Message-ID. The same mail of Anna's

@@ -1,5 +1,4 @@
-//! Issue 30, points 4, 5 and 6 of "Why" (points 3 and 4 of "What to build", and the
-//! server-wide budgets of point 1): the judge mails only those who asked, in volume too,
+//! The judge mails only those who asked, in volume too (server-wide budgets included),
 //! and no From can spell one of its own marks. Each test is one attack, written so that it
 //! failed on the main branch before the fix.
 
@@ -196,7 +195,7 @@ fn a_confirmation_carries_no_strangers_text() {
     }
 }
 
-/// The welcome's answer confirms the seat (issue 29 kept): a reply carrying the seat's
+/// The welcome's answer confirms the seat (as before): a reply carrying the seat's
 /// token, and only that, takes it; a forged mail from the address without it does not.
 #[test]
 fn a_seat_is_confirmed_by_its_token_not_by_any_mail_from_its_address() {

@@ -1,5 +1,5 @@
 //! Hidden information stays hidden, in every language: no mail reaches a player with
-//! another player's private facts. Each test names the line of the issue it guards.
+//! another player's private facts. Each test names the requirement it guards.
 
 mod common;
 use common::*;
@@ -36,7 +36,7 @@ fn privacy_round(round: u64) {
     assert_eq!(w.game("race-1").status, Status::Finished);
     for m in w.store.outbox() {
         if m.to != ANNA {
-            // The text part, and the HTML part with its picture (issue 14).
+            // The text part, and the HTML part with its picture.
             for part in [Some(&m.body), m.html.as_ref()].into_iter().flatten() {
                 assert!(
                     !mentions_a_card(part) && !part.contains(&format!("card {card}")),
@@ -64,7 +64,7 @@ fn privacy_round(round: u64) {
         .any(|m| m.to != ANNA && m.html.as_ref().is_some_and(|h| h.contains("<svg"))));
 }
 
-/// Issue 3 (Reports): "A player's private text never goes in a mail addressed to anyone
+/// "A player's private text never goes in a mail addressed to anyone
 /// else" — over whole games played by mail, by deadline defaults and by bot stand-ins.
 #[test]
 fn private_facts_never_reach_another_player() {
@@ -73,7 +73,7 @@ fn private_facts_never_reach_another_player() {
     }
 }
 
-/// Issue 3 (Real parts in the tests): "across many simulated games, no mail to one player
+/// "Across many simulated games, no mail to one player
 /// containing another player's private facts". Run with
 /// `cargo test -p castellan-judge --release -- --ignored`.
 #[test]
@@ -90,7 +90,7 @@ fn mentions_a_carte(s: &str) -> bool {
         .any(|(i, _)| s[i + 6..].starts_with(|c: char| c.is_ascii_digit()))
 }
 
-/// Issue 10 (French): a French seat and an English seat in one game each read their own
+/// French: a French seat and an English seat in one game each read their own
 /// language (private mails, public report, replies, dates), and privacy holds in both:
 /// no mail to anyone but seat 0 carries seat 0's card, in English or in French.
 #[test]

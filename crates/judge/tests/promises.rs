@@ -1,11 +1,11 @@
-//! Issue 29: the promises a player relies on, each shown on the toy game (the player
+//! The promises a player relies on, each shown on the toy game (the player
 //! simulator, `castellan simulate --by-mail`, checks them over thousands of games).
 
 mod common;
 use common::*;
 
-/// Issue 29, point 4: "When he does confirm ('Hi, count me in!') he gets an error and not
-/// his pending question." A seat's mail of prose only is not refused as orders: it is
+/// When a player confirmed ('Hi, count me in!') he got an error and not his pending
+/// question. A seat's mail of prose only is not refused as orders: it is
 /// answered with what the game asks of them and the deadline.
 #[test]
 fn a_confirmation_alone_gets_the_pending_question_not_an_error() {
@@ -51,7 +51,7 @@ fn a_confirmation_alone_gets_the_pending_question_not_an_error() {
     assert_eq!(w.game("race-1").seats, before.seats);
 }
 
-/// Issue 29, point 8: "The game master's PROCESS before the deadline is recorded as a
+/// "The game master's PROCESS before the deadline is recorded as a
 /// missed deadline in the player's public RECORD". PROCESS plays the default but counts
 /// no miss, and the report says the game master ended the phase.
 #[test]
@@ -82,7 +82,7 @@ fn process_is_never_a_players_miss() {
     );
 }
 
-/// Issue 29, point 4: "the game does not start until every named player has confirmed";
+/// "The game does not start until every named player has confirmed";
 /// a confirmation ("Bonjour, / je suis partant !") to a game still waiting for others is
 /// answered with where the game stands, never "orders refused".
 #[test]
@@ -191,7 +191,7 @@ fn a_first_mail_saying_stop_confirms_no_seat() {
 /// The welcome says: "reply to this mail (any text will do, "count me in" for instance)".
 /// Its own example, written as people write it (no capital, no "!"), in English and in
 /// French ("j'en suis"), is a yes: never "orders refused", whether the game still waits
-/// for others or has started. (Found playing the judge by mail for issue 30: "count me in"
+/// for others or has started. (Found playing the judge by mail: "count me in"
 /// alone was answered "Orders for castle-1 refused".)
 #[test]
 fn the_welcomes_own_example_count_me_in_is_a_yes_not_refused_orders() {

@@ -1,4 +1,4 @@
-//! A player's record (issue 15, "A player's record"): "Per address: games played,
+//! A player's record: "Per address: games played,
 //! finished, won, deadlines met and missed, resignations, and a reliability figure in the
 //! manner of njudge's. Visible with `RECORD address`. A GM can require a minimum for JOIN.
 //! Nothing private in it." Played on the toy race (ten wins) through `Judge::handle` and
@@ -46,7 +46,7 @@ fn a_record_counts_games_deadlines_and_resignations_and_says_reliability() {
     assert_eq!(a.reliability(), a.met * 100 / (a.met + 1));
     assert!(a.met_turns.is_empty(), "bookkeeping dropped at the end");
     // RECORD answers its own address, in its language, with counts only; another
-    // address is told nothing of it (issue 30: exposure.rs).
+    // address is told nothing of it (exposure.rs).
     let out = w.send(ANNA, "record", "RECORD");
     let m = reply_to(&out, ANNA);
     assert!(m.body.contains("RECORD anna@example.org"), "{}", m.body);

@@ -1,4 +1,4 @@
-//! Answering the judge's mails (issue 29): every mail a player may answer carries what
+//! Answering the judge's mails: every mail a player may answer carries what
 //! makes the answer work, and what a mail holds besides its commands and orders (a
 //! greeting, a sign-off) is never taken for a refusal.
 //! Each test names the promise it guards (tests/common holds the shared World).
@@ -79,7 +79,7 @@ fn mail_to<'a>(mails: &'a [Outbound], addr: &str, says: &str) -> &'a Outbound {
         .unwrap_or_else(|| panic!("no mail to {addr} saying {says:?} in {mails:#?}"))
 }
 
-/// Issue 29, point 6: "every mail a player may answer carries what makes the answer work
+/// "Every mail a player may answer carries what makes the answer work
 /// (the token in the subject); answering any of them with orders applies them": the
 /// welcome, the report, the press relayed, a notice, the reminder.
 #[test]
@@ -114,7 +114,7 @@ fn answering_each_mail_a_seat_gets_applies_the_orders() {
     orders_applied_by_answering(&mut w, BOB, &reminder, "reminder");
 }
 
-/// Issue 29, point 6: "the reply to CREATE for a game master who also sits at the table":
+/// "The reply to CREATE for a game master who also sits at the table":
 /// answering it with orders applies them; and a game master who does not sit answers
 /// any mail of the game with their commands (their token is in its subject).
 #[test]
@@ -144,7 +144,7 @@ fn answering_the_create_reply_applies_the_orders() {
     assert_eq!(w.game("race-1").status, Status::Running, "{}", r.body);
 }
 
-/// Issue 29, point 6: "the JOIN that fills a game ('Reply to this mail with your orders
+/// "The JOIN that fills a game ('Reply to this mail with your orders
 /// (the subject carries your token)' under the subject `[castello-1] Re: new game`)":
 /// answering a JOIN reply, the filling one or not, applies the orders.
 #[test]
@@ -162,7 +162,7 @@ fn answering_the_join_replies_applies_the_orders() {
     orders_applied_by_answering(&mut w, BOB, &bob_joined, "JOIN reply that filled the game");
 }
 
-/// Issue 29, point 6: "a press mail relayed to Bob never carries Anna's token": each
+/// "A press mail relayed to Bob never carries Anna's token": each
 /// reader's press carries their own token, the game master's theirs, an observer's none.
 #[test]
 fn a_press_relayed_carries_each_readers_own_token() {
@@ -212,7 +212,7 @@ fn no_refusal(body: &str) {
     }
 }
 
-/// Issue 29, point 7: "a reply never says 'nothing was applied' when something was": a
+/// "A reply never says 'nothing was applied' when something was": a
 /// sign-off after PRESS is not read, named as such, and the press goes out once.
 #[test]
 fn a_sign_off_after_press_is_not_read_not_refused() {
@@ -245,7 +245,7 @@ fn a_sign_off_after_press_is_not_read_not_refused() {
     );
 }
 
-/// Issue 29, point 7: "same after ABANDON, LANGUE": the command is done once, the
+/// The same after ABANDON, LANGUE: the command is done once, the
 /// sign-off is not read, and the reply refuses nothing.
 #[test]
 fn a_sign_off_after_a_seat_command_is_not_read_not_refused() {
@@ -265,7 +265,7 @@ fn a_sign_off_after_a_seat_command_is_not_read_not_refused() {
     assert!(w.game("race-1").seats[1].resigned);
 }
 
-/// Issue 29, point 7: "orders + sign-off, a greeting line before orders": the orders are
+/// Orders + sign-off, a greeting line before orders: the orders are
 /// applied once, the greeting and the sign-off named as not read.
 #[test]
 fn a_greeting_and_a_sign_off_around_orders_are_not_read() {
@@ -294,7 +294,7 @@ fn a_greeting_and_a_sign_off_around_orders_are_not_read() {
     );
 }
 
-/// Issue 29, point 7: "a truly unknown line between two commands is still refused with
+/// "A truly unknown line between two commands is still refused with
 /// the line quoted", in a game and outside one.
 #[test]
 fn an_unknown_line_between_two_commands_is_still_refused() {
@@ -311,10 +311,10 @@ fn an_unknown_line_between_two_commands_is_still_refused() {
     assert!(r.body.contains("line 2: \"FOO bar\""), "{}", r.body);
 }
 
-/// Issue 30 (found by the hostile players of `simulate --by-mail`): a mail in Anna's name
+/// Found by the hostile players of `simulate --by-mail`: a mail in Anna's name
 /// carrying made-up tokens is refused, and its answer (which goes to Anna's own address)
-/// carries Anna's own token, not the guesses: the "token in every subject" promise of
-/// issue 29 holds for the answers to forged mail too, so Anna can answer it.
+/// carries Anna's own token, not the guesses: the "token in every subject" promise
+/// holds for the answers to forged mail too, so Anna can answer it.
 #[test]
 fn the_answer_to_a_mail_with_a_guessed_token_carries_the_readers_own() {
     let mut w = World::new(judge());
@@ -338,7 +338,7 @@ fn the_answer_to_a_mail_with_a_guessed_token_carries_the_readers_own() {
     );
 }
 
-/// Issue 30 (the hostile players of `simulate --by-mail`): a flood of mails in Anna's name
+/// Found by the hostile players of `simulate --by-mail`: a flood of mails in Anna's name
 /// with made-up tokens brings her answers, a lock notice and the "too many mails" warning;
 /// every one of them about the game carries her own token, never the guesses.
 #[test]

@@ -1,4 +1,4 @@
-//! Text a reader does not see is not read as commands (issue 30): an HTML-only mail whose
+//! Text a reader does not see is not read as commands: an HTML-only mail whose
 //! visible text is "Hi!" can carry `RESIGN` in a `display:none` block. Before the HTML is
 //! flattened ([`crate::quote::flatten_html_reply`]), every element a mail client would not
 //! show is dropped with all it holds.

@@ -193,7 +193,7 @@ impl ImapInbox {
 
     /// [`ImapInbox::connect`] with the whole connection (connect, TLS, greeting, login,
     /// select) under `deadline`, and each later command too: a server that accepts and
-    /// never answers is an error after it, not a hang (issue 34).
+    /// never answers is an error after it, not a hang.
     pub async fn connect_within(
         deadline: Duration,
         host: &str,
@@ -389,7 +389,7 @@ impl ImapInbox {
 mod tests {
     use super::*;
 
-    /// Issue 34: a server that accepts the connection and never sends its greeting is an
+    /// A server that accepts the connection and never sends its greeting is an
     /// error within the connection's deadline, not a hang.
     #[tokio::test]
     async fn a_server_that_never_answers_times_out_within_the_deadline() {

@@ -33,7 +33,7 @@ pub use transport::{
     eml_file_name, prestage, sync_filesystem, Mailer, SendError, SmtpSecurity, Staged, Transport,
 };
 
-/// For the tests of a server that never answers (issue 34): a port on 127.0.0.1 that
+/// For the tests of a server that never answers: a port on 127.0.0.1 that
 /// accepts every connection and holds it, silent.
 #[cfg(test)]
 pub(crate) fn silent_server() -> u16 {

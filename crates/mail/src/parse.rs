@@ -24,7 +24,7 @@ pub enum ParseError {
     #[error("the message has no From address (Sender, Reply-To and Return-Path are not read for who wrote)")]
     NoSender,
     /// More than one From header, or more than one address in it: which one DMARC checked
-    /// is unknown (issue 30).
+    /// is unknown.
     #[error("the message has {0}: it must have one From address")]
     NotOneFrom(String),
     /// The From address holds what an address cannot, or would pass for another
@@ -274,7 +274,7 @@ fn addresses(addr: &Address) -> Vec<String> {
 }
 
 /// Who wrote: the one address of the one From header, in its canonical form, and its
-/// display name (issue 30). Sender, Reply-To and Return-Path are never read for it: DMARC
+/// display name. Sender, Reply-To and Return-Path are never read for it: DMARC
 /// authenticates the From alone. Two From headers, two addresses, none, or an address
 /// refused: an error (the mail is not judged, and nobody is answered).
 fn author(msg: &Message) -> Result<(String, Option<String>), ParseError> {
@@ -648,7 +648,7 @@ mod tests {
         assert!(!p.truncated);
     }
 
-    /// Issue 13: `Authentication-Results` headers are read (folded or not), topmost
+    /// `Authentication-Results` headers are read (folded or not), topmost
     /// first, for the judge to trust or not.
     #[test]
     fn authentication_results_are_read() {
@@ -675,7 +675,7 @@ mod tests {
         );
     }
 
-    /// Issue 13 ("Header lines of 10,002 characters ... are all accepted"): what the judge
+    /// Header lines of 10,002 characters were all accepted; now what the judge
     /// echoes in its reply's header lines stays within RFC 5322's 998 characters.
     #[test]
     fn over_long_header_lines_are_not_echoed() {

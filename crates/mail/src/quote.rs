@@ -37,7 +37,7 @@ pub fn strip_quoted(text: &str) -> String {
 
 /// [`strip_quoted`], keeping at most about `max` bytes of new text (a line more, so that
 /// a caller cutting at `max` sees that there was more). Memory: one copy of `text` and a
-/// slice per line, whatever the size of the mail (issue 13: under 1.5 x the message).
+/// slice per line, whatever the size of the mail (under 1.5 x the message).
 pub fn strip_quoted_within(text: &str, max: usize) -> String {
     // Line breaks to \n and no-break spaces to spaces, in one pass and one copy.
     let mut norm = String::with_capacity(text.len());
@@ -267,7 +267,7 @@ const QUOTE_MARK: &str = "<div>&gt;</div>";
 /// The HTML body flattened ([`flatten_html`]) with each blockquote replaced by a quoted
 /// line `>`, ready for [`strip_quoted`].
 pub(crate) fn flatten_html_reply(html: &str) -> String {
-    // What a reader does not see is not read (crate::hidden, issue 30).
+    // What a reader does not see is not read (crate::hidden).
     flatten_html(&replace_html_quotes(
         &crate::hidden::visible_html(html),
         QUOTE_MARK,

@@ -380,7 +380,7 @@ mod tests {
         }
     }
 
-    /// Issue 10, "machines read data, not prose": the judge's machine-readable headers go
+    /// "Machines read data, not prose": the judge's machine-readable headers go
     /// out on the wire and come back through `castellan_headers`; a value cannot inject a
     /// header line, and only `X-` names are written.
     #[test]
@@ -410,7 +410,7 @@ mod tests {
         );
     }
 
-    /// Issue 13: every mail carries List-Unsubscribe (RFC 2369) as the judge set it.
+    /// Every mail carries List-Unsubscribe (RFC 2369) as the judge set it.
     #[test]
     fn list_unsubscribe_goes_out() {
         let mut m = sample();
@@ -455,7 +455,7 @@ mod tests {
         assert!(out.contains("To: invalid@castellan.invalid"));
     }
 
-    /// Issue 14: a report with a picture goes out as multipart/alternative, the text part
+    /// A report with a picture goes out as multipart/alternative, the text part
     /// first and unchanged, the HTML part after it; both parse back.
     #[test]
     fn a_mail_with_an_html_part_is_multipart_alternative_with_the_text_first() {

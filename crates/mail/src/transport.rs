@@ -36,8 +36,8 @@ pub enum Transport {
     ///
     /// `timeout` bounds the whole session of each mail (connect, TLS, every command, the
     /// data): a relay that accepts the connection and never answers fails the mail with a
-    /// transient error after it (lettre's own timeout covers the connect only: lettre
-    /// issue 1027), and the rest of the batch fails at once (issue 34).
+    /// transient error after it (lettre's own timeout covers the connect only: lettre's
+    /// bug 1027), and the rest of the batch fails at once.
     Smtp {
         host: String,
         port: u16,
@@ -589,8 +589,8 @@ mod tests {
         assert!(e.is_transient(), "{e}");
     }
 
-    /// Issue 34: a relay that accepts the connection and never says a word (lettre issue
-    /// 1027: its timeout covers the connect only) fails the mail, transiently, within the
+    /// A relay that accepts the connection and never says a word (lettre's bug 1027:
+    /// its timeout covers the connect only) fails the mail, transiently, within the
     /// session's deadline; the rest of the batch fails at once.
     #[tokio::test]
     async fn a_relay_that_never_answers_times_out_within_the_deadline() {

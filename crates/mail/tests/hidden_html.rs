@@ -1,4 +1,4 @@
-//! Issue 30: "CSS-hidden text in HTML-only mail (`display:none`) runs as commands". An
+//! CSS-hidden text in HTML-only mail (`display:none`) once ran as commands. An
 //! HTML-only mail is read as its reader sees it: what a mail client would not show (hidden,
 //! zero-size, or the background's colour; crates/mail/src/hidden.rs lists what is
 //! recognised) is not read (docs/security.md, "Hidden HTML").

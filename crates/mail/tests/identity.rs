@@ -1,4 +1,4 @@
-//! Issue 30, "Identity as DMARC means it", the mail layer's half: who wrote a mail is its
+//! "Identity as DMARC means it", the mail layer's half: who wrote a mail is its
 //! one From address, as DMARC authenticates it, or nobody (the mail is refused, not judged
 //! and not answered). Each test failed on the main branch before the fix.
 

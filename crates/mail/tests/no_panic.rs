@@ -67,7 +67,7 @@ proptest! {
     }
 
     /// HTML-shaped noise (tags, styles, colours, broken quotes) through the hidden-text
-    /// filter (issue 30): never a panic.
+    /// filter: never a panic.
     #[test]
     fn the_hidden_text_filter_never_panics(parts in proptest::collection::vec((0usize..12, "\\PC{0,12}"), 0..24)) {
         const BITS: [&str; 12] = ["<div style=\"", "display:none", "color:#fff\">", "</div>", "<style>.a{font-size:0}", "</style>", "<font size=0 color=", "<span class='a'>", "<!--", "-->", "<br/>", "rgb(1,2"];

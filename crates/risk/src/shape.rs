@@ -1,4 +1,4 @@
-//! The shape of the board, in words (issue 12, "A player cannot see the board's shape"):
+//! The shape of the board, in words, so that a player can see it:
 //! which territories border which and who holds them. Risk has no Admiral: its sea lanes
 //! are borders like any other, marked "~". From public facts only.
 
@@ -36,7 +36,7 @@ fn near(t: TerritoryId, g: &Risk, me: Option<Seat>, lang: Lang) -> Vec<String> {
 
 /// One compact line per territory `seat` holds on a border (a neighbour not its own),
 /// for its private view; the territories whose every neighbour is its own share one last
-/// line (a 6-player report stays short, issue 12).
+/// line (a 6-player report stays short).
 pub fn border_lines(g: &Risk, seat: Seat, lang: Lang) -> Vec<String> {
     let mut lines = Vec::new();
     let mut inside = Vec::new();

@@ -1,4 +1,4 @@
-//! Issue 29, point 9 ("an eliminated player is never told he is out"): the engine tells who
+//! An eliminated player is told he is out: the engine tells who
 //! is out of the game, a pure function of the state (`Rules::eliminated`), and the history
 //! tells when and by whom (`Session::eliminations_since`). The rule: seeds/003 ("Éliminer un adversaire. Si, à ton tour, tu élimines un adversaire en gagnant contre sa dernière armée ...").
 use castellan_engine::{Lang, Rules, Seat, Secret, Session, Source, Table};

@@ -971,7 +971,7 @@ fn the_world_map_and_the_private_view() {
         me.contains("Alaska (infantry)") && me.contains("wild card"),
         "{me}"
     );
-    // What the seat is asked is listed once, by the judge, from `pending` (issue 12): the
+    // What the seat is asked is listed once, by the judge, from `pending`: the
     // private view does not repeat it.
     assert!(!me.contains("Waiting for you"), "{me}");
     assert!(t
@@ -1010,7 +1010,7 @@ fn the_world_map_and_the_private_view() {
 }
 
 // ------------------------------------------------------------------------------------------
-// Coverage audit of issue 4: rules that had no test, or only a test that could not fail.
+// Coverage audit: rules that had no test, or only a test that could not fail.
 
 fn name(t: usize) -> &'static str {
     castellan_risk::map::name(t)
@@ -1663,7 +1663,7 @@ fn commander_and_reroll_change_exactly_one_rolled_die() {
     assert_eq!(*defence, sorted(&raw[3..5]));
 }
 
-/// Continents (issue 15): the seed's table, "Amérique 5, Asie 7, Europe 5, Océanie 2,
+/// Continents: the seed's table, "Amérique 5, Asie 7, Europe 5, Océanie 2,
 /// Afrique 3, Australie 2", has no South America and names Oceania twice (the French board
 /// calls Australia « Océanie »). Decision (docs/rules/risk.md): the standard table, which is
 /// the seed's six values read with "Amérique" as North America (the only America worth 5),
@@ -1721,7 +1721,7 @@ fn the_continent_table_is_the_seeds_values_on_the_standard_board() {
 /// first line rolls dice still refuses, in the lines after it, an attack on a territory the
 /// player already holds, one not bordering, and a misspelt order (none of which dice can
 /// change), says "past chance" of an attack it cannot fault, and shows no outcome.
-/// Issue 29 point 10: such lines were answered "legal so far".
+/// Such lines were once answered "legal so far".
 #[test]
 fn check_after_a_dice_line_refuses_what_dice_cannot_change() {
     use castellan_engine::LineVerdict;

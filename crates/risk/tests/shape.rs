@@ -1,4 +1,4 @@
-//! Issue 12, "The shape of the board": docs/orders/risk.md shows the whole board's adjacency,
+//! The shape of the board: docs/orders/risk.md shows the whole board's adjacency,
 //! made from the board data (this test checks it; `CASTELLAN_BLESS=1` rewrites it), and
 //! NEIGHBOURS / MAP answers for one territory from public facts.
 

@@ -110,7 +110,7 @@ fn thousands_of_games_finish_and_replay() {
     println!("total games: {total}");
 }
 
-/// Issue 12, "Then what happened: dice compact, one line per battle": an attack's rolls and
+/// "Then what happened: dice compact, one line per battle": an attack's rolls and
 /// its conquest are told in one line ("3 rolls, attacker loses 2, defender loses 4;
 /// conquers it and moves in 5."), never one line a roll; the losses the lines tell add up
 /// to the losses the battles had (each die stays in the report's dice lines and the

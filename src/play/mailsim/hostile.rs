@@ -1,4 +1,4 @@
-//! The hostile population (issue 30): strangers, forgers, guessers, senders spelled like
+//! The hostile population: strangers, forgers, guessers, senders spelled like
 //! the judge's own marks, flooders, and the bystanders they aim at, mailing the judge
 //! beside the players of a simulated game; and the promises that must hold against them,
 //! checked after every mail and tick like the players' own (docs/promises.md).

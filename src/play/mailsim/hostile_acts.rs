@@ -1,4 +1,4 @@
-//! The simulated world's hostile side (issue 30): what the hostile senders and the
+//! The simulated world's hostile side: what the hostile senders and the
 //! bystanders of hostile.rs write, and the checks of their promises after every event, as
 //! methods of the game's world ([`Sim`]).
 

@@ -1,4 +1,4 @@
-//! The simulation's mail through the whole shell (issue 29: a slice of the seeds, for
+//! The simulation's mail through the whole shell (a slice of the seeds, for
 //! fidelity): a fresh data folder under the system's temporary folder (removed on drop)
 //! holding a real sled database with its journal, a real Maildir inbox and the file
 //! outbox, run by the [`Service`](crate::serve::service::Service) that `serve` and `ingest` run.

@@ -118,7 +118,7 @@ mod tests {
         out
     }
 
-    /// Issue 11 (constant cost over months): the journal is cut into segments at each
+    /// Constant cost over months: the journal is cut into segments at each
     /// rolling backup. Numbering goes on across a segment (an aborted number is never given
     /// again, even when the new segment was not begun: a crash between the two steps), the
     /// back-in-time check still sees the `done` of the closed segment, `recover` reads the

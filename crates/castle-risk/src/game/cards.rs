@@ -304,8 +304,8 @@ impl CastleRisk {
 
     /// Hidden armies are worth "le nombre inscrit en face de la dernière carte de renfort
     /// jouée", so 0 before any is played, and they are "Utilisées une seule fois": a reveal
-    /// then would use them up for nothing, and is refused (rules revision 2 on; issue 29
-    /// point 10: it was accepted without a word).
+    /// then would use them up for nothing, and is refused (rules revision 2 on; it was
+    /// accepted without a word).
     pub(crate) fn check_reveal_worth(&self) -> Result<(), OrderError> {
         if self.options.revision < 2 || self.hidden_value() > 0 {
             return Ok(());

@@ -102,8 +102,8 @@ pub struct Options {
     pub ask: bool,
     /// The rules' revision the game was created under, so a stored game replays as it was
     /// played. 2 (new games): as 1, and `MOVE n` below the dice an attack rolls and a REVEAL
-    /// with nothing to reveal are refused (issue 29 point 10). 1: a dice count beyond the
-    /// rule is refused and a second General is the player's choice (issue 15); a short
+    /// with nothing to reveal are refused. 1: a dice count beyond the
+    /// rule is refused and a second General is the player's choice; a short
     /// MOVE was raised to the dice in silence. 0 (games stored before, which lack the key):
     /// a beaten General was replaced from the hand unasked and dice were cut in silence.
     #[serde(default = "legacy_revision")]

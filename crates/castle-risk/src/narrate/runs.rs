@@ -68,7 +68,7 @@ fn losses(events: &[&Event]) -> (u32, u32) {
     })
 }
 
-/// One line for a run (issue 12, "one line per battle" rather than one a roll): how many
+/// One line for a run ("one line per battle" rather than one a roll): how many
 /// rolls, the bonuses, what each side lost (each die is in the report's dice lines); or
 /// every territory a player re-occupied, by where the armies came from.
 pub(crate) fn battle_run(g: &CastleRisk, run: &[&Event], lang: Lang) -> Option<String> {

@@ -44,7 +44,7 @@ pub trait Session: Send {
     fn outcome(&self) -> Option<Outcome>;
 
     /// Each seat's score, for a game that keeps one (Risk: territories held); campaigns
-    /// scored by "each game's own score" use it (issue 15). `None`: no score.
+    /// scored by "each game's own score" use it. `None`: no score.
     fn scores(&self) -> Option<Vec<i64>> {
         None
     }

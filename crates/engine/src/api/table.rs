@@ -16,7 +16,7 @@ pub struct Table<R: Rules> {
     pub dice: DiceBox,
     /// The history in hand: entries `base..`, in order (entry `base + i` is `history[i]`).
     /// A game fresh from [`Table::new`] or replayed holds it whole (`base` 0); the judge's
-    /// store keeps the entries apart and loads only the tail a mail needs (issue 11), so
+    /// store keeps the entries apart and loads only the tail a mail needs, so
     /// `base` may be more. [`Table::replay`] and [`Table::replay_to`] need it whole.
     pub history: Vec<Entry<R>>,
     /// The number of history entries before `history[0]` (not loaded).
@@ -349,7 +349,7 @@ impl<R: Rules> Table<R> {
         let before = awaited(self);
         // A default may raise a further prompt for the same seat (the rest of its turn);
         // bounded. It stops where a new phase begins for others too (a simultaneous phase
-        // after another): there the seat is asked like everyone (issue 29).
+        // after another): there the seat is asked like everyone.
         for _ in 0..64 {
             let Some(p) = self
                 .state

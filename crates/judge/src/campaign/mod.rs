@@ -1,4 +1,4 @@
-//! Campaigns and the Risk tournament (issue 15).
+//! Campaigns and the Risk tournament.
 //!
 //! A campaign groups games and players under one game master, with a scoring rule of its
 //! own ([`Scoring`]); its standings are mailed to every player and the game master each
@@ -154,7 +154,7 @@ pub struct CampaignRecord {
     pub created: i64,
     /// Created by mail (CAMPAIGN NEW), not by the operator: its tournament tables wait
     /// for their players' confirmations, and its first round spends the server's budget
-    /// of new games (crate::optin). Absent in a record stored before issue 30: the
+    /// of new games (crate::optin). Absent in a record stored before this field: the
     /// operator's, as such tables were then taken to be.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub by_mail: bool,
@@ -468,7 +468,7 @@ mod tests {
     /// seats tables of 3 to 6 that add up to its players, there is at least one
     /// preliminary round and always a final of 3 to 6, and one goes on from each table
     /// ("Le gagnant incontestable ou le joueur le plus puissant de chaque table passe")
-    /// except where that could not make a final (6 to 8 entrants). Issue 29 point 10:
+    /// except where that could not make a final (6 to 8 entrants). Before,
     /// 7 to 12 or 37 entrants ended in a final of 2, and 6 in one table with no final.
     #[test]
     fn every_round_seats_three_to_six_and_ends_in_a_final() {

@@ -1,4 +1,4 @@
-//! CAMPAIGN and STANDINGS (CAMPAGNE, PALMARÈS): campaigns and tournaments (issue 15).
+//! CAMPAIGN and STANDINGS (CAMPAGNE, PALMARÈS): campaigns and tournaments.
 //!
 //! ```text
 //! CAMPAIGN NEW Winter league [scoring=wins|placings|score]
@@ -263,7 +263,7 @@ impl Run<'_> {
         let now = self.now();
         c.history.push(CampaignEvent {
             at: now,
-            // No address: HISTORY of a campaign answers anyone (issue 30).
+            // No address: HISTORY of a campaign answers anyone.
             en: format!("{name} created (scoring: {})", scoring.as_str()),
             fr: format!("{name} créée (points : {})", scoring.as_str()),
         });
@@ -393,7 +393,7 @@ impl Run<'_> {
             match lower(k).replace('_', "-").as_str() {
                 "players" | "player" | "joueurs" => {
                     // The names' look-alike keys and the addresses seen so far, so a long
-                    // list costs one skeleton a name, not one a pair (issue 30).
+                    // list costs one skeleton a name, not one a pair.
                     let mut keys: std::collections::HashSet<String> = t
                         .players
                         .iter()
@@ -475,7 +475,7 @@ impl Run<'_> {
         Ok(t)
     }
 
-    /// The campaign password's one try (issue 30): not checked after a wrong credential
+    /// The campaign password's one try: not checked after a wrong credential
     /// in the mail, past the mail's Argon2id computation, or while locked (ten wrong ones
     /// in the hour). A hash of an earlier format is replaced by the keyed hash.
     fn campaign_password(
@@ -608,7 +608,7 @@ impl Run<'_> {
             return Ok(false);
         };
         let lang = self.writer_lang(from);
-        // HISTORY answers anyone: no address in it (issue 30). Lines stored before said
+        // HISTORY answers anyone: no address in it. Lines stored before said
         // "created by <the organiser's address>", and a player without a name was told by
         // address: each address is told as the organiser, or as the player's name.
         let untold = |text: &str| {

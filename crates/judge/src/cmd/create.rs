@@ -55,7 +55,7 @@ impl Run<'_> {
         let id = self.next_id(info.name)?;
         let (mut rec, welcomes, gm_pw, join_pw) = self.new_record(&id, gm, &info, setup);
         // A named address other than the writer's must confirm its seat before the game
-        // starts or mails it anything but one confirmation (issue 29, issue 30), whether
+        // starts or mails it anything but one confirmation, whether
         // it wrote to the judge before or not; the operator's naming is consent.
         if self.j.config.confirm_addresses && !self.consent {
             for s in rec.seats.iter_mut() {
@@ -315,7 +315,7 @@ impl Run<'_> {
 }
 
 impl Run<'_> {
-    /// The creators' password, one try per mail (issue 30: it was compared past the rate
+    /// The creators' password, one try per mail (it was compared past the rate
     /// limit, any number of times): checked once for a listed address, not after a wrong
     /// credential in the mail nor while locked (ten wrong ones in the hour); compared as
     /// SHA-256 digests, so its length is not told either. (good, locked)
@@ -579,7 +579,7 @@ impl CreateArgs {
 
 /// `Name:address` or a bare address (the name is the address's local part).
 fn read_player(p: &str) -> Result<(String, String), CreateError> {
-    // The address in its canonical form, or none (issue 30: refused, `ident.rs`).
+    // The address in its canonical form, or none (refused, `ident.rs`).
     let address = |a: &str| crate::ident::canonical_address(a).unwrap_or_default();
     let (name, addr) = match p.split_once(':') {
         Some((n, a)) => (n.trim().to_string(), address(a)),
@@ -639,7 +639,7 @@ impl GameSetup {
         let mut options = raw.options;
         // By mail, territories are drafted unless the game master says otherwise: the
         // printed table claim takes one round trip per territory, about 41 before play
-        // starts (issue 12). `claim=table` keeps the printed rule.
+        // starts. `claim=table` keeps the printed rule.
         if known_options.get("claim").is_some()
             && !options.iter().any(|(k, _)| k.eq_ignore_ascii_case("claim"))
         {
@@ -723,7 +723,7 @@ pub(crate) struct Welcome {
     pub token: String,
     pub judge: String,
     pub join_password: Option<String>,
-    /// The game waits for this player's first mail to start (issue 29).
+    /// The game waits for this player's first mail to start.
     #[serde(default)]
     pub waiting: bool,
 }

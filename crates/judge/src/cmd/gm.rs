@@ -287,7 +287,7 @@ impl GmDone {
             GmDone::DeadlineSet { hours } => Event::DeadlineSet { hours: *hours },
             GmDone::Processed { .. } => return None,
             // The other readers learn that a new player plays the seat, never their
-            // address (issue 30; the game master's own answer names it).
+            // address (the game master's own answer names it).
             GmDone::Replaced { name, .. } => Event::Replaced { name: name.clone() },
             GmDone::Kicked { name } => Event::Kicked { name: name.clone() },
             GmDone::Started { .. } | GmDone::Ended { .. } => return None,
@@ -459,7 +459,7 @@ impl Run<'_> {
             return Ok(());
         }
         // END GAME by mail asks for a confirmation first: the judge answers with a code,
-        // and only END GAME <code> from the game master ends the game (issue 12).
+        // and only END GAME <code> from the game master ends the game.
         let mut g = g;
         if let (Command::End(code), false) = (&cmd, g.rec.status == Status::Finished) {
             match code {

@@ -256,7 +256,7 @@ impl Run<'_> {
             None
         };
         // The picture goes in the HTML part only if text and HTML stay within the reply's
-        // budget (issue 30: a 229-byte mail drew 23 KB), and only with its answer.
+        // budget (a 229-byte mail drew 23 KB), and only with its answer.
         let mut svg = svg.filter(|svg| {
             if let InfoAnswer::History { picture, .. } = &mut answer {
                 *picture = Some(b);

@@ -135,7 +135,7 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// The join password's one try (issue 30): not checked after a wrong credential in
+    /// The join password's one try: not checked after a wrong credential in
     /// the mail, past the mail's Argon2id computation, or while locked (ten wrong ones in
     /// the hour, whoever tried them: the game master is told).
     fn join_password(

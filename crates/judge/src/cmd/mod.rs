@@ -428,7 +428,7 @@ mod tests {
         parse(line, &JudgeConfig::default())
     }
 
-    /// Issue 3 (Commands by email): "case-insensitive".
+    /// Commands by email are case-insensitive.
     #[test]
     fn keywords_are_case_insensitive() {
         assert_eq!(parse_("help"), Some(Ok(Command::Help)));

@@ -75,7 +75,7 @@ pub(crate) enum OrdersAnswer {
         /// The bot that stood in stops: the player is back.
         back: bool,
         happened: Vec<String>,
-        /// Seats these orders put out of the game (issue 29, point 9).
+        /// Seats these orders put out of the game.
         out: Vec<OutLine>,
         /// Lines after the last order that are not orders (a signature, "thanks!"):
         /// ignored, and named.

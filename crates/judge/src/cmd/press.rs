@@ -26,7 +26,7 @@ impl Run<'_> {
         };
         let id = g.rec.id.clone();
         let name = who.seat.map(|s| g.rec.seats[s].name.clone());
-        // Everyone but the writer, whose reply says it went (issue 12: one reply a mail).
+        // Everyone but the writer, whose reply says it went (one reply a mail).
         for to in Self::recipients(&g.rec)
             .into_iter()
             .filter(|a| *a != lower(from))

@@ -1,8 +1,8 @@
-//! RECORD [address] (BILAN [adresse]): a player's record across the games of this judge
-//! (issue 15): games played, finished and won, deadlines met and missed, resignations and
+//! RECORD [address] (BILAN [adresse]): a player's record across the games of this judge:
+//! games played, finished and won, deadlines met and missed, resignations and
 //! the reliability figure (crate::record). Counts only: nothing private. Told to its own
 //! address only: RECORD of another address answers the same whether or not it plays here
-//! (issue 30; docs/security.md, "Addresses"); `min-reliability=` is checked by the judge.
+//! (docs/security.md, "Addresses"); `min-reliability=` is checked by the judge.
 
 use crate::cmd::*;
 use crate::model::*;

@@ -226,7 +226,7 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// SET TIMEZONE: this reader's deadlines in their zone, UTC beside (issue 12). Who
+    /// SET TIMEZONE: this reader's deadlines in their zone, UTC beside. Who
     /// may set it: as SET REPORTS.
     pub(crate) fn set_zone(
         &mut self,

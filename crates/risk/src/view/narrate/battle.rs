@@ -94,7 +94,7 @@ pub(crate) fn same_attack(run: &[&Event], next: &Event) -> bool {
     }
 }
 
-/// One line for an attack (issue 12, "one line per battle"): how many rolls (or the one
+/// One line for an attack ("one line per battle"): how many rolls (or the one
 /// roll's dice), what each side lost, and the conquest if it ended in one; each die is in
 /// the report's dice lines.
 pub(crate) fn narrate_attack(s: &Risk, run: &[&Event], l: Lang) -> Option<String> {
