@@ -17,7 +17,7 @@ const TEMPFAIL_NOTE: &str = "castellan: temporary failure, see the judge's log";
 
 /// `ingest` as an MTA's pipe runs it: every failure of ours (configuration,
 /// permissions, store, journal, even a panic) exits 75 (EX_TEMPFAIL), so the MTA keeps the
-/// mail and tries again, and prints only [`TEMPFAIL_NOTE`]; the detail goes to the log
+/// mail and tries again, and prints only `TEMPFAIL_NOTE`; the detail goes to the log
 /// (syslog, or `CASTELLAN_LOG_FILE`).
 pub fn main(cli: &Cli, file: &str) -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
@@ -36,7 +36,7 @@ pub fn main(cli: &Cli, file: &str) -> ExitCode {
     }
 }
 
-/// A failure of ours in `ingest`: logged in full, [`TEMPFAIL_NOTE`] printed (and the
+/// A failure of ours in `ingest`: logged in full, `TEMPFAIL_NOTE` printed (and the
 /// detail too when stderr is a terminal: an operator at work, never an MTA), exit 75.
 pub fn deferred(detail: impl std::fmt::Display) -> ExitCode {
     tracing::error!(

@@ -7,7 +7,7 @@
 //! * [`pass`]: one pass (every inbox, the deadlines, the outbox), with IMAP polling.
 //! * [`ingest`]: `castellan ingest`, one mail from an MTA's pipe.
 //! * [`daemon`]: `serve`, its tokio loop; [`metrics`]: its optional Prometheus page.
-//! * [`env`]: the clock and the entropy; [`templates`]: the mail templates read at run time.
+//! * [`env`](mod@env): the clock and the entropy; [`templates`]: the mail templates read at run time.
 
 mod batch;
 pub mod daemon;

@@ -141,7 +141,7 @@ impl super::SledStore {
             })
     }
 
-    /// [`SledStore::flush`] with one `syncfs` of each filesystem holding the database or a
+    /// [`SledStore::flush`](super::SledStore::flush) with one `syncfs` of each filesystem holding the database or a
     /// folder of `also` in place of the fsyncs of sled's files and folders: a batch whose
     /// replies were written ahead (hidden, src/serve/prestage.rs) makes them durable in the same
     /// call. Everything else on those filesystems is synced too.

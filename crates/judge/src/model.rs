@@ -600,7 +600,7 @@ impl GameRecord {
     }
     /// The addresses this game mails as its own: its game master's, each seat's and each
     /// observer's, trimmed and in lower case, sorted, each once. What STOP looks a sender
-    /// up by ([`Store::games_of_address`]).
+    /// up by ([`crate::Store::games_of_address`]).
     pub fn addresses(&self) -> Vec<String> {
         let mut all: Vec<String> = std::iter::once(self.gm.as_str())
             .chain(self.seats.iter().filter_map(|s| s.address.as_deref()))

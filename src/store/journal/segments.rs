@@ -10,7 +10,7 @@ pub(super) fn segment_path(journal: &Path, last: u64) -> PathBuf {
     journal.with_file_name(format!("journal-{last:020}.jsonl"))
 }
 
-/// The closed segments of the journal at `journal` ([`Journal::rotate`]), by their last
+/// The closed segments of the journal at `journal` ([`Journal::rotate`](super::Journal::rotate)), by their last
 /// entry, oldest first.
 pub fn segments(journal: &Path) -> Vec<(u64, PathBuf)> {
     let dir = match journal.parent() {
@@ -67,7 +67,7 @@ pub(super) fn read_file(
     }
 }
 
-/// What [`Journal::prune`] removed: how many segments, and the Maildir messages (their
+/// What [`Journal::prune`](super::Journal::prune) removed: how many segments, and the Maildir messages (their
 /// file names as delivered, without the `:2,` flags) those segments named.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Pruned {

@@ -17,7 +17,7 @@ impl Serialize for Risk {
 }
 
 /// This version's state, read as it is (no JSON tree on the way). A version-1 state does
-/// not read here: [`upgrade_state`] converts it first (the engine asks the game to, through
+/// not read here: `upgrade_state` converts it first (the engine asks the game to, through
 /// `Rules::upgrade_json`, when a stored state does not read as it is).
 impl<'de> Deserialize<'de> for Risk {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Risk, D::Error> {
