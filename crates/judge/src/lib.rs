@@ -60,6 +60,7 @@ mod clock;
 mod cmd;
 mod config;
 mod deadlines;
+mod envelope;
 mod html;
 mod ident;
 mod intake;
