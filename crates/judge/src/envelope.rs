@@ -200,4 +200,3 @@ pub struct Outbound {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub html: Option<String>,
 }
-

@@ -1,4 +1,3 @@
-
 use super::*;
 
 fn players(n: usize) -> Vec<String> {

@@ -1,4 +1,3 @@
-
 use super::*;
 
 fn mail(headers: &str) -> Vec<u8> {

@@ -1,4 +1,3 @@
-
 use super::*;
 
 /// A batch's temporary file left by a process that died is swept once it is old; a
