@@ -14,20 +14,20 @@
 //! # Layout
 //!
 //! * `judge.rs`: [`Judge`], its errors, and the entry points `handle`, `tick`, `admin`.
-//! * `intake.rs`: reading a mail: Message-ID, loop prevention, rate limit, size; the
+//! * `intake/`: reading a mail (`reading.rs`: the subject, tokens and ids, pure): Message-ID, loop prevention, rate limit, size; the
 //!   subject's `[game #token]` tag and plus-addresses; the lines one by one.
 //! * `auth.rs`: who wrote: which seat or the game master, by password or token; GAME,
 //!   PASSWORD.
 //! * `cmd/mod.rs`: the `Command` enum: parse a line by keyword (English or
 //!   French) and hand it to its family; nothing else. One file per family:
-//!   `cmd/create.rs` CREATE (raw `CreateArgs` then checked `GameSetup`),
+//!   `cmd/create/` CREATE (raw `CreateArgs` then checked `GameSetup`),
 //!   `cmd/join.rs` JOIN, `cmd/observe.rs` OBSERVE, `cmd/orders.rs` orders and CHECK,
 //!   `cmd/seat.rs` RESIGN VACATION SET LANGUAGE SET FORMAT, `cmd/press.rs` PRESS,
 //!   `cmd/info.rs` HELP LIST ORDERS STATUS HISTORY VERIFY,
 //!   `cmd/gm.rs` START PAUSE RESUME EXTEND REPLACE KICK END.
 //! * `deadlines.rs`: the tick: reminders, defaults and bot stand-ins.
 //! * `settle.rs`: after a handling: bots play, ends are recorded, deadlines reset.
-//! * `reports.rs`: what each report says, as typed data (public once per language,
+//! * `reports/`: what each report says, as typed data (public once per language,
 //!   private per seat).
 //! * `html.rs`: the HTML part of a report: its text and the board's picture (SVG), for
 //!   readers who did not choose `SET FORMAT TEXT`.
@@ -43,15 +43,16 @@
 //!   canonical form or refused, names that cannot pass for another's, DKIM alignment.
 //! * `optin.rs`: the judge mails only those who asked: double opt-in, STOP,
 //!   `List-Unsubscribe`.
-//! * `campaign.rs`: campaigns (games and players under one game master, scored by wins,
+//! * `campaign/`: campaigns (`mod.rs` the data, `progress.rs` as games end) (games and players under one game master, scored by wins,
 //!   placings or the games' own scores, standings mailed as games end) and the Risk
 //!   tournament (tables of 3 to 6 seated by the judge, round after round, to the final).
 //! * `record.rs`: a player's record across games: counts kept as games start,
 //!   end, miss deadlines and take orders; the reliability figure.
-//! * `stored.rs`: how a game is stored: header, snapshot and history apart,
-//!   the history entries a mail needs, when the tick is next due for a game.
+//! * `stored.rs`: how a game is stored: its record and the engine's `StoredTable`
+//!   ([`StoredGame`]), the history entries a mail needs, when the tick is next due.
+//!   `store.rs`: [`Changes`], [`Store`], [`MemoryStore`].
 //! * `audit.rs`: the dice audit. `clock.rs`: dates in English and French. `model.rs`:
-//!   records, [`Store`], [`Changes`]. `config.rs`: [`JudgeConfig`].
+//!   the records. `envelope.rs`: mails in and out. `config.rs`: [`JudgeConfig`].
 
 mod audit;
 mod auth;

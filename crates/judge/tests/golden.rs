@@ -7,7 +7,7 @@ use castellan_judge::Templates;
 use serde_json::json;
 
 /// (golden file, template kind, context): the contexts the judge builds (see
-/// crates/judge/src/reports.rs, mails.rs, cmd/create.rs), with `kind` as `Run::send` adds it.
+/// crates/judge/src/reports/, mails.rs, cmd/create/), with `kind` as `Run::send` adds it.
 fn contexts() -> Vec<(&'static str, &'static str, serde_json::Value)> {
     let prompt = json!({"kind": "turn", "question": "Attack, fortify or end your turn.",
         "choices": ["ATTACK Livonia FROM Poland UNTIL CONQUERED", "END"],
