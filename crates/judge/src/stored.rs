@@ -192,7 +192,7 @@ pub fn read_game_value(bytes: &[u8]) -> serde_json::Result<GameValue> {
         return serde_json::from_slice(bytes).map(GameValue::Header);
     }
     let value: Value = serde_json::from_slice(bytes)?;
-    if value.get("schema").is_some() {
+    if !is_schema_1(&value) {
         return serde_json::from_value(value).map(GameValue::Header);
     }
     whole_record(value).map(GameValue::Whole)

@@ -228,15 +228,7 @@ impl Run<'_> {
             from: a,
             to: b,
             lines: public.into_iter().take(2000).collect(),
-            rolls: rolls
-                .iter()
-                .map(|r| RollCtx {
-                    turn: r.turn,
-                    index: r.index,
-                    sides: r.sides,
-                    value: r.value,
-                })
-                .collect(),
+            rolls: rolls.iter().map(RollCtx::from).collect(),
             mine,
             picture: None,
             picture_cut: None,

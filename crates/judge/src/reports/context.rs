@@ -23,6 +23,17 @@ pub(crate) struct RollCtx {
     pub value: u8,
 }
 
+impl From<&castellan_engine::Roll> for RollCtx {
+    fn from(r: &castellan_engine::Roll) -> RollCtx {
+        RollCtx {
+            turn: r.turn,
+            index: r.index,
+            sides: r.sides,
+            value: r.value,
+        }
+    }
+}
+
 /// A seat as the public report lists it.
 #[derive(Clone, Debug, Serialize)]
 pub(crate) struct PlayerCtx {

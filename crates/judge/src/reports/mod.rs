@@ -287,16 +287,7 @@ impl Run<'_> {
             game: rec.game.clone(),
             turn,
             happened: n.public.clone(),
-            rolls: n
-                .rolls
-                .iter()
-                .map(|r| RollCtx {
-                    turn: r.turn,
-                    index: r.index,
-                    sides: r.sides,
-                    value: r.value,
-                })
-                .collect(),
+            rolls: n.rolls.iter().map(RollCtx::from).collect(),
             map,
             map_changes: None,
             awaiting: session
