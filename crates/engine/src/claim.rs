@@ -84,8 +84,15 @@ pub fn public_index(dice: &mut DiceBox, n: usize) -> usize {
     }
 }
 
-/// Territory names separated by commas (or one per word when no comma is given).
-pub fn parse_territory_list(board: &Board, text: &str) -> Result<Vec<TerritoryId>, OrderError> {
+/// The territories of a list as written: names separated by commas or semicolons (or one
+/// a word when there is none), each read by `resolve`, none twice. Each game words the
+/// errors: `twice` for a territory named again, `empty` when none is given.
+pub fn territory_list<E>(
+    text: &str,
+    mut resolve: impl FnMut(&str) -> Result<TerritoryId, E>,
+    twice: impl Fn(TerritoryId) -> E,
+    empty: impl FnOnce() -> E,
+) -> Result<Vec<TerritoryId>, E> {
     let parts: Vec<&str> = if text.contains(',') || text.contains(';') {
         text.split([',', ';']).collect()
     } else {
@@ -93,24 +100,31 @@ pub fn parse_territory_list(board: &Board, text: &str) -> Result<Vec<TerritoryId
     };
     let mut out = Vec::new();
     for p in parts.iter().map(|p| p.trim()).filter(|p| !p.is_empty()) {
-        let t = board.resolve(p).map_err(|e| {
-            OrderError::new(e.to_string())
-                .hint("separate territories with commas: Livonia, Poland, Moscow")
-        })?;
+        let t = resolve(p)?;
         if out.contains(&t) {
-            return Err(OrderError::new(format!(
-                "{} is listed twice",
-                board.name(t)
-            )));
+            return Err(twice(t));
         }
         out.push(t);
     }
     if out.is_empty() {
-        return Err(
-            OrderError::new("no territory given").hint("name territories separated by commas")
-        );
+        return Err(empty());
     }
     Ok(out)
+}
+
+/// Territory names separated by commas (or one per word when no comma is given).
+pub fn parse_territory_list(board: &Board, text: &str) -> Result<Vec<TerritoryId>, OrderError> {
+    territory_list(
+        text,
+        |p| {
+            board.resolve(p).map_err(|e| {
+                OrderError::new(e.to_string())
+                    .hint("separate territories with commas: Livonia, Poland, Moscow")
+            })
+        },
+        |t| OrderError::new(format!("{} is listed twice", board.name(t))),
+        || OrderError::new("no territory given").hint("name territories separated by commas"),
+    )
 }
 
 /// Placements like "5 Livonia, 3 Poland" (or "Livonia 5"): armies per territory.
@@ -237,6 +251,28 @@ mod tests {
         assert!(parse_territory_list(&b, "alpha, alpha").is_err());
         let e = parse_territory_list(&b, "Gumna").unwrap_err();
         assert!(e.message.contains("Gamma"), "{}", e.message);
+    }
+
+    /// A list is split on commas or semicolons, else one name a word; a territory named
+    /// twice and an empty list are the game's own errors.
+    #[test]
+    fn a_territory_list_splits_and_refuses_repeats_and_nothing() {
+        let b = board();
+        let read = |text: &str| {
+            territory_list(
+                text,
+                |p| b.resolve(p).map_err(|_| format!("unknown {p}")),
+                |t| format!("twice {t}"),
+                || "none".to_string(),
+            )
+        };
+        let (alpha, gamma) = (b.resolve("alpha").unwrap(), b.resolve("gamma").unwrap());
+        assert_eq!(read("alpha; gamma"), Ok(vec![alpha, gamma]));
+        assert_eq!(read("alpha gamma"), Ok(vec![alpha, gamma]));
+        assert_eq!(read("alpha, , gamma"), Ok(vec![alpha, gamma]));
+        assert_eq!(read("alpha, alpha"), Err(format!("twice {alpha}")));
+        assert_eq!(read(" , ;"), Err("none".to_string()));
+        assert_eq!(read("alpha, nowhere"), Err("unknown nowhere".to_string()));
     }
 
     #[test]

@@ -375,43 +375,39 @@ fn parse_set(words: &[&str]) -> Result<Order, OrderError> {
     }
 }
 
-/// Territory names separated by commas (or one per word when no comma is given).
+/// Territory names separated by commas (or one per word when no comma is given): the
+/// engine's `territory_list`, with Risk's words.
 fn territory_list(text: &str) -> Result<Vec<TerritoryId>, OrderError> {
-    let parts: Vec<&str> = if text.contains(',') || text.contains(';') {
-        text.split([',', ';']).collect()
-    } else {
-        text.split_whitespace().collect()
-    };
-    let mut out = Vec::new();
-    for p in parts.iter().map(|p| p.trim()).filter(|p| !p.is_empty()) {
-        let t = board().resolve(p).map_err(|e| {
-            say::name_error(
-                &e,
-                "separate territories with commas: Livonia, Poland, Moscow",
-                "séparez les territoires par des virgules : Alaska, Alberta, Ontario",
-            )
-        })?;
-        if out.contains(&t) {
-            return Err(refuse_bare(|l| match l {
+    castellan_engine::claim::territory_list(
+        text,
+        |p| {
+            board().resolve(p).map_err(|e| {
+                say::name_error(
+                    &e,
+                    "separate territories with commas: Livonia, Poland, Moscow",
+                    "séparez les territoires par des virgules : Alaska, Alberta, Ontario",
+                )
+            })
+        },
+        |t| {
+            refuse_bare(|l| match l {
                 Lang::En => format!("{} is listed twice", map::name(t)),
                 Lang::Fr => format!(
                     "{} figure deux fois dans la liste",
                     say::cap(&say::le(t, l))
                 ),
-            }));
-        }
-        out.push(t);
-    }
-    if out.is_empty() {
-        return Err(refuse2(
-            ("no territory given", "aucun territoire donné"),
-            (
-                "name territories separated by commas",
-                "nommez des territoires séparés par des virgules",
-            ),
-        ));
-    }
-    Ok(out)
+            })
+        },
+        || {
+            refuse2(
+                ("no territory given", "aucun territoire donné"),
+                (
+                    "name territories separated by commas",
+                    "nommez des territoires séparés par des virgules",
+                ),
+            )
+        },
+    )
 }
 
 /// Placements like "5 Alaska, 3 Peru" (or "Alaska 5"): armies per territory.

@@ -415,35 +415,30 @@ fn parse_defend(rest: &[(String, String)]) -> Result<Order, OrderError> {
 }
 
 /// Territory names separated by commas (or one per word when no comma is given), English
-/// or French (the engine's `parse_territory_list`, with French errors).
+/// or French (the engine's `territory_list`, with French errors).
 fn territory_list(text: &str) -> Result<Vec<T>, OrderError> {
-    let parts: Vec<&str> = if text.contains(',') || text.contains(';') {
-        text.split([',', ';']).collect()
-    } else {
-        text.split_whitespace().collect()
-    };
-    let mut out = Vec::new();
-    for p in parts.iter().map(|p| p.trim()).filter(|p| !p.is_empty()) {
-        let t = tres(
-            p,
-            "separate territories with commas: Livonia, Poland, Moscow",
-            "séparez les territoires par des virgules : Livonie, Pologne, Moscou",
-        )?;
-        if out.contains(&t) {
-            return Err(oe(
+    castellan_engine::claim::territory_list(
+        text,
+        |p| {
+            tres(
+                p,
+                "separate territories with commas: Livonia, Poland, Moscow",
+                "séparez les territoires par des virgules : Livonie, Pologne, Moscou",
+            )
+        },
+        |t| {
+            oe(
                 format!("{} is listed twice", map().board.name(t)),
                 format!("{} est nommé deux fois", tn(t, Lang::Fr)),
-            ));
-        }
-        out.push(t);
-    }
-    if out.is_empty() {
-        return Err(oe("no territory given", "aucun territoire donné").hints(
-            "name territories separated by commas",
-            "nommez des territoires séparés par des virgules",
-        ));
-    }
-    Ok(out)
+            )
+        },
+        || {
+            oe("no territory given", "aucun territoire donné").hints(
+                "name territories separated by commas",
+                "nommez des territoires séparés par des virgules",
+            )
+        },
+    )
 }
 
 /// Placements like "5 Livonia, 3 Poland" (or "Livonia 5"), English or French names.
