@@ -25,9 +25,6 @@ impl Snapshot {
     pub fn as_bytes(&self) -> &[u8] {
         &self.0
     }
-    pub fn into_bytes(self) -> Vec<u8> {
-        self.0
-    }
 
     /// How many history entries belong to the game: the count the snapshot was written
     /// with. The engine writes it first, so only the snapshot's first bytes are read; a
@@ -60,9 +57,6 @@ impl StoredEntry {
     }
     pub fn as_bytes(&self) -> &[u8] {
         &self.0
-    }
-    pub fn into_bytes(self) -> Vec<u8> {
-        self.0
     }
 }
 
