@@ -3,8 +3,6 @@
 //! anything relayed to others or stored as a name (no control characters, no bidi
 //! overrides). docs/security.md says what each bound stops.
 
-use crate::run::Run;
-
 /// A player's name: at most this many characters (after cleaning).
 pub const MAX_NAME_CHARS: usize = 32;
 
@@ -131,29 +129,6 @@ impl Bounds {
         self.used += cost;
         self.pictured = true;
         true
-    }
-}
-
-impl Run<'_> {
-    /// Say what the reply's size bound left out, as the reply's last section.
-    pub(crate) fn note_left_out(&mut self, from: &str) {
-        if self.bounds.left_out.is_empty() {
-            return;
-        }
-        let mut titles = std::mem::take(&mut self.bounds.left_out);
-        let count = titles.len();
-        titles.truncate(10);
-        let titles = titles.into_iter().map(|t| clip(&t, 60)).collect();
-        self.bounds.noting = true;
-        let lang = self.writer_lang(from);
-        let limit = self.bounds_limit;
-        let answer = crate::intake::IntakeAnswer::ReplyCut {
-            limit,
-            count,
-            titles,
-        };
-        // Whatever follows the note goes in too, as before it (the reply's last word).
-        self.answer(lang, "intake", &answer);
     }
 }
 

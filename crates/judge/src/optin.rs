@@ -325,7 +325,7 @@ impl Run<'_> {
     /// The seats `from` was named to whose token this mail carries (its subject's tag, a
     /// plus-address) are confirmed; a game whose named players have all confirmed starts.
     pub(crate) fn confirm_seats(&mut self, from: &str, mail: &Inbound) -> Result<(), StoreError> {
-        let (tag, token, _) = crate::intake::subject_tag(&mail.subject);
+        let (tag, token, _) = crate::intake::reading::subject_tag(&mail.subject);
         let mut tokens: Vec<String> = token.into_iter().collect();
         let local = lower(self.j.config.address.split('@').next().unwrap_or(""));
         for to in &mail.to {
@@ -401,12 +401,4 @@ impl Run<'_> {
             }
         }
     }
-}
-
-/// The `List-Unsubscribe` header of every mail (RFC 2369): a mail to the judge saying STOP.
-pub(crate) fn list_unsubscribe(judge: &str) -> (String, String) {
-    (
-        "List-Unsubscribe".into(),
-        format!("<mailto:{judge}?subject=STOP>"),
-    )
 }

@@ -73,7 +73,7 @@ pub(crate) struct Run<'a> {
     /// Players' records read or changed in this handling (crate::record).
     pub(crate) records: BTreeMap<String, PlayerRecord>,
     /// Each game as it was loaded, to see what changed for the records.
-    pub(crate) basis: BTreeMap<String, crate::record::Basis>,
+    pub(crate) basis: BTreeMap<String, crate::record::basis::Basis>,
     /// Campaigns read or changed in this handling (crate::campaign).
     pub(crate) campaigns: BTreeMap<String, crate::campaign::CampaignRecord>,
     /// Credentials checked in this mail, per game: what was given and the verdict (one
@@ -118,7 +118,7 @@ pub(crate) struct Ctx {
     pub(crate) acted: bool,
     /// Lines set aside unread (a greeting before the orders, a sign-off after them), named
     /// in the reply.
-    pub(crate) unread: Vec<crate::intake::Quoted>,
+    pub(crate) unread: Vec<crate::intake::reading::Quoted>,
 }
 
 impl<'a> Run<'a> {
@@ -215,7 +215,7 @@ impl<'a> Run<'a> {
         };
         self.basis
             .entry(id.clone())
-            .or_insert_with(|| crate::record::Basis::of(&rec));
+            .or_insert_with(|| crate::record::basis::Basis::of(&rec));
         let (mut session, mut stored_len) = (None, 0);
         if let Some(t) = table {
             let Some(info) = self.j.info(&rec.game) else {
@@ -347,7 +347,7 @@ impl<'a> Run<'a> {
         changes
             .campaigns
             .extend(std::mem::take(&mut self.campaigns).into_values());
-        let unsubscribe = crate::optin::list_unsubscribe(&self.j.config.address);
+        let unsubscribe = crate::mails::list_unsubscribe(&self.j.config.address);
         for (i, mut d) in std::mem::take(&mut self.mails).into_iter().enumerate() {
             d.headers.push(unsubscribe.clone());
             changes.outbox.push(Outbound {

@@ -3,7 +3,7 @@
 use crate::clock::format_long_in;
 use crate::cmd::*;
 use crate::config::JudgeConfig;
-use crate::intake::Quoted;
+use crate::intake::reading::Quoted;
 use crate::judge::JudgeError;
 use crate::mails::Event;
 use crate::model::*;

@@ -221,8 +221,8 @@ pub fn parse(line: &str, config: &JudgeConfig) -> Option<Result<Command, CmdErro
         K::List => Ok(Command::List),
         K::Create => create::parse(&a),
         K::Join => join::parse(&a),
-        K::Game => crate::auth::parse_game(&a),
-        K::Password => crate::auth::parse_password(&a),
+        K::Game => parse_game(&a),
+        K::Password => parse_password(&a),
         K::Map if a.words.len() > 1 || a.words.first().is_some_and(|w| !looks_like_id(w)) => {
             Ok(neighbours(&a))
         }
@@ -496,5 +496,22 @@ mod tests {
                 true
             )))
         );
+    }
+}
+
+/// GAME game-id [password]: the game the following lines are for.
+pub(crate) fn parse_game(a: &Args) -> Result<Command, CmdError> {
+    match a.words.as_slice() {
+        [g] => Ok(Command::Game(g.to_lowercase(), None)),
+        [g, p] => Ok(Command::Game(g.to_lowercase(), Some(p.to_string()))),
+        _ => Err(CmdError::GameArgs),
+    }
+}
+
+/// PASSWORD word
+pub(crate) fn parse_password(a: &Args) -> Result<Command, CmdError> {
+    match a.words.as_slice() {
+        [p] => Ok(Command::Password(p.to_string())),
+        _ => Err(CmdError::PasswordArgs),
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! The answers are [`OrdersAnswer`], worded by templates/LANG/answers/orders.txt.
 
-use crate::intake::Quoted;
+use crate::intake::reading::Quoted;
 use crate::model::*;
 use crate::run::*;
 use castellan_engine::LineVerdict;

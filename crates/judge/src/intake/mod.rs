@@ -8,7 +8,7 @@ use crate::store::Store;
 use castellan_engine::dice::sha256;
 use castellan_engine::LineVerdict;
 
-mod reading;
+pub(crate) mod reading;
 pub use reading::processed_key;
 pub(crate) use reading::*;
 
@@ -408,81 +408,28 @@ impl Run<'_> {
     }
 }
 
-/// A line of the mail as an answer quotes it (`no` 0: the subject).
-#[derive(Clone, Debug, serde::Serialize)]
-pub(crate) struct Quoted {
-    pub no: usize,
-    pub line: String,
-}
-
-impl Quoted {
-    /// The line as quoted back: without control characters, at most 200 characters.
-    pub(crate) fn new(no: usize, line: &str) -> Quoted {
-        Quoted {
-            no,
-            line: crate::limits::clip(&crate::limits::clean_text(line), 200),
+impl Run<'_> {
+    /// Say what the reply's size bound left out, as the reply's last section.
+    pub(crate) fn note_left_out(&mut self, from: &str) {
+        if self.bounds.left_out.is_empty() {
+            return;
         }
+        let mut titles = std::mem::take(&mut self.bounds.left_out);
+        let count = titles.len();
+        titles.truncate(10);
+        let titles = titles
+            .into_iter()
+            .map(|t| crate::limits::clip(&t, 60))
+            .collect();
+        self.bounds.noting = true;
+        let lang = self.writer_lang(from);
+        let limit = self.bounds_limit;
+        let answer = IntakeAnswer::ReplyCut {
+            limit,
+            count,
+            titles,
+        };
+        // Whatever follows the note goes in too, as before it (the reply's last word).
+        self.answer(lang, "intake", &answer);
     }
-}
-
-/// What the judge answers about the mail itself (templates/LANG/answers/intake.txt).
-#[derive(Clone, Debug, serde::Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub(crate) enum IntakeAnswer {
-    /// A seat's mail with nothing to do (a hello, a confirmation): whether the game waits
-    /// for them now (then their question follows, with the deadline) or for whom.
-    Hello {
-        game: String,
-        name: String,
-        asked: bool,
-        waiting_for: Vec<String>,
-        forming: bool,
-    },
-    TooManyMails {
-        limit: u32,
-    },
-    /// The body was over `limit` bytes: its first `lines` lines were read.
-    TooLong {
-        limit: usize,
-        lines: usize,
-    },
-    TooManyLines {
-        max: usize,
-    },
-    /// More than `max` commands: the mail was read up to `line` (not included).
-    TooManyCommands {
-        max: usize,
-        line: usize,
-    },
-    /// A PRESS longer than `max` lines: not sent.
-    PressTooLong {
-        max: usize,
-    },
-    /// The reply reached its size bound: `count` answers were left out (`titles`, the
-    /// first ten).
-    ReplyCut {
-        limit: usize,
-        count: usize,
-        titles: Vec<String>,
-    },
-    /// A command line that does not parse: what is wrong and how to write it.
-    Refused {
-        quoted: Quoted,
-        error: commands::CmdError,
-    },
-    NotUnderstood {
-        lines: Vec<Quoted>,
-        more: usize,
-    },
-    /// Lines neither commands nor orders, set aside unread: a greeting, a sign-off
-    /// (`more`: how many past the first five).
-    Unread {
-        lines: Vec<Quoted>,
-        more: usize,
-    },
-    NothingToDo,
-    Attachments {
-        names: Vec<String>,
-    },
-    HtmlOnly,
 }

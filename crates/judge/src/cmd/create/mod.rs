@@ -2,7 +2,7 @@
 
 use crate::cmd::*;
 use crate::config::JudgeConfig;
-use crate::intake::Quoted;
+use crate::intake::reading::Quoted;
 use crate::model::*;
 use crate::run::*;
 use castellan_engine::{GameInfo, Lang, PromptKind};
