@@ -420,6 +420,23 @@ pub(crate) fn first_word(line: &str) -> String {
     line.split_whitespace().next().unwrap_or("").to_uppercase()
 }
 
+/// GAME game-id [password]: the game the following lines are for.
+pub(crate) fn parse_game(a: &Args) -> Result<Command, CmdError> {
+    match a.words.as_slice() {
+        [g] => Ok(Command::Game(g.to_lowercase(), None)),
+        [g, p] => Ok(Command::Game(g.to_lowercase(), Some(p.to_string()))),
+        _ => Err(CmdError::GameArgs),
+    }
+}
+
+/// PASSWORD word
+pub(crate) fn parse_password(a: &Args) -> Result<Command, CmdError> {
+    match a.words.as_slice() {
+        [p] => Ok(Command::Password(p.to_string())),
+        _ => Err(CmdError::PasswordArgs),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -496,22 +513,5 @@ mod tests {
                 true
             )))
         );
-    }
-}
-
-/// GAME game-id [password]: the game the following lines are for.
-pub(crate) fn parse_game(a: &Args) -> Result<Command, CmdError> {
-    match a.words.as_slice() {
-        [g] => Ok(Command::Game(g.to_lowercase(), None)),
-        [g, p] => Ok(Command::Game(g.to_lowercase(), Some(p.to_string()))),
-        _ => Err(CmdError::GameArgs),
-    }
-}
-
-/// PASSWORD word
-pub(crate) fn parse_password(a: &Args) -> Result<Command, CmdError> {
-    match a.words.as_slice() {
-        [p] => Ok(Command::Password(p.to_string())),
-        _ => Err(CmdError::PasswordArgs),
     }
 }
