@@ -28,37 +28,37 @@ impl Run<'_> {
     /// One game's deadline: past it (and its grace), every awaited seat gets its default
     /// (or its bot); shortly before it, every awaited player is reminded once.
     pub(crate) fn tick_game(&mut self, id: &str) -> Result<(), StoreError> {
-        let Some(mut g) = self.take(id)? else {
+        let Some(done) = self.with_game(id, |run, g| -> Result<(), StoreError> {
+            let now = run.now();
+            // Due by the store's index but not by the record (an entry written before
+            // `stored::next_due` skipped a reminder that reaches nobody): nothing to do but
+            // store it again, so that the index says when the game is really due.
+            if crate::stored::next_due(&g.rec).is_some_and(|t| t > now) {
+                g.keep = true;
+                return Ok(());
+            }
+            let (Some(deadline), Some(session)) = (g.rec.deadline, g.session.as_ref()) else {
+                return Ok(());
+            };
+            let awaiting = session.awaiting();
+            let grace = i64::from(g.rec.deadlines.grace_hours) * 3600;
+            if now >= deadline + grace {
+                for seat in awaiting {
+                    run.missed(g, seat, PhaseEnd::Deadline);
+                }
+            } else if g.rec.deadlines.reminder_hours > 0
+                && now >= deadline - i64::from(g.rec.deadlines.reminder_hours) * 3600
+            {
+                for seat in awaiting {
+                    run.remind(g, seat, deadline);
+                }
+            }
+            Ok(())
+        })?
+        else {
             return Ok(());
         };
-        let now = self.now();
-        // Due by the store's index but not by the record (an entry written before
-        // `stored::next_due` skipped a reminder that reaches nobody): nothing to do but
-        // store it again, so that the index says when the game is really due.
-        if crate::stored::next_due(&g.rec).is_some_and(|t| t > now) {
-            g.keep = true;
-            self.put(g);
-            return Ok(());
-        }
-        let (Some(deadline), Some(session)) = (g.rec.deadline, g.session.as_ref()) else {
-            self.put(g);
-            return Ok(());
-        };
-        let awaiting = session.awaiting();
-        let grace = i64::from(g.rec.deadlines.grace_hours) * 3600;
-        if now >= deadline + grace {
-            for seat in awaiting {
-                self.missed(&mut g, seat, PhaseEnd::Deadline);
-            }
-        } else if g.rec.deadlines.reminder_hours > 0
-            && now >= deadline - i64::from(g.rec.deadlines.reminder_hours) * 3600
-        {
-            for seat in awaiting {
-                self.remind(&mut g, seat, deadline);
-            }
-        }
-        self.put(g);
-        Ok(())
+        done
     }
 
     /// The phase ends for a seat the game still awaits, for `why`: the rules' default is

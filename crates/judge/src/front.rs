@@ -347,14 +347,18 @@ impl Judge {
         let text = match cmd {
             AdminCommand::List => return Ok((Changes::default(), run.admin_list()?)),
             AdminCommand::Verify { game } => {
-                let g = run
-                    .take(&game)?
-                    .ok_or_else(|| JudgeError::Refused(format!("there is no game {game}")))?;
-                let mut whole = run.whole_session(&g)?;
-                let Some(s) = whole.as_mut() else {
+                let audited = run.with_game(&game, |run, g| {
+                    Ok::<_, StoreError>(match run.whole_session(g)? {
+                        Some(mut s) => Some(audit(&g.rec, s.as_mut())),
+                        None => None,
+                    })
+                })?;
+                let Some(audited) = audited else {
+                    return Err(JudgeError::Refused(format!("there is no game {game}")));
+                };
+                let Some((ok, text)) = audited? else {
                     return Err(JudgeError::Refused(format!("{game} has not started")));
                 };
-                let (ok, text) = audit(&g.rec, s.as_mut());
                 return if ok {
                     Ok((Changes::default(), text))
                 } else {
@@ -362,10 +366,9 @@ impl Judge {
                 };
             }
             AdminCommand::Show { game } => {
-                let g = run
-                    .take(&game)?
+                let text = run
+                    .with_game(&game, |run, g| run.show(g))?
                     .ok_or_else(|| JudgeError::Refused(format!("there is no game {game}")))?;
-                let text = run.show(&g);
                 return Ok((Changes::default(), text));
             }
             AdminCommand::New {

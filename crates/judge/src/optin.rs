@@ -170,13 +170,11 @@ impl Run<'_> {
                 playing.push(rec.id.clone());
             }
             if rec.observers.iter().any(|o| lower(o) == from) {
-                let Some(mut g) = self.take(&id)? else {
-                    continue;
-                };
-                g.rec.observers.retain(|o| lower(o) != from);
-                g.keep = true;
-                observing.push(g.rec.id.clone());
-                self.put(g);
+                self.with_game(&id, |_, g| {
+                    g.rec.observers.retain(|o| lower(o) != from);
+                    g.keep = true;
+                    observing.push(g.rec.id.clone());
+                })?;
             }
         }
         self.set_mark(stop_key(from), true);
@@ -349,18 +347,16 @@ impl Run<'_> {
                     None => continue,
                 },
             };
-            let Some(mut g) = self.take(&id)? else {
-                continue;
-            };
-            let seat = g.rec.seats.iter().position(|s| {
-                s.unconfirmed
-                    && s.address.as_deref().map(lower).as_deref() == Some(from)
-                    && crate::password::same(&s.token, &t)
-            });
-            if let Some(s) = seat {
-                self.confirm_seat(&mut g, s, from);
-            }
-            self.put(g);
+            self.with_game(&id, |run, g| {
+                let seat = g.rec.seats.iter().position(|s| {
+                    s.unconfirmed
+                        && s.address.as_deref().map(lower).as_deref() == Some(from)
+                        && crate::password::same(&s.token, &t)
+                });
+                if let Some(s) = seat {
+                    run.confirm_seat(g, s, from);
+                }
+            })?;
         }
         Ok(())
     }
@@ -374,16 +370,14 @@ impl Run<'_> {
             .filter_map(|(id, (_, v))| Some((id.clone(), v.as_ref().ok()?.seat?)))
             .collect();
         for (id, s) in proved {
-            let Some(mut g) = self.take(&id)? else {
-                continue;
-            };
-            let waiting = g.rec.seats.get(s).is_some_and(|x| {
-                x.unconfirmed && x.address.as_deref().map(lower).as_deref() == Some(from)
-            });
-            if waiting {
-                self.confirm_seat(&mut g, s, from);
-            }
-            self.put(g);
+            self.with_game(&id, |run, g| {
+                let waiting = g.rec.seats.get(s).is_some_and(|x| {
+                    x.unconfirmed && x.address.as_deref().map(lower).as_deref() == Some(from)
+                });
+                if waiting {
+                    run.confirm_seat(g, s, from);
+                }
+            })?;
         }
         Ok(())
     }

@@ -204,8 +204,9 @@ impl<'a> Run<'a> {
         self.sections.push(Section { title, text });
     }
 
-    /// Take a game out of the working set (loading it if needed).
-    pub(crate) fn take(&mut self, id: &str) -> Result<Option<Loaded>, StoreError> {
+    /// Take a game out of the working set (loading it if needed); [`Run::with_game`] gives
+    /// it back.
+    fn take(&mut self, id: &str) -> Result<Option<Loaded>, StoreError> {
         let id = lower(id);
         if let Some(g) = self.games.remove(&id) {
             return Ok(Some(g));
@@ -278,8 +279,41 @@ impl<'a> Run<'a> {
         (info.load)(table).map(Some).map_err(broken)
     }
 
-    pub(crate) fn put(&mut self, g: Loaded) {
+    /// Give back a game taken with [`Run::take`].
+    fn put(&mut self, g: Loaded) {
         self.games.insert(g.rec.id.clone(), g);
+    }
+
+    /// Work on game `id` (loaded if needed) and hand it back whatever `work` returns: no
+    /// early return in `work` can lose it. `None`: there is no such game.
+    pub(crate) fn with_game<R>(
+        &mut self,
+        id: &str,
+        work: impl FnOnce(&mut Self, &mut Loaded) -> R,
+    ) -> Result<Option<R>, StoreError> {
+        let Some(mut g) = self.take(id)? else {
+            return Ok(None);
+        };
+        let r = work(self, &mut g);
+        self.put(g);
+        Ok(Some(r))
+    }
+
+    /// Hold a game made in this handling.
+    pub(crate) fn hold_new(&mut self, g: Loaded) {
+        self.put(g);
+    }
+
+    /// A game in hand (loaded if needed), read without taking it out.
+    pub(crate) fn game(&mut self, id: &str) -> Result<Option<&Loaded>, StoreError> {
+        let id = lower(id);
+        if !self.games.contains_key(&id) {
+            let Some(g) = self.take(&id)? else {
+                return Ok(None);
+            };
+            self.put(g);
+        }
+        Ok(self.games.get(&id))
     }
 
     /// Every address that gets public mail of a game: seats, observers, game master.

@@ -17,13 +17,11 @@ impl Run<'_> {
         ctx.password = password;
         ctx.check_mode = false;
         ctx.bad = false;
-        match self.take(id)? {
-            Some(g) => {
-                let id = g.rec.id.clone();
+        match self.game(id)?.map(|g| g.rec.id.clone()) {
+            Some(id) => {
                 if !self.touched.iter().any(|(t, _)| *t == id) {
                     self.touched.push((id, None));
                 }
-                self.put(g);
             }
             None => {
                 ctx.bad = true;
@@ -386,7 +384,7 @@ impl Run<'_> {
         }
         // Proven: the game itself is loaded, with what the check changed in its seats (a
         // hash rekeyed, civil disorder ended), for the judging that follows.
-        if let Some(mut g) = self.take(&seen.rec.id)? {
+        self.with_game(&seen.rec.id.clone(), |_, g| {
             if seen.keep {
                 for (s, was) in g.rec.seats.iter_mut().zip(&seen.rec.seats) {
                     s.password_hash = was.password_hash.clone();
@@ -396,18 +394,19 @@ impl Run<'_> {
                 g.rec.gm_password_hash = seen.rec.gm_password_hash.clone();
                 g.keep = true;
             }
-            self.put(g);
-        }
+        })?;
         Ok(true)
     }
 
-    /// The game in context, authenticated; or a section saying why not.
-    pub(crate) fn authed(
+    /// The game in context, authenticated: `work` on it with who wrote, and the game
+    /// handed back. `None`: no game in context, or the writer refused (a section says why).
+    pub(crate) fn authed<R>(
         &mut self,
         ctx: &Ctx,
         from: &str,
         what: &str,
-    ) -> Result<Option<(Loaded, Who)>, StoreError> {
+        work: impl FnOnce(&mut Self, &mut Loaded, Who) -> R,
+    ) -> Result<Option<R>, StoreError> {
         let Some(id) = ctx.game.clone() else {
             let lang = self.writer_lang(from);
             let answer = AuthAnswer::WhichGame {
@@ -419,26 +418,25 @@ impl Run<'_> {
         if ctx.bad {
             return Ok(None);
         }
-        let Some(mut g) = self.take(&id)? else {
-            return Ok(None);
-        };
-        match self.auth(&mut g, ctx, from)? {
-            Ok(w) => {
-                if let Some(t) = self.touched.iter_mut().find(|(t, _)| *t == id) {
-                    t.1 = w.seat;
+        let done = self.with_game(&id, |run, g| -> Result<Option<R>, StoreError> {
+            match run.auth(g, ctx, from)? {
+                Ok(w) => {
+                    if let Some(t) = run.touched.iter_mut().find(|(t, _)| *t == id) {
+                        t.1 = w.seat;
+                    }
+                    Ok(Some(work(run, g, w)))
                 }
-                Ok(Some((g, w)))
+                Err(e) => {
+                    let lang = run.addr_lang(&g.rec, from);
+                    let answer = AuthAnswer::Refused {
+                        command: what.to_string(),
+                        error: e,
+                    };
+                    run.answer(lang, "auth", &answer);
+                    Ok(None)
+                }
             }
-            Err(e) => {
-                let lang = self.addr_lang(&g.rec, from);
-                self.put(g);
-                let answer = AuthAnswer::Refused {
-                    command: what.to_string(),
-                    error: e,
-                };
-                self.answer(lang, "auth", &answer);
-                Ok(None)
-            }
-        }
+        })?;
+        Ok(done.transpose()?.flatten())
     }
 }

@@ -522,14 +522,20 @@ impl Run<'_> {
                 return Ok(refusal);
             }
         }
-        let Some(g) = self.take(game)? else {
+        let Some(g) = self.game(game)? else {
             self.put_campaign(c);
             return Ok(CampaignAnswer::NoGame {
                 game: game.to_string(),
             });
         };
-        let gid = g.rec.id.clone();
-        let ok = lower(&g.rec.gm) == c.gm;
+        let (gid, gm) = (g.rec.id.clone(), lower(&g.rec.gm));
+        let seats: Vec<_> = g
+            .rec
+            .seats
+            .iter()
+            .map(|s| (s.address.clone(), s.name.clone()))
+            .collect();
+        let ok = gm == c.gm;
         if ok && !c.games.contains(&gid) {
             c.games.push(gid.clone());
             let now = self.now();
@@ -538,16 +544,15 @@ impl Run<'_> {
                 en: format!("{gid} joins the campaign"),
                 fr: format!("{gid} entre dans la campagne"),
             });
-            for s in &g.rec.seats {
-                if let Some(a) = s.address.as_deref().map(lower) {
-                    c.names.entry(a.clone()).or_insert(s.name.clone());
+            for (address, name) in seats {
+                if let Some(a) = address.as_deref().map(lower) {
+                    c.names.entry(a.clone()).or_insert(name);
                     if !c.players.contains(&a) {
                         c.players.push(a);
                     }
                 }
             }
         }
-        self.put(g);
         let campaign = c.id.clone();
         self.put_campaign(c);
         Ok(if ok {

@@ -36,15 +36,13 @@ impl Run<'_> {
 
     /// A game master's command on game `id` (by mail after auth, or from the CLI).
     pub(crate) fn gm_op(&mut self, id: &str, cmd: Command) -> Result<GmDone, GmOpError> {
-        let Some(mut g) = self.take(id)? else {
-            return Err(GmError::NoGame {
+        match self.with_game(id, |run, g| run.gm_op_on(g, cmd))? {
+            Some(done) => Ok(done?),
+            None => Err(GmError::NoGame {
                 game: id.to_string(),
             }
-            .into());
-        };
-        let r = self.gm_op_on(&mut g, cmd);
-        self.put(g);
-        Ok(r?)
+            .into()),
+        }
     }
 
     /// A game master's command from the CLI: the terminal gets the English answer's text.
@@ -448,46 +446,45 @@ impl Run<'_> {
                 .to_uppercase(),
             _ => first_word(line),
         };
-        let Some((g, who)) = self.authed(ctx, from, &command)? else {
-            return Ok(());
-        };
-        let lang = self.addr_lang(&g.rec, from);
-        let game = g.rec.id.clone();
-        if !who.gm {
-            self.answer(lang, "gm", &GmAnswer::NotGm { command, game });
-            self.put(g);
-            return Ok(());
-        }
         // END GAME by mail asks for a confirmation first: the judge answers with a code,
         // and only END GAME <code> from the game master ends the game.
-        let mut g = g;
-        if let (Command::End(code), false) = (&cmd, g.rec.status == Status::Finished) {
-            match code {
-                None => {
-                    let code = self.random_word("end-game", 6);
-                    g.rec.end_code = Some(code.clone());
-                    g.keep = true;
-                    self.put(g);
-                    self.answer(lang, "gm", &GmAnswer::ConfirmEnd { game, code });
-                    return Ok(());
-                }
-                Some(c) if g.rec.end_code.as_deref() == Some(c.to_lowercase().as_str()) => {
-                    g.rec.end_code = None;
-                }
-                Some(_) => {
-                    self.put(g);
-                    let error = GmError::WrongEndCode { game };
-                    let answer = GmAnswer::Refused {
-                        command,
-                        quoted: Quoted::new(no, line),
-                        error,
-                    };
-                    self.answer(lang, "gm", &answer);
-                    return Ok(());
+        let go_on = self.authed(ctx, from, &command, |run, g, who| {
+            let lang = run.addr_lang(&g.rec, from);
+            let game = g.rec.id.clone();
+            if !who.gm {
+                let command = command.clone();
+                run.answer(lang, "gm", &GmAnswer::NotGm { command, game });
+                return None;
+            }
+            if let (Command::End(code), false) = (&cmd, g.rec.status == Status::Finished) {
+                match code {
+                    None => {
+                        let code = run.random_word("end-game", 6);
+                        g.rec.end_code = Some(code.clone());
+                        g.keep = true;
+                        run.answer(lang, "gm", &GmAnswer::ConfirmEnd { game, code });
+                        return None;
+                    }
+                    Some(c) if g.rec.end_code.as_deref() == Some(c.to_lowercase().as_str()) => {
+                        g.rec.end_code = None;
+                    }
+                    Some(_) => {
+                        let error = GmError::WrongEndCode { game };
+                        let answer = GmAnswer::Refused {
+                            command: command.clone(),
+                            quoted: Quoted::new(no, line),
+                            error,
+                        };
+                        run.answer(lang, "gm", &answer);
+                        return None;
+                    }
                 }
             }
-        }
-        self.put(g);
+            Some((lang, game))
+        })?;
+        let Some((lang, game)) = go_on.flatten() else {
+            return Ok(());
+        };
         let answer = match self.gm_op(&game, cmd) {
             Ok(done) => {
                 let deadline = self

@@ -61,78 +61,77 @@ impl Run<'_> {
         name: Option<String>,
     ) -> Result<(), StoreError> {
         let lang = self.writer_lang(from);
-        let Some(mut g) = self.take(id)? else {
+        let Some(done) = self.with_game(id, |run, g| -> Result<(), StoreError> {
+            let name = name
+                .or_else(|| from.split('@').next().map(capitalise))
+                .unwrap_or_else(|| "Player".into());
+            let name = match crate::limits::clean_name(&name) {
+                Ok(name) => name,
+                Err(name) => {
+                    let max = crate::limits::MAX_NAME_CHARS;
+                    run.answer(lang, "join", &JoinAnswer::BadName { name, max });
+                    return Ok(());
+                }
+            };
+            let refused = match may_join(&g.rec, from, &name) {
+                Err(refusal) => Some(refusal),
+                Ok(()) => run.join_password(&g.rec, password)?.err(),
+            };
+            if let Some(refusal) = refused {
+                run.answer(lang, "join", &refusal);
+                return Ok(());
+            }
+            if let Some(min) = g.rec.min_reliability {
+                let reliability = run.record_of(from)?.reliability();
+                if reliability < min {
+                    let game = g.rec.id.clone();
+                    let answer = JoinAnswer::Unreliable {
+                        game,
+                        reliability,
+                        min,
+                    };
+                    run.answer(lang, "join", &answer);
+                    return Ok(());
+                }
+            }
+            run.seat_joiner(g, from, &name);
+            let id = g.rec.id.clone();
+            let starts = g.rec.ready_to_start();
+            let answer = JoinAnswer::Joined {
+                game: id.clone(),
+                name: name.clone(),
+                starts,
+            };
+            run.answer(lang, "join", &answer);
+            if starts {
+                if let Err(e) = run.start(g) {
+                    let answer = JoinAnswer::CannotStart {
+                        game: id.clone(),
+                        why: e,
+                    };
+                    run.answer(lang, "join", &answer);
+                }
+            }
+            let gm = g.rec.gm.clone();
+            if gm != from {
+                let event = Event::Joined {
+                    name,
+                    address: from.to_string(),
+                    open_left: g.rec.open_seats(),
+                };
+                run.notify(&g.rec, &[gm], event);
+            }
+            run.touched.push((id, None));
+            Ok(())
+        })?
+        else {
             let answer = JoinAnswer::NoGame {
                 game: id.to_string(),
             };
             self.answer(lang, "join", &answer);
             return Ok(());
         };
-        let name = name
-            .or_else(|| from.split('@').next().map(capitalise))
-            .unwrap_or_else(|| "Player".into());
-        let name = match crate::limits::clean_name(&name) {
-            Ok(name) => name,
-            Err(name) => {
-                let max = crate::limits::MAX_NAME_CHARS;
-                self.answer(lang, "join", &JoinAnswer::BadName { name, max });
-                self.put(g);
-                return Ok(());
-            }
-        };
-        let refused = match may_join(&g.rec, from, &name) {
-            Err(refusal) => Some(refusal),
-            Ok(()) => self.join_password(&g.rec, password)?.err(),
-        };
-        if let Some(refusal) = refused {
-            self.answer(lang, "join", &refusal);
-            self.put(g);
-            return Ok(());
-        }
-        if let Some(min) = g.rec.min_reliability {
-            let reliability = self.record_of(from)?.reliability();
-            if reliability < min {
-                let game = g.rec.id.clone();
-                let answer = JoinAnswer::Unreliable {
-                    game,
-                    reliability,
-                    min,
-                };
-                self.answer(lang, "join", &answer);
-                self.put(g);
-                return Ok(());
-            }
-        }
-        self.seat_joiner(&mut g, from, &name);
-        let id = g.rec.id.clone();
-        let starts = g.rec.ready_to_start();
-        let answer = JoinAnswer::Joined {
-            game: id.clone(),
-            name: name.clone(),
-            starts,
-        };
-        self.answer(lang, "join", &answer);
-        if starts {
-            if let Err(e) = self.start(&mut g) {
-                let answer = JoinAnswer::CannotStart {
-                    game: id.clone(),
-                    why: e,
-                };
-                self.answer(lang, "join", &answer);
-            }
-        }
-        let gm = g.rec.gm.clone();
-        if gm != from {
-            let event = Event::Joined {
-                name,
-                address: from.to_string(),
-                open_left: g.rec.open_seats(),
-            };
-            self.notify(&g.rec, &[gm], event);
-        }
-        self.touched.push((id, None));
-        self.put(g);
-        Ok(())
+        done
     }
 
     /// The join password's one try: not checked after a wrong credential in

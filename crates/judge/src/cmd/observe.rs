@@ -48,30 +48,32 @@ impl Run<'_> {
         let Some(id) = id else {
             return Ok(ObserveAnswer::WhichGame);
         };
-        let Some(mut g) = self.take(&id)? else {
+        let Some(done) = self.with_game(&id, |run, g| -> Result<ObserveAnswer, StoreError> {
+            let game = g.rec.id.clone();
+            let answer = if off {
+                g.rec.observers.retain(|o| lower(o) != from);
+                g.dirty = true;
+                ObserveAnswer::Off { game }
+            } else if g.rec.seat_of(from).is_some() || lower(&g.rec.gm) == from {
+                ObserveAnswer::AlreadyReceives { game }
+            } else {
+                if !g.rec.observers.iter().any(|o| lower(o) == from) {
+                    g.rec.observers.push(from.to_string());
+                    g.dirty = true;
+                }
+                let lang = run.game_lang(&g.rec);
+                ObserveAnswer::Observing {
+                    game,
+                    turn: g.session.as_ref().map(|s| s.turn()),
+                    map: g.session.as_ref().map(|s| s.public_view(lang)),
+                }
+            };
+            Ok(answer)
+        })?
+        else {
             return Ok(ObserveAnswer::NoGame { game: id });
         };
-        let game = g.rec.id.clone();
-        let answer = if off {
-            g.rec.observers.retain(|o| lower(o) != from);
-            g.dirty = true;
-            ObserveAnswer::Off { game }
-        } else if g.rec.seat_of(from).is_some() || lower(&g.rec.gm) == from {
-            ObserveAnswer::AlreadyReceives { game }
-        } else {
-            if !g.rec.observers.iter().any(|o| lower(o) == from) {
-                g.rec.observers.push(from.to_string());
-                g.dirty = true;
-            }
-            let lang = self.game_lang(&g.rec);
-            ObserveAnswer::Observing {
-                game,
-                turn: g.session.as_ref().map(|s| s.turn()),
-                map: g.session.as_ref().map(|s| s.public_view(lang)),
-            }
-        };
-        self.put(g);
-        Ok(answer)
+        done
     }
 }
 

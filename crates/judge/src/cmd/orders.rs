@@ -104,45 +104,45 @@ impl Run<'_> {
         let orders = std::mem::take(&mut ctx.orders);
         let check = ctx.check_mode;
         let what = if check { "CHECK" } else { "Orders" };
-        let Some((mut g, who)) = self.authed(ctx, from, what)? else {
-            return Ok(());
-        };
-        let game = g.rec.id.clone();
-        let lang = self.addr_lang(&g.rec, from);
-        let Some(seat) = who.seat else {
-            let lines = orders.iter().map(|(n, l)| Quoted::new(*n, l)).collect();
-            let answer = OrdersAnswer::GmHasNoSeat { check, game, lines };
-            self.answer(lang, "orders", &answer);
-            self.put(g);
-            return Ok(());
-        };
-        let status = match g.rec.status {
-            Status::Running => None,
-            Status::Forming => Some("forming"),
-            Status::Paused => Some("paused"),
-            Status::Finished => Some("finished"),
-        };
-        if let Some(status) = status {
-            let answer = OrdersAnswer::NotTaking {
-                check,
-                game,
-                status,
+        let Some(done) = self.authed(ctx, from, what, |run, g, who| -> Result<(), StoreError> {
+            let game = g.rec.id.clone();
+            let lang = run.addr_lang(&g.rec, from);
+            let Some(seat) = who.seat else {
+                let lines = orders.iter().map(|(n, l)| Quoted::new(*n, l)).collect();
+                let answer = OrdersAnswer::GmHasNoSeat { check, game, lines };
+                run.answer(lang, "orders", &answer);
+                return Ok(());
             };
-            self.answer(lang, "orders", &answer);
-            self.put(g);
+            let status = match g.rec.status {
+                Status::Running => None,
+                Status::Forming => Some("forming"),
+                Status::Paused => Some("paused"),
+                Status::Finished => Some("finished"),
+            };
+            if let Some(status) = status {
+                let answer = OrdersAnswer::NotTaking {
+                    check,
+                    game,
+                    status,
+                };
+                run.answer(lang, "orders", &answer);
+                return Ok(());
+            }
+            let text = mail_text(&orders);
+            let answer = if check {
+                run.check_text(g, seat, &text)
+            } else {
+                run.submit_text(g, seat, &text, &orders)
+            };
+            if let Some(answer) = answer {
+                run.answer(lang, "orders", &answer);
+            }
+            Ok(())
+        })?
+        else {
             return Ok(());
-        }
-        let text = mail_text(&orders);
-        let answer = if check {
-            self.check_text(&mut g, seat, &text)
-        } else {
-            self.submit_text(&mut g, seat, &text, &orders)
         };
-        if let Some(answer) = answer {
-            self.answer(lang, "orders", &answer);
-        }
-        self.put(g);
-        Ok(())
+        done
     }
 
     /// CHECK: each line's verdict, nothing applied.

@@ -21,32 +21,39 @@ impl Run<'_> {
             self.answer(lang, "press", &PressAnswer::Empty);
             return Ok(());
         }
-        let Some((g, who)) = self.authed(ctx, from, "PRESS")? else {
+        let Some(done) = self.authed(
+            ctx,
+            from,
+            "PRESS",
+            |run, g, who| -> Result<(), StoreError> {
+                let id = g.rec.id.clone();
+                let name = who.seat.map(|s| g.rec.seats[s].name.clone());
+                // Everyone but the writer, whose reply says it went (one reply a mail).
+                for to in Self::recipients(&g.rec)
+                    .into_iter()
+                    .filter(|a| *a != lower(from))
+                {
+                    let ctx = Press {
+                        game_id: id.clone(),
+                        from: name.clone(),
+                        text: text.to_string(),
+                    };
+                    let lang = run.addr_lang(&g.rec, &to);
+                    // Each reader's own token (never the writer's or another seat's).
+                    let token = g.rec.token_of(&to);
+                    run.send(&to, lang, "press", &ctx, &id, token);
+                }
+                let name = name.as_deref().unwrap_or("game master");
+                run.glog(&id, "press", format!("{name}: {text}"));
+                let lang = run.addr_lang(&g.rec, from);
+                run.answer(lang, "press", &PressAnswer::Sent { game: id });
+                Ok(())
+            },
+        )?
+        else {
             return Ok(());
         };
-        let id = g.rec.id.clone();
-        let name = who.seat.map(|s| g.rec.seats[s].name.clone());
-        // Everyone but the writer, whose reply says it went (one reply a mail).
-        for to in Self::recipients(&g.rec)
-            .into_iter()
-            .filter(|a| *a != lower(from))
-        {
-            let ctx = Press {
-                game_id: id.clone(),
-                from: name.clone(),
-                text: text.to_string(),
-            };
-            let lang = self.addr_lang(&g.rec, &to);
-            // Each reader's own token (never the writer's or another seat's).
-            let token = g.rec.token_of(&to);
-            self.send(&to, lang, "press", &ctx, &id, token);
-        }
-        let name = name.as_deref().unwrap_or("game master");
-        self.glog(&id, "press", format!("{name}: {text}"));
-        let lang = self.addr_lang(&g.rec, from);
-        self.answer(lang, "press", &PressAnswer::Sent { game: id });
-        self.put(g);
-        Ok(())
+        done
     }
 }
 

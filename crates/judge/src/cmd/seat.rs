@@ -111,31 +111,27 @@ impl Run<'_> {
         } else {
             "VACATION"
         };
-        let Some((mut g, who)) = self.authed(ctx, from, what)? else {
-            return Ok(());
-        };
-        let id = g.rec.id.clone();
-        let command = what.to_lowercase();
-        let lang = self.addr_lang(&g.rec, from);
-        let Some(seat) = who.seat else {
-            self.answer(lang, "seat", &SeatAnswer::NoSeat { command, game: id });
-            self.put(g);
-            return Ok(());
-        };
-        if !matches!(
-            g.rec.status,
-            Status::Running | Status::Paused | Status::Forming
-        ) {
-            self.answer(lang, "seat", &SeatAnswer::Over { command, game: id });
-            self.put(g);
-            return Ok(());
-        }
-        match cmd {
-            Command::Resign => self.resign(&mut g, seat),
-            Command::Vacation(v) => self.vacation(&mut g, seat, v),
-            _ => {}
-        }
-        self.put(g);
+        self.authed(ctx, from, what, |run, g, who| {
+            let id = g.rec.id.clone();
+            let command = what.to_lowercase();
+            let lang = run.addr_lang(&g.rec, from);
+            let Some(seat) = who.seat else {
+                run.answer(lang, "seat", &SeatAnswer::NoSeat { command, game: id });
+                return;
+            };
+            if !matches!(
+                g.rec.status,
+                Status::Running | Status::Paused | Status::Forming
+            ) {
+                run.answer(lang, "seat", &SeatAnswer::Over { command, game: id });
+                return;
+            }
+            match cmd {
+                Command::Resign => run.resign(g, seat),
+                Command::Vacation(v) => run.vacation(g, seat, v),
+                _ => {}
+            }
+        })?;
         Ok(())
     }
 
@@ -147,23 +143,21 @@ impl Run<'_> {
         from: &str,
         lang: Lang,
     ) -> Result<(), StoreError> {
-        let Some((mut g, who)) = self.authed(ctx, from, "SET LANGUAGE")? else {
-            return Ok(());
-        };
-        let id = g.rec.id.clone();
-        match who.seat {
-            Some(s) => g.rec.seats[s].language = Some(lang),
-            None => g.rec.language = Some(lang),
-        }
-        g.dirty = true;
-        let answer = SeatAnswer::Language {
-            game: id.clone(),
-            language: lang.code(),
-            whole_game: who.seat.is_none(),
-        };
-        self.answer(lang, "seat", &answer);
-        self.glog(&id, "language", format!("{from}: {}", lang.code()));
-        self.put(g);
+        self.authed(ctx, from, "SET LANGUAGE", |run, g, who| {
+            let id = g.rec.id.clone();
+            match who.seat {
+                Some(s) => g.rec.seats[s].language = Some(lang),
+                None => g.rec.language = Some(lang),
+            }
+            g.dirty = true;
+            let answer = SeatAnswer::Language {
+                game: id.clone(),
+                language: lang.code(),
+                whole_game: who.seat.is_none(),
+            };
+            run.answer(lang, "seat", &answer);
+            run.glog(&id, "language", format!("{from}: {}", lang.code()));
+        })?;
         Ok(())
     }
 
@@ -175,26 +169,23 @@ impl Run<'_> {
         from: &str,
         format: MailFormat,
     ) -> Result<(), StoreError> {
-        let Some((mut g, who)) = self.authed(ctx, from, "SET FORMAT")? else {
-            return Ok(());
-        };
-        let id = g.rec.id.clone();
-        let lang = self.addr_lang(&g.rec, from);
-        let Some(seat) = who.seat else {
-            let command = "set format".to_string();
-            self.answer(lang, "seat", &SeatAnswer::NoSeat { command, game: id });
-            self.put(g);
-            return Ok(());
-        };
-        g.rec.seats[seat].format = format;
-        g.dirty = true;
-        let answer = SeatAnswer::Format {
-            game: id.clone(),
-            format,
-        };
-        self.answer(lang, "seat", &answer);
-        self.glog(&id, "format", format!("{from}: {format:?}"));
-        self.put(g);
+        self.authed(ctx, from, "SET FORMAT", |run, g, who| {
+            let id = g.rec.id.clone();
+            let lang = run.addr_lang(&g.rec, from);
+            let Some(seat) = who.seat else {
+                let command = "set format".to_string();
+                run.answer(lang, "seat", &SeatAnswer::NoSeat { command, game: id });
+                return;
+            };
+            g.rec.seats[seat].format = format;
+            g.dirty = true;
+            let answer = SeatAnswer::Format {
+                game: id.clone(),
+                format,
+            };
+            run.answer(lang, "seat", &answer);
+            run.glog(&id, "format", format!("{from}: {format:?}"));
+        })?;
         Ok(())
     }
 
@@ -207,23 +198,12 @@ impl Run<'_> {
         from: &str,
         reports: Reports,
     ) -> Result<(), StoreError> {
-        if let Some(mut g) = self.observer_game(ctx, from)? {
+        self.reader_setting(ctx, from, "SET REPORTS", |run, g| {
             let game = g.rec.id.clone();
-            self.note_reports(&mut g, from, reports);
-            let lang = self.addr_lang(&g.rec, from);
-            self.answer(lang, "seat", &SeatAnswer::Reports { game, reports });
-            self.put(g);
-            return Ok(());
-        }
-        let Some((mut g, _who)) = self.authed(ctx, from, "SET REPORTS")? else {
-            return Ok(());
-        };
-        let game = g.rec.id.clone();
-        self.note_reports(&mut g, from, reports);
-        let lang = self.addr_lang(&g.rec, from);
-        self.answer(lang, "seat", &SeatAnswer::Reports { game, reports });
-        self.put(g);
-        Ok(())
+            run.note_reports(g, from, reports);
+            let lang = run.addr_lang(&g.rec, from);
+            run.answer(lang, "seat", &SeatAnswer::Reports { game, reports });
+        })
     }
 
     /// SET TIMEZONE: this reader's deadlines in their zone, UTC beside. Who
@@ -234,58 +214,59 @@ impl Run<'_> {
         from: &str,
         zone: String,
     ) -> Result<(), StoreError> {
-        let mut g = match self.observer_game(ctx, from)? {
-            Some(g) => g,
-            None => match self.authed(ctx, from, "SET TIMEZONE")? {
-                Some((g, _)) => g,
-                None => return Ok(()),
-            },
-        };
-        let a = lower(from);
-        if zone == "UTC" {
-            g.rec.zones.remove(&a);
-        } else {
-            g.rec.zones.insert(a, zone.clone());
-        }
-        g.dirty = true;
-        let lang = self.addr_lang(&g.rec, from);
-        let deadline = g
-            .rec
-            .deadline
-            .map(|d| crate::clock::format_long_zoned(d, lang, g.rec.zone_of(from)));
-        let game = g.rec.id.clone();
-        self.glog(&game, "timezone", format!("{from}: {zone}"));
-        self.answer(
-            lang,
-            "seat",
-            &SeatAnswer::TimeZone {
-                game,
-                zone,
-                deadline,
-            },
-        );
-        self.put(g);
-        Ok(())
+        self.reader_setting(ctx, from, "SET TIMEZONE", |run, g| {
+            let a = lower(from);
+            if zone == "UTC" {
+                g.rec.zones.remove(&a);
+            } else {
+                g.rec.zones.insert(a, zone.clone());
+            }
+            g.dirty = true;
+            let lang = run.addr_lang(&g.rec, from);
+            let deadline = g
+                .rec
+                .deadline
+                .map(|d| crate::clock::format_long_zoned(d, lang, g.rec.zone_of(from)));
+            let game = g.rec.id.clone();
+            run.glog(&game, "timezone", format!("{from}: {zone}"));
+            run.answer(
+                lang,
+                "seat",
+                &SeatAnswer::TimeZone {
+                    game,
+                    zone,
+                    deadline,
+                },
+            );
+        })
     }
 
-    /// The game of the mail's context if `from` observes it (and neither plays nor runs
-    /// it): an observer's settings need no password, as observing takes none.
-    fn observer_game(&mut self, ctx: &Ctx, from: &str) -> Result<Option<Loaded>, StoreError> {
+    /// A reader's own setting on the game of the mail's context: an observer's needs no
+    /// password, as observing takes none (and the writer neither plays nor runs the game);
+    /// anyone else's is authenticated.
+    fn reader_setting(
+        &mut self,
+        ctx: &Ctx,
+        from: &str,
+        what: &str,
+        work: impl FnOnce(&mut Self, &mut Loaded),
+    ) -> Result<(), StoreError> {
         let Some(id) = ctx.game.clone() else {
-            return Ok(None);
+            return self
+                .authed(ctx, from, what, |run, g, _| work(run, g))
+                .map(drop);
         };
-        let Some(g) = self.take(&id)? else {
-            return Ok(None);
-        };
-        let observer = g.rec.observers.iter().any(|o| lower(o) == from)
-            && g.rec.seat_of(from).is_none()
-            && lower(&g.rec.gm) != from;
+        let observer = self.game(&id)?.is_some_and(|g| {
+            g.rec.observers.iter().any(|o| lower(o) == from)
+                && g.rec.seat_of(from).is_none()
+                && lower(&g.rec.gm) != from
+        });
         if observer {
-            Ok(Some(g))
+            self.with_game(&id, work)?;
         } else {
-            self.put(g);
-            Ok(None)
+            self.authed(ctx, from, what, |run, g, _| work(run, g))?;
         }
+        Ok(())
     }
 
     fn note_reports(&mut self, g: &mut Loaded, from: &str, reports: Reports) {
@@ -307,33 +288,29 @@ impl Run<'_> {
         from: &str,
         map: MapDetail,
     ) -> Result<(), StoreError> {
-        let Some((mut g, who)) = self.authed(ctx, from, "SET MAP")? else {
-            return Ok(());
-        };
-        let id = g.rec.id.clone();
-        let lang = self.addr_lang(&g.rec, from);
-        let Some(seat) = who.seat else {
-            let command = "set map".to_string();
-            self.answer(lang, "seat", &SeatAnswer::NoSeat { command, game: id });
-            self.put(g);
-            return Ok(());
-        };
-        g.rec.seats[seat].map = map;
-        g.dirty = true;
-        self.answer(
-            lang,
-            "seat",
-            &SeatAnswer::Map {
-                game: id.clone(),
-                map,
-            },
-        );
-        self.glog(&id, "map", format!("{from}: {map:?}"));
-        self.put(g);
+        self.authed(ctx, from, "SET MAP", |run, g, who| {
+            let id = g.rec.id.clone();
+            let lang = run.addr_lang(&g.rec, from);
+            let Some(seat) = who.seat else {
+                let command = "set map".to_string();
+                run.answer(lang, "seat", &SeatAnswer::NoSeat { command, game: id });
+                return;
+            };
+            g.rec.seats[seat].map = map;
+            g.dirty = true;
+            run.answer(
+                lang,
+                "seat",
+                &SeatAnswer::Map {
+                    game: id.clone(),
+                    map,
+                },
+            );
+            run.glog(&id, "map", format!("{from}: {map:?}"));
+        })?;
         Ok(())
     }
 
-    /// RESIGN: before the start the seat opens again; after it, a bot plays it to the end.
     fn resign(&mut self, g: &mut Loaded, seat: usize) {
         let id = g.rec.id.clone();
         let name = g.rec.seats[seat].name.clone();

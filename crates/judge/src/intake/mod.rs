@@ -166,7 +166,7 @@ impl Run<'_> {
         if ctx.orders.is_empty() {
             return Ok(());
         }
-        let Some(g) = self.take(&id)? else {
+        let Some(g) = self.game(&id)? else {
             return Ok(());
         };
         // A game master with no seat is asked about the first seat: an order word is one.
@@ -177,7 +177,6 @@ impl Run<'_> {
                 .map(|(_, l)| s.is_order_line(seat, l))
                 .collect()
         });
-        self.put(g);
         let after_command = last && ctx.acted;
         let mut hello = false;
         let keep = match orders {
@@ -245,32 +244,34 @@ impl Run<'_> {
         let Some(id) = ctx.game.clone() else {
             return Ok(());
         };
-        let Some(mut g) = self.take(&id)? else {
+        let Some(done) = self.with_game(&id, |run, g| -> Result<(), StoreError> {
+            // Without credentials the lines are only named as not read: nothing private goes
+            // to an address that may be forged.
+            if let Ok(Some(seat)) = run.auth(g, ctx, from)?.map(|w| w.seat) {
+                let awaiting = match (&g.session, g.rec.status) {
+                    (Some(s), Status::Running) => s.awaiting(),
+                    _ => Vec::new(),
+                };
+                let asked = awaiting.contains(&seat);
+                let lang = run.seat_lang(&g.rec, seat);
+                let answer = IntakeAnswer::Hello {
+                    game: g.rec.id.clone(),
+                    name: g.rec.seats[seat].name.clone(),
+                    asked,
+                    waiting_for: awaiting.iter().map(|s| seat_name(&g.rec, *s)).collect(),
+                    forming: g.rec.status == Status::Forming,
+                };
+                run.answer(lang, "intake", &answer);
+                if asked {
+                    run.question_mail(g, seat);
+                }
+            }
+            Ok(())
+        })?
+        else {
             return Ok(());
         };
-        // Without credentials the lines are only named as not read: nothing private goes
-        // to an address that may be forged.
-        if let Ok(Some(seat)) = self.auth(&mut g, ctx, from)?.map(|w| w.seat) {
-            let awaiting = match (&g.session, g.rec.status) {
-                (Some(s), Status::Running) => s.awaiting(),
-                _ => Vec::new(),
-            };
-            let asked = awaiting.contains(&seat);
-            let lang = self.seat_lang(&g.rec, seat);
-            let answer = IntakeAnswer::Hello {
-                game: g.rec.id.clone(),
-                name: g.rec.seats[seat].name.clone(),
-                asked,
-                waiting_for: awaiting.iter().map(|s| seat_name(&g.rec, *s)).collect(),
-                forming: g.rec.status == Status::Forming,
-            };
-            self.answer(lang, "intake", &answer);
-            if asked {
-                self.question_mail(&g, seat);
-            }
-        }
-        self.put(g);
-        Ok(())
+        done
     }
 
     /// The game and credentials the headers give: the subject's [game #token] tag and
@@ -321,7 +322,7 @@ impl Run<'_> {
         let (Some(id), false) = (&ctx.game, ctx.bad) else {
             return Ok(false);
         };
-        let Some(g) = self.take(id)? else {
+        let Some(g) = self.game(id)? else {
             return Ok(false);
         };
         let ok = match (&g.session, g.rec.seat_of(from)) {
@@ -331,7 +332,6 @@ impl Run<'_> {
                 .is_some_and(|c| !matches!(c.verdict, LineVerdict::Err { .. })),
             _ => false,
         };
-        self.put(g);
         Ok(ok)
     }
 

@@ -95,7 +95,7 @@ impl Run<'_> {
             self.start(&mut g)
                 .map_err(|why| vec![CreateError::CannotStart { why }])?;
         }
-        self.put(g);
+        self.hold_new(g);
         Ok(id)
     }
 
