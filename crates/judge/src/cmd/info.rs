@@ -91,37 +91,32 @@ impl Run<'_> {
     }
 
     pub(crate) fn status(&mut self, ctx: &Ctx, from: &str) -> Result<(), StoreError> {
-        self.game_for(
-            ctx,
-            from,
-            "STATUS",
-            (|run, g| -> Result<(), StoreError> {
-                let lang = run.addr_lang(&g.rec, from);
-                let who = run.auth(g, ctx, from)?.ok();
-                let session = g.session.as_ref();
-                // The reply goes to this seat's own address only.
-                let private = match (who, session) {
-                    (Some(Who { seat: Some(s), .. }), Some(session)) => Some(PrivateStatus {
-                        name: g.rec.seats[s].name.clone(),
-                        view: session.private_view(s, lang),
-                        prompts: prompts_of(session.as_ref(), s, lang),
-                    }),
-                    _ => None,
-                };
-                let answer = InfoAnswer::Status {
-                    line: run.game_line(&g.rec, lang),
-                    turn: session.map(|s| s.turn()),
-                    waiting: session
-                        .map(|s| s.awaiting().iter().map(|x| seat_name(&g.rec, *x)).collect())
-                        .unwrap_or_default(),
-                    map: session.map(|s| s.public_view(lang)),
-                    ask_password: private.is_none() && g.rec.seat_of(from).is_some(),
-                    private,
-                };
-                run.answer(lang, "info", &answer);
-                Ok(())
-            }),
-        )?
+        self.game_for(ctx, from, "STATUS", |run, g| -> Result<(), StoreError> {
+            let lang = run.addr_lang(&g.rec, from);
+            let who = run.auth(g, ctx, from)?.ok();
+            let session = g.session.as_ref();
+            // The reply goes to this seat's own address only.
+            let private = match (who, session) {
+                (Some(Who { seat: Some(s), .. }), Some(session)) => Some(PrivateStatus {
+                    name: g.rec.seats[s].name.clone(),
+                    view: session.private_view(s, lang),
+                    prompts: prompts_of(session.as_ref(), s, lang),
+                }),
+                _ => None,
+            };
+            let answer = InfoAnswer::Status {
+                line: run.game_line(&g.rec, lang),
+                turn: session.map(|s| s.turn()),
+                waiting: session
+                    .map(|s| s.awaiting().iter().map(|x| seat_name(&g.rec, *x)).collect())
+                    .unwrap_or_default(),
+                map: session.map(|s| s.public_view(lang)),
+                ask_password: private.is_none() && g.rec.seat_of(from).is_some(),
+                private,
+            };
+            run.answer(lang, "info", &answer);
+            Ok(())
+        })?
         .unwrap_or(Ok(()))
     }
 
@@ -136,7 +131,7 @@ impl Run<'_> {
             ctx,
             from,
             "NEIGHBOURS",
-            (|run, g| -> Result<(), StoreError> {
+            |run, g| -> Result<(), StoreError> {
                 let lang = run.addr_lang(&g.rec, from);
                 let game = g.rec.id.clone();
                 let answer = match g.session.as_ref() {
@@ -157,7 +152,7 @@ impl Run<'_> {
                 };
                 run.answer(lang, "info", &answer);
                 Ok(())
-            }),
+            },
         )?
         .unwrap_or(Ok(()))
     }
@@ -186,135 +181,125 @@ impl Run<'_> {
         range: Option<&str>,
         picture: bool,
     ) -> Result<(), StoreError> {
-        self.game_for(
-            ctx,
-            from,
-            "HISTORY",
-            (|run, g| -> Result<(), StoreError> {
-                let who = run.auth(g, ctx, from)?.ok();
-                let id = g.rec.id.clone();
-                let lang = run.addr_lang(&g.rec, from);
-                let whole = run.whole_session(g)?;
-                let Some(s) = whole.as_ref() else {
-                    let answer = InfoAnswer::NotStarted {
-                        command: "HISTORY".into(),
-                        game: id,
-                    };
-                    run.answer(lang, "info", &answer);
-                    return Ok(());
-                };
-                let turns = s.entry_turns();
-                let last = turns.last().copied().unwrap_or(1);
-                let Some((a, b)) = turn_range(range, last) else {
-                    let answer = InfoAnswer::BadRange {
-                        game: id,
-                        range: range.unwrap_or("").to_string(),
-                    };
-                    run.answer(lang, "info", &answer);
-                    return Ok(());
-                };
-                let from_i = turns.iter().position(|t| *t >= a).unwrap_or(turns.len());
-                let to_i = turns.iter().position(|t| *t > b).unwrap_or(turns.len());
-                let all = s.narrate_since(from_i, lang);
-                let tail = s.narrate_since(to_i, lang);
-                let keep = |v: usize, t: usize| v.saturating_sub(t);
-                let public: Vec<String> =
-                    all.public[..keep(all.public.len(), tail.public.len())].to_vec();
-                let rolls = &all.rolls[..keep(all.rolls.len(), tail.rolls.len())];
-                let mut mine = Vec::new();
-                if let Some(Who {
-                    seat: Some(seat), ..
-                }) = who
-                {
-                    let mine_all = all.private_for(seat);
-                    let mine_tail = tail.private_for(seat).len();
-                    mine = mine_all[..keep(mine_all.len(), mine_tail)]
-                        .iter()
-                        .map(|l| l.to_string())
-                        .collect();
-                }
-                let mut answer = InfoAnswer::History {
+        self.game_for(ctx, from, "HISTORY", |run, g| -> Result<(), StoreError> {
+            let who = run.auth(g, ctx, from)?.ok();
+            let id = g.rec.id.clone();
+            let lang = run.addr_lang(&g.rec, from);
+            let whole = run.whole_session(g)?;
+            let Some(s) = whole.as_ref() else {
+                let answer = InfoAnswer::NotStarted {
+                    command: "HISTORY".into(),
                     game: id,
-                    from: a,
-                    to: b,
-                    lines: public.into_iter().take(2000).collect(),
-                    rolls: rolls.iter().map(RollCtx::from).collect(),
-                    mine,
-                    picture: None,
-                    picture_cut: None,
                 };
-                let svg = if picture {
-                    // The board at the end of the range, as this reader may see it.
-                    let viewer = match who {
-                        Some(Who {
-                            seat: Some(seat), ..
-                        }) => castellan_engine::Viewer::Seat(seat),
-                        _ => castellan_engine::Viewer::Public,
-                    };
-                    s.at_turn(b)
-                        .ok()
-                        .and_then(|past| past.picture(viewer, lang))
-                } else {
-                    None
-                };
-                // The picture goes in the HTML part only if text and HTML stay within the reply's
-                // budget (a 229-byte mail drew 23 KB), and only with its answer.
-                let mut svg = svg.filter(|svg| {
-                    if let InfoAnswer::History { picture, .. } = &mut answer {
-                        *picture = Some(b);
-                    }
-                    let text = run.render_in(lang, "answers/info.txt", &answer);
-                    let fits = run.bounds.admit_picture(svg.len(), text.len() + 8);
-                    if let InfoAnswer::History {
-                        picture,
-                        picture_cut,
-                        ..
-                    } = &mut answer
-                    {
-                        if !fits {
-                            *picture = None;
-                            *picture_cut = Some(b);
-                        }
-                    }
-                    fits
-                });
-                let before = run.sections.len();
                 run.answer(lang, "info", &answer);
-                if run.sections.len() == before {
-                    svg = None;
+                return Ok(());
+            };
+            let turns = s.entry_turns();
+            let last = turns.last().copied().unwrap_or(1);
+            let Some((a, b)) = turn_range(range, last) else {
+                let answer = InfoAnswer::BadRange {
+                    game: id,
+                    range: range.unwrap_or("").to_string(),
+                };
+                run.answer(lang, "info", &answer);
+                return Ok(());
+            };
+            let from_i = turns.iter().position(|t| *t >= a).unwrap_or(turns.len());
+            let to_i = turns.iter().position(|t| *t > b).unwrap_or(turns.len());
+            let all = s.narrate_since(from_i, lang);
+            let tail = s.narrate_since(to_i, lang);
+            let keep = |v: usize, t: usize| v.saturating_sub(t);
+            let public: Vec<String> =
+                all.public[..keep(all.public.len(), tail.public.len())].to_vec();
+            let rolls = &all.rolls[..keep(all.rolls.len(), tail.rolls.len())];
+            let mut mine = Vec::new();
+            if let Some(Who {
+                seat: Some(seat), ..
+            }) = who
+            {
+                let mine_all = all.private_for(seat);
+                let mine_tail = tail.private_for(seat).len();
+                mine = mine_all[..keep(mine_all.len(), mine_tail)]
+                    .iter()
+                    .map(|l| l.to_string())
+                    .collect();
+            }
+            let mut answer = InfoAnswer::History {
+                game: id,
+                from: a,
+                to: b,
+                lines: public.into_iter().take(2000).collect(),
+                rolls: rolls.iter().map(RollCtx::from).collect(),
+                mine,
+                picture: None,
+                picture_cut: None,
+            };
+            let svg = if picture {
+                // The board at the end of the range, as this reader may see it.
+                let viewer = match who {
+                    Some(Who {
+                        seat: Some(seat), ..
+                    }) => castellan_engine::Viewer::Seat(seat),
+                    _ => castellan_engine::Viewer::Public,
+                };
+                s.at_turn(b)
+                    .ok()
+                    .and_then(|past| past.picture(viewer, lang))
+            } else {
+                None
+            };
+            // The picture goes in the HTML part only if text and HTML stay within the reply's
+            // budget (a 229-byte mail drew 23 KB), and only with its answer.
+            let mut svg = svg.filter(|svg| {
+                if let InfoAnswer::History { picture, .. } = &mut answer {
+                    *picture = Some(b);
                 }
-                if svg.is_some() {
-                    run.reply_picture = svg;
+                let text = run.render_in(lang, "answers/info.txt", &answer);
+                let fits = run.bounds.admit_picture(svg.len(), text.len() + 8);
+                if let InfoAnswer::History {
+                    picture,
+                    picture_cut,
+                    ..
+                } = &mut answer
+                {
+                    if !fits {
+                        *picture = None;
+                        *picture_cut = Some(b);
+                    }
                 }
-                Ok(())
-            }),
-        )?
+                fits
+            });
+            let before = run.sections.len();
+            run.answer(lang, "info", &answer);
+            if run.sections.len() == before {
+                svg = None;
+            }
+            if svg.is_some() {
+                run.reply_picture = svg;
+            }
+            Ok(())
+        })?
         .unwrap_or(Ok(()))
     }
 
     pub(crate) fn verify(&mut self, ctx: &Ctx, from: &str) -> Result<(), StoreError> {
         let lang = self.writer_lang(from);
-        self.game_for(
-            ctx,
-            from,
-            "VERIFY",
-            (|run, g| -> Result<(), StoreError> {
-                let id = g.rec.id.clone();
-                let mut whole = run.whole_session(g)?;
-                let Some(s) = whole.as_mut() else {
-                    let answer = InfoAnswer::NotStarted {
-                        command: "VERIFY".into(),
-                        game: id,
-                    };
-                    run.answer(lang, "info", &answer);
-                    return Ok(());
+        self.game_for(ctx, from, "VERIFY", |run, g| -> Result<(), StoreError> {
+            let id = g.rec.id.clone();
+            let mut whole = run.whole_session(g)?;
+            let Some(s) = whole.as_mut() else {
+                let answer = InfoAnswer::NotStarted {
+                    command: "VERIFY".into(),
+                    game: id,
                 };
-                // The audit's report is in English (docs/dice.md and scripts/verify_dice.py).
-                let (_, report) = audit(&g.rec, s.as_mut());
-                run.answer(lang, "info", &InfoAnswer::Verify { game: id, report });
-                Ok(())
-            }),
-        )?
+                run.answer(lang, "info", &answer);
+                return Ok(());
+            };
+            // The audit's report is in English (docs/dice.md and scripts/verify_dice.py).
+            let (_, report) = audit(&g.rec, s.as_mut());
+            run.answer(lang, "info", &InfoAnswer::Verify { game: id, report });
+            Ok(())
+        })?
         .unwrap_or(Ok(()))
     }
 }
