@@ -60,6 +60,7 @@ mod campaign;
 mod clock;
 mod cmd;
 mod config;
+mod counters;
 mod deadlines;
 mod envelope;
 mod front;

@@ -99,20 +99,12 @@ fn consent_in(rec: &GameRecord, addr: &str) -> Consent {
 impl Run<'_> {
     /// A mark of `key` set (count 1), in this handling or stored.
     fn mark(&self, key: &str) -> Result<bool, StoreError> {
-        if let Some(r) = self.counters.get(key) {
-            return Ok(r.count > 0);
-        }
-        Ok(self.store.sender(key)?.is_some_and(|r| r.count > 0))
+        self.counters.mark(self.store, key)
     }
 
     fn set_mark(&mut self, key: String, on: bool) {
-        let r = SenderRecord {
-            address: key.clone(),
-            window_start: self.now(),
-            count: u32::from(on),
-            ..Default::default()
-        };
-        self.counters.insert(key, r);
+        let now = self.now();
+        self.counters.set_mark(key, on, now);
     }
 
     /// Spend `n` of the server's budget `name` this hour (`limit` an hour): false, and
@@ -123,26 +115,9 @@ impl Run<'_> {
         n: u32,
         limit: u32,
     ) -> Result<bool, StoreError> {
-        let key = mark_key("budget", name);
         let now = self.now();
-        let mut r = match self.counters.get(&key) {
-            Some(r) => r.clone(),
-            None => self.store.sender(&key)?.unwrap_or(SenderRecord {
-                address: key.clone(),
-                window_start: now,
-                ..Default::default()
-            }),
-        };
-        if now - r.window_start >= 3600 || now < r.window_start {
-            r.window_start = now;
-            r.count = 0;
-        }
-        if r.count.saturating_add(n) > limit {
-            return Ok(false);
-        }
-        r.count += n;
-        self.counters.insert(key, r);
-        Ok(true)
+        self.counters
+            .spend(self.store, &mark_key("budget", name), n, limit, now)
     }
 
     /// STOP: no more mail to `from`, but for the games it plays in or runs.

@@ -86,7 +86,7 @@ pub(crate) struct Run<'a> {
     /// Argon2id computations this mail cost (auth::MAX_SLOW_HASHES_PER_MAIL).
     pub(crate) slow_hashes: u32,
     /// Counters of failed tries (keyed like senders), to store.
-    pub(crate) counters: BTreeMap<String, SenderRecord>,
+    pub(crate) counters: crate::counters::Counters,
     /// Notices of locked passwords to game masters: sent even when the mail is dropped.
     pub(crate) notices: Vec<Draft>,
     /// This mail said STOP (optin.rs).
@@ -147,7 +147,7 @@ impl<'a> Run<'a> {
             authenticated: false,
             failed_try: false,
             slow_hashes: 0,
-            counters: BTreeMap::new(),
+            counters: Default::default(),
             notices: Vec::new(),
             stopped_now: false,
             consent: false,
@@ -350,17 +350,17 @@ impl<'a> Run<'a> {
         // The judge's own marks and budgets (optin.rs): a later handling counts on.
         for s in &changes.senders {
             if s.address.starts_with('\0') {
-                self.counters.insert(s.address.clone(), s.clone());
+                self.counters.hold(s.clone());
             }
         }
     }
 
     /// What a dropped handling keeps: its failed-try counters and lock notices.
-    pub(crate) fn keep_counters(self) -> (BTreeMap<String, SenderRecord>, Vec<Draft>) {
+    pub(crate) fn keep_counters(self) -> (crate::counters::Counters, Vec<Draft>) {
         (self.counters, self.notices)
     }
 
-    pub(crate) fn restore_counters(&mut self, kept: (BTreeMap<String, SenderRecord>, Vec<Draft>)) {
+    pub(crate) fn restore_counters(&mut self, kept: (crate::counters::Counters, Vec<Draft>)) {
         self.counters = kept.0;
         self.notices = kept.1;
     }
@@ -413,7 +413,7 @@ impl<'a> Run<'a> {
         }
         changes
             .senders
-            .extend(std::mem::take(&mut self.counters).into_values());
+            .extend(std::mem::take(&mut self.counters).into_records());
         changes.log.append(&mut self.log);
         changes.answers.append(&mut self.answered);
     }

@@ -224,20 +224,7 @@ impl Run<'_> {
     /// The failed-tries counter under `key`, this hour.
     pub(crate) fn failures(&mut self, key: &str) -> Result<SenderRecord, StoreError> {
         let now = self.now();
-        if let Some(r) = self.counters.get(key) {
-            return Ok(r.clone());
-        }
-        let mut r = self.store.sender(key)?.unwrap_or(SenderRecord {
-            address: key.to_string(),
-            ..Default::default()
-        });
-        if now - r.window_start >= 3600 || now < r.window_start {
-            r.window_start = now;
-            r.count = 0;
-            r.warned = false;
-        }
-        self.counters.insert(key.to_string(), r.clone());
-        Ok(r)
+        self.counters.failures(self.store, key, now)
     }
 
     /// Is the password under `key` locked (no tries left this hour)?
@@ -249,15 +236,12 @@ impl Run<'_> {
     /// hour). Also closes the mail to further tries.
     pub(crate) fn count_failure(&mut self, key: &str, limit: u32) -> Result<bool, StoreError> {
         self.failed_try = true;
-        let mut r = self.failures(key)?;
-        r.count = r.count.saturating_add(1);
-        let tell = r.count >= limit && !r.warned;
+        let now = self.now();
+        let tell = self.counters.count_failure(self.store, key, limit, now)?;
         if tell {
-            r.warned = true;
             let what = key.trim_start_matches('\0');
             self.glog("", "locked", format!("{limit} failed tries on {what}"));
         }
-        self.counters.insert(key.to_string(), r);
         Ok(tell)
     }
 

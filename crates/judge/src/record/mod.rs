@@ -68,7 +68,6 @@ impl Run<'_> {
         for id in ids {
             let before = self.basis.get(&id).cloned().unwrap_or_else(Basis::new_game);
             let g = &self.games[&id];
-            let after = Basis::of(&g.rec);
             let bots: Vec<bool> = g.rec.seats.iter().map(|s| s.bot).collect();
             let winners: Vec<usize> = g
                 .session
@@ -76,34 +75,8 @@ impl Run<'_> {
                 .and_then(|s| s.outcome())
                 .map(|o| o.winners.clone())
                 .unwrap_or_default();
-            let started = before.status == Status::Forming && after.status != Status::Forming;
-            let ended = before.status != Status::Finished && after.status == Status::Finished;
-            for (i, (addr, misses, resigned)) in after.seats.iter().enumerate() {
-                let Some(addr) = addr else { continue };
-                let was = before.seats.get(i).filter(|b| b.0.as_deref() == Some(addr));
-                let r = self.record_mut(addr)?;
-                if started {
-                    r.played += 1;
-                }
-                if let Some((_, old_misses, old_resigned)) = was {
-                    r.missed += misses.saturating_sub(*old_misses);
-                    if *resigned && !old_resigned {
-                        r.resigned += 1;
-                    }
-                } else if *resigned {
-                    r.resigned += 1;
-                } else {
-                    r.missed += misses;
-                }
-                if ended {
-                    if !resigned && !bots[i] {
-                        r.finished += 1;
-                    }
-                    if winners.contains(&i) {
-                        r.won += 1;
-                    }
-                    r.met_turns.remove(&id);
-                }
+            for (addr, tally) in before.tally(&Basis::of(&g.rec), &bots, &winners) {
+                tally.apply(self.record_mut(&addr)?, &id);
             }
         }
         Ok(())
