@@ -24,41 +24,69 @@ struct Reminder {
     prompts: Vec<PromptCtx>,
 }
 
+/// What a game's deadline asks of the tick at a given time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Due {
+    /// Due by the store's index but not by the record (an entry written before
+    /// `stored::next_due` skipped a reminder that reaches nobody): nothing to do but store
+    /// it again, so that the index says when the game is really due.
+    NotYet,
+    /// No deadline, or none near.
+    Nothing,
+    /// Within `reminder_hours` of the deadline (or past it, within its grace): the awaited
+    /// players are reminded, each once.
+    Reminder { deadline: i64 },
+    /// The deadline and its grace have passed: the phase ends for every awaited seat.
+    PhaseEnds,
+}
+
+impl Due {
+    pub(crate) fn at(rec: &GameRecord, now: i64) -> Due {
+        // Only a running game's deadline runs (the store's index lists no other).
+        if rec.status != Status::Running {
+            return Due::Nothing;
+        }
+        if crate::stored::next_due(rec).is_some_and(|t| t > now) {
+            return Due::NotYet;
+        }
+        let Some(deadline) = rec.deadline else {
+            return Due::Nothing;
+        };
+        let hours = |h: u32| i64::from(h) * 3600;
+        let d = &rec.deadlines;
+        if now >= deadline + hours(d.grace_hours) {
+            Due::PhaseEnds
+        } else if d.reminder_hours > 0 && now >= deadline - hours(d.reminder_hours) {
+            Due::Reminder { deadline }
+        } else {
+            Due::Nothing
+        }
+    }
+}
+
 impl Run<'_> {
     /// One game's deadline: past it (and its grace), every awaited seat gets its default
     /// (or its bot); shortly before it, every awaited player is reminded once.
     pub(crate) fn tick_game(&mut self, id: &str) -> Result<(), StoreError> {
-        let Some(done) = self.with_game(id, |run, g| -> Result<(), StoreError> {
-            let now = run.now();
-            // Due by the store's index but not by the record (an entry written before
-            // `stored::next_due` skipped a reminder that reaches nobody): nothing to do but
-            // store it again, so that the index says when the game is really due.
-            if crate::stored::next_due(&g.rec).is_some_and(|t| t > now) {
-                g.keep = true;
-                return Ok(());
-            }
-            let (Some(deadline), Some(session)) = (g.rec.deadline, g.session.as_ref()) else {
-                return Ok(());
+        self.with_game(id, |run, g| {
+            let due = Due::at(&g.rec, run.now());
+            let awaiting = match (&due, g.session.as_ref()) {
+                (Due::NotYet, _) => {
+                    g.keep = true;
+                    return;
+                }
+                (Due::Nothing, _) | (_, None) => return,
+                (_, Some(session)) => session.awaiting(),
             };
-            let awaiting = session.awaiting();
-            let grace = i64::from(g.rec.deadlines.grace_hours) * 3600;
-            if now >= deadline + grace {
-                for seat in awaiting {
-                    run.missed(g, seat, PhaseEnd::Deadline);
-                }
-            } else if g.rec.deadlines.reminder_hours > 0
-                && now >= deadline - i64::from(g.rec.deadlines.reminder_hours) * 3600
-            {
-                for seat in awaiting {
-                    run.remind(g, seat, deadline);
+            for seat in awaiting {
+                match due {
+                    Due::PhaseEnds => run.missed(g, seat, PhaseEnd::Deadline),
+                    Due::Reminder { deadline } => run.remind(g, seat, deadline),
+                    Due::NotYet | Due::Nothing => {}
                 }
             }
-            Ok(())
-        })?
-        else {
-            return Ok(());
-        };
-        done
+        })?;
+        Ok(())
     }
 
     /// The phase ends for a seat the game still awaits, for `why`: the rules' default is
@@ -155,5 +183,51 @@ impl Run<'_> {
         self.send(&addr, lang, "reminder", &ctx, &id, Some(&token));
         g.rec.reminded.insert(seat);
         g.dirty = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{game, NOW};
+
+    const H: i64 = 3600;
+
+    /// castle-1: its deadline a day from `NOW`, reminders 6 h before it, 2 h of grace.
+    fn due_at(now: i64, edit: impl FnOnce(&mut GameRecord)) -> Due {
+        let mut rec = game("castle-1");
+        edit(&mut rec);
+        Due::at(&rec, now)
+    }
+
+    #[test]
+    fn the_reminder_comes_within_its_hours_of_the_deadline_and_the_end_after_the_grace() {
+        let deadline = NOW + 24 * H;
+        assert_eq!(due_at(deadline - 6 * H - 1, |_| {}), Due::NotYet);
+        assert_eq!(due_at(deadline - 6 * H, |_| {}), Due::Reminder { deadline });
+        // Past the deadline, within its grace, reminders still go (once each: `remind`).
+        assert_eq!(due_at(deadline + H, |_| {}), Due::Reminder { deadline });
+        assert_eq!(due_at(deadline + 2 * H, |_| {}), Due::PhaseEnds);
+    }
+
+    #[test]
+    fn no_reminder_when_none_is_asked_or_one_went_and_no_end_without_a_deadline() {
+        let deadline = NOW + 24 * H;
+        let quiet = |r: &mut GameRecord| r.deadlines.reminder_hours = 0;
+        assert_eq!(due_at(deadline - H, quiet), Due::NotYet);
+        let reminded = |r: &mut GameRecord| {
+            r.reminded.insert(0);
+        };
+        assert_eq!(due_at(deadline - H, reminded), Due::NotYet);
+        assert_eq!(due_at(deadline + 2 * H, reminded), Due::PhaseEnds);
+        let none = |r: &mut GameRecord| r.deadline = None;
+        assert_eq!(due_at(deadline + 9 * H, none), Due::Nothing);
+    }
+
+    #[test]
+    fn a_paused_or_finished_game_is_never_due() {
+        let late = NOW + 48 * H;
+        assert_eq!(due_at(late, |r| r.status = Status::Paused), Due::Nothing);
+        assert_eq!(due_at(late, |r| r.status = Status::Finished), Due::Nothing);
     }
 }

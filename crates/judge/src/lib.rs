@@ -81,6 +81,8 @@ mod settle;
 mod store;
 pub mod stored;
 mod templates;
+#[cfg(test)]
+mod testing;
 
 pub use audit::audit;
 pub use auth::MAX_SLOW_HASHES_PER_MAIL;

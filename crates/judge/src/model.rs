@@ -27,6 +27,13 @@ pub fn spells_an_address(address: &str) -> bool {
     !address.is_empty() && !address.chars().any(char::is_control)
 }
 
+/// Does this word look like a game id ("race-1", "castle-7")?
+pub fn looks_like_id(w: &str) -> bool {
+    w.contains('-')
+        && w.chars().any(|c| c.is_ascii_alphabetic())
+        && w.chars().last().is_some_and(|c| c.is_ascii_digit())
+}
+
 /// The number a game's id ends with (`castle-12`: 12): games are numbered across every
 /// game of the judge, whatever their name.
 pub fn game_number(id: &str) -> Option<u64> {

@@ -371,3 +371,131 @@ impl Run<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::JudgeConfig;
+    use crate::testing::{game, Bench, GM, SEATS};
+
+    const WATCHER: &str = "watcher@example.org";
+    const STRANGER: &str = "stranger@example.org";
+
+    /// castle-1: Alice confirmed, Bob named and not confirmed, one observer.
+    fn bench() -> Bench {
+        let bench = Bench::new();
+        let mut rec = game("castle-1");
+        rec.seats[1].unconfirmed = true;
+        rec.observers.push(WATCHER.into());
+        bench.holds(rec);
+        bench
+    }
+
+    /// Who of `to` a game's mail (`game`, else a mail of no game) reaches when `writer`'s
+    /// mail is handled.
+    fn reached(bench: &Bench, to: &[&str], game: Option<&str>, writer: &str) -> Vec<String> {
+        let mut run = bench.run();
+        for a in to {
+            run.mail(a, "subject".into(), "body".into(), game);
+        }
+        run.only_those_who_asked(Some(writer)).unwrap();
+        run.mails.iter().map(|d| d.to.clone()).collect()
+    }
+
+    #[test]
+    fn a_games_mail_reaches_those_who_consented_to_it_and_the_writer() {
+        let bench = bench();
+        let (alice, bob) = (SEATS[0].1, SEATS[1].1);
+        let all = [alice, bob, WATCHER, STRANGER, GM.0];
+        assert_eq!(
+            reached(&bench, &all, Some("castle-1"), GM.0),
+            [alice, WATCHER, GM.0]
+        );
+        // The writer gets their answer whoever they are.
+        assert_eq!(
+            reached(&bench, &[STRANGER], Some("castle-1"), STRANGER),
+            [STRANGER]
+        );
+        // Without the opt-in, a game's mail goes to whoever it names.
+        let open = Bench::with(JudgeConfig {
+            confirm_addresses: false,
+            ..Default::default()
+        });
+        let mut rec = game("castle-1");
+        rec.seats[1].unconfirmed = true;
+        open.holds(rec);
+        assert_eq!(
+            reached(&open, &[bob, STRANGER], Some("castle-1"), GM.0),
+            [bob, STRANGER]
+        );
+    }
+
+    #[test]
+    fn stop_holds_back_all_but_the_games_it_plays_until_its_next_mail() {
+        let bench = bench();
+        let alice = SEATS[0].1;
+        for who in [alice, WATCHER] {
+            let mut run = bench.run();
+            run.stop(who).unwrap();
+            bench.finish(run);
+        }
+        // The observer is no longer one; the player still gets their game's mail.
+        let rec = crate::store::Store::game_header(&bench.store, "castle-1")
+            .unwrap()
+            .unwrap();
+        assert!(rec.observers.is_empty());
+        assert_eq!(
+            reached(&bench, &[alice, WATCHER], Some("castle-1"), GM.0),
+            [alice]
+        );
+        assert!(reached(&bench, &[alice, WATCHER], None, GM.0).is_empty());
+        // A later mail from the address lifts its STOP; the STOP mail itself does not.
+        let mut run = bench.run();
+        run.stop(WATCHER).unwrap();
+        run.lift_stop(WATCHER).unwrap();
+        bench.finish(run);
+        assert!(reached(&bench, &[WATCHER], None, GM.0).is_empty());
+        let mut run = bench.run();
+        run.lift_stop(WATCHER).unwrap();
+        bench.finish(run);
+        assert_eq!(reached(&bench, &[WATCHER], None, GM.0), [WATCHER]);
+    }
+
+    #[test]
+    fn an_address_gets_one_confirmation_until_it_proves_itself() {
+        let bench = bench();
+        let bob = SEATS[1].1;
+        let confirm = |bench: &Bench| {
+            let mut run = bench.run();
+            run.mail(bob, "confirm".into(), "body".into(), Some("castle-1"));
+            run.mails[0].confirm = true;
+            run.only_those_who_asked(Some(GM.0)).unwrap();
+            let sent = run.mails.len();
+            bench.finish(run);
+            sent
+        };
+        assert_eq!(confirm(&bench), 1);
+        assert_eq!(confirm(&bench), 0, "asked already");
+        // A mail that proved itself lets one more come.
+        let mut run = bench.run();
+        run.authenticated = true;
+        run.lift_stop(bob).unwrap();
+        bench.finish(run);
+        assert_eq!(confirm(&bench), 1);
+    }
+
+    #[test]
+    fn one_mail_sends_at_most_its_share_of_confirmations() {
+        let bench = Bench::new();
+        bench.holds(game("castle-1"));
+        let mut run = bench.run();
+        let n = CONFIRMATIONS_PER_MAIL as usize + 3;
+        for i in 0..n {
+            let to = format!("named-{i}@example.org");
+            run.mail(&to, "confirm".into(), "body".into(), Some("castle-1"));
+            run.mails[i].confirm = true;
+        }
+        run.only_those_who_asked(Some(GM.0)).unwrap();
+        assert_eq!(run.mails.len(), CONFIRMATIONS_PER_MAIL as usize);
+    }
+}

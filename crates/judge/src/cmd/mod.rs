@@ -38,6 +38,7 @@ pub(crate) use gm::Extend;
 pub(crate) use seat::Vacation;
 
 use crate::config::JudgeConfig;
+pub(crate) use crate::model::looks_like_id;
 use crate::model::{MailFormat, MapDetail, Reports, StoreError};
 use crate::run::{Ctx, Run};
 use castellan_engine::Lang;
@@ -163,13 +164,6 @@ pub enum CmdError {
     CampaignArgs,
     #[error("STANDINGS takes a campaign id")]
     StandingsArgs,
-}
-
-/// Does this word look like a game id ("race-1", "castle-7")?
-pub fn looks_like_id(w: &str) -> bool {
-    w.contains('-')
-        && w.chars().any(|c| c.is_ascii_alphabetic())
-        && w.chars().last().is_some_and(|c| c.is_ascii_digit())
 }
 
 /// The keyword a command word stands for, and whether it was French.

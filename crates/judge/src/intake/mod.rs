@@ -5,7 +5,6 @@ use crate::judge::Judge;
 use crate::model::*;
 use crate::run::*;
 use crate::store::Store;
-use castellan_engine::dice::sha256;
 use castellan_engine::LineVerdict;
 
 pub(crate) mod reading;
@@ -432,4 +431,66 @@ impl Run<'_> {
         // Whatever follows the note goes in too, as before it (the reply's last word).
         self.answer(lang, "intake", &answer);
     }
+}
+
+/// What the judge answers about the mail itself (templates/LANG/answers/intake.txt).
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum IntakeAnswer {
+    /// A seat's mail with nothing to do (a hello, a confirmation): whether the game waits
+    /// for them now (then their question follows, with the deadline) or for whom.
+    Hello {
+        game: String,
+        name: String,
+        asked: bool,
+        waiting_for: Vec<String>,
+        forming: bool,
+    },
+    TooManyMails {
+        limit: u32,
+    },
+    /// The body was over `limit` bytes: its first `lines` lines were read.
+    TooLong {
+        limit: usize,
+        lines: usize,
+    },
+    TooManyLines {
+        max: usize,
+    },
+    /// More than `max` commands: the mail was read up to `line` (not included).
+    TooManyCommands {
+        max: usize,
+        line: usize,
+    },
+    /// A PRESS longer than `max` lines: not sent.
+    PressTooLong {
+        max: usize,
+    },
+    /// The reply reached its size bound: `count` answers were left out (`titles`, the
+    /// first ten).
+    ReplyCut {
+        limit: usize,
+        count: usize,
+        titles: Vec<String>,
+    },
+    /// A command line that does not parse: what is wrong and how to write it.
+    Refused {
+        quoted: Quoted,
+        error: commands::CmdError,
+    },
+    NotUnderstood {
+        lines: Vec<Quoted>,
+        more: usize,
+    },
+    /// Lines neither commands nor orders, set aside unread: a greeting, a sign-off
+    /// (`more`: how many past the first five).
+    Unread {
+        lines: Vec<Quoted>,
+        more: usize,
+    },
+    NothingToDo,
+    Attachments {
+        names: Vec<String>,
+    },
+    HtmlOnly,
 }

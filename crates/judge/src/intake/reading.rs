@@ -2,7 +2,8 @@
 //! reply's subject), its tokens and Message-ID, and whether a line is a greeting, prose or
 //! a yes.
 
-use super::*;
+use crate::model::{looks_like_id, lower, Inbound};
+use castellan_engine::dice::sha256;
 
 pub(crate) fn strip_re(subject: &str) -> &str {
     let mut s = subject.trim();
@@ -30,7 +31,7 @@ pub(crate) fn subject_tag(subject: &str) -> (Option<String>, Option<String>, Str
             for w in inner.split_whitespace() {
                 if let Some(t) = w.strip_prefix('#') {
                     token = Some(t.to_lowercase());
-                } else if commands::looks_like_id(w) {
+                } else if looks_like_id(w) {
                     id = Some(w.to_lowercase());
                 }
             }
@@ -219,64 +220,117 @@ impl Quoted {
     }
 }
 
-/// What the judge answers about the mail itself (templates/LANG/answers/intake.txt).
-#[derive(Clone, Debug, serde::Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub(crate) enum IntakeAnswer {
-    /// A seat's mail with nothing to do (a hello, a confirmation): whether the game waits
-    /// for them now (then their question follows, with the deadline) or for whom.
-    Hello {
-        game: String,
-        name: String,
-        asked: bool,
-        waiting_for: Vec<String>,
-        forming: bool,
-    },
-    TooManyMails {
-        limit: u32,
-    },
-    /// The body was over `limit` bytes: its first `lines` lines were read.
-    TooLong {
-        limit: usize,
-        lines: usize,
-    },
-    TooManyLines {
-        max: usize,
-    },
-    /// More than `max` commands: the mail was read up to `line` (not included).
-    TooManyCommands {
-        max: usize,
-        line: usize,
-    },
-    /// A PRESS longer than `max` lines: not sent.
-    PressTooLong {
-        max: usize,
-    },
-    /// The reply reached its size bound: `count` answers were left out (`titles`, the
-    /// first ten).
-    ReplyCut {
-        limit: usize,
-        count: usize,
-        titles: Vec<String>,
-    },
-    /// A command line that does not parse: what is wrong and how to write it.
-    Refused {
-        quoted: Quoted,
-        error: commands::CmdError,
-    },
-    NotUnderstood {
-        lines: Vec<Quoted>,
-        more: usize,
-    },
-    /// Lines neither commands nor orders, set aside unread: a greeting, a sign-off
-    /// (`more`: how many past the first five).
-    Unread {
-        lines: Vec<Quoted>,
-        more: usize,
-    },
-    NothingToDo,
-    Attachments {
-        names: Vec<String>,
-    },
-    HtmlOnly,
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mail(to: &[&str]) -> Inbound {
+        Inbound {
+            from: "alice@example.org".into(),
+            to: to.iter().map(|t| t.to_string()).collect(),
+            subject: "Orders".into(),
+            body: "ATTACK".into(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn every_reply_and_forward_prefix_is_stripped_in_any_case() {
+        assert_eq!(
+            strip_re("Re: RE: Fwd: TR: [castle-1] Turn 3"),
+            "[castle-1] Turn 3"
+        );
+        assert_eq!(strip_re("  aw:wg: hello"), "hello");
+        assert_eq!(strip_re("Reply to all"), "Reply to all");
+    }
+
+    #[test]
+    fn the_tag_gives_the_game_and_token_lowercased_and_the_rest_of_the_subject() {
+        let (id, token, rest) = subject_tag("Re: [Castle-7 #K3J9X] Turn 2: your move");
+        assert_eq!(id.as_deref(), Some("castle-7"));
+        assert_eq!(token.as_deref(), Some("k3j9x"));
+        assert_eq!(rest, "Turn 2: your move");
+        // A bracket that names no game is no tag: the subject stays whole.
+        assert_eq!(
+            subject_tag("[list] news"),
+            (None, None, "[list] news".to_string())
+        );
+        assert_eq!(subject_tag("[castle-7] hi").1, None);
+    }
+
+    #[test]
+    fn tokens_come_from_the_tag_then_plus_addresses_at_most_two_different() {
+        let judge = "Judge@example.org";
+        let m = mail(&[
+            "judge+aaa@example.org",
+            "JUDGE+bbb@example.org",
+            "judge+ccc@x",
+        ]);
+        assert_eq!(header_tokens(&m, Some("tag".into()), judge), ["tag", "aaa"]);
+        assert_eq!(header_tokens(&m, None, judge), ["aaa", "bbb"]);
+        let same = mail(&[
+            "judge+tag@example.org",
+            "judge+@example.org",
+            "other+x@example.org",
+        ]);
+        assert_eq!(header_tokens(&same, Some("tag".into()), judge), ["tag"]);
+    }
+
+    #[test]
+    fn greetings_sign_offs_sentences_names_and_yeses_are_prose_orders_are_not() {
+        for line in [
+            "Hi all,",
+            "Bonjour !",
+            "Dear GM",
+            "Thanks",
+            "See you soon.",
+            "Alice",
+            "count me in!",
+            "J’en suis",
+            "Cordialement",
+        ] {
+            assert!(looks_like_prose(line), "{line}");
+        }
+        for line in [
+            "ATTACK Rhine FROM Burgundy",
+            "PLACE 3 Vienna",
+            "END",
+            "a5-a3",
+            "Alice Smith",
+        ] {
+            assert!(!looks_like_prose(line), "{line}");
+        }
+        assert!(looks_like_greeting("Salut Bob") && !looks_like_greeting("Thanks"));
+    }
+
+    #[test]
+    fn a_mail_without_message_id_is_named_by_its_content() {
+        let a = mail(&[]);
+        let mut b = mail(&[]);
+        assert_eq!(message_id(&a), message_id(&b));
+        b.body = "END".into();
+        assert_ne!(message_id(&a), message_id(&b));
+        b.message_id = " <x@y> ".into();
+        assert_eq!(message_id(&b), "<x@y>");
+    }
+
+    #[test]
+    fn the_same_message_id_from_another_sender_or_body_is_another_mail() {
+        let mut a = mail(&[]);
+        a.message_id = "<m@x>".into();
+        let mut stranger = a.clone();
+        stranger.from = "mallory@example.org".into();
+        let mut edited = a.clone();
+        edited.body = "RESIGN".into();
+        assert_ne!(processed_key(&a), processed_key(&stranger));
+        assert_ne!(processed_key(&a), processed_key(&edited));
+        assert_eq!(processed_key(&a), processed_key(&a.clone()));
+    }
+
+    #[test]
+    fn a_reply_subject_says_re_once() {
+        assert_eq!(reply_subject("Orders"), "Re: Orders");
+        assert_eq!(reply_subject("RE: Orders "), "RE: Orders");
+        assert_eq!(reply_subject(" Re: "), "Re: your mail");
+    }
 }
