@@ -18,20 +18,71 @@ impl Judge {
         mail: &Inbound,
         env: &Env,
     ) -> Result<Changes, StoreError> {
+        let mut at = match self.admit(store, mail, env)? {
+            Admission::Read(at) => at,
+            Admission::Ignored(changes) => return Ok(changes),
+        };
+        let limit = self.config.rate_limit_per_hour;
+        let mut run = at.run(self, store, env);
+        // A mail past either allowance is not judged until it is known which one
+        // it draws on. It proves its seat (a right token or password of a seat or game
+        // master registered to its From, checked cheaply in the game's header) or not; a
+        // mail whose allowance is spent is only counted (its failed try counted too, and
+        // the notices of a password or token it locked sent).
+        if at.sender.count >= limit || at.sender.auth_count >= limit {
+            let proven = run.prove_seat(mail, &at.from)?;
+            if let Some(warn) = at.spend(proven, limit, false) {
+                at.note_ignored("over the rate limit, not read");
+                return self.over_the_limit(store, env, run, at, warn);
+            }
+        }
+        at.note("mail", format!("mail {} from {}", at.mid, at.from));
+        let stop = self.read_mail(&mut run, mail, &at.from)?;
+        if let Some(warn) = at.spend(run.authenticated, limit, true) {
+            // Judged on the allowance it was not proven to draw on, and over the other
+            // (it proved itself only in the judging: a JOIN or creators password): what
+            // it did is dropped, apart from the failed tries it counted.
+            at.note_ignored("over the rate limit");
+            return self.over_the_limit(store, env, run, at, warn);
+        }
+        let from = at.from.clone();
+        if !stop {
+            run.confirm_by_password(&from)?;
+        }
+        run.mail_notes(mail, &from);
+        run.settle_all()?;
+        run.note_left_out(&from);
+        let subject = run.reply_subject(&from, &at.reply_subject);
+        run.reply(&from, &subject);
+        run.lift_stop(&from)?;
+        run.only_those_who_asked(Some(&from))?;
+        let mut changes = at.changes;
+        changes.senders.push(at.sender);
+        run.finish_into(&mut changes);
+        Ok(changes)
+    }
+
+    /// The checks before a mail is read: handled already, who wrote (one canonical
+    /// address, not ourselves, not automatic mail), the sender's allowance, and what the
+    /// receiving server says of its From.
+    fn admit(&self, store: &dyn Store, mail: &Inbound, env: &Env) -> Result<Admission, StoreError> {
         let mid = message_id(mail);
         let key = processed_key(mail);
         if store.is_processed(&key)? {
-            return Ok(Changes::default());
+            return Ok(Admission::Ignored(Changes::default()));
         }
         let mut changes = Changes {
             processed: vec![key.clone()],
             ..Default::default()
         };
-        let log = |kind: &str, text: String| LogLine {
-            game: String::new(),
-            at: env.now,
-            kind: kind.into(),
-            text,
+        let ignored = |mut changes: Changes, text: String| {
+            changes.log.push(LogLine {
+                game: String::new(),
+                at: env.now,
+                kind: "ignored".into(),
+                text,
+            });
+            Ok(Admission::Ignored(changes))
         };
         // Who wrote: the From address in its one canonical form, or nobody: an
         // address that holds what an address cannot, or that would pass for another, is
@@ -40,126 +91,83 @@ impl Judge {
             Ok(from) => from,
             Err(why) => {
                 let given = crate::limits::clip(&mail.from.escape_debug().to_string(), 80);
-                changes.log.push(log(
-                    "ignored",
+                return ignored(
+                    changes,
                     format!("mail {mid} from {given}: sender address refused: {why}"),
-                ));
-                return Ok(changes);
+                );
             }
         };
         // Loop prevention: never answer automatic mail or ourselves.
         if let Some(why) = self.never_answer(mail, &mid, &from) {
-            changes.log.push(log("ignored", why));
-            return Ok(changes);
+            return ignored(changes, why);
         }
         // A From that is no address (a control character; a NUL starts every key of the
         // judge's own marks: model::mark_key) is not read, and no sender record is kept.
         if !spells_an_address(&from) {
-            changes.log.push(log(
-                "ignored",
-                format!("mail {mid}: its From is no address"),
-            ));
-            return Ok(changes);
+            return ignored(changes, format!("mail {mid}: its From is no address"));
         }
         // Rate limits per sender, apart for mail that proves who wrote it (a good password
         // or token) and mail that does not: forged mail in a player's name uses up only the
         // second, so it never locks the player out.
         let mut sender = self.sender_window(store, &from, env.now)?;
         let limit = self.config.rate_limit_per_hour;
-        if sender.count >= limit && sender.auth_count >= limit {
-            sender.count = sender.count.saturating_add(1);
-            changes.senders.push(sender);
-            changes.log.push(log(
-                "ignored",
-                format!("mail {mid} from {from}: over the rate limit"),
-            ));
-            return Ok(changes);
-        }
-        let reply_subject = reply_subject(&mail.subject);
-        let thread = Some((
-            mid.clone(),
-            mail.references
-                .iter()
-                .cloned()
-                .chain(std::iter::once(mid.clone()))
-                .collect(),
-        ));
-        let mut run = Run::new(self, store, env, key.clone());
-        run.thread = thread.clone();
-        // A mail over its allowance: what it did is dropped, but for the failed tries it
-        // counted (and the notices of a lock they brought); its writer is warned once an
-        // hour, in a subject that carries the writer's own token.
-        let over_the_limit = |run: Run<'_>, warn: bool, changes: &mut Changes| {
-            let kept = run.keep_counters();
-            let mut run = Run::new(self, store, env, key.clone());
-            run.thread = thread.clone();
-            run.restore_counters(kept);
-            if warn {
-                let lang = run.writer_lang(&from);
-                run.answer(lang, "intake", &IntakeAnswer::TooManyMails { limit });
-                let subject = run.unread_subject(&from, &reply_subject);
-                run.reply(&from, &subject);
-            }
-            run.only_those_who_asked(Some(&from))?;
-            run.finish_into(changes);
-            Ok::<(), StoreError>(())
-        };
-        if let Some(r) = self.trusted_results(mail) {
+        let over = sender.count >= limit && sender.auth_count >= limit;
+        let forged = self.trusted_results(mail).map(|r| {
             let said = format!(
                 "spf={} dkim={} dmarc={}",
                 r.spf.as_deref().unwrap_or("-"),
                 r.dkim.as_deref().unwrap_or("-"),
                 r.dmarc.as_deref().unwrap_or("-")
             );
-            changes.log.push(log(
-                "authentication",
-                format!("mail {mid} from {from}: {} says {said}", r.authserv_id),
-            ));
-            if let Some(why) = r.forged(&from) {
+            (format!("{} says {said}", r.authserv_id), r.forged(&from))
+        });
+        if over {
+            sender.count = sender.count.saturating_add(1);
+            changes.senders.push(sender);
+            return ignored(
+                changes,
+                format!("mail {mid} from {from}: over the rate limit"),
+            );
+        }
+        if let Some((said, forged)) = forged {
+            changes.log.push(LogLine {
+                game: String::new(),
+                at: env.now,
+                kind: "authentication".into(),
+                text: format!("mail {mid} from {from}: {said}"),
+            });
+            if let Some(why) = forged {
                 // The receiving server says the From is forged: nothing is read, and
                 // nothing is sent to the address it names.
                 sender.count = sender.count.saturating_add(1);
                 changes.senders.push(sender);
-                changes.log.push(log(
-                    "ignored",
-                    format!("mail {mid} from {from}: forged sender ({why})"),
-                ));
-                return Ok(changes);
+                let text = format!("mail {mid} from {from}: forged sender ({why})");
+                return ignored(changes, text);
             }
         }
-        // A mail past either allowance is not judged until it is known which one
-        // it draws on. It proves its seat (a right token or password of a seat or game
-        // master registered to its From, checked cheaply in the game's header) or not; a
-        // mail whose allowance is spent is only counted (its failed try counted too, and
-        // the notices of a password or token it locked sent).
-        if sender.count >= limit || sender.auth_count >= limit {
-            let proven = run.prove_seat(mail, &from)?;
-            let spent = if proven {
-                sender.auth_count >= limit
-            } else {
-                sender.count >= limit
-            };
-            if spent {
-                let (count, warned) = if proven {
-                    (&mut sender.auth_count, &mut sender.auth_warned)
-                } else {
-                    (&mut sender.count, &mut sender.warned)
-                };
-                *count = count.saturating_add(1);
-                let warn = !*warned;
-                *warned = true;
-                changes.senders.push(sender);
-                changes.log.push(log(
-                    "ignored",
-                    format!("mail {mid} from {from}: over the rate limit, not read"),
-                ));
-                over_the_limit(run, warn, &mut changes)?;
-                return Ok(changes);
-            }
-        }
-        changes
-            .log
-            .push(log("mail", format!("mail {mid} from {from}")));
+        let thread = (
+            mid.clone(),
+            mail.references
+                .iter()
+                .cloned()
+                .chain(std::iter::once(mid.clone()))
+                .collect(),
+        );
+        Ok(Admission::Read(Admitted {
+            reply_subject: reply_subject(&mail.subject),
+            mid,
+            key,
+            from,
+            sender,
+            thread,
+            changes,
+            now: env.now,
+        }))
+    }
+
+    /// Read the mail: its readable start if it is too long (the reply says so), the
+    /// seats its token confirms, then its lines. True when it says STOP.
+    fn read_mail(&self, run: &mut Run<'_>, mail: &Inbound, from: &str) -> Result<bool, StoreError> {
         let request = mail.subject.len() + mail.body.len() + mail.from.len();
         run.bounds.budget = crate::limits::reply_budget(self.config.max_reply_bytes, request);
         // An oversized body: its readable start is read, and the reply says so.
@@ -167,7 +175,7 @@ impl Judge {
         if let Some(body) = &readable {
             let limit = self.config.max_body_bytes;
             let lines = body.lines().count();
-            let lang = run.writer_lang(&from);
+            let lang = run.writer_lang(from);
             run.answer(lang, "intake", &IntakeAnswer::TooLong { limit, lines });
         }
         // A mail that carries the token of a seat its From was named to confirms that
@@ -175,7 +183,7 @@ impl Judge {
         // confirmed starts, before the mail is read. A mail saying STOP confirms nothing.
         let stop = is_stop(mail, &self.config);
         if !stop {
-            run.confirm_seats(&from, mail)?;
+            run.confirm_seats(from, mail)?;
         }
         match readable {
             Some(body) => {
@@ -183,41 +191,37 @@ impl Judge {
                     body,
                     ..mail.clone()
                 };
-                run.process_mail(&cut, &from)?;
+                run.process_mail(&cut, from)?;
             }
-            None => run.process_mail(mail, &from)?,
+            None => run.process_mail(mail, from)?,
         }
-        let (count, warned) = if run.authenticated {
-            (&mut sender.auth_count, &mut sender.auth_warned)
-        } else {
-            (&mut sender.count, &mut sender.warned)
-        };
-        *count = count.saturating_add(1);
-        if *count > limit {
-            // Judged on the allowance it was not proven to draw on, and over the other
-            // (it proved itself only in the judging: a JOIN or creators password): what
-            // it did is dropped, apart from the failed tries it counted.
-            let warn = !*warned;
-            *warned = true;
-            changes.senders.push(sender);
-            changes.log.push(log(
-                "ignored",
-                format!("mail {mid} from {from}: over the rate limit"),
-            ));
-            over_the_limit(run, warn, &mut changes)?;
-            return Ok(changes);
+        Ok(stop)
+    }
+
+    /// A mail over its allowance: what it did is dropped, but for the failed tries it
+    /// counted (and the notices of a lock they brought); its writer is warned once an
+    /// hour, in a subject that carries the writer's own token.
+    fn over_the_limit(
+        &self,
+        store: &dyn Store,
+        env: &Env,
+        judged: Run<'_>,
+        at: Admitted,
+        warn: bool,
+    ) -> Result<Changes, StoreError> {
+        let kept = judged.keep_counters();
+        let mut run = at.run(self, store, env);
+        run.restore_counters(kept);
+        if warn {
+            let limit = self.config.rate_limit_per_hour;
+            let lang = run.writer_lang(&at.from);
+            run.answer(lang, "intake", &IntakeAnswer::TooManyMails { limit });
+            let subject = run.unread_subject(&at.from, &at.reply_subject);
+            run.reply(&at.from, &subject);
         }
-        changes.senders.push(sender);
-        if !stop {
-            run.confirm_by_password(&from)?;
-        }
-        run.mail_notes(mail, &from);
-        run.settle_all()?;
-        run.note_left_out(&from);
-        let subject = run.reply_subject(&from, &reply_subject);
-        run.reply(&from, &subject);
-        run.lift_stop(&from)?;
-        run.only_those_who_asked(Some(&from))?;
+        run.only_those_who_asked(Some(&at.from))?;
+        let mut changes = at.changes;
+        changes.senders.push(at.sender);
         run.finish_into(&mut changes);
         Ok(changes)
     }
@@ -497,4 +501,73 @@ fn is_stop(mail: &Inbound, config: &JudgeConfig) -> bool {
         )
     };
     stop(&mail.subject) || mail.body.lines().any(stop)
+}
+
+/// A mail past the checks before reading, or why it was not: what to store then.
+enum Admission {
+    Read(Admitted),
+    Ignored(Changes),
+}
+
+/// A mail to be read: who wrote it, their allowance this hour, the reply's thread and
+/// subject, and what its handling writes so far.
+struct Admitted {
+    mid: String,
+    key: String,
+    from: String,
+    sender: SenderRecord,
+    /// (in_reply_to, references) of the reply.
+    thread: (String, Vec<String>),
+    reply_subject: String,
+    changes: Changes,
+    now: i64,
+}
+
+impl Admitted {
+    /// A handling of this mail.
+    fn run<'a>(&self, judge: &'a Judge, store: &'a dyn Store, env: &'a Env) -> Run<'a> {
+        let mut run = Run::new(judge, store, env, self.key.clone());
+        run.thread = Some(self.thread.clone());
+        run
+    }
+
+    fn note(&mut self, kind: &str, text: String) {
+        self.changes.log.push(LogLine {
+            game: String::new(),
+            at: self.now,
+            kind: kind.into(),
+            text,
+        });
+    }
+
+    fn note_ignored(&mut self, why: &str) {
+        let text = format!("mail {} from {}: {why}", self.mid, self.from);
+        self.note("ignored", text);
+    }
+
+    /// Count the mail against the allowance it draws on (`proven`: the authenticated
+    /// one). `Some(warn)` when that allowance is spent (`past`: counting this mail, else
+    /// before it), `warn` the first time in its hour.
+    fn spend(&mut self, proven: bool, limit: u32, past: bool) -> Option<bool> {
+        let s = &mut self.sender;
+        let (count, warned) = if proven {
+            (&mut s.auth_count, &mut s.auth_warned)
+        } else {
+            (&mut s.count, &mut s.warned)
+        };
+        if past {
+            *count = count.saturating_add(1);
+            if *count <= limit {
+                return None;
+            }
+        } else {
+            if *count < limit {
+                return None;
+            }
+            *count = count.saturating_add(1);
+        }
+        let warn = !*warned;
+        *warned = true;
+        Some(warn)
+    }
 }
