@@ -62,11 +62,13 @@ struct Verdict {
     events: Vec<String>,
 }
 
-/// Play a case's orders on the position `build` gives (its state and dice).
+/// Play a case's orders on the position `build` gives (its state and dice), each line as
+/// `Table` plays it.
 fn judge<R: Rules>(mut g: R, mut dice: DiceBox, seat: Seat, orders: &str) -> Verdict {
     let mut events = Vec::new();
     for (i, line) in orders.lines().enumerate() {
         let before = serde_json::to_string(&g).unwrap();
+        dice.enter_turn(g.turn()); // as `Table` plays a line
         let done = g
             .parse(seat, line)
             .and_then(|o| g.apply(seat, &o, &mut dice));
