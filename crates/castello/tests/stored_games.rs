@@ -1,5 +1,8 @@
 //! Games stored by earlier builds still load, verify (replayed from their seed) and tell
-//! exactly the same story, word for word, in English and French.
+//! exactly the same story, word for word, in English and French (the engine's
+//! `testing::stored` checks them, as for every game).
+//!
+//! A game stored before the picture's fields existed loads and verifies too.
 //!
 //! tests/fixtures/ holds complete games (bots, a resignation, a draw agreed) as the judge stores them (`Session::to_json`),
 //! each with its whole narration, final views and outcome in `<name>.en.txt` and
@@ -7,46 +10,16 @@
 //! a game, never to bless a change: a difference is a broken stored game; it never
 //! overwrites one).
 
-use castellan_castello::Castello;
+use castellan_castello::{Castello, Options};
 use castellan_engine::dice::Secret;
+use castellan_engine::testing::stored::{self, Fixtures, Told};
 use castellan_engine::{
-    load_table, options_from_pairs, play_out, Lang, Session, StoredTable, Table,
+    load_table_json, options_from_pairs, play_out, Lang, Session, Table, Viewer,
 };
 use std::path::PathBuf;
 
 fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
-
-/// Everything a game tells in `lang` once it is over.
-fn told(s: &dyn Session, lang: Lang) -> String {
-    let mut out = String::new();
-    let n = s.narrate_since(0, lang);
-    out.push_str("== narration ==\n");
-    for l in &n.public {
-        out.push_str(l);
-        out.push('\n');
-    }
-    for seat in 0..s.players().len() {
-        out.push_str(&format!("== seat {seat} alone ==\n"));
-        for (_, l) in n.private.iter().filter(|(p, _)| *p == seat) {
-            out.push_str(l);
-            out.push('\n');
-        }
-    }
-    out.push_str("== public view ==\n");
-    out.push_str(&s.public_view(lang));
-    out.push('\n');
-    for seat in 0..s.players().len() {
-        out.push_str(&format!("== private view of seat {seat} ==\n"));
-        out.push_str(&s.private_view(seat, lang));
-        out.push('\n');
-    }
-    out.push_str("== outcome ==\n");
-    if let Some(o) = s.outcome() {
-        out.push_str(&format!("{:?}: {}\n", o.winners, o.reason_in(lang)));
-    }
-    out
 }
 
 /// (name, options, lines played before the bots play: (seat, line, moves first)).
@@ -106,62 +79,53 @@ fn write_fixtures() {
         }
         let p = play_out(&mut t, 50_000).unwrap();
         assert!(!p.capped && p.outcome.is_some(), "{name} finished");
-        let json = serde_json::to_string_pretty(&t.to_json().unwrap()).unwrap();
-        std::fs::write(dir().join(format!("{name}.json")), json + "\n").unwrap();
-        for (lang, tag) in [(Lang::En, "en"), (Lang::Fr, "fr")] {
-            std::fs::write(dir().join(format!("{name}.{tag}.txt")), told(&t, lang)).unwrap();
+        for (file, text) in stored::files(name, &t, Told::Sections) {
+            std::fs::write(dir().join(file), text).unwrap();
         }
     }
 }
 
 #[test]
 fn stored_games_load_verify_and_tell_the_same() {
-    let mut seen = 0;
-    for (name, ..) in GAMES {
-        let path = dir().join(format!("{name}.json"));
-        let text = std::fs::read_to_string(&path).expect("fixture");
-        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
-        // As the judge's store gives it: the snapshot and the entries apart.
-        let parts = StoredTable::from_table_json(&json).unwrap();
-        let s = load_table::<Castello>(parts).unwrap_or_else(|e| panic!("{name}: {e}"));
-        s.verify().unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert!(s.outcome().is_some(), "{name} is over");
-        for (lang, tag) in [(Lang::En, "en"), (Lang::Fr, "fr")] {
-            let want =
-                std::fs::read_to_string(dir().join(format!("{name}.{tag}.txt"))).expect("text");
-            let got = told(s.as_ref(), lang);
-            assert!(
-                got == want,
-                "{name} ({tag}) tells another story:\n{}",
-                diff(&want, &got)
-            );
-        }
-        // Saved again (in today's shape), it loads, verifies and tells the same.
-        let again = load_table::<Castello>(s.stored(0).unwrap()).unwrap();
-        again
-            .verify()
-            .unwrap_or_else(|e| panic!("{name} saved again: {e}"));
-        for lang in [Lang::En, Lang::Fr] {
-            assert!(
-                told(again.as_ref(), lang) == told(s.as_ref(), lang),
-                "{name} saved again"
-            );
-        }
-        seen += 1;
-    }
-    assert_eq!(seen, GAMES.len());
+    let names: Vec<&str> = GAMES.iter().map(|g| g.0).collect();
+    let fixtures = Fixtures {
+        names: &names,
+        unfinished: &[],
+        told: Told::Sections,
+    };
+    stored::check::<Castello>(&fixtures, &|f| {
+        std::fs::read_to_string(dir().join(f)).expect(f)
+    });
 }
 
-/// The first differing line, with its number.
-fn diff(want: &str, got: &str) -> String {
-    for (i, (w, g)) in want.lines().zip(got.lines()).enumerate() {
-        if w != g {
-            return format!("line {}:\n  stored: {w}\n  now:    {g}", i + 1);
-        }
-    }
-    format!(
-        "lengths differ: {} lines stored, {} now",
-        want.lines().count(),
-        got.lines().count()
+/// The last move's path and captures are kept for the picture only
+/// (`Rules::PICTURE_ONLY`): a game saved without them verifies against its replay, and its
+/// picture draws once the next move is played.
+#[test]
+fn a_game_stored_without_the_last_path_still_verifies() {
+    let mut t: Table<Castello> = Table::new(
+        "stored-1",
+        Secret::derive(b"stored"),
+        vec!["Alice".into(), "Bruno".into()],
+        Options::default(),
     )
+    .unwrap();
+    for _ in 0..12 {
+        let seat = t.awaiting()[0];
+        t.play_bot(seat).unwrap();
+    }
+    let mut json = t.to_json().unwrap();
+    let state = json["state"].as_object_mut().unwrap();
+    assert!(state.remove("last_path").is_some(), "the path is stored");
+    state.remove("last_captured");
+    let old = load_table_json::<Castello>(json).unwrap();
+    old.verify().unwrap();
+    assert!(!old
+        .picture(Viewer::Public, Lang::En)
+        .unwrap()
+        .contains("<polyline"));
+    assert!(t
+        .picture(Viewer::Public, Lang::En)
+        .unwrap()
+        .contains("<polyline"));
 }

@@ -1,4 +1,5 @@
-//! Castrum, rule by rule. Quotes are from the rules (seed 002, French).
+//! Castrum, rule by rule. Quotes are from the rules (seed 002, French). Refused orders are
+//! rule cases, data in tests/cases/ (run by tests/cases.rs).
 
 mod common;
 use castellan_castrum::*;
@@ -53,20 +54,8 @@ fn setup_deals_five_and_the_best_die_begins() {
 fn a_turn_is_one_or_two_cards_or_a_discard_of_one_to_three() {
     let hand: &[Card] = &[Lapides, Lapides, Lapides, Rustici, Rustici];
     let (mut g, mut d) = position(2, &family(), "t1", &[hand], &[]);
-    let e = refused(&mut g, &mut d, 0, "END");
-    assert!(e.hint.is_some());
-    refused(
-        &mut g,
-        &mut d,
-        0,
-        "DISCARD Lapides, Lapides, Lapides, Rustici",
-    );
     ok(&mut g, &mut d, 0, "PLAY Lapides");
-    refused(&mut g, &mut d, 0, "DISCARD Rustici");
     ok(&mut g, &mut d, 0, "PLAY Lapides");
-    let e = refused(&mut g, &mut d, 0, "PLAY Lapides");
-    assert!(e.message.contains("2 cards"), "{}", e.message);
-    refused(&mut g, &mut d, 1, "PLAY Rustici");
     ok(&mut g, &mut d, 0, "END");
     assert_eq!(g.current, 1);
 
@@ -109,11 +98,6 @@ fn a_wall_and_a_tower_cost_what_the_rules_say() {
     assert_eq!(g.sites[0].walls, 1);
     assert_eq!(g.sites[0].cards, vec![Mage]);
 
-    let short: &[Card] = &[Structores, Lapides, Lapides, Rustici, Rustici];
-    let (mut g, mut d) = position(2, &family(), "w2", &[], &[short]);
-    let e = refused(&mut g, &mut d, 0, "BUILD WALL");
-    assert!(e.message.contains("3 Rustici"), "{}", e.message);
-
     let tower: &[Card] = &[
         Structores, Lapides, Lapides, Lapides, Lapides, Lapides, Rustici, Rustici, Rustici,
         Rustici, Rustici, Rustici,
@@ -121,8 +105,6 @@ fn a_wall_and_a_tower_cost_what_the_rules_say() {
     let (mut g, mut d) = position(2, &family(), "w3", &[], &[tower]);
     ok(&mut g, &mut d, 0, "BUILD TOWER");
     assert_eq!((g.sites[0].towers, g.sites[0].cards.len()), (1, 0));
-    let (mut g, mut d) = position(2, &family(), "w4", &[], &[&tower[..11]]);
-    refused(&mut g, &mut d, 0, "BUILD TOWER");
 }
 
 /// "Les cartes Rustici et Lapides marquées d'un «X2» offrent en une seule carte les effets
@@ -157,7 +139,6 @@ fn an_x2_card_is_exchanged_for_two_simple_cards_from_the_pile() {
         "x2 shuffled into the pile"
     );
     assert_eq!(g.turn_state.played, 0, "an exchange is not a play");
-    refused(&mut g, &mut d, 0, "EXCHANGE Rustici");
 }
 
 /// "ATTENTION: une carte ne peut faire effet que sur un seul chantier" and building cards go
@@ -171,12 +152,6 @@ fn a_card_acts_on_one_site_and_materials_go_on_your_own() {
         &[&[Lapides, Incendie, Rustici, Rustici, Rustici]],
         &[&[], &[], &[Lapides]],
     );
-    let e = refused(&mut g, &mut d, 0, "PLAY Lapides ON Bob");
-    assert!(e.hint.unwrap().contains("PLAY Lapides"));
-    refused(&mut g, &mut d, 0, "PLAY Incendie");
-    refused(&mut g, &mut d, 0, "PLAY Incendie ON Alice");
-    let e = refused(&mut g, &mut d, 0, "PLAY Incendie ON Bob");
-    assert!(e.message.contains("no card"), "{}", e.message);
     g.defend[2] = DefendPolicy::Never;
     ok(&mut g, &mut d, 0, "PLAY Incendie ON Carol");
     assert!(g.sites[1].cards.is_empty() && g.sites[0].cards.is_empty());
@@ -297,8 +272,6 @@ fn expert_witch_destroys_without_a_die() {
         &[&[], &[Structores, LapidesX2]],
     );
     g.defend[1] = DefendPolicy::Never;
-    let e = refused(&mut g, &mut d, 0, "PLAY Sorcière ON Bob TARGET Rustici");
-    assert!(e.hint.is_some());
     let ev = ok(&mut g, &mut d, 0, "PLAY witch on bob target lapides x2");
     assert_eq!(g.sites[1].cards, vec![Structores]);
     assert!(ev.iter().any(|e| matches!(
@@ -326,14 +299,6 @@ fn gold_hires_away_a_structores() {
     ok(&mut g, &mut d, 0, "PLAY Pièces d'Or ON Bob");
     assert_eq!(g.sites[0].cards, vec![Structores]);
     assert_eq!(g.sites[1].cards, vec![Lapides]);
-    let (mut g, mut d) = position(
-        2,
-        &family(),
-        "g2",
-        &[&[PiecesOr, Rustici, Rustici, Rustici, Rustici]],
-        &[&[], &[Lapides]],
-    );
-    refused(&mut g, &mut d, 0, "PLAY gold ON Bob");
 }
 
 /// Mage: "la carte Mage reste sur le chantier cible jusqu'au tour suivant de celui qui l'a
@@ -353,12 +318,8 @@ fn mage_blocks_the_site_until_the_casters_next_turn() {
     );
     g.defend[1] = DefendPolicy::Never;
     ok(&mut g, &mut d, 0, "PLAY Mage ON Bob");
-    refused(&mut g, &mut d, 0, "PLAY Mage ON Bob");
     ok(&mut g, &mut d, 0, "END");
     assert_eq!(g.current, 1);
-    let e = refused(&mut g, &mut d, 1, "PLAY Lapides");
-    assert!(e.message.contains("blocked"), "{}", e.message);
-    refused(&mut g, &mut d, 1, "BUILD WALL");
     ok(&mut g, &mut d, 1, "DISCARD Mage");
     ok(&mut g, &mut d, 2, "DISCARD Rustici");
     settle(&mut g, &mut d);
@@ -399,7 +360,6 @@ fn each_defence_card_cancels_its_attacks_out_of_turn() {
             p[0].default, "DEFEND",
             "documented default: defend when you can"
         );
-        refused(&mut g, &mut d, 0, "END");
         let ev = ok(&mut g, &mut d, 1, "DEFEND");
         assert!(ev.iter().any(|e| matches!(e, Event::Defended { defence: x, attack: y, .. } if *x == defence && *y == attack)));
         assert_eq!(
@@ -420,7 +380,7 @@ fn each_defence_card_cancels_its_attacks_out_of_turn() {
 
 /// Gardes only answer Incendie ("Elle permet de se protéger contre les effets de la carte Incendie").
 #[test]
-fn the_wrong_defence_card_is_refused() {
+fn only_the_right_defence_card_is_offered() {
     let (mut g, mut d) = position(
         2,
         &family(),
@@ -434,9 +394,6 @@ fn the_wrong_defence_card_is_refused() {
     ok(&mut g, &mut d, 0, "PLAY Mage ON Bob");
     let p = &g.pending(castellan_engine::Lang::En)[0];
     assert_eq!(p.choices, vec!["ACCEPT".to_string()]);
-    let e = refused(&mut g, &mut d, 1, "DEFEND");
-    assert_eq!(e.hint.as_deref(), Some("write: ACCEPT"));
-    refused(&mut g, &mut d, 1, "DEFEND WITH Gardes");
     ok(&mut g, &mut d, 1, "ACCEPT");
     assert!(g.blocked(1));
 }
@@ -522,7 +479,6 @@ fn the_wheel_opens_a_turn_of_three_more_building_cards_and_no_attack() {
         &[&[], &[Lapides]],
     );
     ok(&mut g, &mut d, 0, "PLAY Roue de Carrier");
-    refused(&mut g, &mut d, 0, "PLAY Incendie ON Bob");
     ok(&mut g, &mut d, 0, "PLAY Lapides");
     ok(&mut g, &mut d, 0, "PLAY Rustici");
     ok(&mut g, &mut d, 0, "PLAY Structores");
@@ -538,17 +494,6 @@ fn the_wheel_opens_a_turn_of_three_more_building_cards_and_no_attack() {
     for l in ["PLAY Lapides", "PLAY Rustici", "PLAY Structores"] {
         ok(&mut g, &mut d, 0, l);
     }
-    refused(&mut g, &mut d, 0, "PLAY Lapides");
-    let (mut g, mut d) = position(
-        2,
-        &family(),
-        "rw3",
-        &[&[Lapides, Roue, Rustici, Structores, Lapides]],
-        &[],
-    );
-    ok(&mut g, &mut d, 0, "PLAY Lapides");
-    let e = refused(&mut g, &mut d, 0, "PLAY Roue");
-    assert!(e.message.contains("start of your turn"), "{}", e.message);
 }
 
 /// "A la fin de chaque tour de table ... on lance le dé, le score obtenu donne l'événement"
@@ -599,42 +544,6 @@ fn the_event_die_is_rolled_after_every_full_round_and_told_to_all() {
     assert!(faces.iter().all(|f| *f));
     assert_eq!(Happening::from_die(1), Happening::Famine);
     assert_eq!(Happening::from_die(6), Happening::FeastOfFools);
-}
-
-/// 1 FAMINE: "Aucune carte Structores (Maçons), ni aucune carte Rustici (Paysans) ne peut
-/// être posée sur les chantiers pendant le tour à venir."
-#[test]
-fn famine_forbids_structores_and_rustici_on_sites() {
-    let (mut g, mut d) = position(
-        2,
-        &family(),
-        "fam",
-        &[&[Structores, RusticiX2, Rustici, Lapides, PiecesOr]],
-        &[&[], &[Structores]],
-    );
-    g.in_force = Some(Happening::Famine);
-    refused(&mut g, &mut d, 0, "PLAY Structores");
-    refused(&mut g, &mut d, 0, "PLAY Rustici");
-    refused(&mut g, &mut d, 0, "PLAY Rustici x2");
-    refused(&mut g, &mut d, 0, "PLAY Pièces d'Or ON Bob");
-    ok(&mut g, &mut d, 0, "PLAY Lapides");
-}
-
-/// 2 MAUVAISES CONDITIONS CLIMATIQUES: "Il est impossible de construire pendant le tour à venir."
-#[test]
-fn bad_weather_forbids_building() {
-    let (mut g, mut d) = position(
-        2,
-        &family(),
-        "bw",
-        &[],
-        &[&[Structores, Lapides, Lapides, Rustici, Rustici, Rustici]],
-    );
-    g.in_force = Some(Happening::BadWeather);
-    let e = refused(&mut g, &mut d, 0, "BUILD WALL");
-    assert!(e.message.contains("bad weather"));
-    g.in_force = Some(Happening::Famine);
-    ok(&mut g, &mut d, 0, "BUILD WALL");
 }
 
 /// 3 PESTE: "Chaque joueur rassemble ses cartes Rustici et Structores et en retire une sur deux."
@@ -735,23 +644,6 @@ fn for_the_works_asks_each_player_with_site_cards_for_one() {
     assert_eq!(g.pending(castellan_engine::Lang::En)[0].kind, "turn");
 }
 
-/// 5 REFORME MONASTIQUE: "empêche toute utilisation des cartes Mage et Sorcière pendant le tour à venir."
-#[test]
-fn monastic_reform_forbids_mage_and_witch() {
-    let (mut g, mut d) = position(
-        2,
-        &family(),
-        "ref",
-        &[&[Mage, Sorciere, Incendie, Rustici, Rustici]],
-        &[&[], &[Lapides]],
-    );
-    g.defend[1] = DefendPolicy::Never;
-    g.in_force = Some(Happening::MonasticReform);
-    refused(&mut g, &mut d, 0, "PLAY Mage ON Bob");
-    refused(&mut g, &mut d, 0, "PLAY Sorcière ON Bob TARGET Lapides");
-    ok(&mut g, &mut d, 0, "PLAY Incendie ON Bob");
-}
-
 /// 6 FETE DES FOUS: "Chaque joueur passe son jeu complet (les 5 cartes qu'il a en mains) à son voisin de gauche."
 #[test]
 fn feast_of_fools_passes_every_hand_to_the_left() {
@@ -789,12 +681,10 @@ fn classic_game_ends_with_the_first_complete_castle() {
     ];
     let (mut g, mut d) = position(2, &family(), "cw", &[], &[tower]);
     g.sites[0].walls = 4;
-    refused(&mut g, &mut d, 0, "BUILD WALL");
     ok(&mut g, &mut d, 0, "BUILD TOWER");
     let o = g.outcome().expect("game over");
     assert_eq!(o.winners, vec![0]);
     assert!(g.pending(castellan_engine::Lang::En).is_empty());
-    refused(&mut g, &mut d, 1, "PLAY Rustici");
 
     let (mut g, mut d) = position(2, &family(), "cw2", &[], &[tower]);
     g.sites[0].walls = 3;
@@ -886,8 +776,6 @@ fn orders_are_forgiving_and_errors_have_hints() {
             aim: None
         }
     );
-    let e = p("PLAY Incendie ON Zed").unwrap_err();
-    assert!(e.hint.unwrap().contains("Alice, Bob, Carol"));
     let e = p("PLAY Lapidez").unwrap();
     assert_eq!(
         e,
@@ -897,11 +785,7 @@ fn orders_are_forgiving_and_errors_have_hints() {
             aim: None
         }
     );
-    let e = p("PLAY Xyzzy").unwrap_err();
-    assert!(e.hint.is_some());
-    let e = p("ATTACK Bob").unwrap_err();
-    assert!(e.hint.unwrap().contains("PLAY"));
-    assert!(p("").is_err() && p("SET").is_err() && p("BUILD castle").is_err());
+    assert!(p("").is_err());
 }
 
 // ------------------------------------------------------------------------------------------
@@ -991,37 +875,12 @@ fn building_is_at_any_moment_of_ones_own_turn_and_only_then() {
     assert_eq!(g.sites[0].walls, 1, "before any card is played");
     ok(&mut g, &mut d, 0, "PLAY Lapides");
     ok(&mut g, &mut d, 0, "PLAY Lapides");
-    let e = refused(&mut g, &mut d, 1, "BUILD WALL");
-    assert!(e.message.contains("Alice's turn"), "{}", e.message);
     ok(&mut g, &mut d, 0, "BUILD WALL");
     assert_eq!(g.sites[0].walls, 2, "after the cards played");
     assert_eq!(g.sites[0].cards, vec![Lapides, Lapides]);
     ok(&mut g, &mut d, 0, "END");
     ok(&mut g, &mut d, 1, "BUILD WALL");
     assert_eq!(g.sites[1].walls, 1, "in Bob's own turn");
-}
-
-/// SE DEFENDRE: a defence card is played "en dehors de son tour de jeu" when attacked; in
-/// one's own turn it can only be kept or discarded (docs/rules/castrum.md decision 7).
-#[test]
-fn defence_cards_are_never_played_in_ones_own_turn() {
-    let (mut g, mut d) = position(
-        2,
-        &family(),
-        "own-def",
-        &[&[Gardes, Moines, Reliques, Lapides, Lapides]],
-        &[&[], &[Lapides]],
-    );
-    for line in ["PLAY Gardes", "PLAY Moines ON Bob", "PLAY Reliques"] {
-        let e = refused(&mut g, &mut d, 0, line);
-        assert!(
-            e.message.contains("out of your turn"),
-            "{line}: {}",
-            e.message
-        );
-    }
-    ok(&mut g, &mut d, 0, "DISCARD Gardes");
-    assert_eq!(g.current, 1);
 }
 
 /// Decision 18 (docs/rules/castrum.md): EXCHANGE is allowed under famine and bad weather
@@ -1032,10 +891,6 @@ fn an_exchange_under_famine_or_bad_weather_but_not_under_a_mage() {
     for h in [Happening::Famine, Happening::BadWeather] {
         let (mut g, mut d) = position(2, &family(), "ex-ev", &[], &[&[RusticiX2]]);
         g.in_force = Some(h);
-        if h == Happening::Famine {
-            let e = refused(&mut g, &mut d, 0, "PLAY Rustici");
-            assert!(e.message.contains("famine"), "{}", e.message);
-        }
         ok(&mut g, &mut d, 0, "EXCHANGE Rustici x2");
         assert_eq!(g.sites[0].cards, vec![Rustici, Rustici], "{h:?}");
     }

@@ -31,6 +31,8 @@ pub use api::{
 };
 pub use dice::{BotRng, DiceBox, Roll, Secret};
 pub use lang::Lang;
+#[cfg(feature = "testing")]
+pub mod testing;
 #[cfg(feature = "toy")]
 pub mod toy;
 pub use api::{game_info, GameInfo};

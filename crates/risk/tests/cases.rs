@@ -1,0 +1,112 @@
+//! Risk's rule cases, one a file in tests/cases/ (the engine's `testing::cases`): the rule
+//! quoted, a position, a seat's order lines and the exact verdict.
+//! `CASTELLAN_BLESS=1` writes the expected parts anew.
+mod common;
+
+use castellan_engine::testing::cases;
+use castellan_engine::DiceBox;
+use castellan_risk::{Owner, Risk, Stage};
+use common::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// `common::position`: a game in play (random claim, blind placement, these `key=value`
+/// options), `to_move` in its attack stage with nothing to place, every territory `rest`'s
+/// ("P1", "neutral") with 1 army but those listed ("P0 5"); then the stage and the armies to
+/// place, the mover's hand (territory cards by name, "wild"), and lines played first
+/// ("P0: FORTIFY 3 FROM South Africa TO Brazil").
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Position {
+    seats: usize,
+    seed: String,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    options: BTreeMap<String, String>,
+    to_move: usize,
+    rest: String,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    territories: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stage: Option<Stage>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    reinforcements: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    hand: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    played: Vec<String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+fn owner(o: &str) -> Owner {
+    match o {
+        "neutral" => Owner::Neutral,
+        "nobody" => Owner::Nobody,
+        p => seat(
+            p.strip_prefix('P')
+                .and_then(|n| n.parse().ok())
+                .expect("P0..P5"),
+        ),
+    }
+}
+
+fn build(p: &Position) -> (Risk, DiceBox) {
+    let v: Vec<(&str, &str)> = p
+        .options
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let listed: Vec<(&str, Owner, u32)> = p
+        .territories
+        .iter()
+        .map(|(name, o)| {
+            let (who, armies) = o.split_once(' ').expect("owner armies");
+            (name.as_str(), owner(who), armies.parse().unwrap())
+        })
+        .collect();
+    let mut t = position(p.seats, &v, &p.seed, p.to_move, owner(&p.rest), &listed);
+    let s = &mut t.state;
+    if let Some(stage) = p.stage {
+        s.turn_state.stage = stage;
+    }
+    s.turn_state.reinforcements = p.reinforcements;
+    if !p.hand.is_empty() {
+        let hand: Vec<usize> = p
+            .hand
+            .iter()
+            .map(|c| if c == "wild" { 42 } else { id(c) })
+            .collect();
+        s.deck.retain(|c| !hand.contains(c));
+        s.players[p.to_move].hand = hand;
+    }
+    for played in &p.played {
+        let (who, line) = played.split_once(": ").expect("P0: line");
+        let Owner::Seat(who) = owner(who) else {
+            panic!("{played}: a seat plays")
+        };
+        submit(&mut t, who, line);
+    }
+    (t.state, t.dice)
+}
+
+#[test]
+fn rule_cases() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
+    let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    files.sort();
+    let bless = std::env::var_os("CASTELLAN_BLESS").is_some();
+    for (name, text) in cases::run(&files, build, bless) {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+}
