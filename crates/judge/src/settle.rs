@@ -9,125 +9,103 @@ impl Run<'_> {
     pub(crate) fn settle_all(&mut self) -> Result<(), StoreError> {
         let ids: Vec<String> = self.games.keys().cloned().collect();
         for id in ids {
-            let Some(mut g) = self.games.remove(&id) else {
-                continue;
-            };
-            if g.dirty {
-                self.settle(&mut g);
-            }
-            self.games.insert(id, g);
+            self.with_game(&id, |run, g| {
+                if g.dirty {
+                    run.settle(g);
+                }
+            })?;
         }
         Ok(())
     }
 
     pub(crate) fn settle(&mut self, g: &mut Loaded) {
-        let id = g.rec.id.clone();
-        let now = self.now();
+        if g.session.is_none() {
+            return;
+        }
+        if g.rec.status == Status::Running {
+            self.play_for_the_absent(g);
+            close_or_set_deadline(g, self.now());
+        }
+        if let Some(session) = g.session.as_ref() {
+            record_out(&mut g.rec, session.as_ref());
+        }
+        self.tell(g);
+    }
+
+    /// Bot stand-ins answer at once, and so do the defaults of a seat in civil disorder
+    /// while someone still plays by mail (a table of absent players is played by its
+    /// deadlines, not all at once).
+    fn play_for_the_absent(&mut self, g: &mut Loaded) {
+        let (id, now) = (g.rec.id.clone(), self.now());
         let Some(session) = g.session.as_mut() else {
             return;
         };
-        if g.rec.status == Status::Running {
-            // Bot stand-ins answer at once, and so do the defaults of a seat in civil
-            // disorder while someone still plays by mail (a table of absent players is
-            // played by its deadlines, not all at once).
-            let someone_plays =
-                g.rec.seats.iter().enumerate().any(|(i, x)| {
-                    x.played_by_mail() && !x.disorder && !x.resigned && !g.rec.is_out(i)
-                });
-            // Defaults of civil disorder at most a round or two a handling: a table where
-            // the seats still playing are not awaited for long (or never: an absent table)
-            // goes on by its deadlines rather than all at once (nobody attacks in civil
-            // disorder, so such a game may never end by itself).
-            let mut disorder_plays = 0;
-            for _ in 0..100_000 {
-                if session.outcome().is_some() {
-                    break;
-                }
-                let Some(seat) = session.awaiting().into_iter().find(|s| {
-                    g.rec.seats.get(*s).is_some_and(|x| {
-                        x.bot || (x.disorder && someone_plays && disorder_plays < DISORDER_PLAYS)
-                    })
-                }) else {
-                    break;
-                };
-                if !g.rec.seats[seat].bot {
-                    disorder_plays += 1;
-                    // A two-player game cannot be played passively (Castello must move):
-                    // against a player present, the seat in civil disorder resigns by the
-                    // game's own order where it has one (docs/rules/absence.md).
-                    let other_plays = g.rec.seats.iter().enumerate().any(|(i, x)| {
+        let someone_plays = g
+            .rec
+            .seats
+            .iter()
+            .enumerate()
+            .any(|(i, x)| x.played_by_mail() && !x.disorder && !x.resigned && !g.rec.is_out(i));
+        // Defaults of civil disorder at most a round or two a handling: a table where
+        // the seats still playing are not awaited for long (or never: an absent table)
+        // goes on by its deadlines rather than all at once (nobody attacks in civil
+        // disorder, so such a game may never end by itself).
+        let mut disorder_plays = 0;
+        for _ in 0..100_000 {
+            if session.outcome().is_some() {
+                break;
+            }
+            let Some(seat) = session.awaiting().into_iter().find(|s| {
+                g.rec.seats.get(*s).is_some_and(|x| {
+                    x.bot || (x.disorder && someone_plays && disorder_plays < DISORDER_PLAYS)
+                })
+            }) else {
+                break;
+            };
+            if !g.rec.seats[seat].bot {
+                disorder_plays += 1;
+                // A two-player game cannot be played passively (Castello must move):
+                // against a player present, the seat in civil disorder resigns by the
+                // game's own order where it has one (docs/rules/absence.md).
+                let other_plays =
+                    g.rec.seats.iter().enumerate().any(|(i, x)| {
                         i != seat && x.played_by_mail() && !x.disorder && !x.unconfirmed
                     });
-                    if g.rec.seats.len() == 2
-                        && other_plays
-                        && session
-                            .submit(seat, "RESIGN", castellan_engine::Lang::En)
-                            .is_ok()
-                    {
-                        continue;
-                    }
-                }
-                let played = if g.rec.seats[seat].bot {
-                    session.play_bot(seat).is_ok() || session.play_default(seat).is_ok()
-                } else {
-                    session.play_default(seat).is_ok()
-                };
-                // The turn went through a seat the judge plays: whoever is awaited after
-                // it is awaited anew (asked, with a new deadline), even the same seat.
-                g.forced |= played;
-                if !played {
-                    self.log.push(LogLine {
-                        game: id.clone(),
-                        at: now,
-                        kind: "error".into(),
-                        text: format!("bot and default both refused for seat {seat}"),
-                    });
-                    break;
+                if g.rec.seats.len() == 2
+                    && other_plays
+                    && session
+                        .submit(seat, "RESIGN", castellan_engine::Lang::En)
+                        .is_ok()
+                {
+                    continue;
                 }
             }
-            if let Some(o) = session.outcome() {
-                g.rec.status = Status::Finished;
-                g.rec.deadline = None;
-                let winners: Vec<String> =
-                    o.winners.iter().map(|w| seat_name(&g.rec, *w)).collect();
-                g.rec.ended = Some(if winners.is_empty() {
-                    format!("a draw ({})", o.reason)
-                } else {
-                    format!("{} won ({})", winners.join(" and "), o.reason)
-                });
+            let played = if g.rec.seats[seat].bot {
+                session.play_bot(seat).is_ok() || session.play_default(seat).is_ok()
             } else {
-                let hl = session.history_len();
-                let awaiting = session.awaiting();
-                // A new turn or phase: a seat is awaited that was not. A seat that sends
-                // part of its turn, or one of several in a simultaneous phase, does not
-                // move the deadline.
-                // A phase ended by its deadline or PROCESS is followed by a new one, even
-                // when it awaits the same seats.
-                let new_phase = g.forced
-                    || awaiting
-                        .iter()
-                        .any(|s| !g.rec.deadline_awaiting.contains(s));
-                g.rec.deadline_awaiting = awaiting;
-                if g.rec.deadline.is_none() || new_phase {
-                    let pending = session.pending(castellan_engine::Lang::En);
-                    let hours = pending
-                        .iter()
-                        .map(|p| g.rec.deadlines.hours_for(p.kind.as_str()))
-                        .max()
-                        .unwrap_or(g.rec.deadlines.hours);
-                    let mut d = now + i64::from(hours) * 3600;
-                    for s in session.awaiting() {
-                        if let Some(v) = g.rec.seats.get(s).and_then(|x| x.vacation_until) {
-                            d = d.max(v);
-                        }
-                    }
-                    g.rec.deadline = Some(d);
-                    g.rec.deadline_history = hl;
-                    g.rec.reminded.clear();
-                }
+                session.play_default(seat).is_ok()
+            };
+            // The turn went through a seat the judge plays: whoever is awaited after
+            // it is awaited anew (asked, with a new deadline), even the same seat.
+            g.forced |= played;
+            if !played {
+                self.log.push(LogLine {
+                    game: id.clone(),
+                    at: now,
+                    kind: "error".into(),
+                    text: format!("bot and default both refused for seat {seat}"),
+                });
+                break;
             }
         }
-        record_out(&mut g.rec, session.as_ref());
+    }
+
+    /// Who is told what now (`telling`): the table's report, a question to its answerer
+    /// alone, the turn's player told when it resumes, the writer's private news.
+    fn tell(&mut self, g: &mut Loaded) {
+        let Some(session) = g.session.as_ref() else {
+            return;
+        };
         let moved = session.history_len() > g.rec.reported || g.force_private;
         let finished_now = g.rec.status == Status::Finished && !g.rec.final_sent;
         let pending = session.pending(castellan_engine::Lang::En);
@@ -157,7 +135,7 @@ impl Run<'_> {
         let writer = self
             .touched
             .iter()
-            .find(|(t, _)| *t == id)
+            .find(|(t, _)| *t == g.rec.id)
             .and_then(|(_, s)| *s);
         let mut next = t.next.clone();
         if finished_now || g.force_private || (moved && t.report) {
@@ -189,6 +167,52 @@ impl Run<'_> {
             g.rec.question_wait = next.on_questions_only;
         }
     }
+}
+
+/// A running game's end recorded, or its deadline set for a new turn or phase: one a
+/// seat is awaited for that was not, or one that follows a phase ended by force.
+fn close_or_set_deadline(g: &mut Loaded, now: i64) {
+    let Some(session) = g.session.as_ref() else {
+        return;
+    };
+    if let Some(o) = session.outcome() {
+        g.rec.status = Status::Finished;
+        g.rec.deadline = None;
+        let winners: Vec<String> = o.winners.iter().map(|w| seat_name(&g.rec, *w)).collect();
+        g.rec.ended = Some(if winners.is_empty() {
+            format!("a draw ({})", o.reason)
+        } else {
+            format!("{} won ({})", winners.join(" and "), o.reason)
+        });
+        return;
+    }
+    let awaiting = session.awaiting();
+    // A seat that sends part of its turn, or one of several in a simultaneous phase, does
+    // not move the deadline; a phase ended by its deadline or PROCESS is followed by a
+    // new one, even when it awaits the same seats.
+    let new_phase = g.forced
+        || awaiting
+            .iter()
+            .any(|s| !g.rec.deadline_awaiting.contains(s));
+    g.rec.deadline_awaiting = awaiting.clone();
+    if g.rec.deadline.is_some() && !new_phase {
+        return;
+    }
+    let hours = session
+        .pending(castellan_engine::Lang::En)
+        .iter()
+        .map(|p| g.rec.deadlines.hours_for(p.kind.as_str()))
+        .max()
+        .unwrap_or(g.rec.deadlines.hours);
+    let mut d = now + i64::from(hours) * 3600;
+    for s in awaiting {
+        if let Some(v) = g.rec.seats.get(s).and_then(|x| x.vacation_until) {
+            d = d.max(v);
+        }
+    }
+    g.rec.deadline = Some(d);
+    g.rec.deadline_history = session.history_len();
+    g.rec.reminded.clear();
 }
 
 /// The most defaults of seats in civil disorder played in one handling.

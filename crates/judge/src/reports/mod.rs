@@ -25,164 +25,194 @@ impl Run<'_> {
         let finished = g.rec.status == Status::Finished;
         let dice = dice(&g.rec, session.as_mut(), finished);
         g.rec.revealed = dice.revealed_last;
-        let mut public: Vec<(Lang, Report, Option<String>)> = Vec::new();
-        let mut told: Vec<usize> = Vec::new();
-        let id = g.rec.id.clone();
         // A round ends when the turn comes back round to a seat at or before the one that
         // had it (or a simultaneous phase follows another): `SET REPORTS ROUND` readers
         // hear then.
-        let awaiting_now = session.awaiting();
-        let round_ended = match (awaiting_now.first(), g.rec.reported_awaiting.first()) {
+        let round_ended = match (session.awaiting().first(), g.rec.reported_awaiting.first()) {
             (Some(now), Some(before)) => now <= before,
             _ => true,
         };
         let game_lang = self.game_lang(&g.rec);
         let view_now = map_text(session.as_ref(), game_lang);
-        // Every reader is told the same entries: each narration is made once.
-        let mut told_since = Narrations::default();
-        let map_in = |lang: Lang| match g.session.as_ref() {
-            Some(s) if lang != game_lang => map_text(s.as_ref(), lang),
-            _ => view_now.clone(),
-        };
         let changed = if finished {
             None
         } else {
             changed_lines(&g.rec.reported_view, &view_now)
         };
+        let mut t = Telling {
+            dice,
+            finished,
+            round_ended,
+            game_lang,
+            view_now,
+            changed,
+            told_since: Narrations::default(),
+            public: Vec::new(),
+            told: Vec::new(),
+        };
         for to in Self::recipients(&g.rec) {
-            let Some(session) = g.session.as_ref() else {
-                return;
-            };
-            let seat = (0..g.rec.seats.len()).find(|&s| {
-                let x = &g.rec.seats[s];
-                !x.resigned
-                    && !told.contains(&s)
-                    && x.address.as_deref().is_some_and(|a| lower(a) == to)
-            });
-            let lang = match seat {
-                Some(s) => self.seat_lang(&g.rec, s),
-                None => self.addr_lang(&g.rec, &to),
-            };
-            // SET REPORTS: a reader who asked for fewer mails hears when asked something,
-            // at the start and the end, and (ROUND) when a round ends; what they missed
-            // comes in that mail.
-            let out_me = seat.and_then(|s| g.rec.out.iter().find(|o| o.seat == s).cloned());
-            let asked = out_me.is_none()
-                && seat.is_some_and(|s| !prompts_of(session.as_ref(), s, lang).is_empty());
-            let pref = g.rec.reports.get(&to).copied().unwrap_or_default();
-            // A seat newly out is told at once, whatever its SET REPORTS.
-            let due = finished
-                || g.force_private
-                || asked
-                || out_me.as_ref().is_some_and(|o| !o.told)
-                || match pref {
-                    Reports::Turn => true,
-                    Reports::Round => round_ended,
-                    Reports::None => false,
-                };
-            if !due {
-                let from = g.rec.reported;
-                g.rec.told.entry(to.clone()).or_insert(from);
-                if let Some(s) = seat {
-                    told.push(s);
-                }
-                continue;
-            }
-            if !public.iter().any(|(l, _, _)| *l == lang) {
-                let n = told_since.since(session.as_ref(), g.rec.reported, lang);
-                let map = map_in(lang);
-                let from = g.rec.reported;
-                let mut ctx =
-                    self.public_report(&g.rec, session.as_ref(), &dice, lang, (from, n), map);
-                // The indices come from the game's language; another language's map is
-                // used only when it has the same lines (else the reader gets it whole).
-                let same_shape = ctx.map.lines().count() == view_now.lines().count();
-                ctx.map_changes = changed
-                    .as_ref()
-                    .filter(|_| same_shape)
-                    .and_then(|c| with_headings(&ctx.map, c));
-                let svg = session.picture(Viewer::Public, lang);
-                public.push((lang, ctx, svg));
-            }
-            let Some((_, cached, public_svg)) = public.iter().find(|(l, _, _)| *l == lang) else {
-                continue;
-            };
-            // A reader whose reports were held: everything since their last mail, and the
-            // whole map.
-            let held = g.rec.told.remove(&to);
-            let mut ctx = match held {
-                Some(from) => {
-                    let n = told_since.since(session.as_ref(), from, lang);
-                    let map = map_in(lang);
-                    let mut c =
-                        self.public_report(&g.rec, session.as_ref(), &dice, lang, (from, n), map);
-                    c.map_changes = None;
-                    c
-                }
-                None => cached.clone(),
-            };
-            let public_svg = public_svg.clone();
-            let token = match seat {
-                Some(s) => {
-                    told.push(s);
-                    if let Some(o) = &out_me {
-                        // Out of the game: told so, and no private part, nothing asked.
-                        ctx.you_out = Some(out_ctx(&g.rec, o));
-                        ctx.out_now.retain(|x| x.seat != s);
-                        if let Some(o) = g.rec.out.iter_mut().find(|o| o.seat == s) {
-                            o.told = true;
-                        }
-                    } else {
-                        let from = held.unwrap_or(g.rec.reported);
-                        let n = told_since.since(session.as_ref(), from, lang);
-                        ctx.me = Some(self.private_ctx(g, s, lang, n));
-                    }
-                    if g.rec.seats[s].map == MapDetail::Full {
-                        ctx.map_changes = None;
-                    }
-                    Some(g.rec.seats[s].token.clone())
-                }
-                // Observers and the game master read the whole map; the game master's
-                // report carries their token, so a reply to it works.
-                None => {
-                    ctx.map_changes = None;
-                    g.rec.token_of(&to).map(str::to_string)
-                }
-            };
-            localize(&mut ctx, &g.rec, &to, lang);
-            self.send(&to, lang, "report", &ctx, &id, token.as_deref());
-            let svg = match seat {
-                Some(_) if out_me.is_some() => {
-                    self.for_reader();
-                    public_svg
-                }
-                Some(s) => {
-                    self.for_reader();
-                    // The seat's own picture if it shows more, else the table's.
-                    g.session
-                        .as_ref()
-                        .and_then(|x| {
-                            crate::html::seat_picture(x.as_ref(), s, lang, public_svg.as_deref())
-                        })
-                        .or(public_svg)
-                }
-                None => public_svg,
-            };
-            self.attach_picture(&g.rec, svg.as_deref(), lang);
+            self.report_to(g, &to, &mut t);
         }
         for seat in 0..g.rec.seats.len() {
-            if !told.contains(&seat) && !g.rec.is_out(seat) {
+            if !t.told.contains(&seat) && !g.rec.is_out(seat) {
                 self.private_mail(g, seat, finished);
             }
         }
         if let Some(session) = g.session.as_ref() {
             g.rec.reported = session.history_len();
         }
-        g.rec.reported_view = view_now;
+        g.rec.reported_view = t.view_now;
         g.rec.final_sent = finished;
         g.rec.missed.clear();
         g.force_private = false;
         g.dirty = true;
+    }
+
+    /// The report's mail to the reader at `to`, if it is due (`SET REPORTS`): the public
+    /// report in their language and, to a seat, its private part; or, to a seat out of
+    /// the game, that it is out.
+    fn report_to(&mut self, g: &mut Loaded, to: &str, t: &mut Telling) {
+        let Some(session) = g.session.as_ref() else {
+            return;
+        };
+        let seat = (0..g.rec.seats.len()).find(|&s| {
+            let x = &g.rec.seats[s];
+            !x.resigned
+                && !t.told.contains(&s)
+                && x.address.as_deref().is_some_and(|a| lower(a) == to)
+        });
+        let lang = match seat {
+            Some(s) => self.seat_lang(&g.rec, s),
+            None => self.addr_lang(&g.rec, to),
+        };
+        // SET REPORTS: a reader who asked for fewer mails hears when asked something,
+        // at the start and the end, and (ROUND) when a round ends; what they missed
+        // comes in that mail.
+        let out_me = seat.and_then(|s| g.rec.out.iter().find(|o| o.seat == s).cloned());
+        let asked = out_me.is_none()
+            && seat.is_some_and(|s| !prompts_of(session.as_ref(), s, lang).is_empty());
+        let pref = g.rec.reports.get(to).copied().unwrap_or_default();
+        // A seat newly out is told at once, whatever its SET REPORTS.
+        let due = t.finished
+            || g.force_private
+            || asked
+            || out_me.as_ref().is_some_and(|o| !o.told)
+            || match pref {
+                Reports::Turn => true,
+                Reports::Round => t.round_ended,
+                Reports::None => false,
+            };
+        if !due {
+            let from = g.rec.reported;
+            g.rec.told.entry(to.to_string()).or_insert(from);
+            t.told.extend(seat);
+            return;
+        }
+        // A reader whose reports were held: everything since their last mail, and the
+        // whole map.
+        let held = g.rec.told.remove(to);
+        let (mut ctx, public_svg) = self.public_for(&g.rec, session.as_ref(), lang, held, t);
+        let token = match seat {
+            Some(s) => {
+                t.told.push(s);
+                if let Some(o) = &out_me {
+                    // Out of the game: told so, and no private part, nothing asked.
+                    ctx.you_out = Some(out_ctx(&g.rec, o));
+                    ctx.out_now.retain(|x| x.seat != s);
+                    if let Some(o) = g.rec.out.iter_mut().find(|o| o.seat == s) {
+                        o.told = true;
+                    }
+                } else {
+                    let from = held.unwrap_or(g.rec.reported);
+                    let n = t.told_since.since(session.as_ref(), from, lang);
+                    ctx.me = Some(self.private_ctx(g, s, lang, n));
+                }
+                if g.rec.seats[s].map == MapDetail::Full {
+                    ctx.map_changes = None;
+                }
+                Some(g.rec.seats[s].token.clone())
+            }
+            // Observers and the game master read the whole map; the game master's
+            // report carries their token, so a reply to it works.
+            None => {
+                ctx.map_changes = None;
+                g.rec.token_of(to).map(str::to_string)
+            }
+        };
+        localize(&mut ctx, &g.rec, to, lang);
+        let id = g.rec.id.clone();
+        self.send(to, lang, "report", &ctx, &id, token.as_deref());
+        let svg = match seat {
+            Some(_) if out_me.is_some() => {
+                self.for_reader();
+                public_svg
+            }
+            Some(s) => {
+                self.for_reader();
+                // The seat's own picture if it shows more, else the table's.
+                g.session
+                    .as_ref()
+                    .and_then(|x| {
+                        crate::html::seat_picture(x.as_ref(), s, lang, public_svg.as_deref())
+                    })
+                    .or(public_svg)
+            }
+            None => public_svg,
+        };
+        self.attach_picture(&g.rec, svg.as_deref(), lang);
+    }
+
+    /// The public report in `lang` and the table's picture: made once per language for
+    /// every reader; for a reader whose reports were held since `held`, made for them
+    /// (everything since, and the whole map).
+    fn public_for(
+        &mut self,
+        rec: &GameRecord,
+        session: &dyn Session,
+        lang: Lang,
+        held: Option<usize>,
+        t: &mut Telling,
+    ) -> (Report, Option<String>) {
+        let map_in = |lang: Lang| {
+            if lang == t.game_lang {
+                t.view_now.clone()
+            } else {
+                map_text(session, lang)
+            }
+        };
+        let cached = t.public.iter().position(|(l, _, _)| *l == lang);
+        let cached = match cached {
+            Some(i) => i,
+            None => {
+                let from = rec.reported;
+                let n = t.told_since.since(session, from, lang);
+                let map = map_in(lang);
+                let mut ctx = self.public_report(rec, session, &t.dice, lang, (from, n), map);
+                // The indices come from the game's language; another language's map is
+                // used only when it has the same lines (else the reader gets it whole).
+                let same_shape = ctx.map.lines().count() == t.view_now.lines().count();
+                ctx.map_changes = t
+                    .changed
+                    .as_ref()
+                    .filter(|_| same_shape)
+                    .and_then(|c| with_headings(&ctx.map, c));
+                let svg = session.picture(Viewer::Public, lang);
+                t.public.push((lang, ctx, svg));
+                t.public.len() - 1
+            }
+        };
+        let svg = t.public[cached].2.clone();
+        let ctx = match held {
+            Some(from) => {
+                let n = t.told_since.since(session, from, lang);
+                let map = map_in(lang);
+                let mut c = self.public_report(rec, session, &t.dice, lang, (from, n), map);
+                c.map_changes = None;
+                c
+            }
+            None => t.public[cached].1.clone(),
+        };
+        (ctx, svg)
     }
 
     /// A question mid-turn, to the seat that must answer it alone, with what happened so
@@ -354,6 +384,25 @@ impl Run<'_> {
         let svg = crate::html::seat_picture(session.as_ref(), seat, lang, None);
         self.attach_picture(&g.rec, svg.as_deref(), lang);
     }
+}
+
+/// What every reader's mail of one report shares.
+struct Telling {
+    dice: Dice,
+    finished: bool,
+    /// `SET REPORTS ROUND` readers hear now.
+    round_ended: bool,
+    game_lang: Lang,
+    /// The map now, in the game's language.
+    view_now: String,
+    /// The map's lines that changed since the last report.
+    changed: Option<Vec<usize>>,
+    /// Every reader is told the same entries: each narration is made once.
+    told_since: Narrations,
+    /// The public report made in each language, with the table's picture.
+    public: Vec<(Lang, Report, Option<String>)>,
+    /// The seats that have had their mail (or were held back).
+    told: Vec<usize>,
 }
 
 /// The narrations one report tells, by first entry and language: every reader is told
