@@ -110,21 +110,8 @@ impl Run<'_> {
         // about 30 + 40 bits cannot be guessed, however fast the mails come). The lock
         // notices say so. Neither is counted as a failure here: alone, each is judged below.
         if let Some(pw) = &ctx.password {
-            let both = [seat, is_gm.then_some(usize::MAX)];
-            for target in both.into_iter().flatten() {
-                let (token, stored) = match target {
-                    usize::MAX => (&g.rec.gm_token, g.rec.gm_password_hash.clone()),
-                    s => (&g.rec.seats[s].token, g.rec.seats[s].password_hash.clone()),
-                };
-                if !tokens.iter().any(|t| same(token, t)) || !self.slow_allowed(&stored) {
-                    continue;
-                }
-                let kind = crate::password::Kind::Drawn;
-                if crate::password::verify(&stored, &g.rec.salt, pw, kind)
-                    != crate::password::Verdict::No
-                {
-                    return Ok(Ok(who));
-                }
+            if self.token_and_password(g, &tokens, pw, seat, is_gm) {
+                return Ok(Ok(who));
             }
         }
         // Tokens first (a constant-time compare each), while the address has tokens left
@@ -149,39 +136,15 @@ impl Run<'_> {
         if is_gm {
             targets.push(None);
         }
-        let mut locked = false;
-        let mut tried = Vec::new();
+        let (mut locked, mut tried) = (false, Vec::new());
         if let Some(pw) = &ctx.password {
-            for target in targets {
-                let key = failures_key(&game, target);
-                if self.failures(&key)?.count >= MAX_FAILED_TRIES {
-                    locked = true;
-                    continue;
-                }
-                let stored = match target {
-                    Some(s) => g.rec.seats[s].password_hash.clone(),
-                    None => g.rec.gm_password_hash.clone(),
-                };
-                if !self.slow_allowed(&stored) {
-                    return Ok(Err(AuthError::OneTryPerMail { game }));
-                }
-                tried.push(target);
-                let kind = crate::password::Kind::Drawn;
-                match crate::password::verify(&stored, &g.rec.salt, pw, kind) {
-                    crate::password::Verdict::No => {}
-                    crate::password::Verdict::Yes => return Ok(Ok(who)),
-                    crate::password::Verdict::Upgrade => {
-                        // A password the judge drew, kept by an earlier format: from now
-                        // on by keyed hash.
-                        let hash = crate::password::keyed(&g.rec.salt, pw);
-                        match target {
-                            Some(s) => g.rec.seats[s].password_hash = hash,
-                            None => g.rec.gm_password_hash = hash,
-                        }
-                        g.keep = true;
-                        return Ok(Ok(who));
-                    }
-                }
+            match self.passwords(g, pw, targets)? {
+                Passwords::Right => return Ok(Ok(who)),
+                Passwords::NoTryLeft => return Ok(Err(AuthError::OneTryPerMail { game })),
+                Passwords::Wrong {
+                    tried: t,
+                    locked: l,
+                } => (tried, locked) = (t, l),
             }
         }
         // Wrong: each thing tried counts against itself only.
@@ -201,6 +164,77 @@ impl Run<'_> {
         } else {
             AuthError::WrongCredentials { game }
         }))
+    }
+
+    /// Do one of `tokens` and the password `pw` together prove the seat (or the game
+    /// master)? Checked whatever is locked, and never counted as a failure.
+    fn token_and_password(
+        &mut self,
+        g: &Loaded,
+        tokens: &[&String],
+        pw: &str,
+        seat: Option<usize>,
+        is_gm: bool,
+    ) -> bool {
+        let both = [seat, is_gm.then_some(usize::MAX)];
+        for target in both.into_iter().flatten() {
+            let (token, stored) = match target {
+                usize::MAX => (&g.rec.gm_token, g.rec.gm_password_hash.clone()),
+                s => (&g.rec.seats[s].token, g.rec.seats[s].password_hash.clone()),
+            };
+            if !tokens.iter().any(|t| same(token, t)) || !self.slow_allowed(&stored) {
+                continue;
+            }
+            let kind = crate::password::Kind::Drawn;
+            if crate::password::verify(&stored, &g.rec.salt, pw, kind)
+                != crate::password::Verdict::No
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The password `pw` tried on each of `targets` (a seat, `None`: the game master's)
+    /// that has tries left this hour. A password the judge drew, kept by an earlier
+    /// format, is kept by keyed hash from now on.
+    fn passwords(
+        &mut self,
+        g: &mut Loaded,
+        pw: &str,
+        targets: Vec<Option<usize>>,
+    ) -> Result<Passwords, StoreError> {
+        let (mut locked, mut tried) = (false, Vec::new());
+        for target in targets {
+            let key = failures_key(&g.rec.id, target);
+            if self.failures(&key)?.count >= MAX_FAILED_TRIES {
+                locked = true;
+                continue;
+            }
+            let stored = match target {
+                Some(s) => g.rec.seats[s].password_hash.clone(),
+                None => g.rec.gm_password_hash.clone(),
+            };
+            if !self.slow_allowed(&stored) {
+                return Ok(Passwords::NoTryLeft);
+            }
+            tried.push(target);
+            let kind = crate::password::Kind::Drawn;
+            match crate::password::verify(&stored, &g.rec.salt, pw, kind) {
+                crate::password::Verdict::No => {}
+                crate::password::Verdict::Yes => return Ok(Passwords::Right),
+                crate::password::Verdict::Upgrade => {
+                    let hash = crate::password::keyed(&g.rec.salt, pw);
+                    match target {
+                        Some(s) => g.rec.seats[s].password_hash = hash,
+                        None => g.rec.gm_password_hash = hash,
+                    }
+                    g.keep = true;
+                    return Ok(Passwords::Right);
+                }
+            }
+        }
+        Ok(Passwords::Wrong { tried, locked })
     }
 
     /// May the mail check `stored` now? A keyed hash always; an Argon2id hash while the
@@ -423,6 +457,18 @@ impl Run<'_> {
         })?;
         Ok(done.transpose()?.flatten())
     }
+}
+
+/// What a password did against the seats it may open.
+enum Passwords {
+    Right,
+    /// The mail has no Argon2id computation left to check it.
+    NoTryLeft,
+    /// Wrong for each of `tried`; `locked`: some target had no tries left.
+    Wrong {
+        tried: Vec<Option<usize>>,
+        locked: bool,
+    },
 }
 
 #[cfg(test)]

@@ -199,99 +199,93 @@ impl Run<'_> {
                 .collect()
         };
         let asked_before = asked(session.as_ref());
-        match session.submit(seat, text, lang) {
-            Ok(n) => {
-                // Still awaited, for something else (END, then PLACE): the reply asks it.
-                let asked_now = asked(session.as_ref());
-                if !asked_now.is_empty() && asked_now != asked_before {
-                    g.ask_writer = true;
+        let applied = match session.submit(seat, text, lang) {
+            Ok(n) => n,
+            Err(refused) => return Some(self.refused(g, seat, orders, refused)),
+        };
+        // Still awaited, for something else (END, then PLACE): the reply asks it.
+        let asked_now = asked(session.as_ref());
+        if !asked_now.is_empty() && asked_now != asked_before {
+            g.ask_writer = true;
+        }
+        if awaited {
+            if let Some(addr) = g.rec.seats[seat].address.clone() {
+                if let Err(e) = self.turn_met(&game, &addr, turn) {
+                    self.glog(&game, "error", format!("record not updated: {e}"));
                 }
-                if awaited {
-                    if let Some(addr) = g.rec.seats[seat].address.clone() {
-                        if let Err(e) = self.turn_met(&game, &addr, turn) {
-                            self.glog(&game, "error", format!("record not updated: {e}"));
-                        }
-                    }
-                }
-                let s = &mut g.rec.seats[seat];
-                s.misses = 0;
-                let back = (s.bot || s.disorder) && !s.resigned;
-                if back {
-                    s.bot = false;
-                    s.disorder = false;
-                }
-                g.dirty = true;
-                let lines: Vec<&str> = orders.iter().map(|(_, l)| l.as_str()).collect();
-                self.glog(
-                    &game,
-                    "orders",
-                    format!("seat {seat}: {}", lines.join(" / ")),
-                );
-                let ignored: Vec<Quoted> = n
-                    .ignored
-                    .iter()
-                    .map(|(no, l)| Quoted::new(*no, l))
-                    .collect();
-                let out = g.session.as_ref().map_or(Vec::new(), |s| {
-                    s.eliminations_since(history_before)
-                        .into_iter()
-                        .map(|e| OutLine {
-                            name: seat_name(&g.rec, e.seat),
-                            turn: e.turn,
-                            by: e.by.map(|b| seat_name(&g.rec, b)),
-                            by_de: e
-                                .by
-                                .map(|b| castellan_engine::lang::fr::de(&seat_name(&g.rec, b))),
-                        })
-                        .collect()
-                });
-                Some(OrdersAnswer::Applied {
-                    game,
-                    count: orders.len() - ignored.len(),
-                    back,
-                    happened: n.public,
-                    out,
-                    ignored,
-                })
             }
-            Err(refused) => {
-                if !refused.stood.is_empty() {
-                    // A die once rolled stands: what the lines before the refused one did
-                    // is kept, like any orders.
-                    let s = &mut g.rec.seats[seat];
-                    s.misses = 0;
-                    g.dirty = true;
-                    let lines: Vec<&str> = orders
-                        .iter()
-                        .filter(|(n, _)| refused.stood.contains(n))
-                        .map(|(_, l)| l.as_str())
-                        .collect();
-                    self.glog(
-                        &game,
-                        "orders",
-                        format!(
-                            "seat {seat} (stood before a refused line): {}",
-                            lines.join(" / ")
-                        ),
-                    );
-                }
-                let refused_lines = |v: Vec<castellan_engine::LineError>| -> Vec<RefusedLine> {
-                    v.into_iter()
-                        .map(|e| RefusedLine {
-                            quoted: Quoted::new(e.line_no, &e.line),
-                            message: e.message,
-                            hint: e.hint,
-                        })
-                        .collect()
-                };
-                Some(OrdersAnswer::Refused {
-                    game,
-                    lines: refused_lines(refused.errors),
-                    unchecked: refused_lines(refused.unchecked),
-                    stood: refused.stood,
-                    happened: refused.narration.public,
+        }
+        let s = &mut g.rec.seats[seat];
+        s.misses = 0;
+        let back = (s.bot || s.disorder) && !s.resigned;
+        if back {
+            s.bot = false;
+            s.disorder = false;
+        }
+        g.dirty = true;
+        let lines: Vec<&str> = orders.iter().map(|(_, l)| l.as_str()).collect();
+        self.glog(
+            &game,
+            "orders",
+            format!("seat {seat}: {}", lines.join(" / ")),
+        );
+        let ignored: Vec<Quoted> = applied
+            .ignored
+            .iter()
+            .map(|(no, l)| Quoted::new(*no, l))
+            .collect();
+        Some(OrdersAnswer::Applied {
+            game,
+            count: orders.len() - ignored.len(),
+            back,
+            happened: applied.public,
+            out: out_since(g, history_before),
+            ignored,
+        })
+    }
+
+    /// Orders refused: the lines and why; what stood before the refused line (a die once
+    /// rolled stands) is kept like any orders.
+    fn refused(
+        &mut self,
+        g: &mut Loaded,
+        seat: usize,
+        orders: &[(usize, String)],
+        refused: castellan_engine::Refused,
+    ) -> OrdersAnswer {
+        let game = g.rec.id.clone();
+        if !refused.stood.is_empty() {
+            g.rec.seats[seat].misses = 0;
+            g.dirty = true;
+            let lines: Vec<&str> = orders
+                .iter()
+                .filter(|(n, _)| refused.stood.contains(n))
+                .map(|(_, l)| l.as_str())
+                .collect();
+            self.glog(
+                &game,
+                "orders",
+                format!(
+                    "seat {seat} (stood before a refused line): {}",
+                    lines.join(" / ")
+                ),
+            );
+        }
+        let refused_lines = |v: Vec<castellan_engine::LineError>| -> Vec<RefusedLine> {
+            v.into_iter()
+                .map(|e| RefusedLine {
+                    quoted: Quoted::new(e.line_no, &e.line),
+                    message: e.message,
+                    hint: e.hint,
                 })
-            }
+                .collect()
+        };
+        OrdersAnswer::Refused {
+            game,
+            lines: refused_lines(refused.errors),
+            unchecked: refused_lines(refused.unchecked),
+            stood: refused.stood,
+            happened: refused.narration.public,
         }
     }
 
@@ -327,4 +321,22 @@ fn mail_text(orders: &[(usize, String)]) -> String {
         }
     }
     text.join("\n")
+}
+
+/// The seats put out of the game since history entry `from`, as the reply names them.
+fn out_since(g: &Loaded, from: usize) -> Vec<OutLine> {
+    let Some(s) = g.session.as_ref() else {
+        return Vec::new();
+    };
+    s.eliminations_since(from)
+        .into_iter()
+        .map(|e| OutLine {
+            name: seat_name(&g.rec, e.seat),
+            turn: e.turn,
+            by: e.by.map(|b| seat_name(&g.rec, b)),
+            by_de: e
+                .by
+                .map(|b| castellan_engine::lang::fr::de(&seat_name(&g.rec, b))),
+        })
+        .collect()
 }

@@ -27,98 +27,10 @@ impl Run<'_> {
         for (i, l) in mail.body.lines().enumerate() {
             lines.push((i + 1, l.to_string()));
         }
-        let max = self.j.config.max_lines;
-        let max_commands = self.j.config.max_commands;
-        let mut chatter: Vec<Quoted> = Vec::new();
-        // The line of the last command read (chatter after it is a sign-off).
-        let mut last_command = 0;
-        let mut counted = 0;
-        let mut commands_read = 0;
+        let mut reading = Reading::default();
         for (no, raw) in lines {
-            let line = raw.trim();
-            if ctx.press.is_some() && !line.is_empty() {
-                // PRESS lines count like any other: a press over the limit is not sent.
-                counted += 1;
-                if counted > max {
-                    ctx.press = None;
-                    let lang = self.writer_lang(from);
-                    self.answer(lang, "intake", &IntakeAnswer::PressTooLong { max });
-                    break;
-                }
-            }
-            if let Some((_, buf)) = &mut ctx.press {
-                if ["endpress", "end press", "finpresse", "fin presse"]
-                    .iter()
-                    .any(|e| line.eq_ignore_ascii_case(e))
-                {
-                    self.end_press(&mut ctx, from)?;
-                } else {
-                    buf.push(raw.trim_end().to_string());
-                }
-                continue;
-            }
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            if line == "--" || line.eq_ignore_ascii_case("signoff") {
+            if self.read_line(&mut ctx, &mut reading, no, &raw, from)? == Read::Stop {
                 break;
-            }
-            counted += 1;
-            if counted > max {
-                let lang = self.writer_lang(from);
-                self.answer(lang, "intake", &IntakeAnswer::TooManyLines { max });
-                break;
-            }
-            if commands::is_french(line) {
-                self.french_words = true;
-            }
-            let parsed = commands::parse(line, &self.j.config);
-            if parsed.is_some() {
-                commands_read += 1;
-                if commands_read > max_commands {
-                    // The rest of the mail is not read: a skipped GAME line must not send
-                    // the orders after it to another game.
-                    let lang = self.writer_lang(from);
-                    let answer = IntakeAnswer::TooManyCommands {
-                        max: max_commands,
-                        line: no,
-                    };
-                    self.answer(lang, "intake", &answer);
-                    break;
-                }
-            }
-            match parsed {
-                Some(Ok(cmd)) if !self.is_game_order(&ctx, &cmd, line, from)? => {
-                    self.flush(&mut ctx, from)?;
-                    if !matches!(
-                        cmd,
-                        Command::Game(..) | Command::Password(_) | Command::Check(None)
-                    ) {
-                        ctx.acted = true;
-                        last_command = no;
-                    }
-                    self.command(&mut ctx, cmd, no, line, from)?;
-                }
-                Some(Err(e)) => {
-                    self.flush(&mut ctx, from)?;
-                    ctx.acted = true;
-                    last_command = no;
-                    let lang = self.writer_lang(from);
-                    let answer = IntakeAnswer::Refused {
-                        quoted: Quoted::new(no, line),
-                        error: e,
-                    };
-                    self.answer(lang, "intake", &answer);
-                }
-                _ => {
-                    if ctx.game.is_some() {
-                        if !ctx.bad {
-                            ctx.orders.push((no, line.to_string()));
-                        }
-                    } else {
-                        chatter.push(Quoted::new(no, line));
-                    }
-                }
             }
         }
         self.set_aside_unread(&mut ctx, from, true)?;
@@ -126,11 +38,111 @@ impl Run<'_> {
         if ctx.press.is_some() {
             self.end_press(&mut ctx, from)?;
         }
-        // Outside a game: a greeting anywhere, and whatever follows the last command, is
-        // not read; a line between two commands is not understood.
-        let (mut unread, chatter): (Vec<Quoted>, Vec<Quoted>) = chatter
-            .into_iter()
-            .partition(|q| looks_like_greeting(&q.line) || (ctx.acted && q.no > last_command));
+        self.answer_chatter(&mut ctx, reading, from);
+        Ok(())
+    }
+
+    /// One line of the mail: a line of press, a command, or an order for the game in
+    /// context (gathered until the next command); the limits on lines and commands.
+    fn read_line(
+        &mut self,
+        ctx: &mut Ctx,
+        reading: &mut Reading,
+        no: usize,
+        raw: &str,
+        from: &str,
+    ) -> Result<Read, StoreError> {
+        let max = self.j.config.max_lines;
+        let line = raw.trim();
+        if ctx.press.is_some() && !line.is_empty() {
+            // PRESS lines count like any other: a press over the limit is not sent.
+            reading.counted += 1;
+            if reading.counted > max {
+                ctx.press = None;
+                let lang = self.writer_lang(from);
+                self.answer(lang, "intake", &IntakeAnswer::PressTooLong { max });
+                return Ok(Read::Stop);
+            }
+        }
+        if let Some((_, buf)) = &mut ctx.press {
+            if ["endpress", "end press", "finpresse", "fin presse"]
+                .iter()
+                .any(|e| line.eq_ignore_ascii_case(e))
+            {
+                self.end_press(ctx, from)?;
+            } else {
+                buf.push(raw.trim_end().to_string());
+            }
+            return Ok(Read::On);
+        }
+        if line.is_empty() || line.starts_with('#') {
+            return Ok(Read::On);
+        }
+        if line == "--" || line.eq_ignore_ascii_case("signoff") {
+            return Ok(Read::Stop);
+        }
+        reading.counted += 1;
+        if reading.counted > max {
+            let lang = self.writer_lang(from);
+            self.answer(lang, "intake", &IntakeAnswer::TooManyLines { max });
+            return Ok(Read::Stop);
+        }
+        if commands::is_french(line) {
+            self.french_words = true;
+        }
+        let parsed = commands::parse(line, &self.j.config);
+        if parsed.is_some() {
+            reading.commands += 1;
+            let max = self.j.config.max_commands;
+            if reading.commands > max {
+                // The rest of the mail is not read: a skipped GAME line must not send
+                // the orders after it to another game.
+                let lang = self.writer_lang(from);
+                let answer = IntakeAnswer::TooManyCommands { max, line: no };
+                self.answer(lang, "intake", &answer);
+                return Ok(Read::Stop);
+            }
+        }
+        match parsed {
+            Some(Ok(cmd)) if !self.is_game_order(ctx, &cmd, line, from)? => {
+                self.flush(ctx, from)?;
+                if !matches!(
+                    cmd,
+                    Command::Game(..) | Command::Password(_) | Command::Check(None)
+                ) {
+                    ctx.acted = true;
+                    reading.last_command = no;
+                }
+                self.command(ctx, cmd, no, line, from)?;
+            }
+            Some(Err(e)) => {
+                self.flush(ctx, from)?;
+                ctx.acted = true;
+                reading.last_command = no;
+                let lang = self.writer_lang(from);
+                let answer = IntakeAnswer::Refused {
+                    quoted: Quoted::new(no, line),
+                    error: e,
+                };
+                self.answer(lang, "intake", &answer);
+            }
+            _ if ctx.game.is_some() => {
+                if !ctx.bad {
+                    ctx.orders.push((no, line.to_string()));
+                }
+            }
+            _ => reading.chatter.push(Quoted::new(no, line)),
+        }
+        Ok(Read::On)
+    }
+
+    /// Outside a game: a greeting anywhere, and whatever follows the last command, is
+    /// not read; a line between two commands is not understood.
+    fn answer_chatter(&mut self, ctx: &mut Ctx, reading: Reading, from: &str) {
+        let (mut unread, chatter): (Vec<Quoted>, Vec<Quoted>) =
+            reading.chatter.into_iter().partition(|q| {
+                looks_like_greeting(&q.line) || (ctx.acted && q.no > reading.last_command)
+            });
         unread.append(&mut ctx.unread);
         self.not_understood(chatter, from, !unread.is_empty());
         if !unread.is_empty() {
@@ -144,7 +156,6 @@ impl Run<'_> {
             };
             self.answer(lang, "intake", &answer);
         }
-        Ok(())
     }
 
     /// Lines of the game in context that are not orders at all (the game has no order
@@ -431,6 +442,26 @@ impl Run<'_> {
         // Whatever follows the note goes in too, as before it (the reply's last word).
         self.answer(lang, "intake", &answer);
     }
+}
+
+/// How far the reading of a mail's lines went.
+#[derive(Default)]
+struct Reading {
+    /// Lines counted against `max_lines`.
+    counted: usize,
+    /// Commands read, against `max_commands`.
+    commands: usize,
+    /// The line of the last command read (chatter after it is a sign-off).
+    last_command: usize,
+    /// Lines outside any game that are no command.
+    chatter: Vec<Quoted>,
+}
+
+/// After a line: read on, or stop reading the mail.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Read {
+    On,
+    Stop,
 }
 
 /// What the judge answers about the mail itself (templates/LANG/answers/intake.txt).
