@@ -229,3 +229,30 @@ fn doctor_fails_when_the_running_daemon_reads_another_configuration() {
         .status();
     assert!(daemon.wait().unwrap().success());
 }
+
+/// A relay that takes the connection and never answers: doctor fails within its timeout,
+/// with the fix, instead of hanging or calling it well. (`ingest` takes the mail all the
+/// same: its reply waits in the outbox, sent apart from judging.)
+#[test]
+fn a_relay_that_hangs_is_a_failure_with_its_fix() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, cfg) = setup(tmp.path(), "hangs");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let held = std::thread::spawn(move || {
+        let (s, _) = listener.accept().unwrap();
+        std::thread::sleep(Duration::from_secs(40));
+        drop(s);
+    });
+    let mut text = std::fs::read_to_string(&cfg).unwrap();
+    text.push_str(&format!(
+        "outbound:\n  kind: smtp\n  smtp: {{ host: 127.0.0.1, port: {port}, security: none }}\n"
+    ));
+    std::fs::write(&cfg, text).unwrap();
+    let start = Instant::now();
+    let (healthy, out) = doctor(&cfg, None);
+    assert!(start.elapsed() < Duration::from_secs(30), "{out}");
+    assert!(!healthy, "{out}");
+    assert!(out.contains("FAIL  smtp"), "{out}");
+    drop(held);
+}
