@@ -175,6 +175,22 @@ pub(super) fn back_in_time(c: &Config, db_seq: Option<u64>) -> Option<Check> {
     }
 }
 
+/// [`back_in_time`] for the open database `store`.
+pub(super) fn journal_mark(c: &Config, store: &crate::store::SledStore) -> Check {
+    match store.journal_seq() {
+        Ok(seq) => back_in_time(c, Some(seq)).unwrap_or_else(|| ok("journal", "")),
+        Err(e) => fail(
+            "journal",
+            format!(
+                "{}: cannot read its journal mark: {}",
+                c.database_path().display(),
+                e.0
+            ),
+            "castellan recover (it rebuilds the database from the newest backup and the journal)",
+        ),
+    }
+}
+
 /// What `castellan recover` leaves beside the database: its unfinished work, the
 /// folders it set aside.
 pub(super) fn recovery_leftovers(c: &Config) -> Vec<Check> {

@@ -308,14 +308,7 @@ fn database(c: &Config, out: &mut Vec<Check>) -> Option<usize> {
             return None;
         }
     };
-    match store.journal_seq() {
-        Ok(seq) => out.extend(defer::back_in_time(c, Some(seq))),
-        Err(e) => out.push(fail(
-            "journal",
-            format!("{}: cannot read its journal mark: {}", path.display(), e.0),
-            "castellan recover (it rebuilds the database from the newest backup and the journal)",
-        )),
-    }
+    out.push(defer::journal_mark(c, &store));
     let ids = match store.game_ids() {
         Ok(ids) => ids,
         Err(e) => {
