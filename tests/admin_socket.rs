@@ -45,7 +45,14 @@ fn wait_for(what: &str, log: &Path, f: impl Fn() -> bool) {
 fn played(tmp: &Path) -> (PathBuf, PathBuf) {
     let data = tmp.join("data");
     let o = Command::new(env!("CARGO_BIN_EXE_castellan"))
-        .args(["--config", "/dev/null", "demo", "--max-mails", "10", "--dir"])
+        .args([
+            "--config",
+            "/dev/null",
+            "demo",
+            "--max-mails",
+            "10",
+            "--dir",
+        ])
         .arg(&data)
         .output()
         .unwrap();
@@ -156,7 +163,9 @@ fn the_running_daemon_answers_the_admin_commands_and_without_it_they_run_directl
     let o = run(&["backup", backup.to_str().unwrap()]);
     assert!(o.status.success(), "{}", text(&o));
     let b = std::fs::read_to_string(&backup).unwrap();
-    assert!(b.starts_with("{\"format\":\"castellan-backup/2\"") || b.contains("castellan-backup/2"));
+    assert!(
+        b.starts_with("{\"format\":\"castellan-backup/2\"") || b.contains("castellan-backup/2")
+    );
     assert!(b.trim_end().ends_with("}") && b.contains("\"end\":true"));
     // A backup to the backup folder is the daemon's to write.
     let o = run(&["backup"]);
@@ -179,7 +188,9 @@ fn the_running_daemon_answers_the_admin_commands_and_without_it_they_run_directl
     ]);
     assert!(new.status.success(), "{}", text(&new));
     assert!(text(&new).contains("queued"), "{}", text(&new));
-    wait_for("the new game's mails", &log, || outbox_files(&data) > before);
+    wait_for("the new game's mails", &log, || {
+        outbox_files(&data) > before
+    });
     assert!(stdout(&run(&["game", "list"])).contains("castello-"));
 
     // Not an admin command: refused by the daemon, with the reason.

@@ -75,14 +75,26 @@ fn setup(tmp: &Path, name: &str) -> (PathBuf, PathBuf) {
     let demo = tmp.join("demo");
     if !demo.exists() {
         let o = Command::new(env!("CARGO_BIN_EXE_castellan"))
-            .args(["--config", "/dev/null", "demo", "--max-mails", "10", "--dir"])
+            .args([
+                "--config",
+                "/dev/null",
+                "demo",
+                "--max-mails",
+                "10",
+                "--dir",
+            ])
             .arg(&demo)
             .output()
             .unwrap();
         assert!(o.status.success(), "{}", text(&o));
     }
     let data = tmp.join(name);
-    let o = Command::new("cp").arg("-a").arg(&demo).arg(&data).output().unwrap();
+    let o = Command::new("cp")
+        .arg("-a")
+        .arg(&demo)
+        .arg(&data)
+        .output()
+        .unwrap();
     assert!(o.status.success(), "{}", text(&o));
     let cfg = tmp.join(format!("{name}.yaml"));
     std::fs::write(

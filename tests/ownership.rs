@@ -93,7 +93,12 @@ fn root_on_another_users_data_folder_refuses_and_says_as_whom_to_run() {
 
     // As the folder's owner, the same command works, and every file is theirs.
     let o = Command::new("setpriv")
-        .args(["--reuid", &NOBODY.to_string(), "--regid", &NOBODY.to_string()])
+        .args([
+            "--reuid",
+            &NOBODY.to_string(),
+            "--regid",
+            &NOBODY.to_string(),
+        ])
         .arg("--clear-groups")
         .arg(env!("CARGO_BIN_EXE_castellan"))
         .args(["--config", "/dev/null", "--data-dir"])

@@ -343,9 +343,13 @@ fn backup(svc: &Service, file: Option<PathBuf>, by: By) -> Result<Answer, ShellE
             })
         }
         file => {
-            let path = file.unwrap_or_else(|| crate::ops::backup::path_at(&svc.config, (svc.clock)()));
+            let path =
+                file.unwrap_or_else(|| crate::ops::backup::path_at(&svc.config, (svc.clock)()));
             let n = crate::ops::backup::write_file(&svc.store, &path, None)?;
-            Ok(Answer::out(format!("{n} records written to {}\n", path.display())))
+            Ok(Answer::out(format!(
+                "{n} records written to {}\n",
+                path.display()
+            )))
         }
     }
 }

@@ -75,9 +75,9 @@ pub fn send(socket: &Path, request: &Request) -> Result<Option<Answer>, String> 
     stream
         .read_to_end(&mut reply)
         .map_err(|e| format!("no answer: {e}"))?;
-    serde_json::from_slice(&reply)
-        .map(Some)
-        .map_err(|e| format!("an answer that does not read ({e}): is the daemon of another version?"))
+    serde_json::from_slice(&reply).map(Some).map_err(|e| {
+        format!("an answer that does not read ({e}): is the daemon of another version?")
+    })
 }
 
 /// [`send`] a command line.
@@ -189,7 +189,10 @@ pub fn listen(data_dir: &Path) -> std::io::Result<tokio::sync::mpsc::Receiver<Jo
     if std::fs::metadata(&socket)?.gid() != gid {
         // Not ours to give (a daemon not in the folder's group): owner only, then.
         if let Err(e) = std::os::unix::fs::chown(&socket, None, Some(gid)) {
-            tracing::warn!("{}: cannot give it the data folder's group: {e}", socket.display());
+            tracing::warn!(
+                "{}: cannot give it the data folder's group: {e}",
+                socket.display()
+            );
         }
     }
     let (tx, rx) = tokio::sync::mpsc::channel(16);

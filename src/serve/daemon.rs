@@ -106,7 +106,10 @@ pub async fn serve(svc: Service, transport: Transport) -> Result<(), ShellError>
             jobs
         }
         Err(e) => {
-            tracing::warn!("{}: {e}; admin commands wait for `serve` to stop", socket.display());
+            tracing::warn!(
+                "{}: {e}; admin commands wait for `serve` to stop",
+                socket.display()
+            );
             tokio::sync::mpsc::channel(1).1
         }
     };

@@ -56,10 +56,7 @@ pub(super) fn as_owner(config_path: &Path, data_dir: &Path) -> Vec<Check> {
                     "{user} cannot read {}: {e}; every ingest defers",
                     config_path.display()
                 ),
-                format!(
-                    "chgrp {user} {0} && chmod 0640 {0}",
-                    config_path.display()
-                ),
+                format!("chgrp {user} {0} && chmod 0640 {0}", config_path.display()),
             ));
         }
     }
@@ -217,7 +214,10 @@ pub(super) fn recovery_leftovers(c: &Config) -> Vec<Check> {
             if n.starts_with(&format!("{name}.damaged-")) {
                 out.push(warn(
                     "recovery",
-                    format!("{} was set aside by `castellan recover`", e.path().display()),
+                    format!(
+                        "{} was set aside by `castellan recover`",
+                        e.path().display()
+                    ),
                     format!(
                         "once the games look right (castellan game list), remove it: rm -r {}",
                         e.path().display()
@@ -239,7 +239,10 @@ pub(super) fn daemon(c: &Config) -> Option<Check> {
         Err(e) => {
             return Some(fail(
                 "daemon",
-                format!("a daemon listens on {} but does not answer: {e}", socket.display()),
+                format!(
+                    "a daemon listens on {} but does not answer: {e}",
+                    socket.display()
+                ),
                 "restart it: systemctl restart castellan",
             ))
         }
@@ -247,7 +250,10 @@ pub(super) fn daemon(c: &Config) -> Option<Check> {
     let Ok(status) = serde_json::from_str::<Status>(&answer.out) else {
         return Some(fail(
             "daemon",
-            format!("the daemon on {} answers what does not read", socket.display()),
+            format!(
+                "the daemon on {} answers what does not read",
+                socket.display()
+            ),
             "restart it with this version: systemctl restart castellan",
         ));
     };
@@ -278,8 +284,18 @@ pub(super) fn daemon(c: &Config) -> Option<Check> {
 fn diff_lines(theirs: &str, ours: &str) -> Vec<String> {
     let t: Vec<&str> = theirs.lines().collect();
     let o: Vec<&str> = ours.lines().collect();
-    let only_t: Vec<&str> = t.iter().filter(|l| !o.contains(l)).copied().take(3).collect();
-    let only_o: Vec<&str> = o.iter().filter(|l| !t.contains(l)).copied().take(3).collect();
+    let only_t: Vec<&str> = t
+        .iter()
+        .filter(|l| !o.contains(l))
+        .copied()
+        .take(3)
+        .collect();
+    let only_o: Vec<&str> = o
+        .iter()
+        .filter(|l| !t.contains(l))
+        .copied()
+        .take(3)
+        .collect();
     vec![
         format!("daemon: {}", only_t.join(" | ").trim()),
         format!("here: {}", only_o.join(" | ").trim()),

@@ -92,7 +92,9 @@ pub fn run(path: &Path, must_exist: bool, data_dir: Option<&Path>) -> Vec<Check>
         config.data_dir = d.to_path_buf();
     }
     let user = defer::as_owner(path, &config.data_dir);
-    let cannot_switch = user.iter().any(|c| c.name == "user" && c.level == Level::Fail);
+    let cannot_switch = user
+        .iter()
+        .any(|c| c.name == "user" && c.level == Level::Fail);
     out.extend(user);
     if cannot_switch {
         // Not as root on another user's folder: root's files would defer every ingest.
