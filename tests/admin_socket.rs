@@ -198,6 +198,18 @@ fn the_running_daemon_answers_the_admin_commands_and_without_it_they_run_directl
     assert!(!compact.status.success(), "{}", text(&compact));
     assert!(!text(&compact).contains("Os {"), "{}", text(&compact));
 
+    // A daemon that does not answer on a socket (one of an older version): said so,
+    // with the fix, not the lock's raw error.
+    std::fs::remove_file(&socket).unwrap();
+    let held = castellan(&cfg, &["game", "list"]);
+    assert_eq!(held.status.code(), Some(75), "{}", text(&held));
+    assert!(
+        text(&held).contains("does not answer on its admin socket: restart it")
+            && !text(&held).contains("Os {"),
+        "{}",
+        text(&held)
+    );
+
     stop(daemon);
     assert!(!socket.exists(), "the socket outlives the daemon");
     let after = castellan(&cfg, &["game", "show", "castle-1"]);

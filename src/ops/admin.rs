@@ -136,7 +136,11 @@ pub fn main(config: Config, cmd: Command) -> Result<ExitCode, ShellError> {
         // Streamed to the file with its progress, as `backup` always was.
         return crate::ops::backup::main(config, file, None);
     }
-    let svc = Service::open(config, system_clock())?;
+    // An `ingest` holds the database for a moment: waited for.
+    let (data_dir, db) = (config.data_dir.clone(), config.database_path());
+    let patience = crate::store::patience(&data_dir, std::time::Duration::from_secs(10));
+    let svc = Service::open_waiting(config, system_clock(), patience)
+        .map_err(|e| held_by_serve(&data_dir, &db, e))?;
     let answer = answer(&svc, cmd, input, By::Direct)?;
     let queued = answer.queued;
     let code = answer.deliver()?;
@@ -153,6 +157,25 @@ pub fn main(config: Config, cmd: Command) -> Result<ExitCode, ShellError> {
         );
     }
     Ok(code)
+}
+
+/// A database held by a `serve` that does not answer on its admin socket (one of an older
+/// version, or stuck): said so, with the fix, rather than the lock's raw error.
+fn held_by_serve(data_dir: &std::path::Path, db: &std::path::Path, e: ShellError) -> ShellError {
+    match e {
+        ShellError::Store(e)
+            if crate::store::SledStore::is_busy_error(&e) && crate::store::is_serving(data_dir) =>
+        {
+            tracing::debug!("{e}");
+            ShellError::Store(castellan_judge::StoreError::busy(format!(
+                "the database at {} is held by a `castellan serve` that does not answer on \
+                 its admin socket: restart it (systemctl restart castellan), then run the \
+                 command again",
+                db.display()
+            )))
+        }
+        other => other,
+    }
 }
 
 /// Run an admin command on the open service `svc`; `input` is the file it reads, read by
