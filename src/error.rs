@@ -9,6 +9,8 @@ use std::path::PathBuf;
 pub const EX_TEMPFAIL: u8 = 75;
 /// `sysexits.h`: the configuration is wrong.
 pub const EX_CONFIG: u8 = 78;
+/// `sysexits.h`: not allowed (root on a data folder of another user's).
+pub const EX_NOPERM: u8 = 77;
 /// `sysexits.h`: the command line is wrong.
 pub const EX_USAGE: u8 = 64;
 
@@ -49,6 +51,9 @@ pub enum ShellError {
         #[source]
         source: std::io::Error,
     },
+    /// Run as root on a data folder that belongs to another user (src/ops/ownership.rs).
+    #[error("{0}")]
+    NotOwner(String),
     /// A file given to import or restore is not what it should be.
     #[error("{what}: {why}")]
     BadInput { what: String, why: String },
@@ -70,6 +75,7 @@ impl ShellError {
             ShellError::Store(_) | ShellError::Imap { .. } => EX_TEMPFAIL,
             ShellError::Config { .. } | ShellError::Templates(_) => EX_CONFIG,
             ShellError::Usage(_) => EX_USAGE,
+            ShellError::NotOwner(_) => EX_NOPERM,
             _ => 1,
         }
     }

@@ -39,6 +39,9 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
     if !matches!(cli.command, Command::Config { .. }) {
         tracing::info!(config = %source.path.display(), "{}", source.describe());
     }
+    if ops::ownership::guards(&cli.command) {
+        ops::ownership::check(&config.data_dir)?;
+    }
     match cli.command {
         Command::Config { show_secrets } => {
             config.show(&source, show_secrets)?;
@@ -47,16 +50,13 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
         Command::Serve { once } => serve::daemon::main(config, once),
         // Handled above (`ingest` in `main`).
         Command::Ingest { .. } | Command::Doctor => Ok(ExitCode::SUCCESS),
-        Command::Game(g) => ops::admin::game(config, g),
-        Command::Campaign(c) => ops::admin::campaign(config, c),
-        Command::Verify { game } => ops::admin::verify(config, game),
-        Command::Outbox { retry } => ops::admin::outbox(config, retry),
-        Command::Render {
-            game,
-            turn,
-            seat,
-            out,
-        } => ops::render::main(config, &game, turn, seat.as_deref(), &out),
+        // To the running daemon through its admin socket, or run here (`ops::admin`).
+        cmd @ (Command::Game(_)
+        | Command::Campaign(_)
+        | Command::Verify { .. }
+        | Command::Outbox { .. }
+        | Command::Render { .. }
+        | Command::Backup { restore: None, .. }) => ops::admin::main(config, cmd),
         Command::Backup { file, restore } => ops::backup::main(config, file, restore),
         Command::Recover => ops::recover::main(&config),
         Command::Compact => ops::compact::main(&config),

@@ -18,8 +18,9 @@ pub struct RenderArgs<'a> {
     pub out: &'a Path,
 }
 
-/// Draw it and write the file; returns a line saying what was written.
-pub fn render(svc: &Service, a: &RenderArgs) -> Result<String, ShellError> {
+/// Draw it: the file's text (for `a.out`, written by the caller) and a line saying what
+/// it is.
+pub fn draw(svc: &Service, a: &RenderArgs) -> Result<(String, String), ShellError> {
     let stored = svc
         .store
         .game_whole(a.game)?
@@ -95,31 +96,12 @@ pub fn render(svc: &Service, a: &RenderArgs) -> Result<String, ShellError> {
             )))
         }
     };
-    std::fs::write(a.out, &bytes).map_err(|e| ShellError::io(a.out, e))?;
-    Ok(format!(
+    let line = format!(
         "wrote {} ({} bytes): {} at turn {}",
         a.out.display(),
         bytes.len(),
         rec.id,
         session.turn()
-    ))
-}
-
-/// `castellan render GAME [--turn N] [--seat S] --out FILE`: the file written, named.
-pub fn main(
-    config: crate::config::Config,
-    game: &str,
-    turn: Option<u32>,
-    seat: Option<&str>,
-    out: &Path,
-) -> Result<std::process::ExitCode, ShellError> {
-    let svc = Service::open(config, crate::serve::env::system_clock())?;
-    let args = RenderArgs {
-        game,
-        turn,
-        seat,
-        out,
-    };
-    println!("{}", render(&svc, &args)?);
-    Ok(std::process::ExitCode::SUCCESS)
+    );
+    Ok((bytes, line))
 }

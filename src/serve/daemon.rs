@@ -98,16 +98,32 @@ pub async fn serve(svc: Service, transport: Transport) -> Result<(), ShellError>
     if let Err(e) = std::fs::write(&marker, format!("{}\n", std::process::id())) {
         tracing::warn!("cannot write {}: {e}", marker.display());
     }
+    // The admin commands run meanwhile come through the admin socket.
+    let socket = crate::serve::admin_socket::path(&svc.config.data_dir);
+    let mut admin = match crate::serve::admin_socket::listen(&svc.config.data_dir) {
+        Ok(jobs) => {
+            tracing::info!("admin commands on {}", socket.display());
+            jobs
+        }
+        Err(e) => {
+            tracing::warn!(
+                "{}: {e}; admin commands wait for `serve` to stop",
+                socket.display()
+            );
+            tokio::sync::mpsc::channel(1).1
+        }
+    };
     let result = serve_loop(
         svc,
         &transport,
-        &mut shutdown,
+        (&mut shutdown, &mut admin),
         &metrics,
         &store_tx,
         poll,
         tick_every,
     )
     .await;
+    let _ = std::fs::remove_file(&socket);
     let _ = std::fs::remove_file(&marker);
     result
 }
@@ -115,7 +131,7 @@ pub async fn serve(svc: Service, transport: Transport) -> Result<(), ShellError>
 async fn serve_loop(
     mut svc: Service,
     transport: &Transport,
-    shutdown: &mut Shutdown,
+    (shutdown, admin): (&mut Shutdown, &mut AdminJobs),
     metrics: &Metrics,
     store_tx: &StoreHandle,
     poll: Duration,
@@ -201,6 +217,9 @@ async fn serve_loop(
         };
         tokio::select! {
             _ = tokio::time::sleep(pause) => {}
+            // An admin command, run between passes on this service; the pass that
+            // follows at once sends what it queued.
+            Some(job) = admin.recv() => job.run(&svc),
             signal = shutdown.recv() => {
                 tracing::info!("{signal}: stopping");
                 return Ok(svc.flush()?);
@@ -208,6 +227,9 @@ async fn serve_loop(
         }
     }
 }
+
+/// The admin commands the admin socket takes, for the loop to run.
+type AdminJobs = tokio::sync::mpsc::Receiver<crate::serve::admin_socket::Job>;
 
 /// The database as the metrics see it: none while `serve` compacts it.
 type StoreHandle = tokio::sync::watch::Sender<Option<crate::store::SledStore>>;

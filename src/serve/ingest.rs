@@ -53,6 +53,8 @@ pub fn deferred(detail: impl std::fmt::Display) -> ExitCode {
 /// `ingest`: one message from an MTA's pipe (or a file): stored in the Maildir first,
 /// then handled if the database is free. What it prints on a failure is in [`deferred`].
 fn ingest(config: Config, file: &str) -> Result<ExitCode, ShellError> {
+    // Root on the castellan user's data folder would leave root-owned files there.
+    crate::ops::ownership::check(&config.data_dir)?;
     // At most `max_stored_bytes` + 1 bytes are read: a bigger message is never held whole
     // in memory nor stored (200 MB cost 420 MiB and was stored, twice for a
     // duplicate).

@@ -5,10 +5,12 @@
 //! * [`optimistic`]: a batch's mails judged side by side, committed in order.
 //! * [`prestage`]: a batch's replies rendered and written (hidden) while it is handled.
 //! * [`pass`]: one pass (every inbox, the deadlines, the outbox), with IMAP polling.
+//! * [`admin_socket`]: the running daemon's admin socket (`game ...`, `outbox`, ... while it runs).
 //! * [`ingest`]: `castellan ingest`, one mail from an MTA's pipe.
 //! * [`daemon`]: `serve`, its tokio loop; [`metrics`]: its optional Prometheus page.
 //! * [`env`](mod@env): the clock and the entropy; [`templates`]: the mail templates read at run time.
 
+pub mod admin_socket;
 mod batch;
 pub mod daemon;
 pub mod env;

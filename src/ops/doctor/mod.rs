@@ -14,6 +14,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
+mod defer;
 mod mail;
 use mail::{inbox, outbox};
 
@@ -90,9 +91,21 @@ pub fn run(path: &Path, must_exist: bool, data_dir: Option<&Path>) -> Vec<Check>
     if let Some(d) = data_dir {
         config.data_dir = d.to_path_buf();
     }
+    let user = defer::as_owner(path, &config.data_dir);
+    let cannot_switch = user
+        .iter()
+        .any(|c| c.name == "user" && c.level == Level::Fail);
+    out.extend(user);
+    if cannot_switch {
+        // Not as root on another user's folder: root's files would defer every ingest.
+        return out;
+    }
     out.extend(config_values(&config));
     out.push(data_dir_check(&config.data_dir));
+    out.push(defer::foreign_files(&config.data_dir));
+    out.extend(defer::recovery_leftovers(&config));
     let games = database(&config, &mut out);
+    out.extend(defer::daemon(&config));
     out.extend(inbox(&config));
     out.extend(outbox(&config));
     out.push(templates(&config.templates_dir));
@@ -268,6 +281,7 @@ fn database(c: &Config, out: &mut Vec<Check>) -> Option<usize> {
                 path.display()
             ),
         ));
+        out.extend(defer::back_in_time(c, None));
         return Some(0);
     }
     let store = match SledStore::open(&path) {
@@ -290,19 +304,20 @@ fn database(c: &Config, out: &mut Vec<Check>) -> Option<usize> {
                 out.push(fail(
                     "database",
                     text,
-                    "check the folder's owner and permissions; if it is damaged, restore the newest backup into an empty folder: castellan --data-dir NEW backup --restore FILE",
+                    "check the folder's owner and permissions; if it is damaged: castellan recover (it rebuilds it from the newest backup and the journal, every mail since included)",
                 ));
             }
             return None;
         }
     };
+    out.push(defer::journal_mark(c, &store));
     let ids = match store.game_ids() {
         Ok(ids) => ids,
         Err(e) => {
             out.push(fail(
                 "database",
                 format!("{}: cannot list games: {}", path.display(), e.0),
-                "restore the newest backup into an empty folder: castellan --data-dir NEW backup --restore FILE",
+                "castellan recover (it rebuilds the database from the newest backup and the journal, every mail since included)",
             ));
             return None;
         }
@@ -328,7 +343,7 @@ fn database(c: &Config, out: &mut Vec<Check>) -> Option<usize> {
         out.push(fail(
             "database",
             format!("{}: unreadable game records: {}", path.display(), bad.join("; ")),
-            "export the readable games (castellan game export), or restore the newest backup into an empty folder",
+            "castellan recover (it rebuilds the database from the newest backup and the journal, every mail since included)",
         ));
     }
     out.extend(disk_use(&path, &store, &c.compact));
@@ -349,7 +364,7 @@ fn database(c: &Config, out: &mut Vec<Check>) -> Option<usize> {
         Err(e) => out.push(fail(
             "outbox",
             format!("the outbox in the database is unreadable: {}", e.0),
-            "restore the newest backup into an empty folder: castellan --data-dir NEW backup --restore FILE",
+            "castellan recover (it rebuilds the database from the newest backup and the journal, every mail since included)",
         )),
     }
     Some(ids.len())
@@ -375,7 +390,7 @@ fn disk_use(path: &Path, store: &SledStore, compact: &crate::config::CompactConf
         Err(e) => out.push(fail(
             "disk use",
             format!("cannot read every record: {}", e.0),
-            "restore the newest backup into an empty folder: castellan --data-dir NEW backup --restore FILE",
+            "castellan recover (it rebuilds the database from the newest backup and the journal, every mail since included)",
         )),
     }
     let left: Vec<String> = crate::ops::compact::leftovers(path)
