@@ -2,6 +2,9 @@
 //! underscores do not matter; aliases (English and French names) and unique prefixes are
 //! accepted; a miss suggests the nearest names ("did you mean Livonia?").
 
+use crate::words::or_list;
+use crate::Lang;
+
 /// Lowercase, strip accents and keep only letters and digits.
 pub fn normalize(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -71,26 +74,14 @@ impl std::fmt::Display for NameError {
             NameError::Unknown { given, suggestions } => write!(
                 f,
                 "\"{given}\" is not a name I know: did you mean {}?",
-                or_list(suggestions)
+                or_list(suggestions, Lang::En)
             ),
             NameError::Ambiguous { given, candidates } => write!(
                 f,
                 "\"{given}\" could be {}: write more of the name",
-                or_list(candidates)
+                or_list(candidates, Lang::En)
             ),
         }
-    }
-}
-
-fn or_list(items: &[String]) -> String {
-    match items.len() {
-        0 => String::new(),
-        1 => items[0].clone(),
-        _ => format!(
-            "{} or {}",
-            items[..items.len() - 1].join(", "),
-            items[items.len() - 1]
-        ),
     }
 }
 

@@ -17,7 +17,7 @@ impl Teller<'_> {
                     "{} prend le château {} {} !",
                     self.n(*victor),
                     self.de(*loser),
-                    text::en(*t)
+                    words::en(*t)
                 ),
             ),
             Event::Eliminated { .. } => self.eliminated(e),
@@ -31,8 +31,8 @@ impl Teller<'_> {
                 format!(
                     "{} réoccupe {} avec une armée venue {}.",
                     self.n(*seat),
-                    text::le(*t),
-                    text::de(*from)
+                    words::le(*t),
+                    words::de(*from)
                 ),
             ),
             Event::Annexed {
@@ -49,8 +49,8 @@ impl Teller<'_> {
                 format!(
                     "{} annexe {} avec une armée venue {}.",
                     self.n(*seat),
-                    text::le(*t),
-                    text::de(*f)
+                    words::le(*t),
+                    words::de(*f)
                 ),
             ),
             Event::Annexed {
@@ -66,7 +66,7 @@ impl Teller<'_> {
                 format!(
                     "{} annexe {} avec une nouvelle armée (personne ne pouvait en céder une).",
                     self.n(*seat),
-                    text::le(*t)
+                    words::le(*t)
                 ),
             ),
             _ => self.game_over(e),
@@ -81,7 +81,10 @@ impl Teller<'_> {
         let why = end_reason(self.g, winners, reason, self.lang);
         self.pick(
             format!("Game over: {} ({why}).", names.join(", ")),
-            format!("Partie terminée : {} ({why}).", text::et(&names)),
+            format!(
+                "Partie terminée : {} ({why}).",
+                castellan_engine::words::and_list(&names, Lang::Fr)
+            ),
         )
     }
 
@@ -100,7 +103,7 @@ impl Teller<'_> {
         let l = self.lang;
         let tok = tokens
             .iter()
-            .map(|t| text::group(*t, l))
+            .map(|t| words::group(*t, l))
             .collect::<Vec<_>>()
             .join(", ");
         let base = match l {
@@ -198,7 +201,10 @@ fn stalemate(
         Lang::Fr => {
             let verdict = match winners {
                 [w] => format!("{} gagne", g.name(*w)),
-                _ => format!("partagée entre {}", text::et(&names)),
+                _ => format!(
+                    "partagée entre {}",
+                    castellan_engine::words::and_list(&names, Lang::Fr)
+                ),
             };
             format!(
                 "blocage après {} : plus aucun joueur ne pourra attaquer ni gagner d'armée \

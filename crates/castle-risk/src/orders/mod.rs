@@ -4,9 +4,10 @@
 use crate::cards::Card;
 use crate::game::{CastleRisk, MarshalPolicy, OccupyWhat, RevealPolicy, SetOrder, T};
 use crate::map::map;
-use crate::text::{kw, name_error_fr, oe, tn, Hints};
+use crate::words::{kw, name_error_fr, tn};
 use castellan_engine::assault::{self, AttackPlan, PlanError};
 use castellan_engine::names::{normalize, Names};
+use castellan_engine::words::{refusal, Hints};
 use castellan_engine::{Lang, OrderError, Seat};
 use serde::{Deserialize, Serialize};
 
@@ -202,13 +203,13 @@ fn player(g: &CastleRisk, seat: Seat, name: &str, hint: (&str, &str)) -> Result<
         .collect::<Vec<_>>()
         .join(", ");
     let s = n.resolve(name).map_err(|e| {
-        oe(e.to_string(), name_error_fr(&e)).hints(
+        refusal(e.to_string(), name_error_fr(&e)).hints(
             format!("{}; the players are {all}", hint.0),
             format!("{} ; les joueurs sont {all}", hint.1),
         )
     })?;
     if s == seat {
-        return Err(oe(
+        return Err(refusal(
             "name another player, not yourself",
             "nommez un autre joueur que vous-même",
         )
@@ -224,7 +225,7 @@ fn number(
 ) -> Result<u32, OrderError> {
     w.and_then(|w| w.0.trim_end_matches('+').parse::<u32>().ok())
         .ok_or_else(|| {
-            oe(
+            refusal(
                 format!("a number is missing after {}", what.0),
                 format!("il manque un nombre après {}", what.1),
             )
@@ -235,7 +236,7 @@ fn number(
 pub fn parse(g: &CastleRisk, seat: Seat, line: &str) -> Result<Order, OrderError> {
     let ws = words(line);
     let Some(first) = ws.first() else {
-        return Err(oe("empty order", "ordre vide").hints("write: END", "écrivez : FIN"));
+        return Err(refusal("empty order", "ordre vide").hints("write: END", "écrivez : FIN"));
     };
     let rest = &ws[1..];
     let rest_text = join(rest);
@@ -299,7 +300,7 @@ pub fn parse(g: &CastleRisk, seat: Seat, line: &str) -> Result<Order, OrderError
         "END" => {
             let turn = |w: &(String, String)| matches!(normalize(&w.0).as_str(), "turn" | "tour");
             if !(rest.is_empty() || (rest.len() == 1 && turn(&rest[0]))) {
-                return Err(oe("END takes nothing after it", "rien ne suit FIN")
+                return Err(refusal("END takes nothing after it", "rien ne suit FIN")
                     .hints("write: END", "écrivez : FIN"));
             }
             Ok(Order::End)
@@ -321,7 +322,7 @@ pub fn parse(g: &CastleRisk, seat: Seat, line: &str) -> Result<Order, OrderError
         ))),
         "NO" if no_counterspy(rest) => Ok(Order::CounterSpy(false)),
         "SET" => parse_set(rest).map(Order::Set),
-        other => Err(oe(
+        other => Err(refusal(
             format!("\"{other}\" is not an order I know"),
             format!("« {} » n'est pas un ordre que je connais", first.0),
         )
@@ -399,7 +400,7 @@ fn parse_defend(rest: &[(String, String)]) -> Result<Order, OrderError> {
             "REVEAL" => reveal = true,
             "WITH" | "AND" | "DICE" | "ET" => {}
             _ => {
-                return Err(oe(
+                return Err(refusal(
                     format!("I do not understand \"{}\" in a defence", w.0),
                     format!("je ne comprends pas « {} » dans une défense", w.0),
                 )
@@ -427,13 +428,13 @@ fn territory_list(text: &str) -> Result<Vec<T>, OrderError> {
             )
         },
         |t| {
-            oe(
+            refusal(
                 format!("{} is listed twice", map().board.name(t)),
                 format!("{} est nommé deux fois", tn(t, Lang::Fr)),
             )
         },
         || {
-            oe("no territory given", "aucun territoire donné").hints(
+            refusal("no territory given", "aucun territoire donné").hints(
                 "name territories separated by commas",
                 "nommez des territoires séparés par des virgules",
             )

@@ -2,7 +2,13 @@
 //! turns, armies, eliminations and the end, in English and French, each seat told only
 //! what it may see.
 
-use super::*;
+use crate::cards::{card_name_in, Card};
+use crate::map::{self, board};
+use crate::view::{owner_name, placements, pname};
+use crate::words;
+use crate::*;
+use castellan_engine::lang::fr;
+use castellan_engine::words::and_list;
 
 mod battle;
 mod turn;
@@ -34,7 +40,7 @@ pub(super) fn seats_and(s: &Risk, seats: &[Seat], l: Lang) -> String {
     let names: Vec<String> = seats.iter().map(|x| pname(s, *x)).collect();
     match l {
         Lang::En => names.join(" and "),
-        Lang::Fr => say::and_list(&names, l),
+        Lang::Fr => and_list(&names, l),
     }
 }
 
@@ -55,7 +61,7 @@ fn narrate_setup(s: &Risk, e: &Event, v: Viewer, l: Lang) -> String {
             format!("{} claims {}.", n(*seat), map::name(*x))
         }
         (Event::Claimed { seat, t: x }, Lang::Fr) => {
-            format!("{} réclame {}.", n(*seat), say::le(*x, l))
+            format!("{} réclame {}.", n(*seat), words::le(*x, l))
         }
         (Event::Ranked { seat, list }, _) if me(*seat) => {
             format!(
@@ -273,7 +279,7 @@ fn narrate_hq(s: &Risk, e: &Event, v: Viewer, l: Lang) -> String {
             "{} capture le quartier général de {}, {}, et prend sa carte.",
             n(*seat),
             n(*of),
-            say::le(*x, l)
+            words::le(*x, l)
         ),
         _ => String::new(),
     }

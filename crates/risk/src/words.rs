@@ -1,0 +1,51 @@
+//! The game's own words in both languages: armies, territories with their French
+//! articles, and the French of a name that did not resolve. What every game words alike
+//! (refusals, lists, a capital letter, "write: ...") is the engine's
+//! (`castellan_engine::words`).
+
+use crate::map;
+use castellan_engine::board::TerritoryId;
+use castellan_engine::lang::fr;
+use castellan_engine::names::NameError;
+use castellan_engine::words::{name_error_fr, FrNameWords};
+use castellan_engine::{Lang, OrderError};
+
+/// "3 armies" / "3 armées"; English keeps the plural for every count but 1, as before.
+pub fn armies(n: u32, l: Lang) -> String {
+    match l {
+        Lang::En => format!("{n} armies"),
+        Lang::Fr => fr::count(n, "armée", "armées"),
+    }
+}
+
+/// A territory as the subject or object of a sentence: "Kamchatka" / "le Kamchatka".
+pub fn le(t: TerritoryId, l: Lang) -> String {
+    match l {
+        Lang::En => map::name(t).to_string(),
+        Lang::Fr => map::french(t).le.clone(),
+    }
+}
+
+/// "of Kamchatka" is not needed in English; French "du Kamchatka", "de l'Alaska".
+pub fn de(t: TerritoryId) -> String {
+    map::french(t).de.clone()
+}
+
+/// Risk's French for a name that did not resolve (its players have read these words).
+const NAME_WORDS: FrNameWords = FrNameWords {
+    unknown: "n'est pas un nom de territoire connu",
+    unknown_but: "n'est pas un nom connu",
+    write_more: "écrivez le nom plus complètement",
+};
+
+/// A name that did not resolve, in both languages (French suggestions use French names).
+pub fn name_error(e: &NameError, hint_en: &str, hint_fr: &str) -> OrderError {
+    let fr_msg = name_error_fr(e, NAME_WORDS, |n| match map::board().resolve(n) {
+        Ok(t) => map::name_in(t, Lang::Fr).to_string(),
+        Err(_) => n.to_string(),
+    });
+    OrderError::new(e.to_string())
+        .hint(hint_en)
+        .fr(fr_msg)
+        .hint_fr(hint_fr)
+}
