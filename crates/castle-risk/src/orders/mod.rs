@@ -263,20 +263,7 @@ pub fn parse(g: &CastleRisk, seat: Seat, line: &str) -> Result<Order, OrderError
             "write: HIDE Livonia",
             "écrivez : CACHER Livonie",
         )?)),
-        "REINFORCE" => {
-            let n = match rest.first() {
-                None => 1,
-                Some(_) => number(
-                    rest.first(),
-                    ("REINFORCE", "RENFORT"),
-                    (
-                        "write: REINFORCE 2 (the number of cards)",
-                        "écrivez : RENFORT 2 (le nombre de cartes)",
-                    ),
-                )?,
-            };
-            Ok(Order::Reinforce(n))
-        }
+        "REINFORCE" => parse_reinforce(rest),
         "TRUCE" => Ok(Order::Truce(player(
             g,
             seat,
@@ -284,35 +271,18 @@ pub fn parse(g: &CastleRisk, seat: Seat, line: &str) -> Result<Order, OrderError
             ("write: TRUCE Bob", "écrivez : TRÊVE Bob"),
         )?)),
         "SPY" => parse_spy(g, seat, rest),
-        "REVEAL" => {
-            if rest.is_empty() {
-                Ok(Order::Reveal(None))
-            } else {
-                Ok(Order::Reveal(Some(tres(
-                    &rest_text,
-                    "write: REVEAL Livonia",
-                    "écrivez : DÉVOILER Livonie",
-                )?)))
-            }
-        }
+        "REVEAL" => parse_reveal(rest),
         "ATTACK" => parse_attack(rest),
         "SAIL" => parse_sail(rest),
-        "END" => {
-            let turn = |w: &(String, String)| matches!(normalize(&w.0).as_str(), "turn" | "tour");
-            if !(rest.is_empty() || (rest.len() == 1 && turn(&rest[0]))) {
-                return Err(refusal("END takes nothing after it", "rien ne suit FIN")
-                    .hints("write: END", "écrivez : FIN"));
-            }
-            Ok(Order::End)
-        }
+        "END" => parse_end(rest),
         "PASS" => Ok(Order::Occupy(OccupyWhat::Pass)),
         "OCCUPY" => parse_occupy(rest),
         "ANNEX" => {
-            let (t, from) = target_from(
-                rest,
+            let hint = (
                 "write: ANNEX Livonia FROM Poland",
                 "écrivez : ANNEXER Livonie DEPUIS Pologne",
-            )?;
+            );
+            let (t, from) = target_from(rest, hint.0, hint.1)?;
             Ok(Order::Annex { t, from })
         }
         "DEFEND" => parse_defend(rest),
@@ -322,16 +292,59 @@ pub fn parse(g: &CastleRisk, seat: Seat, line: &str) -> Result<Order, OrderError
         ))),
         "NO" if no_counterspy(rest) => Ok(Order::CounterSpy(false)),
         "SET" => parse_set(rest).map(Order::Set),
-        other => Err(refusal(
-            format!("\"{other}\" is not an order I know"),
-            format!("« {} » n'est pas un ordre que je connais", first.0),
-        )
-        .hints(
-            "orders: ATTACK, SAIL, REINFORCE, TRUCE, SPY, REVEAL, PLACE, END, SET ... (send HELP for the list)",
-            "ordres : ATTAQUE, AMIRAL, RENFORT, TRÊVE, ESPION, DÉVOILER, PLACER, FIN, CONSIGNE ... (envoyez HELP pour la liste)",
-        )
-        .not_an_order()),
+        other => Err(unknown_order(other, &first.0)),
     }
+}
+
+/// An order word this game does not know (`other` as read, `written` as written).
+fn unknown_order(other: &str, written: &str) -> OrderError {
+    refusal(
+        format!("\"{other}\" is not an order I know"),
+        format!("« {written} » n'est pas un ordre que je connais"),
+    )
+    .hints(
+        "orders: ATTACK, SAIL, REINFORCE, TRUCE, SPY, REVEAL, PLACE, END, SET ... (send HELP for the list)",
+        "ordres : ATTAQUE, AMIRAL, RENFORT, TRÊVE, ESPION, DÉVOILER, PLACER, FIN, CONSIGNE ... (envoyez HELP pour la liste)",
+    )
+    .not_an_order()
+}
+
+/// "REINFORCE" (one card) or "REINFORCE 2".
+fn parse_reinforce(rest: &[(String, String)]) -> Result<Order, OrderError> {
+    let n = match rest.first() {
+        None => 1,
+        Some(_) => number(
+            rest.first(),
+            ("REINFORCE", "RENFORT"),
+            (
+                "write: REINFORCE 2 (the number of cards)",
+                "écrivez : RENFORT 2 (le nombre de cartes)",
+            ),
+        )?,
+    };
+    Ok(Order::Reinforce(n))
+}
+
+/// "REVEAL" (the answer to a Spy) or "REVEAL Livonia".
+fn parse_reveal(rest: &[(String, String)]) -> Result<Order, OrderError> {
+    if rest.is_empty() {
+        return Ok(Order::Reveal(None));
+    }
+    Ok(Order::Reveal(Some(tres(
+        &join(rest),
+        "write: REVEAL Livonia",
+        "écrivez : DÉVOILER Livonie",
+    )?)))
+}
+
+/// "END" or "END TURN" ("FIN", "FIN TOUR"), nothing else after it.
+fn parse_end(rest: &[(String, String)]) -> Result<Order, OrderError> {
+    let turn = |w: &(String, String)| matches!(normalize(&w.0).as_str(), "turn" | "tour");
+    if !(rest.is_empty() || (rest.len() == 1 && turn(&rest[0]))) {
+        return Err(refusal("END takes nothing after it", "rien ne suit FIN")
+            .hints("write: END", "écrivez : FIN"));
+    }
+    Ok(Order::End)
 }
 
 /// "NO COUNTERSPY", "PAS DE CONTRE-ESPION".
