@@ -1,5 +1,5 @@
 //! Words every game says the same way, in English and French: refused orders worded in
-//! both languages, "did you mean" in French, lists ("a, b and c" / "a, b et c"), counts,
+//! both languages, "did you mean" in French, lists ("a, b and c" / "a, b et c"),
 //! a capital first letter, and the board's shape told in words ("Poland (Blue 3)").
 //!
 //! A game keeps its own phrases; what is here is what each game wrote once for itself
@@ -38,17 +38,6 @@ pub fn and_list<S: AsRef<str>>(items: &[S], lang: Lang) -> String {
 /// "a, b or c" / "a, b ou c".
 pub fn or_list<S: AsRef<str>>(items: &[S], lang: Lang) -> String {
     join_last(items, lang.pick(" or ", " ou "))
-}
-
-/// "1 army", "3 armies" / "1 armée", "0 armée", "3 armées": `n` with the word of `lang`
-/// (English singular for 1 only; French for 0 and 1).
-pub fn count(lang: Lang, n: impl Into<i64>, en: (&str, &str), fr: (&str, &str)) -> String {
-    let n = n.into();
-    match lang {
-        Lang::En if n == 1 => format!("{n} {}", en.0),
-        Lang::En => format!("{n} {}", en.1),
-        Lang::Fr => crate::lang::fr::count(n, fr.0, fr.1),
-    }
 }
 
 /// "write: END" / "écrivez : FIN".
@@ -218,15 +207,6 @@ mod tests {
         assert_eq!(cap("la Pologne"), "La Pologne");
         assert_eq!(cap("état"), "État");
         assert_eq!(cap(""), "");
-    }
-
-    #[test]
-    fn counts_in_each_language() {
-        let w = (("army", "armies"), ("armée", "armées"));
-        assert_eq!(count(Lang::En, 1, w.0, w.1), "1 army");
-        assert_eq!(count(Lang::En, 0, w.0, w.1), "0 armies");
-        assert_eq!(count(Lang::Fr, 0, w.0, w.1), "0 armée");
-        assert_eq!(count(Lang::Fr, 3, w.0, w.1), "3 armées");
     }
 
     #[test]

@@ -65,12 +65,7 @@ impl CastleRisk {
                 format!("you hold {held} Reinforcements card(s), not {cards}"),
                 format!(
                     "vous avez {}, pas {cards}",
-                    castellan_engine::words::count(
-                        Lang::Fr,
-                        held,
-                        ("", ""),
-                        ("carte Renfort", "cartes Renfort")
-                    )
+                    castellan_engine::lang::fr::count(held, "carte Renfort", "cartes Renfort")
                 ),
                 if held > 0 {
                     format!("write: REINFORCE {held}")

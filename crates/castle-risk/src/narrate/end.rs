@@ -1,6 +1,7 @@
 //! Castles captured, players eliminated, re-occupation and annexation, the end of the game.
 
 use super::*;
+use castellan_engine::words::and_list;
 
 impl Teller<'_> {
     pub(super) fn elimination(&self, e: &Event) -> String {
@@ -81,10 +82,7 @@ impl Teller<'_> {
         let why = end_reason(self.g, winners, reason, self.lang);
         self.pick(
             format!("Game over: {} ({why}).", names.join(", ")),
-            format!(
-                "Partie terminée : {} ({why}).",
-                castellan_engine::words::and_list(&names, Lang::Fr)
-            ),
+            format!("Partie terminée : {} ({why}).", and_list(&names, Lang::Fr)),
         )
     }
 
@@ -201,10 +199,7 @@ fn stalemate(
         Lang::Fr => {
             let verdict = match winners {
                 [w] => format!("{} gagne", g.name(*w)),
-                _ => format!(
-                    "partagée entre {}",
-                    castellan_engine::words::and_list(&names, Lang::Fr)
-                ),
+                _ => format!("partagée entre {}", and_list(&names, Lang::Fr)),
             };
             format!(
                 "blocage après {} : plus aucun joueur ne pourra attaquer ni gagner d'armée \

@@ -6,9 +6,7 @@ use super::*;
 impl Teller<'_> {
     pub(super) fn cards_and_turns(&self, e: &Event) -> Option<String> {
         let l = self.lang;
-        let cards = |k: usize| {
-            castellan_engine::words::count(Lang::Fr, k as i64, ("", ""), ("carte", "cartes"))
-        };
+        let cards = |k: usize| fr::count(k as i64, "carte", "cartes");
         Some(match e {
             Event::CardsDealt { seat, cards: c } => match (self.me(*seat), l) {
                 (true, Lang::En) => format!("You are dealt: {}.", self.hand(c)),
