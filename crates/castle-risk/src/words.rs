@@ -7,8 +7,7 @@
 use crate::map::map;
 use castellan_engine::board::TerritoryId as T;
 use castellan_engine::lang::fr;
-use castellan_engine::names::NameError;
-use castellan_engine::words::{name_error_fr as name_error_fr_with, FrNameWords};
+use castellan_engine::names::{FrNameWords, NameError};
 use castellan_engine::Lang;
 
 /// A territory's name in `lang` (the bare name, as in a table or an order line).
@@ -149,7 +148,7 @@ const KEYWORDS: &[&str] = &[
 /// A name error (from the engine's forgiving names) in French; territory suggestions are
 /// given by their French names.
 pub fn name_error_fr(e: &NameError) -> String {
-    name_error_fr_with(e, FrNameWords::DEFAULT, |d| {
+    e.french(FrNameWords::DEFAULT, |d| {
         match map().board.by_key(&d.to_lowercase().replace(' ', "_")) {
             Some(t) => tn(t, Lang::Fr).to_string(),
             None => d.to_string(),

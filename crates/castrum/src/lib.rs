@@ -417,15 +417,15 @@ impl Rules for Castrum {
     }
 
     fn narrate(&self, event: &Event, viewer: Viewer, lang: Lang) -> Option<String> {
-        text::narrate(self, event, viewer, lang)
+        narrate::narrate(self, event, viewer, lang)
     }
 
     fn public_view(&self, lang: Lang) -> String {
-        text::public_view(self, lang)
+        view::public_view(self, lang)
     }
 
     fn private_view(&self, seat: Seat, lang: Lang) -> String {
-        text::private_view(self, seat, lang)
+        view::private_view(self, seat, lang)
     }
 
     /// The points of each seat's site (a wall 1, a tower 4): the final placings after

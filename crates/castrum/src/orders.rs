@@ -1,13 +1,10 @@
 //! The order language (parse / order_text, in English and French keywords) and the help.
-//! Narration is in [`crate::narrate`], the views in [`crate::view`].
+//! Narration is in `narrate.rs`, the views in `view.rs`.
 
 use crate::words::{list, name_error_fr};
 use crate::*;
 use castellan_engine::names::{normalize, Names};
 use castellan_engine::words::{refusal, Hints};
-
-pub use crate::narrate::narrate;
-pub use crate::view::{private_view, public_view};
 
 /// The order help (ORDERS), in `lang`.
 pub fn help(lang: Lang) -> String {

@@ -4,8 +4,7 @@
 
 use crate::Card;
 use castellan_engine::lang::fr;
-use castellan_engine::names::NameError;
-use castellan_engine::words::FrNameWords;
+use castellan_engine::names::{FrNameWords, NameError};
 use castellan_engine::Lang;
 
 /// "1 card", "3 cards" (English).
@@ -48,5 +47,5 @@ const NAME_WORDS: FrNameWords = FrNameWords {
 
 /// A name that did not resolve, in French ("did you mean" -> "vouliez-vous dire").
 pub(crate) fn name_error_fr(er: &NameError) -> String {
-    castellan_engine::words::name_error_fr(er, NAME_WORDS, str::to_string)
+    er.french(NAME_WORDS, str::to_string)
 }

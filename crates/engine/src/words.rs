@@ -1,5 +1,5 @@
 //! Words every game says the same way, in English and French: refused orders worded in
-//! both languages, "did you mean" in French, lists ("a, b and c" / "a, b et c"),
+//! both languages, lists ("a, b and c" / "a, b et c"),
 //! a capital first letter, and the board's shape told in words ("Poland (Blue 3)").
 //!
 //! A game keeps its own phrases; what is here is what each game wrote once for itself
@@ -7,7 +7,6 @@
 
 use crate::api::OrderError;
 use crate::lang::Lang;
-use crate::names::NameError;
 
 /// The first letter in capitals (a French sentence that starts with "la Pologne").
 pub fn cap(s: &str) -> String {
@@ -81,52 +80,6 @@ impl Hints for OrderError {
     }
     fn write(self, en: impl AsRef<str>, fr: impl AsRef<str>) -> Self {
         self.hints(write(Lang::En, en.as_ref()), write(Lang::Fr, fr.as_ref()))
-    }
-}
-
-/// How a game words a [`NameError`] in French; each game chose its words once and its
-/// players read them ever since, so they stay the game's.
-#[derive(Clone, Copy, Debug)]
-pub struct FrNameWords {
-    /// After « given » when nothing comes near: "n'est pas un nom que je connais".
-    pub unknown: &'static str,
-    /// After « given » before the suggestions: "n'est pas un nom que je connais".
-    pub unknown_but: &'static str,
-    /// After the candidates of an ambiguous name: "écrivez davantage du nom".
-    pub write_more: &'static str,
-}
-
-impl FrNameWords {
-    /// The French of the engine's English ("is not a name I know", "write more of the name").
-    pub const DEFAULT: FrNameWords = FrNameWords {
-        unknown: "n'est pas un nom que je connais",
-        unknown_but: "n'est pas un nom que je connais",
-        write_more: "écrivez davantage du nom",
-    };
-}
-
-/// A name error in French: « Prusse » n'est pas un nom ... : vouliez-vous dire a ou b ?
-/// `fr_name` gives the French of a suggested name (a territory's French name).
-pub fn name_error_fr(
-    e: &NameError,
-    words: FrNameWords,
-    fr_name: impl Fn(&str) -> String,
-) -> String {
-    let french = |names: &[String]| -> Vec<String> { names.iter().map(|n| fr_name(n)).collect() };
-    match e {
-        NameError::Unknown { given, suggestions } if suggestions.is_empty() => {
-            format!("« {given} » {}", words.unknown)
-        }
-        NameError::Unknown { given, suggestions } => format!(
-            "« {given} » {} : vouliez-vous dire {} ?",
-            words.unknown_but,
-            or_list(&french(suggestions), Lang::Fr)
-        ),
-        NameError::Ambiguous { given, candidates } => format!(
-            "« {given} » peut désigner {} : {}",
-            or_list(&french(candidates), Lang::Fr),
-            words.write_more
-        ),
     }
 }
 
@@ -219,39 +172,6 @@ mod tests {
         assert_eq!(e.message_in(Lang::En), "no");
         assert_eq!(e.hint_in(Lang::Fr), Some("écrivez : PASS"));
         assert_eq!(refuse_bare(|l| l.code().into()).message_in(Lang::Fr), "fr");
-    }
-
-    #[test]
-    fn name_errors_in_french_with_the_games_words() {
-        let up = |n: &str| n.to_uppercase();
-        let unknown = NameError::Unknown {
-            given: "Prusia".into(),
-            suggestions: vec![],
-        };
-        assert_eq!(
-            name_error_fr(&unknown, FrNameWords::DEFAULT, up),
-            "« Prusia » n'est pas un nom que je connais"
-        );
-        let near = NameError::Unknown {
-            given: "Prusia".into(),
-            suggestions: s(&["Prussia", "Russia"]),
-        };
-        assert_eq!(
-            name_error_fr(&near, FrNameWords::DEFAULT, up),
-            "« Prusia » n'est pas un nom que je connais : vouliez-vous dire PRUSSIA ou RUSSIA ?"
-        );
-        let two = NameError::Ambiguous {
-            given: "Po".into(),
-            candidates: s(&["Poland", "Portugal"]),
-        };
-        let words = FrNameWords {
-            write_more: "écrivez le nom plus complètement",
-            ..FrNameWords::DEFAULT
-        };
-        assert_eq!(
-            name_error_fr(&two, words, |n| n.to_string()),
-            "« Po » peut désigner Poland ou Portugal : écrivez le nom plus complètement"
-        );
     }
 
     #[test]

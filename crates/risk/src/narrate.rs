@@ -4,8 +4,7 @@
 
 use crate::cards::{card_name_in, Card};
 use crate::map::{self, board};
-use crate::view::{owner_name, placements, pname};
-use crate::words;
+use crate::words::{self, names, owner_name, placements, pname};
 use crate::*;
 use castellan_engine::lang::fr;
 use castellan_engine::words::and_list;
@@ -140,13 +139,6 @@ fn narrate_blind(s: &Risk, e: &Event, v: Viewer, l: Lang) -> String {
 }
 
 /// Territory names joined by commas.
-pub(super) fn names(list: &[TerritoryId], l: Lang) -> String {
-    list.iter()
-        .map(|x| map::name_in(*x, l))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 fn allotted(s: &Risk, picks: &[(Owner, TerritoryId)], how: Allotment, l: Lang) -> String {
     let mut lines = vec![match l {
         Lang::En => format!("Territories {}:", allotment(how, l)),

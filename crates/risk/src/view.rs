@@ -9,33 +9,8 @@ use crate::*;
 use castellan_engine::battle::max_defence_dice;
 use castellan_engine::lang::fr;
 
-use crate::narrate::{names, reason};
-
-pub(crate) fn pname(s: &Risk, seat: Seat) -> String {
-    s.players
-        .get(seat)
-        .map(|p| p.name.clone())
-        .unwrap_or_else(|| format!("seat {seat}"))
-}
-
-pub(crate) fn owner_name(s: &Risk, o: Owner, l: Lang) -> String {
-    match o {
-        Owner::Seat(p) => pname(s, p),
-        Owner::Neutral => l.pick("neutral", "neutre").into(),
-        Owner::Nobody => l.pick("nobody", "personne").into(),
-    }
-}
-
-/// "3 on Alaska, 2 on Peru" / "3 armées sur l'Alaska, 2 armées sur le Pérou".
-pub(crate) fn placements(p: &Placements, l: Lang) -> String {
-    p.iter()
-        .map(|(t, k)| match l {
-            Lang::En => format!("{k} on {}", map::name(*t)),
-            Lang::Fr => format!("{} sur {}", words::armies(*k, l), words::le(*t, l)),
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
+use crate::narrate::reason;
+use crate::words::{names, owner_name, placements, pname};
 
 fn prompt(
     seat: Seat,

@@ -1,13 +1,14 @@
-//! The game's own words in both languages: armies, territories with their French
-//! articles, and the French of a name that did not resolve. What every game words alike
+//! The game's own words in both languages: armies, seats and territories (with their
+//! French articles), placements, and the French of a name that did not resolve. What every game words alike
 //! (refusals, lists, a capital letter, "write: ...") is the engine's
 //! (`castellan_engine::words`).
 
 use crate::map;
+use crate::{Owner, Placements, Risk};
 use castellan_engine::board::TerritoryId;
 use castellan_engine::lang::fr;
-use castellan_engine::names::NameError;
-use castellan_engine::words::{name_error_fr, FrNameWords};
+use castellan_engine::names::{FrNameWords, NameError};
+use castellan_engine::Seat;
 use castellan_engine::{Lang, OrderError};
 
 /// "3 armies" / "3 armées"; English keeps the plural for every count but 1, as before.
@@ -31,6 +32,41 @@ pub fn de(t: TerritoryId) -> String {
     map::french(t).de.clone()
 }
 
+/// A seat's name ("seat 3" for one not there).
+pub(crate) fn pname(s: &Risk, seat: Seat) -> String {
+    s.players
+        .get(seat)
+        .map(|p| p.name.clone())
+        .unwrap_or_else(|| format!("seat {seat}"))
+}
+
+pub(crate) fn owner_name(s: &Risk, o: Owner, l: Lang) -> String {
+    match o {
+        Owner::Seat(p) => pname(s, p),
+        Owner::Neutral => l.pick("neutral", "neutre").into(),
+        Owner::Nobody => l.pick("nobody", "personne").into(),
+    }
+}
+
+/// "3 on Alaska, 2 on Peru" / "3 armées sur l'Alaska, 2 armées sur le Pérou".
+pub(crate) fn placements(p: &Placements, l: Lang) -> String {
+    p.iter()
+        .map(|(t, k)| match l {
+            Lang::En => format!("{k} on {}", map::name(*t)),
+            Lang::Fr => format!("{} sur {}", armies(*k, l), le(*t, l)),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Territory names in `lang`, joined by commas.
+pub(crate) fn names(list: &[TerritoryId], l: Lang) -> String {
+    list.iter()
+        .map(|x| map::name_in(*x, l))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Risk's French for a name that did not resolve (its players have read these words).
 const NAME_WORDS: FrNameWords = FrNameWords {
     unknown: "n'est pas un nom de territoire connu",
@@ -40,7 +76,7 @@ const NAME_WORDS: FrNameWords = FrNameWords {
 
 /// A name that did not resolve, in both languages (French suggestions use French names).
 pub fn name_error(e: &NameError, hint_en: &str, hint_fr: &str) -> OrderError {
-    let fr_msg = name_error_fr(e, NAME_WORDS, |n| match map::board().resolve(n) {
+    let fr_msg = e.french(NAME_WORDS, |n| match map::board().resolve(n) {
         Ok(t) => map::name_in(t, Lang::Fr).to_string(),
         Err(_) => n.to_string(),
     });
