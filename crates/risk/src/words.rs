@@ -1,15 +1,14 @@
 //! The game's own words in both languages: armies, seats and territories (with their
-//! French articles), placements, and the French of a name that did not resolve. What every game words alike
-//! (refusals, lists, a capital letter, "write: ...") is the engine's
-//! (`castellan_engine::words`).
+//! French articles), placements, and the French of a name that did not resolve. What
+//! every game words alike (refusals, lists, a capital letter, "write: ...") is the
+//! engine's (`castellan_engine::words`).
 
 use crate::map;
 use crate::{Owner, Placements, Risk};
 use castellan_engine::board::TerritoryId;
 use castellan_engine::lang::fr;
 use castellan_engine::names::{FrNameWords, NameError};
-use castellan_engine::Seat;
-use castellan_engine::{Lang, OrderError};
+use castellan_engine::{Lang, OrderError, Seat};
 
 /// "3 armies" / "3 armées"; English keeps the plural for every count but 1, as before.
 pub fn armies(n: u32, l: Lang) -> String {
@@ -40,6 +39,7 @@ pub(crate) fn pname(s: &Risk, seat: Seat) -> String {
         .unwrap_or_else(|| format!("seat {seat}"))
 }
 
+/// Who holds a territory: a seat's name, "neutral", "nobody".
 pub(crate) fn owner_name(s: &Risk, o: Owner, l: Lang) -> String {
     match o {
         Owner::Seat(p) => pname(s, p),
