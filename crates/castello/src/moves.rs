@@ -4,7 +4,8 @@
 use crate::geom::{Sq, COLS, DIRS, ROWS};
 use crate::words::{self, a_pawn_in, colour_in, SIDES};
 use crate::Side;
-use crate::{colour, Castello, Cell};
+use crate::{colour, Castello, Cell, LastMove};
+use castellan_engine::words::{refusal, Hints};
 use castellan_engine::{Lang, OrderError};
 
 /// Seed: "un pion peut prendre un maximum de cinq pions adverses".
@@ -51,6 +52,13 @@ pub fn path_text(path: &[Sq]) -> String {
         .map(|s| s.to_string())
         .collect::<Vec<_>>()
         .join("-")
+}
+
+impl LastMove {
+    /// "Red E4-E5" / "Rouge E4-E5": the last move, for the views.
+    pub fn text_in(&self, lang: Lang) -> String {
+        format!("{} {}", colour_in(self.side, lang), path_text(&self.path))
+    }
 }
 
 fn cell_words(c: Cell, lang: Lang) -> String {
@@ -155,14 +163,16 @@ impl Castello {
 
     /// "a move names the pawn's square and where it goes", with that pawn's moves.
     pub(crate) fn no_destination(&self, seat: Side, f: Sq) -> OrderError {
-        OrderError::new(format!(
-            "a move names the pawn's square and where it goes; \"{f}\" has no destination"
-        ))
-        .fr(format!(
+        refusal(
+            format!("a move names the pawn's square and where it goes; \"{f}\" has no destination"),
+            format!(
             "un coup indique la case du pion puis sa destination ; « {f} » n'a pas de destination"
-        ))
-        .hint(self.moves_hint(seat, f))
-        .hint_fr(self.moves_hint_in(seat, f, Lang::Fr))
+        ),
+        )
+        .hints(
+            self.moves_hint(seat, f),
+            self.moves_hint_in(seat, f, Lang::Fr),
+        )
     }
 
     /// The pawn on `from` must be one of `seat`'s.
@@ -190,10 +200,10 @@ impl Castello {
                 format!("il n'y a pas de pion en {from}"),
             ),
         };
-        Err(OrderError::new(en)
-            .fr(fr)
-            .hint(self.movable_hint(seat))
-            .hint_fr(self.movable_hint_in(seat, Lang::Fr)))
+        Err(refusal(en, fr).hints(
+            self.movable_hint(seat),
+            self.movable_hint_in(seat, Lang::Fr),
+        ))
     }
 
     /// Check a written path for `seat` and say exactly what is wrong if it is not legal.
@@ -201,22 +211,21 @@ impl Castello {
         if path.len() < 2 {
             return Err(match path.first() {
                 Some(f) => self.no_destination(seat, *f),
-                None => OrderError::new("no move given")
-                    .fr("aucun coup indiqué")
-                    .hint(GENERAL[0])
-                    .hint_fr(GENERAL[1]),
+                None => {
+                    refusal("no move given", "aucun coup indiqué").hints(GENERAL[0], GENERAL[1])
+                }
             });
         }
         let from = path[0];
         self.check_from(seat, from)?;
         let Cell::Pawn { moved, .. } = self.cells[from.idx()] else {
-            return Err(OrderError::new("no pawn").fr("pas de pion"));
+            return Err(refusal("no pawn", "pas de pion"));
         };
         let bad = |(en, fr): (String, String)| {
-            Err(OrderError::new(en)
-                .fr(fr)
-                .hint(self.moves_hint(seat, from))
-                .hint_fr(self.moves_hint_in(seat, from, Lang::Fr)))
+            Err(refusal(en, fr).hints(
+                self.moves_hint(seat, from),
+                self.moves_hint_in(seat, from, Lang::Fr),
+            ))
         };
         let mut cells = self.cells.clone();
         cells[from.idx()] = Cell::Empty;
@@ -248,7 +257,7 @@ impl Castello {
                 return bad(why::not_a_move(a, b));
             }
             let mid = Sq::new(a.col as i32 + dc / 2, a.row as i32 + dr / 2)
-                .ok_or_else(|| OrderError::new("off the board").fr("hors du tablier"))?;
+                .ok_or_else(|| refusal("off the board", "hors du tablier"))?;
             match cells[mid.idx()] {
                 Cell::Castle => return bad(why::over_castle(a, b, mid)),
                 Cell::Empty => {

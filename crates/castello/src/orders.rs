@@ -4,6 +4,7 @@
 use crate::moves::{self, Move};
 use crate::words::{self, accept_draw_word, offer_draw_word, resign_word};
 use crate::{Castello, Side, Sq};
+use castellan_engine::words::{refusal, Hints};
 use castellan_engine::{Lang, OrderError, Seat};
 use serde::{Deserialize, Serialize};
 
@@ -86,24 +87,23 @@ impl Castello {
             format!("{h} (for instance {m})"),
             format!("{h_fr} (par exemple {m})"),
         );
-        e.hint(h).hint_fr(h_fr)
+        e.hints(h, h_fr)
     }
 }
 
 /// The side a seat plays, or the error for a seat Castello does not have.
 pub(crate) fn side_of(seat: Seat) -> Result<Side, OrderError> {
     Side::of_seat(seat).ok_or_else(|| {
-        OrderError::new(format!("there is no seat {seat} in Castello"))
-            .fr(format!("il n'y a pas de place {seat} à Castello"))
+        refusal(
+            format!("there is no seat {seat} in Castello"),
+            format!("il n'y a pas de place {seat} à Castello"),
+        )
     })
 }
 
 /// An order error in both languages, with the general hint on writing a move.
 fn path_error(en: String, fr: String) -> OrderError {
-    OrderError::new(en)
-        .fr(fr)
-        .hint(moves::GENERAL[0])
-        .hint_fr(moves::GENERAL[1])
+    refusal(en, fr).hints(moves::GENERAL[0], moves::GENERAL[1])
 }
 
 /// Split an order line into squares: "E4-E2-C2", "e4 e2 c2", "E4xE2xC2", "E4 - E6".

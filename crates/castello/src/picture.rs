@@ -188,7 +188,7 @@ impl Castello {
                 y,
                 "start",
                 "font-size:13px;fill:#222",
-                &format!("{moved}{sep}{}", crate::words::last_move_in(l, lang)),
+                &format!("{moved}{sep}{}", l.text_in(lang)),
             );
         }
     }

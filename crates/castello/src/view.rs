@@ -2,7 +2,7 @@
 //! private view, in English or French.
 
 use crate::geom::{COLS, ROWS};
-use crate::words::{colour, colour_in, last_move_in};
+use crate::words::{colour, colour_in};
 use crate::{Castello, Cell, Side, BLACK, CASTLES_TO_WIN, PAWNS_TO_WIN, RED};
 use castellan_engine::lang::fr;
 use castellan_engine::{Lang, Seat};
@@ -102,7 +102,7 @@ impl Castello {
             ),
         };
         if let Some(l) = &self.last {
-            let l = last_move_in(l, lang);
+            let l = l.text_in(lang);
             s.push_str(&lang.pick(
                 format!("Last move: {l}.\n"),
                 format!("Dernier coup : {l}.\n"),

@@ -4,7 +4,7 @@
 //! French vocabulary from the seed (the rules text `docs/rules/castello.md` quotes): pions,
 //! châteaux, tablier, cases, prises, « domicile », « les rouges » / « les noirs ».
 
-use crate::{LastMove, Order, Side, CASTLES_TO_WIN, PAWNS_TO_WIN};
+use crate::{Order, Side, CASTLES_TO_WIN, PAWNS_TO_WIN};
 use castellan_engine::lang::fr;
 use castellan_engine::{Lang, Seat};
 use serde::{Deserialize, Serialize};
@@ -78,15 +78,6 @@ pub fn a_pawn_in(seat: Side, lang: Lang) -> String {
         Lang::En => format!("a {} pawn", side(seat).en.to_lowercase()),
         Lang::Fr => format!("un pion {}", side(seat).fr_adj),
     }
-}
-
-/// "Red E4-E5" / "Rouge E4-E5": the last move, for the views.
-pub fn last_move_in(m: &LastMove, lang: Lang) -> String {
-    format!(
-        "{} {}",
-        colour_in(m.side, lang),
-        crate::moves::path_text(&m.path)
-    )
 }
 
 /// The order keywords written in `lang` (the English ones are `order_text`'s).

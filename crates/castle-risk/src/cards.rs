@@ -85,7 +85,7 @@ impl Card {
         Card::names().resolve(s).map_err(|e| {
             OrderError::new(e.to_string())
                 .hint("the cards are Marshal, Diplomat, General, Admiral, Spy, Reinforcements")
-                .fr(crate::text::name_error_fr(&e))
+                .fr(crate::words::name_error_fr(&e))
                 .hint_fr("les cartes sont Maréchal, Diplomate, Général, Amiral, Espion, Renfort")
         })
     }

@@ -27,7 +27,9 @@ pub mod orders;
 pub mod picture;
 pub mod prompts;
 pub mod shape;
-pub mod text;
+pub mod words;
+/// The old name of [`words`], kept while prompts.rs still says `text::`.
+pub(crate) use words as text;
 pub mod view;
 
 pub use cards::Card;

@@ -43,71 +43,7 @@ pub fn shares_sea(a: Sea, b: Sea) -> bool {
     )
 }
 
-/// The article a French name takes in a sentence ("la Pologne", "le Yorkshire",
-/// "l'Irlande", "les Pays-Bas", "Paris").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Article {
-    La,
-    Le,
-    L,
-    Les,
-    /// A city: no article ("à Paris", "de Londres").
-    None,
-}
-
-/// A territory's French name and its article.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FrName {
-    pub name: String,
-    pub article: Article,
-}
-
-impl FrName {
-    /// "la Pologne", "l'Irlande", "le Yorkshire", "les Pays-Bas", "Paris".
-    pub fn le(&self) -> String {
-        let n = &self.name;
-        match self.article {
-            Article::La => format!("la {n}"),
-            Article::Le => format!("le {n}"),
-            Article::L => format!("l'{n}"),
-            Article::Les => format!("les {n}"),
-            Article::None => n.clone(),
-        }
-    }
-    /// "de la Pologne", "de l'Irlande", "du Yorkshire", "des Pays-Bas", "de Paris".
-    pub fn de(&self) -> String {
-        let n = &self.name;
-        match self.article {
-            Article::La => format!("de la {n}"),
-            Article::Le => format!("du {n}"),
-            Article::L => format!("de l'{n}"),
-            Article::Les => format!("des {n}"),
-            Article::None => castellan_engine::lang::fr::de(n),
-        }
-    }
-    /// Where: "en Pologne", "en Irlande", "au Yorkshire", "aux Pays-Bas", "à Paris".
-    pub fn en(&self) -> String {
-        let n = &self.name;
-        match self.article {
-            Article::La | Article::L => format!("en {n}"),
-            Article::Le => format!("au {n}"),
-            Article::Les => format!("aux {n}"),
-            Article::None => format!("à {n}"),
-        }
-    }
-    /// "à la Pologne", "à l'Irlande", "au Yorkshire", "aux Pays-Bas", "à Paris".
-    pub fn a(&self) -> String {
-        let n = &self.name;
-        match self.article {
-            Article::La => format!("à la {n}"),
-            Article::L => format!("à l'{n}"),
-            Article::Le => format!("au {n}"),
-            Article::Les => format!("aux {n}"),
-            Article::None => format!("à {n}"),
-        }
-    }
-}
+pub use castellan_engine::lang::fr::{Article, FrName};
 
 pub struct Map {
     pub board: Board,

@@ -5,7 +5,7 @@
 
 use crate::game::CastleRisk;
 use crate::map::{map, Sea};
-use crate::text;
+use crate::words;
 use castellan_engine::board::Edge;
 use castellan_engine::svg::{project, seat_colour, spread, GraphMap, Node, Region, NOBODY};
 use castellan_engine::{Lang, Seat, Viewer};
@@ -66,7 +66,7 @@ pub fn picture(g: &CastleRisk, viewer: Viewer, lang: Lang) -> String {
     }
     let regions = (0..m.board.groups.len())
         .map(|gi| Region {
-            name: text::group(gi, lang),
+            name: words::group(gi, lang),
             tint: TINTS[gi % TINTS.len()],
         })
         .collect::<Vec<_>>();
@@ -121,7 +121,7 @@ fn nodes(g: &CastleRisk, seat: Option<Seat>, lang: Lang) -> Vec<Node> {
         nodes.push(Node {
             x: at[t].0,
             y: at[t].1,
-            name: text::tn(t, lang).to_string(),
+            name: words::tn(t, lang).to_string(),
             owner: owner.map(|s| g.name(s).to_string()),
             colour: owner.map(seat_colour).unwrap_or(NOBODY),
             armies: g.board[t].armies,

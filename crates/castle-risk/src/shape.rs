@@ -4,22 +4,24 @@
 
 use crate::game::{CastleRisk, T};
 use crate::map::{map, shares_sea, Sea};
-use crate::text::tn;
+use crate::words::tn;
 use castellan_engine::board::Edge;
+use castellan_engine::words::{self, Holder};
 use castellan_engine::{Lang, Seat};
 
-/// "Poland (Blue 3)", "Saxony (yours 2)", "Ukraine (empty)".
-fn held(g: &CastleRisk, t: T, me: Option<Seat>, lang: Lang) -> String {
-    format!("{} ({})", tn(t, lang), holder(g, t, me, lang))
+/// "Poland (Blue 3)", "Saxony (yours 2)", "Ukraine (empty)"; "~" before across a
+/// dotted crossing.
+fn held(g: &CastleRisk, t: T, crossing: bool, me: Option<Seat>, lang: Lang) -> String {
+    words::held(tn(t, lang), holder(g, t, me), crossing, lang)
 }
 
 /// "Blue 3", "yours 2", "empty".
-fn holder(g: &CastleRisk, t: T, me: Option<Seat>, lang: Lang) -> String {
+fn holder(g: &CastleRisk, t: T, me: Option<Seat>) -> Holder<'_> {
     let terr = &g.board[t];
     match terr.owner {
-        Some(s) if Some(s) == me => format!("{} {}", lang.pick("yours", "à vous"), terr.armies),
-        Some(s) => format!("{} {}", g.name(s), terr.armies),
-        None => lang.pick("empty", "vide").to_string(),
+        Some(s) if Some(s) == me => Holder::Yours(terr.armies),
+        Some(s) => Holder::Seat(g.name(s), terr.armies),
+        None => Holder::Empty,
     }
 }
 
@@ -73,10 +75,7 @@ pub fn border_lines(g: &CastleRisk, seat: Seat, lang: Lang) -> Vec<String> {
         }
         let near: Vec<String> = around
             .into_iter()
-            .map(|(n, e)| {
-                let dotted = if e == Edge::Crossing { "~" } else { "" };
-                format!("{dotted}{}", held(g, n, Some(seat), lang))
-            })
+            .map(|(n, e)| held(g, n, e == Edge::Crossing, Some(seat), lang))
             .collect();
         let mut line = format!("{} {}: {}", tn(t, lang), g.board[t].armies, near.join(", "));
         if let Some(sea) = sea_words(t, lang) {
@@ -84,16 +83,7 @@ pub fn border_lines(g: &CastleRisk, seat: Seat, lang: Lang) -> Vec<String> {
         }
         out.push(line);
     }
-    if !inside.is_empty() {
-        out.push(format!(
-            "{} {}",
-            lang.pick(
-                "inside your borders (every neighbour yours):",
-                "à l'intérieur (tous les voisins sont à vous) :"
-            ),
-            inside.join(", ")
-        ));
-    }
+    out.extend(words::inside_line(&inside, lang));
     out
 }
 
@@ -104,13 +94,13 @@ pub fn neighbours_text(g: &CastleRisk, t: T, lang: Lang) -> String {
         "{} ({}): {}\n",
         tn(t, lang),
         m.group_name(m.group_of(t), lang),
-        holder(g, t, None, lang)
+        holder(g, t, None).text(lang)
     );
     let (land, dotted): (Vec<_>, Vec<_>) =
         borders(t).into_iter().partition(|(_, e)| *e == Edge::Land);
     let list = |v: &[(T, Edge)]| {
         v.iter()
-            .map(|(n, _)| held(g, *n, None, lang))
+            .map(|(n, _)| held(g, *n, false, None, lang))
             .collect::<Vec<_>>()
             .join(", ")
     };

@@ -4,7 +4,7 @@
 use crate::cards::hand_text_in;
 use crate::game::{CastleRisk, Phase, T};
 use crate::map::{map, Sea, EMPIRES};
-use crate::text;
+use crate::words;
 use castellan_engine::lang::fr;
 use castellan_engine::{Lang, Seat};
 
@@ -132,14 +132,14 @@ fn player_line(g: &CastleRisk, s: Seat, lang: Lang) -> String {
     let tokens: Vec<String> = g.players[s]
         .tokens
         .iter()
-        .map(|e| text::group(*e, lang))
+        .map(|e| words::group(*e, lang))
         .collect();
     let hidden: Vec<String> = g.players[s]
         .hidden
         .iter()
         .map(|h| match (h.used, lang) {
             (true, Lang::En) => format!("used in {}", tn(h.territory)),
-            (true, Lang::Fr) => format!("utilisées {}", text::en(h.territory)),
+            (true, Lang::Fr) => format!("utilisées {}", words::en(h.territory)),
             (false, _) => format!(
                 "{} {}",
                 lang.pick("committed", "engagement"),
@@ -180,7 +180,7 @@ fn player_line(g: &CastleRisk, s: Seat, lang: Lang) -> String {
 }
 
 fn tn_in(t: T, lang: Lang) -> &'static str {
-    text::tn(t, lang)
+    words::tn(t, lang)
 }
 
 /// One empire (or independent group): its header and a line per territory.
@@ -203,7 +203,7 @@ fn group_table(g: &CastleRisk, gi: usize, lang: Lang) -> String {
     };
     let mut out = format!(
         "\n{}{bonus}{}\n",
-        text::group(gi, lang).to_uppercase(),
+        words::group(gi, lang).to_uppercase(),
         if all {
             let h = g.name(holder.unwrap_or(0));
             lang.pick(format!("  [all held by {h}]"), format!("  [tout à {h}]"))

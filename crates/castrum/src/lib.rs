@@ -8,9 +8,10 @@
 //! every full round a die picks an event.
 //!
 //! * [`cards`]: card types, names, the deck file.
-//! * [`rules`]: checking and applying orders (all the rules); `prompts.rs`: what the game asks.
+//! * [`game`]: checking and applying orders (all the rules); `prompts.rs`: what the game asks.
 //! * `events.rs`: what happens ([`Event`]), typed; `stored.rs`: older saves read into it.
-//! * [`text`]: the order language (English and French keywords) and the help.
+//! * [`orders`]: the order language (English and French keywords) and the help; [`words`]:
+//!   the game's own words (card lists and counts).
 //! * [`narrate`], [`view`]: what happened and the reports, in English or French.
 //! * [`picture`]: the castles as an SVG picture (the HTML part of a report).
 //! * [`bot`]: a heuristic player.
@@ -19,18 +20,22 @@
 pub mod bot;
 pub mod cards;
 mod events;
+pub mod game;
 pub mod measure;
 pub mod narrate;
+pub mod orders;
 pub mod picture;
 mod prompts;
-pub mod rules;
 mod stored;
-pub mod text;
+/// The old name of [`orders`] (prompts.rs and the tests still say `text::`).
+pub use orders as text;
 pub mod view;
+pub mod words;
 
 pub use cards::{Card, Deck, Material};
 pub use events::{End, Event, Finish, Standing};
 
+use castellan_engine::words::refusal;
 use castellan_engine::{
     BotRng, DiceBox, Lang, OrderError, Outcome, Prompt, PromptKind, Rules, Seat, Viewer,
 };
@@ -369,7 +374,10 @@ impl Rules for Castrum {
         dice: &mut DiceBox,
     ) -> Result<(Self, Vec<Event>), OrderError> {
         let deck = Deck::standard().map_err(|e| {
-            OrderError::new(e.clone()).fr(format!("le paquet de cartes est illisible ({e})"))
+            refusal(
+                e.clone(),
+                format!("le paquet de cartes est illisible ({e})"),
+            )
         })?;
         Castrum::with_deck(players, options, &deck, dice)
     }
@@ -409,15 +417,15 @@ impl Rules for Castrum {
     }
 
     fn narrate(&self, event: &Event, viewer: Viewer, lang: Lang) -> Option<String> {
-        text::narrate(self, event, viewer, lang)
+        narrate::narrate(self, event, viewer, lang)
     }
 
     fn public_view(&self, lang: Lang) -> String {
-        text::public_view(self, lang)
+        view::public_view(self, lang)
     }
 
     fn private_view(&self, seat: Seat, lang: Lang) -> String {
-        text::private_view(self, seat, lang)
+        view::private_view(self, seat, lang)
     }
 
     /// The points of each seat's site (a wall 1, a tower 4): the final placings after

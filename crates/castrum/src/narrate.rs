@@ -1,24 +1,11 @@
 //! What happened, told to a viewer in English or French (each English phrase next to
 //! its French one).
 
-use crate::rules::list_in;
-use crate::text::order_text_in;
+use crate::orders::order_text_in;
+use crate::words::{cartes, list_in, plural};
 use crate::*;
 use castellan_engine::lang::fr;
-
-/// "1 card", "3 cards" (English).
-pub(crate) fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
-}
-
-/// "1 carte", "3 cartes" (French).
-pub(crate) fn cartes(n: usize) -> String {
-    fr::count(n as i64, "carte", "cartes")
-}
+use castellan_engine::words::and_list;
 
 /// The viewer, the language and the game an event is told in.
 struct Teller<'a> {
@@ -450,7 +437,7 @@ pub fn end_reason(g: &Castrum, winners: &[Seat], end: End, lang: Lang) -> String
         (End::Castle, Lang::Fr) => {
             return format!(
                 "{} a achevé un château de 4 murailles et une tour",
-                and_list_fr(&names)
+                and_list(&names, Lang::Fr)
             )
         }
         (End::RoundsOver { rounds, points }, Lang::En) => {
@@ -479,18 +466,9 @@ pub fn end_reason(g: &Castrum, winners: &[Seat], end: End, lang: Lang) -> String
         ),
         Lang::Fr => format!(
             "{why} : {} avec {}",
-            and_list_fr(&names),
+            and_list(&names, Lang::Fr),
             fr::count(points, "point", "points")
         ),
-    }
-}
-
-/// "Alice", "Alice et Bob", "Alice, Bob et Carol".
-fn and_list_fr(names: &[&str]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => one.to_string(),
-        [init @ .., last] => format!("{} et {last}", init.join(", ")),
     }
 }
 

@@ -8,7 +8,7 @@
 //! the one the rules wrote (`narrate::end_reason` words it the same way now), so it reads
 //! back into the [`End`] it was made from.
 
-use crate::text::parse_set;
+use crate::orders::parse_set;
 use crate::{End, Standing};
 use serde::{Deserialize, Deserializer};
 

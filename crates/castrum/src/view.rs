@@ -1,8 +1,7 @@
 //! The public report and the private view, in English or French.
 
-use crate::narrate::{cartes, plural};
-use crate::rules::list_in;
-use crate::text::order_text_in;
+use crate::orders::order_text_in;
+use crate::words::{cartes, list_in, plural};
 use crate::*;
 use castellan_engine::lang::fr;
 

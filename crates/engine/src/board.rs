@@ -62,13 +62,7 @@ pub struct BoardBuilder {
 
 pub fn display_from_key(key: &str) -> String {
     key.split('_')
-        .map(|w| {
-            let mut c = w.chars();
-            match c.next() {
-                Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-                None => String::new(),
-            }
-        })
+        .map(crate::words::cap)
         .collect::<Vec<_>>()
         .join(" ")
 }

@@ -109,6 +109,94 @@ pub mod fr {
         }
     }
 
+    /// The article a French name takes in a sentence ("la Pologne", "le Yorkshire",
+    /// "l'Irlande", "les Pays-Bas", "Paris").
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Article {
+        La,
+        Le,
+        L,
+        Les,
+        /// A city: no article ("à Paris", "de Londres").
+        None,
+    }
+
+    /// A French name and its article, and the forms a sentence needs.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct FrName {
+        pub name: String,
+        pub article: Article,
+    }
+
+    impl FrName {
+        /// Read from the name written with its article: "le Kamchatka", "l'Alaska",
+        /// "les Pays-Bas", "la Chine", "Madagascar" (none).
+        pub fn parse(with_article: &str) -> FrName {
+            let articles = [
+                ("le ", Article::Le),
+                ("les ", Article::Les),
+                ("la ", Article::La),
+                ("l'", Article::L),
+            ];
+            for (prefix, article) in articles {
+                if let Some(name) = with_article.strip_prefix(prefix) {
+                    return FrName {
+                        name: name.to_string(),
+                        article,
+                    };
+                }
+            }
+            FrName {
+                name: with_article.to_string(),
+                article: Article::None,
+            }
+        }
+        /// "la Pologne", "l'Irlande", "le Yorkshire", "les Pays-Bas", "Paris".
+        pub fn le(&self) -> String {
+            let n = &self.name;
+            match self.article {
+                Article::La => format!("la {n}"),
+                Article::Le => format!("le {n}"),
+                Article::L => format!("l'{n}"),
+                Article::Les => format!("les {n}"),
+                Article::None => n.clone(),
+            }
+        }
+        /// "de la Pologne", "de l'Irlande", "du Yorkshire", "des Pays-Bas", "de Paris".
+        pub fn de(&self) -> String {
+            let n = &self.name;
+            match self.article {
+                Article::La => format!("de la {n}"),
+                Article::Le => format!("du {n}"),
+                Article::L => format!("de l'{n}"),
+                Article::Les => format!("des {n}"),
+                Article::None => de(n),
+            }
+        }
+        /// Where: "en Pologne", "en Irlande", "au Yorkshire", "aux Pays-Bas", "à Paris".
+        pub fn en(&self) -> String {
+            let n = &self.name;
+            match self.article {
+                Article::La | Article::L => format!("en {n}"),
+                Article::Le => format!("au {n}"),
+                Article::Les => format!("aux {n}"),
+                Article::None => format!("à {n}"),
+            }
+        }
+        /// "à la Pologne", "à l'Irlande", "au Yorkshire", "aux Pays-Bas", "à Paris".
+        pub fn a(&self) -> String {
+            let n = &self.name;
+            match self.article {
+                Article::La => format!("à la {n}"),
+                Article::L => format!("à l'{n}"),
+                Article::Le => format!("au {n}"),
+                Article::Les => format!("aux {n}"),
+                Article::None => format!("à {n}"),
+            }
+        }
+    }
+
     /// "que Paris", "qu'Athènes".
     pub fn que(word: &str) -> String {
         if elides(word) {
@@ -143,5 +231,21 @@ mod tests {
         assert_eq!(fr::de("Prusse"), "de Prusse");
         assert_eq!(fr::de("Égypte"), "d'Égypte");
         assert_eq!(fr::que("Athènes"), "qu'Athènes");
+    }
+
+    #[test]
+    fn french_names_take_their_articles() {
+        let f = fr::FrName::parse;
+        assert_eq!(f("la Pologne").de(), "de la Pologne");
+        assert_eq!(f("la Pologne").en(), "en Pologne");
+        assert_eq!(f("l'Irlande").a(), "à l'Irlande");
+        assert_eq!(f("le Yorkshire").de(), "du Yorkshire");
+        assert_eq!(f("le Yorkshire").en(), "au Yorkshire");
+        assert_eq!(f("les Pays-Bas").de(), "des Pays-Bas");
+        assert_eq!(f("les Pays-Bas").a(), "aux Pays-Bas");
+        assert_eq!(f("Irkoutsk").de(), "d'Irkoutsk");
+        assert_eq!(f("Paris").en(), "à Paris");
+        assert_eq!(f("Paris").le(), "Paris");
+        assert_eq!(f("l'Alaska").name, "Alaska");
     }
 }

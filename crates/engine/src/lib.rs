@@ -9,6 +9,7 @@
 //! * [`battle`]: Risk-family dice comparison.
 //! * [`names`]: forgiving name matching with "did you mean".
 //! * [`lang`]: the languages players read ([`Lang`]) and a little French grammar.
+//! * [`words`]: words every game says alike (bilingual refusals, lists, the board's shape).
 //!
 //! Nothing here does I/O, reads a clock or touches a database: the crate does not depend
 //! on any crate that could.
@@ -22,6 +23,7 @@ pub mod dice;
 pub mod lang;
 pub mod names;
 pub mod svg;
+pub mod words;
 
 pub use api::{
     load_table, load_table_json, options_from_pairs, order_lines, play_out, Elimination, Entry,

@@ -2,6 +2,9 @@
 //! underscores do not matter; aliases (English and French names) and unique prefixes are
 //! accepted; a miss suggests the nearest names ("did you mean Livonia?").
 
+use crate::words::or_list;
+use crate::Lang;
+
 /// Lowercase, strip accents and keep only letters and digits.
 pub fn normalize(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -71,26 +74,59 @@ impl std::fmt::Display for NameError {
             NameError::Unknown { given, suggestions } => write!(
                 f,
                 "\"{given}\" is not a name I know: did you mean {}?",
-                or_list(suggestions)
+                or_list(suggestions, Lang::En)
             ),
             NameError::Ambiguous { given, candidates } => write!(
                 f,
                 "\"{given}\" could be {}: write more of the name",
-                or_list(candidates)
+                or_list(candidates, Lang::En)
             ),
         }
     }
 }
 
-fn or_list(items: &[String]) -> String {
-    match items.len() {
-        0 => String::new(),
-        1 => items[0].clone(),
-        _ => format!(
-            "{} or {}",
-            items[..items.len() - 1].join(", "),
-            items[items.len() - 1]
-        ),
+/// How a game words a [`NameError`] in French; each game chose its words once and its
+/// players read them ever since, so they stay the game's.
+#[derive(Clone, Copy, Debug)]
+pub struct FrNameWords {
+    /// After « given » when nothing comes near: "n'est pas un nom que je connais".
+    pub unknown: &'static str,
+    /// After « given » before the suggestions: "n'est pas un nom que je connais".
+    pub unknown_but: &'static str,
+    /// After the candidates of an ambiguous name: "écrivez davantage du nom".
+    pub write_more: &'static str,
+}
+
+impl FrNameWords {
+    /// The French of the engine's English ("is not a name I know", "write more of the name").
+    pub const DEFAULT: FrNameWords = FrNameWords {
+        unknown: "n'est pas un nom que je connais",
+        unknown_but: "n'est pas un nom que je connais",
+        write_more: "écrivez davantage du nom",
+    };
+}
+
+impl NameError {
+    /// The error in French: « Prusia » n'est pas un nom ... : vouliez-vous dire a ou b ?
+    /// `fr_name` gives the French of a suggested name (a territory's French name).
+    pub fn french(&self, words: FrNameWords, fr_name: impl Fn(&str) -> String) -> String {
+        let french =
+            |names: &[String]| -> Vec<String> { names.iter().map(|n| fr_name(n)).collect() };
+        match self {
+            NameError::Unknown { given, suggestions } if suggestions.is_empty() => {
+                format!("« {given} » {}", words.unknown)
+            }
+            NameError::Unknown { given, suggestions } => format!(
+                "« {given} » {} : vouliez-vous dire {} ?",
+                words.unknown_but,
+                or_list(&french(suggestions), Lang::Fr)
+            ),
+            NameError::Ambiguous { given, candidates } => format!(
+                "« {given} » peut désigner {} : {}",
+                or_list(&french(candidates), Lang::Fr),
+                words.write_more
+            ),
+        }
     }
 }
 
@@ -248,5 +284,42 @@ mod tests {
     fn empty_name_is_an_error_not_a_panic() {
         assert!(table().resolve("  ").is_err());
         assert!(table().resolve("!!").is_err());
+    }
+
+    fn names(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn name_errors_in_french_with_the_games_words() {
+        let up = |n: &str| n.to_uppercase();
+        let unknown = NameError::Unknown {
+            given: "Prusia".into(),
+            suggestions: vec![],
+        };
+        assert_eq!(
+            unknown.french(FrNameWords::DEFAULT, up),
+            "« Prusia » n'est pas un nom que je connais"
+        );
+        let near = NameError::Unknown {
+            given: "Prusia".into(),
+            suggestions: names(&["Prussia", "Russia"]),
+        };
+        assert_eq!(
+            near.french(FrNameWords::DEFAULT, up),
+            "« Prusia » n'est pas un nom que je connais : vouliez-vous dire PRUSSIA ou RUSSIA ?"
+        );
+        let two = NameError::Ambiguous {
+            given: "Po".into(),
+            candidates: names(&["Poland", "Portugal"]),
+        };
+        let words = FrNameWords {
+            write_more: "écrivez le nom plus complètement",
+            ..FrNameWords::DEFAULT
+        };
+        assert_eq!(
+            two.french(words, |n| n.to_string()),
+            "« Po » peut désigner Poland ou Portugal : écrivez le nom plus complètement"
+        );
     }
 }

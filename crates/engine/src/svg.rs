@@ -294,6 +294,19 @@ impl GraphMap {
         }
         let top = HEAD * self.header.len() as f64;
         let mut o = format!("<g transform=\"translate(0,{})\">", Px(top));
+        self.draw_waters(&mut o);
+        self.draw_regions(&mut o);
+        self.draw_labels(&mut o);
+        self.draw_borders(&mut o);
+        self.draw_territories(&mut o);
+        self.draw_castles_and_marks(&mut o);
+        self.draw_legend(&mut o, top);
+        s.raw(&o);
+        s.finish()
+    }
+
+    /// The seas and lakes, under everything.
+    fn draw_waters(&self, o: &mut String) {
         for &(cx, cy, rx, ry) in &self.waters {
             let _ = write!(
                 o,
@@ -304,8 +317,11 @@ impl GraphMap {
                 Px(ry)
             );
         }
-        // Regions: each member's disc and each inner border in the region's tint, so a
-        // region reads as one patch.
+    }
+
+    /// Regions: each member's disc and each inner border in the region's tint, so a
+    /// region reads as one patch.
+    fn draw_regions(&self, o: &mut String) {
         for (ri, r) in self.regions.iter().enumerate() {
             let _ = write!(
                 o,
@@ -315,7 +331,7 @@ impl GraphMap {
             for &(a, b, _) in &self.edges {
                 let (na, nb) = (&self.nodes[a], &self.nodes[b]);
                 if na.region == ri && nb.region == ri {
-                    line(&mut o, na.x, na.y, nb.x, nb.y);
+                    line(o, na.x, na.y, nb.x, nb.y);
                 }
             }
             for n in self.nodes.iter().filter(|n| n.region == ri) {
@@ -328,6 +344,10 @@ impl GraphMap {
             }
             o.push_str("</g>");
         }
+    }
+
+    /// The names written on the map (seas, regions), in italics.
+    fn draw_labels(&self, o: &mut String) {
         o.push_str(
             "<g text-anchor=\"middle\" font-size=\"12\" font-style=\"italic\" fill=\"#2e6a94\">",
         );
@@ -335,6 +355,10 @@ impl GraphMap {
             let _ = write!(o, "<text x=\"{}\" y=\"{}\">{}</text>", Px(x), Px(y), esc(t));
         }
         o.push_str("</g>");
+    }
+
+    /// The borders: land first, then the dotted ones (and the round-the-world stubs).
+    fn draw_borders(&self, o: &mut String) {
         for dotted in [false, true] {
             o.push_str(if dotted {
                 "<g stroke=\"#555\" stroke-width=\"1.6\" stroke-dasharray=\"3 4\">"
@@ -348,14 +372,19 @@ impl GraphMap {
                     // Round the world: a stub from each towards its own edge.
                     let y = (na.y + nb.y) / 2.0;
                     let (l, r) = if na.x < nb.x { (na, nb) } else { (nb, na) };
-                    line(&mut o, l.x, l.y, 0.0, y);
-                    line(&mut o, r.x, r.y, self.width, y);
+                    line(o, l.x, l.y, 0.0, y);
+                    line(o, r.x, r.y, self.width, y);
                 } else if !round_world && d == dotted {
-                    line(&mut o, na.x, na.y, nb.x, nb.y);
+                    line(o, na.x, na.y, nb.x, nb.y);
                 }
             }
             o.push_str("</g>");
         }
+    }
+
+    /// Each territory: its port ring, its disc in its owner's colour (titled), its army
+    /// count and its name.
+    fn draw_territories(&self, o: &mut String) {
         o.push_str("<g fill=\"none\" stroke-width=\"3\">");
         for n in &self.nodes {
             if let Some(p) = n.port {
@@ -410,6 +439,10 @@ impl GraphMap {
             );
         }
         o.push_str("</g>");
+    }
+
+    /// Castles and the marks set on a territory (a picture's reader's own, say).
+    fn draw_castles_and_marks(&self, o: &mut String) {
         for n in &self.nodes {
             if let Some(c) = n.castle {
                 o.push_str(&castle(n.x + R, n.y - R + 2.0, c));
@@ -429,6 +462,10 @@ impl GraphMap {
             }
         }
         o.push_str("</g>");
+    }
+
+    /// The legend under the map, two entries a row.
+    fn draw_legend(&self, o: &mut String, top: f64) {
         let y0 = top + self.height + 6.0;
         let col = self.width / 2.0;
         o.push_str("<g font-size=\"12\" fill=\"#222\">");
@@ -446,8 +483,6 @@ impl GraphMap {
             );
         }
         o.push_str("</g>");
-        s.raw(&o);
-        s.finish()
     }
 }
 
@@ -493,82 +528,4 @@ fn push_px(o: &mut String, v: f64) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Text in a picture is escaped whole: the five XML specials, anything beyond ASCII as
-    /// a numeric reference, plain runs as they are, at the start, between and at the end.
-    #[test]
-    fn text_is_escaped_for_xml_and_kept_ascii() {
-        let cases = [
-            ("", ""),
-            ("Saxony", "Saxony"),
-            ("<b>", "&lt;b&gt;"),
-            (
-                "Ann & \"Bob\" O'Neil",
-                "Ann &amp; &quot;Bob&quot; O&#39;Neil",
-            ),
-            ("Bohême", "Boh&#234;me"),
-            ("é", "&#233;"),
-            ("château d'eau 🏰!", "ch&#226;teau d&#39;eau &#127984;!"),
-            (
-                "é<ü>€&🏰'",
-                "&#233;&lt;&#252;&gt;&#8364;&amp;&#127984;&#39;",
-            ),
-            ("Ωmega", "&#937;mega"),
-        ];
-        for (text, escaped) in cases {
-            assert_eq!(esc(text).to_string(), escaped, "{text}");
-        }
-    }
-
-    /// A coordinate written by `Px` or pushed by `push_px` (the lines) reads as `{:.0}`.
-    #[test]
-    fn a_coordinate_reads_as_the_float_formatting_wrote_it() {
-        let pushed = |v: f64| {
-            let mut o = String::from("x");
-            push_px(&mut o, v);
-            o[1..].to_string()
-        };
-        let mut v = -40.0;
-        while v < 1000.0 {
-            assert_eq!(Px(v).to_string(), format!("{v:.0}"), "{v}");
-            assert_eq!(pushed(v), format!("{v:.0}"), "{v}");
-            v += 0.125;
-        }
-        for v in [
-            -0.2,
-            0.0,
-            -1e14,
-            9.99e14,
-            i64::MAX as f64,
-            f64::NEG_INFINITY,
-        ] {
-            assert_eq!(pushed(v), format!("{v:.0}"), "{v}");
-        }
-        for v in [
-            0.5,
-            1.5,
-            2.5,
-            -0.5,
-            -0.3,
-            759.4999,
-            1e20,
-            f64::NAN,
-            f64::INFINITY,
-        ] {
-            assert_eq!(Px(v).to_string(), format!("{v:.0}"), "{v}");
-        }
-    }
-
-    #[test]
-    fn text_is_escaped_and_the_frame_is_closed() {
-        let mut s = Svg::new(10, 10, "#fff", "a <b> & 'c'");
-        s.text(1.0, 2.0, "start", "fill:#000", "<script>");
-        let out = s.finish();
-        assert!(!out.contains("<script>"));
-        assert!(out.contains("&lt;script&gt;"));
-        assert!(out.contains("<title>a &lt;b&gt; &amp; &#39;c&#39;</title>"));
-        assert!(out.ends_with("</svg>"));
-    }
-}
+mod tests;

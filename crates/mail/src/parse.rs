@@ -104,74 +104,11 @@ fn parse_inner(
         Some(id) => bracket(id),
         None => synthetic_message_id(raw),
     };
-
-    let mut to: Vec<String> = Vec::new();
-    let mut push = |a: String| {
-        if !a.is_empty() && !to.contains(&a) {
-            to.push(a);
-        }
-    };
-    for addr in msg.all_to().chain(msg.all_cc()) {
-        for a in addresses(addr) {
-            push(a);
-        }
-    }
-    for name in ["Delivered-To", "X-Original-To"] {
-        for value in msg.header_values(name) {
-            match value {
-                HeaderValue::Address(addr) => addresses(addr).into_iter().for_each(&mut push),
-                HeaderValue::Text(t) => push(bare_address(t)),
-                _ => {}
-            }
-        }
-        for raw_value in raw_header_values(&msg, name) {
-            push(bare_address(&raw_value));
-        }
-    }
-
+    let to = recipients(&msg);
     let subject = clip_header(msg.subject().unwrap_or("").trim(), MAX_SUBJECT_BYTES);
-
-    let in_reply_to = ids(msg.in_reply_to())
-        .into_iter()
-        .next()
-        .filter(|id| id.len() <= MAX_ID_CHARS);
-    let mut references: Vec<String> = ids(msg.references())
-        .into_iter()
-        .filter(|id| id.len() <= MAX_ID_CHARS)
-        .collect();
-    // The newest few are enough to thread a reply, and keep its References short.
-    if references.len() > MAX_REFERENCES {
-        references.drain(..references.len() - MAX_REFERENCES);
-    }
-
-    let mut attachments = Vec::new();
-    for part in msg.attachments() {
-        let name = part
-            .attachment_name()
-            .map(|n| n.to_string())
-            .unwrap_or_else(|| match part.content_type() {
-                Some(ct) => format!(
-                    "(unnamed {}/{})",
-                    ct.ctype(),
-                    ct.subtype().unwrap_or("octet-stream")
-                ),
-                None => "(unnamed)".to_string(),
-            });
-        attachments.push(name);
-    }
-
-    let (body, html_only) = body_text(&msg, max_body_bytes);
-    let (body, body_cut) = cut(&body, max_body_bytes);
-    let truncated = raw_cut || body_cut;
-    let body = if truncated {
-        if body.is_empty() {
-            TRUNCATION_NOTE.to_string()
-        } else {
-            format!("{body}\n{TRUNCATION_NOTE}")
-        }
-    } else {
-        body
-    };
+    let (in_reply_to, references) = thread(&msg);
+    let attachments = attachment_names(&msg);
+    let (body, html_only, truncated) = body_kept(&msg, max_body_bytes, raw_cut);
 
     Ok(Inbound {
         message_id,
@@ -191,6 +128,89 @@ fn parse_inner(
             .filter_map(|v| AuthenticationResults::parse(&v.replace(['\r', '\n'], " ")))
             .collect(),
     })
+}
+
+/// Every address the mail was sent to (To, Cc, Delivered-To, X-Original-To), each once.
+fn recipients(msg: &Message) -> Vec<String> {
+    let mut to: Vec<String> = Vec::new();
+    let mut push = |a: String| {
+        if !a.is_empty() && !to.contains(&a) {
+            to.push(a);
+        }
+    };
+    for addr in msg.all_to().chain(msg.all_cc()) {
+        for a in addresses(addr) {
+            push(a);
+        }
+    }
+    for name in ["Delivered-To", "X-Original-To"] {
+        for value in msg.header_values(name) {
+            match value {
+                HeaderValue::Address(addr) => addresses(addr).into_iter().for_each(&mut push),
+                HeaderValue::Text(t) => push(bare_address(t)),
+                _ => {}
+            }
+        }
+        for raw_value in raw_header_values(msg, name) {
+            push(bare_address(&raw_value));
+        }
+    }
+    to
+}
+
+/// In-Reply-To and the newest References, each within the length a reply can echo.
+fn thread(msg: &Message) -> (Option<String>, Vec<String>) {
+    let in_reply_to = ids(msg.in_reply_to())
+        .into_iter()
+        .next()
+        .filter(|id| id.len() <= MAX_ID_CHARS);
+    let mut references: Vec<String> = ids(msg.references())
+        .into_iter()
+        .filter(|id| id.len() <= MAX_ID_CHARS)
+        .collect();
+    // The newest few are enough to thread a reply, and keep its References short.
+    if references.len() > MAX_REFERENCES {
+        references.drain(..references.len() - MAX_REFERENCES);
+    }
+    (in_reply_to, references)
+}
+
+/// The attachments' names ("(unnamed text/plain)" for one without a name).
+fn attachment_names(msg: &Message) -> Vec<String> {
+    let mut attachments = Vec::new();
+    for part in msg.attachments() {
+        let name = part
+            .attachment_name()
+            .map(|n| n.to_string())
+            .unwrap_or_else(|| match part.content_type() {
+                Some(ct) => format!(
+                    "(unnamed {}/{})",
+                    ct.ctype(),
+                    ct.subtype().unwrap_or("octet-stream")
+                ),
+                None => "(unnamed)".to_string(),
+            });
+        attachments.push(name);
+    }
+    attachments
+}
+
+/// The body text kept (cut to `max_body_bytes`, with a note when cut), whether the mail
+/// was HTML only, and whether anything was cut (`raw_cut`: the raw bytes were).
+fn body_kept(msg: &Message, max_body_bytes: usize, raw_cut: bool) -> (String, bool, bool) {
+    let (body, html_only) = body_text(msg, max_body_bytes);
+    let (body, body_cut) = cut(&body, max_body_bytes);
+    let truncated = raw_cut || body_cut;
+    let body = if truncated {
+        if body.is_empty() {
+            TRUNCATION_NOTE.to_string()
+        } else {
+            format!("{body}\n{TRUNCATION_NOTE}")
+        }
+    } else {
+        body
+    };
+    (body, html_only, truncated)
 }
 
 /// Longest Message-ID kept (longer: treated as absent), so that replies' In-Reply-To and

@@ -1,5 +1,5 @@
 //! What happens in a game, as typed facts: who, where, how many, which way. The words
-//! are the narration's (view/narrate.rs), in each reader's language.
+//! are the narration's (narrate.rs), in each reader's language.
 
 use crate::cards::Card;
 use crate::{Owner, Placements, Policy};

@@ -3,11 +3,13 @@
 //!
 //! * [`map`]: the 42-territory board from `data/board.yaml`, card symbols, French names.
 //! * [`cards`]: sets and their values.
-//! * `event`: what happens, as typed facts (words only in `view`).
+//! * `event`: what happens, as typed facts (words only in `narrate` and `view`).
 //! * `game`: the state machine (setup, turns, battles, fortify, elimination, victory), its
 //!   checks, and older stored states converted on load.
 //! * `orders`: the order language (see docs/orders/risk.md).
-//! * `view`: narration, the text world map, the private view.
+//! * `narrate`: what happened, told in English and French from the typed events.
+//! * `view`: the prompts, the text world map, the private view.
+//! * `words`: the game's own words (armies, French articles, name errors).
 //! * [`picture`]: the world map as an SVG picture (the HTML part of a report).
 //! * [`shape`]: the board's shape in words: each territory's neighbours and holders.
 //! * `bot`: a sensible bot.
@@ -20,10 +22,11 @@ pub mod map;
 mod bot;
 mod event;
 mod game;
+mod narrate;
 mod orders;
 pub mod picture;
-mod say;
 pub mod shape;
+mod words;
 
 /// An order line in a reader's language (French order words and names for [`Lang::Fr`]);
 /// it parses back to the same order. The canonical line is [`Rules::order_text`].
@@ -362,15 +365,15 @@ impl Rules for Risk {
     }
 
     fn narrate(&self, event: &Event, viewer: Viewer, lang: Lang) -> Option<String> {
-        view::narrate(self, event, viewer, lang)
+        narrate::narrate(self, event, viewer, lang)
     }
 
     fn continues_run(&self, run: &[&Event], next: &Event) -> bool {
-        view::same_attack(run, next)
+        narrate::same_attack(run, next)
     }
 
     fn narrate_run(&self, run: &[&Event], _viewer: Viewer, lang: Lang) -> Option<String> {
-        view::narrate_attack(self, run, lang)
+        narrate::narrate_attack(self, run, lang)
     }
 
     fn public_view(&self, lang: Lang) -> String {
@@ -420,8 +423,8 @@ impl Rules for Risk {
 
     fn outcome(&self) -> Option<Outcome> {
         self.won.as_ref().map(|w| {
-            Outcome::new(w.winners.clone(), view::reason(w.reason, Lang::En))
-                .fr(view::reason(w.reason, Lang::Fr))
+            Outcome::new(w.winners.clone(), narrate::reason(w.reason, Lang::En))
+                .fr(narrate::reason(w.reason, Lang::Fr))
         })
     }
 

@@ -49,21 +49,11 @@ pub struct French {
 impl French {
     /// From the name with its article, as written in data/board.yaml.
     fn from_data(with_article: &str) -> French {
-        let (name, de) = if let Some(n) = with_article.strip_prefix("le ") {
-            (n, format!("du {n}"))
-        } else if let Some(n) = with_article.strip_prefix("les ") {
-            (n, format!("des {n}"))
-        } else if let Some(n) = with_article.strip_prefix("la ") {
-            (n, format!("de la {n}"))
-        } else if let Some(n) = with_article.strip_prefix("l'") {
-            (n, format!("de l'{n}"))
-        } else {
-            (with_article, fr::de(with_article))
-        };
+        let n = fr::FrName::parse(with_article);
         French {
-            name: name.to_string(),
-            le: with_article.to_string(),
-            de,
+            le: n.le(),
+            de: n.de(),
+            name: n.name,
         }
     }
 }

@@ -3,10 +3,11 @@
 
 use crate::cards::CardRef;
 use crate::map::{self, board};
-use crate::say::{self, refuse, refuse2, refuse_bare};
+use crate::words;
 use crate::*;
 use castellan_engine::board::TerritoryId;
 use castellan_engine::names::normalize;
+use castellan_engine::words::{cap, refusal, refuse, refuse_bare, Hints};
 
 mod text;
 pub use text::{attack_choice, help, text, text_in, trade_text_in};
@@ -34,22 +35,20 @@ pub fn territory_named(name: &str) -> Result<usize, OrderError> {
 
 fn territory(name: &str, hint: (&str, &str)) -> Result<usize, OrderError> {
     if name.trim().is_empty() {
-        return Err(refuse2(
-            (
-                "a territory name is missing",
-                "il manque un nom de territoire",
-            ),
-            hint,
-        ));
+        return Err(refusal(
+            "a territory name is missing",
+            "il manque un nom de territoire",
+        )
+        .hints(hint.0, hint.1));
     }
     board()
         .resolve(name)
-        .map_err(|e| say::name_error(&e, hint.0, hint.1))
+        .map_err(|e| words::name_error(&e, hint.0, hint.1))
 }
 
 fn policy(word: Option<&str>, hint: (&str, &str)) -> Result<Policy, OrderError> {
     let Some(w) = word else {
-        return Err(refuse2(("say 1, 2 or ASK", "dites 1, 2 ou DEMANDE"), hint));
+        return Err(refusal("say 1, 2 or ASK", "dites 1, 2 ou DEMANDE").hints(hint.0, hint.1));
     };
     if is(w, &["ask", "demande", "demander"]) {
         return Ok(Policy::Ask);
@@ -126,10 +125,7 @@ pub fn parse(_s: &Risk, _seat: Seat, line: &str) -> Result<Order, OrderError> {
     let line = line.trim();
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some(first) = words.first() else {
-        return Err(refuse2(
-            ("empty order", "ordre vide"),
-            ("write: END", "écrivez : FIN"),
-        ));
+        return Err(refusal("empty order", "ordre vide").hints("write: END", "écrivez : FIN"));
     };
     let rest = line[first.len()..].trim();
     match normalize(first).as_str() {
@@ -138,8 +134,10 @@ pub fn parse(_s: &Risk, _seat: Seat, line: &str) -> Result<Order, OrderError> {
         )),
         "rank" | "draft" | "classe" | "classer" | "classement" => {
             Ok(Order::Rank(territory_list(rest).map_err(|e| {
-                e.hint("write: RANK Eastern Australia, Indonesia, Siam")
-                    .hint_fr("écrivez : CLASSE Australie orientale, Indonésie, Siam")
+                e.hints(
+                    "write: RANK Eastern Australia, Indonesia, Siam",
+                    "écrivez : CLASSE Australie orientale, Indonésie, Siam",
+                )
             })?))
         }
         "place" | "reinforce" | "placer" | "renforce" | "renforcer" => parse_place(rest),
@@ -156,13 +154,11 @@ pub fn parse(_s: &Risk, _seat: Seat, line: &str) -> Result<Order, OrderError> {
             );
             match words.get(1).map(|w| w.parse::<u32>()) {
                 Some(Ok(n)) if (1..=2).contains(&n) => Ok(Order::Defend(n)),
-                _ => Err(refuse2(
-                    (
-                        "a defender rolls 1 or 2 dice",
-                        "le défenseur lance 1 ou 2 dés",
-                    ),
-                    hint,
-                )),
+                _ => Err(refusal(
+                    "a defender rolls 1 or 2 dice",
+                    "le défenseur lance 1 ou 2 dés",
+                )
+                .hints(hint.0, hint.1)),
             }
         }
         "fortify" | "move" | "fortifie" | "fortifier" | "deplace" | "deplacer" => {
@@ -170,10 +166,10 @@ pub fn parse(_s: &Risk, _seat: Seat, line: &str) -> Result<Order, OrderError> {
         }
         "end" | "pass" | "done" | "fin" | "termine" | "terminer" | "passe" | "passer" => {
             if words.len() > 1 && !is(words[1], &["turn", "tour", "du"]) {
-                return Err(refuse2(
-                    ("END takes nothing after it", "FIN ne prend rien après lui"),
-                    ("write: END", "écrivez : FIN"),
-                ));
+                return Err(
+                    refusal("END takes nothing after it", "FIN ne prend rien après lui")
+                        .hints("write: END", "écrivez : FIN"),
+                );
             }
             Ok(Order::End)
         }
@@ -217,10 +213,7 @@ fn parse_place(rest: &str) -> Result<Order, OrderError> {
         placements(neu_txt)?
     };
     if own.is_empty() && neutral.is_empty() {
-        return Err(refuse2(
-            ("no armies to place", "aucune armée à placer"),
-            hint,
-        ));
+        return Err(refusal("no armies to place", "aucune armée à placer").hints(hint.0, hint.1));
     }
     Ok(Order::Place { own, neutral })
 }
@@ -236,13 +229,7 @@ fn parse_trade(rest: &str) -> Result<Order, OrderError> {
         .filter(|p| !p.is_empty())
         .collect();
     if parts.len() != 3 {
-        return Err(refuse2(
-            (
-                "name three cards separated by commas (WILD for a wild card)",
-                "nommez trois cartes séparées par des virgules (PASSE-PARTOUT pour une carte passe-partout)",
-            ),
-            hint,
-        ));
+        return Err(refusal("name three cards separated by commas (WILD for a wild card)", "nommez trois cartes séparées par des virgules (PASSE-PARTOUT pour une carte passe-partout)").hints(hint.0, hint.1));
     }
     let mut refs = Vec::new();
     for p in parts {
@@ -261,13 +248,11 @@ fn parse_attack(words: &[&str]) -> Result<Order, OrderError> {
         "écrivez : ATTAQUE Kamchatka DEPUIS Alaska JUSQU'À CONQUÊTE",
     );
     let Some(fi) = words.iter().position(|w| is(w, FROM)) else {
-        return Err(refuse2(
-            (
-                "say where you attack FROM",
-                "dites d'où vous attaquez (DEPUIS)",
-            ),
-            hint,
-        ));
+        return Err(refusal(
+            "say where you attack FROM",
+            "dites d'où vous attaquez (DEPUIS)",
+        )
+        .hints(hint.0, hint.1));
     };
     let to = territory(&words[1..fi].join(" "), hint)?;
     let tail = &words[fi + 1..];
@@ -313,31 +298,27 @@ fn parse_fortify(words: &[&str]) -> Result<Order, OrderError> {
     let n = match words.get(1).map(|w| w.parse::<u32>()) {
         Some(Ok(n)) => n,
         _ => {
-            return Err(refuse2(
-                (
-                    "say how many armies to move",
-                    "dites combien d'armées déplacer",
-                ),
-                hint,
-            ))
+            return Err(refusal(
+                "say how many armies to move",
+                "dites combien d'armées déplacer",
+            )
+            .hints(hint.0, hint.1))
         }
     };
     let fi = words.iter().position(|w| is(w, FROM));
     let ti = words.iter().position(|w| is(w, TO));
     let (Some(fi), Some(ti)) = (fi, ti) else {
-        return Err(refuse2(
-            ("say FROM where and TO where", "dites DEPUIS où et VERS où"),
-            hint,
-        ));
+        return Err(
+            refusal("say FROM where and TO where", "dites DEPUIS où et VERS où")
+                .hints(hint.0, hint.1),
+        );
     };
     if fi != 2 || ti <= fi + 1 {
-        return Err(refuse2(
-            (
-                "write the number, then FROM, then TO",
-                "écrivez le nombre, puis DEPUIS, puis VERS",
-            ),
-            hint,
-        ));
+        return Err(refusal(
+            "write the number, then FROM, then TO",
+            "écrivez le nombre, puis DEPUIS, puis VERS",
+        )
+        .hints(hint.0, hint.1));
     }
     let from = territory(&words[fi + 1..ti].join(" "), hint)?;
     let to = territory(&words[ti + 1..].join(" "), hint)?;
@@ -365,12 +346,9 @@ fn parse_set(words: &[&str]) -> Result<Order, OrderError> {
             ("write: SET NEUTRAL 2", "écrivez : RÈGLE NEUTRE 2"),
         )?))
     } else {
-        Err(refuse2(
-            ("SET what?", "RÈGLE quoi ?"),
-            (
-                "write: SET DEFEND 2, SET DEFEND ASK or SET NEUTRAL 1",
-                "écrivez : RÈGLE DÉFENSE 2, RÈGLE DÉFENSE DEMANDE ou RÈGLE NEUTRE 1",
-            ),
+        Err(refusal("SET what?", "RÈGLE quoi ?").hints(
+            "write: SET DEFEND 2, SET DEFEND ASK or SET NEUTRAL 1",
+            "écrivez : RÈGLE DÉFENSE 2, RÈGLE DÉFENSE DEMANDE ou RÈGLE NEUTRE 1",
         ))
     }
 }
@@ -382,7 +360,7 @@ fn territory_list(text: &str) -> Result<Vec<TerritoryId>, OrderError> {
         text,
         |p| {
             board().resolve(p).map_err(|e| {
-                say::name_error(
+                words::name_error(
                     &e,
                     "separate territories with commas: Livonia, Poland, Moscow",
                     "séparez les territoires par des virgules : Alaska, Alberta, Ontario",
@@ -392,19 +370,13 @@ fn territory_list(text: &str) -> Result<Vec<TerritoryId>, OrderError> {
         |t| {
             refuse_bare(|l| match l {
                 Lang::En => format!("{} is listed twice", map::name(t)),
-                Lang::Fr => format!(
-                    "{} figure deux fois dans la liste",
-                    say::cap(&say::le(t, l))
-                ),
+                Lang::Fr => format!("{} figure deux fois dans la liste", cap(&words::le(t, l))),
             })
         },
         || {
-            refuse2(
-                ("no territory given", "aucun territoire donné"),
-                (
-                    "name territories separated by commas",
-                    "nommez des territoires séparés par des virgules",
-                ),
+            refusal("no territory given", "aucun territoire donné").hints(
+                "name territories separated by commas",
+                "nommez des territoires séparés par des virgules",
             )
         },
     )
@@ -419,7 +391,7 @@ fn placements(text: &str) -> Result<Placements, OrderError> {
     castellan_engine::claim::parse_placements_with(text, hint, |name| {
         board()
             .resolve(name)
-            .map_err(|e| say::name_error(&e, hint.0, hint.1))
+            .map_err(|e| words::name_error(&e, hint.0, hint.1))
     })
 }
 

@@ -5,32 +5,30 @@
 use crate::map::{board, continent_in, name_in};
 use crate::{Owner, Risk};
 use castellan_engine::board::{Edge, TerritoryId};
+use castellan_engine::words::{self, Holder};
 use castellan_engine::{Lang, Seat};
 
-/// "Alberta (Blue 3)", "Ontario (yours 2)", "Peru (neutral 1)".
-fn held(g: &Risk, t: TerritoryId, me: Option<Seat>, lang: Lang) -> String {
-    format!("{} ({})", name_in(t, lang), holder(g, t, me, lang))
+/// "Alberta (Blue 3)", "Ontario (yours 2)", "Peru (neutral 1)"; "~" before across a sea lane.
+fn held(g: &Risk, t: TerritoryId, crossing: bool, me: Option<Seat>, lang: Lang) -> String {
+    words::held(name_in(t, lang), holder(g, t, me), crossing, lang)
 }
 
 /// "Blue 3", "yours 2", "neutral 1", "empty".
-fn holder(g: &Risk, t: TerritoryId, me: Option<Seat>, lang: Lang) -> String {
-    let who = match g.board[t].owner {
-        Owner::Seat(s) if Some(s) == me => lang.pick("yours", "à vous").to_string(),
-        Owner::Seat(s) => g.players.get(s).map(|p| p.name.clone()).unwrap_or_default(),
-        Owner::Neutral => lang.pick("neutral", "neutre").to_string(),
-        Owner::Nobody => return lang.pick("empty", "vide").to_string(),
-    };
-    format!("{who} {}", g.board[t].armies)
+fn holder(g: &Risk, t: TerritoryId, me: Option<Seat>) -> Holder<'_> {
+    let armies = g.board[t].armies;
+    match g.board[t].owner {
+        Owner::Seat(s) if Some(s) == me => Holder::Yours(armies),
+        Owner::Seat(s) => Holder::Seat(g.players.get(s).map_or("", |p| &p.name), armies),
+        Owner::Neutral => Holder::Neutral(armies),
+        Owner::Nobody => Holder::Empty,
+    }
 }
 
 fn near(t: TerritoryId, g: &Risk, me: Option<Seat>, lang: Lang) -> Vec<String> {
     board()
         .edges_of(t)
         .iter()
-        .map(|(n, e)| {
-            let lane = if *e == Edge::Crossing { "~" } else { "" };
-            format!("{lane}{}", held(g, *n, me, lang))
-        })
+        .map(|(n, e)| held(g, *n, *e == Edge::Crossing, me, lang))
         .collect()
 }
 
@@ -56,16 +54,7 @@ pub fn border_lines(g: &Risk, seat: Seat, lang: Lang) -> Vec<String> {
             ));
         }
     }
-    if !inside.is_empty() {
-        lines.push(format!(
-            "{} {}",
-            lang.pick(
-                "inside your borders (every neighbour yours):",
-                "à l'intérieur (tous les voisins sont à vous) :"
-            ),
-            inside.join(", ")
-        ));
-    }
+    lines.extend(words::inside_line(&inside, lang));
     lines
 }
 
@@ -75,7 +64,7 @@ pub fn neighbours_text(g: &Risk, t: TerritoryId, lang: Lang) -> String {
         "{} ({}): {}\n{} {}\n",
         name_in(t, lang),
         continent_in(board().territories[t].group, lang),
-        holder(g, t, None, lang),
+        holder(g, t, None).text(lang),
         lang.pick(
             "Borders (~ a sea lane):",
             "Frontières (~ une route maritime) :"

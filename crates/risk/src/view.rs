@@ -1,43 +1,16 @@
 //! Prompts, the text world map and the private view, in English and French; narration
-//! in view/narrate.rs.
+//! in narrate.rs.
 
-use crate::cards::{self, card_name_in, Card};
+use crate::cards::{self, card_name_in};
 use crate::map::{self, board};
 use crate::orders::{attack_choice, text_in, trade_text_in};
-use crate::say;
+use crate::words;
 use crate::*;
 use castellan_engine::battle::max_defence_dice;
 use castellan_engine::lang::fr;
 
-mod narrate;
-use narrate::names;
-pub(crate) use narrate::{allotment, narrate, narrate_attack, reason, same_attack};
-
-fn pname(s: &Risk, seat: Seat) -> String {
-    s.players
-        .get(seat)
-        .map(|p| p.name.clone())
-        .unwrap_or_else(|| format!("seat {seat}"))
-}
-
-fn owner_name(s: &Risk, o: Owner, l: Lang) -> String {
-    match o {
-        Owner::Seat(p) => pname(s, p),
-        Owner::Neutral => l.pick("neutral", "neutre").into(),
-        Owner::Nobody => l.pick("nobody", "personne").into(),
-    }
-}
-
-/// "3 on Alaska, 2 on Peru" / "3 armées sur l'Alaska, 2 armées sur le Pérou".
-fn placements(p: &Placements, l: Lang) -> String {
-    p.iter()
-        .map(|(t, k)| match l {
-            Lang::En => format!("{k} on {}", map::name(*t)),
-            Lang::Fr => format!("{} sur {}", say::armies(*k, l), say::le(*t, l)),
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
+use crate::narrate::reason;
+use crate::words::{names, owner_name, placements, pname};
 
 fn prompt(
     seat: Seat,
@@ -190,7 +163,7 @@ fn blind_question((own, neu): (u32, u32), l: Lang) -> String {
         ),
         Lang::Fr => format!(
             "Envoyez tous vos placements d'un coup : {}{} ; ils seront révélés quand tous auront envoyé les leurs.",
-            say::armies(own, l),
+            words::armies(own, l),
             if neu > 0 {
                 format!(" et {} neutre{}", neu, if neu > 1 { "s" } else { "" })
             } else {
@@ -215,11 +188,11 @@ fn defend_prompt(s: &Risk, b: &Battle, l: Lang) -> Prompt {
         Lang::Fr => format!(
             "{} attaque {}{} ({}) depuis {} ({}) : avec combien de dés défendez-vous ?",
             pname(s, s.to_move),
-            say::le(b.to, l),
+            words::le(b.to, l),
             if neutral { " neutre" } else { "" },
-            say::armies(to, l),
-            say::le(b.from, l),
-            say::armies(from, l),
+            words::armies(to, l),
+            words::le(b.from, l),
+            words::armies(from, l),
         ),
     };
     let kind = if neutral {
@@ -261,7 +234,7 @@ fn turn_prompt(s: &Risk, l: Lang) -> Prompt {
         ),
         (Stage::Reinforce, Lang::Fr) => format!(
             "À vous de jouer : placez {} (échangez d'abord des combinaisons si vous le souhaitez).",
-            say::armies(ts.reinforcements, l)
+            words::armies(ts.reinforcements, l)
         ),
         (Stage::Attack, _) => l
             .pick(
@@ -340,7 +313,7 @@ pub fn public_view(s: &Risk, l: Lang) -> String {
         Lang::Fr => format!(
             "Combinaisons échangées : {} ; la prochaine vaut {}. Cartes dans la pioche : {}.",
             s.sets_traded,
-            say::armies(next, l),
+            words::armies(next, l),
             s.deck.len()
         ),
     });
@@ -442,7 +415,7 @@ fn player_lines(s: &Risk, l: Lang, out: &mut Vec<String>) {
                 "  {} : {}, {}, {}{held}{gone}",
                 pname(s, p),
                 fr::count(terr, "territoire", "territoires"),
-                say::armies(armies, l),
+                words::armies(armies, l),
                 fr::count(cards, "carte", "cartes"),
             ),
         });
@@ -454,7 +427,7 @@ fn player_lines(s: &Risk, l: Lang, out: &mut Vec<String>) {
             .sum();
         out.push(match l {
             Lang::En => format!("  neutral: {neutral} armies"),
-            Lang::Fr => format!("  neutre : {}", say::armies(neutral, l)),
+            Lang::Fr => format!("  neutre : {}", words::armies(neutral, l)),
         });
     }
 }

@@ -6,6 +6,7 @@ use crate::bot;
 use crate::moves::Move;
 use crate::orders::side_of;
 use crate::words::{colour, colour_in};
+use castellan_engine::words::{refusal, Hints};
 use castellan_engine::{BotRng, Lang, OrderError};
 
 impl Castello {
@@ -18,10 +19,10 @@ impl Castello {
         self.default_memo = std::sync::OnceLock::new();
         let seat = side_of(seat)?;
         if let Some(end) = self.result {
-            return Err(
-                OrderError::new(format!("the game is over: {}", end.text(Lang::En)))
-                    .fr(format!("la partie est terminée : {}", end.text(Lang::Fr))),
-            );
+            return Err(refusal(
+                format!("the game is over: {}", end.text(Lang::En)),
+                format!("la partie est terminée : {}", end.text(Lang::Fr)),
+            ));
         }
         match order {
             Order::Resign => {
@@ -33,16 +34,15 @@ impl Castello {
             Order::AcceptDraw => self.accept_draw(seat),
             Order::Move(path) => {
                 if seat != self.to_move {
-                    return Err(OrderError::new(format!(
-                        "it is {}'s move, not yours",
-                        colour(self.to_move)
-                    ))
-                    .fr(format!(
-                        "c'est à {} de jouer, pas à vous",
-                        colour_in(self.to_move, Lang::Fr)
-                    ))
-                    .hint("wait for your turn (you may OFFER DRAW or RESIGN at any time)")
-                    .hint_fr(
+                    return Err(refusal(
+                        format!("it is {}'s move, not yours", colour(self.to_move)),
+                        format!(
+                            "c'est à {} de jouer, pas à vous",
+                            colour_in(self.to_move, Lang::Fr)
+                        ),
+                    )
+                    .hints(
+                        "wait for your turn (you may OFFER DRAW or RESIGN at any time)",
                         "attendez votre tour (vous pouvez écrire PROPOSE NULLE ou ABANDON à \
                          tout moment)",
                     ));
@@ -154,18 +154,21 @@ impl Castello {
     fn offer_draw(&mut self, seat: Side) -> Result<Vec<Event>, OrderError> {
         let (them_en, them_fr) = (colour(seat.other()), colour_in(seat.other(), Lang::Fr));
         if self.draw_offer == Some(seat.other()) {
-            return Err(
-                OrderError::new(format!("{them_en} has already offered a draw"))
-                    .fr(format!("{them_fr} a déjà proposé la nulle"))
-                    .hint("write: ACCEPT DRAW")
-                    .hint_fr("écrivez : ACCEPTE NULLE"),
-            );
+            return Err(refusal(
+                format!("{them_en} has already offered a draw"),
+                format!("{them_fr} a déjà proposé la nulle"),
+            )
+            .hints("write: ACCEPT DRAW", "écrivez : ACCEPTE NULLE"));
         }
         if self.draw_offer == Some(seat) {
-            return Err(OrderError::new("your draw offer already stands")
-                .fr("votre proposition de nulle tient déjà")
-                .hint("wait for the answer, or write a move")
-                .hint_fr("attendez la réponse, ou écrivez un coup"));
+            return Err(refusal(
+                "your draw offer already stands",
+                "votre proposition de nulle tient déjà",
+            )
+            .hints(
+                "wait for the answer, or write a move",
+                "attendez la réponse, ou écrivez un coup",
+            ));
         }
         self.draw_offer = Some(seat);
         Ok(vec![Event::DrawOffered { seat }])
@@ -173,16 +176,17 @@ impl Castello {
 
     fn accept_draw(&mut self, seat: Side) -> Result<Vec<Event>, OrderError> {
         if self.draw_offer != Some(seat.other()) {
-            return Err(OrderError::new(format!(
-                "{} has not offered a draw",
-                colour(seat.other())
-            ))
-            .fr(format!(
-                "{} n'a pas proposé la nulle",
-                colour_in(seat.other(), Lang::Fr)
-            ))
-            .hint("write: OFFER DRAW, to offer one yourself")
-            .hint_fr("écrivez : PROPOSE NULLE, pour la proposer vous-même"));
+            return Err(refusal(
+                format!("{} has not offered a draw", colour(seat.other())),
+                format!(
+                    "{} n'a pas proposé la nulle",
+                    colour_in(seat.other(), Lang::Fr)
+                ),
+            )
+            .hints(
+                "write: OFFER DRAW, to offer one yourself",
+                "écrivez : PROPOSE NULLE, pour la proposer vous-même",
+            ));
         }
         let mut ev = vec![Event::DrawAgreed];
         self.finish(End::Agreed, &mut ev);

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::layout;
+use castellan_engine::words::{refusal, Hints};
 use castellan_engine::{DiceBox, OrderError};
 
 impl Castello {
@@ -130,19 +131,25 @@ impl Castello {
     fn check_options(options: &Options) -> Result<(), OrderError> {
         if !(10..=1000).contains(&options.move_limit) {
             let n = options.move_limit;
-            return Err(OrderError::new(format!("move_limit {n} is out of range"))
-                .fr(format!("move_limit {n} est hors limites"))
-                .hint("move_limit is a number of moves from 10 to 1000, e.g. move_limit=100")
-                .hint_fr(
-                    "move_limit est un nombre de coups de 10 à 1000, par exemple move_limit=100",
-                ));
+            return Err(refusal(
+                format!("move_limit {n} is out of range"),
+                format!("move_limit {n} est hors limites"),
+            )
+            .hints(
+                "move_limit is a number of moves from 10 to 1000, e.g. move_limit=100",
+                "move_limit est un nombre de coups de 10 à 1000, par exemple move_limit=100",
+            ));
         }
         if options.repetition == 1 || options.repetition > 10 {
             let n = options.repetition;
-            return Err(OrderError::new(format!("repetition {n} is out of range"))
-                .fr(format!("repetition {n} est hors limites"))
-                .hint("repetition is 0 (off) or 2 to 10, e.g. repetition=3")
-                .hint_fr("repetition vaut 0 (désactivée) ou de 2 à 10, par exemple repetition=3"));
+            return Err(refusal(
+                format!("repetition {n} is out of range"),
+                format!("repetition {n} est hors limites"),
+            )
+            .hints(
+                "repetition is 0 (off) or 2 to 10, e.g. repetition=3",
+                "repetition vaut 0 (désactivée) ou de 2 à 10, par exemple repetition=3",
+            ));
         }
         Ok(())
     }
@@ -155,8 +162,10 @@ impl Castello {
         dice: &mut DiceBox,
     ) -> Result<(Castello, Vec<Event>), OrderError> {
         if players.len() != 2 {
-            return Err(OrderError::new("Castello is played by exactly 2 players")
-                .fr("Castello se joue à 2 joueurs exactement"));
+            return Err(refusal(
+                "Castello is played by exactly 2 players",
+                "Castello se joue à 2 joueurs exactement",
+            ));
         }
         Castello::check_options(options)?;
         let (first, drawn) = match options.first {
@@ -164,9 +173,8 @@ impl Castello {
             First::Black => (BLACK, false),
             First::Random => (Side::BOTH[dice.public_below(2)], true),
         };
-        let g = Castello::new(players, options, first).map_err(|e| {
-            OrderError::new(e.clone()).fr(format!("données du tablier invalides : {e}"))
-        })?;
+        let g = Castello::new(players, options, first)
+            .map_err(|e| refusal(e.clone(), format!("données du tablier invalides : {e}")))?;
         Ok((g, vec![Event::Start { first, drawn }]))
     }
 }

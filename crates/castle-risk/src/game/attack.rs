@@ -8,7 +8,7 @@ impl CastleRisk {
     fn attack_on_own(to: T) -> OrderError {
         err(
             format!("{} is yours", Self::tname(to)),
-            format!("{} est à vous", cap(&text::le(to))),
+            format!("{} est à vous", cap(&words::le(to))),
             "attack a territory held by another player",
             "attaquez un territoire occupé par un autre joueur",
         )
@@ -32,22 +32,22 @@ impl CastleRisk {
         if self.board[from].owner != Some(seat) {
             return Err(err(
                 format!("you do not hold {}", Self::tname(from)),
-                format!("vous n'occupez pas {}", text::le(from)),
+                format!("vous n'occupez pas {}", words::le(from)),
                 "attack from one of your own territories",
                 "attaquez depuis un de vos territoires",
             ));
         }
         let Some(def) = self.board[to].owner else {
-            return Err(oe(
+            return Err(refusal(
                 format!("{} is empty", Self::tname(to)),
-                format!("{} est vide", cap(&text::le(to))),
+                format!("{} est vide", cap(&words::le(to))),
             ));
         };
         if def == seat {
             return Err(Self::attack_on_own(to));
         }
         if self.truce_between(seat, def) {
-            return Err(oe(
+            return Err(refusal(
                 format!(
                     "you have a truce with {}: no attack between you this turn",
                     self.name(def)
@@ -76,7 +76,7 @@ impl CastleRisk {
             return Err(self.not_adjacent(seat, from, to));
         }
         if self.board[from].armies < 2 {
-            return Err(oe(
+            return Err(refusal(
                 format!(
                     "{} has only {} army: attack from a territory with at least 2",
                     Self::tname(from),
@@ -84,7 +84,7 @@ impl CastleRisk {
                 ),
                 format!(
                     "{} n'a que {} : attaquez depuis un territoire qui en a au moins 2",
-                    cap(&text::le(from)),
+                    cap(&words::le(from)),
                     armees(self.board[from].armies)
                 ),
             ));
@@ -129,8 +129,8 @@ impl CastleRisk {
             format!("{f} does not border {t} (an Admiral can sail: SAIL n FROM {f} TO {t})"),
             format!(
                 "{} ne touche pas {} (un Amiral peut traverser : AMIRAL n DEPUIS {ff} VERS {tf})",
-                cap(&text::le(from)),
-                text::le(to)
+                cap(&words::le(from)),
+                words::le(to)
             ),
             if near.is_empty() {
                 "attack a neighbouring enemy territory".to_string()
@@ -142,7 +142,7 @@ impl CastleRisk {
             } else {
                 format!(
                     "depuis {} vous pouvez attaquer {}",
-                    text::le(from),
+                    words::le(from),
                     names(Lang::Fr)
                 )
             },
@@ -186,30 +186,32 @@ impl CastleRisk {
         general: bool,
     ) -> Result<(), OrderError> {
         if !self.hand_has(seat, Card::Admiral) {
-            return Err(oe("you hold no Admiral", "vous n'avez pas d'Amiral").hints(
-                format!("attack by land: ATTACK {} FROM ...", Self::tname(to)),
-                format!(
-                    "attaquez par la terre : ATTAQUE {} DEPUIS ...",
-                    tn(to, Lang::Fr)
+            return Err(
+                refusal("you hold no Admiral", "vous n'avez pas d'Amiral").hints(
+                    format!("attack by land: ATTACK {} FROM ...", Self::tname(to)),
+                    format!(
+                        "attaquez par la terre : ATTAQUE {} DEPUIS ...",
+                        tn(to, Lang::Fr)
+                    ),
                 ),
-            ));
+            );
         }
         let (sf, st) = (map().sea[from], map().sea[to]);
         if sf == Sea::None || st == Sea::None {
             let land = if sf == Sea::None { from } else { to };
-            return Err(oe(
+            return Err(refusal(
                 format!(
                     "{} has no coast: an Admiral sails only between coastal territories",
                     Self::tname(land)
                 ),
                 format!(
                     "{} n'a pas de côte : un Amiral ne navigue qu'entre territoires côtiers",
-                    cap(&text::le(land))
+                    cap(&words::le(land))
                 ),
             ));
         }
         if !shares_sea(sf, st) {
-            return Err(oe(
+            return Err(refusal(
                 format!(
                     "{} and {} are not on the same sea (the Black Sea only reaches the Black Sea)",
                     Self::tname(from),
@@ -217,8 +219,8 @@ impl CastleRisk {
                 ),
                 format!(
                     "{} et {} ne sont pas sur la même mer (la mer Noire ne mène qu'à la mer Noire)",
-                    cap(&text::le(from)),
-                    text::le(to)
+                    cap(&words::le(from)),
+                    words::le(to)
                 ),
             ));
         }
@@ -234,7 +236,7 @@ impl CastleRisk {
                 format!(
                     "{} ne peuvent pas embarquer {} : il y en a {} et une doit rester",
                     armees(armies),
-                    text::de(from),
+                    words::de(from),
                     self.board[from].armies
                 ),
                 format!(
@@ -374,7 +376,7 @@ impl CastleRisk {
                 ),
                 format!(
                     "{} est un château : contre un château on ne lance jamais plus de deux dés",
-                    cap(&text::le(to))
+                    cap(&words::le(to))
                 ),
                 "write WITH 2 DICE, or leave the dice out (the most allowed)",
                 "écrivez AVEC 2 DÉS, ou n'indiquez pas les dés (le plus permis)",
@@ -402,7 +404,7 @@ impl CastleRisk {
                     ),
                     format!(
                         "{} a {} : lancer {n} dés demande au moins {} (une de plus que les dés)",
-                        cap(&text::le(from)),
+                        cap(&words::le(from)),
                         armees(pool),
                         n + 1
                     ),

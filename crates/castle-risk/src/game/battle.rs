@@ -32,7 +32,7 @@ impl CastleRisk {
         dice: &mut DiceBox,
     ) -> Result<Vec<Event>, OrderError> {
         let Some(Interrupt::Defend(p)) = self.interrupt.clone() else {
-            return Err(oe(
+            return Err(refusal(
                 "no attack is waiting for your defence",
                 "aucune attaque n'attend votre défense",
             )
@@ -43,7 +43,7 @@ impl CastleRisk {
         };
         let def = self.board[p.to].owner.unwrap_or(0);
         if seat != def {
-            return Err(oe(
+            return Err(refusal(
                 format!(
                     "the attack on {} waits for {}'s defence, not yours",
                     Self::tname(p.to),
@@ -51,7 +51,7 @@ impl CastleRisk {
                 ),
                 format!(
                     "l'attaque sur {} attend la défense {}, pas la vôtre",
-                    text::le(p.to),
+                    words::le(p.to),
                     fr::de(self.name(def))
                 ),
             ));

@@ -46,7 +46,7 @@ impl CastleRisk {
     pub fn reinforce(&mut self, seat: Seat, cards: u32) -> Result<Vec<Event>, OrderError> {
         self.in_turn(seat, "REINFORCE")?;
         if self.attacked {
-            return Err(oe(
+            return Err(refusal(
                 "Reinforcements are played before the first attack of the turn",
                 "les Renforts se jouent avant la première attaque du tour",
             )
@@ -65,12 +65,7 @@ impl CastleRisk {
                 format!("you hold {held} Reinforcements card(s), not {cards}"),
                 format!(
                     "vous avez {}, pas {cards}",
-                    text::count(
-                        Lang::Fr,
-                        held,
-                        ("", ""),
-                        ("carte Renfort", "cartes Renfort")
-                    )
+                    castellan_engine::lang::fr::count(held, "carte Renfort", "cartes Renfort")
                 ),
                 if held > 0 {
                     format!("write: REINFORCE {held}")
@@ -102,28 +97,31 @@ impl CastleRisk {
     pub fn truce(&mut self, seat: Seat, with: Seat) -> Result<Vec<Event>, OrderError> {
         self.in_turn(seat, "TRUCE")?;
         if self.no_diplomats || self.alive_count() < 3 {
-            return Err(oe(
+            return Err(refusal(
                 "Diplomats are not used with two players",
                 "les Diplomates ne servent pas à deux joueurs",
             ));
         }
         if self.attacked {
-            return Err(oe(
+            return Err(refusal(
                 "a Diplomat is played before the first attack of the turn",
                 "un Diplomate se joue avant la première attaque du tour",
             ));
         }
         if with == seat || !self.players.get(with).is_some_and(|p| p.alive) {
-            return Err(oe(
+            return Err(refusal(
                 "a truce is made with another player still in the game",
                 "une trêve se fait avec un autre joueur encore en jeu",
             ));
         }
         if !self.hand_has(seat, Card::Diplomat) {
-            return Err(oe("you hold no Diplomat", "vous n'avez pas de Diplomate"));
+            return Err(refusal(
+                "you hold no Diplomat",
+                "vous n'avez pas de Diplomate",
+            ));
         }
         if self.truces.iter().any(|t| t.by == seat && t.with == with) {
-            return Err(oe(
+            return Err(refusal(
                 format!("you already have a truce with {}", self.name(with)),
                 format!("vous avez déjà une trêve avec {}", self.name(with)),
             ));
@@ -146,13 +144,13 @@ impl CastleRisk {
     ) -> Result<Vec<Event>, OrderError> {
         self.in_turn(seat, "SPY")?;
         if target == seat || !self.players.get(target).is_some_and(|p| p.alive) {
-            return Err(oe(
+            return Err(refusal(
                 "spy on another player still in the game",
                 "espionnez un autre joueur encore en jeu",
             ));
         }
         if !self.hand_has(seat, Card::Spy) {
-            return Err(oe("you hold no Spy", "vous n'avez pas d'Espion"));
+            return Err(refusal("you hold no Spy", "vous n'avez pas d'Espion"));
         }
         self.take_from_hand(seat, Card::Spy);
         let mut ev = vec![Event::SpyPlayed { seat, target }];
@@ -228,13 +226,13 @@ impl CastleRisk {
             prefer,
         }) = self.interrupt.clone()
         else {
-            return Err(oe(
+            return Err(refusal(
                 "no Spy is waiting for your answer",
                 "aucun Espion n'attend votre réponse",
             ));
         };
         if seat != target {
-            return Err(oe(
+            return Err(refusal(
                 format!(
                     "the Spy waits for {}'s answer, not yours",
                     self.name(target)
@@ -268,14 +266,14 @@ impl CastleRisk {
             .collect();
         let Some(&i) = slots.first() else {
             return Err(match t {
-                Some(t) => oe(
+                Some(t) => refusal(
                     format!("you have no unused hidden armies in {}", Self::tname(t)),
                     format!(
                         "vous n'avez pas d'armées cachées inutilisées {}",
-                        text::en(t)
+                        words::en(t)
                     ),
                 ),
-                None => oe(
+                None => refusal(
                     "your hidden armies are already used",
                     "vos armées cachées ont déjà servi",
                 ),
@@ -283,14 +281,14 @@ impl CastleRisk {
         };
         let ht = self.players[seat].hidden[i].territory;
         if self.board[ht].owner != Some(seat) {
-            return Err(oe(
+            return Err(refusal(
                 format!(
                     "you must hold {} to reveal your hidden armies there",
                     Self::tname(ht)
                 ),
                 format!(
                     "vous devez occuper {} pour y dévoiler vos armées cachées",
-                    text::le(ht)
+                    words::le(ht)
                 ),
             )
             .hints(
@@ -310,7 +308,7 @@ impl CastleRisk {
         if self.options.revision < 2 || self.hidden_value() > 0 {
             return Ok(());
         }
-        Err(oe(
+        Err(refusal(
             "no Reinforcements card has been played yet, so your hidden armies are worth 0: they bring the number facing the last Reinforcements card played, and can be revealed only once, so revealing now would use them up for nothing",
             "aucune carte Renfort n'a encore été jouée, donc vos armées cachées valent 0 : elles apportent le nombre inscrit en face de la dernière carte Renfort jouée, et ne se dévoilent qu'une fois ; les dévoiler maintenant les userait pour rien",
         )

@@ -132,13 +132,13 @@ impl CastleRisk {
             castle,
         }) = self.interrupt.clone()
         else {
-            return Err(oe(
+            return Err(refusal(
                 "there is nothing to re-occupy now",
                 "il n'y a rien à réoccuper maintenant",
             ));
         };
         if seat != victor {
-            return Err(oe(
+            return Err(refusal(
                 format!(
                     "{} re-occupies first; you will annex in turn",
                     self.name(victor)
@@ -206,7 +206,7 @@ impl CastleRisk {
             };
             return Err(err(
                 format!("{} is not a vacated territory", Self::tname(t)),
-                format!("{} n'est pas un territoire libéré", cap(&text::le(t))),
+                format!("{} n'est pas un territoire libéré", cap(&words::le(t))),
                 format!("vacated: {}", names(Lang::En)),
                 format!("libérés : {}", names(Lang::Fr)),
             ));
@@ -227,14 +227,14 @@ impl CastleRisk {
     /// A territory a seat may take one army from (re-occupation, annexation).
     pub(crate) fn check_source(&self, seat: Seat, f: T) -> Result<T, OrderError> {
         if self.board[f].owner != Some(seat) || self.board[f].armies < 2 {
-            return Err(oe(
+            return Err(refusal(
                 format!(
                     "take the army from one of your territories with at least 2 armies, not {}",
                     Self::tname(f)
                 ),
                 format!(
                     "prenez l'armée sur un de vos territoires qui en a au moins 2, pas {}",
-                    text::le(f)
+                    words::le(f)
                 ),
             ));
         }
@@ -353,13 +353,13 @@ impl CastleRisk {
             next,
         }) = self.interrupt.clone()
         else {
-            return Err(oe(
+            return Err(refusal(
                 "there is nothing to annex now",
                 "il n'y a rien à annexer maintenant",
             ));
         };
         if seat != next {
-            return Err(oe(
+            return Err(refusal(
                 format!("it is {}'s turn to annex", self.name(next)),
                 format!("c'est à {} d'annexer", self.name(next)),
             ));
@@ -368,7 +368,7 @@ impl CastleRisk {
             let d = self.default_annex(seat, &vacated).0;
             return Err(err(
                 format!("{} is not a vacated territory", Self::tname(t)),
-                format!("{} n'est pas un territoire libéré", cap(&text::le(t))),
+                format!("{} n'est pas un territoire libéré", cap(&words::le(t))),
                 format!("write: ANNEX {}", Self::tname(d)),
                 format!("écrivez : ANNEXER {}", tn(d, Lang::Fr)),
             ));

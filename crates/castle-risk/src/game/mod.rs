@@ -11,13 +11,14 @@
 use crate::cards::{full_deck, hand_text, Card};
 use crate::map::{map, shares_sea, Sea, EMPIRES};
 use crate::orders::Order;
-use crate::text::{self, armees, cap, kw, oe, tn, Hints};
+use crate::words::{self, armees, kw, tn};
 use castellan_engine::assault::AttackPlan;
 use castellan_engine::battle::{exchange, max_attack_dice, max_defence_dice};
 use castellan_engine::board::TerritoryId;
 use castellan_engine::claim::{deal_at_random, draft_round_robin};
 use castellan_engine::dice::{commit_text, DiceBox};
 use castellan_engine::lang::fr;
+use castellan_engine::words::{cap, refusal, Hints};
 use castellan_engine::{Lang, OrderError, Outcome, Seat};
 use serde::{Deserialize, Serialize};
 
@@ -369,7 +370,7 @@ fn err(
     hint: impl Into<String>,
     hint_fr: impl Into<String>,
 ) -> OrderError {
-    oe(msg, msg_fr).hints(hint, hint_fr)
+    refusal(msg, msg_fr).hints(hint, hint_fr)
 }
 
 impl CastleRisk {
@@ -501,16 +502,16 @@ impl CastleRisk {
         dice: &mut DiceBox,
     ) -> Result<Vec<Event>, OrderError> {
         if seat >= self.n() {
-            return Err(oe(
+            return Err(refusal(
                 format!("there is no seat {seat}"),
                 format!("il n'y a pas de place {seat}"),
             ));
         }
         if self.outcome.is_some() {
-            return Err(oe("the game is over", "la partie est terminée"));
+            return Err(refusal("the game is over", "la partie est terminée"));
         }
         if !self.players[seat].alive {
-            return Err(oe(
+            return Err(refusal(
                 "you are out of the game",
                 "vous êtes éliminé de la partie",
             ));

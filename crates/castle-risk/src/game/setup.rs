@@ -11,7 +11,7 @@ impl CastleRisk {
     ) -> Result<(CastleRisk, Vec<Event>), OrderError> {
         let n = players.len();
         if !(2..=6).contains(&n) {
-            return Err(oe(
+            return Err(refusal(
                 format!("Castle Risk is played by 2 to 6 players, not {n}"),
                 format!("Castle Risk se joue de 2 à 6 joueurs, pas {n}"),
             ));
@@ -93,7 +93,7 @@ impl CastleRisk {
         };
         let who = order[next];
         if who != seat {
-            return Err(oe(
+            return Err(refusal(
                 format!("it is {}'s turn to place a castle", self.name(who)),
                 format!("c'est à {} de placer son château", self.name(who)),
             ));
@@ -111,18 +111,18 @@ impl CastleRisk {
                 ),
                 format!(
                     "{} n'est pas dans {} : votre jeton de château est celui de {}",
-                    cap(&text::le(t)),
-                    text::group_le(e),
-                    text::group_le(e),
+                    cap(&words::le(t)),
+                    words::group_le(e),
+                    words::group_le(e),
                 ),
                 format!("write: CASTLE {}", Self::tname(ex)),
                 format!("écrivez : {} {}", kw(Lang::Fr, "CASTLE"), tn(ex, Lang::Fr)),
             ));
         }
         if self.board[t].owner.is_some() {
-            return Err(oe(
+            return Err(refusal(
                 format!("{} already holds a castle", Self::tname(t)),
-                format!("{} a déjà un château", cap(&text::le(t))),
+                format!("{} a déjà un château", cap(&words::le(t))),
             )
             .hints(
                 "choose another territory of your empire",
@@ -212,7 +212,7 @@ impl CastleRisk {
         };
         let who = order[next % order.len()];
         if who != seat {
-            return Err(oe(
+            return Err(refusal(
                 format!("it is {}'s turn to claim a territory", self.name(who)),
                 format!("c'est à {} de prendre un territoire", self.name(who)),
             ));
@@ -221,7 +221,7 @@ impl CastleRisk {
             let free = self.free_territories();
             return Err(err(
                 format!("{} is already held by {}", Self::tname(t), self.name(o)),
-                format!("{} est déjà à {}", cap(&text::le(t)), self.name(o)),
+                format!("{} est déjà à {}", cap(&words::le(t)), self.name(o)),
                 format!("write: CLAIM {}", Self::tname(free[0])),
                 format!("écrivez : PRENDRE {}", tn(free[0], Lang::Fr)),
             ));
@@ -246,7 +246,7 @@ impl CastleRisk {
             return Err(self.wrong_phase("RANK"));
         };
         if ranks[seat].is_some() {
-            return Err(oe(
+            return Err(refusal(
                 "you have already sent your ranked list",
                 "vous avez déjà envoyé votre classement",
             )
@@ -291,7 +291,7 @@ impl CastleRisk {
             if self.board[t].owner != Some(seat) {
                 return Err(err(
                     format!("you do not hold {}", Self::tname(t)),
-                    format!("vous n'occupez pas {}", text::le(t)),
+                    format!("vous n'occupez pas {}", words::le(t)),
                     "place armies only on your own territories",
                     "placez des armées seulement sur vos territoires",
                 ));
@@ -336,7 +336,7 @@ impl CastleRisk {
     ) -> Result<Vec<Event>, OrderError> {
         let who = order[next];
         if who != seat {
-            return Err(oe(
+            return Err(refusal(
                 format!("it is {}'s turn to place armies", self.name(who)),
                 format!("c'est à {} de placer ses armées", self.name(who)),
             ));
@@ -373,7 +373,7 @@ impl CastleRisk {
         dice: &mut DiceBox,
     ) -> Result<Vec<Event>, OrderError> {
         if sent[seat].is_some() {
-            return Err(oe(
+            return Err(refusal(
                 "you have already sent your placement",
                 "vous avez déjà envoyé votre placement",
             ));
@@ -424,7 +424,7 @@ impl CastleRisk {
             .iter()
             .any(|h| h.chosen_by == seat)
         {
-            return Err(oe(
+            return Err(refusal(
                 "you have already chosen your hidden-army territory",
                 "vous avez déjà choisi le territoire de vos armées cachées",
             ));
@@ -437,7 +437,7 @@ impl CastleRisk {
                 ),
                 format!(
                     "{} a un château : les armées cachées vont partout sauf sur un château",
-                    cap(&text::le(t))
+                    cap(&words::le(t))
                 ),
                 "choose a territory without a castle",
                 "choisissez un territoire sans château",

@@ -56,7 +56,7 @@ impl CastleRisk {
             Phase::Play => ("the game is under way", "la partie est en cours"),
             Phase::Over => ("the game is over", "la partie est terminée"),
         };
-        oe(
+        refusal(
             format!("{what} is not an order for now: {now}"),
             format!(
                 "{} n'est pas un ordre pour maintenant : {now_fr}",
@@ -76,7 +76,7 @@ impl CastleRisk {
         }
         if let Some(i) = &self.interrupt {
             let who = self.interrupt_seat(i);
-            return Err(oe(
+            return Err(refusal(
                 format!(
                     "the game waits for {} ({}); {what} must wait",
                     self.name(who),
@@ -95,7 +95,7 @@ impl CastleRisk {
             ));
         }
         if seat != self.current {
-            return Err(oe(
+            return Err(refusal(
                 format!("it is {}'s turn, not yours", self.name(self.current)),
                 format!(
                     "c'est le tour {}, pas le vôtre",
@@ -136,7 +136,7 @@ impl CastleRisk {
     pub fn interrupt_what_in(&self, i: &Interrupt, lang: Lang) -> String {
         match (i, lang) {
             (Interrupt::Defend(p), Lang::En) => format!("defence of {}", Self::tname(p.to)),
-            (Interrupt::Defend(p), Lang::Fr) => format!("défense {}", text::de(p.to)),
+            (Interrupt::Defend(p), Lang::Fr) => format!("défense {}", words::de(p.to)),
             (Interrupt::CounterSpy { spy, .. }, Lang::En) => {
                 format!("a Spy from {}", self.name(*spy))
             }
@@ -168,7 +168,7 @@ impl CastleRisk {
             self.in_turn(seat, "PLACE")?;
         }
         if self.to_place == 0 {
-            return Err(oe(
+            return Err(refusal(
                 "you have no armies to place now",
                 "vous n'avez pas d'armées à placer maintenant",
             )

@@ -22,8 +22,8 @@ impl Teller<'_> {
                     "{} joue un Amiral : {} partent par la mer {} pour attaquer {}.",
                     self.n(*seat),
                     armees(*k),
-                    text::de(*from),
-                    text::le(*to)
+                    words::de(*from),
+                    words::le(*to)
                 ),
             ),
             Event::AttackDeclared {
@@ -41,8 +41,8 @@ impl Teller<'_> {
                 format!(
                     "{} attaque {} depuis {}.",
                     self.n(*seat),
-                    text::le(*to),
-                    text::le(*from)
+                    words::le(*to),
+                    words::le(*from)
                 ),
             ),
             Event::GeneralEngaged { seat } => self.pick(
@@ -120,7 +120,7 @@ impl Teller<'_> {
                 } else {
                     (
                         format!("{} has {armies}", tn(*from, l)),
-                        format!("{} {}", armees(*armies), text::en(*from)),
+                        format!("{} {}", armees(*armies), words::en(*from)),
                     )
                 };
                 let (die, de) = if *rolled == 1 {
@@ -154,9 +154,9 @@ impl Teller<'_> {
                 format!(
                     "L'attaque s'arrête ; il reste {} {} et {} {}.",
                     armees(*left),
-                    text::en(*from),
+                    words::en(*from),
                     armees(*defenders),
-                    text::en(*to)
+                    words::en(*to)
                 ),
             ),
             Event::Conquered {
@@ -175,7 +175,7 @@ impl Teller<'_> {
                 format!(
                     "{} conquiert {} et y fait entrer {}{}.",
                     self.n(*seat),
-                    text::le(*to),
+                    words::le(*to),
                     armees(*moved),
                     if *by_sea { " depuis le navire" } else { "" }
                 ),
@@ -189,7 +189,7 @@ impl Teller<'_> {
                 format!(
                     "La flotte {} est détruite devant {} : l'Amiral est défaussé.",
                     self.de(*seat),
-                    text::le(*to)
+                    words::le(*to)
                 ),
             ),
             Event::AdmiralBack { seat } => self.pick(

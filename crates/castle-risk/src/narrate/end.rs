@@ -1,6 +1,7 @@
 //! Castles captured, players eliminated, re-occupation and annexation, the end of the game.
 
 use super::*;
+use castellan_engine::words::and_list;
 
 impl Teller<'_> {
     pub(super) fn elimination(&self, e: &Event) -> String {
@@ -17,7 +18,7 @@ impl Teller<'_> {
                     "{} prend le château {} {} !",
                     self.n(*victor),
                     self.de(*loser),
-                    text::en(*t)
+                    words::en(*t)
                 ),
             ),
             Event::Eliminated { .. } => self.eliminated(e),
@@ -31,8 +32,8 @@ impl Teller<'_> {
                 format!(
                     "{} réoccupe {} avec une armée venue {}.",
                     self.n(*seat),
-                    text::le(*t),
-                    text::de(*from)
+                    words::le(*t),
+                    words::de(*from)
                 ),
             ),
             Event::Annexed {
@@ -49,8 +50,8 @@ impl Teller<'_> {
                 format!(
                     "{} annexe {} avec une armée venue {}.",
                     self.n(*seat),
-                    text::le(*t),
-                    text::de(*f)
+                    words::le(*t),
+                    words::de(*f)
                 ),
             ),
             Event::Annexed {
@@ -66,7 +67,7 @@ impl Teller<'_> {
                 format!(
                     "{} annexe {} avec une nouvelle armée (personne ne pouvait en céder une).",
                     self.n(*seat),
-                    text::le(*t)
+                    words::le(*t)
                 ),
             ),
             _ => self.game_over(e),
@@ -81,7 +82,7 @@ impl Teller<'_> {
         let why = end_reason(self.g, winners, reason, self.lang);
         self.pick(
             format!("Game over: {} ({why}).", names.join(", ")),
-            format!("Partie terminée : {} ({why}).", text::et(&names)),
+            format!("Partie terminée : {} ({why}).", and_list(&names, Lang::Fr)),
         )
     }
 
@@ -100,7 +101,7 @@ impl Teller<'_> {
         let l = self.lang;
         let tok = tokens
             .iter()
-            .map(|t| text::group(*t, l))
+            .map(|t| words::group(*t, l))
             .collect::<Vec<_>>()
             .join(", ");
         let base = match l {
@@ -198,7 +199,7 @@ fn stalemate(
         Lang::Fr => {
             let verdict = match winners {
                 [w] => format!("{} gagne", g.name(*w)),
-                _ => format!("partagée entre {}", text::et(&names)),
+                _ => format!("partagée entre {}", and_list(&names, Lang::Fr)),
             };
             format!(
                 "blocage après {} : plus aucun joueur ne pourra attaquer ni gagner d'armée \

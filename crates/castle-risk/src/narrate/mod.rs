@@ -6,8 +6,9 @@
 use crate::cards::{hand_text_in, Card};
 use crate::game::{track_number, Awaited, CastleRisk, Earning, EndReason, Event, PlaceWhy, T};
 use crate::map::map;
-use crate::text::{self, armees, cap, tn};
+use crate::words::{self, armees, tn};
 use castellan_engine::lang::fr;
+use castellan_engine::words::{cap, dice_text};
 use castellan_engine::{Lang, Seat, Viewer};
 
 mod battle;
@@ -18,19 +19,12 @@ mod turns;
 pub(crate) use end::end_reason;
 pub(crate) use runs::{battle_run, same_battle_run};
 
-fn dice_text(d: &[u8]) -> String {
-    d.iter()
-        .map(|x| x.to_string())
-        .collect::<Vec<_>>()
-        .join("-")
-}
-
 /// "3 on Poland, 2 on Paris" / "3 en Pologne, 2 à Paris".
 fn placements(p: &[(T, u32)], lang: Lang) -> String {
     p.iter()
         .map(|(t, n)| match lang {
             Lang::En => format!("{n} on {}", tn(*t, lang)),
-            Lang::Fr => format!("{} {}", armees(*n), text::en(*t)),
+            Lang::Fr => format!("{} {}", armees(*n), words::en(*t)),
         })
         .collect::<Vec<_>>()
         .join(", ")
@@ -138,7 +132,7 @@ impl Teller<'_> {
                         .iter()
                         .map(|(s, e)| match lang {
                             Lang::En => format!("{} {}", self.n(*s), map().empire_name(*e)),
-                            Lang::Fr => format!("{} ({})", self.n(*s), text::group(*e, lang)),
+                            Lang::Fr => format!("{} ({})", self.n(*s), words::group(*e, lang)),
                         })
                         .collect::<Vec<_>>()
                         .join(", ")
@@ -157,12 +151,12 @@ impl Teller<'_> {
                 format!(
                     "{} place son château {} avec 1 armée.",
                     self.n(*seat),
-                    text::en(*t)
+                    words::en(*t)
                 ),
             ),
             Event::Claimed { seat, t } => self.pick(
                 format!("{} claims {}.", self.n(*seat), tn(*t, l)),
-                format!("{} prend {}.", self.n(*seat), text::le(*t)),
+                format!("{} prend {}.", self.n(*seat), words::le(*t)),
             ),
             Event::RankSent { list: ts, .. } => {
                 let what = if ts.is_empty() {
@@ -252,7 +246,7 @@ impl Teller<'_> {
                 ),
                 (true, Lang::Fr) => format!(
                     "Vos armées cachées sont {} (engagement {commitment}).",
-                    text::en(*t)
+                    words::en(*t)
                 ),
                 (false, Lang::En) => format!(
                     "{} has chosen a hidden-army territory: commitment {commitment}.",

@@ -112,7 +112,7 @@ fn attack_run(g: &CastleRisk, run: &[&Event], lang: Lang) -> Option<String> {
         format!("{who} attacks {t} from {f}: {rolls}, attacker loses {a}, defender loses {d}"),
         format!(
             "{who} attaque {} depuis {f} : {rolls}, l'attaquant perd {a}, le défenseur perd {d}",
-            text::le(*to)
+            words::le(*to)
         ),
     );
     if let Some(Event::Conquered { moved, .. }) = run.last().copied() {
@@ -153,7 +153,7 @@ fn reoccupy_run(g: &CastleRisk, run: &[&Event], lang: Lang) -> Option<String> {
                 format!(
                     "{} (une armée chacun venue {})",
                     names.join(", "),
-                    text::de(*from)
+                    words::de(*from)
                 ),
             )
         })

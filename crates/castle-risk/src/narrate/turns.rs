@@ -6,7 +6,7 @@ use super::*;
 impl Teller<'_> {
     pub(super) fn cards_and_turns(&self, e: &Event) -> Option<String> {
         let l = self.lang;
-        let cards = |k: usize| text::count(Lang::Fr, k as i64, ("", ""), ("carte", "cartes"));
+        let cards = |k: usize| fr::count(k as i64, "carte", "cartes");
         Some(match e {
             Event::CardsDealt { seat, cards: c } => match (self.me(*seat), l) {
                 (true, Lang::En) => format!("You are dealt: {}.", self.hand(c)),
@@ -122,7 +122,7 @@ impl Teller<'_> {
                 format!(
                     "{} dévoile ses armées cachées {} : {} (sel {salt}, engagement {commitment}).",
                     self.n(*seat),
-                    text::en(*t),
+                    words::en(*t),
                     armees(*armies)
                 ),
             ),
@@ -210,7 +210,7 @@ impl Teller<'_> {
             (Awaited::Defence(t), Lang::Fr) => format!(
                 "On attend {} défende {} (DÉFENDRE 2, DÉFENDRE 1 MARÉCHAL ...).",
                 fr::que(&who),
-                text::le(t)
+                words::le(t)
             ),
             (Awaited::CounterSpy, Lang::En) => {
                 format!("Waiting for {who} to counter the Spy (COUNTERSPY or NO COUNTERSPY).")
@@ -231,7 +231,7 @@ fn earnings_detail(parts: &[Earning], lang: Lang) -> String {
             let n = p.armies();
             match (p, lang) {
                 (Earning::Empire(g), Lang::En) => format!("{} {n}", map().empire_name(*g)),
-                (Earning::Empire(g), Lang::Fr) => format!("{} {n}", cap(&text::group(*g, lang))),
+                (Earning::Empire(g), Lang::Fr) => format!("{} {n}", cap(&words::group(*g, lang))),
                 (Earning::Independents, Lang::En) => format!("all independents {n}"),
                 (Earning::Independents, Lang::Fr) => {
                     format!("tous les territoires indépendants {n}")

@@ -55,7 +55,7 @@ fn plan_error_fr(e: &PlanError) -> String {
 
 pub(super) fn parse_attack(rest: &[(String, String)]) -> Result<Order, OrderError> {
     let Some(fi) = rest.iter().position(|w| w.1 == "FROM") else {
-        return Err(oe(
+        return Err(refusal(
             "say where the attack comes from",
             "dites d'où part l'attaque",
         )
@@ -98,14 +98,14 @@ pub(super) fn parse_sail(rest: &[(String, String)]) -> Result<Order, OrderError>
         r
     };
     if r.first().map(|w| w.1.as_str()) != Some("FROM") {
-        return Err(oe(
+        return Err(refusal(
             "say the port the armies board at",
             "dites le port où les armées embarquent",
         )
         .hints(hint.0, hint.1));
     }
     let Some(ti) = r.iter().position(|w| w.1 == "TO") else {
-        return Err(oe(
+        return Err(refusal(
             "say the territory attacked by sea",
             "dites le territoire attaqué par la mer",
         )
@@ -119,7 +119,7 @@ pub(super) fn parse_sail(rest: &[(String, String)]) -> Result<Order, OrderError>
     if plan.until != castellan_engine::assault::Until::Conquered
         || plan.move_in != castellan_engine::assault::MoveIn::Least
     {
-        return Err(oe(
+        return Err(refusal(
             "an Admiral's attack goes on to the end and every survivor lands",
             "l'attaque d'un Amiral va jusqu'au bout et tous les survivants débarquent",
         )

@@ -4,9 +4,10 @@
 use crate::cards::Card;
 use crate::game::{CastleRisk, MarshalPolicy, OccupyWhat, RevealPolicy, SetOrder, T};
 use crate::map::map;
-use crate::text::{kw, name_error_fr, oe, tn, Hints};
+use crate::words::{kw, name_error_fr, tn};
 use castellan_engine::assault::{self, AttackPlan, PlanError};
 use castellan_engine::names::{normalize, Names};
+use castellan_engine::words::{refusal, Hints};
 use castellan_engine::{Lang, OrderError, Seat};
 use serde::{Deserialize, Serialize};
 
@@ -202,13 +203,13 @@ fn player(g: &CastleRisk, seat: Seat, name: &str, hint: (&str, &str)) -> Result<
         .collect::<Vec<_>>()
         .join(", ");
     let s = n.resolve(name).map_err(|e| {
-        oe(e.to_string(), name_error_fr(&e)).hints(
+        refusal(e.to_string(), name_error_fr(&e)).hints(
             format!("{}; the players are {all}", hint.0),
             format!("{} ; les joueurs sont {all}", hint.1),
         )
     })?;
     if s == seat {
-        return Err(oe(
+        return Err(refusal(
             "name another player, not yourself",
             "nommez un autre joueur que vous-même",
         )
@@ -224,7 +225,7 @@ fn number(
 ) -> Result<u32, OrderError> {
     w.and_then(|w| w.0.trim_end_matches('+').parse::<u32>().ok())
         .ok_or_else(|| {
-            oe(
+            refusal(
                 format!("a number is missing after {}", what.0),
                 format!("il manque un nombre après {}", what.1),
             )
@@ -235,7 +236,7 @@ fn number(
 pub fn parse(g: &CastleRisk, seat: Seat, line: &str) -> Result<Order, OrderError> {
     let ws = words(line);
     let Some(first) = ws.first() else {
-        return Err(oe("empty order", "ordre vide").hints("write: END", "écrivez : FIN"));
+        return Err(refusal("empty order", "ordre vide").hints("write: END", "écrivez : FIN"));
     };
     let rest = &ws[1..];
     let rest_text = join(rest);
@@ -262,20 +263,7 @@ pub fn parse(g: &CastleRisk, seat: Seat, line: &str) -> Result<Order, OrderError
             "write: HIDE Livonia",
             "écrivez : CACHER Livonie",
         )?)),
-        "REINFORCE" => {
-            let n = match rest.first() {
-                None => 1,
-                Some(_) => number(
-                    rest.first(),
-                    ("REINFORCE", "RENFORT"),
-                    (
-                        "write: REINFORCE 2 (the number of cards)",
-                        "écrivez : RENFORT 2 (le nombre de cartes)",
-                    ),
-                )?,
-            };
-            Ok(Order::Reinforce(n))
-        }
+        "REINFORCE" => parse_reinforce(rest),
         "TRUCE" => Ok(Order::Truce(player(
             g,
             seat,
@@ -283,35 +271,18 @@ pub fn parse(g: &CastleRisk, seat: Seat, line: &str) -> Result<Order, OrderError
             ("write: TRUCE Bob", "écrivez : TRÊVE Bob"),
         )?)),
         "SPY" => parse_spy(g, seat, rest),
-        "REVEAL" => {
-            if rest.is_empty() {
-                Ok(Order::Reveal(None))
-            } else {
-                Ok(Order::Reveal(Some(tres(
-                    &rest_text,
-                    "write: REVEAL Livonia",
-                    "écrivez : DÉVOILER Livonie",
-                )?)))
-            }
-        }
+        "REVEAL" => parse_reveal(rest),
         "ATTACK" => parse_attack(rest),
         "SAIL" => parse_sail(rest),
-        "END" => {
-            let turn = |w: &(String, String)| matches!(normalize(&w.0).as_str(), "turn" | "tour");
-            if !(rest.is_empty() || (rest.len() == 1 && turn(&rest[0]))) {
-                return Err(oe("END takes nothing after it", "rien ne suit FIN")
-                    .hints("write: END", "écrivez : FIN"));
-            }
-            Ok(Order::End)
-        }
+        "END" => parse_end(rest),
         "PASS" => Ok(Order::Occupy(OccupyWhat::Pass)),
         "OCCUPY" => parse_occupy(rest),
         "ANNEX" => {
-            let (t, from) = target_from(
-                rest,
+            let hint = (
                 "write: ANNEX Livonia FROM Poland",
                 "écrivez : ANNEXER Livonie DEPUIS Pologne",
-            )?;
+            );
+            let (t, from) = target_from(rest, hint.0, hint.1)?;
             Ok(Order::Annex { t, from })
         }
         "DEFEND" => parse_defend(rest),
@@ -321,16 +292,59 @@ pub fn parse(g: &CastleRisk, seat: Seat, line: &str) -> Result<Order, OrderError
         ))),
         "NO" if no_counterspy(rest) => Ok(Order::CounterSpy(false)),
         "SET" => parse_set(rest).map(Order::Set),
-        other => Err(oe(
-            format!("\"{other}\" is not an order I know"),
-            format!("« {} » n'est pas un ordre que je connais", first.0),
-        )
-        .hints(
-            "orders: ATTACK, SAIL, REINFORCE, TRUCE, SPY, REVEAL, PLACE, END, SET ... (send HELP for the list)",
-            "ordres : ATTAQUE, AMIRAL, RENFORT, TRÊVE, ESPION, DÉVOILER, PLACER, FIN, CONSIGNE ... (envoyez HELP pour la liste)",
-        )
-        .not_an_order()),
+        other => Err(unknown_order(other, &first.0)),
     }
+}
+
+/// An order word this game does not know (`other` as read, `written` as written).
+fn unknown_order(other: &str, written: &str) -> OrderError {
+    refusal(
+        format!("\"{other}\" is not an order I know"),
+        format!("« {written} » n'est pas un ordre que je connais"),
+    )
+    .hints(
+        "orders: ATTACK, SAIL, REINFORCE, TRUCE, SPY, REVEAL, PLACE, END, SET ... (send HELP for the list)",
+        "ordres : ATTAQUE, AMIRAL, RENFORT, TRÊVE, ESPION, DÉVOILER, PLACER, FIN, CONSIGNE ... (envoyez HELP pour la liste)",
+    )
+    .not_an_order()
+}
+
+/// "REINFORCE" (one card) or "REINFORCE 2".
+fn parse_reinforce(rest: &[(String, String)]) -> Result<Order, OrderError> {
+    let n = match rest.first() {
+        None => 1,
+        Some(_) => number(
+            rest.first(),
+            ("REINFORCE", "RENFORT"),
+            (
+                "write: REINFORCE 2 (the number of cards)",
+                "écrivez : RENFORT 2 (le nombre de cartes)",
+            ),
+        )?,
+    };
+    Ok(Order::Reinforce(n))
+}
+
+/// "REVEAL" (the answer to a Spy) or "REVEAL Livonia".
+fn parse_reveal(rest: &[(String, String)]) -> Result<Order, OrderError> {
+    if rest.is_empty() {
+        return Ok(Order::Reveal(None));
+    }
+    Ok(Order::Reveal(Some(tres(
+        &join(rest),
+        "write: REVEAL Livonia",
+        "écrivez : DÉVOILER Livonie",
+    )?)))
+}
+
+/// "END" or "END TURN" ("FIN", "FIN TOUR"), nothing else after it.
+fn parse_end(rest: &[(String, String)]) -> Result<Order, OrderError> {
+    let turn = |w: &(String, String)| matches!(normalize(&w.0).as_str(), "turn" | "tour");
+    if !(rest.is_empty() || (rest.len() == 1 && turn(&rest[0]))) {
+        return Err(refusal("END takes nothing after it", "rien ne suit FIN")
+            .hints("write: END", "écrivez : FIN"));
+    }
+    Ok(Order::End)
 }
 
 /// "NO COUNTERSPY", "PAS DE CONTRE-ESPION".
@@ -399,7 +413,7 @@ fn parse_defend(rest: &[(String, String)]) -> Result<Order, OrderError> {
             "REVEAL" => reveal = true,
             "WITH" | "AND" | "DICE" | "ET" => {}
             _ => {
-                return Err(oe(
+                return Err(refusal(
                     format!("I do not understand \"{}\" in a defence", w.0),
                     format!("je ne comprends pas « {} » dans une défense", w.0),
                 )
@@ -427,13 +441,13 @@ fn territory_list(text: &str) -> Result<Vec<T>, OrderError> {
             )
         },
         |t| {
-            oe(
+            refusal(
                 format!("{} is listed twice", map().board.name(t)),
                 format!("{} est nommé deux fois", tn(t, Lang::Fr)),
             )
         },
         || {
-            oe("no territory given", "aucun territoire donné").hints(
+            refusal("no territory given", "aucun territoire donné").hints(
                 "name territories separated by commas",
                 "nommez des territoires séparés par des virgules",
             )

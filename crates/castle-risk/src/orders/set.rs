@@ -3,7 +3,7 @@
 use super::*;
 
 fn set_policy_err(en: &str, fr: &str, hint_en: &str, hint_fr: &str) -> OrderError {
-    oe(en, fr).hints(hint_en, hint_fr)
+    refusal(en, fr).hints(hint_en, hint_fr)
 }
 
 pub(super) fn parse_set(rest: &[(String, String)]) -> Result<SetOrder, OrderError> {
@@ -12,7 +12,7 @@ pub(super) fn parse_set(rest: &[(String, String)]) -> Result<SetOrder, OrderErro
         "écrivez : CONSIGNE DÉFENDRE 2, CONSIGNE MARÉCHAL QUAND 3+, CONSIGNE CONTRE-ESPION TOUJOURS, CONSIGNE DÉVOILER SUR ATTAQUE, CONSIGNE ANNEXER AUTO, CONSIGNE RÉOCCUPER TOUT",
     );
     let Some(what) = rest.first() else {
-        return Err(oe("SET what?", "CONSIGNE pour quoi ?").hints(hint.0, hint.1));
+        return Err(refusal("SET what?", "CONSIGNE pour quoi ?").hints(hint.0, hint.1));
     };
     let args = &rest[1..];
     let a0 = args.first().map(|w| w.1.as_str());
@@ -94,7 +94,7 @@ pub(super) fn parse_set(rest: &[(String, String)]) -> Result<SetOrder, OrderErro
         }),
         "ASK" => SetOrder::Ask,
         other => {
-            return Err(oe(
+            return Err(refusal(
                 format!("there is no standing order \"{other}\""),
                 format!("il n'y a pas de consigne « {} »", what.0),
             )
@@ -110,6 +110,6 @@ pub fn parse_standing(line: &str) -> Result<SetOrder, OrderError> {
     let ws = words(line);
     match ws.split_first() {
         Some((first, rest)) if first.1 == "SET" => parse_set(rest),
-        _ => Err(oe("not a standing order", "pas une consigne")),
+        _ => Err(refusal("not a standing order", "pas une consigne")),
     }
 }

@@ -9,7 +9,7 @@ pub fn order_text(g: &CastleRisk, o: &Order) -> String {
 
 /// The attack plan as written in `lang` (empty for the default).
 pub fn plan_text(plan: &AttackPlan, lang: Lang) -> String {
-    crate::text::kw_line(lang, &plan.text())
+    crate::words::kw_line(lang, &plan.text())
 }
 
 /// The order as a reader of `lang` writes it (French keywords and names in French);

@@ -5,7 +5,7 @@
 //! [`allotment`] and [`win_reason`] read them back as the typed value whose English
 //! narration is exactly those words.
 
-use crate::view;
+use crate::narrate;
 use crate::*;
 use serde::de::Error as _;
 use serde::{Deserializer, Serializer};
@@ -54,7 +54,7 @@ pub(crate) fn allotment<'de, D: Deserializer<'de>>(d: D) -> Result<Allotment, D:
         TypedOrWords::Typed(a) => Ok(a),
         TypedOrWords::Words(w) => [Allotment::Piles, Allotment::Random, Allotment::Draft]
             .into_iter()
-            .find(|a| view::allotment(*a, Lang::En) == w)
+            .find(|a| narrate::allotment(*a, Lang::En) == w)
             .ok_or_else(|| D::Error::custom(format!("no allotment is told \"{w}\""))),
     }
 }
@@ -86,7 +86,7 @@ fn reason_from_words(words: &str) -> Result<WinReason, String> {
         },
     ]
     .into_iter()
-    .find(|r| view::reason(*r, Lang::En) == words)
+    .find(|r| narrate::reason(*r, Lang::En) == words)
     .ok_or_else(|| format!("no winning reason is told \"{words}\""))
 }
 

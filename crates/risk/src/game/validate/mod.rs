@@ -3,9 +3,10 @@
 //! paths; each refusal says what is wrong and how to write it right.
 
 use crate::map;
-use crate::say::{self, refuse, refuse2, refuse_bare};
+use crate::words;
 use crate::*;
 use castellan_engine::battle::max_defence_dice;
+use castellan_engine::words::{cap, refusal, refuse, refuse_bare, write, Hints};
 use refusals::*;
 
 mod play;
@@ -24,15 +25,13 @@ impl Risk {
             }));
         }
         if !ids_in_range(order) {
-            return Err(refuse2(
-                (
-                    "that order names a territory that does not exist",
-                    "cet ordre nomme un territoire qui n'existe pas",
-                ),
-                (
-                    "name territories as on the map",
-                    "nommez les territoires comme sur la carte",
-                ),
+            return Err(refusal(
+                "that order names a territory that does not exist",
+                "cet ordre nomme un territoire qui n'existe pas",
+            )
+            .hints(
+                "name territories as on the map",
+                "nommez les territoires comme sur la carte",
             ));
         }
         match order {
@@ -46,15 +45,13 @@ impl Risk {
             Phase::Claim => self.validate_claim(seat, order),
             Phase::Draft => {
                 let Order::Rank(list) = order else {
-                    return Err(refuse2(
-                        (
-                            "territories are being drafted from ranked lists",
-                            "les territoires sont répartis d'après les listes de préférence",
-                        ),
-                        (
-                            "write: RANK Eastern Australia, Indonesia, New Guinea, ...",
-                            "écrivez : CLASSE Australie orientale, Indonésie, Nouvelle-Guinée, ...",
-                        ),
+                    return Err(refusal(
+                        "territories are being drafted from ranked lists",
+                        "les territoires sont répartis d'après les listes de préférence",
+                    )
+                    .hints(
+                        "write: RANK Eastern Australia, Indonesia, New Guinea, ...",
+                        "écrivez : CLASSE Australie orientale, Indonésie, Nouvelle-Guinée, ...",
                     ));
                 };
                 if self.players[seat].rank.is_some() {
@@ -67,12 +64,9 @@ impl Risk {
                     }));
                 }
                 if list.is_empty() {
-                    return Err(refuse2(
-                        ("the ranking is empty", "la liste est vide"),
-                        (
-                            "write: RANK Peru, Brazil, ...",
-                            "écrivez : CLASSE Pérou, Brésil, ...",
-                        ),
+                    return Err(refusal("the ranking is empty", "la liste est vide").hints(
+                        "write: RANK Peru, Brazil, ...",
+                        "écrivez : CLASSE Pérou, Brésil, ...",
                     ));
                 }
                 Ok(())
@@ -87,26 +81,22 @@ impl Risk {
     fn validate_standing(&self, order: &Order, p: Policy) -> Result<(), OrderError> {
         if let Policy::Dice(d) = p {
             if !(1..=2).contains(&d) {
-                return Err(refuse2(
-                    (
-                        "a defender rolls 1 or 2 dice",
-                        "le défenseur lance 1 ou 2 dés",
-                    ),
-                    (
-                        "write: SET DEFEND 2 (or 1, or ASK)",
-                        "écrivez : RÈGLE DÉFENSE 2 (ou 1, ou DEMANDE)",
-                    ),
+                return Err(refusal(
+                    "a defender rolls 1 or 2 dice",
+                    "le défenseur lance 1 ou 2 dés",
+                )
+                .hints(
+                    "write: SET DEFEND 2 (or 1, or ASK)",
+                    "écrivez : RÈGLE DÉFENSE 2 (ou 1, ou DEMANDE)",
                 ));
             }
         }
         if matches!(order, Order::SetNeutral(_)) && !self.two_player() {
-            return Err(refuse2(
-                (
-                    "neutral armies are only in the 2-player game",
-                    "il n'y a d'armées neutres que dans la partie à 2 joueurs",
-                ),
-                ("write: SET DEFEND 2", "écrivez : RÈGLE DÉFENSE 2"),
-            ));
+            return Err(refusal(
+                "neutral armies are only in the 2-player game",
+                "il n'y a d'armées neutres que dans la partie à 2 joueurs",
+            )
+            .hints("write: SET DEFEND 2", "écrivez : RÈGLE DÉFENSE 2"));
         }
         Ok(())
     }
@@ -117,22 +107,18 @@ impl Risk {
             "réglez votre réponse à l'avance : RÈGLE DÉFENSE 2",
         );
         let Some(b) = &self.battle else {
-            return Err(refuse2(
-                (
-                    "no attack is waiting for your dice",
-                    "aucune attaque n'attend vos dés",
-                ),
-                ahead,
-            ));
+            return Err(refusal(
+                "no attack is waiting for your dice",
+                "aucune attaque n'attend vos dés",
+            )
+            .hints(ahead.0, ahead.1));
         };
         if b.responder != seat {
-            return Err(refuse2(
-                (
-                    "this attack is not waiting for your dice",
-                    "cette attaque n'attend pas vos dés",
-                ),
-                ahead,
-            ));
+            return Err(refusal(
+                "this attack is not waiting for your dice",
+                "cette attaque n'attend pas vos dés",
+            )
+            .hints(ahead.0, ahead.1));
         }
         let max = max_defence_dice(self.board[b.to].armies, 2);
         if d == 0 || d > max {
@@ -145,11 +131,11 @@ impl Risk {
                     ),
                     Lang::Fr => format!(
                         "{} a {} : défendez avec 1 à {max} dés",
-                        say::cap(&say::le(b.to, l)),
-                        say::armies(held, l)
+                        cap(&words::le(b.to, l)),
+                        words::armies(held, l)
                     ),
                 },
-                |l| say::write(l, &crate::orders::text_in(&Order::Defend(max), l)),
+                |l| write(l, &crate::orders::text_in(&Order::Defend(max), l)),
             ));
         }
         Ok(())
@@ -157,15 +143,13 @@ impl Risk {
 
     fn validate_claim(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
         let Order::Claim(t) = order else {
-            return Err(refuse2(
-                (
-                    "territories are being claimed",
-                    "les territoires sont en train d'être réclamés",
-                ),
-                (
-                    "write: CLAIM <a free territory>",
-                    "écrivez : RÉCLAME <un territoire libre>",
-                ),
+            return Err(refusal(
+                "territories are being claimed",
+                "les territoires sont en train d'être réclamés",
+            )
+            .hints(
+                "write: CLAIM <a free territory>",
+                "écrivez : RÉCLAME <un territoire libre>",
             ));
         };
         if seat != self.to_move {
@@ -180,11 +164,11 @@ impl Risk {
             return Err(refuse(
                 |l| match l {
                     Lang::En => format!("{} is already claimed", map::name(*t)),
-                    Lang::Fr => format!("{} est déjà pris", say::cap(&say::le(*t, l))),
+                    Lang::Fr => format!("{} est déjà pris", cap(&words::le(*t, l))),
                 },
                 |l| match free {
-                    Some(f) => say::write(l, &crate::orders::text_in(&Order::Claim(f), l)),
-                    None => say::write(
+                    Some(f) => write(l, &crate::orders::text_in(&Order::Claim(f), l)),
+                    None => write(
                         l,
                         l.pick("CLAIM <a free territory>", "RÉCLAME <un territoire libre>"),
                     ),
@@ -231,7 +215,7 @@ impl Risk {
                 |l| placement_count_msg(l, (due, due_n), (got, got_n)),
                 |l| {
                     if due_n > 0 {
-                        say::write(
+                        write(
                             l,
                             &match l {
                                 Lang::En => format!(
@@ -257,13 +241,11 @@ impl Risk {
             "écrivez : QG <un de vos territoires>",
         );
         let Order::Hq(t) = order else {
-            return Err(refuse2(
-                (
-                    "headquarters are being chosen",
-                    "les quartiers généraux sont en train d'être choisis",
-                ),
-                hint,
-            ));
+            return Err(refusal(
+                "headquarters are being chosen",
+                "les quartiers généraux sont en train d'être choisis",
+            )
+            .hints(hint.0, hint.1));
         };
         if self.players[seat].hq.is_some() {
             return Err(refuse_bare(|l| {

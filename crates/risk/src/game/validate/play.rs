@@ -3,9 +3,10 @@
 use super::refusals::*;
 use crate::cards::{self, Card, CardRef};
 use crate::map::{self, board};
-use crate::say::{self, refuse, refuse2, refuse_bare};
+use crate::words;
 use crate::*;
 use castellan_engine::board::TerritoryId;
+use castellan_engine::words::{cap, refusal, refuse, refuse_bare, write, Hints};
 
 impl Risk {
     pub(crate) fn validate_play(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
@@ -15,7 +16,7 @@ impl Risk {
                 Lang::En => format!("the attack on {} waits for {who}'s dice", map::name(b.to)),
                 Lang::Fr => format!(
                     "l'attaque contre {} attend les dés de {who}",
-                    say::le(b.to, l)
+                    words::le(b.to, l)
                 ),
             }));
         }
@@ -52,30 +53,26 @@ impl Risk {
                 }
                 Ok(())
             }
-            _ => Err(refuse2(
-                (
-                    "that order is for the setting up of the game",
-                    "cet ordre sert à la mise en place de la partie",
-                ),
-                (
-                    "write: PLACE, TRADE, ATTACK, FORTIFY or END",
-                    "écrivez : PLACE, ÉCHANGE, ATTAQUE, FORTIFIE ou FIN",
-                ),
+            _ => Err(refusal(
+                "that order is for the setting up of the game",
+                "cet ordre sert à la mise en place de la partie",
+            )
+            .hints(
+                "write: PLACE, TRADE, ATTACK, FORTIFY or END",
+                "écrivez : PLACE, ÉCHANGE, ATTAQUE, FORTIFIE ou FIN",
             )),
         }
     }
 
     pub(crate) fn validate_trade(&self, seat: Seat, refs: &[CardRef]) -> Result<(), OrderError> {
         if self.turn_state.stage != Stage::Reinforce {
-            return Err(refuse2(
-                (
-                    "sets are traded at the start of a turn (or at once after an elimination)",
-                    "les combinaisons s'échangent au début du tour (ou aussitôt après une élimination)",
-                ),
-                (
-                    "trade before your last PLACE",
-                    "échangez avant votre dernier PLACE",
-                ),
+            return Err(refusal(
+                "sets are traded at the start of a turn (or at once after an elimination)",
+                "les combinaisons s'échangent au début du tour (ou aussitôt après une élimination)",
+            )
+            .hints(
+                "trade before your last PLACE",
+                "échangez avant votre dernier PLACE",
             ));
         }
         if refs.len() != 3 {
@@ -126,15 +123,13 @@ impl Risk {
             ));
         }
         if ts.stage != Stage::Reinforce || ts.reinforcements == 0 && !must_trade {
-            return Err(refuse2(
-                (
-                    "you have no armies left to place",
-                    "il ne vous reste aucune armée à placer",
-                ),
-                (
-                    "write: ATTACK <territory> FROM <yours>, FORTIFY or END",
-                    "écrivez : ATTAQUE <territoire> DEPUIS <le vôtre>, FORTIFIE ou FIN",
-                ),
+            return Err(refusal(
+                "you have no armies left to place",
+                "il ne vous reste aucune armée à placer",
+            )
+            .hints(
+                "write: ATTACK <territory> FROM <yours>, FORTIFY or END",
+                "écrivez : ATTAQUE <territoire> DEPUIS <le vôtre>, FORTIFIE ou FIN",
             ));
         }
         if must_trade {
@@ -146,7 +141,7 @@ impl Risk {
             return Err(refuse(
                 |l| match l {
                     Lang::En => format!("you have only {r} armies to place"),
-                    Lang::Fr => format!("vous n'avez que {} à placer", say::armies(r, l)),
+                    Lang::Fr => format!("vous n'avez que {} à placer", words::armies(r, l)),
                 },
                 |l| self.place_hint(seat, r, l),
             ));
@@ -194,7 +189,7 @@ impl Risk {
             return Err(refuse(
                 |l| match l {
                     Lang::En => format!("{} is already yours", map::name(to)),
-                    Lang::Fr => format!("{} est déjà à vous", say::cap(&say::le(to, l))),
+                    Lang::Fr => format!("{} est déjà à vous", cap(&words::le(to, l))),
                 },
                 |l| {
                     l.pick(
@@ -216,7 +211,7 @@ impl Risk {
                             "attaquez un territoire voisin d'un des vôtres",
                         )
                         .into(),
-                    Some(n) => say::write(
+                    Some(n) => write(
                         l,
                         &match l {
                             Lang::En => format!("ATTACK {} FROM {}", map::name(to), map::name(n)),
@@ -251,7 +246,7 @@ impl Risk {
         if !self.owns(seat, from) {
             return Err(refuse(
                 |l| not_yours(from, l),
-                |l| say::write(l, &crate::orders::attack_choice(to, from, l)),
+                |l| write(l, &crate::orders::attack_choice(to, from, l)),
             ));
         }
         self.attack_target(seat, from, to)?;
@@ -264,7 +259,7 @@ impl Risk {
                     ),
                     Lang::Fr => format!(
                         "{} n'a qu'une armée : attaquez depuis un territoire qui en a au moins 2",
-                        say::cap(&say::le(from, l))
+                        cap(&words::le(from, l))
                     ),
                 },
                 |l| {
@@ -285,22 +280,18 @@ impl Risk {
         commander: bool,
     ) -> Result<(), OrderError> {
         if reroll && !self.opts.reroll {
-            return Err(refuse2(
-                (
-                    "the re-roll rule is not in play in this game",
-                    "la règle de la relance n'est pas en jeu dans cette partie",
-                ),
-                ("leave out REROLL", "retirez RELANCE"),
-            ));
+            return Err(refusal(
+                "the re-roll rule is not in play in this game",
+                "la règle de la relance n'est pas en jeu dans cette partie",
+            )
+            .hints("leave out REROLL", "retirez RELANCE"));
         }
         if commander && !self.opts.commander {
-            return Err(refuse2(
-                (
-                    "the commander rule is not in play in this game",
-                    "la règle des commandants n'est pas en jeu dans cette partie",
-                ),
-                ("leave out COMMANDER", "retirez COMMANDANT"),
-            ));
+            return Err(refusal(
+                "the commander rule is not in play in this game",
+                "la règle des commandants n'est pas en jeu dans cette partie",
+            )
+            .hints("leave out COMMANDER", "retirez COMMANDANT"));
         }
         Ok(())
     }
@@ -313,7 +304,7 @@ impl Risk {
         armies: u32,
     ) -> Result<(), OrderError> {
         let hint = |l: Lang| {
-            say::write(
+            write(
                 l,
                 &crate::orders::text_in(
                     &Order::Fortify {
@@ -360,8 +351,8 @@ impl Risk {
                     ),
                     Lang::Fr => format!(
                         "{} a {} : déplacez-en de 1 à {} (laissez-en au moins une)",
-                        say::cap(&say::le(from, l)),
-                        say::armies(held, l),
+                        cap(&words::le(from, l)),
+                        words::armies(held, l),
                         held.saturating_sub(1)
                     ),
                 },
@@ -398,8 +389,8 @@ impl Risk {
                 ),
                 (Lang::Fr, true) => format!(
                     "aucune chaîne de vos territoires ne relie {} à {}",
-                    say::le(from, l),
-                    say::le(to, l)
+                    words::le(from, l),
+                    words::le(to, l)
                 ),
                 (Lang::En, false) => format!(
                     "{} does not border {}: fortify between two adjacent territories",
@@ -424,13 +415,11 @@ impl Risk {
     pub(crate) fn check_fighting_stage(&self, seat: Seat) -> Result<(), OrderError> {
         match self.turn_state.stage {
             Stage::Reinforce => Err(self.reinforce_first(seat)),
-            Stage::Fortify => Err(refuse2(
-                (
-                    "after fortifying you may only fortify again or END",
-                    "après une fortification, vous ne pouvez que fortifier encore ou FIN",
-                ),
-                ("write: END", "écrivez : FIN"),
-            )),
+            Stage::Fortify => Err(refusal(
+                "after fortifying you may only fortify again or END",
+                "après une fortification, vous ne pouvez que fortifier encore ou FIN",
+            )
+            .hints("write: END", "écrivez : FIN")),
             Stage::Attack => Ok(()),
         }
     }
@@ -500,7 +489,7 @@ impl Risk {
     pub fn trade_hint(&self, seat: Seat, l: Lang) -> String {
         let held = |t: usize| self.owns(seat, t);
         match cards::sets_in(&self.players[seat].hand, &held).first() {
-            Some(set) => say::write(l, &crate::orders::trade_text_in(set, l)),
+            Some(set) => write(l, &crate::orders::trade_text_in(set, l)),
             None => l
                 .pick(
                     "you hold no set: three alike, one of each, or two and a wild card",

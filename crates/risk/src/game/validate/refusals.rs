@@ -3,9 +3,10 @@
 
 use crate::cards::CardRef;
 use crate::map::{self, board};
-use crate::say::{self, refuse, refuse2, refuse_bare};
+use crate::words;
 use crate::*;
 use castellan_engine::board::TerritoryId;
+use castellan_engine::words::{cap, refusal, refuse, refuse_bare, write, Hints};
 
 /// "it is P1's turn to claim" / "c'est à P1 de réclamer".
 pub fn not_your_turn(who: &str, en: &str, fr: &str) -> OrderError {
@@ -25,27 +26,23 @@ pub fn refuse_options(n: usize, o: &Options) -> Result<(), OrderError> {
         }));
     }
     if o.place_per_turn == 0 {
-        return Err(refuse2(
-            (
-                "place_per_turn must be at least 1",
-                "place_per_turn doit valoir au moins 1",
-            ),
-            (
-                "use --option place-per-turn=1",
-                "utilisez --option place-per-turn=1",
-            ),
+        return Err(refusal(
+            "place_per_turn must be at least 1",
+            "place_per_turn doit valoir au moins 1",
+        )
+        .hints(
+            "use --option place-per-turn=1",
+            "utilisez --option place-per-turn=1",
         ));
     }
     if (1..5).contains(&o.max_armies_per_territory) {
-        return Err(refuse2(
-            (
-                "at most 1 to 4 armies a territory cannot hold the starting armies",
-                "avec au plus 1 à 4 armées par territoire, les armées de départ ne tiennent pas",
-            ),
-            (
-                "use max-armies-per-territory=12 (the optional rule) or 0 (no limit)",
-                "utilisez max-armies-per-territory=12 (la règle facultative) ou 0 (pas de limite)",
-            ),
+        return Err(refusal(
+            "at most 1 to 4 armies a territory cannot hold the starting armies",
+            "avec au plus 1 à 4 armées par territoire, les armées de départ ne tiennent pas",
+        )
+        .hints(
+            "use max-armies-per-territory=12 (the optional rule) or 0 (no limit)",
+            "utilisez max-armies-per-territory=12 (la règle facultative) ou 0 (pas de limite)",
         ));
     }
     Ok(())
@@ -58,8 +55,8 @@ impl Risk {
             .into_iter()
             .find(|&t| self.room(t) >= n.max(1));
         match t {
-            Some(t) => say::write(l, &format!("PLACE {} {}", n.max(1), map::name_in(t, l))),
-            None => say::write(
+            Some(t) => write(l, &format!("PLACE {} {}", n.max(1), map::name_in(t, l))),
+            None => write(
                 l,
                 l.pick(
                     "PLACE 1 <one of your territories>",
@@ -87,13 +84,12 @@ impl Risk {
                 return Err(refuse(
                     |l| match l {
                         Lang::En => format!("{} is not a neutral territory", map::name(t)),
-                        Lang::Fr => format!(
-                            "{} n'est pas un territoire neutre",
-                            say::cap(&say::le(t, l))
-                        ),
+                        Lang::Fr => {
+                            format!("{} n'est pas un territoire neutre", cap(&words::le(t, l)))
+                        }
                     },
                     |l| {
-                        say::write(
+                        write(
                             l,
                             l.pick(
                                 "PLACE 2 Alaska NEUTRAL 1 <a neutral territory>",
@@ -132,8 +128,8 @@ impl Risk {
             ),
             Lang::Fr => format!(
                 "{} aurait plus de {}",
-                say::cap(&say::le(t, l)),
-                say::armies(self.cap(), l)
+                cap(&words::le(t, l)),
+                words::armies(self.cap(), l)
             ),
         }
     }
@@ -147,7 +143,7 @@ pub fn game_over() -> OrderError {
 pub fn not_yours(t: TerritoryId, l: Lang) -> String {
     match l {
         Lang::En => format!("{} is not yours", map::name(t)),
-        Lang::Fr => format!("{} ne vous appartient pas", say::cap(&say::le(t, l))),
+        Lang::Fr => format!("{} ne vous appartient pas", cap(&words::le(t, l))),
     }
 }
 
@@ -158,8 +154,8 @@ pub fn not_bordering(a: TerritoryId, b: TerritoryId, l: Lang) -> String {
         Lang::En => format!("{} does not border {}", map::name(a), map::name(b)),
         Lang::Fr => format!(
             "{} ne touche pas {}",
-            say::cap(&say::le(a, l)),
-            say::le(b, l)
+            cap(&words::le(a, l)),
+            words::le(b, l)
         ),
     }
 }

@@ -1,12 +1,10 @@
 //! The order language (parse / order_text, in English and French keywords) and the help.
-//! Narration is in [`crate::narrate`], the views in [`crate::view`].
+//! Narration is in `narrate.rs`, the views in `view.rs`.
 
-use crate::rules::list;
+use crate::words::{list, name_error_fr};
 use crate::*;
-use castellan_engine::names::{normalize, NameError, Names};
-
-pub use crate::narrate::narrate;
-pub use crate::view::{private_view, public_view};
+use castellan_engine::names::{normalize, Names};
+use castellan_engine::words::{refusal, Hints};
 
 /// The order help (ORDERS), in `lang`.
 pub fn help(lang: Lang) -> String {
@@ -44,44 +42,6 @@ Ordres de Castrum (un par ligne ; majuscules et accents indifférents ; les mots
   CONSIGNE ŒUVRES Rustici, Lapides | DEMANDER     réponse permanente à « pour les œuvres » (à tout moment)
 S = Structores (maçons), L = Lapides (pierres), R = Rustici (paysans).";
 
-/// An order error worded in English and French.
-pub(crate) fn bi(en: impl Into<String>, fr: impl Into<String>) -> OrderError {
-    OrderError::new(en).fr(fr)
-}
-
-/// A hint in both languages: "write: <en>", "écrivez : <fr>".
-pub(crate) trait Write {
-    fn write(self, en: impl AsRef<str>, fr: impl AsRef<str>) -> OrderError;
-}
-
-impl Write for OrderError {
-    fn write(self, en: impl AsRef<str>, fr: impl AsRef<str>) -> OrderError {
-        self.hint(format!("write: {}", en.as_ref()))
-            .hint_fr(format!("écrivez : {}", fr.as_ref()))
-    }
-}
-
-/// A name that did not resolve, in French ("did you mean" -> "vouliez-vous dire").
-pub(crate) fn name_error_fr(er: &NameError) -> String {
-    let or_list = |v: &[String]| match v.len() {
-        0 | 1 => v.join(""),
-        n => format!("{} ou {}", v[..n - 1].join(", "), v[n - 1]),
-    };
-    match er {
-        NameError::Unknown { given, suggestions } if suggestions.is_empty() => {
-            format!("« {given} » n'est pas un nom connu")
-        }
-        NameError::Unknown { given, suggestions } => format!(
-            "« {given} » n'est pas un nom connu : vouliez-vous dire {} ?",
-            or_list(suggestions)
-        ),
-        NameError::Ambiguous { given, candidates } => format!(
-            "« {given} » peut désigner {} : écrivez davantage du nom",
-            or_list(candidates)
-        ),
-    }
-}
-
 fn seat_names(g: &Castrum, me: Seat) -> Names<Seat> {
     let mut n = Names::new();
     for (i, p) in g.players.iter().enumerate() {
@@ -101,15 +61,13 @@ type Hint<'a> = (&'a str, &'a str);
 fn card(words: &[&str], hint: Hint) -> Result<Card, OrderError> {
     let text = words.join(" ");
     if text.trim().is_empty() {
-        return Err(bi("a card name is missing", "il manque le nom d'une carte")
-            .hint(hint.0)
-            .hint_fr(hint.1));
+        return Err(
+            refusal("a card name is missing", "il manque le nom d'une carte").hints(hint.0, hint.1),
+        );
     }
-    Card::names().resolve(&text).map_err(|er| {
-        bi(er.to_string(), name_error_fr(&er))
-            .hint(hint.0)
-            .hint_fr(hint.1)
-    })
+    Card::names()
+        .resolve(&text)
+        .map_err(|er| refusal(er.to_string(), name_error_fr(&er)).hints(hint.0, hint.1))
 }
 
 fn cards(words: &[&str], hint: Hint) -> Result<Vec<Card>, OrderError> {
@@ -134,9 +92,7 @@ fn cards(words: &[&str], hint: Hint) -> Result<Vec<Card>, OrderError> {
         }
     }
     if out.is_empty() {
-        return Err(bi("name the cards", "nommez les cartes")
-            .hint(hint.0)
-            .hint_fr(hint.1));
+        return Err(refusal("name the cards", "nommez les cartes").hints(hint.0, hint.1));
     }
     Ok(out)
 }
@@ -150,7 +106,7 @@ const DISCARD_HINT: Hint = (
 pub fn parse(g: &Castrum, seat: Seat, line: &str) -> Result<Order, OrderError> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some(first) = words.first() else {
-        return Err(bi("empty order", "ordre vide").write("PLAY Lapides", "JOUER Lapides"));
+        return Err(refusal("empty order", "ordre vide").write("PLAY Lapides", "JOUER Lapides"));
     };
     let key = normalize(first);
     let rest = &words[1..];
@@ -159,12 +115,11 @@ pub fn parse(g: &Castrum, seat: Seat, line: &str) -> Result<Order, OrderError> {
             Ok(o)
         } else {
             let (en, fr) = (order_text(g, &o), order_text_in(g, &o, Lang::Fr));
-            Err(bi(
+            Err(refusal(
                 format!("{en} takes nothing after it"),
                 format!("{fr} ne prend rien après lui"),
             )
-            .hint(format!("write: {en}"))
-            .hint_fr(format!("écrivez : {fr}")))
+            .hints(format!("write: {en}"), format!("écrivez : {fr}")))
         }
     };
     match key.as_str() {
@@ -188,12 +143,11 @@ pub fn parse(g: &Castrum, seat: Seat, line: &str) -> Result<Order, OrderError> {
             ("write: GIVE Rustici", "écrivez : DONNER Rustici"),
         )?)),
         "set" | "regler" | "consigne" => parse_set(rest),
-        _ => Err(bi(
+        _ => Err(refusal(
             format!("\"{first}\" is not a Castrum order"),
             format!("« {first} » n'est pas un ordre de Castrum"),
         )
-        .hint("write one of: PLAY, DISCARD, BUILD, EXCHANGE, END, DEFEND, ACCEPT, GIVE, SET")
-        .hint_fr("écrivez l'un de : JOUER, DÉFAUSSER, CONSTRUIRE, ÉCHANGER, FIN, DÉFENDRE, ACCEPTER, DONNER, CONSIGNE")
+        .hints("write one of: PLAY, DISCARD, BUILD, EXCHANGE, END, DEFEND, ACCEPT, GIVE, SET", "écrivez l'un de : JOUER, DÉFAUSSER, CONSTRUIRE, ÉCHANGER, FIN, DÉFENDRE, ACCEPTER, DONNER, CONSIGNE")
         .not_an_order()),
     }
 }
@@ -213,7 +167,7 @@ fn parse_build(rest: &[&str]) -> Result<Order, OrderError> {
     match what.as_str() {
         "wall" | "muraille" | "mur" | "rempart" | "unemuraille" => Ok(Order::Build(Piece::Wall)),
         "tower" | "tour" | "donjon" | "keep" | "unetour" => Ok(Order::Build(Piece::Tower)),
-        _ => Err(bi(
+        _ => Err(refusal(
             "build a WALL or a TOWER",
             "construisez une MURAILLE ou une TOUR",
         )
@@ -233,7 +187,7 @@ fn parse_defend(g: &Castrum, rest: &[&str]) -> Result<Order, OrderError> {
     };
     let c = card(&r, ("write: DEFEND", "écrivez : DÉFENDRE"))?;
     if !c.is_defence() {
-        return Err(bi(
+        return Err(refusal(
             format!("{} is not a defence card", c.name()),
             format!("{} n'est pas une carte défense", c.name()),
         )
@@ -242,7 +196,7 @@ fn parse_defend(g: &Castrum, rest: &[&str]) -> Result<Order, OrderError> {
     if let Phase::Defence(att) = &g.phase {
         let d = att.defence_card();
         if d != c {
-            return Err(bi(
+            return Err(refusal(
                 format!(
                     "{} do not stop a {}: {} do",
                     c.name(),
@@ -256,8 +210,10 @@ fn parse_defend(g: &Castrum, rest: &[&str]) -> Result<Order, OrderError> {
                     d.name()
                 ),
             )
-            .hint("write: DEFEND, or ACCEPT")
-            .hint_fr("écrivez : DÉFENDRE, ou ACCEPTER"));
+            .hints(
+                "write: DEFEND, or ACCEPT",
+                "écrivez : DÉFENDRE, ou ACCEPTER",
+            ));
         }
     }
     Ok(Order::Defend)
@@ -265,7 +221,7 @@ fn parse_defend(g: &Castrum, rest: &[&str]) -> Result<Order, OrderError> {
 
 pub(crate) fn parse_set(rest: &[&str]) -> Result<Order, OrderError> {
     let Some(what) = rest.first().map(|w| normalize(w)) else {
-        return Err(bi("SET what?", "CONSIGNE pour quoi ?")
+        return Err(refusal("SET what?", "CONSIGNE pour quoi ?")
             .write("SET DEFEND ALWAYS", "CONSIGNE DÉFENSE TOUJOURS"));
     };
     let arg: Vec<&str> = rest[1..].to_vec();
@@ -275,7 +231,7 @@ pub(crate) fn parse_set(rest: &[&str]) -> Result<Order, OrderError> {
             "always" | "toujours" | "yes" | "oui" => Ok(Order::SetDefend(DefendPolicy::Always)),
             "never" | "jamais" | "no" | "non" => Ok(Order::SetDefend(DefendPolicy::Never)),
             "ask" | "demander" | "demande" => Ok(Order::SetDefend(DefendPolicy::Ask)),
-            _ => Err(bi(
+            _ => Err(refusal(
                 "SET DEFEND takes ALWAYS, NEVER or ASK",
                 "CONSIGNE DÉFENSE prend TOUJOURS, JAMAIS ou DEMANDER",
             )
@@ -294,12 +250,14 @@ pub(crate) fn parse_set(rest: &[&str]) -> Result<Order, OrderError> {
                 ),
             )?))
         }
-        _ => Err(bi(
+        _ => Err(refusal(
             format!("there is no standing order \"{}\"", rest[0]),
             format!("il n'y a pas de consigne « {} »", rest[0]),
         )
-        .hint("write: SET DEFEND ALWAYS, or SET WORKS Rustici")
-        .hint_fr("écrivez : CONSIGNE DÉFENSE TOUJOURS, ou CONSIGNE ŒUVRES Rustici")),
+        .hints(
+            "write: SET DEFEND ALWAYS, or SET WORKS Rustici",
+            "écrivez : CONSIGNE DÉFENSE TOUJOURS, ou CONSIGNE ŒUVRES Rustici",
+        )),
     }
 }
 
@@ -324,12 +282,14 @@ fn parse_play(g: &Castrum, seat: Seat, rest: &[&str]) -> Result<Order, OrderErro
         let who = rest[i + 1..end].join(" ");
         let t = seat_names(g, seat).resolve(&who).map_err(|er| {
             let players = g.players.join(", ");
-            bi(
+            refusal(
                 format!("player {er}"),
                 format!("joueur : {}", name_error_fr(&er)),
             )
-            .hint(format!("the players are: {players}"))
-            .hint_fr(format!("les joueurs sont : {players}"))
+            .hints(
+                format!("the players are: {players}"),
+                format!("les joueurs sont : {players}"),
+            )
         })?;
         target = Some(t);
     }

@@ -1,11 +1,11 @@
 //! Battles told: the defender asked, each roll's dice, an attack of many rolls in one line,
 //! the conquest.
 
-use super::super::*;
+use super::*;
 
 pub(super) fn narrate_battle(s: &Risk, e: &Event, l: Lang) -> String {
     let n = |seat: Seat| pname(s, seat);
-    let t = |x: TerritoryId| say::le(x, l);
+    let t = |x: TerritoryId| words::le(x, l);
     match (e, l) {
         (
             Event::AwaitDefence {
@@ -60,7 +60,7 @@ pub(super) fn narrate_battle(s: &Risk, e: &Event, l: Lang) -> String {
             "{} conquiert {} et y fait entrer {} depuis {}.",
             n(*seat),
             t(*to),
-            say::armies(*moved, l),
+            words::armies(*moved, l),
             t(*from)
         ),
         _ => String::new(),
@@ -122,8 +122,8 @@ pub(crate) fn narrate_attack(s: &Risk, run: &[&Event], l: Lang) -> Option<String
         }
         let (who, to, from, n) = (
             pname(s, *seat),
-            say::le(*to, l),
-            say::le(*from, l),
+            words::le(*to, l),
+            words::le(*from, l),
             battles.len(),
         );
         match l {
@@ -140,7 +140,7 @@ pub(crate) fn narrate_attack(s: &Risk, run: &[&Event], l: Lang) -> Option<String
             Lang::En => format!("; conquers it and moves in {moved}."),
             Lang::Fr => format!(
                 " ; le conquiert et y fait entrer {}.",
-                say::armies(*moved, l)
+                words::armies(*moved, l)
             ),
         };
     } else {
@@ -165,7 +165,7 @@ fn battle_line(s: &Risk, e: &Event, l: Lang) -> String {
     else {
         return String::new();
     };
-    let (who, to, from) = (pname(s, *seat), say::le(*to, l), say::le(*from, l));
+    let (who, to, from) = (pname(s, *seat), words::le(*to, l), words::le(*from, l));
     let mut line = match l {
         Lang::En => format!("{who} attacks {to} from {from}: {attack:?} against {defence:?}"),
         Lang::Fr => format!("{who} attaque {to} depuis {from} : {attack:?} contre {defence:?}"),

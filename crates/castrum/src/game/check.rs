@@ -2,14 +2,14 @@
 //! each refusal says what is wrong, with a hint of what would do.
 
 use super::*;
-use crate::text::order_text_in;
+use crate::orders::order_text_in;
 use castellan_engine::lang::fr;
 
 impl Castrum {
     /// Is this order legal for `seat` now? Changes nothing.
     pub fn check(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
         if seat >= self.seats() {
-            return Err(bi(
+            return Err(refusal(
                 format!("there is no seat {seat}"),
                 format!("il n'y a pas de place {seat}"),
             ));
@@ -18,13 +18,13 @@ impl Castrum {
             Order::SetDefend(_) => return Ok(()),
             Order::SetWorks(cards) => {
                 if cards.len() > 16 {
-                    return Err(bi("name at most 16 cards", "nommez au plus 16 cartes"));
+                    return Err(refusal("name at most 16 cards", "nommez au plus 16 cartes"));
                 }
                 return Ok(());
             }
             _ => {}
         }
-        let over = || bi("the game is over", "la partie est terminée");
+        let over = || refusal("the game is over", "la partie est terminée");
         if self.outcome.is_some() {
             return Err(over());
         }
@@ -38,7 +38,7 @@ impl Castrum {
 
     fn check_defence(&self, seat: Seat, order: &Order, att: &Attack) -> Result<(), OrderError> {
         if seat != att.victim {
-            return Err(bi(
+            return Err(refusal(
                 format!(
                     "the game waits for {} to answer the {} played on their site",
                     self.name(att.victim),
@@ -58,7 +58,7 @@ impl Castrum {
                 if self.hands[seat].contains(&def) {
                     Ok(())
                 } else {
-                    Err(bi(
+                    Err(refusal(
                         format!(
                             "you hold no {}: only {} stop a {}",
                             def.name(),
@@ -75,7 +75,7 @@ impl Castrum {
                     .write("ACCEPT", "ACCEPTER"))
                 }
             }
-            _ => Err(bi(
+            _ => Err(refusal(
                 format!(
                     "{} played {} on your site: answer it first",
                     self.name(att.attacker),
@@ -101,7 +101,7 @@ impl Castrum {
                 .map(|s| self.name(*s).to_string())
                 .collect::<Vec<_>>()
                 .join(", ");
-            return Err(bi(
+            return Err(refusal(
                 format!("the game waits for {names} to give a card for the works"),
                 format!("la partie attend que {names} cède une carte pour les œuvres"),
             ));
@@ -110,14 +110,14 @@ impl Castrum {
             Order::Give(c) if self.sites[seat].cards.contains(c) => Ok(()),
             Order::Give(c) => Err(self.give_hint(
                 seat,
-                bi(
+                refusal(
                     format!("there is no {} on your site", c.name()),
                     format!("il n'y a pas de carte {} sur votre chantier", c.name()),
                 ),
             )),
             _ => Err(self.give_hint(
                 seat,
-                bi(
+                refusal(
                     "for the works, give up one card of your site",
                     "pour les œuvres, cédez une carte de votre chantier",
                 ),
@@ -137,13 +137,13 @@ impl Castrum {
     fn check_turn(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
         match order {
             Order::Defend | Order::Accept => {
-                return Err(bi(
+                return Err(refusal(
                     "nobody is attacking your site now",
                     "personne n'attaque votre chantier en ce moment",
                 ));
             }
             Order::Give(_) => {
-                return Err(bi(
+                return Err(refusal(
                     "nobody asks for a card for the works now",
                     "personne ne demande de carte pour les œuvres en ce moment",
                 ))
@@ -151,17 +151,14 @@ impl Castrum {
             _ => {}
         }
         if seat != self.current {
-            return Err(bi(
+            return Err(refusal(
                 format!("it is {}'s turn, not yours", self.name(self.current)),
                 format!(
                     "c'est au tour {}, pas au vôtre",
                     fr::de(self.name(self.current))
                 ),
             )
-            .hint("you may send SET DEFEND ALWAYS|NEVER|ASK or SET WORKS at any time")
-            .hint_fr(
-                "vous pouvez envoyer CONSIGNE DÉFENSE TOUJOURS|JAMAIS|DEMANDER ou CONSIGNE ŒUVRES à tout moment",
-            ));
+            .hints("you may send SET DEFEND ALWAYS|NEVER|ASK or SET WORKS at any time", "vous pouvez envoyer CONSIGNE DÉFENSE TOUJOURS|JAMAIS|DEMANDER ou CONSIGNE ŒUVRES à tout moment"));
         }
         let ts = &self.turn_state;
         match order {
@@ -171,7 +168,7 @@ impl Castrum {
             Order::Exchange(card) => self.check_exchange(seat, *card),
             Order::End => {
                 if ts.played == 0 && !self.blocked(seat) && !self.hands[seat].is_empty() {
-                    return Err(bi(
+                    return Err(refusal(
                         "play 1 or 2 cards or discard 1 to 3 before ending your turn",
                         "jouez 1 ou 2 cartes ou défaussez-en 1 à 3 avant de finir votre tour",
                     )
@@ -182,7 +179,7 @@ impl Castrum {
                 }
                 Ok(())
             }
-            _ => Err(bi(
+            _ => Err(refusal(
                 "that order is not for your turn",
                 "cet ordre ne se donne pas pendant votre tour",
             )),
@@ -191,7 +188,7 @@ impl Castrum {
 
     fn blocked_err(&self, seat: Seat) -> OrderError {
         let caster = self.sites[seat].mage.unwrap_or(0);
-        bi(
+        refusal(
             format!(
                 "your site is blocked by the Mage of {} until their next turn",
                 self.name(caster)
@@ -201,26 +198,30 @@ impl Castrum {
                 fr::de(self.name(caster))
             ),
         )
-        .hint("you may only DISCARD 1 to 3 cards or END")
-        .hint_fr("vous pouvez seulement DÉFAUSSER 1 à 3 cartes ou FIN")
+        .hints(
+            "you may only DISCARD 1 to 3 cards or END",
+            "vous pouvez seulement DÉFAUSSER 1 à 3 cartes ou FIN",
+        )
     }
 
     fn check_discard(&self, seat: Seat, cards: &[Card]) -> Result<(), OrderError> {
         if self.turn_state.played > 0 {
-            return Err(bi(
+            return Err(refusal(
                 "you have played cards this turn: a turn is either playing or discarding",
                 "vous avez joué des cartes ce tour-ci : on ne peut pas jouer et se défausser dans un même tour",
             )
             .write("END", "FIN"));
         }
         if cards.is_empty() || cards.len() > 3 {
-            return Err(bi("discard 1, 2 or 3 cards", "défaussez 1, 2 ou 3 cartes")
-                .write("DISCARD Mage, Lapides", "DÉFAUSSER Mage, Lapides"));
+            return Err(
+                refusal("discard 1, 2 or 3 cards", "défaussez 1, 2 ou 3 cartes")
+                    .write("DISCARD Mage, Lapides", "DÉFAUSSER Mage, Lapides"),
+            );
         }
         if !holds_all(&self.hands[seat], cards) {
             return Err(self.hand_hint(
                 seat,
-                bi(
+                refusal(
                     "you do not hold all these cards",
                     "vous n'avez pas toutes ces cartes en main",
                 ),
@@ -234,7 +235,7 @@ impl Castrum {
             return Err(self.blocked_err(seat));
         }
         if self.in_force == Some(Happening::BadWeather) {
-            return Err(bi(
+            return Err(refusal(
                 "bad weather: nobody may build this round (event die 2)",
                 "mauvaises conditions climatiques : personne ne peut construire pendant ce tour de table (dé des événements : 2)",
             ));
@@ -242,14 +243,14 @@ impl Castrum {
         let site = &self.sites[seat];
         match piece {
             Piece::Wall if site.walls >= CASTLE_WALLS => {
-                return Err(bi(
+                return Err(refusal(
                     "your castle has its 4 walls already",
                     "votre château a déjà ses 4 murailles",
                 )
                 .write("BUILD TOWER", "CONSTRUIRE TOUR"))
             }
             Piece::Tower if site.towers >= CASTLE_TOWERS => {
-                return Err(bi(
+                return Err(refusal(
                     "your castle has its tower already",
                     "votre château a déjà sa tour",
                 )
@@ -264,7 +265,7 @@ impl Castrum {
             site.units(Material::Rustici),
         );
         if hs < s || hl < l || hr < r {
-            return Err(bi(
+            return Err(refusal(
                 format!(
                     "a {} needs {s} Structores, {l} Lapides and {r} Rustici; your site has {hs}, {hl} and {hr}",
                     piece.name()
@@ -280,7 +281,7 @@ impl Castrum {
 
     fn check_exchange(&self, seat: Seat, card: Card) -> Result<(), OrderError> {
         if !card.is_double() {
-            return Err(bi(
+            return Err(refusal(
                 format!("{} is not an x2 card", card.name()),
                 format!("{} n'est pas une carte x2", card.name()),
             )
@@ -290,7 +291,7 @@ impl Castrum {
             return Err(self.blocked_err(seat));
         }
         if !self.sites[seat].cards.contains(&card) {
-            return Err(bi(
+            return Err(refusal(
                 format!("there is no {} on your site", card.name()),
                 format!("il n'y a pas de carte {} sur votre chantier", card.name()),
             ));
@@ -299,7 +300,7 @@ impl Castrum {
         // hands); the exchange itself looks (`exec`).
         if self.options.revision < 2 && self.simple_in_pile(card) < 2 {
             let simple = card.simple();
-            return Err(bi(
+            return Err(refusal(
                 format!("the pile holds fewer than two {} cards", simple.name()),
                 format!("la pioche contient moins de deux cartes {}", simple.name()),
             ));
@@ -317,7 +318,7 @@ impl Castrum {
         if !self.hands[seat].contains(&card) {
             return Err(self.hand_hint(
                 seat,
-                bi(
+                refusal(
                     format!("you hold no {}", card.name()),
                     format!("vous n'avez pas de carte {} en main", card.name()),
                 ),
@@ -329,7 +330,7 @@ impl Castrum {
         self.check_play_limits(card)?;
         let own = target.is_none() || target == Some(seat);
         if card.is_defence() {
-            return Err(bi(
+            return Err(refusal(
                 format!(
                     "{} are played out of your turn, when your site is attacked",
                     card.name()
@@ -339,14 +340,16 @@ impl Castrum {
                     card.name()
                 ),
             )
-            .hint(format!("keep it, or write: DISCARD {}", card.name()))
-            .hint_fr(format!("gardez-la, ou écrivez : DÉFAUSSER {}", card.name())));
+            .hints(
+                format!("keep it, or write: DISCARD {}", card.name()),
+                format!("gardez-la, ou écrivez : DÉFAUSSER {}", card.name()),
+            ));
         }
         if aim.is_some()
             && card != Card::Sorciere
             && !(card == Card::PiecesOr && aim == Some(Card::Structores))
         {
-            return Err(bi(
+            return Err(refusal(
                 format!("{} takes no TARGET", card.name()),
                 format!("{} ne prend pas de CIBLE", card.name()),
             ));
@@ -362,21 +365,21 @@ impl Castrum {
         let ts = &self.turn_state;
         if ts.wheel {
             if ts.played >= 4 {
-                return Err(bi(
+                return Err(refusal(
                     "you have put your 3 cards after the Roue de Carrier",
                     "vous avez posé vos 3 cartes après la Roue de Carrier",
                 )
                 .write("END", "FIN"));
             }
             if !card.is_material() {
-                return Err(bi(
+                return Err(refusal(
                     "after the Roue de Carrier you may only put building cards on your site (no attack card with it)",
                     "après la Roue de Carrier, vous ne pouvez poser que des cartes de construction sur votre chantier (aucune carte attaque avec elle)",
                 )
                 .write("PLAY Lapides, or END", "JOUER Lapides, ou FIN"));
             }
         } else if ts.played >= 2 {
-            return Err(bi(
+            return Err(refusal(
                 "you have played 2 cards this turn",
                 "vous avez joué 2 cartes ce tour-ci",
             )
@@ -390,14 +393,14 @@ impl Castrum {
         let ts = &self.turn_state;
         if card == Card::Roue {
             if !own {
-                return Err(bi(
+                return Err(refusal(
                     "the Roue de Carrier goes on your own site",
                     "la Roue de Carrier se pose sur votre propre chantier",
                 )
                 .write("PLAY Roue de Carrier", "JOUER Roue de Carrier"));
             }
             if ts.played > 0 {
-                return Err(bi(
+                return Err(refusal(
                     "the Roue de Carrier is played at the start of your turn, as your first card",
                     "la Roue de Carrier se joue au début de votre tour, comme première carte",
                 ));
@@ -406,7 +409,7 @@ impl Castrum {
         }
         if let Some((m, _)) = card.material() {
             if !own {
-                return Err(bi(
+                return Err(refusal(
                     format!(
                         "{} goes on your own site, not on another player's",
                         card.name()
@@ -419,7 +422,7 @@ impl Castrum {
                 .write(format!("PLAY {}", card.name()), format!("JOUER {}", card.name())));
             }
             if self.in_force == Some(Happening::Famine) && m != Material::Lapides {
-                return Err(bi(
+                return Err(refusal(
                     "famine: no Structores or Rustici may be put on a site this round (event die 1)",
                     "famine : aucune carte Structores ni Rustici ne peut être posée sur les chantiers pendant ce tour de table (dé des événements : 1)",
                 ));
@@ -452,7 +455,7 @@ impl Castrum {
             return Err(self.attack_hint(
                 seat,
                 card,
-                bi(
+                refusal(
                     format!("{} is played on another player's site", card.name()),
                     format!(
                         "une carte {} se joue sur le chantier d'un autre joueur",
@@ -464,14 +467,14 @@ impl Castrum {
         if self.in_force == Some(Happening::MonasticReform)
             && matches!(card, Card::Mage | Card::Sorciere)
         {
-            return Err(bi(
+            return Err(refusal(
                 "monastic reform: no Mage or Sorcière may be played this round (event die 5)",
                 "réforme monastique : aucune carte Mage ni Sorcière ne peut être jouée pendant ce tour de table (dé des événements : 5)",
             ));
         }
         let site = &self.sites[t];
         match card {
-            Card::Incendie if site.cards.is_empty() => Err(bi(
+            Card::Incendie if site.cards.is_empty() => Err(refusal(
                 format!("{}'s site has no card to burn", self.name(t)),
                 format!("le chantier {} n'a aucune carte à brûler", fr::de(self.name(t))),
             )),
@@ -479,7 +482,7 @@ impl Castrum {
                 None => Err(self.attack_hint(
                     seat,
                     card,
-                    bi(
+                    refusal(
                         "name the site card the Sorcière aims at",
                         "nommez la carte du chantier que vise la Sorcière",
                     ),
@@ -487,7 +490,7 @@ impl Castrum {
                 Some(a) if !site.cards.contains(&a) => Err(self.attack_hint(
                     seat,
                     card,
-                    bi(
+                    refusal(
                         format!("there is no {} on {}'s site", a.name(), self.name(t)),
                         format!(
                             "il n'y a pas de carte {} sur le chantier {}",
@@ -498,7 +501,7 @@ impl Castrum {
                 )),
                 Some(_) => Ok(()),
             },
-            Card::PiecesOr if !site.cards.contains(&Card::Structores) => Err(bi(
+            Card::PiecesOr if !site.cards.contains(&Card::Structores) => Err(refusal(
                 format!(
                     "there is no Structores on {}'s site to hire away",
                     self.name(t)
@@ -508,11 +511,11 @@ impl Castrum {
                     fr::de(self.name(t))
                 ),
             )),
-            Card::PiecesOr if self.in_force == Some(Happening::Famine) => Err(bi(
+            Card::PiecesOr if self.in_force == Some(Happening::Famine) => Err(refusal(
                 "famine: no Structores may be put on a site this round, not even a hired one (event die 1)",
                 "famine : aucune carte Structores ne peut être posée sur un chantier pendant ce tour de table, même débauchée (dé des événements : 1)",
             )),
-            Card::Mage if site.mage.is_some() => Err(bi(
+            Card::Mage if site.mage.is_some() => Err(refusal(
                 format!("{}'s site is blocked by a Mage already", self.name(t)),
                 format!(
                     "le chantier {} est déjà bloqué par un Mage",
@@ -550,7 +553,9 @@ impl Castrum {
     /// `e` with the hand as its hint, in both languages.
     fn hand_hint(&self, seat: Seat, e: OrderError) -> OrderError {
         let hand = &self.hands[seat];
-        e.hint(format!("your hand: {}", list(hand)))
-            .hint_fr(format!("votre main : {}", list_in(hand, Lang::Fr)))
+        e.hints(
+            format!("your hand: {}", list(hand)),
+            format!("votre main : {}", list_in(hand, Lang::Fr)),
+        )
     }
 }

@@ -1,7 +1,7 @@
 //! Turns told: reinforcements, trades, lost armies, cards drawn, fortifying, standing
 //! orders, eliminations, the turn limit and the end.
 
-use super::super::*;
+use super::*;
 use super::{reason, seats_and};
 
 /// "Europe +5" for each continent held.
@@ -65,9 +65,9 @@ pub(super) fn narrate_turn(s: &Risk, e: &Event, v: Viewer, l: Lang) -> Option<St
         ) => format!(
             "{} déplace {} {} vers {}.",
             n(*seat),
-            say::armies(*armies, l),
-            say::de(*from),
-            say::le(*to, l)
+            words::armies(*armies, l),
+            words::de(*from),
+            words::le(*to, l)
         ),
         (Event::TurnEnds { seat }, Lang::En) => format!("{} ends the turn.", n(*seat)),
         (Event::TurnEnds { seat }, Lang::Fr) => format!("{} termine son tour.", n(*seat)),
@@ -107,14 +107,14 @@ fn narrate_armies(s: &Risk, e: &Event, l: Lang) -> String {
                 .collect::<Vec<_>>()
                 .join(", ");
             let bonus = bonus_on
-                .map(|x| format!(", +2 {} {}", l.pick("on", "sur"), say::le(x, l)))
+                .map(|x| format!(", +2 {} {}", l.pick("on", "sur"), words::le(x, l)))
                 .unwrap_or_default();
             match l {
                 Lang::En => format!("{} trades {list} for {value} armies{bonus}.", n(*seat)),
                 Lang::Fr => format!(
                     "{} échange {list} contre {}{bonus}.",
                     n(*seat),
-                    say::armies(*value, l)
+                    words::armies(*value, l)
                 ),
             }
         }
@@ -126,7 +126,7 @@ fn narrate_armies(s: &Risk, e: &Event, l: Lang) -> String {
         (Event::ArmiesLost { seat, armies }, Lang::Fr) => format!(
             "{} perd {} {} (au plus {} par territoire).",
             n(*seat),
-            say::armies(*armies, l),
+            words::armies(*armies, l),
             if *armies > 1 {
                 "impossibles à placer"
             } else {
@@ -187,7 +187,7 @@ fn turn_begins(s: &Risk, e: &Event, l: Lang) -> String {
         Lang::Fr => format!(
             "Manche {round} : au tour de {who}. {} : {}{conts} ; {total} à placer.",
             fr::count(*territories, "territoire", "territoires"),
-            say::armies(*base, l)
+            words::armies(*base, l)
         ),
     }
 }

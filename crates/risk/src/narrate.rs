@@ -2,7 +2,12 @@
 //! turns, armies, eliminations and the end, in English and French, each seat told only
 //! what it may see.
 
-use super::*;
+use crate::cards::{card_name_in, Card};
+use crate::map::{self, board};
+use crate::words::{self, names, owner_name, placements, pname};
+use crate::*;
+use castellan_engine::lang::fr;
+use castellan_engine::words::and_list;
 
 mod battle;
 mod turn;
@@ -34,7 +39,7 @@ pub(super) fn seats_and(s: &Risk, seats: &[Seat], l: Lang) -> String {
     let names: Vec<String> = seats.iter().map(|x| pname(s, *x)).collect();
     match l {
         Lang::En => names.join(" and "),
-        Lang::Fr => say::and_list(&names, l),
+        Lang::Fr => and_list(&names, l),
     }
 }
 
@@ -55,7 +60,7 @@ fn narrate_setup(s: &Risk, e: &Event, v: Viewer, l: Lang) -> String {
             format!("{} claims {}.", n(*seat), map::name(*x))
         }
         (Event::Claimed { seat, t: x }, Lang::Fr) => {
-            format!("{} réclame {}.", n(*seat), say::le(*x, l))
+            format!("{} réclame {}.", n(*seat), words::le(*x, l))
         }
         (Event::Ranked { seat, list }, _) if me(*seat) => {
             format!(
@@ -134,13 +139,6 @@ fn narrate_blind(s: &Risk, e: &Event, v: Viewer, l: Lang) -> String {
 }
 
 /// Territory names joined by commas.
-pub(super) fn names(list: &[TerritoryId], l: Lang) -> String {
-    list.iter()
-        .map(|x| map::name_in(*x, l))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 fn allotted(s: &Risk, picks: &[(Owner, TerritoryId)], how: Allotment, l: Lang) -> String {
     let mut lines = vec![match l {
         Lang::En => format!("Territories {}:", allotment(how, l)),
@@ -273,7 +271,7 @@ fn narrate_hq(s: &Risk, e: &Event, v: Viewer, l: Lang) -> String {
             "{} capture le quartier général de {}, {}, et prend sa carte.",
             n(*seat),
             n(*of),
-            say::le(*x, l)
+            words::le(*x, l)
         ),
         _ => String::new(),
     }

@@ -1,12 +1,13 @@
 //! The rules: setting up, checking an order (nothing changes), applying it.
 //!
-//! `check` (rules/check.rs) looks at everything first; `exec` (rules/exec.rs) then mutates
+//! `check` (game/check.rs) looks at everything first; `exec` (game/exec.rs) then mutates
 //! and never fails, so `apply` changes nothing when it returns `Err`. An attack's effects
-//! are in rules/attack.rs, building and the end of a game in rules/build.rs, the end of a
-//! round and its event in rules/round.rs.
+//! are in game/attack.rs, building and the end of a game in game/build.rs, the end of a
+//! round and its event in game/round.rs.
 
-use crate::text::{bi, Write};
+use crate::words::{list, list_in};
 use crate::*;
+use castellan_engine::words::{refusal, Hints};
 use castellan_engine::Lang;
 
 mod attack;
@@ -40,19 +41,19 @@ impl Castrum {
     ) -> Result<(Castrum, Vec<Event>), OrderError> {
         let n = players.len();
         if !(2..=4).contains(&n) {
-            return Err(bi(
+            return Err(refusal(
                 format!("Castrum is played by 2 to 4 players, not {n}"),
                 format!("Castrum se joue à 2, 3 ou 4 joueurs, pas {n}"),
             ));
         }
         if (deck.total() as usize) < HAND * n {
-            return Err(bi(
+            return Err(refusal(
                 "the deck is too small to deal the hands",
                 "le paquet est trop petit pour distribuer les mains",
             ));
         }
         if options.victory == Victory::Timed && options.rounds == 0 {
-            return Err(bi(
+            return Err(refusal(
                 "a timed game needs at least one round",
                 "une partie programmée dure au moins un tour de table",
             )
@@ -207,21 +208,4 @@ impl Attack {
     pub fn defence_card(&self) -> Card {
         self.card.defence().unwrap_or(Card::Gardes)
     }
-}
-
-/// "Lapides, Lapides, Mage"
-pub fn list(cards: &[Card]) -> String {
-    list_in(cards, Lang::En)
-}
-
-/// "Lapides, Lapides, Mage"; "(none)" / "(aucune)".
-pub fn list_in(cards: &[Card], lang: Lang) -> String {
-    if cards.is_empty() {
-        return lang.pick("(none)", "(aucune)").into();
-    }
-    cards
-        .iter()
-        .map(|c| c.name())
-        .collect::<Vec<_>>()
-        .join(", ")
 }

@@ -1,11 +1,13 @@
 //! Words of the game in both languages: territory and empire names with their French
 //! articles, order keywords as a French reader writes them, and the French of the
-//! engine's name errors. English is the reference; the French sits beside it.
+//! engine's name errors. English is the reference; the French sits beside it. What every
+//! game words alike (lists, refusals, counts, a capital letter) is the engine's
+//! (`castellan_engine::words`).
 
 use crate::map::map;
 use castellan_engine::board::TerritoryId as T;
 use castellan_engine::lang::fr;
-use castellan_engine::names::NameError;
+use castellan_engine::names::{FrNameWords, NameError};
 use castellan_engine::Lang;
 
 /// A territory's name in `lang` (the bare name, as in a table or an order line).
@@ -33,15 +35,6 @@ pub fn a(t: T) -> String {
     map().fr[t].a()
 }
 
-/// The first letter in capitals (a French sentence that starts with "la Pologne").
-pub fn cap(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
-    }
-}
-
 /// An empire's or group's name in `lang` ("British Empire", "Empire Britannique").
 pub fn group(g: usize, lang: Lang) -> String {
     map().group_name(g, lang)
@@ -54,16 +47,6 @@ pub fn group_le(g: usize) -> String {
         format!("l'{n}")
     } else {
         format!("la {n}")
-    }
-}
-
-/// "1 armée", "3 armées" / "1 army"... : `n` with the word of `lang`.
-pub fn count(lang: Lang, n: impl Into<i64>, en: (&str, &str), fr_words: (&str, &str)) -> String {
-    let n = n.into();
-    match lang {
-        Lang::En if n == 1 => format!("{n} {}", en.0),
-        Lang::En => format!("{n} {}", en.1),
-        Lang::Fr => fr::count(n, fr_words.0, fr_words.1),
     }
 }
 
@@ -165,61 +148,10 @@ const KEYWORDS: &[&str] = &[
 /// A name error (from the engine's forgiving names) in French; territory suggestions are
 /// given by their French names.
 pub fn name_error_fr(e: &NameError) -> String {
-    let frn = |d: &String| match map().board.by_key(&d.to_lowercase().replace(' ', "_")) {
-        Some(t) => tn(t, Lang::Fr).to_string(),
-        None => d.clone(),
-    };
-    match e {
-        NameError::Unknown { given, suggestions } if suggestions.is_empty() => {
-            format!("« {given} » n'est pas un nom que je connais")
+    e.french(FrNameWords::DEFAULT, |d| {
+        match map().board.by_key(&d.to_lowercase().replace(' ', "_")) {
+            Some(t) => tn(t, Lang::Fr).to_string(),
+            None => d.to_string(),
         }
-        NameError::Unknown { given, suggestions } => {
-            let s: Vec<String> = suggestions.iter().map(frn).collect();
-            format!(
-                "« {given} » n'est pas un nom que je connais : vouliez-vous dire {} ?",
-                ou(&s)
-            )
-        }
-        NameError::Ambiguous { given, candidates } => {
-            let s: Vec<String> = candidates.iter().map(frn).collect();
-            format!(
-                "« {given} » peut désigner {} : écrivez davantage du nom",
-                ou(&s)
-            )
-        }
-    }
-}
-
-/// "a, b ou c".
-pub fn ou(items: &[String]) -> String {
-    match items.len() {
-        0 => String::new(),
-        1 => items[0].clone(),
-        n => format!("{} ou {}", items[..n - 1].join(", "), items[n - 1]),
-    }
-}
-
-/// "a, b et c".
-pub fn et(items: &[String]) -> String {
-    match items.len() {
-        0 => String::new(),
-        1 => items[0].clone(),
-        n => format!("{} et {}", items[..n - 1].join(", "), items[n - 1]),
-    }
-}
-
-/// An order error in English and French.
-pub fn oe(en: impl Into<String>, fr: impl Into<String>) -> castellan_engine::OrderError {
-    castellan_engine::OrderError::new(en).fr(fr)
-}
-
-/// The hint of an order error in both languages.
-pub trait Hints {
-    fn hints(self, en: impl Into<String>, fr: impl Into<String>) -> Self;
-}
-
-impl Hints for castellan_engine::OrderError {
-    fn hints(self, en: impl Into<String>, fr: impl Into<String>) -> Self {
-        self.hint(en).hint_fr(fr)
-    }
+    })
 }

@@ -1,0 +1,196 @@
+//! Words every game says the same way, in English and French: refused orders worded in
+//! both languages, lists ("a, b and c" / "a, b et c"),
+//! a capital first letter, and the board's shape told in words ("Poland (Blue 3)").
+//!
+//! A game keeps its own phrases; what is here is what each game wrote once for itself
+//! before. French grammar proper (plurals, elision, articles) is in [`crate::lang::fr`].
+
+use crate::api::OrderError;
+use crate::lang::Lang;
+
+/// The first letter in capitals (a French sentence that starts with "la Pologne").
+pub fn cap(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// "a, b{last}c": the items joined by commas, the last one by `last` (" and ", " ou ").
+pub fn join_last<S: AsRef<str>>(items: &[S], last: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.as_ref().to_string(),
+        [init @ .., end] => {
+            let init: Vec<&str> = init.iter().map(AsRef::as_ref).collect();
+            format!("{}{last}{}", init.join(", "), end.as_ref())
+        }
+    }
+}
+
+/// "a, b and c" / "a, b et c".
+pub fn and_list<S: AsRef<str>>(items: &[S], lang: Lang) -> String {
+    join_last(items, lang.pick(" and ", " et "))
+}
+
+/// "a, b or c" / "a, b ou c".
+pub fn or_list<S: AsRef<str>>(items: &[S], lang: Lang) -> String {
+    join_last(items, lang.pick(" or ", " ou "))
+}
+
+/// "write: END" / "écrivez : FIN".
+pub fn write(lang: Lang, line: &str) -> String {
+    match lang {
+        Lang::En => format!("write: {line}"),
+        Lang::Fr => format!("écrivez : {line}"),
+    }
+}
+
+/// A refused order worded in English and French (no hint yet).
+pub fn refusal(en: impl Into<String>, fr: impl Into<String>) -> OrderError {
+    OrderError::new(en).fr(fr)
+}
+
+/// A refused order with its message and hint in both languages; `m` and `h` give each
+/// phrase in the language asked (English first, then French, side by side at the call).
+pub fn refuse(m: impl Fn(Lang) -> String, h: impl Fn(Lang) -> String) -> OrderError {
+    OrderError::new(m(Lang::En))
+        .hint(h(Lang::En))
+        .fr(m(Lang::Fr))
+        .hint_fr(h(Lang::Fr))
+}
+
+/// A refused order without a hint, its message given in the language asked.
+pub fn refuse_bare(m: impl Fn(Lang) -> String) -> OrderError {
+    OrderError::new(m(Lang::En)).fr(m(Lang::Fr))
+}
+
+/// Hints in both languages on an [`OrderError`].
+pub trait Hints {
+    /// The hint in English and French.
+    fn hints(self, en: impl Into<String>, fr: impl Into<String>) -> Self;
+    /// "write: <en>" / "écrivez : <fr>".
+    fn write(self, en: impl AsRef<str>, fr: impl AsRef<str>) -> Self;
+}
+
+impl Hints for OrderError {
+    fn hints(self, en: impl Into<String>, fr: impl Into<String>) -> Self {
+        self.hint(en).hint_fr(fr)
+    }
+    fn write(self, en: impl AsRef<str>, fr: impl AsRef<str>) -> Self {
+        self.hints(write(Lang::En, en.as_ref()), write(Lang::Fr, fr.as_ref()))
+    }
+}
+
+/// The board's shape in words: who holds a territory as a neighbour's line tells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Holder<'a> {
+    /// The reader's own: "yours 2" / "à vous 2".
+    Yours(u32),
+    /// Another seat's: "Blue 3".
+    Seat(&'a str, u32),
+    /// Neutral armies: "neutral 1" / "neutre 1".
+    Neutral(u32),
+    /// Nobody's: "empty" / "vide".
+    Empty,
+}
+
+impl Holder<'_> {
+    /// "yours 2", "Blue 3", "neutral 1", "empty" (and their French).
+    pub fn text(self, lang: Lang) -> String {
+        match self {
+            Holder::Yours(n) => format!("{} {n}", lang.pick("yours", "à vous")),
+            Holder::Seat(name, n) => format!("{name} {n}"),
+            Holder::Neutral(n) => format!("{} {n}", lang.pick("neutral", "neutre")),
+            Holder::Empty => lang.pick("empty", "vide").to_string(),
+        }
+    }
+}
+
+/// "Poland (Blue 3)"; "~Poland (Blue 3)" across a crossing or sea lane.
+pub fn held(name: &str, holder: Holder, crossing: bool, lang: Lang) -> String {
+    let mark = if crossing { "~" } else { "" };
+    format!("{mark}{name} ({})", holder.text(lang))
+}
+
+/// The last line of a private view's borders: the territories whose every neighbour is
+/// the reader's own, on one line (a 6-player report stays short). None when there is none.
+pub fn inside_line(inside: &[String], lang: Lang) -> Option<String> {
+    (!inside.is_empty()).then(|| {
+        format!(
+            "{} {}",
+            lang.pick(
+                "inside your borders (every neighbour yours):",
+                "à l'intérieur (tous les voisins sont à vous) :"
+            ),
+            inside.join(", ")
+        )
+    })
+}
+
+/// Dice as a narration shows them: "6-5-2".
+pub fn dice_text(d: &[u8]) -> String {
+    d.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn lists_join_the_last_item_by_a_word_of_the_language() {
+        assert_eq!(and_list(&s(&[]), Lang::En), "");
+        assert_eq!(and_list(&s(&["a"]), Lang::Fr), "a");
+        assert_eq!(and_list(&s(&["a", "b"]), Lang::En), "a and b");
+        assert_eq!(and_list(&["a", "b", "c"], Lang::Fr), "a, b et c");
+        assert_eq!(or_list(&s(&["a", "b", "c"]), Lang::En), "a, b or c");
+        assert_eq!(or_list(&["a", "b"], Lang::Fr), "a ou b");
+    }
+
+    #[test]
+    fn a_capital_first_letter_even_accented() {
+        assert_eq!(cap("la Pologne"), "La Pologne");
+        assert_eq!(cap("état"), "État");
+        assert_eq!(cap(""), "");
+    }
+
+    #[test]
+    fn refusals_carry_both_languages() {
+        let e = refusal("empty order", "ordre vide").write("END", "FIN");
+        assert_eq!(e.message_in(Lang::Fr), "ordre vide");
+        assert_eq!(e.hint_in(Lang::En), Some("write: END"));
+        assert_eq!(e.hint_in(Lang::Fr), Some("écrivez : FIN"));
+        let e = refuse(|l| l.pick("no", "non").into(), |l| write(l, "PASS"));
+        assert_eq!(e.message_in(Lang::En), "no");
+        assert_eq!(e.hint_in(Lang::Fr), Some("écrivez : PASS"));
+        assert_eq!(refuse_bare(|l| l.code().into()).message_in(Lang::Fr), "fr");
+    }
+
+    #[test]
+    fn the_shape_of_the_board_in_words() {
+        assert_eq!(
+            held("Poland", Holder::Seat("Blue", 3), false, Lang::En),
+            "Poland (Blue 3)"
+        );
+        assert_eq!(
+            held("Saxe", Holder::Yours(2), true, Lang::Fr),
+            "~Saxe (à vous 2)"
+        );
+        assert_eq!(Holder::Neutral(1).text(Lang::Fr), "neutre 1");
+        assert_eq!(Holder::Empty.text(Lang::En), "empty");
+        assert_eq!(inside_line(&[], Lang::En), None);
+        assert_eq!(
+            inside_line(&s(&["Paris 3", "Lyon 1"]), Lang::En).unwrap(),
+            "inside your borders (every neighbour yours): Paris 3, Lyon 1"
+        );
+        assert_eq!(dice_text(&[6, 5, 2]), "6-5-2");
+    }
+}
