@@ -351,23 +351,7 @@ impl Judge {
         let text = match cmd {
             AdminCommand::List => return Ok((Changes::default(), run.admin_list()?)),
             AdminCommand::Verify { game } => {
-                let audited = run.with_game(&game, |run, g| {
-                    Ok::<_, StoreError>(match run.whole_session(g)? {
-                        Some(mut s) => Some(audit(&g.rec, s.as_mut())),
-                        None => None,
-                    })
-                })?;
-                let Some(audited) = audited else {
-                    return Err(JudgeError::Refused(format!("there is no game {game}")));
-                };
-                let Some((ok, text)) = audited? else {
-                    return Err(JudgeError::Refused(format!("{game} has not started")));
-                };
-                return if ok {
-                    Ok((Changes::default(), text))
-                } else {
-                    Err(JudgeError::Refused(text))
-                };
+                return Ok((Changes::default(), Self::audit_text(&mut run, &game)?));
             }
             AdminCommand::Show { game } => {
                 let text = run
@@ -419,6 +403,36 @@ impl Judge {
                 return Ok((Changes::default(), run.campaign_admin_text(&a)?));
             }
         };
+        let changes = Self::admin_changes(run, &text, store, env)?;
+        Ok((changes, text))
+    }
+
+    /// `castellan game verify`: the dice audit's report, refused when the audit fails.
+    fn audit_text(run: &mut Run<'_>, game: &str) -> Result<String, JudgeError> {
+        let audited = run.with_game(game, |run, g| {
+            Ok::<_, StoreError>(match run.whole_session(g)? {
+                Some(mut s) => Some(audit(&g.rec, s.as_mut())),
+                None => None,
+            })
+        })?;
+        let Some(audited) = audited else {
+            return Err(JudgeError::Refused(format!("there is no game {game}")));
+        };
+        match audited? {
+            None => Err(JudgeError::Refused(format!("{game} has not started"))),
+            Some((true, text)) => Ok(text),
+            Some((false, text)) => Err(JudgeError::Refused(text)),
+        }
+    }
+
+    /// What an operator's command that changed something writes: the games settled, the
+    /// log line, and the addresses it named counted as having asked (optin.rs).
+    fn admin_changes(
+        mut run: Run<'_>,
+        text: &str,
+        store: &dyn Store,
+        env: &Env,
+    ) -> Result<Changes, JudgeError> {
         run.settle_all()?;
         let mut changes = Changes::default();
         for g in run.games.values_mut() {
@@ -430,7 +444,7 @@ impl Judge {
             game: String::new(),
             at: env.now,
             kind: "admin".into(),
-            text: text.clone(),
+            text: text.to_string(),
         });
         run.finish_into(&mut changes);
         // The operator named these addresses: they count as having asked (optin.rs).
@@ -447,7 +461,7 @@ impl Judge {
                 });
             }
         }
-        Ok((changes, text))
+        Ok(changes)
     }
 }
 

@@ -208,20 +208,7 @@ impl Run<'_> {
     ) -> Result<(), String> {
         let t = c.tournament.clone().ok_or("not a tournament")?;
         let n = players.len();
-        let plan = match plan_round(n, t.table_min, t.table_max, round == 1) {
-            Some(p) => p,
-            None if round == 1 => {
-                return Err(format!(
-                    "{n} players cannot sit at tables of {} to {} down to a final",
-                    t.table_min, t.table_max
-                ))
-            }
-            None if n <= t.table_max => RoundPlan::Final,
-            None => RoundPlan::Preliminary {
-                tables: n.div_ceil(t.table_max.max(1)),
-                per_table: 1,
-            },
-        };
+        let plan = round_plan(&t, n, round)?;
         let seed = self.derive(&format!("seat/{}/{round}", c.id));
         shuffle(&mut players, seed);
         let (is_final, per_table, tables) = match plan {
@@ -252,34 +239,7 @@ impl Run<'_> {
         };
         let mut ids = Vec::new();
         for table in tables {
-            let mut args: Vec<String> = table
-                .iter()
-                .map(|a| {
-                    let n = c.names.get(a).cloned().unwrap_or_else(|| {
-                        crate::cmd::capitalise(a.split('@').next().unwrap_or("player"))
-                    });
-                    format!("player={n}:{a}")
-                })
-                .collect();
-            if limit > 0 {
-                args.push(format!("turn-limit={limit}"));
-            }
-            args.extend(t.options.iter().map(|(k, v)| format!("{k}={v}")));
-            args.extend(t.judge_args.iter().cloned());
-            // The judge seats a tournament's tables round after round: in a tournament the
-            // operator runs they do not wait for confirmations (its naming is consent); in
-            // one made by mail each named player confirms its seat (docs/rules/absence.md).
-            let given = self.consent || !c.by_mail;
-            let consent = std::mem::replace(&mut self.consent, given);
-            let seating = std::mem::replace(&mut self.seating, true);
-            let created = self.create(&c.gm, &c.game, &args);
-            self.consent = consent;
-            self.seating = seating;
-            let id = created.map_err(|e| format!("{e:?}"))?;
-            if let Some(mut g) = self.games.remove(&id) {
-                self.settle(&mut g);
-                self.games.insert(id.clone(), g);
-            }
+            let id = self.seat_table(c, &t, &table, limit)?;
             c.games.push(id.clone());
             ids.push(id);
         }
@@ -306,6 +266,44 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// One table of a tournament's round made: a game of the campaign's kind for the
+    /// players of `table`, with the round's limit and the tournament's options; its id.
+    fn seat_table(
+        &mut self,
+        c: &CampaignRecord,
+        t: &Tournament,
+        table: &[String],
+        limit: u32,
+    ) -> Result<String, String> {
+        let mut args: Vec<String> = table
+            .iter()
+            .map(|a| {
+                let n = c.names.get(a).cloned().unwrap_or_else(|| {
+                    crate::cmd::capitalise(a.split('@').next().unwrap_or("player"))
+                });
+                format!("player={n}:{a}")
+            })
+            .collect();
+        if limit > 0 {
+            args.push(format!("turn-limit={limit}"));
+        }
+        args.extend(t.options.iter().map(|(k, v)| format!("{k}={v}")));
+        args.extend(t.judge_args.iter().cloned());
+        // The judge seats a tournament's tables round after round: in a tournament the
+        // operator runs they do not wait for confirmations (its naming is consent); in
+        // one made by mail each named player confirms its seat (docs/rules/absence.md).
+        let given = self.consent || !c.by_mail;
+        let consent = std::mem::replace(&mut self.consent, given);
+        let seating = std::mem::replace(&mut self.seating, true);
+        let created = self.create(&c.gm, &c.game, &args);
+        self.consent = consent;
+        self.seating = seating;
+        let id = created.map_err(|e| format!("{e:?}"))?;
+        self.with_game(&id, |run, g| run.settle(g))
+            .map_err(|e| e.to_string())?;
+        Ok(id)
+    }
+
     /// The standings to every player of the campaign and its game master, each in the
     /// language of their last game (else the server's).
     fn mail_standings(&mut self, c: &CampaignRecord) {
@@ -327,4 +325,24 @@ impl Run<'_> {
             self.send(&a, lang, "standings", &ctx, &c.id, None);
         }
     }
+}
+
+/// How round `round` of tournament `t` seats its `n` players: the first round must lead
+/// to a final; a later one that cannot is a final if one table holds everyone, else a
+/// round of tables of at most `table_max` where each table's best goes on.
+fn round_plan(t: &Tournament, n: usize, round: u32) -> Result<RoundPlan, String> {
+    Ok(match plan_round(n, t.table_min, t.table_max, round == 1) {
+        Some(p) => p,
+        None if round == 1 => {
+            return Err(format!(
+                "{n} players cannot sit at tables of {} to {} down to a final",
+                t.table_min, t.table_max
+            ))
+        }
+        None if n <= t.table_max => RoundPlan::Final,
+        None => RoundPlan::Preliminary {
+            tables: n.div_ceil(t.table_max.max(1)),
+            per_table: 1,
+        },
+    })
 }

@@ -204,32 +204,14 @@ impl Run<'_> {
                 run.answer(lang, "info", &answer);
                 return Ok(());
             };
-            let from_i = turns.iter().position(|t| *t >= a).unwrap_or(turns.len());
-            let to_i = turns.iter().position(|t| *t > b).unwrap_or(turns.len());
-            let all = s.narrate_since(from_i, lang);
-            let tail = s.narrate_since(to_i, lang);
-            let keep = |v: usize, t: usize| v.saturating_sub(t);
-            let public: Vec<String> =
-                all.public[..keep(all.public.len(), tail.public.len())].to_vec();
-            let rolls = &all.rolls[..keep(all.rolls.len(), tail.rolls.len())];
-            let mut mine = Vec::new();
-            if let Some(Who {
-                seat: Some(seat), ..
-            }) = who
-            {
-                let mine_all = all.private_for(seat);
-                let mine_tail = tail.private_for(seat).len();
-                mine = mine_all[..keep(mine_all.len(), mine_tail)]
-                    .iter()
-                    .map(|l| l.to_string())
-                    .collect();
-            }
-            let mut answer = InfoAnswer::History {
+            let seat = who.and_then(|w| w.seat);
+            let (public, rolls, mine) = told_in(s.as_ref(), &turns, (a, b), seat, lang);
+            let answer = InfoAnswer::History {
                 game: id,
                 from: a,
                 to: b,
-                lines: public.into_iter().take(2000).collect(),
-                rolls: rolls.iter().map(RollCtx::from).collect(),
+                lines: public,
+                rolls,
                 mine,
                 picture: None,
                 picture_cut: None,
@@ -248,38 +230,43 @@ impl Run<'_> {
             } else {
                 None
             };
-            // The picture goes in the HTML part only if text and HTML stay within the reply's
-            // budget (a 229-byte mail drew 23 KB), and only with its answer.
-            let mut svg = svg.filter(|svg| {
-                if let InfoAnswer::History { picture, .. } = &mut answer {
-                    *picture = Some(b);
-                }
-                let text = run.render_in(lang, "answers/info.txt", &answer);
-                let fits = run.bounds.admit_picture(svg.len(), text.len() + 8);
-                if let InfoAnswer::History {
-                    picture,
-                    picture_cut,
-                    ..
-                } = &mut answer
-                {
-                    if !fits {
-                        *picture = None;
-                        *picture_cut = Some(b);
-                    }
-                }
-                fits
-            });
-            let before = run.sections.len();
-            run.answer(lang, "info", &answer);
-            if run.sections.len() == before {
-                svg = None;
-            }
-            if svg.is_some() {
-                run.reply_picture = svg;
-            }
+            run.answer_history(lang, answer, svg, b);
             Ok(())
         })?
         .unwrap_or(Ok(()))
+    }
+
+    /// HISTORY's answer, with the board's picture in the HTML part only if text and
+    /// HTML stay within the reply's budget (a 229-byte mail drew 23 KB), and only with
+    /// its answer.
+    fn answer_history(&mut self, lang: Lang, mut answer: InfoAnswer, svg: Option<String>, b: u32) {
+        let mut svg = svg.filter(|svg| {
+            if let InfoAnswer::History { picture, .. } = &mut answer {
+                *picture = Some(b);
+            }
+            let text = self.render_in(lang, "answers/info.txt", &answer);
+            let fits = self.bounds.admit_picture(svg.len(), text.len() + 8);
+            if let InfoAnswer::History {
+                picture,
+                picture_cut,
+                ..
+            } = &mut answer
+            {
+                if !fits {
+                    *picture = None;
+                    *picture_cut = Some(b);
+                }
+            }
+            fits
+        });
+        let before = self.sections.len();
+        self.answer(lang, "info", &answer);
+        if self.sections.len() == before {
+            svg = None;
+        }
+        if svg.is_some() {
+            self.reply_picture = svg;
+        }
     }
 
     pub(crate) fn verify(&mut self, ctx: &Ctx, from: &str) -> Result<(), StoreError> {
@@ -501,4 +488,41 @@ impl Run<'_> {
         self.answer(lang, "info", &answer);
         Ok(())
     }
+}
+
+/// What turns `a` to `b` told: the public lines (at most 2,000), the dice rolled, and
+/// what only `seat` was told. `turns`: the turn of each history entry.
+fn told_in(
+    s: &dyn castellan_engine::Session,
+    turns: &[u32],
+    (a, b): (u32, u32),
+    seat: Option<usize>,
+    lang: Lang,
+) -> (Vec<String>, Vec<RollCtx>, Vec<String>) {
+    let from_i = turns.iter().position(|t| *t >= a).unwrap_or(turns.len());
+    let to_i = turns.iter().position(|t| *t > b).unwrap_or(turns.len());
+    let all = s.narrate_since(from_i, lang);
+    let tail = s.narrate_since(to_i, lang);
+    let keep = |v: usize, t: usize| v.saturating_sub(t);
+    let public = all.public[..keep(all.public.len(), tail.public.len())]
+        .iter()
+        .take(2000)
+        .cloned()
+        .collect();
+    let rolls = all.rolls[..keep(all.rolls.len(), tail.rolls.len())]
+        .iter()
+        .map(RollCtx::from)
+        .collect();
+    let mine = match seat {
+        Some(seat) => {
+            let mine_all = all.private_for(seat);
+            let mine_tail = tail.private_for(seat).len();
+            mine_all[..keep(mine_all.len(), mine_tail)]
+                .iter()
+                .map(|l| l.to_string())
+                .collect()
+        }
+        None => Vec::new(),
+    };
+    (public, rolls, mine)
 }
