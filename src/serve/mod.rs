@@ -13,6 +13,7 @@ mod batch;
 pub mod daemon;
 pub mod env;
 pub mod ingest;
+pub mod maillog;
 pub mod metrics;
 pub mod optimistic;
 mod outbox;
