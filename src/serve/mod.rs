@@ -19,5 +19,6 @@ pub mod optimistic;
 mod outbox;
 pub mod pass;
 pub mod prestage;
+pub mod reload;
 pub mod service;
 pub mod templates;
