@@ -34,8 +34,7 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
     match cli.command {
         Command::Manpage => return Ok(manual(castellan::manual::manpage(stdout))),
         Command::Completions { shell } => {
-            castellan::manual::completions(shell, stdout);
-            return Ok(ExitCode::SUCCESS);
+            return Ok(manual(castellan::manual::completions(shell, stdout)))
         }
         _ => {}
     }
@@ -108,12 +107,12 @@ fn refused_command_line(e: clap::Error) -> ExitCode {
     e.exit()
 }
 
-/// The man page written, or why not.
+/// The man page or the completions written, or why not.
 fn manual(written: std::io::Result<()>) -> ExitCode {
     match written {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("castellan: cannot write the man page: {e}");
+            eprintln!("castellan: cannot write it: {e}");
             ExitCode::FAILURE
         }
     }

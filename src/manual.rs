@@ -6,7 +6,7 @@ use crate::cli::Cli;
 use clap::CommandFactory;
 use std::io::Write;
 
-/// The man page castellan(1), in roff, on stdout.
+/// The man page castellan(1), in roff, into `out`.
 pub fn manpage(out: &mut dyn Write) -> std::io::Result<()> {
     let cmd = Cli::command();
     clap_mangen::Man::new(cmd.clone()).render(out)?;
@@ -42,8 +42,10 @@ the database, the journal, the Maildir inbox and the backups.
     )
 }
 
-/// The completions for `shell`, on stdout.
-pub fn completions(shell: clap_complete::Shell, out: &mut dyn Write) {
+/// The completions for `shell`, into `out`.
+pub fn completions(shell: clap_complete::Shell, out: &mut dyn Write) -> std::io::Result<()> {
     let mut cmd = Cli::command();
-    clap_complete::generate(shell, &mut cmd, "castellan", out);
+    let mut text = Vec::new();
+    clap_complete::generate(shell, &mut cmd, "castellan", &mut text);
+    out.write_all(&text)
 }
