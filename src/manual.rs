@@ -12,10 +12,8 @@ pub fn manpage(out: &mut dyn Write) -> std::io::Result<()> {
     clap_mangen::Man::new(cmd.clone()).render(out)?;
     // The subcommands each get a SUBCOMMAND section's line from clap_mangen; the files and
     // environment the judge reads are said here.
-    write!(
-        out,
-        "{}",
-        r#".SH ENVIRONMENT
+    out.write_all(
+        br#".SH ENVIRONMENT
 .TP
 \fBCASTELLAN_CONFIG\fR
 the configuration file when \fB\-\-config\fR is not given.
@@ -38,7 +36,7 @@ the database, the journal, the Maildir inbox and the backups.
 .SH SEE ALSO
 /usr/share/doc/castellan/operating.md, /usr/share/doc/castellan/config.md,
 /usr/share/doc/castellan/commands.md
-"#
+"#,
     )
 }
 
