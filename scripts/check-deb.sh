@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Builds the Debian package with cargo-deb ([package.metadata.deb] in Cargo.toml; a release
-# build, minutes the first time) and checks what it holds with dpkg-deb: the binary, the
-# default config in /etc/castellan/ (a conffile), the templates, the systemd units, the
-# docs and the maintainer scripts. Then unpacks it into a scratch root and runs the packaged
+# Builds the Debian package with scripts/build-deb.sh (cargo-deb, [package.metadata.deb] in
+# Cargo.toml; a release build, minutes the first time) and checks what it holds with
+# dpkg-deb: the binary, the default config and the templates in /etc/castellan/ (conffiles),
+# the systemd units (the template castellan@.service too), the man page, the shell
+# completions, the docs and the maintainer scripts, which scripts/check-maintainer-scripts.sh
+# then runs in a scratch root (install, upgrade, removal, purge). Then unpacks it into a scratch root and runs the packaged
 # binary there: the packaged config loads and `castellan doctor` finds no problem, and
 # `systemd-analyze verify` passes on the packaged units beside the packaged binary.
 # Run by scripts/test; fails (never skips) when cargo-deb or dpkg-deb is missing.
@@ -13,8 +15,7 @@ die() { echo "check-deb: $*" >&2; exit 1; }
 command -v dpkg-deb >/dev/null || die "dpkg-deb missing (Debian's dpkg)"
 cargo deb --version >/dev/null 2>&1 || die "cargo-deb missing: run scripts/install-test-deps.sh"
 
-rm -f target/debian/castellan_*.deb
-cargo deb --locked --quiet >/dev/null
+bash scripts/build-deb.sh >/dev/null
 deb="$(ls target/debian/castellan_*.deb 2>/dev/null | head -n 1)"
 [ -n "$deb" ] || die "cargo deb made no target/debian/castellan_*.deb"
 echo "check-deb: $deb ($(du -h "$deb" | cut -f1))"
@@ -26,10 +27,15 @@ for f in \
   ./lib/systemd/system/castellan.service \
   ./lib/systemd/system/castellan-once.service \
   ./lib/systemd/system/castellan-once.timer \
-  ./usr/share/castellan/templates/en/reply.txt \
-  ./usr/share/castellan/templates/en/answers/join.txt \
-  ./usr/share/castellan/templates/fr/welcome.txt \
-  ./usr/share/castellan/templates/fr/answers/orders.txt \
+  ./lib/systemd/system/castellan@.service \
+  ./etc/castellan/templates/en/reply.txt \
+  ./etc/castellan/templates/en/answers/join.txt \
+  ./etc/castellan/templates/fr/welcome.txt \
+  ./etc/castellan/templates/fr/answers/orders.txt \
+  ./usr/share/man/man1/castellan.1.gz \
+  ./usr/share/bash-completion/completions/castellan \
+  ./usr/share/zsh/vendor-completions/_castellan \
+  ./usr/share/fish/vendor_completions.d/castellan.fish \
   ./usr/share/doc/castellan/commandes.md \
   ./usr/share/doc/castellan/README.md \
   ./usr/share/doc/castellan/operating.md \
@@ -51,9 +57,11 @@ root="$(mktemp -d)"
 trap 'rm -rf "$ctrl" "$root"' EXIT
 dpkg-deb -e "$deb" "$ctrl"
 grep -qx /etc/castellan/castellan.yaml "$ctrl/conffiles" || die "castellan.yaml is not a conffile"
+# The templates an operator rewords are conffiles: dpkg keeps the edits on upgrade.
+grep -qx /etc/castellan/templates/en/reply.txt "$ctrl/conffiles" || die "the templates are not conffiles"
 [ -x "$ctrl/postinst" ] || die "no postinst"
 grep -q 'adduser --system' "$ctrl/postinst" || die "postinst makes no system user"
-sh -n "$ctrl/postinst" && sh -n "$ctrl/postrm" || die "maintainer script syntax"
+bash scripts/check-maintainer-scripts.sh "$ctrl" || die "the packaged maintainer scripts"
 
 # Unpacked: the packaged binary runs, the packaged config loads, and with its paths moved
 # into the scratch root the doctor finds no problem. (No MTA listens on port 25 here: the
@@ -63,7 +71,7 @@ dpkg-deb -x "$deb" "$root"
 "$root/usr/bin/castellan" --version >/dev/null || die "the packaged binary does not run"
 mkdir -p "$root/var/lib/castellan"
 sed -e "s#/var/lib/castellan#$root/var/lib/castellan#" \
-    -e "s#/usr/share/castellan#$root/usr/share/castellan#" \
+    -e "s#/etc/castellan/templates#$root/etc/castellan/templates#" \
     -e "s#^  kind: smtp#  kind: file#" \
     "$root/etc/castellan/castellan.yaml" >"$root/castellan.yaml"
 if ! out="$("$root/usr/bin/castellan" --config "$root/castellan.yaml" doctor 2>&1)"; then
@@ -77,15 +85,21 @@ said="$(CASTELLAN_CONFIG="$root/castellan.yaml" "$root/usr/bin/castellan" config
 first="${said%%$'\n'*}"
 grep -qF "$root/castellan.yaml" <<<"$first" || die "castellan config does not name the file it read: $first"
 
+# The packaged man page and completions are the binary's own.
+zcat "$root/usr/share/man/man1/castellan.1.gz" | grep -q '^\.TH castellan' || die "the man page is not castellan(1)"
+grep -q 'serve' "$root/usr/share/bash-completion/completions/castellan" || die "the bash completions lack serve"
+
 # The packaged units, beside the packaged binary, pass systemd-analyze verify (offline).
-mkdir -p "$root/usr/lib/systemd"
+mkdir -p "$root/usr/lib/systemd" "$root/bin"
 cp -r /lib/systemd/system "$root/usr/lib/systemd/"
+cp /bin/kill "$root/bin/kill"
 if [ ! -e "$root/usr/lib/systemd/system/castellan.service" ]; then
   cp "$root"/lib/systemd/system/castellan* "$root/usr/lib/systemd/system/"
 fi
 said="$(SYSTEMD_LOG_COLOR=0 systemd-analyze verify --root="$root" \
   /usr/lib/systemd/system/castellan.service \
   /usr/lib/systemd/system/castellan-once.service \
-  /usr/lib/systemd/system/castellan-once.timer 2>&1)" || die "systemd-analyze verify: $said"
+  /usr/lib/systemd/system/castellan-once.timer \
+  /usr/lib/systemd/system/castellan@league.service 2>&1)" || die "systemd-analyze verify: $said"
 [ -z "$said" ] || die "systemd-analyze verify warned: $said"
 echo "check-deb: ok ($(grep -c . <<<"$contents") entries; Depends: $depends)"

@@ -105,6 +105,10 @@ pub enum Command {
     /// to IMAP and SMTP when configured), templates, backups. One line per check, with a
     /// fix for each problem; exits non-zero when something is wrong.
     Doctor,
+    /// Print the man page castellan(1) (roff).
+    Manpage,
+    /// Print the completions for a shell (bash, zsh, fish, elvish, powershell).
+    Completions { shell: clap_complete::Shell },
 }
 
 #[derive(Debug, Subcommand)]

@@ -32,6 +32,25 @@ pub struct Config {
     pub backup: BackupConfig,
     /// When `serve` compacts the database by itself.
     pub compact: CompactConfig,
+    /// What the log line of each mail shows (src/serve/maillog.rs).
+    pub log: LogConfig,
+}
+
+/// `log.*`: the line logged for each mail handled and each reply sent or parked.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LogConfig {
+    /// `full`: senders and recipients as they are; `hashed`: a digest of each address
+    /// (the same address, the same digest), for a log that names nobody.
+    pub addresses: AddressLog,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum AddressLog {
+    #[default]
+    Full,
+    Hashed,
 }
 
 /// `compact.*`: after each rolling backup, `serve` compacts the database in place (as
@@ -201,6 +220,7 @@ impl Default for Config {
             metrics: MetricsConfig::default(),
             backup: BackupConfig::default(),
             compact: CompactConfig::default(),
+            log: LogConfig::default(),
         }
     }
 }

@@ -40,6 +40,7 @@ pub mod config;
 pub mod error;
 pub mod games;
 pub mod logging;
+pub mod manual;
 pub mod ops;
 pub mod pipe;
 pub mod play;

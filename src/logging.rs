@@ -1,6 +1,12 @@
 //! Logs through `tracing`: human-readable lines (the default), or one JSON object a line
 //! (`--log-format json`) for log shippers. `CASTELLAN_LOG` sets the filter (default
-//! `info`; e.g. `debug`, `castellan=debug,sled=warn`).
+//! `info`; e.g. `debug`, `castellan=debug,sled=warn`). The storage library's own logs
+//! (sled's, at every level its noise) are off unless the filter names `sled`.
+//! Each mail handled and each reply sent or parked gets one line (src/serve/maillog.rs).
+//!
+//! journald and syslog stamp every line with its time, its level and the process: there a
+//! line carries neither a time of its own nor colours (stderr is journald's when
+//! `JOURNAL_STREAM` is set, as systemd sets it for a unit).
 //!
 //! Where they go: the file `CASTELLAN_LOG_FILE` names when it is set (appended to);
 //! otherwise stderr, except for `ingest`, which logs to syslog (facility `mail`, tag
@@ -31,8 +37,9 @@ pub enum LogTo {
 
 /// Install the global subscriber (once, first thing after parsing the flags).
 pub fn init(format: LogFormat, to: LogTo) {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("CASTELLAN_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let asked = std::env::var("CASTELLAN_LOG").ok();
+    let filter = tracing_subscriber::EnvFilter::try_new(filter_directives(asked.as_deref()))
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(filter_directives(None)));
     let file = std::env::var_os("CASTELLAN_LOG_FILE")
         .filter(|f| !f.is_empty())
         .and_then(|f| {
@@ -56,13 +63,36 @@ pub fn init(format: LogFormat, to: LogTo) {
             std::io::stderr().is_terminal(),
         ),
     };
+    // journald and syslog stamp each line: no time of their own there.
+    let stamped = match (
+        std::env::var_os("CASTELLAN_LOG_FILE").filter(|f| !f.is_empty()),
+        to,
+    ) {
+        (Some(_), _) => false,
+        (None, LogTo::Syslog) => true,
+        (None, LogTo::Stderr) => std::env::var_os("JOURNAL_STREAM").is_some(),
+    };
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_ansi(ansi)
+        .with_ansi(ansi && !stamped)
         .with_writer(writer);
-    match format {
-        LogFormat::Text => builder.init(),
-        LogFormat::Json => builder.json().init(),
+    match (format, stamped) {
+        (LogFormat::Text, false) => builder.init(),
+        (LogFormat::Text, true) => builder.without_time().init(),
+        (LogFormat::Json, _) => builder.json().init(),
+    }
+}
+
+/// The filter: `CASTELLAN_LOG` (or `info`), with sled's own logs off unless it names sled.
+pub fn filter_directives(asked: Option<&str>) -> String {
+    let asked = asked
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+        .unwrap_or("info");
+    if asked.contains("sled") {
+        asked.to_string()
+    } else {
+        format!("{asked},sled=off")
     }
 }
 
@@ -115,5 +145,17 @@ impl Drop for SyslogLine {
                 unsafe { libc::syslog(self.priority, c"%s".as_ptr(), c.as_ptr()) };
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn sleds_logs_are_off_unless_named() {
+        use super::filter_directives as f;
+        assert_eq!(f(None), "info,sled=off");
+        assert_eq!(f(Some("")), "info,sled=off");
+        assert_eq!(f(Some("debug")), "debug,sled=off");
+        assert_eq!(f(Some("debug,sled=debug")), "debug,sled=debug");
     }
 }

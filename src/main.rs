@@ -29,6 +29,15 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode, ShellError> {
+    // Made from the command line alone, whatever the configuration.
+    let stdout = &mut std::io::stdout();
+    match cli.command {
+        Command::Manpage => return Ok(manual(castellan::manual::manpage(stdout))),
+        Command::Completions { shell } => {
+            return Ok(manual(castellan::manual::completions(shell, stdout)))
+        }
+        _ => {}
+    }
     let source = ConfigSource::resolve(cli.config.as_deref());
     if let Command::Doctor = cli.command {
         // Before the configuration is loaded: one that does not load is one of the
@@ -47,9 +56,16 @@ fn run(cli: Cli) -> Result<ExitCode, ShellError> {
             config.show(&source, show_secrets)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Serve { once } => serve::daemon::main(config, once),
+        Command::Serve { once } => {
+            let reload = serve::reload::Reload {
+                source,
+                data_dir: cli.data_dir,
+            };
+            serve::daemon::main(config, once, reload)
+        }
         // Handled above (`ingest` in `main`).
         Command::Ingest { .. } | Command::Doctor => Ok(ExitCode::SUCCESS),
+        Command::Manpage | Command::Completions { .. } => Ok(ExitCode::SUCCESS),
         // To the running daemon through its admin socket, or run here (`ops::admin`).
         cmd @ (Command::Game(_)
         | Command::Campaign(_)
@@ -89,4 +105,15 @@ fn refused_command_line(e: clap::Error) -> ExitCode {
         );
     }
     e.exit()
+}
+
+/// The man page or the completions written, or why not.
+fn manual(written: std::io::Result<()>) -> ExitCode {
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("castellan: cannot write it: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -44,6 +44,9 @@ fn scratch_root(units: &[(&str, String)]) -> tempfile::TempDir {
     assert!(cp.success());
     std::fs::create_dir_all(r.join("usr/bin")).unwrap();
     std::fs::copy(env!("CARGO_BIN_EXE_castellan"), r.join("usr/bin/castellan")).unwrap();
+    // ExecReload= sends SIGHUP with /bin/kill.
+    std::fs::create_dir_all(r.join("bin")).unwrap();
+    std::fs::copy("/bin/kill", r.join("bin/kill")).unwrap();
     std::fs::create_dir_all(r.join("etc/systemd/system")).unwrap();
     for (name, text) in units {
         std::fs::write(r.join("etc/systemd/system").join(name), text).unwrap();
@@ -154,11 +157,43 @@ fn the_units_run_as_their_own_user_hardened_with_state_and_restart() {
 fn the_packaged_config_loads_and_agrees_with_the_units() {
     let c = castellan::config::Config::load(&contrib("castellan.yaml"), true).unwrap();
     assert_eq!(c.data_dir, Path::new("/var/lib/castellan"));
-    assert_eq!(c.templates_dir, Path::new("/usr/share/castellan/templates"));
+    // The templates an operator rewords: conffiles in /etc, kept on upgrade.
+    assert_eq!(c.templates_dir, Path::new("/etc/castellan/templates"));
     // SMTP to the local MTA: sendmail's setgid/setuid helpers cannot run under the units'
     // NoNewPrivileges.
     assert_eq!(c.outbound.kind, castellan::config::OutboundKind::Smtp);
     assert!(read("castellan.service")
         .lines()
         .any(|l| l == "NoNewPrivileges=yes"));
+}
+
+/// Several judges on one host: `castellan@NAME.service` passes `systemd-analyze verify` as
+/// an instance, reads /etc/castellan/NAME.yaml and writes only /var/lib/castellan/NAME;
+/// it and the daemon reload on `systemctl reload` (SIGHUP) instead of restarting.
+#[test]
+fn the_template_unit_runs_one_judge_per_instance_and_both_daemons_reload() {
+    let template = read("castellan@.service");
+    let root = scratch_root(&[("castellan@.service", template.clone())]);
+    let (ok, said) = verify(root.path(), &["castellan@league.service"]);
+    assert!(
+        ok && said.trim().is_empty(),
+        "systemd-analyze verify:\n{said}"
+    );
+    for line in [
+        "ExecStart=/usr/bin/castellan --config /etc/castellan/%i.yaml serve",
+        "StateDirectory=castellan/%i",
+        "WorkingDirectory=/var/lib/castellan/%i",
+        "ReadWritePaths=/var/lib/castellan/%i",
+        "User=castellan",
+        "NoNewPrivileges=yes",
+        "ExecReload=/bin/kill -HUP $MAINPID",
+    ] {
+        assert!(
+            template.lines().any(|l| l == line),
+            "castellan@.service: no {line}"
+        );
+    }
+    assert!(read("castellan.service")
+        .lines()
+        .any(|l| l == "ExecReload=/bin/kill -HUP $MAINPID"));
 }

@@ -3,6 +3,7 @@
 //! [`GROUP`], their replies written ahead (src/serve/prestage.rs), the batch flushed once, and
 //! only then each message acknowledged.
 
+use super::maillog::MailLine;
 use super::service::{Handled, Service};
 use crate::error::ShellError;
 use crate::serve::optimistic::{Ahead, Key, Recording, Writes};
@@ -93,8 +94,41 @@ struct Committing<'s> {
     journal_wait: std::time::Duration,
 }
 
+/// A mail of a batch read and parsed: its Maildir path, its file name (the journal's, and
+/// the log's queue id) and the mail.
+type Read<'p> = (&'p PathBuf, String, castellan_judge::Inbound);
+
+/// The messages of a batch that are taken (acknowledged once it is flushed), and the log
+/// line of each mail, logged then.
+#[derive(Default)]
+struct Taken<'p> {
+    taken: Vec<&'p PathBuf>,
+    lines: Vec<MailLine>,
+}
+
+impl<'p> Taken<'p> {
+    fn take(&mut self, path: &'p PathBuf, line: MailLine) {
+        self.taken.push(path);
+        self.lines.push(line);
+    }
+}
+
+/// A batch's mails on their way to the store: the time spent, what the batch wrote, what of
+/// it waits in the open group (not committed yet), and the mails taken.
+struct Committer<'a, 's, 'p> {
+    spent: Committing<'s>,
+    prestager: Option<&'p crate::serve::prestage::Prestager>,
+    written: Writes,
+    pending: Writes,
+    /// Mails judged, waiting to be committed together in one transaction.
+    group: Vec<Pending<'a>>,
+    out: &'p mut Taken<'a>,
+}
+
 /// A mail of a batch judged, waiting for its group's commit.
 struct Pending<'a> {
+    /// Its log line, logged once its batch is flushed.
+    line: MailLine,
     changes: Changes,
     /// Its replies encoded where it was judged ahead (None: the commit encodes them).
     encoded: Option<crate::store::EncodedReplies>,
@@ -138,7 +172,7 @@ impl Service {
     ) -> Result<usize, ShellError> {
         let mut n = 0;
         for batch in waiting.chunks(BATCH) {
-            let mut taken = Vec::with_capacity(batch.len());
+            let mut out = Taken::default();
             // The batch's replies rendered and written (hidden) meanwhile, on another core.
             let prestager = self.prestager();
             let mut times = BatchTimes {
@@ -151,7 +185,7 @@ impl Service {
                 *d += now - step;
                 step = now;
             };
-            let read = self.read_batch(inbox, batch, &mut taken)?;
+            let read = self.read_batch(inbox, batch, &mut out)?;
             lap(&mut times.read);
             // The write-ahead step for the whole batch: one fsync, run while the batch is
             // judged and waited for before anything is committed.
@@ -176,7 +210,7 @@ impl Service {
                 (seqs, unsynced),
                 prestager.as_ref(),
                 held,
-                &mut taken,
+                &mut out,
             )?;
             (times.commit, times.journal_wait) = waits;
             lap(&mut times.judge_and_commit);
@@ -195,13 +229,17 @@ impl Service {
             // (flushed) say it was handled, and the journal's entry finds it in new/ or
             // cur/ (src/store/journal/ and src/ops/recover.rs), so a move a power cut undoes costs only a second
             // look at the message, which is then a duplicate.
-            let paths: Vec<&std::path::Path> = taken.iter().map(|p| p.as_path()).collect();
+            let paths: Vec<&std::path::Path> = out.taken.iter().map(|p| p.as_path()).collect();
             if let Err(e) = inbox.acknowledge_all_unsynced(&paths) {
                 crate::serve::prestage::discard(ahead);
                 return Err(ShellError::io(inbox.root(), e));
             }
-            n += taken.len();
+            n += out.taken.len();
             self.prestaged_lock().extend(ahead);
+            // Handled for good: one line a mail.
+            for line in &out.lines {
+                line.log(self.config.log.addresses);
+            }
             lap(&mut times.acknowledge);
             *self.batch_times.lock().unwrap_or_else(|e| e.into_inner()) += times;
         }
@@ -215,8 +253,8 @@ impl Service {
         &self,
         inbox: &Maildir,
         batch: &'p [PathBuf],
-        taken: &mut Vec<&'p PathBuf>,
-    ) -> Result<Vec<(&'p PathBuf, String, castellan_judge::Inbound)>, ShellError> {
+        out: &mut Taken<'p>,
+    ) -> Result<Vec<Read<'p>>, ShellError> {
         let mut read = Vec::with_capacity(batch.len());
         let mut held_bytes = 0;
         for path in batch {
@@ -240,11 +278,14 @@ impl Service {
                     held_bytes += raw.len();
                     read.push((path, file, inbound));
                 }
-                Err(handled) => {
-                    if let Handled::Unreadable(why) = handled {
-                        tracing::warn!("{}: not a mail ({why}); set aside", path.display());
-                    }
-                    taken.push(path);
+                Err(Handled::Unreadable(why)) => {
+                    tracing::warn!("{}: not a mail ({why}); set aside", path.display());
+                    out.take(path, MailLine::other(&file, None, "unreadable"));
+                }
+                Err(_) => {
+                    // Applied before (a copy delivered again): parsed again for its line.
+                    let mail = castellan_mail::parse(&raw, self.config.max_message_bytes).ok();
+                    out.take(path, MailLine::other(&file, mail.as_ref(), "duplicate"));
                 }
             }
         }
@@ -253,18 +294,18 @@ impl Service {
 
     /// The batch's mails `read` (with their times and entropy `envs`, and their journal
     /// entries `seqs` written but not yet synced), judged side by side and committed in
-    /// order (src/serve/optimistic.rs); each one taken goes into `taken`, one kept for a game in
-    /// quarantine into `held`. The journal's fsync runs on a thread of its own meanwhile,
-    /// and ends before anything is committed. Returns the time spent in the group commits
-    /// and waiting for that fsync.
+    /// order (src/serve/optimistic.rs); each one taken goes into `out.taken`, one kept for a
+    /// game in quarantine into `held`. The journal's fsync runs on a thread of its own
+    /// meanwhile, and ends before anything is committed. Returns the time spent in the
+    /// group commits and waiting for that fsync.
     fn judge_and_commit<'a>(
         &self,
-        read: &'a [(&'a PathBuf, String, castellan_judge::Inbound)],
+        read: &'a [Read<'a>],
         envs: &[Env],
         (seqs, unsynced): (Vec<Option<u64>>, Option<crate::store::journal::Unsynced>),
         prestager: Option<&crate::serve::prestage::Prestager>,
         held: &mut std::collections::HashSet<PathBuf>,
-        taken: &mut Vec<&'a PathBuf>,
+        out: &mut Taken<'a>,
     ) -> Result<(std::time::Duration, std::time::Duration), ShellError> {
         // Judged side by side, committed in order (src/serve/optimistic.rs).
         let mails: Vec<(&castellan_judge::Inbound, Env)> = read
@@ -273,161 +314,187 @@ impl Service {
             .map(|((_, _, inbound), env)| (inbound, *env))
             .collect();
         std::thread::scope(|scope| {
-            // Time in the group commits, and the journal's fsync under way.
-            let mut spent = Committing {
-                journal: unsynced.map(|u| {
-                    scope.spawn(move || {
-                        let synced = u.sync();
-                        (u, synced)
-                    })
-                }),
-                ..Default::default()
-            };
             let mut ahead = (mails.len() > 1 && self.judges > 1)
                 .then(|| Ahead::start(scope, &self.judge, &self.store, &mails, self.judges));
             if let (Some(a), true) = (ahead.as_mut(), self.judge_batch_first) {
                 a.wait_all();
             }
-            // What the batch wrote, and what of it waits in `group`, not committed yet.
-            let (mut written, mut pending) = (Writes::default(), Writes::default());
-            // Mails judged, waiting to be committed together in one transaction.
-            let mut group: Vec<Pending<'a>> = Vec::new();
+            let mut c = Committer {
+                // Time in the group commits, and the journal's fsync under way.
+                spent: Committing {
+                    journal: unsynced.map(|u| {
+                        scope.spawn(move || {
+                            let synced = u.sync();
+                            (u, synced)
+                        })
+                    }),
+                    ..Default::default()
+                },
+                prestager,
+                written: Writes::default(),
+                pending: Writes::default(),
+                group: Vec::new(),
+                out,
+            };
             let mails = read.iter().zip(envs).zip(seqs).enumerate();
-            for (i, (((path, _, inbound), env), seq)) in mails {
-                // A second copy of a mail of this same batch is applied once: its first
-                // copy's processed mark is in the store or in the group.
-                let judged = self.is_new(inbound).and_then(|new| {
-                    let key = castellan_judge::processed_key(inbound);
-                    if !new || written.has(&Key::Processed(key)) {
-                        return Ok(None);
-                    }
-                    let judged = match ahead.as_mut().and_then(|a| a.take(i)) {
-                        Some((Ok(changes), reads, encoded)) if !written.touch(&reads) => {
-                            Some((changes, encoded))
-                        }
-                        // It read what a mail before it in the batch wrote since (or
-                        // failed): judged again, on the store as it is now.
-                        Some(_) => {
-                            tracing::debug!("{}: judged again, in order", path.display());
-                            None
-                        }
-                        // Judged here, on the store as it is now: it stands unless it read
-                        // what the group not committed yet writes.
-                        None => {
-                            let recording = Recording::new(&self.store);
-                            let changes = self.judge.handle(&recording, inbound, env)?;
-                            (!pending.touch(&recording.into_reads())).then_some((changes, None))
-                        }
-                    };
-                    let (changes, encoded) = match judged {
-                        Some(judged) => judged,
-                        None => {
-                            self.commit_group(&mut group, prestager, taken, &mut spent)?;
-                            pending = Writes::default();
-                            (self.judge.handle(&self.store, inbound, env)?, None)
-                        }
-                    };
-                    let is_new_game = |id: &str| !self.store.has_game(id);
-                    written.add(&changes, is_new_game);
-                    pending.add(&changes, is_new_game);
-                    Ok(Some((changes, encoded)))
-                });
-                match judged {
-                    Ok(Some((changes, encoded))) => {
-                        // Its replies are rendered and written meanwhile.
-                        let tickets = self.write_ahead(&changes, *env, prestager);
-                        group.push(Pending {
-                            tickets,
-                            changes,
-                            encoded,
-                            seq,
-                            path,
-                        });
-                        if group.len() >= self.group {
-                            self.commit_group(&mut group, prestager, taken, &mut spent)?;
-                            pending = Writes::default();
-                        }
-                    }
-                    Ok(None) => {
-                        self.journal.abort(seq);
-                        taken.push(path);
-                    }
-                    // A mail about a game in quarantine stays in new/ for a later
-                    // pass; the rest of the batch, and every other game, goes on.
-                    Err(e) if e.is_quarantine() => {
-                        self.journal.abort(seq);
-                        tracing::warn!("{}: kept for later: {}", path.display(), e.0);
-                        held.insert((*path).clone());
-                        // The game is marked and its game master told, once.
-                        self.commit_group(&mut group, prestager, taken, &mut spent)?;
-                        pending = Writes::default();
-                        let told = self.judge.quarantined(&self.store, &self.env(), &e)?;
-                        if !told.is_empty() {
-                            written.add(&told, |id| !self.store.has_game(id));
-                            self.commit_journaled(&told)?;
-                        }
-                    }
-                    Err(e) => {
-                        self.journal.abort(seq);
-                        for j in group.drain(..) {
-                            self.journal.abort(j.seq);
-                        }
-                        return Err(e.into());
-                    }
-                }
+            for (i, ((mail, env), seq)) in mails {
+                let judged =
+                    self.judge_one(&mut c, ahead.as_mut().and_then(|a| a.take(i)), mail, env);
+                self.settle(&mut c, judged, mail, env, seq, held)?;
             }
-            self.commit_group(&mut group, prestager, taken, &mut spent)?;
-            Ok((spent.spent, spent.journal_wait))
+            self.commit_group(&mut c)?;
+            Ok((c.spent.spent, c.spent.journal_wait))
         })
     }
 
-    /// The mails of `group` committed in one transaction, in order; their replies handed
-    /// to `prestager` and their files to `taken`. If it fails, none is, and their journal
-    /// entries are marked aborted. The batch's journal entries are on the device first.
-    fn commit_group<'a>(
+    /// One mail of the batch judged, or None if it was applied before (a second copy of a
+    /// mail of this same batch too: its first copy's processed mark is in the store or in
+    /// the group). `ahead`: what the judging ahead made of it, kept unless it read what a
+    /// mail before it in the batch wrote since (or failed); else it is judged again here, on
+    /// the store as it is now, after the open group is committed if it read what that
+    /// group writes.
+    fn judge_one(
         &self,
-        group: &mut Vec<Pending<'a>>,
-        prestager: Option<&crate::serve::prestage::Prestager>,
-        taken: &mut Vec<&'a PathBuf>,
-        spent: &mut Committing<'_>,
-    ) -> Result<(), StoreError> {
-        if let Some(journal) = spent.journal.take() {
+        c: &mut Committer<'_, '_, '_>,
+        ahead: Option<crate::serve::optimistic::Judged>,
+        (path, _, inbound): &Read<'_>,
+        env: &Env,
+    ) -> Result<Option<(Changes, Option<crate::store::EncodedReplies>)>, StoreError> {
+        let key = castellan_judge::processed_key(inbound);
+        if !self.is_new(inbound)? || c.written.has(&Key::Processed(key)) {
+            return Ok(None);
+        }
+        let judged = match ahead {
+            Some((Ok(changes), reads, encoded)) if !c.written.touch(&reads) => {
+                Some((changes, encoded))
+            }
+            Some(_) => {
+                tracing::debug!("{}: judged again, in order", path.display());
+                None
+            }
+            // Judged here: it stands unless it read what the open group writes.
+            None => {
+                let recording = Recording::new(&self.store);
+                let changes = self.judge.handle(&recording, inbound, env)?;
+                (!c.pending.touch(&recording.into_reads())).then_some((changes, None))
+            }
+        };
+        let (changes, encoded) = match judged {
+            Some(judged) => judged,
+            None => {
+                self.commit_group(c)?;
+                (self.judge.handle(&self.store, inbound, env)?, None)
+            }
+        };
+        let is_new_game = |id: &str| !self.store.has_game(id);
+        c.written.add(&changes, is_new_game);
+        c.pending.add(&changes, is_new_game);
+        Ok(Some((changes, encoded)))
+    }
+
+    /// What [`Service::judge_one`] made of a mail, taken: judged, it joins the open group
+    /// (committed once full) with its replies written ahead meanwhile; applied before, it is
+    /// taken at once; about a game in quarantine, it stays in new/ for a later pass (the
+    /// game marked and its game master told, once) while the rest of the batch goes on. Any
+    /// other failure aborts the group's journal entries and ends the batch.
+    fn settle<'a>(
+        &self,
+        c: &mut Committer<'a, '_, '_>,
+        judged: Result<Option<(Changes, Option<crate::store::EncodedReplies>)>, StoreError>,
+        mail: &'a Read<'a>,
+        env: &Env,
+        seq: Option<u64>,
+        held: &mut std::collections::HashSet<PathBuf>,
+    ) -> Result<(), ShellError> {
+        let (path, file, inbound) = mail;
+        match judged {
+            Ok(Some((changes, encoded))) => {
+                c.group.push(Pending {
+                    tickets: self.write_ahead(&changes, *env, c.prestager),
+                    line: MailLine::judged(file, inbound, &changes),
+                    changes,
+                    encoded,
+                    seq,
+                    path,
+                });
+                if c.group.len() >= self.group {
+                    self.commit_group(c)?;
+                }
+            }
+            Ok(None) => {
+                self.journal.abort(seq);
+                c.out
+                    .take(path, MailLine::other(file, Some(inbound), "duplicate"));
+            }
+            Err(e) if e.is_quarantine() => {
+                self.journal.abort(seq);
+                tracing::warn!("{}: kept for later: {}", path.display(), e.0);
+                held.insert((*path).clone());
+                c.out
+                    .lines
+                    .push(MailLine::other(file, Some(inbound), "held"));
+                self.commit_group(c)?;
+                let told = self.judge.quarantined(&self.store, &self.env(), &e)?;
+                if !told.is_empty() {
+                    c.written.add(&told, |id| !self.store.has_game(id));
+                    self.commit_journaled(&told)?;
+                }
+            }
+            Err(e) => {
+                self.journal.abort(seq);
+                for j in c.group.drain(..) {
+                    self.journal.abort(j.seq);
+                }
+                return Err(e.into());
+            }
+        }
+        Ok(())
+    }
+
+    /// The mails of the open group committed in one transaction, in order; their replies
+    /// handed to the prestager and their files and log lines to `out`. If it fails, none
+    /// is, and their journal entries are marked aborted. The batch's journal entries are on
+    /// the device first.
+    fn commit_group(&self, c: &mut Committer<'_, '_, '_>) -> Result<(), StoreError> {
+        c.pending = Writes::default();
+        if let Some(journal) = c.spent.journal.take() {
             let start = std::time::Instant::now();
             let (unsynced, synced) = journal
                 .join()
                 .map_err(|_| StoreError::new("the journal's fsync failed"))?;
-            spent.journal_wait += start.elapsed();
+            c.spent.journal_wait += start.elapsed();
             // On a failure every entry of the batch is aborted, the group's with them.
             self.journal
                 .synced(unsynced, synced)
-                .inspect_err(|_| group.clear())?;
+                .inspect_err(|_| c.group.clear())?;
             fault_point("after-journal");
         }
-        if group.is_empty() {
+        if c.group.is_empty() {
             return Ok(());
         }
         let start = std::time::Instant::now();
-        let items: Vec<_> = group
+        let items: Vec<_> = c
+            .group
             .iter()
             .map(|j| (&j.changes, j.seq, j.encoded.as_ref()))
             .collect();
         let committed = self.store.commit_group_encoded(&items);
-        spent.spent += start.elapsed();
+        c.spent.spent += start.elapsed();
         let keys = match committed {
             Ok(keys) => keys,
             Err(e) => {
-                for j in group.drain(..) {
+                for j in c.group.drain(..) {
                     self.journal.abort(j.seq);
                 }
                 return Err(e);
             }
         };
-        for (j, keys) in group.drain(..).zip(keys) {
-            if let Some(p) = prestager {
+        for (j, keys) in c.group.drain(..).zip(keys) {
+            if let Some(p) = c.prestager {
                 p.bind(&j.tickets, &keys);
             }
             self.count_answers(&j.changes);
-            taken.push(j.path);
+            c.out.take(j.path, j.line);
         }
         Ok(())
     }

@@ -1,9 +1,11 @@
-//! tokio wiring only: poll the inbox, tick the deadline clock, drain the outbox.
+//! tokio wiring only: poll the inbox, tick the deadline clock, drain the outbox; SIGHUP
+//! reloads the configuration and templates (src/serve/reload.rs).
 
 use crate::config::Config;
 use crate::error::ShellError;
 use crate::serve::env::system_clock;
 use crate::serve::metrics::Metrics;
+use crate::serve::reload::Reload;
 use crate::serve::service::Service;
 use castellan_mail::Transport;
 use std::process::ExitCode;
@@ -11,7 +13,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Ctrl-C (SIGINT) and SIGTERM, listened to for the whole run: a signal that comes while a
-/// pass is running is kept and ends the loop right after that pass. (A `ctrl_c()` future
+/// pass is running is kept and ends the loop right after that pass. SIGHUP, kept the same
+/// way, reloads the configuration after that pass. (A `ctrl_c()` future
 /// made afresh at each sleep misses a signal sent during a pass, and without a SIGTERM
 /// listener `kill`, systemd or docker end the process wherever it is.)
 struct Shutdown {
@@ -19,6 +22,14 @@ struct Shutdown {
     int: tokio::signal::unix::Signal,
     #[cfg(unix)]
     term: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    hup: tokio::signal::unix::Signal,
+}
+
+/// What a signal asks of the daemon.
+enum Signalled {
+    Stop(&'static str),
+    Reload,
 }
 
 impl Shutdown {
@@ -31,6 +42,7 @@ impl Shutdown {
         Ok(Shutdown {
             int: listen(SignalKind::interrupt(), "cannot listen for SIGINT")?,
             term: listen(SignalKind::terminate(), "cannot listen for SIGTERM")?,
+            hup: listen(SignalKind::hangup(), "cannot listen for SIGHUP")?,
         })
     }
 
@@ -39,34 +51,28 @@ impl Shutdown {
         Ok(Shutdown {})
     }
 
-    /// Resolves when a stop signal came (now or since the last call); names it.
+    /// Resolves when a signal came (now or since the last call): a stop, named, or a reload.
     #[cfg(unix)]
-    async fn recv(&mut self) -> &'static str {
+    async fn recv(&mut self) -> Signalled {
         tokio::select! {
-            _ = self.int.recv() => "SIGINT",
-            _ = self.term.recv() => "SIGTERM",
+            _ = self.int.recv() => Signalled::Stop("SIGINT"),
+            _ = self.term.recv() => Signalled::Stop("SIGTERM"),
+            _ = self.hup.recv() => Signalled::Reload,
         }
     }
 
     #[cfg(not(unix))]
-    async fn recv(&mut self) -> &'static str {
+    async fn recv(&mut self) -> Signalled {
         let _ = tokio::signal::ctrl_c().await;
-        "Ctrl-C"
+        Signalled::Stop("Ctrl-C")
     }
 }
 
 /// Run until interrupted (Ctrl-C / SIGTERM): each loop takes the inbox, runs deadlines
 /// every `tick_seconds`, and drains the outbox. A stop signal ends the loop between two
 /// passes, with the database flushed.
-pub async fn serve(svc: Service, transport: Transport) -> Result<(), ShellError> {
+pub async fn serve(svc: Service, transport: Transport, reload: Reload) -> Result<(), ShellError> {
     let mut shutdown = Shutdown::listen()?;
-    let poll = match svc.config.inbound.kind {
-        crate::config::InboundKind::Imap => {
-            Duration::from_secs(svc.config.inbound.imap.poll_seconds.max(1))
-        }
-        _ => Duration::from_secs(2),
-    };
-    let tick_every = Duration::from_secs(svc.config.tick_seconds.max(1));
     let metrics = Arc::new(Metrics {
         answers: svc.answers.clone(),
         ..Metrics::default()
@@ -113,30 +119,62 @@ pub async fn serve(svc: Service, transport: Transport) -> Result<(), ShellError>
             tokio::sync::mpsc::channel(1).1
         }
     };
-    let result = serve_loop(
-        svc,
-        &transport,
-        (&mut shutdown, &mut admin),
-        &metrics,
-        &store_tx,
-        poll,
-        tick_every,
-    )
-    .await;
+    let signals = Signals {
+        shutdown: &mut shutdown,
+        reload: &reload,
+        admin: &mut admin,
+    };
+    let result = serve_loop(svc, transport, signals, &metrics, &store_tx).await;
     let _ = std::fs::remove_file(&socket);
     let _ = std::fs::remove_file(&marker);
     result
 }
 
+/// The signals the loop answers, where to read the configuration again on SIGHUP, and
+/// the admin commands that come through the admin socket.
+struct Signals<'a> {
+    shutdown: &'a mut Shutdown,
+    reload: &'a Reload,
+    admin: &'a mut AdminJobs,
+}
+
+/// The pause between two passes and between two deadline checks, as configured.
+fn intervals(config: &Config) -> (Duration, Duration) {
+    let poll = match config.inbound.kind {
+        crate::config::InboundKind::Imap => {
+            Duration::from_secs(config.inbound.imap.poll_seconds.max(1))
+        }
+        _ => Duration::from_secs(2),
+    };
+    (poll, Duration::from_secs(config.tick_seconds.max(1)))
+}
+
+/// SIGHUP: the configuration and templates read again (src/serve/reload.rs); the
+/// transport made anew from them. A file that does not load changes nothing.
+fn reload(svc: &mut Service, transport: &mut Transport, from: &Reload) {
+    match svc.reload(from) {
+        Ok(kept) => {
+            *transport = svc.transport();
+            tracing::info!(
+                config = %from.source.path.display(),
+                "SIGHUP: configuration and templates reloaded"
+            );
+            for key in kept {
+                tracing::warn!("SIGHUP: {key} changed: it takes effect at the next restart");
+            }
+        }
+        Err(e) => tracing::error!("SIGHUP: nothing reloaded: {e}"),
+    }
+}
+
 async fn serve_loop(
     mut svc: Service,
-    transport: &Transport,
-    (shutdown, admin): (&mut Shutdown, &mut AdminJobs),
+    mut transport: Transport,
+    signals: Signals<'_>,
     metrics: &Metrics,
     store_tx: &StoreHandle,
-    poll: Duration,
-    tick_every: Duration,
 ) -> Result<(), ShellError> {
+    let (mut poll, mut tick_every) = intervals(&svc.config);
     let mut last_tick = tokio::time::Instant::now() - tick_every;
     // Consecutive passes that failed (a full disk): the pause grows, up to a minute, and
     // the service goes on by itself once a pass succeeds.
@@ -185,7 +223,7 @@ async fn serve_loop(
                 }
             }
         }
-        match svc.drain_outbox_deferred(transport).await {
+        match svc.drain_outbox_deferred(&transport).await {
             Ok((sent, failed)) => {
                 Metrics::add(&metrics.mails_out, sent as u64);
                 Metrics::add(&metrics.send_failures, failed as u64);
@@ -219,10 +257,16 @@ async fn serve_loop(
             _ = tokio::time::sleep(pause) => {}
             // An admin command, run between passes on this service; the pass that
             // follows at once sends what it queued.
-            Some(job) = admin.recv() => job.run(&svc),
-            signal = shutdown.recv() => {
-                tracing::info!("{signal}: stopping");
-                return Ok(svc.flush()?);
+            Some(job) = signals.admin.recv() => job.run(&svc),
+            signal = signals.shutdown.recv() => match signal {
+                Signalled::Stop(name) => {
+                    tracing::info!("{name}: stopping");
+                    return Ok(svc.flush()?);
+                }
+                Signalled::Reload => {
+                    reload(&mut svc, &mut transport, signals.reload);
+                    (poll, tick_every) = intervals(&svc.config);
+                }
             }
         }
     }
@@ -309,7 +353,7 @@ async fn compact_if_due(svc: Service, store_tx: &StoreHandle) -> Result<Service,
 }
 
 /// `serve` and `serve --once`.
-pub fn main(config: Config, once: bool) -> Result<ExitCode, ShellError> {
+pub fn main(config: Config, once: bool, reload: Reload) -> Result<ExitCode, ShellError> {
     check_ca_files(&config)?;
     // An `ingest` (or a command) holding the database for a moment is waited for (by
     // `serve --once` for 30 s at most: a timer's job does not hang); another `serve` (its
@@ -341,7 +385,7 @@ pub fn main(config: Config, once: bool) -> Result<ExitCode, ShellError> {
         }
         Ok(ExitCode::SUCCESS)
     } else {
-        rt.block_on(serve(svc, transport))?;
+        rt.block_on(serve(svc, transport, reload))?;
         Ok(ExitCode::SUCCESS)
     }
 }

@@ -1,6 +1,7 @@
 //! The outbox drained: every due reply sent (or the one written ahead adopted), a
 //! transient failure retried with backoff, and the sent marks left for the next flush.
 
+use super::maillog;
 use super::service::{to_outgoing, Service};
 use crate::error::ShellError;
 use crate::store::fault::fault_point;
@@ -33,6 +34,9 @@ impl Service {
         // Replies the transport took; they count as sent once the batch is out (the file
         // transport makes the whole batch durable at once: `Mailer::finish`).
         let mut accepted: Vec<(u64, String)> = Vec::new();
+        // Their recipients, in the same order (for the log line of each).
+        let mut recipients: Vec<String> = Vec::new();
+        let addresses = self.config.log.addresses;
         // Replies written ahead while their batch was handled: adopted, not rendered again.
         let mut prestaged = std::mem::take(&mut *self.prestaged_lock());
         // Held back or parked by the retry index: not even decoded.
@@ -41,7 +45,7 @@ impl Service {
                 Some(item) => item,
                 // Written ahead: as committed, never tried, not held back.
                 None => {
-                    let Some((staged, message_id)) = prestaged.remove(&key) else {
+                    let Some((staged, message_id, to)) = prestaged.remove(&key) else {
                         continue;
                     };
                     if self.store.was_sent(&message_id)? {
@@ -54,6 +58,7 @@ impl Service {
                     if mailer.adopt(staged) {
                         fault_point("after-send");
                         accepted.push((key, message_id));
+                        recipients.push(to);
                         continue;
                     }
                     // Not this transport's file: sent as any other reply.
@@ -77,23 +82,10 @@ impl Service {
                 Ok(()) => {
                     fault_point("after-send");
                     accepted.push((key, item.mail.message_id.clone()));
+                    recipients.push(item.mail.to.clone());
                 }
                 Err(e) => {
-                    item.attempts += 1;
-                    item.last_error = Some(e.to_string());
-                    let o = &self.config.outbound;
-                    if !e.is_transient() || item.attempts >= o.max_attempts {
-                        item.failed = true;
-                        tracing::error!("reply {} parked: {e}", item.mail.message_id);
-                    } else {
-                        let delay = o
-                            .retry_base_seconds
-                            .saturating_mul(1u64 << item.attempts.min(20))
-                            .min(o.retry_max_seconds);
-                        item.not_before = now + delay as i64;
-                        tracing::warn!("reply {} will be retried: {e}", item.mail.message_id);
-                    }
-                    self.store.update_outbox(key, &item)?;
+                    self.retry_or_park(key, &mut item, &e, now)?;
                     failed += 1;
                 }
             }
@@ -106,6 +98,9 @@ impl Service {
                 self.journal
                     .sent_all(accepted.iter().map(|(_, message_id)| message_id.as_str()));
                 sent += accepted.len();
+                for ((_, message_id), to) in accepted.iter().zip(&recipients) {
+                    maillog::reply_sent(message_id, to, addresses);
+                }
             }
             // Nothing of the batch went out: every reply stays for the next pass.
             Err(e) => {
@@ -118,5 +113,41 @@ impl Service {
                 .store(true, std::sync::atomic::Ordering::Release);
         }
         Ok((sent, failed))
+    }
+
+    /// A reply the transport did not take: tried again later with exponential backoff,
+    /// or parked (kept, marked failed) after `max_attempts` or a permanent failure; logged.
+    fn retry_or_park(
+        &self,
+        key: u64,
+        item: &mut crate::store::OutboxItem,
+        e: &castellan_mail::SendError,
+        now: i64,
+    ) -> Result<(), ShellError> {
+        item.attempts += 1;
+        item.last_error = Some(e.to_string());
+        let o = &self.config.outbound;
+        let retry_in = if !e.is_transient() || item.attempts >= o.max_attempts {
+            item.failed = true;
+            None
+        } else {
+            let delay = o
+                .retry_base_seconds
+                .saturating_mul(1u64 << item.attempts.min(20))
+                .min(o.retry_max_seconds);
+            item.not_before = now + delay as i64;
+            Some(delay)
+        };
+        let (id, to) = (&item.mail.message_id, &item.mail.to);
+        maillog::reply_failed(
+            id,
+            to,
+            self.config.log.addresses,
+            item.attempts,
+            retry_in,
+            e,
+        );
+        self.store.update_outbox(key, item)?;
+        Ok(())
     }
 }

@@ -26,8 +26,11 @@ use std::thread::JoinHandle;
 
 use castellan_mail::{OutgoingMail, Staged};
 
-/// Replies written ahead, by outbox key: their file and their Message-ID.
-pub type Prestaged = HashMap<u64, (Staged, String)>;
+/// A reply written ahead: its file, its Message-ID and its recipient.
+pub type Written = (Staged, String, String);
+
+/// Replies written ahead, by outbox key.
+pub type Prestaged = HashMap<u64, Written>;
 
 /// A reply handed to the writers before its outbox key is known (before its mail's
 /// commit): [`Prestager::bind`] gives it its key once it is committed.
@@ -41,7 +44,7 @@ type Job = (Ticket, OutgoingMail, i64);
 /// The threads rendering and writing one batch's replies ahead of its flush.
 pub struct Prestager {
     to_workers: Option<mpsc::Sender<Job>>,
-    workers: Vec<JoinHandle<HashMap<Ticket, (Staged, String)>>>,
+    workers: Vec<JoinHandle<HashMap<Ticket, Written>>>,
     /// The outbox key of each reply whose mail is committed.
     keys: Mutex<HashMap<Ticket, u64>>,
 }
@@ -67,7 +70,7 @@ impl Prestager {
                         let tag = format!("p{ticket}");
                         match castellan_mail::prestage(&dir, &mail, date, &tag) {
                             Ok(staged) => {
-                                done.insert(ticket, (staged, mail.message_id));
+                                done.insert(ticket, (staged, mail.message_id, mail.to));
                             }
                             // The drain renders it, and says what is wrong with it.
                             Err(e) => tracing::debug!("reply {ticket} not written ahead: {e}"),
@@ -143,7 +146,7 @@ impl Drop for Prestager {
 
 /// Remove the files of replies written ahead that no drain took.
 pub fn discard(prestaged: Prestaged) {
-    for ((tmp, _), _) in prestaged.into_values() {
+    for ((tmp, _), ..) in prestaged.into_values() {
         let _ = std::fs::remove_file(tmp);
     }
 }
@@ -195,7 +198,7 @@ mod tests {
         let mut keys: Vec<u64> = done.keys().copied().collect();
         keys.sort();
         assert_eq!(keys, [7, 11]);
-        for ((tmp, name), id) in done.values() {
+        for ((tmp, name), id, _) in done.values() {
             assert!(id.ends_with("@judge.example>"));
             assert!(tmp.exists());
             assert!(

@@ -22,6 +22,7 @@
 use crate::config::{Config, OutboundKind};
 use crate::error::ShellError;
 use crate::serve::env::{Clock, Entropy};
+use crate::serve::maillog::MailLine;
 use crate::serve::templates::load_templates_lenient;
 use crate::store::fault::fault_point;
 use crate::store::SledStore;
@@ -176,9 +177,10 @@ impl Service {
     /// Handle one raw message (from IMAP: journaled whole) durably. Returns once the
     /// result is on disk.
     pub fn handle_raw(&self, raw: &[u8]) -> Result<Handled, StoreError> {
-        let handled = self.handle_unflushed(raw)?;
+        let (handled, line) = self.handle_unflushed_line(raw)?;
         self.flush_batch()?;
         fault_point("after-commit");
+        line.log(self.config.log.addresses);
         Ok(handled)
     }
 
@@ -244,9 +246,19 @@ impl Service {
     /// it) with its time and entropy and fsynced, then the judge runs and the transaction
     /// records the entry's number. An entry that does not commit is marked aborted.
     pub fn handle_unflushed(&self, raw: &[u8]) -> Result<Handled, StoreError> {
+        self.handle_unflushed_line(raw).map(|(handled, _)| handled)
+    }
+
+    /// [`Service::handle_unflushed`], with the mail's log line (src/serve/maillog.rs).
+    fn handle_unflushed_line(&self, raw: &[u8]) -> Result<(Handled, MailLine), StoreError> {
         let inbound = match self.screen(raw)? {
             Ok(inbound) => inbound,
-            Err(handled) => return Ok(handled),
+            Err(Handled::Duplicate) => {
+                let mail = castellan_mail::parse(raw, self.config.max_message_bytes).ok();
+                let line = MailLine::other("", mail.as_ref(), "duplicate");
+                return Ok((Handled::Duplicate, line));
+            }
+            Err(handled) => return Ok((handled, MailLine::other("", None, "unreadable"))),
         };
         let env = self.env();
         let seq = self
@@ -258,7 +270,12 @@ impl Service {
                 entropy: hex::encode(env.entropy),
             })?;
         fault_point("after-journal");
-        self.apply_inbound(&inbound, env, seq, None)
+        self.judge
+            .handle(&self.store, &inbound, &env)
+            .and_then(|changes| {
+                let line = MailLine::judged("", &inbound, &changes);
+                Ok((self.commit_judged(&changes, env, seq, None)?, line))
+            })
             .inspect_err(|_| {
                 self.journal.abort(seq);
             })
