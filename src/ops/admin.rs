@@ -10,8 +10,8 @@
 use crate::cli::{pairs, CampaignCommand, Command, GameCommand};
 use crate::config::Config;
 use crate::error::ShellError;
-use crate::serve::daemon::runtime;
 use crate::serve::env::system_clock;
+use crate::serve::runtime::runtime;
 use crate::serve::service::Service;
 use castellan_judge::AdminCommand;
 use serde::{Deserialize, Serialize};

@@ -371,7 +371,7 @@ pub fn main(config: Config, once: bool, reload: Reload) -> Result<ExitCode, Shel
         Ok(n) => tracing::info!("removed {n} stale temporary file(s) from the outbox folder"),
         Err(e) => tracing::warn!("the outbox folder: {e}"),
     }
-    let rt = runtime()?;
+    let rt = crate::serve::runtime::runtime()?;
     if once {
         let r = rt.block_on(svc.run_once(&transport))?;
         println!(
@@ -400,15 +400,4 @@ fn check_ca_files(c: &Config) -> Result<(), ShellError> {
         })?;
     }
     Ok(())
-}
-
-/// The async runtime of `serve` and of the commands that send mail.
-pub fn runtime() -> Result<tokio::runtime::Runtime, ShellError> {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|source| ShellError::Setup {
-            what: "cannot start the async runtime",
-            source,
-        })
 }

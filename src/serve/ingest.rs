@@ -5,8 +5,8 @@
 use crate::cli::Cli;
 use crate::config::{Config, ConfigSource};
 use crate::error::{ShellError, EX_TEMPFAIL};
-use crate::serve::daemon::runtime;
 use crate::serve::env::system_clock;
+use crate::serve::runtime::runtime;
 use crate::serve::service::Service;
 use std::io::Read;
 use std::process::ExitCode;

@@ -22,5 +22,6 @@ mod outbox;
 pub mod pass;
 pub mod prestage;
 pub mod reload;
+pub mod runtime;
 pub mod service;
 pub mod templates;

@@ -411,8 +411,11 @@ fn templates(dir: &Path) -> Check {
     if !dir.is_dir() {
         return warn(
             "templates",
-            format!("{} is not a folder: the built-in wording is used", dir.display()),
-            "set templates_dir to the templates folder (the package's: /usr/share/castellan/templates)",
+            format!(
+                "{} is not a folder: the built-in wording is used",
+                dir.display()
+            ),
+            "set templates_dir to the templates folder (the package's: /etc/castellan/templates)",
         );
     }
     let n = std::fs::read_dir(dir)

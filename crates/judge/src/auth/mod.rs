@@ -4,6 +4,8 @@
 use crate::model::*;
 
 mod check;
+#[cfg(test)]
+mod tests;
 
 /// Who wrote, for one game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
