@@ -180,38 +180,7 @@ async fn serve_loop(
     // the service goes on by itself once a pass succeeds.
     let mut failing: u32 = 0;
     loop {
-        let pass = std::time::Instant::now();
-        let mut took = 0;
-        let mut failed = false;
-        for t in svc.take_inboxes().await {
-            match t {
-                Ok(n) if n > 0 => {
-                    took += n;
-                    tracing::info!("took {n} message(s)")
-                }
-                Ok(_) => {}
-                Err(e) => {
-                    failed = true;
-                    Metrics::add(&metrics.inbox_errors, 1);
-                    tracing::error!("inbox: {e}")
-                }
-            }
-        }
-        if took == 0 && !failed {
-            // No batch whose flush would carry the last pass's sent marks: flush them now.
-            if let Err(e) = svc.flush_marks() {
-                failed = true;
-                tracing::error!("sent marks: {}", e.0);
-            }
-        }
-        if took > 0 {
-            Metrics::add(&metrics.mails_in, took as u64);
-            Metrics::add(&metrics.inbox_passes, 1);
-            Metrics::add(
-                &metrics.inbox_pass_micros,
-                pass.elapsed().as_micros() as u64,
-            );
-        }
+        let mut failed = !take_mail(&mut svc, metrics).await;
         if last_tick.elapsed() >= tick_every {
             last_tick = tokio::time::Instant::now();
             match svc.tick() {
@@ -270,6 +239,43 @@ async fn serve_loop(
             }
         }
     }
+}
+
+/// Take the mail in every inbox (a pass); false when one of them failed.
+async fn take_mail(svc: &mut Service, metrics: &Metrics) -> bool {
+    let pass = std::time::Instant::now();
+    let mut took = 0;
+    let mut ok = true;
+    for t in svc.take_inboxes().await {
+        match t {
+            Ok(n) if n > 0 => {
+                took += n;
+                tracing::info!("took {n} message(s)")
+            }
+            Ok(_) => {}
+            Err(e) => {
+                ok = false;
+                Metrics::add(&metrics.inbox_errors, 1);
+                tracing::error!("inbox: {e}")
+            }
+        }
+    }
+    if took == 0 && ok {
+        // No batch whose flush would carry the last pass's sent marks: flush them now.
+        if let Err(e) = svc.flush_marks() {
+            ok = false;
+            tracing::error!("sent marks: {}", e.0);
+        }
+    }
+    if took > 0 {
+        Metrics::add(&metrics.mails_in, took as u64);
+        Metrics::add(&metrics.inbox_passes, 1);
+        Metrics::add(
+            &metrics.inbox_pass_micros,
+            pass.elapsed().as_micros() as u64,
+        );
+    }
+    ok
 }
 
 /// The admin commands the admin socket takes, for the loop to run.

@@ -351,115 +351,175 @@ impl Ledger {
     ) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
         if let Some(w) = writing {
-            if w.hostile.is_some() && before != after {
-                out.push((
-                    "no_seat_without_credential",
-                    format!(
-                        "a {:?}'s mail from {} changed the game: {before} -> {after}",
-                        w.hostile.unwrap_or(Kind::Forger),
-                        w.address
-                    ),
-                ));
-            }
+            no_seat_without_credential(w, before, after, &mut out);
             if w.hostile == Some(Kind::Stranger) {
-                let others: BTreeSet<&str> = mails
-                    .iter()
-                    .map(|m| m.to.as_str())
-                    .filter(|to| *to != w.address)
-                    .collect();
-                if others.len() > 8 {
-                    out.push((
-                        "stranger_bounded",
-                        format!(
-                            "one stranger mail made the judge write to {} other addresses",
-                            others.len()
-                        ),
-                    ));
-                }
-                for m in mails.iter().filter(|m| m.to == w.address) {
-                    for p in people {
-                        if !w.named.contains(p) && m.body.to_lowercase().contains(p.as_str()) {
-                            out.push((
-                                "addresses_private",
-                                format!(
-                                    "the answer to the stranger carries {p}: {:?}",
-                                    first_lines(&m.body, p)
-                                ),
-                            ));
-                        }
-                    }
-                }
+                stranger_bounded(w, mails, &mut out);
+                addresses_private(w, mails, people, &mut out);
             }
         }
         for m in mails {
             let to = m.to.to_lowercase();
-            let answer = m
-                .in_reply_to
-                .as_ref()
-                .is_some_and(|id| self.sent.get(&to).is_some_and(|s| s.contains(id)));
-            if answer {
-                let times = self.answers.entry(to.clone()).or_default();
-                times.push(now);
-                times.retain(|t| *t > now - HOUR);
-                // Two allowances an hour: mails with a credential and mails without.
-                let bound = 2 * (rate_limit as usize + 1);
-                let got = times.len();
-                if got > bound && self.report("flood_bounded", &to) {
-                    out.push((
-                        "flood_bounded",
-                        format!("{to} got {got} answers within an hour (at most {bound})"),
-                    ));
-                }
-            }
-            if self.own.contains(&to) {
-                continue;
-            }
-            // The answer to the mail of this event always goes to its writer.
-            if writing
-                .is_some_and(|w| w.address == to && m.in_reply_to.as_deref() == Some(&w.message_id))
-            {
-                continue;
-            }
-            let game = tag(&m.subject);
-            let confirmed = self.confirmed.get(&to);
-            let knows = |g: &str| confirmed.is_some_and(|c| c.contains(g));
-            if self.stopped.contains(&to) && !game.as_deref().is_some_and(knows) {
-                if self.report("stop_holds", &format!("{to} {:?}", game)) {
-                    out.push((
-                        "stop_holds",
-                        format!("{to} sent STOP and got {:?}", m.subject),
-                    ));
-                }
-                continue;
-            }
-            match (&game, confirmed) {
-                (Some(g), _) if !knows(g) => {
-                    let n = self.unconfirmed.entry((to.clone(), g.clone())).or_default();
-                    *n += 1;
-                    if *n > 1 && self.report("only_confirmed_games", &format!("{to} {g}")) {
-                        out.push((
-                            "only_confirmed_games",
-                            format!(
-                                "{to} never wrote about {g} and got a mail about it again: {:?}",
-                                m.subject
-                            ),
-                        ));
-                    }
-                }
-                (None, None) => {
-                    let n = self.never_wrote.entry(to.clone()).or_default();
-                    *n += 1;
-                    if *n > 1 && self.report("only_confirmed_games", &to) {
-                        out.push((
-                            "only_confirmed_games",
-                            format!("{to} never wrote and got a second mail: {:?}", m.subject),
-                        ));
-                    }
-                }
-                _ => {}
-            }
+            self.flood_bounded(m, &to, now, rate_limit, &mut out);
+            self.stop_holds_and_only_confirmed_games(m, &to, writing, &mut out);
         }
         out
+    }
+
+    /// flood_bounded: the answers to `to`'s own mails within the hour stay within its two
+    /// hourly allowances (with and without a credential) and their warnings.
+    fn flood_bounded(
+        &mut self,
+        m: &Outbound,
+        to: &str,
+        now: i64,
+        rate_limit: u32,
+        out: &mut Vec<(&'static str, String)>,
+    ) {
+        let answer = m
+            .in_reply_to
+            .as_ref()
+            .is_some_and(|id| self.sent.get(to).is_some_and(|s| s.contains(id)));
+        if !answer {
+            return;
+        }
+        let times = self.answers.entry(to.to_string()).or_default();
+        times.push(now);
+        times.retain(|t| *t > now - HOUR);
+        // Two allowances an hour: mails with a credential and mails without.
+        let bound = 2 * (rate_limit as usize + 1);
+        let got = times.len();
+        if got > bound && self.report("flood_bounded", to) {
+            out.push((
+                "flood_bounded",
+                format!("{to} got {got} answers within an hour (at most {bound})"),
+            ));
+        }
+    }
+
+    /// stop_holds, only_confirmed_games: a mail to `to` that it did not ask for (not to a
+    /// hostile sender's own address, not the answer to the mail of this event) goes
+    /// neither to an address whose last word was STOP, unless about a game it wrote about,
+    /// nor more than once about a game it never wrote about, or to an address that never
+    /// wrote.
+    fn stop_holds_and_only_confirmed_games(
+        &mut self,
+        m: &Outbound,
+        to: &str,
+        writing: Option<&Writing>,
+        out: &mut Vec<(&'static str, String)>,
+    ) {
+        if self.own.contains(to) {
+            return;
+        }
+        // The answer to the mail of this event always goes to its writer.
+        if writing
+            .is_some_and(|w| w.address == to && m.in_reply_to.as_deref() == Some(&w.message_id))
+        {
+            return;
+        }
+        let game = tag(&m.subject);
+        let confirmed = self.confirmed.get(to);
+        let knows = |g: &str| confirmed.is_some_and(|c| c.contains(g));
+        if self.stopped.contains(to) && !game.as_deref().is_some_and(knows) {
+            if self.report("stop_holds", &format!("{to} {:?}", game)) {
+                out.push((
+                    "stop_holds",
+                    format!("{to} sent STOP and got {:?}", m.subject),
+                ));
+            }
+            return;
+        }
+        match (&game, confirmed) {
+            (Some(g), _) if !knows(g) => {
+                let n = self
+                    .unconfirmed
+                    .entry((to.to_string(), g.clone()))
+                    .or_default();
+                *n += 1;
+                if *n > 1 && self.report("only_confirmed_games", &format!("{to} {g}")) {
+                    out.push((
+                        "only_confirmed_games",
+                        format!(
+                            "{to} never wrote about {g} and got a mail about it again: {:?}",
+                            m.subject
+                        ),
+                    ));
+                }
+            }
+            (None, None) => {
+                let n = self.never_wrote.entry(to.to_string()).or_default();
+                *n += 1;
+                if *n > 1 && self.report("only_confirmed_games", to) {
+                    out.push((
+                        "only_confirmed_games",
+                        format!("{to} never wrote and got a second mail: {:?}", m.subject),
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// no_seat_without_credential: a hostile sender's mail leaves the game as it was (its
+/// fingerprint, `before` and `after`).
+fn no_seat_without_credential(
+    w: &Writing,
+    before: &str,
+    after: &str,
+    out: &mut Vec<(&'static str, String)>,
+) {
+    if w.hostile.is_some() && before != after {
+        out.push((
+            "no_seat_without_credential",
+            format!(
+                "a {:?}'s mail from {} changed the game: {before} -> {after}",
+                w.hostile.unwrap_or(Kind::Forger),
+                w.address
+            ),
+        ));
+    }
+}
+
+/// stranger_bounded: a stranger's one mail makes the judge write to at most 8 other
+/// addresses.
+fn stranger_bounded(w: &Writing, mails: &[Outbound], out: &mut Vec<(&'static str, String)>) {
+    let others: BTreeSet<&str> = mails
+        .iter()
+        .map(|m| m.to.as_str())
+        .filter(|to| *to != w.address)
+        .collect();
+    if others.len() > 8 {
+        out.push((
+            "stranger_bounded",
+            format!(
+                "one stranger mail made the judge write to {} other addresses",
+                others.len()
+            ),
+        ));
+    }
+}
+
+/// addresses_private: the answers to a stranger carry none of `people`'s addresses it did
+/// not name itself.
+fn addresses_private(
+    w: &Writing,
+    mails: &[Outbound],
+    people: &[String],
+    out: &mut Vec<(&'static str, String)>,
+) {
+    for m in mails.iter().filter(|m| m.to == w.address) {
+        for p in people {
+            if !w.named.contains(p) && m.body.to_lowercase().contains(p.as_str()) {
+                out.push((
+                    "addresses_private",
+                    format!(
+                        "the answer to the stranger carries {p}: {:?}",
+                        first_lines(&m.body, p)
+                    ),
+                ));
+            }
+        }
     }
 }
 
@@ -474,113 +534,4 @@ fn first_lines(body: &str, needle: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn mail(to: &str, subject: &str, irt: Option<&str>) -> Outbound {
-        Outbound {
-            message_id: "<m@judge>".into(),
-            to: to.into(),
-            subject: subject.into(),
-            body: String::new(),
-            in_reply_to: irt.map(String::from),
-            references: Vec::new(),
-            headers: Vec::new(),
-            html: None,
-        }
-    }
-
-    fn writing(address: &str, id: &str, stop: bool, hostile: Option<Kind>) -> Writing {
-        Writing {
-            address: address.into(),
-            message_id: id.into(),
-            about: None,
-            stop,
-            hostile,
-            named: Vec::new(),
-        }
-    }
-
-    #[test]
-    fn a_second_mail_about_an_unconfirmed_game_breaks_only_confirmed_games() {
-        let mut l = Ledger::default();
-        let m = mail("v@x", "[castle-7 #abc] Welcome", None);
-        assert!(l
-            .check(None, "", "", std::slice::from_ref(&m), 0, &[], 30)
-            .is_empty());
-        let found = l.check(None, "", "", &[m], 10, &[], 30);
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!(found[0].0, "only_confirmed_games");
-    }
-
-    #[test]
-    fn mail_after_stop_breaks_stop_holds_but_the_stop_answer_does_not() {
-        let mut l = Ledger::default();
-        let w = writing("s@x", "<s1@x>", true, None);
-        l.wrote(&w);
-        let answer = mail("s@x", "Re: STOP", Some("<s1@x>"));
-        assert!(l.check(Some(&w), "", "", &[answer], 0, &[], 30).is_empty());
-        let welcome = mail("s@x", "[castle-2 #abc] Welcome", None);
-        let found = l.check(None, "", "", &[welcome], 5, &[], 30);
-        assert_eq!(found[0].0, "stop_holds", "{found:?}");
-    }
-
-    #[test]
-    fn a_hostile_mail_that_changes_the_game_breaks_no_seat_without_credential() {
-        let mut l = Ledger::default();
-        let w = writing("alice@x", "<f1@x>", false, Some(Kind::Forger));
-        l.wrote(&w);
-        let found = l.check(Some(&w), "history 3", "history 4", &[], 0, &[], 30);
-        assert_eq!(found[0].0, "no_seat_without_credential");
-    }
-
-    #[test]
-    fn a_stranger_mail_to_nine_addresses_breaks_stranger_bounded() {
-        let mut l = Ledger::default();
-        let mut w = writing("s@evil", "<c1@evil>", false, Some(Kind::Stranger));
-        w.about = None;
-        l.wrote(&w);
-        let mails: Vec<Outbound> = (0..9)
-            .map(|i| mail(&format!("v{i}@x"), &format!("[risk-{i}] Welcome"), None))
-            .collect();
-        let found = l.check(Some(&w), "", "", &mails, 0, &[], 30);
-        assert!(
-            found.iter().any(|(p, _)| *p == "stranger_bounded"),
-            "{found:?}"
-        );
-    }
-
-    #[test]
-    fn an_answer_to_a_stranger_naming_a_player_breaks_addresses_private() {
-        let mut l = Ledger::default();
-        let w = writing("s@evil", "<c1@evil>", false, Some(Kind::Stranger));
-        l.wrote(&w);
-        let mut m = mail("s@evil", "Re: HISTORY", Some("<c1@evil>"));
-        m.body = "Game master: gm@players.example".into();
-        let found = l.check(
-            Some(&w),
-            "",
-            "",
-            &[m],
-            0,
-            &["gm@players.example".into()],
-            30,
-        );
-        assert_eq!(found[0].0, "addresses_private", "{found:?}");
-    }
-
-    #[test]
-    fn answers_past_two_allowances_an_hour_break_flood_bounded() {
-        let mut l = Ledger::default();
-        let mut found = Vec::new();
-        for i in 0..10 {
-            let id = format!("<f{i}@x>");
-            let w = writing("f@x", &id, false, Some(Kind::Flooder));
-            l.wrote(&w);
-            let m = mail("f@x", "Re: HELP", Some(&id));
-            found.extend(l.check(Some(&w), "", "", &[m], i * 60, &[], 3));
-        }
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!(found[0].0, "flood_bounded");
-    }
-}
+mod tests;

@@ -1,5 +1,6 @@
+use super::super::people::Timing;
 use super::super::post::Pure;
-use super::super::{judge, Sim};
+use super::super::{judge, seat_lang, Sim};
 use super::*;
 
 /// Game `index` of seed 7 (index 0: Castle Risk, 3: Castello), everyone confirming at
