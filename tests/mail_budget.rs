@@ -6,7 +6,7 @@
 use castellan::config::Config;
 use castellan::play::demo::LocalJudge;
 use castellan::play::players::{load_session, MailPlayers};
-use castellan_engine::PromptKind;
+use castellan_castle_risk::Ask;
 use castellan_judge::Store;
 use std::path::PathBuf;
 
@@ -57,7 +57,7 @@ fn a_drafted_game_keeps_one_deadline_per_phase_and_reports_a_turn_once() {
     let mut s = load_session(&rec).unwrap().unwrap();
     for _ in 0..10 {
         let p = s.pending(castellan_engine::Lang::En);
-        if p.iter().any(|p| p.kind == PromptKind::Rank) {
+        if p.iter().any(|p| p.kind == Ask::Rank) {
             break;
         }
         let rec = j.svc.store.game(&game).unwrap().unwrap();
@@ -73,7 +73,7 @@ fn a_drafted_game_keeps_one_deadline_per_phase_and_reports_a_turn_once() {
     let ranks: Vec<usize> = s
         .pending(castellan_engine::Lang::En)
         .iter()
-        .filter(|p| p.kind == PromptKind::Rank)
+        .filter(|p| p.kind == Ask::Rank)
         .map(|p| p.seat)
         .collect();
     assert_eq!(
@@ -106,7 +106,7 @@ fn a_drafted_game_keeps_one_deadline_per_phase_and_reports_a_turn_once() {
         let split = lines.len() >= 2
             && s.pending(castellan_engine::Lang::En)
                 .iter()
-                .any(|p| p.kind == PromptKind::Turn && p.seat == seat)
+                .any(|p| p.kind == Ask::Turn && p.seat == seat)
             && !lines[0].to_uppercase().starts_with("SPY");
         if !split {
             bots.send(&j.svc, &rec, seat, &lines.join("\n")).unwrap();
@@ -207,7 +207,7 @@ fn a_question_mid_turn_goes_to_its_answerer_alone() {
         let asked: Vec<_> = now
             .pending(castellan_engine::Lang::En)
             .into_iter()
-            .filter(|p| p.kind == PromptKind::DefendNeutral || p.kind == PromptKind::Defend)
+            .filter(|p| p.kind == castellan_castrum::Ask::Defend)
             .collect();
         if asked.len() != 1 || asked[0].seat == seat {
             continue;

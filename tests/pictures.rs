@@ -289,15 +289,15 @@ fn a_seat_said_to_have_no_secrets_to_draw_sees_the_public_picture() {
         let end = p[at + 14..].find('"').expect("closed") + at + 15;
         format!("{}{}", &p[..at], &p[end..])
     };
-    let games = [
+    // Each game's seats; a game not listed: its fewest.
+    let listed = [
         ("castle-risk", 3),
         ("risk", 3),
         ("castello", 2),
         ("castrum", 3),
     ];
-    let listed: Vec<&str> = games.iter().map(|g| g.0).collect();
-    assert_eq!(castellan::games::missing_from(&listed), Vec::<&str>::new());
-    for (game, seats) in games {
+    for (info, seats) in castellan::games::cases(&listed, |g| g.min_seats).unwrap() {
+        let game = info.name;
         let mut s = midgame(game, seats, 0);
         let (mut said_none, mut differs) = (0, 0);
         for step in 0..400 {
@@ -459,15 +459,16 @@ fn look(png_path: &Path) -> (u32, u32, f64, usize) {
 fn a_report_of_each_game_renders_in_chromium_as_a_picture() {
     let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
     std::fs::create_dir_all(&shots).unwrap();
-    let games = [
-        ("castle-risk", 4, 40),
-        ("risk", 3, 150),
-        ("castrum", 3, 40),
-        ("castello", 2, 30),
+    // Each game's (seats, mails played); a game not listed: its fewest seats, 40 mails.
+    let listed = [
+        ("castle-risk", (4, 40)),
+        ("risk", (3, 150)),
+        ("castrum", (3, 40)),
+        ("castello", (2, 30)),
     ];
-    let listed: Vec<&str> = games.iter().map(|g| g.0).collect();
-    assert_eq!(castellan::games::missing_from(&listed), Vec::<&str>::new());
-    for (game, players, mails) in games {
+    let games = castellan::games::cases(&listed, |g| (g.min_seats, 40)).unwrap();
+    for (info, (players, mails)) in games {
+        let game = info.name;
         let tmp = tempfile::tempdir().unwrap();
         let (_j, _id) = played(tmp.path(), game, players, mails);
         let (html, text) = latest_report_html(tmp.path());

@@ -188,7 +188,7 @@ fn a_simultaneous_phase_ended_by_its_deadline_asks_everyone_with_a_new_deadline(
     };
     assert_eq!(
         kinds(&t),
-        vec![PromptKind::Draft; 3],
+        vec![PromptKind::from(castellan_risk::Ask::Draft); 3],
         "the draft is simultaneous"
     );
     let due = g.deadline.unwrap() + i64::from(g.deadlines.grace_hours) * 3600;
@@ -284,7 +284,10 @@ fn an_end_that_leaves_armies_to_place_asks_for_them_with_the_deadline() {
             .map(|p| p.kind)
             .collect();
         let ended = orders.lines().last().is_some_and(|l| l.trim() == "END");
-        if ended && before == vec![PromptKind::Turn] && now == vec![PromptKind::Place] {
+        if ended
+            && before == [castellan_castle_risk::Ask::Turn]
+            && now == [castellan_castle_risk::Ask::Place]
+        {
             let deadline = t.game(&id).deadline.unwrap();
             assert!(
                 asks(&out, &addr, after.as_ref(), seat),

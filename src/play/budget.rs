@@ -29,18 +29,15 @@ pub struct MailBudget {
 }
 
 /// The dice turns of a game's setup: up to the one at whose end the first turn of play (a
-/// `turn` or `move` prompt) is awaited, which the budget counts as one round; 0
+/// prompt of [`castellan_engine::PromptRole::Turn`]: a turn, a move) is awaited, which the budget counts as one round; 0
 /// when play is awaited from the start.
 pub fn setup_turns(session: &dyn castellan_engine::Session) -> u32 {
     (0..=session.turn())
         .find(|t| {
             session.at_turn(*t).is_ok_and(|x| {
-                x.pending(castellan_engine::Lang::En).iter().any(|p| {
-                    matches!(
-                        p.kind,
-                        castellan_engine::PromptKind::Turn | castellan_engine::PromptKind::Move
-                    )
-                })
+                x.pending(castellan_engine::Lang::En)
+                    .iter()
+                    .any(|p| p.kind.is_turn())
             })
         })
         .unwrap_or(0)

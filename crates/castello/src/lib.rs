@@ -39,19 +39,19 @@ pub use game::{
 pub use geom::{sq, Sq};
 pub use moves::{Kind, Move, MAX_CAPTURES};
 pub use orders::Order;
+pub use prompts::Ask;
+use prompts::Prompt;
 pub use words::{colour, End};
 
-use castellan_engine::{
-    BotRng, DiceBox, Lang, OrderError, Outcome, Prompt, PromptKind, Rules, Seat, Viewer,
-};
+use castellan_engine::{BotRng, DiceBox, Lang, OrderError, Outcome, Rules, Seat, Viewer};
 
 impl Rules for Castello {
     type Options = Options;
     type Order = Order;
     type Event = Event;
+    type Ask = Ask;
     const GAME: &'static str = "castello";
     const STATE_VERSION: u32 = 1;
-    const PROMPT_KINDS: &'static [PromptKind] = &[PromptKind::Move];
     const PICTURE_ONLY: &'static [&'static str] = &["last_path", "last_captured"];
 
     fn seat_range() -> std::ops::RangeInclusive<usize> {

@@ -4,7 +4,29 @@
 use crate::moves::{self, Move};
 use crate::words::{self, accept_draw_word, colour, colour_in};
 use crate::{Castello, Side};
-use castellan_engine::{Lang, Prompt, PromptKind};
+use castellan_engine::{Lang, PromptKinds, PromptRole};
+
+/// A prompt of Castello: one of its kinds.
+pub(crate) type Prompt = castellan_engine::Prompt<Ask>;
+
+/// What Castello asks of a seat: its move, the only kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ask {
+    /// Move (or accept a draw).
+    Move,
+}
+
+impl PromptKinds for Ask {
+    const ALL: &'static [Ask] = &[Ask::Move];
+
+    fn name(self) -> &'static str {
+        "move"
+    }
+
+    fn role(self) -> PromptRole {
+        PromptRole::Turn
+    }
+}
 
 /// How many legal moves a prompt lists as choices.
 const PROMPT_CHOICES: usize = 40;
@@ -35,7 +57,7 @@ impl Castello {
         let default = self.order_text_in(&self.default_move(), lang);
         vec![Prompt {
             seat: seat.seat(),
-            kind: PromptKind::Move,
+            kind: Ask::Move,
             question,
             choices,
             default,

@@ -2,7 +2,7 @@
 //! phrase left, French order words parse to the same orders as the English ones, and a
 //! refused order is explained in French.
 
-use castellan_castello::{sq, Castello, First, Options, Order, BLACK, RED};
+use castellan_castello::{sq, Ask, Castello, First, Options, Order, BLACK, RED};
 use castellan_engine::dice::Secret;
 use castellan_engine::{Lang, Prompt, Rules, Source, Table};
 
@@ -102,7 +102,7 @@ fn table(id: &str, options: Options) -> Table<Castello> {
 
 /// The French prompt lists the same orders as the English one, in the same order, with
 /// the same default; every French line parses to the order of its English twin.
-fn same_prompt(g: &Castello, en: &Prompt, fr: &Prompt) {
+fn same_prompt(g: &Castello, en: &Prompt<Ask>, fr: &Prompt<Ask>) {
     assert_eq!(en.seat, fr.seat);
     assert_eq!(en.kind, fr.kind);
     assert_eq!(en.choices.len(), fr.choices.len(), "{:?}", fr.choices);

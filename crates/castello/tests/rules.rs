@@ -536,7 +536,7 @@ fn the_prompt_lists_legal_lines_and_a_default() {
     )
     .unwrap();
     let p = &t.state.pending(castellan_engine::Lang::En)[0];
-    assert_eq!(p.kind, castellan_engine::PromptKind::Move);
+    assert_eq!(p.kind, castellan_castello::Ask::Move);
     assert!(!p.choices.is_empty() && p.choices.len() <= 41);
     for c in &p.choices {
         let mut s = t.state.clone();

@@ -182,7 +182,7 @@ pub fn choose(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Order {
                     (coast * 2 - outside * 2 + inside, rng.below(3))
                 });
             best.map(Order::Castle)
-                .unwrap_or_else(|| g.default_for(s, castellan_engine::PromptKind::Castle))
+                .unwrap_or_else(|| g.default_for(s, crate::Ask::Castle))
         }
         Phase::Claim { .. } => {
             let free = g.free_territories();
@@ -190,7 +190,7 @@ pub fn choose(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Order {
                 .copied()
                 .max_by_key(|&t| (territory_score(g, s, t), rng.below(5)))
                 .map(Order::Claim)
-                .unwrap_or_else(|| g.default_for(s, castellan_engine::PromptKind::Claim))
+                .unwrap_or_else(|| g.default_for(s, crate::Ask::Claim))
         }
         Phase::Draft { .. } => {
             let mut keyed: Vec<(i64, usize, T)> = g
@@ -216,7 +216,7 @@ pub fn choose(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Order {
                 .collect();
             match rng.pick(&own) {
                 Some(t) => Order::Hide(*t),
-                None => g.default_for(s, castellan_engine::PromptKind::Hide),
+                None => g.default_for(s, crate::Ask::Hide),
             }
         }
         Phase::Play => play(g, s, rng),
@@ -226,7 +226,7 @@ pub fn choose(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Order {
 
 fn place_order(g: &CastleRisk, s: Seat, due: u32, rng: &mut BotRng) -> Order {
     if due == 0 {
-        return g.default_for(s, castellan_engine::PromptKind::Place);
+        return g.default_for(s, crate::Ask::Place);
     }
     let a = placement_target(g, s, rng);
     let castle = g.players[s].castle.filter(|c| g.board[*c].owner == Some(s));
@@ -258,7 +258,7 @@ fn play(g: &CastleRisk, s: Seat, rng: &mut BotRng) -> Order {
             }
             Interrupt::CounterSpy { .. } => Order::CounterSpy(g.hand_has(s, Card::Spy)),
             Interrupt::Reoccupy { .. } => Order::Occupy(OccupyWhat::All),
-            Interrupt::Annex { .. } => g.default_for(s, castellan_engine::PromptKind::Annex),
+            Interrupt::Annex { .. } => g.default_for(s, crate::Ask::Annex),
         };
     }
     if g.to_place > 0 {

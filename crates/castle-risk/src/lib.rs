@@ -35,15 +35,15 @@ pub mod view;
 pub use cards::Card;
 pub use game::{CastleRisk, ClaimMode, Event, Options, Phase, PlacementMode};
 pub use orders::Order;
+pub use prompts::Ask;
 
-use castellan_engine::{
-    BotRng, DiceBox, Lang, OrderError, Outcome, Prompt, PromptKind, Rules, Seat, Viewer,
-};
+use castellan_engine::{BotRng, DiceBox, Lang, OrderError, Outcome, Prompt, Rules, Seat, Viewer};
 
 impl Rules for CastleRisk {
     type Options = Options;
     type Order = Order;
     type Event = Event;
+    type Ask = Ask;
     const GAME: &'static str = "castle-risk";
     const STATE_VERSION: u32 = game::STATE_VERSION;
     const OLDEST_STATE_VERSION: u32 = 1;
@@ -52,18 +52,6 @@ impl Rules for CastleRisk {
     fn upgrade_json(table: serde_json::Value) -> serde_json::Value {
         upgrade_json(table)
     }
-    const PROMPT_KINDS: &'static [PromptKind] = &[
-        PromptKind::Castle,
-        PromptKind::Claim,
-        PromptKind::Rank,
-        PromptKind::Place,
-        PromptKind::Hide,
-        PromptKind::Turn,
-        PromptKind::Defend,
-        PromptKind::CounterSpy,
-        PromptKind::Reoccupy,
-        PromptKind::Annex,
-    ];
 
     fn seat_range() -> std::ops::RangeInclusive<usize> {
         2..=6
@@ -81,7 +69,7 @@ impl Rules for CastleRisk {
         self.turn.max(1)
     }
 
-    fn pending(&self, lang: Lang) -> Vec<Prompt> {
+    fn pending(&self, lang: Lang) -> Vec<Prompt<Ask>> {
         self.prompts(lang)
     }
 
@@ -103,7 +91,7 @@ impl Rules for CastleRisk {
         self.apply_order(seat, order, dice)
     }
 
-    fn default_order(&self, prompt: &Prompt) -> Order {
+    fn default_order(&self, prompt: &Prompt<Ask>) -> Order {
         self.default_for(prompt.seat, prompt.kind)
     }
 

@@ -7,7 +7,73 @@ use crate::game::{CastleRisk, Interrupt, OccupyWhat, PendingAttack, Phase, SetOr
 use crate::map::map;
 use crate::orders::{order_text_in, Order};
 use crate::text::{self, armees, kw, tn};
-use castellan_engine::{Lang, Prompt, PromptKind, Seat};
+use castellan_engine::{Lang, PromptKinds, PromptRole, Seat};
+
+/// A prompt of Castle Risk: one of its kinds.
+pub type Prompt = castellan_engine::Prompt<Ask>;
+
+/// What Castle Risk asks of a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ask {
+    /// Choose your castle's territory.
+    Castle,
+    /// Claim a territory at setup.
+    Claim,
+    /// Rank the territories for the draft.
+    Rank,
+    /// Place armies (at setup, or at the start of a turn).
+    Place,
+    /// Hide armies at setup.
+    Hide,
+    /// Play a turn.
+    Turn,
+    /// Answer an attack.
+    Defend,
+    /// Answer a Spy.
+    CounterSpy,
+    /// Re-occupy vacated territories after taking a castle.
+    Reoccupy,
+    /// Annex a vacated territory.
+    Annex,
+}
+
+impl PromptKinds for Ask {
+    const ALL: &'static [Ask] = &[
+        Ask::Castle,
+        Ask::Claim,
+        Ask::Rank,
+        Ask::Place,
+        Ask::Hide,
+        Ask::Turn,
+        Ask::Defend,
+        Ask::CounterSpy,
+        Ask::Reoccupy,
+        Ask::Annex,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Ask::Castle => "castle",
+            Ask::Claim => "claim",
+            Ask::Rank => "rank",
+            Ask::Place => "place",
+            Ask::Hide => "hide",
+            Ask::Turn => "turn",
+            Ask::Defend => "defend",
+            Ask::CounterSpy => "counter-spy",
+            Ask::Reoccupy => "reoccupy",
+            Ask::Annex => "annex",
+        }
+    }
+
+    fn role(self) -> PromptRole {
+        match self {
+            Ask::Castle | Ask::Claim | Ask::Rank | Ask::Place | Ask::Hide => PromptRole::Step,
+            Ask::Turn => PromptRole::Turn,
+            Ask::Defend | Ask::CounterSpy | Ask::Reoccupy | Ask::Annex => PromptRole::Question,
+        }
+    }
+}
 
 impl CastleRisk {
     /// The prompts the game waits on now.
@@ -29,7 +95,7 @@ impl CastleRisk {
                     "Claim one free territory with one army.",
                     "Prenez un territoire libre avec une armée.",
                 );
-                vec![self.prompt(s, PromptKind::Claim, q.into(), choices, None, lang)]
+                vec![self.prompt(s, Ask::Claim, q.into(), choices, None, lang)]
             }
             Phase::Draft { ranks } => (0..self.n())
                 .filter(|s| ranks[*s].is_none())
@@ -68,7 +134,7 @@ impl CastleRisk {
     fn prompt(
         &self,
         seat: Seat,
-        kind: PromptKind,
+        kind: Ask,
         question: String,
         choices: Vec<Order>,
         standing: Option<SetOrder>,
@@ -84,13 +150,13 @@ impl CastleRisk {
     fn prompt_lines(
         &self,
         seat: Seat,
-        kind: PromptKind,
+        kind: Ask,
         question: String,
         choices: Vec<String>,
         standing: Option<SetOrder>,
         lang: Lang,
     ) -> Prompt {
-        let default = if kind == PromptKind::Turn && self.to_place == 0 {
+        let default = if kind == Ask::Turn && self.to_place == 0 {
             Order::End
         } else {
             self.default_for(seat, kind)
@@ -123,7 +189,7 @@ impl CastleRisk {
                 text::group_le(e)
             ),
         };
-        self.prompt(s, PromptKind::Castle, q, choices, None, lang)
+        self.prompt(s, Ask::Castle, q, choices, None, lang)
     }
 
     fn rank_prompt(&self, s: Seat, lang: Lang) -> Prompt {
@@ -133,12 +199,12 @@ impl CastleRisk {
             "Envoyez votre classement des territoires, le meilleur d'abord ; la répartition se fait à tour de rôle quand tout le monde a envoyé le sien.",
         );
         let choices = vec![Order::Rank(ex), Order::Rank(vec![])];
-        self.prompt(s, PromptKind::Rank, q.into(), choices, None, lang)
+        self.prompt(s, Ask::Rank, q.into(), choices, None, lang)
     }
 
     fn place_prompt(&self, s: Seat, due: u32, q: String, lang: Lang) -> Prompt {
         let choices = self.place_choices(s, due);
-        self.prompt(s, PromptKind::Place, q, choices, None, lang)
+        self.prompt(s, Ask::Place, q, choices, None, lang)
     }
 
     fn hide_prompt(&self, s: Seat, lang: Lang) -> Prompt {
@@ -153,7 +219,7 @@ impl CastleRisk {
             "Choose in secret the territory of your hidden armies (any territory without a castle).",
             "Choisissez en secret le territoire de vos armées cachées (tout territoire sans château).",
         );
-        self.prompt(s, PromptKind::Hide, q.into(), choices, None, lang)
+        self.prompt(s, Ask::Hide, q.into(), choices, None, lang)
     }
 
     fn play_prompt(&self, lang: Lang) -> Prompt {
@@ -180,21 +246,21 @@ impl CastleRisk {
                 }
             };
             let choices = self.place_choices(s, n);
-            return self.prompt(s, PromptKind::Place, q, choices, None, lang);
+            return self.prompt(s, Ask::Place, q, choices, None, lang);
         }
         let q = lang.pick(
             "Your turn: play cards, attack, then END to collect your earnings.",
             "À vous de jouer : jouez des cartes, attaquez, puis FIN pour recevoir vos nouvelles troupes.",
         );
         let choices = self.turn_choices(s, lang);
-        self.prompt_lines(s, PromptKind::Turn, q.into(), choices, None, lang)
+        self.prompt_lines(s, Ask::Turn, q.into(), choices, None, lang)
     }
 
     fn interrupt_prompt(&self, i: &Interrupt, lang: Lang) -> Prompt {
         let s = self.interrupt_seat(i);
         let (kind, q, choices, standing) = match i {
             Interrupt::Defend(p) => (
-                PromptKind::Defend,
+                Ask::Defend,
                 self.defend_question(p, lang),
                 self.defend_choices(s, p),
                 SetOrder::Defend(2),
@@ -214,7 +280,7 @@ impl CastleRisk {
                         self.name(*spy)
                     ),
                 };
-                (PromptKind::CounterSpy, q, c, SetOrder::CounterSpy(true))
+                (Ask::CounterSpy, q, c, SetOrder::CounterSpy(true))
             }
             Interrupt::Reoccupy {
                 vacated,
@@ -239,12 +305,7 @@ impl CastleRisk {
                     "You captured a castle: re-occupy vacated territories with one army each (OCCUPY ... FROM ...), OCCUPY ALL, or PASS to leave the rest to the others.",
                     "Vous avez pris un château : réoccupez les territoires libérés avec une armée chacun (OCCUPER ... DEPUIS ...), OCCUPER TOUT, ou PASSER pour laisser le reste aux autres.",
                 );
-                (
-                    PromptKind::Reoccupy,
-                    q.into(),
-                    c,
-                    SetOrder::Reoccupy(Some(true)),
-                )
+                (Ask::Reoccupy, q.into(), c, SetOrder::Reoccupy(Some(true)))
             }
             Interrupt::Annex { vacated, .. } => {
                 let c = vacated
@@ -256,7 +317,7 @@ impl CastleRisk {
                     "Annex one vacated territory with one army taken from any of yours.",
                     "Annexez un territoire libéré avec une armée prise sur n'importe lequel de vos territoires.",
                 );
-                (PromptKind::Annex, q.into(), c, SetOrder::Annex(vec![]))
+                (Ask::Annex, q.into(), c, SetOrder::Annex(vec![]))
             }
         };
         self.prompt(s, kind, q, choices, Some(standing), lang)
@@ -363,9 +424,9 @@ impl CastleRisk {
     }
 
     /// The documented default for a prompt of `kind` for `seat`.
-    pub fn default_for(&self, s: Seat, kind: PromptKind) -> Order {
+    pub fn default_for(&self, s: Seat, kind: Ask) -> Order {
         match kind {
-            PromptKind::Castle => {
+            Ask::Castle => {
                 let members = &map().board.groups[self.players[s].empire].members;
                 let t = members
                     .iter()
@@ -374,7 +435,7 @@ impl CastleRisk {
                     .unwrap_or(members[0]);
                 Order::Castle(t)
             }
-            PromptKind::Claim => {
+            Ask::Claim => {
                 let free = self.free_territories();
                 let e = self.players[s].empire;
                 let t = free
@@ -385,8 +446,8 @@ impl CastleRisk {
                     .unwrap_or(0);
                 Order::Claim(t)
             }
-            PromptKind::Rank => Order::Rank(vec![]),
-            PromptKind::Hide => {
+            Ask::Rank => Order::Rank(vec![]),
+            Ask::Hide => {
                 let free = |t: &T| self.castle_owner_at(*t).is_none();
                 let t = self
                     .territories_of(s)
@@ -396,7 +457,7 @@ impl CastleRisk {
                     .unwrap_or(0);
                 Order::Hide(t)
             }
-            PromptKind::Place => {
+            Ask::Place => {
                 let due = match self.phase {
                     Phase::Place { .. } => self.players[s].setup_armies.min(5),
                     Phase::Blind { .. } => self.players[s].setup_armies,
@@ -404,17 +465,9 @@ impl CastleRisk {
                 };
                 Order::Place(vec![(self.first_own(s), due.max(1))])
             }
-            PromptKind::Defend | PromptKind::CounterSpy | PromptKind::Annex => {
-                self.default_answer(s, kind)
-            }
-            PromptKind::Reoccupy => Order::Occupy(OccupyWhat::All),
-            // The turn; the other games' kinds are never raised here (PROMPT_KINDS).
-            PromptKind::Turn
-            | PromptKind::Draft
-            | PromptKind::Headquarters
-            | PromptKind::Works
-            | PromptKind::DefendNeutral
-            | PromptKind::Move => {
+            Ask::Defend | Ask::CounterSpy | Ask::Annex => self.default_answer(s, kind),
+            Ask::Reoccupy => Order::Occupy(OccupyWhat::All),
+            Ask::Turn => {
                 if self.to_place > 0 {
                     Order::Place(vec![(self.first_own(s), self.to_place)])
                 } else {
@@ -434,9 +487,9 @@ impl CastleRisk {
     }
 
     /// The default answer out of turn: the standing order, else the documented default.
-    fn default_answer(&self, s: Seat, kind: PromptKind) -> Order {
+    fn default_answer(&self, s: Seat, kind: Ask) -> Order {
         match (kind, &self.interrupt) {
-            (PromptKind::Defend, Some(Interrupt::Defend(p))) => {
+            (Ask::Defend, Some(Interrupt::Defend(p))) => {
                 let d = self.standing_defence(s, p.to);
                 Order::Defend {
                     dice: d.dice,
@@ -446,12 +499,12 @@ impl CastleRisk {
                     reveal: d.reveal,
                 }
             }
-            (PromptKind::Defend, _) => Order::Defend {
+            (Ask::Defend, _) => Order::Defend {
                 dice: 2,
                 marshal: false,
                 reveal: false,
             },
-            (PromptKind::CounterSpy, _) => Order::CounterSpy(
+            (Ask::CounterSpy, _) => Order::CounterSpy(
                 self.players[s]
                     .standing
                     .counterspy

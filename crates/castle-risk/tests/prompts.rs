@@ -3,8 +3,8 @@
 mod common;
 
 use castellan_castle_risk::game::Interrupt;
-use castellan_castle_risk::{ClaimMode, PlacementMode};
-use castellan_engine::{Lang, PromptKind, Rules, Source};
+use castellan_castle_risk::{Ask, ClaimMode, PlacementMode};
+use castellan_engine::{Lang, Rules, Source};
 
 /// Rule 7 (elimination): the castle's captor "peut réoccuper" the vacated territories, one
 /// army each, taken from its own; with no army to spare (every territory it holds has one
@@ -47,7 +47,7 @@ fn reoccupy_offers_only_pass_when_no_army_can_be_spared() {
     let p = g
         .pending(Lang::En)
         .into_iter()
-        .find(|p| p.kind == PromptKind::Reoccupy)
+        .find(|p| p.kind == Ask::Reoccupy)
         .expect("the reoccupy prompt");
     assert_eq!(p.choices, vec!["PASS".to_string()], "{p:?}");
     for line in p.choices.iter().chain(std::iter::once(&p.default)) {
@@ -61,7 +61,7 @@ fn reoccupy_offers_only_pass_when_no_army_can_be_spared() {
     let p = g
         .pending(Lang::En)
         .into_iter()
-        .find(|p| p.kind == PromptKind::Reoccupy)
+        .find(|p| p.kind == Ask::Reoccupy)
         .unwrap();
     assert!(p.choices.len() >= 2 + vacated.len(), "{p:?}");
     for line in &p.choices {

@@ -499,7 +499,10 @@ fn rule4_counter_spy_standing_order_and_prompt() {
     give(&mut g, 1, &[Card::Spy]);
     run(&mut g, 0, "SPY Bruno", &mut d);
     let p = g.pending(castellan_engine::Lang::En);
-    assert_eq!((p[0].seat, p[0].kind.as_str()), (1, "counter-spy"));
+    assert_eq!(
+        (p[0].seat, p[0].kind),
+        (1, castellan_castle_risk::Ask::CounterSpy)
+    );
     assert!(p[0].choices.contains(&"COUNTERSPY".to_string()));
     assert_eq!(p[0].standing.as_deref(), Some("SET COUNTERSPY ALWAYS"));
     assert_eq!(g.cards_accounted(), 48);
@@ -849,7 +852,10 @@ fn rule6_castle_capture_eliminates() {
     );
     // the victor is asked to re-occupy (no standing order)
     let p = g.pending(castellan_engine::Lang::En);
-    assert_eq!((p[0].seat, p[0].kind.as_str()), (0, "reoccupy"));
+    assert_eq!(
+        (p[0].seat, p[0].kind),
+        (0, castellan_castle_risk::Ask::Reoccupy)
+    );
     let e = refused(&mut g, 0, "ATTACK Naples FROM Brittany", &mut d);
     assert!(e.message.contains("waits"));
     run(&mut g, 0, "OCCUPY Wales FROM Brittany", &mut d);
@@ -1007,7 +1013,7 @@ fn defence_prompt_standing_order_and_default() {
     let mut d = any_dice();
     run(&mut g, 0, "ATTACK Brittany FROM Gascony FOR 1 ROLL", &mut d);
     let p = &g.pending(castellan_engine::Lang::En)[0];
-    assert_eq!((p.seat, p.kind.as_str()), (1, "defend"));
+    assert_eq!((p.seat, p.kind), (1, castellan_castle_risk::Ask::Defend));
     assert_eq!(p.default, "DEFEND 2");
     assert_eq!(p.standing.as_deref(), Some("SET DEFEND 2"));
     let ev = run(&mut g, 1, "DEFEND 1", &mut d);
@@ -1153,7 +1159,10 @@ fn stalemate_a_dead_position_ends_the_game_at_the_end_of_the_turn() {
     assert_eq!(g.still_live(), None);
     // Nothing ends in the middle of a turn: seat 0 is still asked for its turn.
     assert!(g.outcome().is_none());
-    assert_eq!(g.pending(castellan_engine::Lang::En)[0].kind, "turn");
+    assert_eq!(
+        g.pending(castellan_engine::Lang::En)[0].kind,
+        castellan_castle_risk::Ask::Turn
+    );
     let ev = end_turn(&mut g);
     let o = g.outcome().expect("a dead position ends the game");
     assert!(o.reason.starts_with("stalemate"), "{}", o.reason);

@@ -34,11 +34,11 @@ pub mod words;
 
 pub use cards::{Card, Deck, Material};
 pub use events::{End, Event, Finish, Standing};
+pub use prompts::Ask;
+use prompts::Prompt;
 
 use castellan_engine::words::refusal;
-use castellan_engine::{
-    BotRng, DiceBox, Lang, OrderError, Outcome, Prompt, PromptKind, Rules, Seat, Viewer,
-};
+use castellan_engine::{BotRng, DiceBox, Lang, OrderError, Outcome, Rules, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 /// Rounds after which a classic game that nobody has won is scored like a timed game
@@ -359,10 +359,9 @@ impl Rules for Castrum {
     type Options = Options;
     type Order = Order;
     type Event = Event;
+    type Ask = Ask;
     const GAME: &'static str = "castrum";
     const STATE_VERSION: u32 = 1;
-    const PROMPT_KINDS: &'static [PromptKind] =
-        &[PromptKind::Turn, PromptKind::Defend, PromptKind::Works];
 
     fn seat_range() -> std::ops::RangeInclusive<usize> {
         2..=4

@@ -4,6 +4,41 @@
 use crate::text::order_text_in;
 use crate::*;
 use castellan_engine::lang::fr;
+use castellan_engine::{PromptKinds, PromptRole};
+
+/// A prompt of Castrum: one of its kinds.
+pub(crate) type Prompt = castellan_engine::Prompt<Ask>;
+
+/// What Castrum asks of a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ask {
+    /// Play a turn.
+    Turn,
+    /// Defend against an attack (or accept it).
+    Defend,
+    /// Give up a card for the works.
+    Works,
+}
+
+impl PromptKinds for Ask {
+    const ALL: &'static [Ask] = &[Ask::Turn, Ask::Defend, Ask::Works];
+
+    fn name(self) -> &'static str {
+        match self {
+            Ask::Turn => "turn",
+            Ask::Defend => "defend",
+            Ask::Works => "works",
+        }
+    }
+
+    fn role(self) -> PromptRole {
+        match self {
+            Ask::Turn => PromptRole::Turn,
+            Ask::Defend => PromptRole::Question,
+            Ask::Works => PromptRole::Step,
+        }
+    }
+}
 
 impl Castrum {
     /// Orders worth offering `seat` now (every one passes [`Castrum::check`]).
@@ -140,7 +175,7 @@ impl Castrum {
     }
 
     pub(crate) fn prompts(&self, lang: Lang) -> Vec<Prompt> {
-        let mk = |seat: Seat, kind: PromptKind, question: String, standing: Option<Order>| {
+        let mk = |seat: Seat, kind: Ask, question: String, standing: Option<Order>| {
             let choices: Vec<String> = self
                 .legal_orders(seat)
                 .iter()
@@ -160,12 +195,12 @@ impl Castrum {
             Phase::Over => vec![],
             Phase::Turn => {
                 let s = self.current;
-                vec![mk(s, PromptKind::Turn, self.turn_question(lang), None)]
+                vec![mk(s, Ask::Turn, self.turn_question(lang), None)]
             }
             Phase::Defence(att) => {
                 let q = self.defence_question(att, lang);
                 let standing = Order::SetDefend(DefendPolicy::Always);
-                vec![mk(att.victim, PromptKind::Defend, q, Some(standing))]
+                vec![mk(att.victim, Ask::Defend, q, Some(standing))]
             }
             Phase::Works(owed) => owed
                 .iter()
@@ -175,7 +210,7 @@ impl Castrum {
                         "Pour les œuvres : cédez une carte de votre chantier.",
                     );
                     let standing = Order::SetWorks(vec![Card::Rustici, Card::Lapides]);
-                    mk(*s, PromptKind::Works, q.to_string(), Some(standing))
+                    mk(*s, Ask::Works, q.to_string(), Some(standing))
                 })
                 .collect(),
         }

@@ -354,7 +354,7 @@ fn each_defence_card_cancels_its_attacks_out_of_turn() {
         ok(&mut g, &mut d, 0, line);
         let p = g.pending(castellan_engine::Lang::En);
         assert_eq!(p.len(), 1);
-        assert_eq!((p[0].seat, p[0].kind.as_str()), (1, "defend"));
+        assert_eq!((p[0].seat, p[0].kind), (1, castellan_castrum::Ask::Defend));
         assert!(p[0].choices.contains(&"DEFEND".to_string()));
         assert_eq!(
             p[0].default, "DEFEND",
@@ -416,21 +416,30 @@ fn standing_defence_orders_answer_without_a_prompt() {
         site,
     );
     ok(&mut g, &mut d, 0, "PLAY Incendie ON Bob");
-    assert_eq!(g.pending(castellan_engine::Lang::En)[0].kind, "defend");
+    assert_eq!(
+        g.pending(castellan_engine::Lang::En)[0].kind,
+        castellan_castrum::Ask::Defend
+    );
     assert_eq!(g.pending(castellan_engine::Lang::En)[0].default, "ACCEPT");
 
     let (mut g, mut d) = position(2, &family(), "s1", hands, site);
     ok(&mut g, &mut d, 1, "SET DEFEND ALWAYS");
     let ev = ok(&mut g, &mut d, 0, "PLAY Incendie ON Bob");
     assert!(ev.iter().any(|e| matches!(e, Event::Defended { .. })));
-    assert_eq!(g.pending(castellan_engine::Lang::En)[0].kind, "turn");
+    assert_eq!(
+        g.pending(castellan_engine::Lang::En)[0].kind,
+        castellan_castrum::Ask::Turn
+    );
 
     let (mut g, mut d) = position(2, &family(), "s2", hands, site);
     ok(&mut g, &mut d, 1, "set defend never");
     let ev = ok(&mut g, &mut d, 0, "PLAY Incendie ON Bob");
     assert!(ev.iter().any(|e| matches!(e, Event::FireDie { .. })));
     assert!(g.hands[1].contains(&Gardes));
-    assert_eq!(g.pending(castellan_engine::Lang::En)[0].kind, "turn");
+    assert_eq!(
+        g.pending(castellan_engine::Lang::En)[0].kind,
+        castellan_castrum::Ask::Turn
+    );
 }
 
 /// docs/rules/castrum.md, point 8 (a decision for play by mail): a new game
@@ -448,7 +457,10 @@ fn by_mail_a_new_game_answers_attacks_at_once_as_the_default_would() {
     let (mut g, mut d) = position(2, &by_mail, "m0", hands, site);
     let ev = ok(&mut g, &mut d, 0, "PLAY Incendie ON Bob");
     assert!(ev.iter().any(|e| matches!(e, Event::Defended { .. })));
-    assert_eq!(g.pending(castellan_engine::Lang::En)[0].kind, "turn");
+    assert_eq!(
+        g.pending(castellan_engine::Lang::En)[0].kind,
+        castellan_castrum::Ask::Turn
+    );
     let (mut g, mut d) = position(
         2,
         &by_mail,
@@ -458,12 +470,18 @@ fn by_mail_a_new_game_answers_attacks_at_once_as_the_default_would() {
     );
     let ev = ok(&mut g, &mut d, 0, "PLAY Incendie ON Bob");
     assert!(ev.iter().any(|e| matches!(e, Event::FireDie { .. })));
-    assert_eq!(g.pending(castellan_engine::Lang::En)[0].kind, "turn");
+    assert_eq!(
+        g.pending(castellan_engine::Lang::En)[0].kind,
+        castellan_castrum::Ask::Turn
+    );
     // SET DEFEND ASK brings the question back.
     let (mut g, mut d) = position(2, &by_mail, "m2", hands, site);
     ok(&mut g, &mut d, 1, "SET DEFEND ASK");
     ok(&mut g, &mut d, 0, "PLAY Incendie ON Bob");
-    assert_eq!(g.pending(castellan_engine::Lang::En)[0].kind, "defend");
+    assert_eq!(
+        g.pending(castellan_engine::Lang::En)[0].kind,
+        castellan_castrum::Ask::Defend
+    );
 }
 
 /// Roue de Carrier: "Jouer cette carte au début de son tour permet de poser 4 cartes sur son
@@ -635,13 +653,16 @@ fn for_the_works_asks_each_player_with_site_cards_for_one() {
     );
     let p = g.pending(castellan_engine::Lang::En);
     assert_eq!(p.len(), 1, "Bob has nothing to give");
-    assert_eq!((p[0].seat, p[0].kind.as_str()), (0, "works"));
+    assert_eq!((p[0].seat, p[0].kind), (0, castellan_castrum::Ask::Works));
     assert_eq!(p[0].default, "GIVE Rustici", "documented default");
     assert!(p[0].standing.is_some());
     refused(&mut g, &mut d, 0, "GIVE Mage");
     ok(&mut g, &mut d, 0, "GIVE Structores");
     assert_eq!(g.sites[0].cards, vec![Lapides, Rustici]);
-    assert_eq!(g.pending(castellan_engine::Lang::En)[0].kind, "turn");
+    assert_eq!(
+        g.pending(castellan_engine::Lang::En)[0].kind,
+        castellan_castrum::Ask::Turn
+    );
 }
 
 /// 6 FETE DES FOUS: "Chaque joueur passe son jeu complet (les 5 cartes qu'il a en mains) à son voisin de gauche."

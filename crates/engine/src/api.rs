@@ -12,7 +12,7 @@ mod prompt;
 mod session;
 mod stored;
 mod table;
-pub use prompt::{Prompt, PromptKind};
+pub use prompt::{Prompt, PromptKind, PromptKinds, PromptRole};
 pub use session::*;
 pub use stored::{Snapshot, StoredEntry, StoredTable};
 pub use table::Table;
@@ -149,6 +149,9 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
     type Options: Clone + Debug + Default + Serialize + DeserializeOwned + Send;
     type Order: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send;
     type Event: Clone + Debug + Serialize + DeserializeOwned + Send;
+    /// The kinds of prompt this game raises: an enum of its own (deadlines per kind are
+    /// checked against its [`PromptKinds::ALL`]).
+    type Ask: PromptKinds;
 
     /// The game's name in commands and stored data ("castle-risk").
     const GAME: &'static str;
@@ -169,9 +172,6 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
         table
     }
 
-    /// Every kind of prompt this game may raise (deadlines per kind are checked against it).
-    const PROMPT_KINDS: &'static [PromptKind];
-
     /// Fields of the stored state kept only for the picture (Castello's last path): a game
     /// saved before they existed must still verify against its replay (which has them).
     const PICTURE_ONLY: &'static [&'static str] = &[];
@@ -191,7 +191,7 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
     fn turn(&self) -> u32;
 
     /// Who must answer what now; questions and choices worded in `lang`.
-    fn pending(&self, lang: Lang) -> Vec<Prompt>;
+    fn pending(&self, lang: Lang) -> Vec<Prompt<Self::Ask>>;
 
     /// Parse one order line written by `seat`.
     fn parse(&self, seat: Seat, line: &str) -> Result<Self::Order, OrderError>;
@@ -216,7 +216,7 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
     ) -> Result<Vec<Self::Event>, OrderError>;
 
     /// The order played for `prompt` when its deadline passes.
-    fn default_order(&self, prompt: &Prompt) -> Self::Order;
+    fn default_order(&self, prompt: &Prompt<Self::Ask>) -> Self::Order;
 
     /// What a bot plays for `seat` now (it has a prompt).
     fn bot_order(&self, seat: Seat, rng: &mut BotRng) -> Self::Order;

@@ -28,8 +28,8 @@ pub mod words;
 pub use api::{
     load_table, load_table_json, options_from_pairs, order_lines, play_out, Elimination, Entry,
     LineCheck, LineError, LineVerdict, Narration, OrderError, Outcome, PlayedGame, Prompt,
-    PromptKind, Refused, Rules, Seat, Session, Snapshot, Source, StoredEntry, StoredTable, Table,
-    Translation, Viewer,
+    PromptKind, PromptKinds, PromptRole, Refused, Rules, Seat, Session, Snapshot, Source,
+    StoredEntry, StoredTable, Table, Translation, Viewer,
 };
 pub use dice::{BotRng, DiceBox, Roll, Secret};
 pub use lang::Lang;

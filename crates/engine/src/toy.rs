@@ -21,6 +21,22 @@ pub enum Step {
     Add(u32),
 }
 
+/// Race asks one thing: a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ask {
+    Turn,
+}
+
+impl PromptKinds for Ask {
+    const ALL: &'static [Ask] = &[Ask::Turn];
+    fn name(self) -> &'static str {
+        "turn"
+    }
+    fn role(self) -> PromptRole {
+        PromptRole::Turn
+    }
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum Ev {
     Added { seat: Seat, n: u32, die: u8 },
@@ -31,9 +47,9 @@ impl Rules for Race {
     type Options = ();
     type Order = Step;
     type Event = Ev;
+    type Ask = Ask;
     const GAME: &'static str = "race";
     const STATE_VERSION: u32 = 1;
-    const PROMPT_KINDS: &'static [PromptKind] = &[PromptKind::Turn];
     fn seat_range() -> std::ops::RangeInclusive<usize> {
         2..=3
     }
@@ -54,13 +70,13 @@ impl Rules for Race {
     fn turn(&self) -> u32 {
         self.turn
     }
-    fn pending(&self, lang: Lang) -> Vec<Prompt> {
+    fn pending(&self, lang: Lang) -> Vec<Prompt<Ask>> {
         if self.winner.is_some() {
             return vec![];
         }
         vec![Prompt {
             seat: self.to_move,
-            kind: PromptKind::Turn,
+            kind: Ask::Turn,
             question: lang.pick("add 1 to 3", "ajoutez 1 à 3").into(),
             choices: vec!["ADD 1".into(), "ADD 2".into(), "ADD 3".into()],
             default: "ADD 1".into(),
@@ -105,7 +121,7 @@ impl Rules for Race {
         self.turn += 1;
         Ok(vec![Ev::Added { seat, n, die }])
     }
-    fn default_order(&self, _: &Prompt) -> Step {
+    fn default_order(&self, _: &Prompt<Ask>) -> Step {
         Step::Add(1)
     }
     fn bot_order(&self, _: Seat, rng: &mut BotRng) -> Step {

@@ -182,12 +182,10 @@ pub(crate) fn list_unsubscribe(judge: &str) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use castellan_engine::PromptKind;
-
     fn prompt(choices: &[&str]) -> Prompt {
         Prompt {
             seat: 0,
-            kind: PromptKind::Turn,
+            kind: castellan_engine::toy::Ask::Turn.into(),
             question: "Your turn".into(),
             choices: choices.iter().map(|c| c.to_string()).collect(),
             default: "END".into(),

@@ -168,24 +168,24 @@ fn hq_choice(s: &Risk, seat: Seat) -> TerritoryId {
 pub fn default_order(s: &Risk, p: &Prompt) -> Order {
     let seat = p.seat;
     match p.kind {
-        PromptKind::Claim => {
+        Ask::Claim => {
             let free = (0..s.board.len()).filter(|&t| s.board[t].owner == Owner::Nobody);
             Order::Claim(
                 free.max_by_key(|&t| (claim_score(s, seat, t), std::cmp::Reverse(t)))
                     .unwrap_or(0),
             )
         }
-        PromptKind::Draft => Order::Rank(ranking(seat)),
-        PromptKind::Place => setup_place(s, seat),
-        PromptKind::Headquarters => Order::Hq(hq_choice(s, seat)),
-        PromptKind::Defend | PromptKind::DefendNeutral => Order::Defend(
+        Ask::Draft => Order::Rank(ranking(seat)),
+        Ask::Place => setup_place(s, seat),
+        Ask::Headquarters => Order::Hq(hq_choice(s, seat)),
+        Ask::Defend | Ask::DefendNeutral => Order::Defend(
             s.battle
                 .as_ref()
                 .map(|b| max_defence_dice(s.board[b.to].armies, 2))
                 .unwrap_or(1)
                 .max(1),
         ),
-        _ => turn_default(s, seat),
+        Ask::Turn => turn_default(s, seat),
     }
 }
 
@@ -215,7 +215,7 @@ pub fn bot_order(s: &Risk, seat: Seat, rng: &mut BotRng) -> Order {
         return Order::End;
     };
     match p.kind {
-        PromptKind::Claim => {
+        Ask::Claim => {
             let free: Vec<TerritoryId> = (0..s.board.len())
                 .filter(|&t| s.board[t].owner == Owner::Nobody)
                 .collect();
@@ -230,7 +230,7 @@ pub fn bot_order(s: &Risk, seat: Seat, rng: &mut BotRng) -> Order {
                 .collect();
             Order::Claim(rng.pick(&top).copied().unwrap_or(0))
         }
-        PromptKind::Draft => {
+        Ask::Draft => {
             let mut r = ranking(seat + rng.below(6));
             // keep continents together but vary the start a little
             if r.len() > 2 && rng.chance(0.5) {
@@ -238,7 +238,7 @@ pub fn bot_order(s: &Risk, seat: Seat, rng: &mut BotRng) -> Order {
             }
             Order::Rank(r)
         }
-        PromptKind::Turn => bot_turn(s, seat, rng),
+        Ask::Turn => bot_turn(s, seat, rng),
         _ => default_order(s, &p),
     }
 }

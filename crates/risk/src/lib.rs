@@ -25,6 +25,7 @@ mod game;
 mod narrate;
 mod orders;
 pub mod picture;
+mod prompts;
 pub mod shape;
 mod words;
 
@@ -36,10 +37,10 @@ mod view;
 use cards::{Card, CardRef};
 use castellan_engine::assault::AttackPlan;
 use castellan_engine::board::TerritoryId;
-use castellan_engine::{
-    BotRng, DiceBox, Lang, OrderError, Outcome, Prompt, PromptKind, Rules, Seat, Secret, Viewer,
-};
+use castellan_engine::{BotRng, DiceBox, Lang, OrderError, Outcome, Rules, Seat, Secret, Viewer};
 pub use event::{Allotment, Event, WinReason};
+pub use prompts::Ask;
+use prompts::Prompt;
 use serde::{Deserialize, Serialize};
 
 /// How territories are claimed at the start (3–6 players; the 2-player game always deals).
@@ -287,18 +288,10 @@ pub struct Risk {
 }
 
 impl Rules for Risk {
-    const PROMPT_KINDS: &'static [PromptKind] = &[
-        PromptKind::Claim,
-        PromptKind::Draft,
-        PromptKind::Place,
-        PromptKind::Headquarters,
-        PromptKind::Turn,
-        PromptKind::Defend,
-        PromptKind::DefendNeutral,
-    ];
     type Options = Options;
     type Order = Order;
     type Event = Event;
+    type Ask = Ask;
     const GAME: &'static str = "risk";
     const STATE_VERSION: u32 = STATE_VERSION;
     /// A version-1 state is converted (game/stored.rs).

@@ -4,6 +4,7 @@
 use crate::cards::{self, card_name_in};
 use crate::map::{self, board};
 use crate::orders::{attack_choice, text_in, trade_text_in};
+use crate::prompts::{prompt, Ask, Prompt};
 use crate::words;
 use crate::*;
 use castellan_engine::battle::max_defence_dice;
@@ -11,23 +12,6 @@ use castellan_engine::lang::fr;
 
 use crate::narrate::reason;
 use crate::words::{names, owner_name, placements, pname};
-
-fn prompt(
-    seat: Seat,
-    kind: PromptKind,
-    q: String,
-    choices: Vec<String>,
-    default: String,
-) -> Prompt {
-    Prompt {
-        seat,
-        kind,
-        question: q,
-        choices,
-        default,
-        standing: None,
-    }
-}
 
 pub fn pending(s: &Risk, l: Lang) -> Vec<Prompt> {
     if s.won.is_some() {
@@ -72,13 +56,7 @@ fn setup_prompts(s: &Risk, l: Lang) -> Vec<Prompt> {
                 .take(6)
                 .map(|&t| text_in(&Order::Claim(t), l))
                 .collect();
-            out.push(prompt(
-                s.to_move,
-                PromptKind::Claim,
-                q,
-                choices,
-                String::new(),
-            ));
+            out.push(prompt(s.to_move, Ask::Claim, q, choices, String::new()));
         }
         Phase::Draft => out = draft_prompts(s, l),
         Phase::Place => {
@@ -95,12 +73,12 @@ fn setup_prompts(s: &Risk, l: Lang) -> Vec<Prompt> {
                     if neu > 0 { " et 1 armée neutre" } else { "" },
                 ),
             };
-            out.push(prompt(seat, PromptKind::Place, q, vec![], String::new()));
+            out.push(prompt(seat, Ask::Place, q, vec![], String::new()));
         }
         Phase::BlindPlace => {
             for seat in (0..s.n()).filter(|&p| s.players[p].blind.is_none()) {
                 let q = blind_question(s.placement_due(seat), l);
-                out.push(prompt(seat, PromptKind::Place, q, vec![], String::new()));
+                out.push(prompt(seat, Ask::Place, q, vec![], String::new()));
             }
         }
         Phase::Headquarters => out = hq_prompts(s, l),
@@ -119,7 +97,7 @@ fn draft_prompts(s: &Risk, l: Lang) -> Vec<Prompt> {
     for seat in (0..s.n()).filter(|&p| s.players[p].rank.is_none()) {
         out.push(prompt(
                     seat,
-                    PromptKind::Draft,
+                    Ask::Draft,
                     l.pick(
                         "Send your ranked list of territories; they are drafted round-robin.",
                         "Envoyez votre liste de territoires par ordre de préférence ; ils sont répartis à tour de rôle.",
@@ -138,7 +116,7 @@ fn hq_prompts(s: &Risk, l: Lang) -> Vec<Prompt> {
     for seat in (0..s.n()).filter(|&p| s.players[p].hq.is_none()) {
         out.push(prompt(
             seat,
-            PromptKind::Headquarters,
+            Ask::Headquarters,
             l.pick(
                 "Choose your secret headquarters among your territories.",
                 "Choisissez votre quartier général secret parmi vos territoires.",
@@ -196,9 +174,9 @@ fn defend_prompt(s: &Risk, b: &Battle, l: Lang) -> Prompt {
         ),
     };
     let kind = if neutral {
-        PromptKind::DefendNeutral
+        Ask::DefendNeutral
     } else {
-        PromptKind::Defend
+        Ask::Defend
     };
     let choices = (1..=max)
         .rev()
@@ -268,7 +246,7 @@ fn turn_prompt(s: &Risk, l: Lang) -> Prompt {
             }
         }
     }
-    prompt(seat, PromptKind::Turn, q, choices, String::new())
+    prompt(seat, Ask::Turn, q, choices, String::new())
 }
 
 impl Risk {

@@ -407,7 +407,10 @@ fn two_player_the_opponent_defends_neutrals_and_wins_by_elimination() {
         .any(|e| matches!(e, Event::AwaitDefence { responder: 1, .. })));
     let p = t.state.pending(castellan_engine::Lang::En);
     assert_eq!(p.len(), 1);
-    assert_eq!((p[0].seat, p[0].kind.as_str()), (1, "defend-neutral"));
+    assert_eq!(
+        (p[0].seat, p[0].kind),
+        (1, castellan_risk::Ask::DefendNeutral)
+    );
     assert_eq!(p[0].choices, vec!["DEFEND 2", "DEFEND 1"]);
     assert_eq!(p[0].default, "DEFEND 2");
     assert_eq!(p[0].standing.as_deref(), Some("SET NEUTRAL 2"));
@@ -448,7 +451,7 @@ fn the_defender_answers_by_prompt_standing_order_or_default() {
     submit(&mut t, 2, "SET DEFEND ASK");
     submit(&mut t, 0, "ATTACK Kamchatka FROM Alaska FOR 2 ROLLS");
     let p = t.state.pending(castellan_engine::Lang::En);
-    assert_eq!((p[0].seat, p[0].kind.as_str()), (2, "defend"));
+    assert_eq!((p[0].seat, p[0].kind), (2, castellan_risk::Ask::Defend));
     let (m, _) = refused(&mut t, 1, "DEFEND 2");
     assert!(m.contains("not waiting"), "{m}");
     let h = t.history.len();

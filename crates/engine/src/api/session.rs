@@ -66,7 +66,7 @@ pub trait Session: Send {
     }
     fn order_help(&self, lang: Lang) -> String;
     /// The kinds of prompt this game raises.
-    fn prompt_kinds(&self) -> &'static [PromptKind];
+    fn prompt_kinds(&self) -> Vec<PromptKind>;
     fn dice(&mut self) -> &mut DiceBox;
     fn history_len(&self) -> usize;
     /// The first history entry in hand (0: the whole history; see [`Table::base`]).
@@ -99,7 +99,11 @@ impl<R: Rules> Session for Table<R> {
         self.state.turn()
     }
     fn pending(&self, lang: Lang) -> Vec<Prompt> {
-        self.state.pending(lang)
+        self.state
+            .pending(lang)
+            .into_iter()
+            .map(Prompt::erase)
+            .collect()
     }
     fn submit(&mut self, seat: Seat, text: &str, lang: Lang) -> Result<Narration, Refused> {
         Table::submit(self, seat, text, lang)
@@ -178,8 +182,8 @@ impl<R: Rules> Session for Table<R> {
     fn order_help(&self, lang: Lang) -> String {
         R::order_help(lang)
     }
-    fn prompt_kinds(&self) -> &'static [PromptKind] {
-        R::PROMPT_KINDS
+    fn prompt_kinds(&self) -> Vec<PromptKind> {
+        PromptKind::all_of::<R::Ask>()
     }
     fn dice(&mut self) -> &mut DiceBox {
         &mut self.dice
@@ -288,7 +292,8 @@ pub fn play_out<R: Rules>(table: &mut Table<R>, max_orders: usize) -> Result<Pla
         if let Err(e) = table.apply(seat, order, Source::Bot) {
             return Err(format!(
                 "bot order \"{text}\" (seat {seat}, prompt {}) refused: {} ",
-                p.kind, e.message
+                p.kind.name(),
+                e.message
             ));
         }
         orders += 1;
@@ -326,7 +331,7 @@ pub struct GameInfo {
     /// The order language's help text, in a language.
     pub help: fn(Lang) -> String,
     /// Every kind of prompt the game raises (deadlines per kind are checked against it).
-    pub prompt_kinds: &'static [PromptKind],
+    pub prompt_kinds: fn() -> Vec<PromptKind>,
     /// Bots play one whole game: (game id, master, seats, options, order cap) ->
     /// (result, replayed identically from its seed).
     pub simulate: SimulateFn,
@@ -372,7 +377,7 @@ pub fn game_info<R: Rules>() -> GameInfo {
         load: load_table::<R>,
         load_json: load_table_json::<R>,
         help: R::order_help,
-        prompt_kinds: R::PROMPT_KINDS,
+        prompt_kinds: PromptKind::all_of::<R::Ask>,
         simulate: simulate_table::<R>,
         options: || serde_json::to_value(R::Options::default()).unwrap_or_default(),
     }

@@ -145,17 +145,17 @@ pub(crate) struct GameSetup {
 impl GameSetup {
     pub(crate) fn resolve(raw: CreateArgs, info: &GameInfo) -> Result<GameSetup, CreateError> {
         let mut deadlines = raw.deadlines;
+        let game_kinds = (info.prompt_kinds)();
         for (kind, h) in raw.per_kind {
-            match PromptKind::parse(&kind).filter(|k| info.prompt_kinds.contains(k)) {
+            match PromptKind::parse_among(&kind, &game_kinds) {
                 Some(k) => {
                     deadlines.per_kind.insert(k.as_str().to_string(), h);
                 }
                 None => {
-                    let kinds: Vec<&str> = info.prompt_kinds.iter().map(|k| k.as_str()).collect();
                     return Err(CreateError::UnknownKind {
                         kind,
                         game: info.name.to_string(),
-                        kinds: kinds.iter().map(|k| k.to_string()).collect(),
+                        kinds: game_kinds.iter().map(|k| k.as_str().to_string()).collect(),
                     });
                 }
             }
