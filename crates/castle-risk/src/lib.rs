@@ -27,10 +27,8 @@ pub mod orders;
 pub mod picture;
 pub mod prompts;
 pub mod shape;
-pub mod words;
-/// The old name of [`words`], kept while prompts.rs still says `text::`.
-pub(crate) use words as text;
 pub mod view;
+pub mod words;
 
 pub use cards::Card;
 pub use game::{CastleRisk, ClaimMode, Event, Options, Phase, PlacementMode};

@@ -6,7 +6,7 @@ use crate::cards::Card;
 use crate::game::{CastleRisk, Interrupt, OccupyWhat, PendingAttack, Phase, SetOrder, T};
 use crate::map::map;
 use crate::orders::{order_text_in, Order};
-use crate::text::{self, armees, kw, tn};
+use crate::words::{self, armees, kw, tn};
 use castellan_engine::{Lang, PromptKinds, PromptRole, Seat};
 
 /// A prompt of Castle Risk: one of its kinds.
@@ -186,7 +186,7 @@ impl CastleRisk {
             ),
             Lang::Fr => format!(
                 "Vous avez tiré le jeton de {} : placez votre château sur un de ses territoires.",
-                text::group_le(e)
+                words::group_le(e)
             ),
         };
         self.prompt(s, Ask::Castle, q, choices, None, lang)
@@ -340,9 +340,9 @@ impl CastleRisk {
             Lang::Fr => format!(
                 "{} attaque {} ({}) depuis {}{} : comment défendez-vous cette attaque ?",
                 att,
-                text::le(p.to),
+                words::le(p.to),
                 armees(self.board[p.to].armies),
-                text::le(p.from),
+                words::le(p.from),
                 match p.ship {
                     Some(k) => format!(" par la mer avec {}", armees(k)),
                     None => format!(" ({})", armees(self.board[p.from].armies)),

@@ -27,8 +27,6 @@ pub mod orders;
 pub mod picture;
 mod prompts;
 mod stored;
-/// The old name of [`orders`] (prompts.rs and the tests still say `text::`).
-pub use orders as text;
 pub mod view;
 pub mod words;
 
@@ -390,7 +388,7 @@ impl Rules for Castrum {
     }
 
     fn parse(&self, seat: Seat, line: &str) -> Result<Order, OrderError> {
-        text::parse(self, seat, line)
+        orders::parse(self, seat, line)
     }
 
     fn apply(
@@ -412,7 +410,7 @@ impl Rules for Castrum {
     }
 
     fn order_text(&self, order: &Order) -> String {
-        text::order_text(self, order)
+        orders::order_text(self, order)
     }
 
     fn narrate(&self, event: &Event, viewer: Viewer, lang: Lang) -> Option<String> {
@@ -448,7 +446,7 @@ impl Rules for Castrum {
     }
 
     fn order_help(lang: Lang) -> String {
-        text::help(lang)
+        orders::help(lang)
     }
 
     fn picture(&self, viewer: Viewer, lang: Lang) -> Option<String> {

@@ -1,7 +1,7 @@
 //! What the game asks: the legal orders worth offering, the default at a deadline, and the
 //! prompts with their questions in English or French.
 
-use crate::text::order_text_in;
+use crate::orders::order_text_in;
 use crate::*;
 use castellan_engine::lang::fr;
 use castellan_engine::{PromptKinds, PromptRole};

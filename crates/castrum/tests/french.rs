@@ -4,7 +4,7 @@
 
 mod common;
 
-use castellan_castrum::text::order_text_in;
+use castellan_castrum::orders::order_text_in;
 use castellan_castrum::*;
 use castellan_engine::{Lang, Rules, Secret, Table, Viewer};
 use common::*;
@@ -666,7 +666,7 @@ fn french_help_examples_parse() {
         n += 1;
     }
     assert_eq!(n, 12);
-    assert_eq!(Castrum::order_help(Lang::En), text::HELP);
+    assert_eq!(Castrum::order_help(Lang::En), orders::HELP);
 }
 
 /// French names come from data/names.yaml; the English ones are unchanged.
