@@ -18,7 +18,7 @@ import sys
 
 STEPS = [
     ("inbox pass (process_maildir)", r"::process_maildir$"),
-    ("  judging a mail (Judge::handle)", r"castellan_judge::judge::Judge::handle$"),
+    ("  judging a mail (Judge::handle)", r"castellan_judge::[a-z:]*(<impl castellan_judge::judge::)?Judge>?::handle$"),
     ("    settle: reports and mails", r"Run>::settle_all$"),
     ("    game loaded from the store", r"SledStore::load$"),
     ("  group commit (commit_group)", r"Service>::commit_group$"),
