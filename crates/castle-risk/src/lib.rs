@@ -12,7 +12,7 @@
 //! * [`view`]: narration, the text map and the private view.
 //! * [`picture`]: the board as an SVG picture (the HTML part of a report).
 //! * [`shape`]: the board's shape in words: neighbours, holders, Admiral seas.
-//! * [`text`]: names and order words in English and French.
+//! * [`words`]: names and order words in English and French.
 //! * [`bot`]: a bot that plays legal, sensible moves.
 
 // Seat-indexed loops read better than zipped iterators here; `sail` mirrors its order.

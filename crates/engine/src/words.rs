@@ -70,7 +70,7 @@ pub fn refuse_bare(m: impl Fn(Lang) -> String) -> OrderError {
 pub trait Hints {
     /// The hint in English and French.
     fn hints(self, en: impl Into<String>, fr: impl Into<String>) -> Self;
-    /// "write: <en>" / "écrivez : <fr>".
+    /// `"write: <en>"` / `"écrivez : <fr>"`.
     fn write(self, en: impl AsRef<str>, fr: impl AsRef<str>) -> Self;
 }
 

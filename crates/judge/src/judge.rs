@@ -58,7 +58,7 @@ pub enum AdminCommand {
     End {
         game: String,
     },
-    /// The dice audit ([`audit`]); changes nothing. Refused if the audit fails.
+    /// The dice audit ([`crate::audit()`]); changes nothing. Refused if the audit fails.
     Verify {
         game: String,
     },
