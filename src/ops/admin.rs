@@ -150,7 +150,7 @@ pub fn main(config: Config, cmd: Command) -> Result<ExitCode, ShellError> {
         println!(
             "{sent} mail(s) sent{}",
             if failed > 0 {
-                format!(", {failed} kept for retry")
+                format!(", {failed} not sent (kept for retry, or parked: `castellan outbox`)")
             } else {
                 String::new()
             }

@@ -381,7 +381,7 @@ pub fn main(config: Config, once: bool, reload: Reload) -> Result<ExitCode, Shel
     if once {
         let r = rt.block_on(svc.run_once(&transport))?;
         println!(
-            "took {} message(s), {} deadline mail(s), sent {}, {} kept for retry",
+            "took {} message(s), {} deadline mail(s), sent {}, {} not sent (kept for retry, or parked: `castellan outbox`)",
             r.taken, r.ticked, r.sent, r.failed
         );
         svc.flush()?;

@@ -125,8 +125,10 @@ fn ingest(config: Config, file: &str) -> Result<ExitCode, ShellError> {
     match runtime().and_then(|rt| rt.block_on(svc.drain_outbox(&transport))) {
         Ok((sent, 0)) => println!("handled {n} message(s), sent {sent} mail(s)"),
         Ok((sent, failed)) => {
-            tracing::warn!("ingest: {failed} repl(ies) not sent now, kept in the outbox for retry");
-            println!("handled {n} message(s), sent {sent} mail(s), {failed} kept for retry")
+            tracing::warn!("ingest: {failed} repl(ies) not sent now, kept in the outbox (for retry, or parked)");
+            println!(
+                "handled {n} message(s), sent {sent} mail(s), {failed} not sent (kept for retry, or parked: `castellan outbox`)"
+            )
         }
         Err(e) => {
             tracing::error!("ingest: the replies wait in the outbox: {e}");

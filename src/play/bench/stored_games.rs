@@ -253,7 +253,7 @@ fn child_run(cfg: &Path, dir: &Path, args: &[&str]) -> Result<ChildRun, ShellErr
             )),
         ));
     }
-    // "took 0 message(s), 0 deadline mail(s), sent 0, 0 kept for retry"
+    // "took 0 message(s), 0 deadline mail(s), sent 0, 0 not sent (...)"
     let took = stdout
         .split(',')
         .find_map(|p| p.trim().strip_prefix("took "))
