@@ -43,6 +43,8 @@
 //!   canonical form or refused, names that cannot pass for another's, DKIM alignment.
 //! * `optin.rs`: the judge mails only those who asked: double opt-in, STOP,
 //!   `List-Unsubscribe`.
+//! * `bounces.rs`: delivery status notifications about the judge's mail counted; an
+//!   address that bounced `bounces_before_stop` times gets no more mail until it writes.
 //! * `campaign/`: campaigns (`mod.rs` the data, `progress.rs` as games end) (games and players under one game master, scored by wins,
 //!   placings or the games' own scores, standings mailed as games end) and the Risk
 //!   tournament (tables of 3 to 6 seated by the judge, round after round, to the final).
@@ -58,6 +60,7 @@ mod audit;
 mod auth;
 mod campaign;
 mod clock;
+mod bounces;
 mod cmd;
 mod config;
 mod counters;
