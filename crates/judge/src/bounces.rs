@@ -56,7 +56,10 @@ impl Run<'_> {
                 continue;
             }
             if !r.hard() {
-                let text = format!("DSN {mid}: {addr} {} {}, soft: not counted", r.action, r.status);
+                let text = format!(
+                    "DSN {mid}: {addr} {} {}, soft: not counted",
+                    r.action, r.status
+                );
                 self.glog("", "bounce", text);
                 continue;
             }
@@ -83,7 +86,11 @@ impl Run<'_> {
     /// `addr` gets no more mail: the game masters of the games it holds a seat in (and
     /// does not run) are told.
     fn tell_bounced(&mut self, addr: &str, games: &[String], n: u32) -> Result<(), StoreError> {
-        self.glog("", "bounced", format!("no more mail to {addr}: {n} hard bounces"));
+        self.glog(
+            "",
+            "bounced",
+            format!("no more mail to {addr}: {n} hard bounces"),
+        );
         for id in games {
             let Some(rec) = self.store.game_header(id)? else {
                 continue;
@@ -202,7 +209,10 @@ mod tests {
         count(&bench, &delayed);
         // About a mail that is not the judge's, or about none.
         count(&bench, &dsn("<x@elsewhere.example>", BOB, "5.1.1"));
-        count(&bench, &dsn("<x@castellan.invalid.evil.example>", BOB, "5.1.1"));
+        count(
+            &bench,
+            &dsn("<x@castellan.invalid.evil.example>", BOB, "5.1.1"),
+        );
         let mut none = dsn(OURS, BOB, "5.1.1");
         none.original_message_id = None;
         count(&bench, &none);

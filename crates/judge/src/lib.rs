@@ -58,9 +58,9 @@
 
 mod audit;
 mod auth;
+mod bounces;
 mod campaign;
 mod clock;
-mod bounces;
 mod cmd;
 mod config;
 mod counters;
@@ -106,9 +106,8 @@ pub use judge::{AdminCommand, Judge, JudgeError};
 pub use limits::{clean_name, clean_text, reply_budget, MAX_NAME_CHARS};
 pub use model::{
     game_number, mark_key, spells_an_address, AuthenticationResults, DeadlineSettings, Dsn,
-    DsnRecipient, Env,
-    GameRecord, Inbound, LogLine, MailFormat, OutSeat, Outbound, PlayerRecord, SeatRecord,
-    SenderRecord, Status, StoreError,
+    DsnRecipient, Env, GameRecord, Inbound, LogLine, MailFormat, OutSeat, Outbound, PlayerRecord,
+    SeatRecord, SenderRecord, Status, StoreError,
 };
 pub use store::{Changes, MemoryStore, Store};
 pub use stored::StoredGame;

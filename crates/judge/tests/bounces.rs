@@ -26,7 +26,11 @@ fn dsn(w: &mut World, original: &str, to: &str, status: &str) -> Inbound {
 
 /// Anna's press: every other player and the game master are sent one.
 fn press(w: &mut World, pw: &str) -> Vec<Outbound> {
-    w.send(ANNA, "press", &format!("GAME race-1 {pw}\nPRESS Fine weather."))
+    w.send(
+        ANNA,
+        "press",
+        &format!("GAME race-1 {pw}\nPRESS Fine weather."),
+    )
 }
 
 #[test]
@@ -49,14 +53,22 @@ fn three_hard_bounces_stop_the_mail_until_the_address_writes() {
         let m = dsn(&mut w, original, BOB, status);
         assert!(w.deliver(&m).is_empty());
     }
-    assert_eq!(to(&press(&mut w, &anna_pw), BOB).len(), 1, "Bob still gets mail");
+    assert_eq!(
+        to(&press(&mut w, &anna_pw), BOB).len(),
+        1,
+        "Bob still gets mail"
+    );
 
     // The third: the game master is told, once, and Bob gets nothing more.
     let m = dsn(&mut w, &ours, BOB, "5.1.1");
     let out = w.deliver(&m);
     assert_eq!(out.len(), 1, "{out:#?}");
     assert_eq!(out[0].to, GM);
-    assert!(out[0].body.contains("came back undelivered 3 times"), "{}", out[0].body);
+    assert!(
+        out[0].body.contains("came back undelivered 3 times"),
+        "{}",
+        out[0].body
+    );
     assert!(out[0].body.contains(BOB));
     let out = press(&mut w, &anna_pw);
     assert!(to(&out, BOB).is_empty(), "{out:#?}");
