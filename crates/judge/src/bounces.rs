@@ -21,14 +21,40 @@
 //! not go unseen, and the player's next mail undoes it (as with a forged STOP). An
 //! operator who fears that sets `bounces_before_stop: 0`.
 
+use crate::judge::Judge;
 use crate::model::*;
 use crate::run::*;
+use crate::store::{Changes, Store};
 
 /// Recipients of one DSN counted at most: a report naming more counts its first ones.
 const RECIPIENTS_PER_DSN: usize = 8;
 
 fn bounces_key(addr: &str) -> String {
     mark_key("bounces", addr)
+}
+
+impl Judge {
+    /// What `mail` (`mid`), automatic mail, writes when it is a DSN: its hard bounces
+    /// counted in a handling of its own, whose only mail is a notice to game masters.
+    /// Another automatic mail writes nothing more.
+    pub(crate) fn read_bounce(
+        &self,
+        store: &dyn Store,
+        env: &Env,
+        mail: &Inbound,
+        mid: &str,
+        key: String,
+        mut changes: Changes,
+    ) -> Result<Changes, StoreError> {
+        let Some(dsn) = &mail.bounce else {
+            return Ok(changes);
+        };
+        let mut run = Run::new(self, store, env, key);
+        run.count_bounce(dsn, mid)?;
+        run.only_those_who_asked(None)?;
+        run.finish_into(&mut changes);
+        Ok(changes)
+    }
 }
 
 impl Run<'_> {

@@ -97,22 +97,9 @@ impl Judge {
                 );
             }
         };
-        // A delivery status notification is counted (bounces.rs), then ignored as the
-        // automatic mail it is.
-        if let Some(dsn) = &mail.bounce {
-            let why = self
-                .never_answer(mail, &mid, &from)
-                .unwrap_or_else(|| format!("delivery status notification {mid} from {from}"));
-            let mut changes = ignored(changes, why)?.changes();
-            let mut run = Run::new(self, store, env, key);
-            run.count_bounce(dsn, &mid)?;
-            run.only_those_who_asked(None)?;
-            run.finish_into(&mut changes);
-            return Ok(Admission::Ignored(changes));
-        }
-        // Loop prevention: never answer automatic mail or ourselves.
+        // Loop prevention: never answer automatic mail or ourselves (a DSN counts first).
         if let Some(why) = self.never_answer(mail, &mid, &from) {
-            return ignored(changes, why);
+            return ignored(self.read_bounce(store, env, mail, &mid, key, changes)?, why);
         }
         // A From that is no address (a control character; a NUL starts every key of the
         // judge's own marks: model::mark_key) is not read, and no sender record is kept.
@@ -534,16 +521,6 @@ fn is_stop(mail: &Inbound, config: &JudgeConfig) -> bool {
 enum Admission {
     Read(Admitted),
     Ignored(Changes),
-}
-
-impl Admission {
-    /// What an ignored mail writes.
-    fn changes(self) -> Changes {
-        match self {
-            Admission::Read(at) => at.changes,
-            Admission::Ignored(changes) => changes,
-        }
-    }
 }
 
 /// A mail to be read: who wrote it, their allowance this hour, the reply's thread and
