@@ -53,6 +53,11 @@ pub struct JudgeConfig {
     /// Confirmations (the one mail an address named by someone else gets before it has
     /// confirmed) sent in an hour, on the whole server; past it they are held (crate::optin).
     pub confirmations_per_hour: u32,
+    /// Hard bounces (delivery status notifications of a `5.x.x` failure about a mail of
+    /// the judge's) before an address gets no more mail and its games' game masters are
+    /// told; a later mail from the address lifts it. 0: bounces are not counted
+    /// (crate::bounces).
+    pub bounces_before_stop: u32,
     /// Servers whose `Authentication-Results` headers are trusted (the receiving MTA's
     /// authserv-id, as it writes it); empty: none is. A mail such a header calls forged
     /// (DMARC fails; or SPF fails and no DKIM signature passes) is logged and not answered.
@@ -87,6 +92,7 @@ impl Default for JudgeConfig {
             confirm_addresses: true,
             new_games_per_hour: 30,
             confirmations_per_hour: 60,
+            bounces_before_stop: 3,
             trusted_authserv_ids: Vec::new(),
             password_memory_kib: 19 * 1024,
             password_iterations: 2,

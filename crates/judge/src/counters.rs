@@ -1,6 +1,7 @@
 //! The judge's hourly counters and marks, kept beside the senders' counters under keys no
 //! address can spell (`mark_key`): failed tries and wrong tokens (auth/), the server's
-//! hourly budgets and the STOP marks (optin.rs). A handling reads each from the store at
+//! hourly budgets and the STOP marks (optin.rs), the hard bounces of an address
+//! (bounces.rs). A handling reads each from the store at
 //! most once, works on it here, and hands back those it holds to be written with the rest
 //! of the handling.
 
@@ -104,7 +105,34 @@ impl Counters {
         Ok(store.sender(key)?.is_some_and(|r| r.count > 0))
     }
 
-    /// Set or clear the mark under `key`.
+    /// The tally under `key`: a mark that counts (the hard bounces of an address), with
+    /// no hour; 0 when none is kept.
+    pub(crate) fn tally(&self, store: &dyn Store, key: &str) -> Result<u32, StoreError> {
+        if let Some(r) = self.held.get(key) {
+            return Ok(r.count);
+        }
+        Ok(store.sender(key)?.map_or(0, |r| r.count))
+    }
+
+    /// One more under the tally `key`: its new count.
+    pub(crate) fn add_to_tally(
+        &mut self,
+        store: &dyn Store,
+        key: &str,
+        now: i64,
+    ) -> Result<u32, StoreError> {
+        let count = self.tally(store, key)?.saturating_add(1);
+        let r = SenderRecord {
+            address: key.to_string(),
+            window_start: now,
+            count,
+            ..Default::default()
+        };
+        self.held.insert(key.to_string(), r);
+        Ok(count)
+    }
+
+    /// Set or clear the mark under `key` (a tally cleared counts from 0 again).
     pub(crate) fn set_mark(&mut self, key: String, on: bool, now: i64) {
         let r = SenderRecord {
             address: key.clone(),

@@ -39,6 +39,40 @@ pub struct Inbound {
     /// one only when its server is named in `trusted_authserv_ids`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub authentication_results: Vec<AuthenticationResults>,
+    /// What a delivery status notification (RFC 3464: `multipart/report;
+    /// report-type=delivery-status`) says, when this mail is one. It is still automatic
+    /// mail (never answered); the judge only counts its hard failures (crate::bounces).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounce: Option<Dsn>,
+}
+
+/// A delivery status notification as the mail layer read it: the Message-ID of the mail
+/// that was not delivered (from its returned copy or headers, `message/rfc822` or
+/// `text/rfc822-headers`, else an `Original-Message-ID` field) and each recipient's fate.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dsn {
+    /// With angle brackets; `None` when the report names none.
+    pub original_message_id: Option<String>,
+    pub recipients: Vec<DsnRecipient>,
+}
+
+/// One per-recipient block of a `message/delivery-status` part.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DsnRecipient {
+    /// `Final-Recipient` (else `Original-Recipient`), its address type dropped, lower case.
+    pub address: String,
+    /// `Action`, lower case: `failed`, `delayed`, `delivered`, `relayed`, `expanded`.
+    pub action: String,
+    /// `Status`, as `5.1.1`.
+    pub status: String,
+}
+
+impl DsnRecipient {
+    /// A hard bounce: the delivery failed for good (`Action: failed`, a `5.x.x` status).
+    /// A `4.x.x` (soft: the server tries again) or a delay is not one.
+    pub fn hard(&self) -> bool {
+        self.action == "failed" && self.status.starts_with("5.")
+    }
 }
 
 /// One `Authentication-Results` header as the mail layer read it: the server that added

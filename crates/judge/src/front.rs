@@ -97,9 +97,9 @@ impl Judge {
                 );
             }
         };
-        // Loop prevention: never answer automatic mail or ourselves.
+        // Loop prevention: never answer automatic mail or ourselves (a DSN counts first).
         if let Some(why) = self.never_answer(mail, &mid, &from) {
-            return ignored(changes, why);
+            return ignored(self.read_bounce(store, env, mail, &mid, key, changes)?, why);
         }
         // A From that is no address (a control character; a NUL starts every key of the
         // judge's own marks: model::mark_key) is not read, and no sender record is kept.

@@ -43,6 +43,8 @@
 //!   canonical form or refused, names that cannot pass for another's, DKIM alignment.
 //! * `optin.rs`: the judge mails only those who asked: double opt-in, STOP,
 //!   `List-Unsubscribe`.
+//! * `bounces.rs`: delivery status notifications about the judge's mail counted; an
+//!   address that bounced `bounces_before_stop` times gets no more mail until it writes.
 //! * `campaign/`: campaigns (`mod.rs` the data, `progress.rs` as games end) (games and players under one game master, scored by wins,
 //!   placings or the games' own scores, standings mailed as games end) and the Risk
 //!   tournament (tables of 3 to 6 seated by the judge, round after round, to the final).
@@ -56,6 +58,7 @@
 
 mod audit;
 mod auth;
+mod bounces;
 mod campaign;
 mod clock;
 mod cmd;
@@ -102,9 +105,9 @@ pub use intake::processed_key;
 pub use judge::{AdminCommand, Judge, JudgeError};
 pub use limits::{clean_name, clean_text, reply_budget, MAX_NAME_CHARS};
 pub use model::{
-    game_number, mark_key, spells_an_address, AuthenticationResults, DeadlineSettings, Env,
-    GameRecord, Inbound, LogLine, MailFormat, OutSeat, Outbound, PlayerRecord, SeatRecord,
-    SenderRecord, Status, StoreError,
+    game_number, mark_key, spells_an_address, AuthenticationResults, DeadlineSettings, Dsn,
+    DsnRecipient, Env, GameRecord, Inbound, LogLine, MailFormat, OutSeat, Outbound, PlayerRecord,
+    SeatRecord, SenderRecord, Status, StoreError,
 };
 pub use store::{Changes, MemoryStore, Store};
 pub use stored::StoredGame;

@@ -156,6 +156,13 @@ pub(crate) enum Event {
     JoinLocked {
         tries: u32,
     },
+    /// Mail to the seat `name` at `address` came back undelivered for good `bounces` times:
+    /// the judge mails it no more until it writes (crate::bounces).
+    Bounced {
+        name: String,
+        address: String,
+        bounces: u32,
+    },
     /// The game cannot be loaded: it waits, its mail kept, until it can.
     Quarantined {
         why: String,

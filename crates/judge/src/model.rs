@@ -1,7 +1,7 @@
 //! What the judge keeps: game records, seats, senders, players' records, the log; the
 //! store's errors. (Mails in and out: envelope.rs.)
 
-pub use crate::envelope::{AuthenticationResults, Inbound, Outbound};
+pub use crate::envelope::{AuthenticationResults, Dsn, DsnRecipient, Inbound, Outbound};
 use castellan_engine::Lang;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};

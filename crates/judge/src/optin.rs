@@ -25,6 +25,8 @@
 //!   games it plays in (or runs) and has consented to: there STOP is not RESIGN, the answer
 //!   says how to resign. It is removed from every game it observes, and no enrolment after
 //!   it sends it anything. A later mail from the address lifts it.
+//! * **Bounces.** An address whose mail came back undelivered for good
+//!   `bounces_before_stop` times gets no mail at all until it writes (bounces.rs).
 //! * Every mail carries `List-Unsubscribe: <mailto:JUDGE?subject=STOP>` (RFC 2369).
 //!
 //! The marks and budgets are kept beside the senders' counters, under keys no address can
@@ -165,6 +167,7 @@ impl Run<'_> {
     /// a mail that proved itself (a good token or password) lets one more confirmation
     /// come to it.
     pub(crate) fn lift_stop(&mut self, from: &str) -> Result<(), StoreError> {
+        self.lift_bounces(from)?;
         if !self.stopped_now && self.mark(&stop_key(from))? {
             self.set_mark(stop_key(from), false);
         }
@@ -222,6 +225,13 @@ impl Run<'_> {
             let to = lower(&d.to);
             if writer == Some(to.as_str()) {
                 kept.push(d);
+                continue;
+            }
+            // Mail that came back undelivered for good too often (bounces.rs): none at
+            // all, until the address writes.
+            if self.bounced(&to)? {
+                let game = d.game.clone().unwrap_or_default();
+                self.glog(&game, "held", format!("no mail to {to}: it bounced"));
                 continue;
             }
             let stopped = self.mark(&stop_key(&to))?;

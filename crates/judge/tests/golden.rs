@@ -153,6 +153,14 @@ fn contexts() -> Vec<(&'static str, &'static str, serde_json::Value)> {
                    "deadline": "Tue 14 Jan 2025 18:00 UTC"}),
         ),
         (
+            // Mail to a seat came back undelivered too often (crate bounces.rs).
+            "notice_bounced.txt",
+            "notice",
+            json!({"game_id": "castle-7", "event": "bounced", "name": "Bob",
+                   "address": "bob@example.org", "bounces": 3,
+                   "deadline": "Tue 14 Jan 2025 18:00 UTC"}),
+        ),
+        (
             "press.txt",
             "press",
             json!({"game_id": "castle-7", "from": "Bob", "text": "Peace in the north?"}),
@@ -345,12 +353,14 @@ fn french_mails_hold_no_english_sentence_of_the_judge() {
         "extended",
         "replaced",
         "kicked",
+        "bounced",
     ] {
         ctxs.push((
             "notice.txt",
             "notice",
             json!({"game_id": "x", "event": event, "name": "x",
-            "address": "x", "open_left": 1, "misses": 2, "hours": 3, "deadline": "x"}),
+            "address": "x", "open_left": 1, "misses": 2, "hours": 3, "bounces": 3,
+            "deadline": "x"}),
         ));
     }
     let answers: &[(&str, serde_json::Value)] = &[

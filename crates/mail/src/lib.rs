@@ -3,7 +3,8 @@
 //!
 //! - [`parse`]: mail-parser, text/plain with an HTML-only fallback, quoted replies and
 //!   signatures stripped ([`strip_quoted`]), attachments listed and ignored, a size cap, and
-//!   the hygiene verdict ([`Inbound::automatic`]): mail we must never answer.
+//!   the hygiene verdict ([`Inbound::automatic`]): mail we must never answer; a delivery
+//!   status notification read ([`Inbound::bounce`], dsn.rs) for the judge to count.
 //! - [`render`] / [`Transport::send`]: lettre; every reply is threaded and says it is
 //!   automatic (`Auto-Submitted: auto-replied`, `X-Auto-Response-Suppress: All`).
 //! - [`Maildir`]: the embedded default inbox (tmp → new → cur).
@@ -13,6 +14,7 @@
 //!   checked against the webpki roots plus an optional PEM CA file (a private CA or a
 //!   self-signed server; [`check_ca_file`] tests one at start-up).
 
+mod dsn;
 mod hidden;
 mod imap;
 mod maildir;
@@ -22,6 +24,7 @@ mod render;
 mod tls;
 mod transport;
 
+pub use dsn::{read_dsn, Dsn, DsnRecipient};
 pub use hidden::visible_html;
 pub use imap::{ImapError, ImapInbox, ImapStream, ImapTls};
 pub use maildir::{delivered_name, sync_dir, Maildir};

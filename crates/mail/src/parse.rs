@@ -127,6 +127,7 @@ fn parse_inner(
             .iter()
             .filter_map(|v| AuthenticationResults::parse(&v.replace(['\r', '\n'], " ")))
             .collect(),
+        bounce: crate::dsn::read_dsn(&msg),
     })
 }
 

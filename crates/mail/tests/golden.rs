@@ -1,5 +1,6 @@
 //! Golden files: every `tests/golden/NAME.eml` is parsed with a body cap of
-//! [`BODY_CAP`] bytes and compared with `NAME.expected` (the Inbound as pretty JSON);
+//! [`BODY_CAP`] bytes and compared with `NAME.expected` (the Inbound as pretty JSON,
+//! but for what a delivery status notification reports: in `NAME.dsn.expected`);
 //! every `tests/golden/render-NAME.json` (an OutgoingMail and a date) is rendered and
 //! compared with `render-NAME.expected.eml`. One test each, naming every file that broke.
 //!
@@ -61,12 +62,23 @@ fn parse_golden_files() {
     let mut failures = Vec::new();
     for eml in &emls {
         let raw = fs::read(eml).unwrap();
+        // A delivery status notification's reading goes apart, in NAME.dsn.expected.
+        let mut dsn = None;
         let actual = match parse(&raw, BODY_CAP) {
-            Ok(p) => serde_json::to_string_pretty(&p).unwrap(),
+            Ok(mut p) => {
+                dsn = p.bounce.take();
+                serde_json::to_string_pretty(&p).unwrap()
+            }
             Err(e) => format!("error: {e}"),
         } + "\n";
         if let Some(f) = check(&eml.with_extension("expected"), actual.as_bytes()) {
             failures.push(f);
+        }
+        if let Some(dsn) = dsn {
+            let actual = serde_json::to_string_pretty(&dsn).unwrap() + "\n";
+            if let Some(f) = check(&eml.with_extension("dsn.expected"), actual.as_bytes()) {
+                failures.push(f);
+            }
         }
     }
     assert!(
