@@ -1,6 +1,8 @@
 //! Castello's rule cases, one a file in tests/cases/ (the engine's `testing::cases`):
 //! the rule quoted, a position, a seat's order lines and the exact verdict.
 //! `CASTELLAN_BLESS=1` writes the expected parts anew.
+#[path = "../../engine/tests/support/case_files.rs"]
+mod case_files;
 mod common;
 
 use castellan_castello::{Castello, Options, BLACK, RED};
@@ -8,7 +10,6 @@ use castellan_engine::testing::cases;
 use castellan_engine::{options_from_pairs, DiceBox, Rules, Secret};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 /// The published castles, these pawns ('R'/'r' red not moved / moved, 'B'/'b' black), the
 /// side to move, `key=value` options, and lines played first ("red: E8-E10").
@@ -41,19 +42,7 @@ fn build(p: &Position) -> (Castello, DiceBox) {
 
 #[test]
 fn rule_cases() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
-    let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
-        .map(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read_to_string(&p).unwrap())
-        })
-        .collect();
-    files.sort();
-    let bless = std::env::var_os("CASTELLAN_BLESS").is_some();
-    for (name, text) in cases::run(&files, build, bless) {
-        std::fs::write(dir.join(name), text).unwrap();
-    }
+    case_files::check(env!("CARGO_MANIFEST_DIR"), |files, bless| {
+        cases::run(files, build, bless)
+    });
 }

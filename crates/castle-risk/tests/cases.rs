@@ -1,6 +1,8 @@
 //! Castle Risk's rule cases, one a file in tests/cases/ (the engine's `testing::cases`):
 //! the rule quoted (the French rules, seeds/000), a position, a seat's order lines and the
 //! exact verdict. `CASTELLAN_BLESS=1` writes the expected parts anew.
+#[path = "../../engine/tests/support/case_files.rs"]
+mod case_files;
 mod common;
 
 use castellan_castle_risk::game::Hidden;
@@ -10,7 +12,6 @@ use castellan_engine::{DiceBox, Rules};
 use common::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 /// `common::position`: every territory round the table with 1 army, these castles in seat
 /// order, these territories ("Alice 8"); then whose turn it is, hands, the Reinforcements
@@ -101,19 +102,7 @@ fn build(p: &Position) -> (CastleRisk, DiceBox) {
 
 #[test]
 fn rule_cases() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
-    let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
-        .map(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read_to_string(&p).unwrap())
-        })
-        .collect();
-    files.sort();
-    let bless = std::env::var_os("CASTELLAN_BLESS").is_some();
-    for (name, text) in cases::run(&files, build, bless) {
-        std::fs::write(dir.join(name), text).unwrap();
-    }
+    case_files::check(env!("CARGO_MANIFEST_DIR"), |files, bless| {
+        cases::run(files, build, bless)
+    });
 }

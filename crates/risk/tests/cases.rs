@@ -1,6 +1,8 @@
 //! Risk's rule cases, one a file in tests/cases/ (the engine's `testing::cases`): the rule
 //! quoted, a position, a seat's order lines and the exact verdict.
 //! `CASTELLAN_BLESS=1` writes the expected parts anew.
+#[path = "../../engine/tests/support/case_files.rs"]
+mod case_files;
 mod common;
 
 use castellan_engine::testing::cases;
@@ -9,7 +11,6 @@ use castellan_risk::{Owner, Risk, Stage};
 use common::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 /// `common::position`: a game in play (random claim, blind placement, these `key=value`
 /// options), `to_move` in its attack stage with nothing to place, every territory `rest`'s
@@ -94,19 +95,7 @@ fn build(p: &Position) -> (Risk, DiceBox) {
 
 #[test]
 fn rule_cases() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
-    let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
-        .map(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read_to_string(&p).unwrap())
-        })
-        .collect();
-    files.sort();
-    let bless = std::env::var_os("CASTELLAN_BLESS").is_some();
-    for (name, text) in cases::run(&files, build, bless) {
-        std::fs::write(dir.join(name), text).unwrap();
-    }
+    case_files::check(env!("CARGO_MANIFEST_DIR"), |files, bless| {
+        cases::run(files, build, bless)
+    });
 }
