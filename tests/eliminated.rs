@@ -8,10 +8,11 @@
 //! End to end on the pure judge and a MemoryStore: a Castle Risk game of four, every seat
 //! played by mail with the bots' orders, to its end.
 
-use castellan_judge::{
-    Env, Inbound, Judge, JudgeConfig, MemoryStore, Outbound, Status, Store, Templates,
-};
+use castellan_judge::{Judge, JudgeConfig, Outbound, Status, Store, Templates};
 use std::collections::BTreeMap;
+
+mod by_mail;
+use by_mail::ByMail;
 
 const GM: &str = "gm@example.org";
 const PLAYERS: [(&str, &str); 4] = [
@@ -22,10 +23,7 @@ const PLAYERS: [(&str, &str); 4] = [
 ];
 
 struct World {
-    judge: Judge,
-    store: MemoryStore,
-    now: i64,
-    n: u64,
+    mail: ByMail,
 }
 
 impl World {
@@ -39,37 +37,20 @@ impl World {
             ..JudgeConfig::default()
         };
         World {
-            judge: Judge::new(config, castellan::games::all(), Templates::builtin()),
-            store: MemoryStore::new(),
-            now: 1_736_877_600,
-            n: 0,
+            mail: ByMail::new(Judge::new(
+                config,
+                castellan::games::all(),
+                Templates::builtin(),
+            )),
         }
     }
 
     fn send(&mut self, from: &str, subject: &str, body: &str) -> Vec<Outbound> {
-        self.n += 1;
-        self.now += 60;
-        let m = Inbound {
-            message_id: format!("<m{}@players.example>", self.n),
-            from: from.into(),
-            to: vec!["judge@example.org".into()],
-            subject: subject.into(),
-            body: body.into(),
-            ..Default::default()
-        };
-        let mut entropy = [0u8; 32];
-        entropy[..8].copy_from_slice(&self.now.to_le_bytes());
-        let env = Env {
-            now: self.now,
-            entropy,
-        };
-        let c = self.judge.handle(&self.store, &m, &env).unwrap();
-        self.store.commit(&c).unwrap();
-        c.outbox
+        self.mail.send(from, subject, body)
     }
 
     fn game(&self, id: &str) -> castellan_judge::StoredGame {
-        self.store.game_whole(id).unwrap().expect("the game")
+        self.mail.store.game_whole(id).unwrap().expect("the game")
     }
 }
 
@@ -109,6 +90,7 @@ fn an_eliminated_player_is_told_loses_his_private_part_and_the_end_lists_the_sta
     );
     let created = w.send(GM, "new game", &create);
     let id = w
+        .mail
         .store
         .game_ids()
         .unwrap()

@@ -4,21 +4,19 @@
 //! code names it: its kind of prompt, its orders, its refusal and its winner are its own.
 
 use castellan_engine::{game_info, GameInfo, Session};
-use castellan_judge::{
-    Env, Inbound, Judge, JudgeConfig, MemoryStore, Outbound, Status, Store, Templates,
-};
+use castellan_judge::{Judge, JudgeConfig, Outbound, Status, Store, Templates};
 use castellan_toy_nim::Nim;
+
+mod by_mail;
+use by_mail::ByMail;
 
 const GM: &str = "gm@example.org";
 const ANNA: &str = "anna@example.org";
 const BOB: &str = "bob@example.org";
 
 struct World {
-    judge: Judge,
-    store: MemoryStore,
+    mail: ByMail,
     nim: GameInfo,
-    now: i64,
-    n: u64,
 }
 
 impl World {
@@ -34,39 +32,22 @@ impl World {
         let nim = game_info::<Nim>();
         let games = castellan::games::with(nim).expect("a name of its own");
         World {
-            judge: Judge::new(config, games, Templates::builtin()),
-            store: MemoryStore::new(),
+            mail: ByMail::new(Judge::new(config, games, Templates::builtin())),
             nim,
-            now: 1_736_877_600,
-            n: 0,
         }
     }
 
     /// Mail the judge; the replies and reports it sends.
     fn send(&mut self, from: &str, subject: &str, body: &str) -> Vec<Outbound> {
-        self.n += 1;
-        self.now += 60;
-        let m = Inbound {
-            message_id: format!("<m{}@players.example>", self.n),
-            from: from.into(),
-            to: vec!["judge@example.org".into()],
-            subject: subject.into(),
-            body: body.into(),
-            ..Default::default()
-        };
-        let mut entropy = [0u8; 32];
-        entropy[..8].copy_from_slice(&self.now.to_le_bytes());
-        let env = Env {
-            now: self.now,
-            entropy,
-        };
-        let c = self.judge.handle(&self.store, &m, &env).unwrap();
-        self.store.commit(&c).unwrap();
-        c.outbox
+        self.mail.send(from, subject, body)
     }
 
     fn game(&self) -> castellan_judge::StoredGame {
-        self.store.game_whole("nim-1").unwrap().expect("the game")
+        self.mail
+            .store
+            .game_whole("nim-1")
+            .unwrap()
+            .expect("the game")
     }
 
     fn session(&self) -> Box<dyn Session> {
