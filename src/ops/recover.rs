@@ -256,6 +256,7 @@ fn replaying_service(
         judge_batch_first: false,
         group: 1,
         batch_times: Default::default(),
+        workers: Default::default(),
     })
 }
 

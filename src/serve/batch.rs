@@ -7,6 +7,7 @@ use super::maillog::MailLine;
 use super::service::{Handled, Service};
 use crate::error::ShellError;
 use crate::serve::optimistic::{Ahead, Key, Recording, Writes};
+use crate::serve::workers::Workers;
 use crate::store::fault::fault_point;
 use castellan_judge::{Changes, Env, StoreError};
 use castellan_mail::{Maildir, Transport};
@@ -80,14 +81,55 @@ const BATCH_BYTES: usize = 8 * 1024 * 1024;
 /// better than 8 or 64 at 64 tables.
 pub const GROUP: usize = 16;
 
+/// The fsync of a batch's journal entries under way: its answer, or the entries to sync
+/// here if no thread took it.
+enum JournalSync {
+    Running(std::sync::mpsc::Receiver<(crate::store::journal::Unsynced, std::io::Result<()>)>),
+    Here(crate::store::journal::Unsynced),
+}
+
+impl JournalSync {
+    /// Handed to `workers` (or kept, to run at [`JournalSync::wait`], if no thread takes
+    /// it).
+    fn start(unsynced: crate::store::journal::Unsynced, workers: &Workers) -> JournalSync {
+        type Slot = std::sync::Arc<std::sync::Mutex<Option<crate::store::journal::Unsynced>>>;
+        let take = |slot: &Slot| slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let slot: Slot = std::sync::Arc::new(std::sync::Mutex::new(Some(unsynced)));
+        let taken = slot.clone();
+        let given = workers.run(move || {
+            if let Some(u) = take(&taken) {
+                let synced = u.sync();
+                let _ = tx.send((u, synced));
+            }
+        });
+        // Not given, the job was dropped unrun: the entries are still in the slot.
+        match (!given).then(|| take(&slot)).flatten() {
+            Some(u) => JournalSync::Here(u),
+            None => JournalSync::Running(rx),
+        }
+    }
+
+    /// The entries and whether they are on the device.
+    fn wait(self) -> Result<(crate::store::journal::Unsynced, std::io::Result<()>), StoreError> {
+        match self {
+            JournalSync::Running(rx) => rx
+                .recv()
+                .map_err(|_| StoreError::new("the journal's fsync failed")),
+            JournalSync::Here(u) => {
+                let synced = u.sync();
+                Ok((u, synced))
+            }
+        }
+    }
+}
+
 /// The time a batch spent committing, and its journal entries' fsync running meanwhile.
 #[derive(Default)]
-struct Committing<'s> {
-    /// The fsync of the batch's journal entries, on a thread of its own: joined before the
-    /// batch's first commit.
-    journal: Option<
-        std::thread::ScopedJoinHandle<'s, (crate::store::journal::Unsynced, std::io::Result<()>)>,
-    >,
+struct Committing {
+    /// The fsync of the batch's journal entries, on one of the service's threads: its
+    /// answer awaited before the batch's first commit.
+    journal: Option<JournalSync>,
     /// Time in the group commits.
     spent: std::time::Duration,
     /// Time waiting for the journal's fsync.
@@ -115,9 +157,9 @@ impl<'p> Taken<'p> {
 
 /// A batch's mails on their way to the store: the time spent, what the batch wrote, what of
 /// it waits in the open group (not committed yet), and the mails taken.
-struct Committer<'a, 's, 'p> {
-    spent: Committing<'s>,
-    prestager: Option<&'p crate::serve::prestage::Prestager>,
+struct Committer<'a, 'p> {
+    spent: Committing,
+    prestager: Option<&'p crate::serve::prestage::Prestager<'p>>,
     written: Writes,
     pending: Writes,
     /// Mails judged, waiting to be committed together in one transaction.
@@ -322,12 +364,7 @@ impl Service {
             let mut c = Committer {
                 // Time in the group commits, and the journal's fsync under way.
                 spent: Committing {
-                    journal: unsynced.map(|u| {
-                        scope.spawn(move || {
-                            let synced = u.sync();
-                            (u, synced)
-                        })
-                    }),
+                    journal: unsynced.map(|u| JournalSync::start(u, self.workers())),
                     ..Default::default()
                 },
                 prestager,
@@ -355,7 +392,7 @@ impl Service {
     /// group writes.
     fn judge_one(
         &self,
-        c: &mut Committer<'_, '_, '_>,
+        c: &mut Committer<'_, '_>,
         ahead: Option<crate::serve::optimistic::Judged>,
         (path, _, inbound): &Read<'_>,
         env: &Env,
@@ -399,7 +436,7 @@ impl Service {
     /// other failure aborts the group's journal entries and ends the batch.
     fn settle<'a>(
         &self,
-        c: &mut Committer<'a, '_, '_>,
+        c: &mut Committer<'a, '_>,
         judged: Result<Option<(Changes, Option<crate::store::EncodedReplies>)>, StoreError>,
         mail: &'a Read<'a>,
         env: &Env,
@@ -455,13 +492,11 @@ impl Service {
     /// handed to the prestager and their files and log lines to `out`. If it fails, none
     /// is, and their journal entries are marked aborted. The batch's journal entries are on
     /// the device first.
-    fn commit_group(&self, c: &mut Committer<'_, '_, '_>) -> Result<(), StoreError> {
+    fn commit_group(&self, c: &mut Committer<'_, '_>) -> Result<(), StoreError> {
         c.pending = Writes::default();
         if let Some(journal) = c.spent.journal.take() {
             let start = std::time::Instant::now();
-            let (unsynced, synced) = journal
-                .join()
-                .map_err(|_| StoreError::new("the journal's fsync failed"))?;
+            let (unsynced, synced) = journal.wait()?;
             c.spent.journal_wait += start.elapsed();
             // On a failure every entry of the batch is aborted, the group's with them.
             self.journal
@@ -501,11 +536,20 @@ impl Service {
 
     /// Threads (one a core) to write a batch's replies ahead of its flush: for the file
     /// transport.
-    fn prestager(&self) -> Option<crate::serve::prestage::Prestager> {
+    fn prestager(&self) -> Option<crate::serve::prestage::Prestager<'_>> {
         match self.transport() {
-            Transport::File { dir } => crate::serve::prestage::Prestager::start(dir, self.judges),
+            Transport::File { dir } => Some(crate::serve::prestage::Prestager::start(
+                dir,
+                self.workers(),
+            )),
             _ => None,
         }
+    }
+
+    /// The service's threads, started at the first batch: one a core.
+    pub(super) fn workers(&self) -> &Workers {
+        self.workers
+            .get_or_init(|| Workers::start(self.judges.max(2)))
     }
 
     pub(super) fn prestaged_lock(

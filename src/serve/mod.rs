@@ -25,3 +25,4 @@ pub mod reload;
 pub mod runtime;
 pub mod service;
 pub mod templates;
+pub mod workers;

@@ -5,7 +5,8 @@
 //! (no reply before the flush). Rendering them (MIME, quoted-printable) and
 //! writing their files was a quarter of the service's time, done after the batch, while a
 //! core sat idle during it. A [`Prestager`] takes each reply, as soon as its mail is judged
-//! for good (before its group's commit), to threads of its own (one a core), which render
+//! for good (before its group's commit), to the service's threads (src/serve/workers.rs:
+//! started once, one a core, not per batch), which render
 //! it and write it to a hidden temporary file of the outbox folder: not synced and never
 //! read there. Once the mail is committed the reply is bound to its outbox key; one never
 //! bound (its group's commit failed) is removed with the batch. The drain that follows the flush adopts those files
@@ -20,11 +21,12 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
-use std::thread::JoinHandle;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{mpsc, Mutex};
 
 use castellan_mail::{OutgoingMail, Staged};
+
+use super::workers::Workers;
 
 /// A reply written ahead: its file, its Message-ID and its recipient.
 pub type Written = (Staged, String, String);
@@ -39,64 +41,57 @@ pub type Ticket = u64;
 /// Tickets, unique in this process (they name the hidden files too).
 static TICKETS: AtomicU64 = AtomicU64::new(0);
 
-type Job = (Ticket, OutgoingMail, i64);
-
-/// The threads rendering and writing one batch's replies ahead of its flush.
-pub struct Prestager {
-    to_workers: Option<mpsc::Sender<Job>>,
-    workers: Vec<JoinHandle<HashMap<Ticket, Written>>>,
+/// One batch's replies rendered and written ahead of its flush, by the service's threads
+/// ([`Workers`], started once, not per batch).
+pub struct Prestager<'w> {
+    workers: &'w Workers,
+    dir: PathBuf,
+    /// What each job wrote (None: left to the drain), by ticket.
+    written: Mutex<mpsc::Receiver<(Ticket, Option<Written>)>>,
+    to_self: Option<mpsc::Sender<(Ticket, Option<Written>)>>,
+    /// Jobs handed to the threads, whose answers [`Prestager::done`] waits for.
+    staged: AtomicUsize,
     /// The outbox key of each reply whose mail is committed.
     keys: Mutex<HashMap<Ticket, u64>>,
 }
 
-impl Prestager {
-    /// `threads` threads (at least one) writing into the file transport's folder `dir`.
-    /// None if no thread can be started (the drain renders the replies then).
-    pub fn start(dir: PathBuf, threads: usize) -> Option<Prestager> {
-        let (to_workers, jobs) = mpsc::channel::<Job>();
-        let jobs = Arc::new(Mutex::new(jobs));
-        let mut workers = Vec::new();
-        for n in 0..threads.max(1) {
-            let (dir, jobs) = (dir.clone(), jobs.clone());
-            let spawned = std::thread::Builder::new()
-                .name(format!("prestage-{n}"))
-                .spawn(move || {
-                    let mut done = HashMap::new();
-                    loop {
-                        let job = jobs.lock().unwrap_or_else(|e| e.into_inner()).recv();
-                        let Ok((ticket, mail, date)) = job else {
-                            return done;
-                        };
-                        let tag = format!("p{ticket}");
-                        match castellan_mail::prestage(&dir, &mail, date, &tag) {
-                            Ok(staged) => {
-                                done.insert(ticket, (staged, mail.message_id, mail.to));
-                            }
-                            // The drain renders it, and says what is wrong with it.
-                            Err(e) => tracing::debug!("reply {ticket} not written ahead: {e}"),
-                        }
-                    }
-                });
-            match spawned {
-                Ok(w) => workers.push(w),
-                Err(_) if !workers.is_empty() => break,
-                Err(_) => return None,
-            }
-        }
-        Some(Prestager {
-            to_workers: Some(to_workers),
+impl<'w> Prestager<'w> {
+    /// A batch's writer into the file transport's folder `dir`, on `workers`.
+    pub fn start(dir: PathBuf, workers: &'w Workers) -> Prestager<'w> {
+        let (to_self, written) = mpsc::channel();
+        Prestager {
             workers,
+            dir,
+            written: Mutex::new(written),
+            to_self: Some(to_self),
+            staged: AtomicUsize::new(0),
             keys: Mutex::default(),
-        })
+        }
     }
 
     /// Render and write `mail`, dated `date` (seconds since 1970), as soon as a thread is
     /// free: its mail may still not be committed. Its ticket, for [`Prestager::bind`].
     pub fn stage(&self, mail: OutgoingMail, date: i64) -> Ticket {
         let ticket = TICKETS.fetch_add(1, Ordering::Relaxed);
-        if let Some(tx) = &self.to_workers {
-            // The workers gone leave the reply to the drain.
-            let _ = tx.send((ticket, mail, date));
+        let Some(tx) = self.to_self.clone() else {
+            return ticket;
+        };
+        let dir = self.dir.clone();
+        let job = move || {
+            let tag = format!("p{ticket}");
+            let written = match castellan_mail::prestage(&dir, &mail, date, &tag) {
+                Ok(staged) => Some((staged, mail.message_id, mail.to)),
+                // The drain renders it, and says what is wrong with it.
+                Err(e) => {
+                    tracing::debug!("reply {ticket} not written ahead: {e}");
+                    None
+                }
+            };
+            let _ = tx.send((ticket, written));
+        };
+        // No thread to take it: the drain renders it.
+        if self.workers.run(job) {
+            self.staged.fetch_add(1, Ordering::AcqRel);
         }
         ticket
     }
@@ -118,18 +113,21 @@ impl Prestager {
     }
 
     fn finish(&mut self) -> Prestaged {
-        drop(self.to_workers.take());
+        drop(self.to_self.take());
         let keys = std::mem::take(&mut *self.keys.lock().unwrap_or_else(|e| e.into_inner()));
+        let staged = self.staged.swap(0, Ordering::AcqRel);
+        let written = self.written.lock().unwrap_or_else(|e| e.into_inner());
         let mut out = Prestaged::new();
-        for w in self.workers.drain(..) {
-            for (ticket, file) in w.join().unwrap_or_default() {
-                match keys.get(&ticket) {
-                    Some(&key) => {
-                        out.insert(key, file);
-                    }
-                    None => {
-                        let _ = std::fs::remove_file(&(file.0).0);
-                    }
+        // A job that panicked never answers: its sender is gone with it, and once every
+        // other job has answered the channel closes.
+        for (ticket, file) in written.iter().take(staged) {
+            let Some(file) = file else { continue };
+            match keys.get(&ticket) {
+                Some(&key) => {
+                    out.insert(key, file);
+                }
+                None => {
+                    let _ = std::fs::remove_file(&(file.0).0);
                 }
             }
         }
@@ -137,7 +135,7 @@ impl Prestager {
     }
 }
 
-impl Drop for Prestager {
+impl Drop for Prestager<'_> {
     /// A batch that was not flushed: its files go (its replies may not be sent).
     fn drop(&mut self) {
         discard(self.finish());
@@ -183,7 +181,8 @@ mod tests {
     #[test]
     fn a_flushed_batch_hands_over_its_hidden_files_by_key() {
         let dir = tempfile::tempdir().unwrap();
-        let p = Prestager::start(dir.path().to_path_buf(), 2).unwrap();
+        let workers = Workers::start(2);
+        let p = Prestager::start(dir.path().to_path_buf(), &workers);
         for (key, to, id) in [
             (7, "ann@example.org", "a"),
             (9, "not an address", "b"),
@@ -218,7 +217,8 @@ mod tests {
     #[test]
     fn a_batch_dropped_before_its_flush_leaves_nothing() {
         let dir = tempfile::tempdir().unwrap();
-        let p = Prestager::start(dir.path().to_path_buf(), 2).unwrap();
+        let workers = Workers::start(2);
+        let p = Prestager::start(dir.path().to_path_buf(), &workers);
         for k in 0..20 {
             let ticket = p.stage(mail("ann@example.org", &format!("m{k}")), 0);
             p.bind(&[ticket], &[k]);

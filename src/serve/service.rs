@@ -61,6 +61,9 @@ pub struct Service {
     pub group: usize,
     /// Where the inbox batches' time went, summed since start (`castellan bench`).
     pub batch_times: std::sync::Mutex<BatchTimes>,
+    /// The service's own threads (the journal's fsync, replies written ahead), started at
+    /// the first batch and kept: no thread is started per batch.
+    pub(crate) workers: std::sync::OnceLock<crate::serve::workers::Workers>,
 }
 
 /// How many threads judge a batch's mails side by side (src/serve/optimistic.rs): the cores.
@@ -117,6 +120,7 @@ impl Service {
             judge_batch_first: false,
             group: GROUP,
             batch_times: Default::default(),
+            workers: Default::default(),
         })
     }
 
