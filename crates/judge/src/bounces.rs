@@ -5,6 +5,8 @@
 //! gets no more mail, of any game ([`Run::only_those_who_asked`] drops it), and the game
 //! masters of the games where it holds a seat are told once (a notice, `bounced`). A later
 //! mail from the address itself lifts it ([`Run::lift_stop`]), and it counts from 0 again.
+//! Bounces short of the stop whose last is older than `bounces_stale_days` (7) are
+//! forgotten when the next one comes: a mailbox full now and then never adds up to a stop.
 //! A DSN is never answered, whatever it says.
 //!
 //! The tally is kept beside the senders' counters under a key no address can spell
@@ -97,6 +99,7 @@ impl Run<'_> {
             }
             counted.push(addr.clone());
             let now = self.now();
+            self.forget_stale_bounces(&addr, now)?;
             let n = self
                 .counters
                 .add_to_tally(self.store, &bounces_key(&addr), now)?;
@@ -105,6 +108,23 @@ impl Run<'_> {
             if n == limit {
                 self.tell_bounced(&addr, &games, n)?;
             }
+        }
+        Ok(())
+    }
+
+    /// Bounces of `addr` short of the stop, the last of them older than
+    /// `bounces_stale_days`: forgotten, so the one being counted is the first again.
+    fn forget_stale_bounces(&mut self, addr: &str, now: i64) -> Result<(), StoreError> {
+        let days = self.j.config.bounces_stale_days;
+        let key = bounces_key(addr);
+        let Some((n, last)) = self.counters.tally_at(self.store, &key)? else {
+            return Ok(());
+        };
+        let stale = days > 0 && now.saturating_sub(last) > i64::from(days) * 86_400;
+        if n > 0 && n < self.j.config.bounces_before_stop && stale {
+            let text = format!("{addr}: {n} hard bounce(s) older than {days} days forgotten");
+            self.glog("", "bounce", text);
+            self.counters.set_mark(key, false, now);
         }
         Ok(())
     }
@@ -251,6 +271,66 @@ mod tests {
         // Counted, the one bounce is enough here.
         assert_eq!(count(&bench, &dsn(OURS, BOB, "5.1.1")), [GM.0]);
         assert_eq!(reached(&bench, &[BOB]), Vec::<String>::new());
+    }
+
+    /// "bounces_stale_days: days after which hard bounces short of the stop are stale":
+    /// two bounces, then a quiet fortnight, and the third counts as the first; two more
+    /// within the week reach the stop. Once stopped, time alone lifts nothing.
+    #[test]
+    fn bounces_older_than_the_stale_days_count_from_one_again() {
+        let mut bench = bench_with(3);
+        assert!(count(&bench, &dsn(OURS, BOB, "5.1.1")).is_empty());
+        assert!(count(&bench, &dsn(OURS, BOB, "5.1.1")).is_empty());
+        bench.env.now += 8 * 86_400;
+        assert!(count(&bench, &dsn(OURS, BOB, "5.1.1")).is_empty());
+        assert_eq!(
+            reached(&bench, &[BOB]),
+            [BOB],
+            "stale bounces stopped the mail"
+        );
+        bench.env.now += 6 * 86_400;
+        assert!(count(&bench, &dsn(OURS, BOB, "5.1.1")).is_empty());
+        assert_eq!(count(&bench, &dsn(OURS, BOB, "5.1.1")), [GM.0]);
+        assert!(reached(&bench, &[BOB]).is_empty());
+        bench.env.now += 30 * 86_400;
+        count(&bench, &dsn(OURS, BOB, "5.1.1"));
+        assert!(reached(&bench, &[BOB]).is_empty(), "a stop went stale");
+    }
+
+    /// "At `bounces_before_stop` hard bounces the address gets no more mail, of any game":
+    /// a lock notice (kept apart from the handling's mails, so that a dropped handling
+    /// still sends it) is held too.
+    #[test]
+    fn a_bounced_address_gets_no_lock_notice_either() {
+        let bench = bench_with(1);
+        let alice = SEATS[0].1;
+        assert_eq!(count(&bench, &dsn(OURS, BOB, "5.1.1")), [GM.0]);
+        let mut run = bench.run();
+        let rec = game("castle-1");
+        let locked = crate::mails::Event::PasswordLocked {
+            name: "Bob".into(),
+            tries: 10,
+        };
+        run.notice(&rec, &[BOB.to_string(), alice.to_string()], locked);
+        run.only_those_who_asked(None).unwrap();
+        let mut changes = Changes::default();
+        run.finish_into(&mut changes);
+        let to: Vec<&str> = changes.outbox.iter().map(|m| m.to.as_str()).collect();
+        assert_eq!(to, [alice]);
+    }
+
+    /// With `bounces_stale_days: 0` bounces never go stale.
+    #[test]
+    fn with_no_stale_days_bounces_add_up_whatever_the_time_between() {
+        let mut bench = Bench::with(JudgeConfig {
+            bounces_before_stop: 2,
+            bounces_stale_days: 0,
+            ..Default::default()
+        });
+        bench.holds(game("castle-1"));
+        count(&bench, &dsn(OURS, BOB, "5.1.1"));
+        bench.env.now += 365 * 86_400;
+        assert_eq!(count(&bench, &dsn(OURS, BOB, "5.1.1")), [GM.0]);
     }
 
     #[test]

@@ -58,6 +58,10 @@ pub struct JudgeConfig {
     /// told; a later mail from the address lifts it. 0: bounces are not counted
     /// (crate::bounces).
     pub bounces_before_stop: u32,
+    /// Days after which an address's hard bounces, short of `bounces_before_stop`, are
+    /// stale: the next one counts from 1 again (Mailman's `bounce_info_stale_after`), so
+    /// a mailbox full once a season never adds up to a stop. 0: they never go stale.
+    pub bounces_stale_days: u32,
     /// Servers whose `Authentication-Results` headers are trusted (the receiving MTA's
     /// authserv-id, as it writes it); empty: none is. A mail such a header calls forged
     /// (DMARC fails; or SPF fails and no DKIM signature passes) is logged and not answered.
@@ -93,6 +97,7 @@ impl Default for JudgeConfig {
             new_games_per_hour: 30,
             confirmations_per_hour: 60,
             bounces_before_stop: 3,
+            bounces_stale_days: 7,
             trusted_authserv_ids: Vec::new(),
             password_memory_kib: 19 * 1024,
             password_iterations: 2,

@@ -114,6 +114,18 @@ impl Counters {
         Ok(store.sender(key)?.map_or(0, |r| r.count))
     }
 
+    /// The tally `key` and when it last grew (seconds since 1970), if it ever did.
+    pub(crate) fn tally_at(
+        &self,
+        store: &dyn Store,
+        key: &str,
+    ) -> Result<Option<(u32, i64)>, StoreError> {
+        if let Some(r) = self.held.get(key) {
+            return Ok(Some((r.count, r.window_start)));
+        }
+        Ok(store.sender(key)?.map(|r| (r.count, r.window_start)))
+    }
+
     /// One more under the tally `key`: its new count.
     pub(crate) fn add_to_tally(
         &mut self,

@@ -218,7 +218,10 @@ impl Run<'_> {
     /// Keep only the mails their addressees asked for (module doc); `writer`: the address
     /// of the mail being handled, which always gets its answer.
     pub(crate) fn only_those_who_asked(&mut self, writer: Option<&str>) -> Result<(), StoreError> {
-        let drafts = std::mem::take(&mut self.mails);
+        let mut drafts = std::mem::take(&mut self.mails);
+        // The lock notices too (kept apart so that a dropped handling keeps them): an
+        // address that bounced or said STOP gets none either.
+        drafts.append(&mut self.notices);
         let mut kept = Vec::new();
         let opt_in = self.j.config.confirm_addresses;
         for mut d in drafts {
