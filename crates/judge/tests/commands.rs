@@ -470,6 +470,15 @@ fn history_verify_help_list_orders() {
     assert!(b.contains("race-1 race Running, 2/2 seats"), "{b}");
     assert!(b.contains("== ORDERS for race ==\nADD n"), "{b}");
     assert!(!mentions_a_card(b));
+    // A stranger's LIST names nobody; a player's names the players and whom it waits for.
+    assert!(!b.contains("players:") && !b.contains("Anna"), "{b}");
+    let mine = &w.send(ANNA, "x", "LIST")[0].body;
+    assert!(
+        mine.contains("race-1 race Running, 2/2 seats") && mine.contains("\n  players: "),
+        "{mine}"
+    );
+    let line = mine.lines().find(|l| l.starts_with("  players: ")).unwrap();
+    assert_eq!(line, "  players: Anna, Bob; to move: Anna", "{mine}");
 }
 
 /// The CLI's `game new|list|show|pause|resume|extend|replace|end` (Judge::admin).

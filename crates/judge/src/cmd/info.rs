@@ -171,7 +171,35 @@ impl Run<'_> {
                 0
             },
             deadline: r.deadline.map(|d| format_long_in(d, lang)),
+            players: Vec::new(),
+            to_move: Vec::new(),
         }
+    }
+
+    /// [`Run::game_line`] for LIST: to a player, game master or observer of the game, with
+    /// the players' names and whom it waits for (a stranger learns no name from LIST).
+    fn list_entry(&self, r: &GameRecord, lang: Lang, from: &str) -> GameLine {
+        let mut line = self.game_line(r, lang);
+        let member = r.seat_of(from).is_some()
+            || r.gm.eq_ignore_ascii_case(from)
+            || r.observers.iter().any(|o| o.eq_ignore_ascii_case(from));
+        if !member {
+            return line;
+        }
+        line.players = r
+            .seats
+            .iter()
+            .filter(|s| s.address.is_some())
+            .map(|s| s.name.clone())
+            .collect();
+        if r.status == Status::Running {
+            line.to_move = r
+                .reported_awaiting
+                .iter()
+                .filter_map(|&i| r.seats.get(i).map(|s| s.name.clone()))
+                .collect();
+        }
+        line
     }
 
     pub(crate) fn history(
@@ -303,6 +331,11 @@ pub(crate) struct GameLine {
     /// Open seats while forming.
     pub open: usize,
     pub deadline: Option<String>,
+    /// LIST to a member of the game: the names of the seats taken (never their
+    /// addresses).
+    pub players: Vec<String>,
+    /// LIST to a member of the game: whom a running game waits for.
+    pub to_move: Vec<String>,
 }
 
 /// The private part of STATUS, for an authenticated seat.
@@ -449,12 +482,12 @@ impl Run<'_> {
                 None => self.store.game_header(&id)?,
             };
             if let Some(r) = rec {
-                games.push(self.game_line(&r, lang));
+                games.push(self.list_entry(&r, lang, from));
             }
         }
         for (id, g) in &self.games {
             if !games.iter().any(|l| l.id == *id) {
-                games.push(self.game_line(&g.rec, lang));
+                games.push(self.list_entry(&g.rec, lang, from));
             }
         }
         self.answer(lang, "info", &InfoAnswer::List { games });
