@@ -206,6 +206,27 @@ fn oversized_mail_and_attachments() {
     assert!(out[0].body.contains("these were ignored: map.png"));
 }
 
+/// An HTML-only mail is read, and its writer told so once: "The HTML-only note once per
+/// player", not in every answer.
+#[test]
+fn the_html_only_note_is_said_once_to_an_address() {
+    let mut w = World::new(judge());
+    let note = "no plain-text part";
+    let mut m = w.inbound(ANNA, "x", "HELP");
+    m.html_only = true;
+    let out = w.deliver(&m);
+    assert!(out[0].body.contains(note), "{}", out[0].body);
+    let mut m = w.inbound(ANNA, "y", "LIST");
+    m.html_only = true;
+    let out = w.deliver(&m);
+    assert!(out[0].body.contains("== LIST =="), "{}", out[0].body);
+    assert!(!out[0].body.contains(note), "{}", out[0].body);
+    // Another writer is told, once too.
+    let mut m = w.inbound(BOB, "z", "LIST");
+    m.html_only = true;
+    assert!(w.deliver(&m)[0].body.contains(note));
+}
+
 /// "Deduplicate on Message-ID only together with the sender and a
 /// digest of the content, so a squatted ID cannot drop someone else's mail": a stranger
 /// sends first a mail with the Message-ID Anna's orders will carry; her orders are still

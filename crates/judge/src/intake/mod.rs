@@ -405,15 +405,19 @@ impl Judge {
 }
 
 impl Run<'_> {
-    /// What the reader should know about the mail's form: attachments, HTML only.
+    /// What the reader should know about the mail's form: attachments, and HTML only (said
+    /// once to an address, not in every answer: the mark `html-told`).
     pub(crate) fn mail_notes(&mut self, mail: &Inbound, from: &str) {
         let lang = self.writer_lang(from);
         if !mail.attachments.is_empty() {
             let names = mail.attachments.clone();
             self.answer(lang, "intake", &IntakeAnswer::Attachments { names });
         }
-        if mail.html_only {
+        let key = mark_key("html-told", from);
+        if mail.html_only && !self.counters.mark(self.store, &key).unwrap_or(false) {
             self.answer(lang, "intake", &IntakeAnswer::HtmlOnly);
+            let now = self.now();
+            self.counters.set_mark(key, true, now);
         }
     }
 }
