@@ -14,6 +14,7 @@ use serde::Serialize;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+mod disk_io;
 mod long_game;
 mod report;
 mod stored_games;
@@ -155,6 +156,22 @@ pub struct TablesRun {
     /// The bytes of every key and value held at the end: what a compacted database must
     /// store (`database_bytes` over it: how much more sled's file takes).
     pub live_bytes: u64,
+    /// `database_bytes` / `live_bytes`.
+    pub database_over_live: f64,
+    /// Calls flushing to the device (fsync, fdatasync, syncfs, sync_file_range) that
+    /// Castellan's own code made inside the passes (the store's flush, the journal's sync,
+    /// the Maildir's and the file transport's), per batch and per order mail. sled's own
+    /// syncs (its flusher thread, inside `Db::flush`) are not counted: a library's calls
+    /// cannot be, short of tracing the system calls.
+    pub device_flushes_per_batch: f64,
+    pub device_flushes_per_mail: f64,
+    /// The database folder's growth over the passes, per order mail, in bytes (its files'
+    /// sizes: sled writes into segments it reuses, so this is no count of bytes written).
+    pub database_growth_bytes_per_mail: f64,
+    /// The bytes the whole process sent to the storage layer inside the passes
+    /// (`write_bytes` of /proc/self/io: database, journal, acknowledgements, outbox), per
+    /// order mail; None without task I/O accounting.
+    pub process_write_bytes_per_mail: Option<f64>,
     pub largest_value_bytes: u64,
     pub largest_value_tree: String,
     /// What the games' mail cost their players: mails per player per round,
@@ -357,6 +374,8 @@ fn run_tables(
     let mut service_cpu = Duration::ZERO;
     let mut steps = crate::serve::service::BatchTimes::default();
     let batch_times = || *svc.batch_times.lock().unwrap_or_else(|e| e.into_inner());
+    let database = svc.config.database_path();
+    let mut disk = disk_io::DiskUse::default();
     // Inbox (parse, judge, commit, flush, acknowledge), tick, outbox drain.
     let mut phases = [Duration::ZERO; 3];
     let mut mails = 0;
@@ -376,11 +395,13 @@ fn run_tables(
         }
         all_ids.extend(ids.iter().cloned());
         let played = play_games(svc, &mut bots, &ids, s.mails - mails, max_lines, |round| {
+            let disk0 = disk_io::DiskCounters::read(&database);
             let (t0, cpu0, steps0) = (Instant::now(), process_cpu(), batch_times());
             let pass = local
                 .pass_after(60)
                 .map_err(|e| PlayError::Io(e.to_string()))?;
             let end = Instant::now();
+            disk.add(disk0, disk_io::DiskCounters::read(&database));
             service_cpu += process_cpu().saturating_sub(cpu0);
             steps += batch_times() - steps0;
             phases[0] += pass.inbox_time;
@@ -407,6 +428,8 @@ fn run_tables(
     svc.store.flush()?;
     let (largest_value_bytes, largest_value_tree) = svc.store.largest_value()?;
     let service = service_time.as_secs_f64();
+    let per_mail = |n: f64| n / mails.max(1) as f64;
+    let (database_bytes, live_bytes) = (crate::store::dir_size(&database), svc.store.live_bytes()?);
     Ok(TablesRun {
         tables,
         mails_in: mails,
@@ -429,8 +452,13 @@ fn run_tables(
         latency_ms_p50: percentile(&latencies, 0.50),
         latency_ms_p99: percentile(&latencies, 0.99),
         latency_ms_max: percentile(&latencies, 1.0),
-        database_bytes: crate::store::dir_size(&svc.config.database_path()),
-        live_bytes: svc.store.live_bytes()?,
+        database_bytes,
+        live_bytes,
+        database_over_live: database_bytes as f64 / live_bytes.max(1) as f64,
+        device_flushes_per_batch: disk.flushes as f64 / steps.batches.max(1) as f64,
+        device_flushes_per_mail: per_mail(disk.flushes as f64),
+        database_growth_bytes_per_mail: per_mail(disk.database_growth as f64),
+        process_write_bytes_per_mail: disk.write_bytes.map(|b| per_mail(b as f64)),
         largest_value_bytes,
         largest_value_tree,
         mail,

@@ -114,6 +114,24 @@ impl BenchReport {
         }
         for t in &self.tables {
             out += &format!(
+                "  disk, {} table(s): {:.2} device flushes a batch ({:.2} a mail; Castellan's own \
+                 fsync, fdatasync and syncfs, not sled's), database grew {:.1} KiB a mail, the \
+                 process wrote {} a mail (/proc/self/io write_bytes); database {} for {} live \
+                 ({:.2}x)\n",
+                t.tables,
+                t.device_flushes_per_batch,
+                t.device_flushes_per_mail,
+                t.database_growth_bytes_per_mail / 1024.0,
+                t.process_write_bytes_per_mail
+                    .map(|b| format!("{:.1} KiB", b / 1024.0))
+                    .unwrap_or_else(|| "unknown".into()),
+                mib(t.database_bytes),
+                mib(t.live_bytes),
+                t.database_over_live,
+            );
+        }
+        for t in &self.tables {
+            out += &format!(
                 "  mail budget, {} table(s): {:.1} mails a player a round; longest turn mail {} lines, deadline by line {}\n",
                 t.tables,
                 t.mail.per_player_per_round,
