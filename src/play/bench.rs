@@ -156,22 +156,9 @@ pub struct TablesRun {
     /// The bytes of every key and value held at the end: what a compacted database must
     /// store (`database_bytes` over it: how much more sled's file takes).
     pub live_bytes: u64,
-    /// `database_bytes` / `live_bytes`.
-    pub database_over_live: f64,
-    /// Calls flushing to the device (fsync, fdatasync, syncfs, sync_file_range) that
-    /// Castellan's own code made inside the passes (the store's flush, the journal's sync,
-    /// the Maildir's and the file transport's), per batch and per order mail. sled's own
-    /// syncs (its flusher thread, inside `Db::flush`) are not counted: a library's calls
-    /// cannot be, short of tracing the system calls.
-    pub device_flushes_per_batch: f64,
-    pub device_flushes_per_mail: f64,
-    /// The database folder's growth over the passes, per order mail, in bytes (its files'
-    /// sizes: sled writes into segments it reuses, so this is no count of bytes written).
-    pub database_growth_bytes_per_mail: f64,
-    /// The bytes the whole process sent to the storage layer inside the passes
-    /// (`write_bytes` of /proc/self/io: database, journal, acknowledgements, outbox), per
-    /// order mail; None without task I/O accounting.
-    pub process_write_bytes_per_mail: Option<f64>,
+    /// What the passes cost the disk, and `database_over_live`.
+    #[serde(flatten)]
+    pub disk: disk_io::DiskFigures,
     pub largest_value_bytes: u64,
     pub largest_value_tree: String,
     /// What the games' mail cost their players: mails per player per round,
@@ -384,15 +371,8 @@ fn run_tables(
     let mut progress = crate::progress::Progress::new("bench", "order mails", Some(s.mails as u64));
     let start = Instant::now();
     while mails < s.mails {
-        let ids = (0..tables)
-            .map(|_| bots.create_game(svc, &s.game, s.players, &[]))
-            .collect::<Result<Vec<_>, _>>()?;
+        let ids = start_games(s, &local, &mut bots, tables)?;
         created += ids.len();
-        local.pass_after(0)?;
-        if s.text_mails {
-            ask_for_text(svc, &mut bots, &ids)?;
-            local.pass_after(0)?;
-        }
         all_ids.extend(ids.iter().cloned());
         let played = play_games(svc, &mut bots, &ids, s.mails - mails, max_lines, |round| {
             let disk0 = disk_io::DiskCounters::read(&database);
@@ -428,7 +408,6 @@ fn run_tables(
     svc.store.flush()?;
     let (largest_value_bytes, largest_value_tree) = svc.store.largest_value()?;
     let service = service_time.as_secs_f64();
-    let per_mail = |n: f64| n / mails.max(1) as f64;
     let (database_bytes, live_bytes) = (crate::store::dir_size(&database), svc.store.live_bytes()?);
     Ok(TablesRun {
         tables,
@@ -454,11 +433,7 @@ fn run_tables(
         latency_ms_max: percentile(&latencies, 1.0),
         database_bytes,
         live_bytes,
-        database_over_live: database_bytes as f64 / live_bytes.max(1) as f64,
-        device_flushes_per_batch: disk.flushes as f64 / steps.batches.max(1) as f64,
-        device_flushes_per_mail: per_mail(disk.flushes as f64),
-        database_growth_bytes_per_mail: per_mail(disk.database_growth as f64),
-        process_write_bytes_per_mail: disk.write_bytes.map(|b| per_mail(b as f64)),
+        disk: disk.figures(steps.batches, mails, database_bytes, live_bytes),
         largest_value_bytes,
         largest_value_tree,
         mail,
@@ -494,6 +469,26 @@ fn mail_out(
         setup,
     );
     Ok((mails_out, mail))
+}
+
+/// `tables` new games, started outside the measured passes (with `--mail-format text`,
+/// each seat asks for text mails).
+fn start_games(
+    s: &BenchSettings,
+    local: &LocalJudge,
+    bots: &mut MailPlayers,
+    tables: usize,
+) -> Result<Vec<String>, ShellError> {
+    let svc = &local.svc;
+    let ids = (0..tables)
+        .map(|_| bots.create_game(svc, &s.game, s.players, &[]))
+        .collect::<Result<Vec<_>, _>>()?;
+    local.pass_after(0)?;
+    if s.text_mails {
+        ask_for_text(svc, bots, &ids)?;
+        local.pass_after(0)?;
+    }
+    Ok(ids)
 }
 
 /// Each person's seat of the games `ids` asks by mail for text mails (`SET FORMAT TEXT`),

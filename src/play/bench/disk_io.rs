@@ -3,7 +3,31 @@
 //! Read before and after each pass, so the bots' mails (delivered between passes) and
 //! the games' creation stay out.
 
+use serde::Serialize;
 use std::path::Path;
+
+/// What the measured passes cost the disk, in `bench`'s report (flat among
+/// [`super::TablesRun`]'s fields).
+#[derive(Debug, Serialize)]
+pub struct DiskFigures {
+    /// `database_bytes` / `live_bytes`: how much more sled's files take than the data.
+    pub database_over_live: f64,
+    /// Calls flushing to the device (fsync, fdatasync, syncfs, sync_file_range) that
+    /// Castellan's own code made inside the passes (the store's flush, the journal's sync,
+    /// the Maildir's and the file transport's: [`castellan_mail::note_device_flush`]),
+    /// per inbox batch and per order mail. sled's own syncs (inside `Db::flush`, its
+    /// flusher thread) are not counted: a library's calls cannot be, short of tracing the
+    /// system calls (and /proc/self/io's `syscw` counts write calls, not flushes).
+    pub device_flushes_per_batch: f64,
+    pub device_flushes_per_mail: f64,
+    /// The database folder's growth over the passes, per order mail, in bytes (its files'
+    /// sizes: sled writes into segments it reuses, so this is no count of bytes written).
+    pub database_growth_bytes_per_mail: f64,
+    /// The bytes the whole process sent to the storage layer inside the passes
+    /// (`write_bytes` of /proc/self/io: database, journal, outbox), per order mail; None
+    /// without task I/O accounting.
+    pub process_write_bytes_per_mail: Option<f64>,
+}
 
 /// The counters at one moment.
 #[derive(Debug, Clone, Copy)]
@@ -45,6 +69,25 @@ impl Default for DiskUse {
 }
 
 impl DiskUse {
+    /// The figures of these passes, over `batches` inbox batches and `mails` order mails,
+    /// with the database's size and its live data at the end.
+    pub(super) fn figures(
+        &self,
+        batches: u64,
+        mails: usize,
+        database_bytes: u64,
+        live_bytes: u64,
+    ) -> DiskFigures {
+        let per_mail = |n: f64| n / mails.max(1) as f64;
+        DiskFigures {
+            database_over_live: database_bytes as f64 / live_bytes.max(1) as f64,
+            device_flushes_per_batch: self.flushes as f64 / batches.max(1) as f64,
+            device_flushes_per_mail: per_mail(self.flushes as f64),
+            database_growth_bytes_per_mail: per_mail(self.database_growth as f64),
+            process_write_bytes_per_mail: self.write_bytes.map(|b| per_mail(b as f64)),
+        }
+    }
+
     /// Adds what happened between `before` and `after`.
     pub(super) fn add(&mut self, before: DiskCounters, after: DiskCounters) {
         self.flushes += after.flushes.saturating_sub(before.flushes);
