@@ -14,6 +14,7 @@ use serde::Serialize;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+mod disk_io;
 mod long_game;
 mod report;
 mod stored_games;
@@ -155,6 +156,9 @@ pub struct TablesRun {
     /// The bytes of every key and value held at the end: what a compacted database must
     /// store (`database_bytes` over it: how much more sled's file takes).
     pub live_bytes: u64,
+    /// What the passes cost the disk, and `database_over_live`.
+    #[serde(flatten)]
+    pub disk: disk_io::DiskFigures,
     pub largest_value_bytes: u64,
     pub largest_value_tree: String,
     /// What the games' mail cost their players: mails per player per round,
@@ -357,6 +361,8 @@ fn run_tables(
     let mut service_cpu = Duration::ZERO;
     let mut steps = crate::serve::service::BatchTimes::default();
     let batch_times = || *svc.batch_times.lock().unwrap_or_else(|e| e.into_inner());
+    let database = svc.config.database_path();
+    let mut disk = disk_io::DiskUse::default();
     // Inbox (parse, judge, commit, flush, acknowledge), tick, outbox drain.
     let mut phases = [Duration::ZERO; 3];
     let mut mails = 0;
@@ -365,22 +371,17 @@ fn run_tables(
     let mut progress = crate::progress::Progress::new("bench", "order mails", Some(s.mails as u64));
     let start = Instant::now();
     while mails < s.mails {
-        let ids = (0..tables)
-            .map(|_| bots.create_game(svc, &s.game, s.players, &[]))
-            .collect::<Result<Vec<_>, _>>()?;
+        let ids = start_games(s, &local, &mut bots, tables)?;
         created += ids.len();
-        local.pass_after(0)?;
-        if s.text_mails {
-            ask_for_text(svc, &mut bots, &ids)?;
-            local.pass_after(0)?;
-        }
         all_ids.extend(ids.iter().cloned());
         let played = play_games(svc, &mut bots, &ids, s.mails - mails, max_lines, |round| {
+            let disk0 = disk_io::DiskCounters::read(&database);
             let (t0, cpu0, steps0) = (Instant::now(), process_cpu(), batch_times());
             let pass = local
                 .pass_after(60)
                 .map_err(|e| PlayError::Io(e.to_string()))?;
             let end = Instant::now();
+            disk.add(disk0, disk_io::DiskCounters::read(&database));
             service_cpu += process_cpu().saturating_sub(cpu0);
             steps += batch_times() - steps0;
             phases[0] += pass.inbox_time;
@@ -407,6 +408,7 @@ fn run_tables(
     svc.store.flush()?;
     let (largest_value_bytes, largest_value_tree) = svc.store.largest_value()?;
     let service = service_time.as_secs_f64();
+    let (database_bytes, live_bytes) = (crate::store::dir_size(&database), svc.store.live_bytes()?);
     Ok(TablesRun {
         tables,
         mails_in: mails,
@@ -429,8 +431,9 @@ fn run_tables(
         latency_ms_p50: percentile(&latencies, 0.50),
         latency_ms_p99: percentile(&latencies, 0.99),
         latency_ms_max: percentile(&latencies, 1.0),
-        database_bytes: crate::store::dir_size(&svc.config.database_path()),
-        live_bytes: svc.store.live_bytes()?,
+        database_bytes,
+        live_bytes,
+        disk: disk.figures(steps.batches, mails, database_bytes, live_bytes),
         largest_value_bytes,
         largest_value_tree,
         mail,
@@ -466,6 +469,26 @@ fn mail_out(
         setup,
     );
     Ok((mails_out, mail))
+}
+
+/// `tables` new games, started outside the measured passes (with `--mail-format text`,
+/// each seat asks for text mails).
+fn start_games(
+    s: &BenchSettings,
+    local: &LocalJudge,
+    bots: &mut MailPlayers,
+    tables: usize,
+) -> Result<Vec<String>, ShellError> {
+    let svc = &local.svc;
+    let ids = (0..tables)
+        .map(|_| bots.create_game(svc, &s.game, s.players, &[]))
+        .collect::<Result<Vec<_>, _>>()?;
+    local.pass_after(0)?;
+    if s.text_mails {
+        ask_for_text(svc, bots, &ids)?;
+        local.pass_after(0)?;
+    }
+    Ok(ids)
 }
 
 /// Each person's seat of the games `ids` asks by mail for text mails (`SET FORMAT TEXT`),

@@ -69,6 +69,7 @@ pub(super) fn sync_files(
     log: &std::fs::File,
     synced: &mut Synced,
 ) -> std::io::Result<()> {
+    castellan_mail::note_device_flush();
     log.sync_data()?;
     let blobs = path.join("blobs");
     match entries(&blobs) {
@@ -79,7 +80,10 @@ pub(super) fn sync_files(
                         continue;
                     }
                     match std::fs::File::open(blobs.join(name)) {
-                        Ok(f) => f.sync_data()?,
+                        Ok(f) => {
+                            castellan_mail::note_device_flush();
+                            f.sync_data()?
+                        }
                         // sled removed the blob since the listing (a large value replaced
                         // or deleted: an HTML report sent): nothing of it is left to sync.
                         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -188,6 +192,7 @@ pub fn write_private(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()
     use std::io::Write;
     let mut f = create_private(path)?;
     f.write_all(bytes)?;
+    castellan_mail::note_device_flush();
     f.sync_all()
 }
 

@@ -8,6 +8,23 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
+/// Flushes to the device asked for so far by this process's own code (see
+/// [`note_device_flush`]).
+static DEVICE_FLUSHES: AtomicU64 = AtomicU64::new(0);
+
+/// Counts one call that flushes to the device (`fsync`, `fdatasync`, `syncfs`,
+/// `sync_file_range`), made just before the call: Castellan's own calls do this (this
+/// crate's Maildir and file transport, the store's flush and journal); a library's own
+/// (sled's) cannot, and are not counted. For `castellan bench`'s figures.
+pub fn note_device_flush() {
+    DEVICE_FLUSHES.fetch_add(1, Ordering::Relaxed);
+}
+
+/// How many device flushes [`note_device_flush`] counted in this process so far.
+pub fn device_flushes() -> u64 {
+    DEVICE_FLUSHES.load(Ordering::Relaxed)
+}
+
 /// A Maildir: mail is written into tmp/ and renamed into new/ (so a reader never sees half
 /// a message), read from new/, and moved to cur/ with the Seen flag once acknowledged.
 #[derive(Debug, Clone)]
@@ -47,6 +64,7 @@ impl Maildir {
         {
             let mut f = fs::File::create(&tmp)?;
             f.write_all(raw)?;
+            note_device_flush();
             f.sync_all()?;
         }
         let dest = self.root.join("new").join(&name);
@@ -185,7 +203,9 @@ pub fn delivered_name(file_name: &str) -> &str {
 
 /// fsync a directory, so the names created or renamed in it survive a crash.
 pub fn sync_dir(dir: &Path) -> io::Result<()> {
-    fs::File::open(dir)?.sync_all()
+    let f = fs::File::open(dir)?;
+    note_device_flush();
+    f.sync_all()
 }
 
 #[cfg(test)]

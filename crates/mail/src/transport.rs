@@ -282,9 +282,11 @@ impl Mailer<'_> {
             };
             let synced = if written {
                 sync_filesystem(&dir).or_else(|_| {
-                    staged
-                        .iter()
-                        .try_for_each(|(tmp, _)| std::fs::File::open(tmp)?.sync_all())
+                    staged.iter().try_for_each(|(tmp, _)| {
+                        let f = std::fs::File::open(tmp)?;
+                        crate::maildir::note_device_flush();
+                        f.sync_all()
+                    })
                 })
             } else {
                 Ok(())
@@ -478,6 +480,7 @@ fn write_staged(
 pub fn sync_filesystem(dir: &std::path::Path) -> std::io::Result<()> {
     use std::os::fd::AsRawFd;
     let f = std::fs::File::open(dir)?;
+    crate::maildir::note_device_flush();
     // SAFETY: syncfs takes a file descriptor we own for the length of the call.
     let r = unsafe { libc::syncfs(f.as_raw_fd()) };
     if r == 0 {

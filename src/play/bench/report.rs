@@ -112,6 +112,7 @@ impl BenchReport {
                 st.batches
             );
         }
+        self.disk_text(&mut out);
         for t in &self.tables {
             out += &format!(
                 "  mail budget, {} table(s): {:.1} mails a player a round; longest turn mail {} lines, deadline by line {}\n",
@@ -122,6 +123,29 @@ impl BenchReport {
             );
         }
         out
+    }
+
+    /// What the passes cost the disk, a line a table count.
+    fn disk_text(&self, out: &mut String) {
+        for t in &self.tables {
+            let d = &t.disk;
+            *out += &format!(
+                "  disk, {} table(s): {:.2} device flushes a batch ({:.2} a mail; Castellan's own \
+                 fsync, fdatasync and syncfs, not sled's), database grew {:.1} KiB a mail, the \
+                 process wrote {} a mail (/proc/self/io write_bytes); database {} for {} live \
+                 ({:.2}x)\n",
+                t.tables,
+                d.device_flushes_per_batch,
+                d.device_flushes_per_mail,
+                d.database_growth_bytes_per_mail / 1024.0,
+                d.process_write_bytes_per_mail
+                    .map(|b| format!("{:.1} KiB", b / 1024.0))
+                    .unwrap_or_else(|| "unknown".into()),
+                mib(t.database_bytes),
+                mib(t.live_bytes),
+                d.database_over_live,
+            );
+        }
     }
 
     /// The long game: service time per mail early and late.

@@ -123,6 +123,7 @@ impl Unsynced {
     /// The journal to the device (fdatasync), up to these entries at least.
     pub fn sync(&self) -> std::io::Result<()> {
         crate::store::fault::fault_delay("slow-journal-sync");
+        castellan_mail::note_device_flush();
         self.file.sync_data()
     }
 }
@@ -215,6 +216,7 @@ impl Journal {
                     }
                 };
                 file.set_len(keep).map_err(io)?;
+                castellan_mail::note_device_flush();
                 file.sync_all().map_err(io)?;
                 tracing::warn!(journal = %path.display(), "dropped a journal line cut by a crash");
                 len = keep;
@@ -316,6 +318,7 @@ impl Journal {
     fn sync(inner: &mut Inner) -> std::io::Result<()> {
         if inner.dirty {
             // On failure the lines stay unsynced: the entry is aborted by the caller.
+            castellan_mail::note_device_flush();
             inner.file.sync_data()?;
             inner.dirty = false;
         }
@@ -476,6 +479,7 @@ impl Journal {
                 .append(true)
                 .open(&self.path)?;
             file.write_all(&start)?;
+            castellan_mail::note_device_flush();
             file.sync_data()?;
             Ok::<_, std::io::Error>(file)
         })();
