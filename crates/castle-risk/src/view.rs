@@ -5,7 +5,7 @@ use crate::cards::hand_text_in;
 use crate::game::{CastleRisk, Phase, T};
 use crate::map::{map, Sea, EMPIRES};
 use crate::words;
-use castellan_engine::lang::fr;
+use castellan_engine::lang::{en, fr};
 use castellan_engine::{Lang, Seat};
 
 fn tn(t: T) -> &'static str {
@@ -117,9 +117,10 @@ fn player_line(g: &CastleRisk, s: Seat, lang: Lang) -> String {
     let castle = g.players[s].castle.map(|c| tn_in(c, lang)).unwrap_or("-");
     let state = match (g.players[s].alive, lang) {
         (true, Lang::En) => format!(
-            "castle in {castle}, {} territories, {armies} armies, {} cards",
-            terr.len(),
-            g.players[s].hand.len()
+            "castle in {castle}, {}, {}, {}",
+            en::count(terr.len() as i64, "territory", "territories"),
+            en::count(armies, "army", "armies"),
+            en::count(g.players[s].hand.len() as i64, "card", "cards")
         ),
         (true, Lang::Fr) => format!(
             "château : {castle}, {}, {}, {}",

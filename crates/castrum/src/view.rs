@@ -80,10 +80,10 @@ fn header(g: &Castrum, lang: Lang) -> Vec<String> {
     let mut out = vec![format!("Castrum, {mode}, {goal}.")];
     out.push(match lang {
         Lang::En => format!(
-            "Round {}; {} began each round. Pile: {} cards.",
+            "Round {}; {} began each round. Pile: {}.",
             g.round,
             g.name(g.first),
-            g.pile_size()
+            castellan_engine::lang::en::count(g.pile_size() as i64, "card", "cards")
         ),
         Lang::Fr => format!(
             "Tour de table {} ; {} commence chaque tour de table. Pioche : {}.",

@@ -61,6 +61,31 @@ impl std::fmt::Display for Lang {
     }
 }
 
+/// English counts: "1 army", "0 armies", "3 armies" (English singular is 1 alone).
+pub mod en {
+    /// "1 army", "0 armies", "3 armies".
+    pub fn count(n: impl Into<i64>, singular: &str, plural: &str) -> String {
+        let n = n.into();
+        if n.abs() == 1 {
+            format!("{n} {singular}")
+        } else {
+            format!("{n} {plural}")
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        /// English: 1 alone takes the singular; French (fr::count): 0 and 1.
+        #[test]
+        fn one_alone_is_singular_in_english() {
+            assert_eq!(super::count(1, "army", "armies"), "1 army");
+            assert_eq!(super::count(0, "army", "armies"), "0 armies");
+            assert_eq!(super::count(2, "army", "armies"), "2 armies");
+            assert_eq!(super::super::fr::count(0, "armée", "armées"), "0 armée");
+        }
+    }
+}
+
 /// The little French grammar the games' phrases need.
 pub mod fr {
     /// "1 armée", "0 armée", "3 armées" (French singular covers 0 and 1).

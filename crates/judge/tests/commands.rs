@@ -456,7 +456,7 @@ fn history_verify_help_list_orders() {
         "HISTORY race-1 2\nVERIFY race-1\nHELP\nLIST\nORDERS race",
     );
     let b = &out[0].body;
-    assert!(b.contains("Turns 2 to 2:\n  seat 1 adds 3"), "{b}");
+    assert!(b.contains("Turn 2:\n  seat 1 adds 3"), "{b}");
     assert!(
         !b.contains("seat 0 adds 2"),
         "turn 1 is not in HISTORY 2: {b}"

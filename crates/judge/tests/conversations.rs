@@ -383,7 +383,7 @@ fn every_mail_kind_and_answer_appears_in_a_conversation() {
         ("en", "InfoAnswer::Status", "Your private view ("),
         ("fr", "InfoAnswer::Status", "Votre vue privée ("),
         ("en", "InfoAnswer::History", "Turns 1 to"),
-        ("fr", "InfoAnswer::History", "Tours 1 à"),
+        ("fr", "InfoAnswer::History", "Tour 1 :"),
         ("en", "InfoAnswer::List", "== LIST =="),
         ("fr", "InfoAnswer::List", "== LISTE =="),
         ("en", "InfoAnswer::Verify", "== VERIFY race-1 =="),

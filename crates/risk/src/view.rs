@@ -207,8 +207,8 @@ fn turn_prompt(s: &Risk, l: Lang) -> Prompt {
             s.players[seat].hand.len()
         ),
         (Stage::Reinforce, Lang::En) => format!(
-            "Your turn: place {} armies (trade sets first if you wish).",
-            ts.reinforcements
+            "Your turn: place {} (trade sets first if you wish).",
+            words::armies(ts.reinforcements, l)
         ),
         (Stage::Reinforce, Lang::Fr) => format!(
             "À vous de jouer : placez {} (échangez d'abord des combinaisons si vous le souhaitez).",

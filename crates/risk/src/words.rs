@@ -10,10 +10,10 @@ use castellan_engine::lang::fr;
 use castellan_engine::names::{FrNameWords, NameError};
 use castellan_engine::{Lang, OrderError, Seat};
 
-/// "3 armies" / "3 armées"; English keeps the plural for every count but 1, as before.
+/// "3 armies" / "3 armées"; "1 army" / "1 armée".
 pub fn armies(n: u32, l: Lang) -> String {
     match l {
-        Lang::En => format!("{n} armies"),
+        Lang::En => castellan_engine::lang::en::count(n, "army", "armies"),
         Lang::Fr => fr::count(n, "armée", "armées"),
     }
 }

@@ -110,7 +110,10 @@ impl CastleRisk {
         if self.to_place > 0 {
             let t = self.players[seat].castle.unwrap_or(0);
             return Err(err(
-                format!("place your {} armies first", self.to_place),
+                format!(
+                    "place your {} first",
+                    castellan_engine::lang::en::count(self.to_place, "army", "armies")
+                ),
                 format!("placez d'abord vos {}", armees(self.to_place)),
                 format!("write: PLACE {} {}", self.to_place, Self::tname(t)),
                 format!("écrivez : PLACER {} {}", self.to_place, tn(t, Lang::Fr)),
