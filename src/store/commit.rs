@@ -2,7 +2,7 @@
 //! header, snapshot, history entries and due index), then committed in one transaction,
 //! alone or with the other mails of its group (src/service/batch.rs `commit_group`).
 
-use super::cache::Written;
+use super::cache::{Games, Written};
 use super::gauges::{self, Counted};
 use super::{
     due_key, encode_outbox, entry_key, err, index_key, OutboxItem, SledStore, JOURNAL_SEQ,
@@ -427,18 +427,7 @@ impl SledStore {
         writing.done(|games| {
             let mut stored = stored.into_iter();
             for w in &prepared {
-                let whole = w.changes.games.iter().map(Some);
-                let headers = w.changes.games.iter().map(|g| &g.record);
-                let headers = headers.chain(&w.changes.headers);
-                for ((write, game), header) in w
-                    .games
-                    .iter()
-                    .zip(whole.chain(std::iter::repeat(None)))
-                    .zip(headers)
-                {
-                    let written = write.written(game, header, stored.next().flatten());
-                    games.written(&header.id, written);
-                }
+                w.keep(games, &mut stored);
             }
         });
         Ok(prepared
@@ -552,6 +541,21 @@ struct Prepared<'c> {
     senders: Vec<Pair>,
     records: Vec<Pair>,
     campaigns: Vec<Pair>,
+}
+
+impl Prepared<'_> {
+    /// The cache takes in this mail's games once committed, in the order they were
+    /// written (`stored`: what each write returned in the transaction).
+    fn keep(&self, games: &mut Games, stored: &mut impl Iterator<Item = Option<usize>>) {
+        let whole = self.changes.games.iter().map(Some);
+        let whole = whole.chain(std::iter::repeat(None));
+        let records = self.changes.games.iter().map(|g| &g.record);
+        let records = records.chain(&self.changes.headers);
+        for ((write, game), record) in self.games.iter().zip(whole).zip(records) {
+            let written = write.written(game, record, stored.next().flatten());
+            games.written(&record.id, written);
+        }
+    }
 }
 
 fn changes_time(changes: &Changes) -> i64 {

@@ -33,7 +33,10 @@ fn a_game_loaded_twice_is_read_from_sled_once() {
     let first = store.game("castle-1").unwrap().unwrap();
     assert_eq!(store.game_loads_from_sled(), 1);
     assert_eq!(store.game("castle-1").unwrap().unwrap(), first);
-    assert_eq!(store.game_header("castle-1").unwrap().unwrap(), first.record);
+    assert_eq!(
+        store.game_header("castle-1").unwrap().unwrap(),
+        first.record
+    );
     assert_eq!(store.game_whole("castle-1").unwrap().unwrap(), first);
     assert_eq!(store.game_loads_from_sled(), 1, "served from memory");
     // A game that is not stored is read each time (nothing kept of it).
