@@ -289,6 +289,8 @@ pub fn restore(
         Ok(())
     })?;
     apply(&mut batch)?;
+    // Written around the store: no game it kept decoded stands.
+    store.forget_games();
     // A backup of an older layout holds games whole: convert them.
     store.upgrade(true)?;
     let floor = match checked.next_id {

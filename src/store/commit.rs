@@ -2,6 +2,7 @@
 //! header, snapshot, history entries and due index), then committed in one transaction,
 //! alone or with the other mails of its group (src/service/batch.rs `commit_group`).
 
+use super::cache::{Games, Written};
 use super::gauges::{self, Counted};
 use super::{
     due_key, encode_outbox, entry_key, err, index_key, OutboxItem, SledStore, JOURNAL_SEQ,
@@ -69,7 +70,8 @@ impl GameWrite {
 
     /// Write it in a transaction over (games, states, history, due, game_index). History
     /// entries already stored are not written again (`stored::to_append`). The gauges move
-    /// by what the header stored before counted.
+    /// by what the header stored before counted. Returns how many history entries were
+    /// stored before (None: the header alone was written).
     pub(super) fn write(
         &self,
         games: &sled::transaction::TransactionalTree,
@@ -77,10 +79,12 @@ impl GameWrite {
         history: &sled::transaction::TransactionalTree,
         due: &sled::transaction::TransactionalTree,
         index: &sled::transaction::TransactionalTree,
-    ) -> Result<(), ConflictableTransactionError<String>> {
-        if !self.header_only {
-            self.write_state(states, history, index)?;
-        }
+    ) -> Result<Option<usize>, ConflictableTransactionError<String>> {
+        let stored = if self.header_only {
+            None
+        } else {
+            Some(self.write_state(states, history, index)?)
+        };
         let before = games.get(self.id.as_bytes())?;
         gauges::write(
             index,
@@ -104,16 +108,18 @@ impl GameWrite {
         }
         self.lookups.write_tokens(index)?;
         self.lookups.write_addresses(index)?;
-        raise_game_number(index, &self.id)
+        raise_game_number(index, &self.id)?;
+        Ok(stored)
     }
 
-    /// The snapshot, and the history entries not stored yet.
+    /// The snapshot, and the history entries not stored yet. Returns how many were
+    /// stored before.
     fn write_state(
         &self,
         states: &sled::transaction::TransactionalTree,
         history: &sled::transaction::TransactionalTree,
         index: &sled::transaction::TransactionalTree,
-    ) -> Result<(), ConflictableTransactionError<String>> {
+    ) -> Result<usize, ConflictableTransactionError<String>> {
         let hlen_key = index_key("hlen", &self.id);
         let stored = match index.get(&hlen_key)? {
             Some(v) => u64::from_be_bytes(v.as_ref().try_into().map_err(|_| {
@@ -140,7 +146,28 @@ impl GameWrite {
             Some(v) => states.insert(self.id.as_bytes(), v.as_slice())?,
             None => states.remove(self.id.as_bytes())?,
         };
-        Ok(())
+        Ok(stored)
+    }
+
+    /// What the cache takes in once this write is committed: `game` (the whole game, or
+    /// None for a header alone), `stored` as [`GameWrite::write`] returned it.
+    fn written<'g>(
+        &self,
+        game: Option<&'g StoredGame>,
+        header: &'g GameRecord,
+        stored: Option<usize>,
+    ) -> Written<'g> {
+        match (game, stored) {
+            (Some(game), Some(stored)) => Written::Game {
+                game,
+                stored,
+                header_bytes: self.header.len(),
+            },
+            _ => Written::Header {
+                record: header,
+                header_bytes: self.header.len(),
+            },
+        }
     }
 }
 
@@ -344,6 +371,8 @@ impl SledStore {
             .map(|(changes, _, encoded)| self.prepare(changes, *encoded))
             .collect::<Result<_, _>>()?;
         let seq = group.iter().filter_map(|(_, seq, _)| *seq).max();
+        // The games kept decoded follow only a transaction that committed.
+        let writing = self.cache.writing();
         let trees: &[&sled::Tree] = &[
             &self.games,
             &self.processed,
@@ -358,7 +387,7 @@ impl SledStore {
             &self.due,
             &self.game_index,
         ];
-        trees
+        let stored = trees
             .transaction(|t| {
                 let [g, p, o, l, s, m, r, c, st, h, d, i] = &t[..] else {
                     return Err(ConflictableTransactionError::Abort(
@@ -368,12 +397,13 @@ impl SledStore {
                 if let Some(seq) = seq {
                     m.insert(JOURNAL_SEQ, &seq.to_be_bytes())?;
                 }
+                let mut stored = Vec::new();
                 for w in &prepared {
                     for id in w.processed {
                         p.insert(id.as_bytes(), &w.now.to_be_bytes())?;
                     }
                     for game in &w.games {
-                        game.write(g, st, h, d, i)?;
+                        stored.push(game.write(g, st, h, d, i)?);
                     }
                     for (k, v) in &w.outbox {
                         o.insert(&k.to_be_bytes(), v.as_ref())?;
@@ -391,9 +421,15 @@ impl SledStore {
                         c.insert(k.as_slice(), v.as_slice())?;
                     }
                 }
-                Ok(())
+                Ok(stored)
             })
             .map_err(|e: TransactionError<String>| err(format!("transaction failed: {e:?}")))?;
+        writing.done(|games| {
+            let mut stored = stored.into_iter();
+            for w in &prepared {
+                w.keep(games, &mut stored);
+            }
+        });
         Ok(prepared
             .into_iter()
             .map(|w| w.outbox.into_iter().map(|(k, _)| k).collect())
@@ -452,6 +488,7 @@ impl SledStore {
                 .collect()
         }
         Ok(Prepared {
+            changes,
             now: changes_time(changes),
             processed: &changes.processed,
             games,
@@ -495,6 +532,7 @@ type Pair = (Vec<u8>, Vec<u8>);
 
 /// What one mail's commit writes, serialized, its keys chosen.
 struct Prepared<'c> {
+    changes: &'c Changes,
     now: i64,
     processed: &'c [String],
     games: Vec<GameWrite>,
@@ -503,6 +541,21 @@ struct Prepared<'c> {
     senders: Vec<Pair>,
     records: Vec<Pair>,
     campaigns: Vec<Pair>,
+}
+
+impl Prepared<'_> {
+    /// The cache takes in this mail's games once committed, in the order they were
+    /// written (`stored`: what each write returned in the transaction).
+    fn keep(&self, games: &mut Games, stored: &mut impl Iterator<Item = Option<usize>>) {
+        let whole = self.changes.games.iter().map(Some);
+        let whole = whole.chain(std::iter::repeat(None));
+        let records = self.changes.games.iter().map(|g| &g.record);
+        let records = records.chain(&self.changes.headers);
+        for ((write, game), record) in self.games.iter().zip(whole).zip(records) {
+            let written = write.written(game, record, stored.next().flatten());
+            games.written(&record.id, written);
+        }
+    }
 }
 
 fn changes_time(changes: &Changes) -> i64 {

@@ -36,6 +36,7 @@ use sled::transaction::TransactionError;
 use sled::Transactional;
 use std::path::Path;
 
+mod cache;
 mod codec;
 mod commit;
 mod disk;
@@ -97,6 +98,8 @@ pub struct SledStore {
     /// A shared lock on the database's compaction lock file ([`compaction_lock_path`]),
     /// held while this store is open: `castellan compact` takes it exclusively.
     _open: Option<std::sync::Arc<std::fs::File>>,
+    /// The games kept decoded, shared by the clones (store/cache.rs).
+    cache: std::sync::Arc<cache::GameCache>,
 }
 
 /// sled's page cache (its default is 1 GiB). A mail reads a game's header and snapshot, a
@@ -195,6 +198,7 @@ impl SledStore {
                 continue;
             };
             let w = GameWrite::of(&game)?;
+            let writing = self.cache.writing();
             (
                 &self.games,
                 &self.states,
@@ -210,6 +214,7 @@ impl SledStore {
                 .map_err(|e: TransactionError<String>| {
                     err(format!("converting game {id}: {e:?}"))
                 })?;
+            writing.done(|games| games.forget(&id));
             n += 1;
         }
         self.meta
@@ -265,8 +270,16 @@ impl SledStore {
     }
 
     /// sled itself, for what works on whole trees (backup and restore: src/ops/backup.rs).
+    /// The games kept decoded are forgotten: what is written through it is read from sled
+    /// next (a restore forgets them again once it wrote: [`SledStore::forget_games`]).
     pub fn db(&self) -> &sled::Db {
+        self.cache.clear();
         &self.db
+    }
+
+    /// Forget the games kept decoded, after writing their trees through [`SledStore::db`].
+    pub fn forget_games(&self) {
+        self.cache.clear();
     }
 
     /// The sequence number of the last journal entry committed (0: none).
@@ -321,18 +334,47 @@ impl SledStore {
     }
 
     /// A game with its history from entry `from` on (`None`: from the first entry a reader
-    /// was not told, `stored::needed_from`).
+    /// was not told, `stored::needed_from`): kept decoded from a first load or the last
+    /// commit of it (store/cache.rs), else read from sled and kept.
     fn load(&self, id: &str, from: Option<usize>) -> Result<Option<StoredGame>, StoreError> {
-        let header = match self.game_value(id)? {
-            None => return Ok(None),
-            Some(GameValue::Whole(g)) => return Ok(Some(g)),
-            Some(GameValue::Header(h)) => h,
+        if let Some(g) = self.cache.get(id).and_then(|c| c.window(from)) {
+            return Ok(Some(g));
+        }
+        let ticket = self.cache.ticket();
+        let Some((game, header_bytes)) = self.load_from_sled(id, from)? else {
+            return Ok(None);
         };
+        if let Some(header_bytes) = header_bytes {
+            if let Some(c) = cache::Cached::new(game.clone(), header_bytes) {
+                self.cache.fill(ticket, id, c);
+            }
+        }
+        Ok(Some(game))
+    }
+
+    /// [`SledStore::load`] from sled, with the stored header's length (None: an older
+    /// judge's whole record, not kept in memory).
+    fn load_from_sled(
+        &self,
+        id: &str,
+        from: Option<usize>,
+    ) -> Result<Option<(StoredGame, Option<usize>)>, StoreError> {
+        let Some(v) = self.games.get(id.as_bytes()).map_err(err)? else {
+            return Ok(None);
+        };
+        let header = match stored::read_game_value(&v)
+            .map_err(|e| StoreError::quarantine(id, &format!("its record is unreadable: {e}")))?
+        {
+            GameValue::Whole(g) => return Ok(Some((g, None))),
+            GameValue::Header(h) => h,
+        };
+        let header_bytes = Some(v.len());
         let Some(snapshot) = self.states.get(id.as_bytes()).map_err(err)? else {
-            return Ok(Some(StoredGame {
+            let game = StoredGame {
                 record: header,
                 table: None,
-            }));
+            };
+            return Ok(Some((game, header_bytes)));
         };
         let snapshot = Snapshot::from_bytes(snapshot.to_vec());
         let len = snapshot
@@ -356,14 +398,15 @@ impl SledStore {
                 ),
             ));
         }
-        Ok(Some(StoredGame {
+        let game = StoredGame {
             record: header,
             table: Some(StoredTable {
                 snapshot,
                 base: from,
                 entries,
             }),
-        }))
+        };
+        Ok(Some((game, header_bytes)))
     }
 }
 
@@ -377,6 +420,9 @@ impl Store for SledStore {
     }
 
     fn game_header(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+        if let Some(c) = self.cache.get(id) {
+            return Ok(Some(c.record().clone()));
+        }
         Ok(self.game_value(id)?.map(|v| match v {
             GameValue::Whole(g) => g.record,
             GameValue::Header(h) => h,

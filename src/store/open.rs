@@ -137,6 +137,7 @@ impl SledStore {
             ),
             synced: Default::default(),
             _open: None,
+            cache: Default::default(),
             db,
         };
         store.upgrade(false)?;

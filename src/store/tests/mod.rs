@@ -1,10 +1,12 @@
 //! The store's unit tests: sled on disk in a temporary folder, by subject: its indexes
 //! (due times, tokens, addresses, gauges, the highest game number), the outbox (its
 //! values' encoding, the retry index), the commit (groups, replies encoded ahead), the
-//! opening (the compaction lock, older databases' marks).
+//! opening (the compaction lock, older databases' marks), the games kept decoded in
+//! memory (`caching.rs`).
 
 use super::*;
 
+mod caching;
 mod committing;
 mod indexes;
 mod opening;
