@@ -70,9 +70,10 @@ impl Shutdown {
     }
 }
 
-/// Run until interrupted (Ctrl-C / SIGTERM): each loop takes the inbox, runs deadlines
-/// every `tick_seconds`, and drains the outbox. A stop signal ends the loop between two
-/// passes, with the database flushed.
+/// Run until interrupted (Ctrl-C / SIGTERM): each loop takes the inbox and runs deadlines
+/// every `tick_seconds`; the outbox is drained on a task of its own (src/serve/drain.rs),
+/// woken when they queued replies. A stop signal ends the loop between two passes, the
+/// drain stopped before its next reply, with the database flushed.
 pub async fn serve(svc: Service, transport: Transport, reload: Reload) -> Result<(), ShellError> {
     let mut shutdown = Shutdown::listen()?;
     let metrics = Arc::new(Metrics {
@@ -243,8 +244,8 @@ async fn serve_loop(
         };
         tokio::select! {
             _ = tokio::time::sleep(pause) => {}
-            // An admin command, run between passes on this service; the pass that
-            // follows at once sends what it queued.
+            // An admin command, run between passes on this service; the drain, woken,
+            // sends what it queued.
             Some(job) = signals.admin.recv() => {
                 job.run(&svc);
                 drain.wake();

@@ -203,13 +203,32 @@ impl Drainer {
         }
         // Written ahead for a reply this drain does not send (sent before, or held back).
         crate::serve::prestage::discard(prestaged);
+        self.finish(mailer, &accepted, &recipients, now, &mut d)
+            .await?;
+        if d.sent > 0 || marked {
+            self.marks_waiting.store(true, Ordering::Release);
+        }
+        Ok(d)
+    }
+
+    /// The drain's batch made out (`Mailer::finish`), then the replies the transport took
+    /// marked sent (in sled and the journal, not flushed) and logged, `recipients` in the
+    /// order of `accepted`. If the batch did not go out, every one of them waits.
+    async fn finish(
+        &self,
+        mut mailer: castellan_mail::Mailer<'_>,
+        accepted: &[(u64, String)],
+        recipients: &[String],
+        now: i64,
+        d: &mut Drained,
+    ) -> Result<(), ShellError> {
         match mailer.finish().await {
             Ok(()) => {
-                self.store.mark_sent_all(&accepted, now)?;
+                self.store.mark_sent_all(accepted, now)?;
                 self.journal
                     .sent_all(accepted.iter().map(|(_, message_id)| message_id.as_str()));
                 d.sent += accepted.len();
-                for ((_, message_id), to) in accepted.iter().zip(&recipients) {
+                for ((_, message_id), to) in accepted.iter().zip(recipients) {
                     maillog::reply_sent(message_id, to, self.addresses);
                 }
             }
@@ -219,10 +238,7 @@ impl Drainer {
                 d.failed += accepted.len();
             }
         }
-        if d.sent > 0 || marked {
-            self.marks_waiting.store(true, Ordering::Release);
-        }
-        Ok(d)
+        Ok(())
     }
 
     /// A reply the transport did not take: tried again later with exponential backoff,
