@@ -599,8 +599,9 @@ fn the_demo_plays_a_whole_game_and_audits_it() {
 }
 
 /// "A sender task drains the outbox with retries and backoff": a relay that is down
-/// (a closed port on 127.0.0.1) is a transient failure; the reply stays in the outbox with
-/// its error and a doubled delay, and after `max_attempts` it is parked, never dropped.
+/// (a closed port on 127.0.0.1) is a transient failure that ends the drain; the reply that
+/// found it so stays in the outbox with its error and a doubled delay, the others wait
+/// uncharged for the next drain, and after `max_attempts` each is parked, never dropped.
 #[test]
 fn replies_wait_with_backoff_while_the_relay_is_down_and_are_parked_not_dropped() {
     let tmp = tempfile::tempdir().unwrap();
@@ -625,7 +626,8 @@ fn replies_wait_with_backoff_while_the_relay_is_down_and_are_parked_not_dropped(
     assert_eq!((sent, failed), (0, queued));
     let items = svc.store.outbox().unwrap();
     assert_eq!(items.len(), queued, "nothing dropped");
-    for (_, i) in &items {
+    // The first reply found the relay down: charged; the others not tried.
+    let charged = |i: &castellan::store::OutboxItem| {
         assert_eq!(i.attempts, 1);
         assert!(!i.failed);
         assert_eq!(i.not_before, DEMO_EPOCH + 60, "30 s doubled once");
@@ -634,13 +636,30 @@ fn replies_wait_with_backoff_while_the_relay_is_down_and_are_parked_not_dropped(
             "{:?}",
             i.last_error
         );
+    };
+    let untried = |i: &castellan::store::OutboxItem| {
+        assert_eq!((i.attempts, i.failed, i.not_before), (0, false, 0));
+        assert_eq!(i.last_error, None);
+    };
+    charged(&items[0].1);
+    items[1..].iter().for_each(|(_, i)| untried(i));
+    // The first is not due yet: the next drain charges the second, and ends there.
+    assert_eq!(j.block_on(svc.drain_outbox(t)).unwrap(), (0, queued - 1));
+    let items = svc.store.outbox().unwrap();
+    charged(&items[0].1);
+    charged(&items[1].1);
+    items[2..].iter().for_each(|(_, i)| untried(i));
+    // Each drain charges the first reply due: in time every one is parked, none dropped.
+    let parked = || svc.store.outbox().unwrap().iter().all(|(_, i)| i.failed);
+    for _ in 0..3 * queued {
+        if parked() {
+            break;
+        }
+        now.fetch_add(3601, Ordering::SeqCst);
+        let (sent, failed) = j.block_on(svc.drain_outbox(t)).unwrap();
+        assert_eq!(sent, 0);
+        assert!(failed >= 1);
     }
-    // Not due yet: not tried again.
-    assert_eq!(j.block_on(svc.drain_outbox(t)).unwrap(), (0, 0));
-    now.fetch_add(61, Ordering::SeqCst);
-    assert_eq!(j.block_on(svc.drain_outbox(t)).unwrap(), (0, queued));
-    now.fetch_add(3600, Ordering::SeqCst);
-    j.block_on(svc.drain_outbox(t)).unwrap();
     let items = svc.store.outbox().unwrap();
     assert_eq!(items.len(), queued, "parked replies stay in the database");
     assert!(items.iter().all(|(_, i)| i.failed && i.attempts == 3));

@@ -1,8 +1,10 @@
-//! tokio wiring only: poll the inbox, tick the deadline clock, drain the outbox; SIGHUP
-//! reloads the configuration and templates (src/serve/reload.rs).
+//! tokio wiring only: poll the inbox, tick the deadline clock, and wake the outbox's own
+//! task (src/serve/drain.rs), which sends apart from the judging; SIGHUP reloads the
+//! configuration and templates (src/serve/reload.rs).
 
 use crate::config::Config;
 use crate::error::ShellError;
+use crate::serve::drain::{DrainTask, Idle};
 use crate::serve::env::system_clock;
 use crate::serve::metrics::Metrics;
 use crate::serve::reload::Reload;
@@ -68,9 +70,10 @@ impl Shutdown {
     }
 }
 
-/// Run until interrupted (Ctrl-C / SIGTERM): each loop takes the inbox, runs deadlines
-/// every `tick_seconds`, and drains the outbox. A stop signal ends the loop between two
-/// passes, with the database flushed.
+/// Run until interrupted (Ctrl-C / SIGTERM): each loop takes the inbox and runs deadlines
+/// every `tick_seconds`; the outbox is drained on a task of its own (src/serve/drain.rs),
+/// woken when they queued replies. A stop signal ends the loop between two passes, the
+/// drain stopped before its next reply, with the database flushed.
 pub async fn serve(svc: Service, transport: Transport, reload: Reload) -> Result<(), ShellError> {
     let mut shutdown = Shutdown::listen()?;
     let metrics = Arc::new(Metrics {
@@ -124,7 +127,18 @@ pub async fn serve(svc: Service, transport: Transport, reload: Reload) -> Result
         reload: &reload,
         admin: &mut admin,
     };
-    let result = serve_loop(svc, transport, signals, &metrics, &store_tx).await;
+    // What the drain beside the judging may send is what a flush made durable: the
+    // database as it was opened, once flushed.
+    if let Err(e) = svc.flush() {
+        tracing::error!("the outbox waits for a flush: {}", e.0);
+    }
+    let drain = DrainTask::spawn(
+        svc.drainer_beside(),
+        transport.clone(),
+        intervals(&svc.config).0,
+        metrics.clone(),
+    );
+    let result = serve_loop(svc, transport, signals, &metrics, &store_tx, drain).await;
     let _ = std::fs::remove_file(&socket);
     let _ = std::fs::remove_file(&marker);
     result
@@ -150,11 +164,17 @@ fn intervals(config: &Config) -> (Duration, Duration) {
 }
 
 /// SIGHUP: the configuration and templates read again (src/serve/reload.rs); the
-/// transport made anew from them. A file that does not load changes nothing.
-fn reload(svc: &mut Service, transport: &mut Transport, from: &Reload) {
+/// transport made anew from them, and handed to the drain. A file that does not load
+/// changes nothing.
+fn reload(svc: &mut Service, transport: &mut Transport, from: &Reload, drain: &DrainTask) {
     match svc.reload(from) {
         Ok(kept) => {
             *transport = svc.transport();
+            drain.hand(
+                svc.drainer_beside(),
+                transport.clone(),
+                intervals(&svc.config).0,
+            );
             tracing::info!(
                 config = %from.source.path.display(),
                 "SIGHUP: configuration and templates reloaded"
@@ -173,6 +193,7 @@ async fn serve_loop(
     signals: Signals<'_>,
     metrics: &Metrics,
     store_tx: &StoreHandle,
+    drain: DrainTask,
 ) -> Result<(), ShellError> {
     let (mut poll, mut tick_every) = intervals(&svc.config);
     let mut last_tick = tokio::time::Instant::now() - tick_every;
@@ -180,11 +201,16 @@ async fn serve_loop(
     // the service goes on by itself once a pass succeeds.
     let mut failing: u32 = 0;
     loop {
-        let mut failed = !take_mail(&mut svc, metrics).await;
+        let (took, ok) = take_mail(&mut svc, metrics).await;
+        let mut failed = !ok;
+        let mut queued = took > 0;
         if last_tick.elapsed() >= tick_every {
             last_tick = tokio::time::Instant::now();
             match svc.tick() {
-                Ok(n) => Metrics::add(&metrics.deadline_mails, n as u64),
+                Ok(n) => {
+                    queued |= n > 0;
+                    Metrics::add(&metrics.deadline_mails, n as u64)
+                }
                 Err(e) => {
                     failed = true;
                     Metrics::add(&metrics.deadline_errors, 1);
@@ -192,20 +218,14 @@ async fn serve_loop(
                 }
             }
         }
-        match svc.drain_outbox_deferred(&transport).await {
-            Ok((sent, failed)) => {
-                Metrics::add(&metrics.mails_out, sent as u64);
-                Metrics::add(&metrics.send_failures, failed as u64);
-            }
-            Err(e) => {
-                failed = true;
-                Metrics::add(&metrics.outbox_errors, 1);
-                tracing::error!("outbox: {e}");
-            }
+        // The replies go on the drain's own task: a relay that hangs holds it, not this.
+        if queued {
+            drain.wake();
         }
-        if !failed {
+        // A backup (and a compaction) while no drain runs; else at a later pass.
+        if let (false, Some(idle)) = (failed, drain.idle()) {
             match svc.rolling_backup() {
-                Ok(Some(_)) => svc = compact_if_due(svc, store_tx).await?,
+                Ok(Some(_)) => svc = compact_if_due(svc, store_tx, &drain, idle).await?,
                 Ok(None) => {}
                 Err(e) => tracing::error!("rolling backup: {e}"),
             }
@@ -224,16 +244,21 @@ async fn serve_loop(
         };
         tokio::select! {
             _ = tokio::time::sleep(pause) => {}
-            // An admin command, run between passes on this service; the pass that
-            // follows at once sends what it queued.
-            Some(job) = signals.admin.recv() => job.run(&svc),
+            // An admin command, run between passes on this service; the drain, woken,
+            // sends what it queued.
+            Some(job) = signals.admin.recv() => {
+                job.run(&svc);
+                drain.wake();
+            }
             signal = signals.shutdown.recv() => match signal {
                 Signalled::Stop(name) => {
                     tracing::info!("{name}: stopping");
+                    // The drain stops before its next reply; its marks flushed here.
+                    drain.stop().await;
                     return Ok(svc.flush()?);
                 }
                 Signalled::Reload => {
-                    reload(&mut svc, &mut transport, signals.reload);
+                    reload(&mut svc, &mut transport, signals.reload, &drain);
                     (poll, tick_every) = intervals(&svc.config);
                 }
             }
@@ -241,8 +266,8 @@ async fn serve_loop(
     }
 }
 
-/// Take the mail in every inbox (a pass); false when one of them failed.
-async fn take_mail(svc: &mut Service, metrics: &Metrics) -> bool {
+/// Take the mail in every inbox (a pass): how many mails, and false when an inbox failed.
+async fn take_mail(svc: &mut Service, metrics: &Metrics) -> (usize, bool) {
     let pass = std::time::Instant::now();
     let mut took = 0;
     let mut ok = true;
@@ -275,7 +300,7 @@ async fn take_mail(svc: &mut Service, metrics: &Metrics) -> bool {
             pass.elapsed().as_micros() as u64,
         );
     }
-    ok
+    (took, ok)
 }
 
 /// The admin commands the admin socket takes, for the loop to run.
@@ -286,11 +311,17 @@ type StoreHandle = tokio::sync::watch::Sender<Option<crate::store::SledStore>>;
 
 /// After a rolling backup, the database compacted in place if `compact.*` says so (disk
 /// use within 3 times the live data; sled never shrinks its file). The service lets go of
-/// the database (the metrics too), `castellan compact`'s steps run under its lock, and the
-/// service opens it again with its counters, entropy and judges. Mail that comes meanwhile
-/// waits in the inbox (`ingest` finds the database busy and leaves it to this daemon). A
-/// compaction that fails leaves the database as it was, and serving goes on.
-async fn compact_if_due(svc: Service, store_tx: &StoreHandle) -> Result<Service, ShellError> {
+/// the database (the metrics and the idle drain too), `castellan compact`'s steps run under
+/// its lock, and the service opens it again with its counters, entropy and judges, and
+/// hands it to the drain. Mail that comes meanwhile waits in the inbox (`ingest` finds the
+/// database busy and leaves it to this daemon). A compaction that fails leaves the
+/// database as it was, and serving goes on.
+async fn compact_if_due(
+    svc: Service,
+    store_tx: &StoreHandle,
+    drain: &DrainTask,
+    idle: Idle<'_>,
+) -> Result<Service, ShellError> {
     use crate::store::SledStore;
     let c = &svc.config.compact;
     let db = svc.config.database_path();
@@ -328,6 +359,7 @@ async fn compact_if_due(svc: Service, store_tx: &StoreHandle) -> Result<Service,
     let mut svc = svc;
     let entropy = std::mem::replace(&mut svc.entropy, crate::serve::env::Entropy::Os);
     store_tx.send_replace(None);
+    drain.clear(&idle);
     drop(svc);
     // A metrics request still holding the database lets go of it within moments.
     let mut tries = 0;
@@ -355,6 +387,16 @@ async fn compact_if_due(svc: Service, store_tx: &StoreHandle) -> Result<Service,
     svc.entropy = entropy;
     svc.judges = judges;
     store_tx.send_replace(Some(svc.store.clone()));
+    // Opened again: durable as it is, once flushed (what the drain may send).
+    if let Err(e) = svc.flush() {
+        tracing::error!("the outbox waits for a flush: {}", e.0);
+    }
+    drain.hand(
+        svc.drainer_beside(),
+        svc.transport(),
+        intervals(&svc.config).0,
+    );
+    drop(idle);
     Ok(svc)
 }
 

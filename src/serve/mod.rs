@@ -7,12 +7,14 @@
 //! * [`pass`]: one pass (every inbox, the deadlines, the outbox), with IMAP polling.
 //! * [`admin_socket`]: the running daemon's admin socket (`game ...`, `outbox`, ... while it runs).
 //! * [`ingest`]: `castellan ingest`, one mail from an MTA's pipe.
-//! * [`daemon`]: `serve`, its tokio loop; [`metrics`]: its optional Prometheus page.
+//! * [`daemon`]: `serve`, its tokio loop; `drain`: its outbox sent on a task of its own;
+//!   [`metrics`]: its optional Prometheus page.
 //! * [`env`](mod@env): the clock and the entropy; [`templates`]: the mail templates read at run time.
 
 pub mod admin_socket;
 mod batch;
 pub mod daemon;
+mod drain;
 pub mod env;
 pub mod ingest;
 pub mod maillog;

@@ -42,13 +42,17 @@ pub struct Service {
     /// Answers given since start, by `family/kind[/reason]` (the metrics' refusals).
     pub answers: Arc<std::sync::Mutex<std::collections::BTreeMap<String, u64>>>,
     /// Every change journaled outside sled, for `castellan recover` (src/store/journal/ and src/ops/recover.rs).
-    pub journal: crate::store::journal::Journal,
+    /// Shared with the drain ([`crate::serve::outbox::Drainer`]), which marks replies sent.
+    pub journal: Arc<crate::store::journal::Journal>,
     /// Replies marked sent (in sled and the journal) since the last flush: the next flush
     /// carries them ([`Service::drain_outbox_deferred`]).
-    pub(crate) marks_waiting: std::sync::atomic::AtomicBool,
+    pub(crate) marks_waiting: Arc<std::sync::atomic::AtomicBool>,
     /// Replies of flushed batches rendered and written ahead (src/serve/prestage.rs), by outbox
     /// key, for the next drain to adopt.
-    pub(crate) prestaged: std::sync::Mutex<crate::serve::prestage::Prestaged>,
+    pub(crate) prestaged: Arc<std::sync::Mutex<crate::serve::prestage::Prestaged>>,
+    /// Every reply with an outbox key below this is durable (the flush that followed its
+    /// commit is done): what `serve`'s drain, running beside the judging, may send.
+    pub(crate) flushed_below: Arc<std::sync::atomic::AtomicU64>,
     /// How many threads judge a batch's mails side by side (src/serve/optimistic.rs); 1 judges
     /// them one after the other on the service's thread. The cores, by default.
     pub judges: usize,
@@ -113,9 +117,10 @@ impl Service {
             clock,
             entropy: Entropy::Os,
             answers: Arc::default(),
-            journal,
+            journal: Arc::new(journal),
             marks_waiting: Default::default(),
             prestaged: Default::default(),
+            flushed_below: Default::default(),
             judges: judges(),
             judge_batch_first: false,
             group: GROUP,
@@ -212,6 +217,8 @@ impl Service {
     ) -> Result<(), StoreError> {
         use std::sync::atomic::Ordering;
         let marks = self.marks_waiting.swap(false, Ordering::AcqRel);
+        // Read before the flush: every reply below it is committed, so durable after it.
+        let end = self.store.outbox_end();
         let flushed = match files_in {
             Some(dir) => self.store.flush_filesystems(&[dir]),
             None => self.store.flush(),
@@ -228,6 +235,9 @@ impl Service {
             });
         if r.is_err() && marks {
             self.marks_waiting.store(true, Ordering::Release);
+        }
+        if let (Ok(()), Ok(end)) = (&r, end) {
+            self.flushed_below.fetch_max(end, Ordering::AcqRel);
         }
         r
     }

@@ -73,6 +73,16 @@ impl SledStore {
         Ok(())
     }
 
+    /// One past the highest key in the outbox now (0 when it is empty): every reply
+    /// committed so far has a key below it, every later one a key at or above it (keys
+    /// only grow: `generate_id`).
+    pub fn outbox_end(&self) -> Result<u64, StoreError> {
+        Ok(match self.outbox.last().map_err(err)? {
+            Some((k, _)) => u64::from_be_bytes(k.as_ref().try_into().map_err(err)?) + 1,
+            None => 0,
+        })
+    }
+
     pub fn was_sent(&self, message_id: &str) -> Result<bool, StoreError> {
         self.sent.contains_key(message_id.as_bytes()).map_err(err)
     }

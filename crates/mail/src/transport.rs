@@ -194,8 +194,9 @@ impl Transport {
 pub struct Mailer<'a> {
     transport: &'a Transport,
     smtp: Option<AsyncSmtpTransport<Tokio1Executor>>,
-    /// SMTP: the relay did not answer within the deadline; the rest of the batch fails at
-    /// once with this error instead of waiting the deadline again for each mail.
+    /// SMTP: the relay did not answer within the deadline, or could not be reached; the
+    /// rest of the batch fails at once with this error instead of waiting the deadline
+    /// again for each mail.
     smtp_down: Option<SendError>,
     /// File transport: (temporary file, its final name) written but not yet durable.
     staged: Vec<Staged>,
@@ -343,6 +344,13 @@ impl Mailer<'_> {
         }
     }
 
+    /// Whether the SMTP relay failed this batch as a whole (no answer within the
+    /// deadline, or no connection at all): every later mail of the batch fails at once
+    /// with the same error, so a caller may as well stop here and try again later.
+    pub fn relay_down(&self) -> bool {
+        self.smtp_down.is_some()
+    }
+
     /// Sends one mail; errors as [`Transport::send`]. The file transport refuses a bad
     /// address here, then renders and writes the mail in the background; a failure to
     /// write fails the whole batch at [`Mailer::finish`].
@@ -398,19 +406,28 @@ impl Mailer<'_> {
                     self.smtp_down = Some(e.clone());
                     return Err(e);
                 };
-                sent.map(|_| ()).map_err(|e| {
-                    // an untrusted certificate will not fix itself: park the mail
-                    // (and say why) rather than retry it for hours
-                    if let Some(why) = certificate_error(&e) {
-                        SendError::Permanent(format!(
-                            "SMTP {host}:{port}: {CERTIFICATE_REFUSED} ({why}); {CERTIFICATE_HINT}"
-                        ))
-                    } else if e.is_permanent() {
-                        SendError::Permanent(format!("SMTP {host}:{port}: {e}"))
-                    } else {
-                        SendError::Transient(format!("SMTP {host}:{port}: {e}"))
-                    }
-                })
+                let e = match sent {
+                    Ok(_) => return Ok(()),
+                    Err(e) => e,
+                };
+                // an untrusted certificate will not fix itself: park the mail
+                // (and say why) rather than retry it for hours
+                if let Some(why) = certificate_error(&e) {
+                    Err(SendError::Permanent(format!(
+                        "SMTP {host}:{port}: {CERTIFICATE_REFUSED} ({why}); {CERTIFICATE_HINT}"
+                    )))
+                } else if e.is_permanent() {
+                    Err(SendError::Permanent(format!("SMTP {host}:{port}: {e}")))
+                } else if e.is_transient() || e.is_tls() || e.is_client() {
+                    Err(SendError::Transient(format!("SMTP {host}:{port}: {e}")))
+                } else {
+                    // No answer about this mail at all (the connection refused, lost or
+                    // garbled): the relay is down for the rest of the batch as well.
+                    self.smtp = None;
+                    let e = SendError::Transient(format!("SMTP {host}:{port}: {e}"));
+                    self.smtp_down = Some(e.clone());
+                    Err(e)
+                }
             }
             Transport::Sendmail { command } => {
                 let envelope = envelope(mail)?;
