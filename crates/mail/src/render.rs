@@ -148,6 +148,10 @@ fn headers(mail: &OutgoingMail, date_unix: i64) -> Result<Headers, RenderError> 
     let mut h = Headers::with_capacity(12 + mail.headers.len());
     h.set(header::MessageId::from(bracket(&mail.message_id)));
     h.set(header::Date::new(date));
+    // lettre's builder reads From and To back for the envelope, and refuses the message
+    // if either does not parse as written: a parse as long as the rest of the headers'
+    // work, needless for an address that surely reads back.
+    let (from_back, to_back) = (reads_back(&from), reads_back(&to));
     h.set(header::From::from(Mailboxes::from(from)));
     h.set(header::To::from(Mailboxes::from(to)));
     h.set(header::Subject::from(mail.subject.replace(['\r', '\n'], " ")));
@@ -175,19 +179,36 @@ fn headers(mail: &OutgoingMail, date_unix: i64) -> Result<Headers, RenderError> 
     h.insert_raw(raw("Auto-Submitted", "auto-replied"));
     h.insert_raw(raw("X-Auto-Response-Suppress", "All"));
     h.set(MIME_VERSION_1_0);
-    // lettre's builder reads From and To back for the envelope, and refuses the message
-    // if either does not parse as written.
-    if h.get::<header::From>().is_none() {
+    if !from_back && h.get::<header::From>().is_none() {
         return Err(RenderError::Build(
             "missing source address, invalid envelope".into(),
         ));
     }
-    if h.get::<header::To>().is_none() {
+    if !to_back && h.get::<header::To>().is_none() {
         return Err(RenderError::Build(
             "missing destination address, invalid envelope".into(),
         ));
     }
     Ok(h)
+}
+
+/// Whether `m`, as lettre writes it in a header, surely parses back (so the builder's
+/// check can be left out): a name (if any) of letters, digits and spaces, written as it
+/// is, and an address of dot-separated runs of letters, digits, `-`, `_` and `+`.
+fn reads_back(m: &Mailbox) -> bool {
+    let runs = |s: &str| {
+        !s.is_empty()
+            && s.split('.').all(|run| {
+                !run.is_empty()
+                    && run
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'+'))
+            })
+    };
+    let name = m.name.as_deref().unwrap_or("");
+    name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b' ')
+        && runs(m.email.user())
+        && runs(m.email.domain())
 }
 
 /// The lines of a text made to end CRLF, and its longest line, as the oracle does it.

@@ -102,12 +102,17 @@ proptest! {
     #[test]
     fn the_writer_agrees_with_lettre_on_any_headers(
         subject in "\\PC{0,120}",
-        name in proptest::option::of("[A-Za-zÉé ,.\"'-]{0,30}"),
+        name in proptest::option::of("[A-Za-z0-9Éé ,.\"'-]{0,30}"),
         to in prop_oneof![
             Just("alice@example.org".to_string()),
             Just("not an address".to_string()),
             Just("\"Dupont, Alice\" <alice@example.org>".to_string()),
-            "[a-z.]{1,12}@[a-z]{1,10}\\.[a-z]{2,3}",
+            "[a-z0-9._+-]{1,12}@[a-z0-9.-]{1,10}\\.[a-z]{2,3}",
+        ],
+        from in prop_oneof![
+            Just("Castellan <judge@judge.example>".to_string()),
+            Just("judge@judge.example".to_string()),
+            "[A-Za-z0-9 ]{0,12} <[a-z0-9._+-]{1,12}@[a-z0-9.-]{1,10}\\.[a-z]{2,3}>",
         ],
         irt in proptest::option::of("[ <>a-z0-9@.]{0,40}"),
         refs in proptest::collection::vec("[ <>a-z0-9@.]{0,40}", 0..8),
@@ -130,6 +135,7 @@ proptest! {
         };
         let mail = OutgoingMail {
             subject,
+            from,
             to,
             in_reply_to: irt,
             references: refs,
