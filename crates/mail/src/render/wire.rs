@@ -94,31 +94,57 @@ pub(super) fn quoted_printable(out: &mut Vec<u8>, text: &[u8]) {
     qp_line(out, &text[from..]);
 }
 
+/// One line of [`quoted_printable`], without its line ending: runs of plain bytes copied
+/// whole, soft breaks where a token would pass column 75 (76 for the line's last).
 fn qp_line(out: &mut Vec<u8>, line: &[u8]) {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
-    // Most lines need nothing: short, printable, no `=`, no space at the end.
-    if line.len() <= QP_LINE
-        && !matches!(line.last(), Some(b' ' | b'\t'))
-        && line.iter().all(|&b| PLAIN[b as usize])
-    {
-        out.extend_from_slice(line);
+    let Some((&last, body)) = line.split_last() else {
         return;
-    }
+    };
+    let soft = |out: &mut Vec<u8>, width: &mut usize| {
+        out.extend_from_slice(b"=\r\n");
+        *width = 0;
+    };
     let mut width = 0;
-    for (i, &b) in line.iter().enumerate() {
-        let last = i + 1 == line.len();
-        let plain = PLAIN[b as usize] && !(last && (b == b' ' || b == b'\t'));
-        let len = if plain { 1 } else { 3 };
-        // Room for the token and, unless it ends the line, a soft break after it.
-        if width + len > if last { QP_LINE } else { QP_LINE - 1 } {
-            out.extend_from_slice(b"=\r\n");
-            width = 0;
+    let mut i = 0;
+    while i < body.len() {
+        let run = body[i..]
+            .iter()
+            .position(|&b| !PLAIN[b as usize])
+            .unwrap_or(body.len() - i);
+        let end = i + run;
+        while i < end {
+            // Room for the next byte and a soft break after it.
+            if width == QP_LINE - 1 {
+                soft(out, &mut width);
+            }
+            let take = (end - i).min(QP_LINE - 1 - width);
+            out.extend_from_slice(&body[i..i + take]);
+            i += take;
+            width += take;
         }
-        if plain {
-            out.push(b);
-        } else {
-            out.extend_from_slice(&[b'=', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
+        if let Some(&b) = body.get(i) {
+            if width + 3 > QP_LINE - 1 {
+                soft(out, &mut width);
+            }
+            escape(out, b);
+            width += 3;
+            i += 1;
         }
-        width += len;
     }
+    // The last byte needs no room for a soft break after it, but a space or tab there is
+    // escaped (RFC 2045 6.7 (3)).
+    let plain = PLAIN[last as usize] && last != b' ' && last != b'\t';
+    if width + if plain { 1 } else { 3 } > QP_LINE {
+        soft(out, &mut width);
+    }
+    if plain {
+        out.push(last);
+    } else {
+        escape(out, last);
+    }
+}
+
+fn escape(out: &mut Vec<u8>, b: u8) {
+    out.extend_from_slice(&[b'=', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
 }
