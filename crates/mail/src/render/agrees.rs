@@ -54,6 +54,8 @@ fn body() -> impl Strategy<Value = String> {
         1 => (72usize..80).prop_map(|n| format!("{}é", "y".repeat(n))),
         1 => (72usize..80).prop_map(|n| format!("{} ", "z".repeat(n))),
         1 => (994usize..1002).prop_map(|n| "w".repeat(n)),
+        1 => (20usize..90).prop_map(|n| "é".repeat(n)),
+        1 => (20usize..90).prop_map(|n| "=\t".repeat(n)),
         1 => "[ -~]{0,90}",
         1 => "\\PC{0,30}",
     ];

@@ -108,10 +108,7 @@ fn qp_line(out: &mut Vec<u8>, line: &[u8]) {
     let mut width = 0;
     let mut i = 0;
     while i < body.len() {
-        let run = body[i..]
-            .iter()
-            .position(|&b| !PLAIN[b as usize])
-            .unwrap_or(body.len() - i);
+        let run = plain_run(&body[i..]);
         let end = i + run;
         while i < end {
             // Room for the next byte and a soft break after it.
@@ -143,6 +140,41 @@ fn qp_line(out: &mut Vec<u8>, line: &[u8]) {
     } else {
         escape(out, last);
     }
+}
+
+/// How many of the bytes `bytes` starts with are plain: 8 at a time, then one by one from
+/// the first that may not be.
+fn plain_run(bytes: &[u8]) -> usize {
+    let mut n = 0;
+    while let Some(word) = bytes.get(n..n + 8) {
+        let odd = not_plain(u64::from_le_bytes(word.try_into().expect("8 bytes")));
+        if odd != 0 {
+            n += odd.trailing_zeros() as usize / 8;
+            break;
+        }
+        n += 8;
+    }
+    while bytes.get(n).is_some_and(|&b| PLAIN[b as usize]) {
+        n += 1;
+    }
+    n
+}
+
+/// `0x0101...` times a byte: that byte in each of a word's 8 lanes.
+const fn lanes(b: u8) -> u64 {
+    u64::from_ne_bytes([b; 8])
+}
+
+/// The lanes of `x` (high bit set) that may not be plain, the lowest of them exactly:
+/// below a space (tab included), past `~`, or `=`. A plain lane carries or borrows
+/// nothing into the lanes above it, so no lane below a true one is flagged.
+fn not_plain(x: u64) -> u64 {
+    let high = lanes(0x80);
+    let below_space = x.wrapping_sub(lanes(0x20)) & !x & high;
+    let past_tilde = (x.wrapping_add(lanes(1)) | x) & high;
+    let eq = x ^ lanes(b'=');
+    let equals = eq.wrapping_sub(lanes(1)) & !eq & high;
+    below_space | past_tilde | equals
 }
 
 fn escape(out: &mut Vec<u8>, b: u8) {
