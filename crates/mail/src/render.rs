@@ -97,7 +97,9 @@ pub fn check(mail: &OutgoingMail) -> Result<(), RenderError> {
 pub fn try_render(mail: &OutgoingMail, date_unix: i64) -> Result<Vec<u8>, RenderError> {
     let headers = headers(mail, date_unix)?;
     let html = mail.html.as_deref().unwrap_or("");
-    let mut out = Vec::with_capacity(1024 + mail.body.len() * 17 / 16 + html.len() * 17 / 16);
+    // Room for both parts as quoted-printable of French (a growing buffer is copied
+    // whole): what 7bit leaves unused costs nothing.
+    let mut out = Vec::with_capacity(1024 + (mail.body.len() + html.len()) * 3 / 2);
     write!(out, "{headers}").expect("writing to a Vec cannot fail");
     match &mail.html {
         Some(html) => {

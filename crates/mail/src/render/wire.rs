@@ -84,7 +84,7 @@ fn seven_bit(out: &mut Vec<u8>, text: &[u8], limit: usize) -> bool {
 /// ASCII are written `=XX`, as a space or tab that ends a line; lines are kept to 76
 /// characters with soft breaks (`=` at the end).
 pub(super) fn quoted_printable(out: &mut Vec<u8>, text: &[u8]) {
-    out.reserve(text.len() + text.len() / 8 + 2);
+    out.reserve(text.len() * 3 / 2 + 2);
     let mut from = 0;
     for nl in memchr::memchr_iter(b'\n', text) {
         qp_line(out, &text[from..nl]);
