@@ -1,9 +1,8 @@
 //! Outgoing replies rendered to RFC 5322 bytes: lettre's headers, then the parts written
 //! in one pass ([`wire`]).
 
-use std::time::{Duration, SystemTime};
-
 use std::io::Write as _;
+use std::time::{Duration, SystemTime};
 
 use lettre::message::header::{self, HeaderName, HeaderValue, Headers, MIME_VERSION_1_0};
 use lettre::message::{Mailbox, Mailboxes};
@@ -156,7 +155,9 @@ fn headers(mail: &OutgoingMail, date_unix: i64) -> Result<Headers, RenderError> 
     let (from_back, to_back) = (reads_back(&from), reads_back(&to));
     h.set(header::From::from(Mailboxes::from(from)));
     h.set(header::To::from(Mailboxes::from(to)));
-    h.set(header::Subject::from(mail.subject.replace(['\r', '\n'], " ")));
+    h.set(header::Subject::from(
+        mail.subject.replace(['\r', '\n'], " "),
+    ));
     if let Some(irt) = &mail.in_reply_to {
         h.set(header::InReplyTo::from(bracket(irt)));
     }

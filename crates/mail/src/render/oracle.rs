@@ -167,4 +167,3 @@ pub(super) fn crlf(s: &str) -> (String, usize) {
     out.push_str(rest);
     (out, longest)
 }
-

@@ -1,8 +1,9 @@
 //! A text part's headers and body written straight into the mail's buffer, in one pass
 //! over the text: CRLF line endings, then 7bit if the text is ASCII in lines shorter than
 //! the part's limit, else quoted-printable. The bytes are those lettre's builder wrote
-//! with the bodies encoded ahead (`super::oracle`), which cost about 16 instructions a byte
-//! (a search for `\n` a line, a copy of the whole text, then lettre's copies).
+//! with the bodies encoded ahead (`super::oracle`), which cost 9 to 22 instructions a byte
+//! of a report (a search for `\n` a line, a copy of the whole text, then lettre's copies);
+//! this about 2 a byte for 7bit, 13 for the quoted-printable of French.
 
 /// `Content-Type` of the text part.
 pub(super) const TEXT_PLAIN: &[u8] = b"text/plain; charset=utf-8";
