@@ -1,12 +1,18 @@
-//! Outgoing replies rendered to RFC 5322 bytes with lettre.
+//! Outgoing replies rendered to RFC 5322 bytes: lettre's headers, then the parts written
+//! in one pass ([`wire`]).
 
+use std::io::Write as _;
 use std::time::{Duration, SystemTime};
 
-use lettre::message::header::ContentTransferEncoding;
-use lettre::message::header::{ContentType, HeaderName, HeaderValue, MIME_VERSION_1_0};
-use lettre::message::{Body, Mailbox, MultiPart, SinglePart};
-use lettre::Message;
+use lettre::message::header::{self, HeaderName, HeaderValue, Headers, MIME_VERSION_1_0};
+use lettre::message::{Mailbox, Mailboxes};
 use serde::{Deserialize, Serialize};
+
+#[cfg(test)]
+mod agrees;
+#[cfg(test)]
+mod oracle;
+mod wire;
 
 /// One email the judge sends.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -83,18 +89,77 @@ pub fn check(mail: &OutgoingMail) -> Result<(), RenderError> {
 /// `date_unix` (seconds since 1970, UTC; so golden files are stable), UTF-8 text/plain, or
 /// `multipart/alternative` (text/plain, then text/html) when the mail has an HTML part.
 /// Fails only for an address that does not parse.
+///
+/// The headers are lettre's (its folding and RFC 2047 words), written as its message
+/// builder would; the parts are written by [`wire`] in one pass over each text, into one
+/// buffer. The bytes are those the builder made (`oracle`, the tests' reference).
 pub fn try_render(mail: &OutgoingMail, date_unix: i64) -> Result<Vec<u8>, RenderError> {
+    let headers = headers(mail, date_unix)?;
+    let html = mail.html.as_deref().unwrap_or("");
+    // Room for both parts as quoted-printable of French (a growing buffer is copied
+    // whole): what 7bit leaves unused costs nothing.
+    let mut out = Vec::with_capacity(1024 + (mail.body.len() + html.len()) * 3 / 2);
+    write!(out, "{headers}").expect("writing to a Vec cannot fail");
+    match &mail.html {
+        Some(html) => {
+            // lettre's scheme: 40 alphanumerics of the thread's fastrand generator.
+            let boundary: String = std::iter::repeat_with(fastrand::alphanumeric)
+                .take(40)
+                .collect();
+            let boundary = boundary.as_bytes();
+            out.extend_from_slice(b"Content-Type: multipart/alternative;\r\n boundary=\"");
+            out.extend_from_slice(boundary);
+            out.extend_from_slice(b"\"\r\n\r\n");
+            for (content_type, text, limit) in [
+                (wire::TEXT_PLAIN, mail.body.as_str(), TEXT_LINE),
+                (wire::TEXT_HTML, html.as_str(), HTML_LINE),
+            ] {
+                out.extend_from_slice(b"--");
+                out.extend_from_slice(boundary);
+                out.extend_from_slice(b"\r\n");
+                wire::part(&mut out, content_type, text, limit);
+                out.extend_from_slice(b"\r\n");
+            }
+            out.extend_from_slice(b"--");
+            out.extend_from_slice(boundary);
+            out.extend_from_slice(b"--\r\n");
+        }
+        None => wire::part(&mut out, wire::TEXT_PLAIN, &mail.body, TEXT_LINE),
+    }
+    Ok(out)
+}
+
+/// A text part goes 7bit if it is ASCII in lines under 76 characters, else
+/// quoted-printable: what lettre would choose for such text (it would choose base64 only
+/// for binary data).
+const TEXT_LINE: usize = 76;
+
+/// The HTML part goes 7bit up to the 998 characters a line RFC 5322 (2.1.1) allows. The
+/// 78 it recommends are for a person reading the raw text, which no one does with a page;
+/// our pages are ASCII (`svg::esc` writes the rest as references) with a few long tags,
+/// and quoted-printable would write each of their `=` as `=3D`.
+const HTML_LINE: usize = 999;
+
+/// The message's headers, set in the order, and with the values, of lettre's message
+/// builder; and its checks: the `From` and `To` it wrote must read back (its envelope).
+fn headers(mail: &OutgoingMail, date_unix: i64) -> Result<Headers, RenderError> {
     let from = mailbox("from", &mail.from)?;
     let to = mailbox("to", &mail.to)?;
     let date = SystemTime::UNIX_EPOCH + Duration::from_secs(date_unix.max(0) as u64);
-    let mut builder = Message::builder()
-        .message_id(Some(bracket(&mail.message_id)))
-        .date(date)
-        .from(from)
-        .to(to)
-        .subject(mail.subject.replace(['\r', '\n'], " "));
+    let mut h = Headers::with_capacity(12 + mail.headers.len());
+    h.set(header::MessageId::from(bracket(&mail.message_id)));
+    h.set(header::Date::new(date));
+    // lettre's builder reads From and To back for the envelope, and refuses the message
+    // if either does not parse as written: a parse as long as the rest of the headers'
+    // work, needless for an address that surely reads back.
+    let (from_back, to_back) = (reads_back(&from), reads_back(&to));
+    h.set(header::From::from(Mailboxes::from(from)));
+    h.set(header::To::from(Mailboxes::from(to)));
+    h.set(header::Subject::from(
+        mail.subject.replace(['\r', '\n'], " "),
+    ));
     if let Some(irt) = &mail.in_reply_to {
-        builder = builder.in_reply_to(bracket(irt));
+        h.set(header::InReplyTo::from(bracket(irt)));
     }
     let refs: Vec<String> = mail
         .references
@@ -103,7 +168,7 @@ pub fn try_render(mail: &OutgoingMail, date_unix: i64) -> Result<Vec<u8>, Render
         .map(|r| bracket(r))
         .collect();
     if !refs.is_empty() {
-        builder = builder.references(refs.join(" "));
+        h.set(header::References::from(refs.join(" ")));
     }
     for (name, value) in &mail.headers {
         // `X-` headers, and List-Unsubscribe (RFC 2369: `<mailto:judge?subject=STOP>`).
@@ -111,127 +176,54 @@ pub fn try_render(mail: &OutgoingMail, date_unix: i64) -> Result<Vec<u8>, Render
             || name.eq_ignore_ascii_case("List-Unsubscribe"))
             && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
         if let (true, Ok(n)) = (plain, HeaderName::new_from_ascii(name.clone())) {
-            builder = builder.raw_header(HeaderValue::new(n, value.replace(['\r', '\n'], " ")));
+            h.insert_raw(HeaderValue::new(n, value.replace(['\r', '\n'], " ")));
         }
     }
-    let builder = builder
-        .raw_header(raw("Auto-Submitted", "auto-replied"))
-        .raw_header(raw("X-Auto-Response-Suppress", "All"))
-        .header(MIME_VERSION_1_0);
-    let message = match &mail.html {
-        Some(html) => builder.multipart(
-            MultiPart::alternative()
-                .singlepart(
-                    SinglePart::builder()
-                        .header(ContentType::TEXT_PLAIN)
-                        .body(encoded(&mail.body)),
-                )
-                .singlepart(
-                    SinglePart::builder()
-                        .header(ContentType::TEXT_HTML)
-                        .body(encoded_html(html)),
-                ),
-        ),
-        None => builder
-            .header(ContentType::TEXT_PLAIN)
-            .body(encoded(&mail.body)),
+    h.insert_raw(raw("Auto-Submitted", "auto-replied"));
+    h.insert_raw(raw("X-Auto-Response-Suppress", "All"));
+    h.set(MIME_VERSION_1_0);
+    if !from_back && h.get::<header::From>().is_none() {
+        return Err(RenderError::Build(
+            "missing source address, invalid envelope".into(),
+        ));
     }
-    .map_err(|e| RenderError::Build(e.to_string()))?;
-    Ok(message.formatted())
-}
-
-/// A text part as it goes on the wire: CRLF line endings, then 7bit if it is ASCII in
-/// lines under 76 characters, else quoted-printable ([`quoted_printable`]). What lettre
-/// would choose for such text (it would choose base64 only for binary data), written in
-/// one pass: lettre's own encoders took most of the time of rendering a report.
-fn encoded(text: &str) -> Body {
-    encoded_within(text, 76)
-}
-
-/// The HTML part: as [`encoded`], but 7bit up to the 998 characters a line RFC 5322
-/// (2.1.1) allows. The 78 it recommends are for a person reading the raw text, which no
-/// one does with a page; our pages are ASCII (`svg::esc` writes the rest as references)
-/// with a few long tags, and quoted-printable would write each of their `=` as `=3D`.
-fn encoded_html(html: &str) -> Body {
-    encoded_within(html, 999)
-}
-
-/// 7bit if `text` is ASCII in lines shorter than `limit`, else quoted-printable.
-fn encoded_within(text: &str, limit: usize) -> Body {
-    let (text, longest) = crlf(text);
-    if longest < limit && text.is_ascii() {
-        Body::dangerous_pre_encoded(text.into_bytes(), ContentTransferEncoding::SevenBit)
-    } else {
-        Body::dangerous_pre_encoded(
-            quoted_printable(&text),
-            ContentTransferEncoding::QuotedPrintable,
-        )
+    if !to_back && h.get::<header::To>().is_none() {
+        return Err(RenderError::Build(
+            "missing destination address, invalid envelope".into(),
+        ));
     }
+    Ok(h)
 }
 
-/// Quoted-printable (RFC 2045 6.7) of `text` whose lines end CRLF: `=`, controls and
-/// bytes past ASCII as `=XX`, a space or tab that ends a line too, and lines kept to 76
-/// characters with soft breaks (`=` at the end).
+/// Whether `m`, as lettre writes it in a header, surely parses back (so the builder's
+/// check can be left out): a name (if any) of letters, digits and spaces, written as it
+/// is, and an address of dot-separated runs of letters, digits, `-`, `_` and `+`.
+fn reads_back(m: &Mailbox) -> bool {
+    let runs = |s: &str| {
+        !s.is_empty()
+            && s.split('.').all(|run| {
+                !run.is_empty()
+                    && run
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'+'))
+            })
+    };
+    let name = m.name.as_deref().unwrap_or("");
+    name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b' ')
+        && runs(m.email.user())
+        && runs(m.email.domain())
+}
+
+/// The lines of a text made to end CRLF, and its longest line, as the oracle does it.
+#[cfg(test)]
+use oracle::crlf;
+
+/// The quoted-printable of `text` alone, as [`wire`] writes it in a part.
+#[cfg(test)]
 fn quoted_printable(text: &str) -> Vec<u8> {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    let mut out = Vec::with_capacity(text.len() + text.len() / 8);
-    // Split at each `\n` (a search for one byte, where one for "\r\n" was a fifth of
-    // rendering a report): every one of them ends a CRLF.
-    for (n, line) in text.split('\n').enumerate() {
-        if n > 0 {
-            out.extend_from_slice(b"\r\n");
-        }
-        let bytes = line.strip_suffix('\r').unwrap_or(line).as_bytes();
-        // Most lines need nothing: short, printable, no `=`, no space at the end.
-        if bytes.len() <= 76
-            && bytes
-                .iter()
-                .all(|&b| (33..=126).contains(&b) && b != b'=' || b == b' ' || b == b'\t')
-            && !bytes.ends_with(b" ")
-            && !bytes.ends_with(b"\t")
-        {
-            out.extend_from_slice(bytes);
-            continue;
-        }
-        let mut width = 0;
-        for (i, &b) in bytes.iter().enumerate() {
-            let last = i + 1 == bytes.len();
-            let plain = (b == b' ' || b == b'\t') && !last || (33..=126).contains(&b) && b != b'=';
-            let len = if plain { 1 } else { 3 };
-            // Room for the token and, unless it ends the line, a soft break after it.
-            if width + len > if last { 76 } else { 75 } {
-                out.extend_from_slice(b"=\r\n");
-                width = 0;
-            }
-            if plain {
-                out.push(b);
-            } else {
-                out.extend_from_slice(&[b'=', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
-            }
-            width += len;
-        }
-    }
+    let mut out = Vec::new();
+    wire::quoted_printable(&mut out, text.as_bytes());
     out
-}
-
-/// `s` with every line ending CRLF, as the wire wants it, and the length of its longest
-/// line (without its CRLF). lettre would do it too, but by inserting one `\r` at a time
-/// (quadratic: half the time of rendering a 25 KB report).
-fn crlf(s: &str) -> (String, usize) {
-    let mut out = String::with_capacity(s.len() + s.len() / 32);
-    let mut longest = 0;
-    let mut rest = s;
-    while let Some(i) = rest.find('\n') {
-        let line = &rest[..i];
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        longest = longest.max(line.len());
-        out.push_str(line);
-        out.push_str("\r\n");
-        rest = &rest[i + 1..];
-    }
-    longest = longest.max(rest.len());
-    out.push_str(rest);
-    (out, longest)
 }
 
 /// [`try_render`], for callers that have already checked the addresses (as
