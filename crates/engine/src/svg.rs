@@ -69,18 +69,54 @@ impl std::fmt::Display for Esc<'_> {
     }
 }
 
+/// `s` escaped as [`esc`] writes it, at the end of `out`: the same bytes without a
+/// formatter in between (a page's text and a picture's names go through here).
+pub fn esc_into(out: &mut String, s: &str) {
+    let mut plain = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let escaped = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            ..=0xBF => continue,
+            _ => "",
+        };
+        out.push_str(&s[plain..i]);
+        if escaped.is_empty() {
+            let c = s[i..].chars().next().unwrap_or_default();
+            out.push_str("&#");
+            push_int(out, i64::from(u32::from(c)));
+            out.push(';');
+            plain = i + c.len_utf8();
+        } else {
+            out.push_str(escaped);
+            plain = i + 1;
+        }
+    }
+    out.push_str(&s[plain..]);
+}
+
 /// The picture marked with whom it was made for: `data-viewer="public"` or
 /// `data-viewer="seat-N"` on its root (N from 1), so a test can see that no seat's picture
 /// reaches anyone else.
 pub fn stamp(svg: &str, viewer: crate::Viewer) -> String {
-    let who = match viewer {
-        crate::Viewer::Public => "public".to_string(),
-        crate::Viewer::Seat(s) => format!("seat-{}", s + 1),
+    let Some(rest) = svg.strip_prefix("<svg") else {
+        return svg.to_string();
     };
-    match svg.strip_prefix("<svg") {
-        Some(rest) => format!("<svg data-viewer=\"{who}\"{rest}"),
-        None => svg.to_string(),
+    let mut out = String::with_capacity(svg.len() + 32);
+    out.push_str("<svg data-viewer=\"");
+    match viewer {
+        crate::Viewer::Public => out.push_str("public"),
+        crate::Viewer::Seat(s) => {
+            out.push_str("seat-");
+            push_int(&mut out, s as i64 + 1);
+        }
     }
+    out.push('"');
+    out.push_str(rest);
+    out
 }
 
 /// A coordinate written as `{:.0}` writes it (rounded half to even), without the cost of
@@ -101,7 +137,33 @@ impl std::fmt::Display for Px {
     }
 }
 
-/// An SVG being written: coordinates in the picture's own units.
+/// `s` appended to `out` one element a line, as if the whole picture were written first
+/// and every `><` then made `>` newline `<`: the picture is never copied again to break
+/// its lines (a mail's lines must stay under 998 characters).
+fn push_lines(out: &mut String, s: &str) {
+    let mut rest = s;
+    if out.ends_with('>') && rest.starts_with('<') {
+        out.push('\n');
+    }
+    while let Some(i) = rest.find("><") {
+        out.push_str(&rest[..=i]);
+        out.push('\n');
+        rest = &rest[i + 1..];
+    }
+    out.push_str(rest);
+}
+
+/// The text of an element (escaped), and the line break the empty text of an element
+/// would have left between its tags.
+fn push_content(out: &mut String, s: &str) {
+    if s.is_empty() {
+        out.push('\n');
+    } else {
+        esc_into(out, s);
+    }
+}
+
+/// An SVG being written: coordinates in the picture's own units, one element a line.
 pub struct Svg {
     out: String,
 }
@@ -110,42 +172,58 @@ impl Svg {
     /// A picture `w` × `h` units on a background of `bg`, titled `title` (the tooltip and
     /// what a screen reader says).
     pub fn new(w: u32, h: u32, bg: &str, title: &str) -> Svg {
-        let mut out = String::new();
+        Svg::with_capacity(w, h, bg, title, 0)
+    }
+
+    /// [`Svg::new`] with room for `capacity` bytes, for a picture whose size is known.
+    pub fn with_capacity(w: u32, h: u32, bg: &str, title: &str, capacity: usize) -> Svg {
+        let mut out = String::with_capacity(capacity.max(512));
         let _ = write!(
             out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" width=\"100%\" \
              style=\"max-width:{w}px;min-width:{min}px;height:auto;display:block;background:{bg};\
-             font-family:Helvetica,Arial,sans-serif\" role=\"img\"><title>{}</title>\
-             <rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" fill=\"{bg}\"/>",
-            esc(title),
+             font-family:Helvetica,Arial,sans-serif\" role=\"img\">\n<title>",
             min = w.min(600)
+        );
+        push_content(&mut out, title);
+        let _ = write!(
+            out,
+            "</title>\n<rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" fill=\"{bg}\"/>"
         );
         Svg { out }
     }
 
     /// Raw SVG markup (the caller escapes any text in it).
     pub fn raw(&mut self, s: &str) -> &mut Svg {
-        self.out.push_str(s);
+        push_lines(&mut self.out, s);
         self
     }
 
     /// A text at (`x`, `y`), `anchor` start, middle or end; `style` is inline SVG
     /// presentation (`font-size:11px;fill:#222`).
     pub fn text(&mut self, x: f64, y: f64, anchor: &str, style: &str, text: &str) -> &mut Svg {
-        let _ = write!(
-            self.out,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"{anchor}\" style=\"{style}\">{}</text>",
-            Px(x),
-            Px(y),
-            esc(text)
-        );
+        let o = &mut self.out;
+        if o.ends_with('>') {
+            o.push('\n');
+        }
+        o.push_str("<text x=\"");
+        push_px(o, x);
+        o.push_str("\" y=\"");
+        push_px(o, y);
+        o.push_str("\" text-anchor=\"");
+        o.push_str(anchor);
+        o.push_str("\" style=\"");
+        o.push_str(style);
+        o.push_str("\">");
+        push_content(o, text);
+        o.push_str("</text>");
         self
     }
 
     /// The SVG, one element a line (a mail's lines must stay under 998 characters).
     pub fn finish(mut self) -> String {
-        self.out.push_str("</svg>");
-        self.out.replace("><", ">\n<")
+        push_lines(&mut self.out, "</svg>");
+        self.out
     }
 }
 
@@ -257,15 +335,18 @@ pub fn spread(points: &mut [(f64, f64)], min: f64, w: f64, h: f64) {
     }
 }
 
-/// A small castle (a crenellated tower) centred on (`x`, `y`).
-fn castle(x: f64, y: f64, fill: &str) -> String {
-    let (l, t) = (x - 7.0, y - 7.0);
-    format!(
-        "<path d=\"M{l} {b}v-10h3v3h2.5v-3h3v3h2.5v-3h3v10z\" fill=\"{fill}\" \
-         stroke=\"#111\" stroke-width=\"1.2\"/>",
-        l = Px(l),
-        b = Px(t + 14.0)
-    )
+/// What of a map's picture depends on its board alone (each territory's place, name and
+/// port, the regions, the borders, the water and its labels), written once
+/// ([`GraphMap::base`]): a board drawn again and again copies it, and draws only the
+/// owners, the armies, the castles, the marks and the legend.
+#[derive(Clone, Debug)]
+pub struct MapBase {
+    /// From the water to the port rings, the discs' group opened.
+    under: String,
+    /// The territories' names, their group opened and closed.
+    names: String,
+    /// How many territories it was drawn for.
+    nodes: usize,
 }
 
 impl GraphMap {
@@ -274,14 +355,45 @@ impl GraphMap {
     /// and ports, then the legend. Styles are set once per group of like elements and
     /// coordinates rounded to the unit, to keep the mail small.
     pub fn render(&self) -> String {
+        self.render_on(&self.base())
+    }
+
+    /// The parts of [`GraphMap::render`] that depend on the board alone: the same for
+    /// every map with these places, names, ports, regions, edges, labels and waters.
+    pub fn base(&self) -> MapBase {
+        let mut under = String::with_capacity(16 * 1024);
+        self.draw_waters(&mut under);
+        self.draw_regions(&mut under);
+        self.draw_labels(&mut under);
+        self.draw_borders(&mut under);
+        self.draw_ports(&mut under);
+        let mut names = String::with_capacity(64 * self.nodes.len() + 256);
+        self.draw_names(&mut names);
+        MapBase {
+            under,
+            names,
+            nodes: self.nodes.len(),
+        }
+    }
+
+    /// [`GraphMap::render`] with the board's parts taken from `base`, which must come
+    /// from a map of the same board ([`GraphMap::base`]): the same bytes.
+    pub fn render_on(&self, base: &MapBase) -> String {
+        debug_assert_eq!(base.nodes, self.nodes.len(), "a base of another board");
         let legend_rows = self.legend.len().div_ceil(2);
         let total_h =
             HEAD * self.header.len() as f64 + self.height + 18.0 * legend_rows as f64 + 12.0;
-        let mut s = Svg::new(
+        let capacity = base.under.len()
+            + base.names.len()
+            + 160 * self.nodes.len()
+            + 160 * (self.legend.len() + self.header.len())
+            + 1024;
+        let mut s = Svg::with_capacity(
             self.width as u32,
             total_h.ceil() as u32,
             "#f4f1ea",
             &self.title,
+            capacity,
         );
         for (i, h) in self.header.iter().enumerate() {
             s.text(
@@ -293,16 +405,17 @@ impl GraphMap {
             );
         }
         let top = HEAD * self.header.len() as f64;
-        let mut o = format!("<g transform=\"translate(0,{})\">", Px(top));
-        self.draw_waters(&mut o);
-        self.draw_regions(&mut o);
-        self.draw_labels(&mut o);
-        self.draw_borders(&mut o);
-        self.draw_territories(&mut o);
-        self.draw_castles_and_marks(&mut o);
-        self.draw_legend(&mut o, top);
-        s.raw(&o);
-        s.finish()
+        let o = &mut s.out;
+        o.push_str("\n<g transform=\"translate(0,");
+        push_px(o, top);
+        o.push_str(")\">");
+        o.push_str(&base.under);
+        self.draw_discs(o);
+        o.push_str(&base.names);
+        self.draw_castles_and_marks(o);
+        self.draw_legend(o, top);
+        o.push_str("\n</svg>");
+        s.out
     }
 
     /// The seas and lakes, under everything.
@@ -310,7 +423,7 @@ impl GraphMap {
         for &(cx, cy, rx, ry) in &self.waters {
             let _ = write!(
                 o,
-                "<ellipse cx=\"{}\" cy=\"{}\" rx=\"{}\" ry=\"{}\" fill=\"#bcd7ea\"/>",
+                "\n<ellipse cx=\"{}\" cy=\"{}\" rx=\"{}\" ry=\"{}\" fill=\"#bcd7ea\"/>",
                 Px(cx),
                 Px(cy),
                 Px(rx),
@@ -325,7 +438,7 @@ impl GraphMap {
         for (ri, r) in self.regions.iter().enumerate() {
             let _ = write!(
                 o,
-                "<g stroke=\"{t}\" fill=\"{t}\" stroke-linecap=\"round\" stroke-width=\"34\" opacity=\"0.55\">",
+                "\n<g stroke=\"{t}\" fill=\"{t}\" stroke-linecap=\"round\" stroke-width=\"34\" opacity=\"0.55\">",
                 t = r.tint
             );
             for &(a, b, _) in &self.edges {
@@ -335,35 +448,34 @@ impl GraphMap {
                 }
             }
             for n in self.nodes.iter().filter(|n| n.region == ri) {
-                let _ = write!(
-                    o,
-                    "<circle cx=\"{}\" cy=\"{}\" r=\"19\"/>",
-                    Px(n.x),
-                    Px(n.y)
-                );
+                o.push_str("\n<circle cx=\"");
+                push_px(o, n.x);
+                o.push_str("\" cy=\"");
+                push_px(o, n.y);
+                o.push_str("\" r=\"19\"/>");
             }
-            o.push_str("</g>");
+            o.push_str("\n</g>");
         }
     }
 
     /// The names written on the map (seas, regions), in italics.
     fn draw_labels(&self, o: &mut String) {
         o.push_str(
-            "<g text-anchor=\"middle\" font-size=\"12\" font-style=\"italic\" fill=\"#2e6a94\">",
+            "\n<g text-anchor=\"middle\" font-size=\"12\" font-style=\"italic\" fill=\"#2e6a94\">",
         );
         for &(x, y, ref t) in &self.labels {
-            let _ = write!(o, "<text x=\"{}\" y=\"{}\">{}</text>", Px(x), Px(y), esc(t));
+            text_at(o, x, y, t);
         }
-        o.push_str("</g>");
+        o.push_str("\n</g>");
     }
 
     /// The borders: land first, then the dotted ones (and the round-the-world stubs).
     fn draw_borders(&self, o: &mut String) {
         for dotted in [false, true] {
             o.push_str(if dotted {
-                "<g stroke=\"#555\" stroke-width=\"1.6\" stroke-dasharray=\"3 4\">"
+                "\n<g stroke=\"#555\" stroke-width=\"1.6\" stroke-dasharray=\"3 4\">"
             } else {
-                "<g stroke=\"#666\" stroke-width=\"1.4\">"
+                "\n<g stroke=\"#666\" stroke-width=\"1.4\">"
             });
             for &(a, b, d) in &self.edges {
                 let (na, nb) = (&self.nodes[a], &self.nodes[b]);
@@ -378,120 +490,145 @@ impl GraphMap {
                     line(o, na.x, na.y, nb.x, nb.y);
                 }
             }
-            o.push_str("</g>");
+            o.push_str("\n</g>");
         }
     }
 
-    /// Each territory: its port ring, its disc in its owner's colour (titled), its army
-    /// count and its name.
-    fn draw_territories(&self, o: &mut String) {
-        o.push_str("<g fill=\"none\" stroke-width=\"3\">");
+    /// Each port's ring, then the territories' discs' group opened.
+    fn draw_ports(&self, o: &mut String) {
+        o.push_str("\n<g fill=\"none\" stroke-width=\"3\">");
         for n in &self.nodes {
             if let Some(p) = n.port {
                 let _ = write!(
                     o,
-                    "<circle cx=\"{}\" cy=\"{}\" r=\"{:.1}\" stroke=\"{p}\"/>",
+                    "\n<circle cx=\"{}\" cy=\"{}\" r=\"{:.1}\" stroke=\"{p}\"/>",
                     Px(n.x),
                     Px(n.y),
                     R + 2.5
                 );
             }
         }
-        o.push_str("</g><g stroke=\"#222\" stroke-width=\"1\">");
+        o.push_str("\n</g>\n<g stroke=\"#222\" stroke-width=\"1\">");
+    }
+
+    /// Each territory's disc in its owner's colour (titled "Name: owner, armies"), then
+    /// its army count.
+    fn draw_discs(&self, o: &mut String) {
         for n in &self.nodes {
-            let owner = n.owner.clone().unwrap_or_else(|| "-".into());
-            let _ = write!(
-                o,
-                "<circle cx=\"{}\" cy=\"{}\" r=\"{R}\" fill=\"{}\"><title>{}: {}, {}</title></circle>",
-                Px(n.x),
-                Px(n.y),
-                n.colour,
-                esc(&n.name),
-                esc(&owner),
-                n.armies
-            );
+            o.push_str("\n<circle cx=\"");
+            push_px(o, n.x);
+            o.push_str("\" cy=\"");
+            push_px(o, n.y);
+            o.push_str("\" r=\"13\" fill=\"");
+            o.push_str(n.colour);
+            o.push_str("\">\n<title>");
+            esc_into(o, &n.name);
+            o.push_str(": ");
+            esc_into(o, n.owner.as_deref().unwrap_or("-"));
+            o.push_str(", ");
+            push_int(o, i64::from(n.armies));
+            o.push_str("</title>\n</circle>");
         }
         o.push_str(
-            "</g><g text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\" fill=\"#fff\">",
+            "\n</g>\n<g text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\" fill=\"#fff\">",
         );
         for n in &self.nodes {
-            let ink = if n.owner.is_some() {
-                ""
+            o.push_str("\n<text x=\"");
+            push_px(o, n.x);
+            o.push_str("\" y=\"");
+            push_px(o, n.y + 4.5);
+            o.push_str(if n.owner.is_some() {
+                "\">"
             } else {
-                " fill=\"#222\""
-            };
-            let _ = write!(
-                o,
-                "<text x=\"{}\" y=\"{}\"{ink}>{}</text>",
-                Px(n.x),
-                Px(n.y + 4.5),
-                n.armies
-            );
+                "\" fill=\"#222\">"
+            });
+            push_int(o, i64::from(n.armies));
+            o.push_str("</text>");
         }
-        o.push_str("</g><g text-anchor=\"middle\" font-size=\"11\" fill=\"#1a1a1a\" stroke=\"#f4f1ea\" stroke-width=\"3\" paint-order=\"stroke\">");
+    }
+
+    /// Each territory's name, under its disc.
+    fn draw_names(&self, o: &mut String) {
+        o.push_str("\n</g>\n<g text-anchor=\"middle\" font-size=\"11\" fill=\"#1a1a1a\" stroke=\"#f4f1ea\" stroke-width=\"3\" paint-order=\"stroke\">");
         for n in &self.nodes {
-            let _ = write!(
-                o,
-                "<text x=\"{}\" y=\"{}\">{}</text>",
-                Px(n.x),
-                Px(n.y + R + 11.0),
-                esc(&n.name)
-            );
+            text_at(o, n.x, n.y + R + 11.0, &n.name);
         }
-        o.push_str("</g>");
+        o.push_str("\n</g>");
     }
 
     /// Castles and the marks set on a territory (a picture's reader's own, say).
     fn draw_castles_and_marks(&self, o: &mut String) {
         for n in &self.nodes {
             if let Some(c) = n.castle {
-                o.push_str(&castle(n.x + R, n.y - R + 2.0, c));
+                castle(o, n.x + R, n.y - R + 2.0, c);
             }
             if let Some(m) = &n.mark {
                 let _ = write!(
                     o,
-                    "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"#000\" stroke-width=\"2\" stroke-dasharray=\"2 2\"/>\
-                     <text x=\"{}\" y=\"{}\" text-anchor=\"end\" font-size=\"11\" font-weight=\"bold\" fill=\"#000\" stroke=\"#f4f1ea\" stroke-width=\"3\" paint-order=\"stroke\">{}</text>",
+                    "\n<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"#000\" stroke-width=\"2\" stroke-dasharray=\"2 2\"/>\
+                     \n<text x=\"{}\" y=\"{}\" text-anchor=\"end\" font-size=\"11\" font-weight=\"bold\" fill=\"#000\" stroke=\"#f4f1ea\" stroke-width=\"3\" paint-order=\"stroke\">",
                     Px(n.x),
                     Px(n.y),
                     Px(R + 6.0),
                     Px(n.x - R - 3.0),
                     Px(n.y - R),
-                    esc(m)
                 );
+                push_content(o, m);
+                o.push_str("</text>");
             }
         }
-        o.push_str("</g>");
+        o.push_str("\n</g>");
     }
 
     /// The legend under the map, two entries a row.
     fn draw_legend(&self, o: &mut String, top: f64) {
         let y0 = top + self.height + 6.0;
         let col = self.width / 2.0;
-        o.push_str("<g font-size=\"12\" fill=\"#222\">");
+        o.push_str("\n<g font-size=\"12\" fill=\"#222\">");
         for (i, (c, t)) in self.legend.iter().enumerate() {
             let (x, y) = (10.0 + col * (i % 2) as f64, y0 + 18.0 * (i / 2) as f64);
-            let _ = write!(
-                o,
-                "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{c}\" stroke=\"#222\" stroke-width=\"0.8\"/>\
-                 <text x=\"{}\" y=\"{}\">{}</text>",
-                Px(x),
-                Px(y),
-                Px(x + 17.0),
-                Px(y + 10.5),
-                esc(t)
-            );
+            o.push_str("\n<rect x=\"");
+            push_px(o, x);
+            o.push_str("\" y=\"");
+            push_px(o, y);
+            o.push_str("\" width=\"12\" height=\"12\" fill=\"");
+            o.push_str(c);
+            o.push_str("\" stroke=\"#222\" stroke-width=\"0.8\"/>");
+            text_at(o, x + 17.0, y + 10.5, t);
         }
-        o.push_str("</g>");
+        o.push_str("\n</g>");
     }
 }
 
-/// A line from (`x1`, `y1`) to (`x2`, `y2`), styled by its group.
-/// A line, written piece by piece: a board draws its borders twice, the most written
-/// element of a picture, and `write!` with four coordinates cost four times as much.
+/// A small castle (a crenellated tower) centred on (`x`, `y`).
+fn castle(o: &mut String, x: f64, y: f64, fill: &str) {
+    let (l, t) = (x - 7.0, y - 7.0);
+    o.push_str("\n<path d=\"M");
+    push_px(o, l);
+    o.push(' ');
+    push_px(o, t + 14.0);
+    o.push_str("v-10h3v3h2.5v-3h3v3h2.5v-3h3v10z\" fill=\"");
+    o.push_str(fill);
+    o.push_str("\" stroke=\"#111\" stroke-width=\"1.2\"/>");
+}
+
+/// A text at (`x`, `y`), styled by its group, on a line of its own.
+fn text_at(o: &mut String, x: f64, y: f64, text: &str) {
+    o.push_str("\n<text x=\"");
+    push_px(o, x);
+    o.push_str("\" y=\"");
+    push_px(o, y);
+    o.push_str("\">");
+    push_content(o, text);
+    o.push_str("</text>");
+}
+
+/// A line from (`x1`, `y1`) to (`x2`, `y2`), styled by its group, on a line of its own.
+/// Written piece by piece: a board draws its borders twice, the most written element of
+/// a picture, and `write!` with four coordinates cost four times as much.
 fn line(o: &mut String, x1: f64, y1: f64, x2: f64, y2: f64) {
     for (name, v) in [
-        ("<line x1=\"", x1),
+        ("\n<line x1=\"", x1),
         ("\" y1=\"", y1),
         ("\" x2=\"", x2),
         ("\" y2=\"", y2),
@@ -510,7 +647,11 @@ fn push_px(o: &mut String, v: f64) {
         let _ = write!(o, "{}", Px(v));
         return;
     }
-    let n = r as i64;
+    push_int(o, r as i64);
+}
+
+/// `n` in decimal at the end of `o`, as `{n}` writes it.
+fn push_int(o: &mut String, n: i64) {
     if n < 0 {
         o.push('-');
     }
