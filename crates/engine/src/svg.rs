@@ -665,7 +665,8 @@ fn push_int(o: &mut String, n: i64) {
             break;
         }
     }
-    o.extend(digits[i..].iter().map(|&d| char::from(d)));
+    // Only ASCII digits: the check is a formality.
+    o.push_str(std::str::from_utf8(&digits[i..]).unwrap_or_default());
 }
 
 #[cfg(test)]
