@@ -13,10 +13,13 @@ fn main() {
         .unwrap_or(2_000);
     let id = "bench-picture";
     let names = (1..=4).map(|i| format!("Bot {i}")).collect();
-    let mut t = Table::<CastleRisk>::new(id, Secret::derive(id.as_bytes()), names, Options::default())
-        .expect("table");
+    let mut t =
+        Table::<CastleRisk>::new(id, Secret::derive(id.as_bytes()), names, Options::default())
+            .expect("table");
     play_out(&mut t, 200_000).expect("bot game");
-    let s = t.at_turn(Session::turn(&t) / 2).expect("the middle of the game");
+    let s = t
+        .at_turn(Session::turn(&t) / 2)
+        .expect("the middle of the game");
     let t0 = Instant::now();
     let mut bytes = 0usize;
     for i in 0..rounds {

@@ -42,7 +42,8 @@ pub fn page(title: &str, text: &str, svg: &str, lang: Lang) -> String {
         + HEAD_PICTURE.len()
         + TEXT_OPEN.len()
         + TAIL.len();
-    let mut out = String::with_capacity(fixed + 2 * title.len() + svg.len() + text.len() * 9 / 8 + 64);
+    let mut out =
+        String::with_capacity(fixed + 2 * title.len() + svg.len() + text.len() * 9 / 8 + 64);
     out.push_str(HEAD_OPEN);
     out.push_str(lang.code());
     out.push_str(HEAD_TITLE);
@@ -75,8 +76,7 @@ fn same_but_stamps(mine: &str, public: &str, seat: Seat) -> bool {
     if let (Some(m), Some(p)) = (after_stamp(mine, &seat_stamp), after_stamp(public, PUBLIC)) {
         return m == p;
     }
-    let unstamped =
-        |s: &str| s.replacen(&seat_stamp, "", 1).replacen(PUBLIC, "", 1);
+    let unstamped = |s: &str| s.replacen(&seat_stamp, "", 1).replacen(PUBLIC, "", 1);
     unstamped(mine) == unstamped(public)
 }
 
@@ -201,7 +201,11 @@ mod tests {
         let marked = mine.replace("<title>x", "<title>x, hidden armies");
         assert!(!same_but_stamps(&marked, &public, 1));
         // Unstamped pictures, or stamps elsewhere: compared as the stamps taken out would.
-        assert!(same_but_stamps(&format!("<svg{body}"), &format!("<svg{body}"), 1));
+        assert!(same_but_stamps(
+            &format!("<svg{body}"),
+            &format!("<svg{body}"),
+            1
+        ));
         let odd = format!("<svg{body} data-viewer=\"seat-2\"");
         assert!(same_but_stamps(&odd, &format!("<svg{body}"), 1));
         assert!(!same_but_stamps(&odd, &public, 0));

@@ -10,8 +10,8 @@ use castellan_engine::board::Edge;
 use castellan_engine::svg::{
     project, seat_colour, spread, GraphMap, MapBase, Node, Region, NOBODY,
 };
-use std::sync::OnceLock;
 use castellan_engine::{Lang, Seat, Viewer};
+use std::sync::OnceLock;
 
 const W: f64 = 900.0;
 const H: f64 = 520.0;
