@@ -253,8 +253,7 @@ fn push_int(o: &mut String, n: i64) {
             break;
         }
     }
-    // Only ASCII digits: the check is a formality.
-    o.push_str(std::str::from_utf8(&digits[i..]).unwrap_or_default());
+    o.extend(digits[i..].iter().map(|&d| char::from(d)));
 }
 
 mod map;
