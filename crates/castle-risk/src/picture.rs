@@ -7,8 +7,11 @@ use crate::game::CastleRisk;
 use crate::map::{map, Sea};
 use crate::words;
 use castellan_engine::board::Edge;
-use castellan_engine::svg::{project, seat_colour, spread, GraphMap, Node, Region, NOBODY};
+use castellan_engine::svg::{
+    project, seat_colour, spread, GraphMap, MapBase, Node, Region, NOBODY,
+};
 use castellan_engine::{Lang, Seat, Viewer};
+use std::sync::OnceLock;
 
 const W: f64 = 760.0;
 const H: f64 = 560.0;
@@ -48,41 +51,71 @@ fn pos(lat: f64, lon: f64) -> (f64, f64) {
     *project(&pts, W, H, 14.0).last().unwrap_or(&(0.0, 0.0))
 }
 
-/// The picture for `viewer` in `lang`.
+/// What of the picture depends on the board alone, in one language: drawn once
+/// ([`GraphMap::base`]), with the regions the legend lists.
+struct Board {
+    base: MapBase,
+    regions: Vec<Region>,
+}
+
+/// The board's parts of the picture in `lang`, drawn the first time they are asked for.
+fn board(lang: Lang) -> &'static Board {
+    static BOARDS: [OnceLock<Board>; 2] = [OnceLock::new(), OnceLock::new()];
+    let i = match lang {
+        Lang::En => 0,
+        Lang::Fr => 1,
+    };
+    BOARDS[i].get_or_init(|| {
+        let m = map();
+        let mut edges = Vec::new();
+        for a in 0..m.at.len() {
+            for &(b, e) in m.board.edges_of(a) {
+                if a < b {
+                    edges.push((a, b, e == Edge::Crossing));
+                }
+            }
+        }
+        let regions = (0..m.board.groups.len())
+            .map(|gi| Region {
+                name: words::group(gi, lang),
+                tint: TINTS[gi % TINTS.len()],
+            })
+            .collect::<Vec<_>>();
+        let sea = |la: f64, lo: f64, en: &str, fr: &str| {
+            let (x, y) = pos(la, lo);
+            (x, y, lang.pick(en, fr).to_string())
+        };
+        let labels = vec![
+            sea(46.0, -8.0, "Atlantic", "Atlantique"),
+            sea(56.8, 3.2, "North Sea", "mer du Nord"),
+            sea(57.6, 17.8, "Baltic", "Baltique"),
+            sea(38.3, 6.0, "Mediterranean", "Méditerranée"),
+            sea(43.4, 34.6, "Black Sea", "mer Noire"),
+        ];
+        let (bx, by) = pos(43.2, 34.0);
+        let base = GraphMap {
+            width: W,
+            height: H,
+            nodes: (0..m.at.len()).map(|t| node(t, lang)).collect(),
+            edges,
+            regions: regions.clone(),
+            labels,
+            waters: vec![(bx, by, 62.0, 30.0)],
+            ..GraphMap::default()
+        }
+        .base();
+        Board { base, regions }
+    })
+}
+
+/// The picture for `viewer` in `lang`: the board's parts drawn once ([`board`]), the
+/// owners, armies, castles, marks and legend drawn for this state.
 pub fn picture(g: &CastleRisk, viewer: Viewer, lang: Lang) -> String {
-    let m = map();
     let seat: Option<Seat> = match viewer {
         Viewer::Seat(s) if s < g.n() => Some(s),
         _ => None,
     };
-    let nodes = nodes(g, seat, lang);
-    let mut edges = Vec::new();
-    for a in g.board.ids() {
-        for &(b, e) in m.board.edges_of(a) {
-            if a < b {
-                edges.push((a, b, e == Edge::Crossing));
-            }
-        }
-    }
-    let regions = (0..m.board.groups.len())
-        .map(|gi| Region {
-            name: words::group(gi, lang),
-            tint: TINTS[gi % TINTS.len()],
-        })
-        .collect::<Vec<_>>();
-    let sea = |la: f64, lo: f64, en: &str, fr: &str| {
-        let (x, y) = pos(la, lo);
-        (x, y, lang.pick(en, fr).to_string())
-    };
-    let labels = vec![
-        sea(46.0, -8.0, "Atlantic", "Atlantique"),
-        sea(56.8, 3.2, "North Sea", "mer du Nord"),
-        sea(57.6, 17.8, "Baltic", "Baltique"),
-        sea(38.3, 6.0, "Mediterranean", "Méditerranée"),
-        sea(43.4, 34.6, "Black Sea", "mer Noire"),
-    ];
-    let (bx, by) = pos(43.2, 34.0);
-    let legend = legend(g, &regions, lang);
+    let board = board(lang);
     let turn = match (g.turns_played, lang) {
         (0, _) => format!("Castle Risk, {}", lang.pick("setting up", "mise en place")),
         (n, Lang::En) => format!("Castle Risk, turn {n}"),
@@ -93,22 +126,39 @@ pub fn picture(g: &CastleRisk, viewer: Viewer, lang: Lang) -> String {
         height: H,
         title: turn.clone(),
         header: vec![turn],
-        nodes,
-        edges,
-        regions,
-        labels,
-        waters: vec![(bx, by, 62.0, 30.0)],
-        legend,
+        nodes: nodes(g, seat, lang),
+        legend: legend(g, &board.regions, lang),
+        ..GraphMap::default()
     }
-    .render()
+    .render_on(&board.base)
+}
+
+/// Territory `t` as the board alone draws it: where, its name, region and port.
+fn node(t: usize, lang: Lang) -> Node {
+    let m = map();
+    let at = places();
+    Node {
+        x: at[t].0,
+        y: at[t].1,
+        name: words::tn(t, lang).to_string(),
+        owner: None,
+        colour: NOBODY,
+        armies: 0,
+        region: m.group_of(t),
+        castle: None,
+        port: match m.sea[t] {
+            Sea::None => None,
+            Sea::Open => Some(OPEN_SEA),
+            Sea::Black | Sea::Both => Some(BLACK_SEA),
+        },
+        mark: None,
+    }
 }
 
 /// Each territory: where, whose, how many armies, its castle and port; `seat`'s own unused
 /// hidden armies marked.
 fn nodes(g: &CastleRisk, seat: Option<Seat>, lang: Lang) -> Vec<Node> {
-    let m = map();
-    let at = places();
-    let mut nodes = Vec::new();
+    let mut nodes = Vec::with_capacity(g.board.ids().len());
     for t in g.board.ids() {
         let owner = g.board[t].owner;
         let mark = seat.and_then(|s| {
@@ -119,20 +169,12 @@ fn nodes(g: &CastleRisk, seat: Option<Seat>, lang: Lang) -> Vec<Node> {
                 .then(|| lang.pick("hidden armies", "armées cachées").to_string())
         });
         nodes.push(Node {
-            x: at[t].0,
-            y: at[t].1,
-            name: words::tn(t, lang).to_string(),
             owner: owner.map(|s| g.name(s).to_string()),
             colour: owner.map(seat_colour).unwrap_or(NOBODY),
             armies: g.board[t].armies,
-            region: m.group_of(t),
             castle: g.castle_owner_at(t).map(seat_colour),
-            port: match m.sea[t] {
-                Sea::None => None,
-                Sea::Open => Some(OPEN_SEA),
-                Sea::Black | Sea::Both => Some(BLACK_SEA),
-            },
             mark,
+            ..node(t, lang)
         });
     }
     nodes

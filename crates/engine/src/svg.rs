@@ -69,18 +69,54 @@ impl std::fmt::Display for Esc<'_> {
     }
 }
 
+/// `s` escaped as [`esc`] writes it, at the end of `out`: the same bytes without a
+/// formatter in between (a page's text and a picture's names go through here).
+pub fn esc_into(out: &mut String, s: &str) {
+    let mut plain = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let escaped = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            ..=0xBF => continue,
+            _ => "",
+        };
+        out.push_str(&s[plain..i]);
+        if escaped.is_empty() {
+            let c = s[i..].chars().next().unwrap_or_default();
+            out.push_str("&#");
+            push_int(out, i64::from(u32::from(c)));
+            out.push(';');
+            plain = i + c.len_utf8();
+        } else {
+            out.push_str(escaped);
+            plain = i + 1;
+        }
+    }
+    out.push_str(&s[plain..]);
+}
+
 /// The picture marked with whom it was made for: `data-viewer="public"` or
 /// `data-viewer="seat-N"` on its root (N from 1), so a test can see that no seat's picture
 /// reaches anyone else.
 pub fn stamp(svg: &str, viewer: crate::Viewer) -> String {
-    let who = match viewer {
-        crate::Viewer::Public => "public".to_string(),
-        crate::Viewer::Seat(s) => format!("seat-{}", s + 1),
+    let Some(rest) = svg.strip_prefix("<svg") else {
+        return svg.to_string();
     };
-    match svg.strip_prefix("<svg") {
-        Some(rest) => format!("<svg data-viewer=\"{who}\"{rest}"),
-        None => svg.to_string(),
+    let mut out = String::with_capacity(svg.len() + 32);
+    out.push_str("<svg data-viewer=\"");
+    match viewer {
+        crate::Viewer::Public => out.push_str("public"),
+        crate::Viewer::Seat(s) => {
+            out.push_str("seat-");
+            push_int(&mut out, s as i64 + 1);
+        }
     }
+    out.push('"');
+    out.push_str(rest);
+    out
 }
 
 /// A coordinate written as `{:.0}` writes it (rounded half to even), without the cost of
@@ -101,7 +137,33 @@ impl std::fmt::Display for Px {
     }
 }
 
-/// An SVG being written: coordinates in the picture's own units.
+/// `s` appended to `out` one element a line, as if the whole picture were written first
+/// and every `><` then made `>` newline `<`: the picture is never copied again to break
+/// its lines (a mail's lines must stay under 998 characters).
+fn push_lines(out: &mut String, s: &str) {
+    let mut rest = s;
+    if out.ends_with('>') && rest.starts_with('<') {
+        out.push('\n');
+    }
+    while let Some(i) = rest.find("><") {
+        out.push_str(&rest[..=i]);
+        out.push('\n');
+        rest = &rest[i + 1..];
+    }
+    out.push_str(rest);
+}
+
+/// The text of an element (escaped), and the line break the empty text of an element
+/// would have left between its tags.
+fn push_content(out: &mut String, s: &str) {
+    if s.is_empty() {
+        out.push('\n');
+    } else {
+        esc_into(out, s);
+    }
+}
+
+/// An SVG being written: coordinates in the picture's own units, one element a line.
 pub struct Svg {
     out: String,
 }
@@ -110,396 +172,59 @@ impl Svg {
     /// A picture `w` × `h` units on a background of `bg`, titled `title` (the tooltip and
     /// what a screen reader says).
     pub fn new(w: u32, h: u32, bg: &str, title: &str) -> Svg {
-        let mut out = String::new();
+        Svg::with_capacity(w, h, bg, title, 0)
+    }
+
+    /// [`Svg::new`] with room for `capacity` bytes, for a picture whose size is known.
+    pub fn with_capacity(w: u32, h: u32, bg: &str, title: &str, capacity: usize) -> Svg {
+        let mut out = String::with_capacity(capacity.max(512));
         let _ = write!(
             out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" width=\"100%\" \
              style=\"max-width:{w}px;min-width:{min}px;height:auto;display:block;background:{bg};\
-             font-family:Helvetica,Arial,sans-serif\" role=\"img\"><title>{}</title>\
-             <rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" fill=\"{bg}\"/>",
-            esc(title),
+             font-family:Helvetica,Arial,sans-serif\" role=\"img\">\n<title>",
             min = w.min(600)
+        );
+        push_content(&mut out, title);
+        let _ = write!(
+            out,
+            "</title>\n<rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" fill=\"{bg}\"/>"
         );
         Svg { out }
     }
 
     /// Raw SVG markup (the caller escapes any text in it).
     pub fn raw(&mut self, s: &str) -> &mut Svg {
-        self.out.push_str(s);
+        push_lines(&mut self.out, s);
         self
     }
 
     /// A text at (`x`, `y`), `anchor` start, middle or end; `style` is inline SVG
     /// presentation (`font-size:11px;fill:#222`).
     pub fn text(&mut self, x: f64, y: f64, anchor: &str, style: &str, text: &str) -> &mut Svg {
-        let _ = write!(
-            self.out,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"{anchor}\" style=\"{style}\">{}</text>",
-            Px(x),
-            Px(y),
-            esc(text)
-        );
+        let o = &mut self.out;
+        if o.ends_with('>') {
+            o.push('\n');
+        }
+        o.push_str("<text x=\"");
+        push_px(o, x);
+        o.push_str("\" y=\"");
+        push_px(o, y);
+        o.push_str("\" text-anchor=\"");
+        o.push_str(anchor);
+        o.push_str("\" style=\"");
+        o.push_str(style);
+        o.push_str("\">");
+        push_content(o, text);
+        o.push_str("</text>");
         self
     }
 
     /// The SVG, one element a line (a mail's lines must stay under 998 characters).
     pub fn finish(mut self) -> String {
-        self.out.push_str("</svg>");
-        self.out.replace("><", ">\n<")
+        push_lines(&mut self.out, "</svg>");
+        self.out
     }
-}
-
-/// A territory as a map picture draws it.
-#[derive(Clone, Debug)]
-pub struct Node {
-    /// Position in the picture's units (see [`project`] and [`spread`]).
-    pub x: f64,
-    pub y: f64,
-    pub name: String,
-    /// Who holds it, as the text report names them (`None`: nobody).
-    pub owner: Option<String>,
-    /// Fill: the owner's colour ([`NOBODY`] when nobody holds it).
-    pub colour: &'static str,
-    pub armies: u32,
-    /// Index into [`GraphMap::regions`].
-    pub region: usize,
-    /// A castle (or headquarters) of the seat of this colour stands here.
-    pub castle: Option<&'static str>,
-    /// A port: the colour of its water.
-    pub port: Option<&'static str>,
-    /// A private mark only this picture's reader may see ("hidden armies", "your HQ").
-    pub mark: Option<String>,
-}
-
-/// A group of territories (an empire, a continent): tinted behind its members.
-#[derive(Clone, Debug)]
-pub struct Region {
-    pub name: String,
-    pub tint: &'static str,
-}
-
-/// A map of territories joined by borders, as Castle Risk and Risk draw it.
-#[derive(Clone, Debug, Default)]
-pub struct GraphMap {
-    /// Map area, in units; the legend is added below it.
-    pub width: f64,
-    pub height: f64,
-    pub title: String,
-    /// Lines above the map (the game, the turn, whose move).
-    pub header: Vec<String>,
-    pub nodes: Vec<Node>,
-    /// (a, b, dotted): a border, or a crossing drawn dotted.
-    pub edges: Vec<(usize, usize, bool)>,
-    pub regions: Vec<Region>,
-    /// Water and other labels: (x, y, text).
-    pub labels: Vec<(f64, f64, String)>,
-    /// Water drawn under everything: (cx, cy, rx, ry).
-    pub waters: Vec<(f64, f64, f64, f64)>,
-    /// The legend's lines: (swatch colour, text).
-    pub legend: Vec<(&'static str, String)>,
-}
-
-/// Node radius.
-const R: f64 = 13.0;
-const HEAD: f64 = 22.0;
-
-/// Equirectangular projection of (latitude, longitude) points into a `w` × `h` box with a
-/// `margin`, longitude scaled by the cosine of the middle latitude (true shape there), the
-/// box filled each way.
-pub fn project(points: &[(f64, f64)], w: f64, h: f64, margin: f64) -> Vec<(f64, f64)> {
-    let (mut la0, mut la1, mut lo0, mut lo1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
-    for &(la, lo) in points {
-        la0 = la0.min(la);
-        la1 = la1.max(la);
-        lo0 = lo0.min(lo);
-        lo1 = lo1.max(lo);
-    }
-    let k = ((la0 + la1) / 2.0).to_radians().cos().max(0.2);
-    let (dx, dy) = (((lo1 - lo0) * k).max(1e-6), (la1 - la0).max(1e-6));
-    let (sx, sy) = ((w - 2.0 * margin) / dx, (h - 2.0 * margin) / dy);
-    points
-        .iter()
-        .map(|&(la, lo)| (margin + (lo - lo0) * k * sx, margin + (la1 - la) * sy))
-        .collect()
-}
-
-/// Push points closer than `min` apart until none is (or after 200 rounds), keeping them
-/// inside `w` × `h`: close cities stay where they are, give or take a node's width.
-pub fn spread(points: &mut [(f64, f64)], min: f64, w: f64, h: f64) {
-    for _ in 0..200 {
-        let mut moved = false;
-        for i in 0..points.len() {
-            for j in (i + 1)..points.len() {
-                let (dx, dy) = (points[j].0 - points[i].0, points[j].1 - points[i].1);
-                let d = (dx * dx + dy * dy).sqrt();
-                if d < min {
-                    let (ux, uy) = if d < 1e-6 {
-                        (1.0, 0.0)
-                    } else {
-                        (dx / d, dy / d)
-                    };
-                    let push = (min - d) / 2.0 + 0.01;
-                    points[i].0 -= ux * push;
-                    points[i].1 -= uy * push;
-                    points[j].0 += ux * push;
-                    points[j].1 += uy * push;
-                    moved = true;
-                }
-            }
-        }
-        for p in points.iter_mut() {
-            p.0 = p.0.clamp(R + 2.0, w - R - 2.0);
-            p.1 = p.1.clamp(R + 2.0, h - R - 12.0);
-        }
-        if !moved {
-            break;
-        }
-    }
-}
-
-/// A small castle (a crenellated tower) centred on (`x`, `y`).
-fn castle(x: f64, y: f64, fill: &str) -> String {
-    let (l, t) = (x - 7.0, y - 7.0);
-    format!(
-        "<path d=\"M{l} {b}v-10h3v3h2.5v-3h3v3h2.5v-3h3v10z\" fill=\"{fill}\" \
-         stroke=\"#111\" stroke-width=\"1.2\"/>",
-        l = Px(l),
-        b = Px(t + 14.0)
-    )
-}
-
-impl GraphMap {
-    /// The picture: header, tinted regions, water, borders, territories (owner's colour,
-    /// army count, name; each territory's circle titled "Name: owner, armies"), castles
-    /// and ports, then the legend. Styles are set once per group of like elements and
-    /// coordinates rounded to the unit, to keep the mail small.
-    pub fn render(&self) -> String {
-        let legend_rows = self.legend.len().div_ceil(2);
-        let total_h =
-            HEAD * self.header.len() as f64 + self.height + 18.0 * legend_rows as f64 + 12.0;
-        let mut s = Svg::new(
-            self.width as u32,
-            total_h.ceil() as u32,
-            "#f4f1ea",
-            &self.title,
-        );
-        for (i, h) in self.header.iter().enumerate() {
-            s.text(
-                10.0,
-                16.0 + HEAD * i as f64,
-                "start",
-                "font-size:15px;font-weight:bold;fill:#222",
-                h,
-            );
-        }
-        let top = HEAD * self.header.len() as f64;
-        let mut o = format!("<g transform=\"translate(0,{})\">", Px(top));
-        self.draw_waters(&mut o);
-        self.draw_regions(&mut o);
-        self.draw_labels(&mut o);
-        self.draw_borders(&mut o);
-        self.draw_territories(&mut o);
-        self.draw_castles_and_marks(&mut o);
-        self.draw_legend(&mut o, top);
-        s.raw(&o);
-        s.finish()
-    }
-
-    /// The seas and lakes, under everything.
-    fn draw_waters(&self, o: &mut String) {
-        for &(cx, cy, rx, ry) in &self.waters {
-            let _ = write!(
-                o,
-                "<ellipse cx=\"{}\" cy=\"{}\" rx=\"{}\" ry=\"{}\" fill=\"#bcd7ea\"/>",
-                Px(cx),
-                Px(cy),
-                Px(rx),
-                Px(ry)
-            );
-        }
-    }
-
-    /// Regions: each member's disc and each inner border in the region's tint, so a
-    /// region reads as one patch.
-    fn draw_regions(&self, o: &mut String) {
-        for (ri, r) in self.regions.iter().enumerate() {
-            let _ = write!(
-                o,
-                "<g stroke=\"{t}\" fill=\"{t}\" stroke-linecap=\"round\" stroke-width=\"34\" opacity=\"0.55\">",
-                t = r.tint
-            );
-            for &(a, b, _) in &self.edges {
-                let (na, nb) = (&self.nodes[a], &self.nodes[b]);
-                if na.region == ri && nb.region == ri {
-                    line(o, na.x, na.y, nb.x, nb.y);
-                }
-            }
-            for n in self.nodes.iter().filter(|n| n.region == ri) {
-                let _ = write!(
-                    o,
-                    "<circle cx=\"{}\" cy=\"{}\" r=\"19\"/>",
-                    Px(n.x),
-                    Px(n.y)
-                );
-            }
-            o.push_str("</g>");
-        }
-    }
-
-    /// The names written on the map (seas, regions), in italics.
-    fn draw_labels(&self, o: &mut String) {
-        o.push_str(
-            "<g text-anchor=\"middle\" font-size=\"12\" font-style=\"italic\" fill=\"#2e6a94\">",
-        );
-        for &(x, y, ref t) in &self.labels {
-            let _ = write!(o, "<text x=\"{}\" y=\"{}\">{}</text>", Px(x), Px(y), esc(t));
-        }
-        o.push_str("</g>");
-    }
-
-    /// The borders: land first, then the dotted ones (and the round-the-world stubs).
-    fn draw_borders(&self, o: &mut String) {
-        for dotted in [false, true] {
-            o.push_str(if dotted {
-                "<g stroke=\"#555\" stroke-width=\"1.6\" stroke-dasharray=\"3 4\">"
-            } else {
-                "<g stroke=\"#666\" stroke-width=\"1.4\">"
-            });
-            for &(a, b, d) in &self.edges {
-                let (na, nb) = (&self.nodes[a], &self.nodes[b]);
-                let round_world = (na.x - nb.x).abs() > self.width / 2.0;
-                if round_world && dotted {
-                    // Round the world: a stub from each towards its own edge.
-                    let y = (na.y + nb.y) / 2.0;
-                    let (l, r) = if na.x < nb.x { (na, nb) } else { (nb, na) };
-                    line(o, l.x, l.y, 0.0, y);
-                    line(o, r.x, r.y, self.width, y);
-                } else if !round_world && d == dotted {
-                    line(o, na.x, na.y, nb.x, nb.y);
-                }
-            }
-            o.push_str("</g>");
-        }
-    }
-
-    /// Each territory: its port ring, its disc in its owner's colour (titled), its army
-    /// count and its name.
-    fn draw_territories(&self, o: &mut String) {
-        o.push_str("<g fill=\"none\" stroke-width=\"3\">");
-        for n in &self.nodes {
-            if let Some(p) = n.port {
-                let _ = write!(
-                    o,
-                    "<circle cx=\"{}\" cy=\"{}\" r=\"{:.1}\" stroke=\"{p}\"/>",
-                    Px(n.x),
-                    Px(n.y),
-                    R + 2.5
-                );
-            }
-        }
-        o.push_str("</g><g stroke=\"#222\" stroke-width=\"1\">");
-        for n in &self.nodes {
-            let owner = n.owner.clone().unwrap_or_else(|| "-".into());
-            let _ = write!(
-                o,
-                "<circle cx=\"{}\" cy=\"{}\" r=\"{R}\" fill=\"{}\"><title>{}: {}, {}</title></circle>",
-                Px(n.x),
-                Px(n.y),
-                n.colour,
-                esc(&n.name),
-                esc(&owner),
-                n.armies
-            );
-        }
-        o.push_str(
-            "</g><g text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\" fill=\"#fff\">",
-        );
-        for n in &self.nodes {
-            let ink = if n.owner.is_some() {
-                ""
-            } else {
-                " fill=\"#222\""
-            };
-            let _ = write!(
-                o,
-                "<text x=\"{}\" y=\"{}\"{ink}>{}</text>",
-                Px(n.x),
-                Px(n.y + 4.5),
-                n.armies
-            );
-        }
-        o.push_str("</g><g text-anchor=\"middle\" font-size=\"11\" fill=\"#1a1a1a\" stroke=\"#f4f1ea\" stroke-width=\"3\" paint-order=\"stroke\">");
-        for n in &self.nodes {
-            let _ = write!(
-                o,
-                "<text x=\"{}\" y=\"{}\">{}</text>",
-                Px(n.x),
-                Px(n.y + R + 11.0),
-                esc(&n.name)
-            );
-        }
-        o.push_str("</g>");
-    }
-
-    /// Castles and the marks set on a territory (a picture's reader's own, say).
-    fn draw_castles_and_marks(&self, o: &mut String) {
-        for n in &self.nodes {
-            if let Some(c) = n.castle {
-                o.push_str(&castle(n.x + R, n.y - R + 2.0, c));
-            }
-            if let Some(m) = &n.mark {
-                let _ = write!(
-                    o,
-                    "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"#000\" stroke-width=\"2\" stroke-dasharray=\"2 2\"/>\
-                     <text x=\"{}\" y=\"{}\" text-anchor=\"end\" font-size=\"11\" font-weight=\"bold\" fill=\"#000\" stroke=\"#f4f1ea\" stroke-width=\"3\" paint-order=\"stroke\">{}</text>",
-                    Px(n.x),
-                    Px(n.y),
-                    Px(R + 6.0),
-                    Px(n.x - R - 3.0),
-                    Px(n.y - R),
-                    esc(m)
-                );
-            }
-        }
-        o.push_str("</g>");
-    }
-
-    /// The legend under the map, two entries a row.
-    fn draw_legend(&self, o: &mut String, top: f64) {
-        let y0 = top + self.height + 6.0;
-        let col = self.width / 2.0;
-        o.push_str("<g font-size=\"12\" fill=\"#222\">");
-        for (i, (c, t)) in self.legend.iter().enumerate() {
-            let (x, y) = (10.0 + col * (i % 2) as f64, y0 + 18.0 * (i / 2) as f64);
-            let _ = write!(
-                o,
-                "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{c}\" stroke=\"#222\" stroke-width=\"0.8\"/>\
-                 <text x=\"{}\" y=\"{}\">{}</text>",
-                Px(x),
-                Px(y),
-                Px(x + 17.0),
-                Px(y + 10.5),
-                esc(t)
-            );
-        }
-        o.push_str("</g>");
-    }
-}
-
-/// A line from (`x1`, `y1`) to (`x2`, `y2`), styled by its group.
-/// A line, written piece by piece: a board draws its borders twice, the most written
-/// element of a picture, and `write!` with four coordinates cost four times as much.
-fn line(o: &mut String, x1: f64, y1: f64, x2: f64, y2: f64) {
-    for (name, v) in [
-        ("<line x1=\"", x1),
-        ("\" y1=\"", y1),
-        ("\" x2=\"", x2),
-        ("\" y2=\"", y2),
-    ] {
-        o.push_str(name);
-        push_px(o, v);
-    }
-    o.push_str("\"/>");
 }
 
 /// `Px(v)` written at the end of `o`: an integer's digits pushed directly, with no
@@ -510,7 +235,11 @@ fn push_px(o: &mut String, v: f64) {
         let _ = write!(o, "{}", Px(v));
         return;
     }
-    let n = r as i64;
+    push_int(o, r as i64);
+}
+
+/// `n` in decimal at the end of `o`, as `{n}` writes it.
+fn push_int(o: &mut String, n: i64) {
     if n < 0 {
         o.push('-');
     }
@@ -526,6 +255,9 @@ fn push_px(o: &mut String, v: f64) {
     }
     o.extend(digits[i..].iter().map(|&d| char::from(d)));
 }
+
+mod map;
+pub use map::{project, spread, GraphMap, MapBase, Node, Region};
 
 #[cfg(test)]
 mod tests;

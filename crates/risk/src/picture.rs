@@ -7,8 +7,11 @@
 use crate::map::{self, board};
 use crate::{Owner, Risk};
 use castellan_engine::board::Edge;
-use castellan_engine::svg::{project, seat_colour, spread, GraphMap, Node, Region, NOBODY};
+use castellan_engine::svg::{
+    project, seat_colour, spread, GraphMap, MapBase, Node, Region, NOBODY,
+};
 use castellan_engine::{Lang, Seat, Viewer};
+use std::sync::OnceLock;
 
 const W: f64 = 900.0;
 const H: f64 = 520.0;
@@ -36,16 +39,76 @@ fn places() -> &'static [(f64, f64)] {
     })
 }
 
-/// The picture for `viewer` in `lang`.
+/// What of the picture depends on the board alone, in one language: drawn once
+/// ([`GraphMap::base`]), with the continents the legend lists.
+struct Board {
+    base: MapBase,
+    regions: Vec<Region>,
+}
+
+/// The board's parts of the picture in `lang`, drawn the first time they are asked for.
+fn drawn_board(lang: Lang) -> &'static Board {
+    static BOARDS: [OnceLock<Board>; 2] = [OnceLock::new(), OnceLock::new()];
+    let i = match lang {
+        Lang::En => 0,
+        Lang::Fr => 1,
+    };
+    BOARDS[i].get_or_init(|| {
+        let b = board();
+        let mut edges = Vec::new();
+        for a in 0..b.len() {
+            for &(c, e) in b.edges_of(a) {
+                if a < c {
+                    edges.push((a, c, e == Edge::Crossing));
+                }
+            }
+        }
+        let regions: Vec<Region> = (0..b.groups.len())
+            .map(|g| Region {
+                name: format!("{} (+{})", map::continent_in(g, lang), b.groups[g].bonus),
+                tint: TINTS[g % TINTS.len()],
+            })
+            .collect();
+        let base = GraphMap {
+            width: W,
+            height: H,
+            nodes: (0..places().len()).map(|t| node(t, lang)).collect(),
+            edges,
+            regions: regions.clone(),
+            ..GraphMap::default()
+        }
+        .base();
+        Board { base, regions }
+    })
+}
+
+/// Territory `t` as the board alone draws it: where, its name and continent.
+fn node(t: usize, lang: Lang) -> Node {
+    let (x, y) = places()[t];
+    Node {
+        x,
+        y,
+        name: map::name_in(t, lang).to_string(),
+        owner: None,
+        colour: NOBODY,
+        armies: 0,
+        region: board().territories[t].group,
+        castle: None,
+        port: None,
+        mark: None,
+    }
+}
+
+/// The picture for `viewer` in `lang`: the board's parts drawn once ([`drawn_board`]),
+/// the owners, armies, headquarters and legend drawn for this state.
 pub fn picture(s: &Risk, viewer: Viewer, lang: Lang) -> String {
-    let b = board();
-    let at = places();
+    let drawn = drawn_board(lang);
     let me = match viewer {
         Viewer::Seat(p) if p < s.n() => Some(p),
         _ => None,
     };
-    let mut nodes = Vec::new();
-    for (t, &(x, y)) in at.iter().enumerate() {
+    let mut nodes = Vec::with_capacity(places().len());
+    for t in 0..places().len() {
         let (owner, colour) = match s.board[t].owner {
             Owner::Seat(p) => (Some(name(s, p)), seat_colour(p)),
             Owner::Neutral => (Some(lang.pick("neutral", "neutre").to_string()), NEUTRAL),
@@ -56,32 +119,14 @@ pub fn picture(s: &Risk, viewer: Viewer, lang: Lang) -> String {
             .then(|| (0..s.n()).find(|&p| s.players[p].hq == Some(t)));
         let mine = me.filter(|&p| !s.hq_revealed && s.players.get(p).and_then(|x| x.hq) == Some(t));
         nodes.push(Node {
-            x,
-            y,
-            name: map::name_in(t, lang).to_string(),
             owner,
             colour,
             armies: s.board[t].armies,
-            region: b.territories[t].group,
             castle: hq.flatten().map(seat_colour),
-            port: None,
             mark: mine.map(|_| lang.pick("your HQ", "votre QG").to_string()),
+            ..node(t, lang)
         });
     }
-    let mut edges = Vec::new();
-    for a in 0..b.len() {
-        for &(c, e) in b.edges_of(a) {
-            if a < c {
-                edges.push((a, c, e == Edge::Crossing));
-            }
-        }
-    }
-    let regions: Vec<Region> = (0..b.groups.len())
-        .map(|g| Region {
-            name: format!("{} (+{})", map::continent_in(g, lang), b.groups[g].bonus),
-            tint: TINTS[g % TINTS.len()],
-        })
-        .collect();
     let mut legend: Vec<(&'static str, String)> = (0..s.n())
         .map(|p| {
             let owned = s.owned(p);
@@ -104,7 +149,7 @@ pub fn picture(s: &Risk, viewer: Viewer, lang: Lang) -> String {
     if s.board.iter().any(|x| x.owner == Owner::Neutral) {
         legend.push((NEUTRAL, lang.pick("neutral", "neutre").to_string()));
     }
-    for r in &regions {
+    for r in &drawn.regions {
         legend.push((r.tint, r.name.clone()));
     }
     let title = match lang {
@@ -117,11 +162,8 @@ pub fn picture(s: &Risk, viewer: Viewer, lang: Lang) -> String {
         title: title.clone(),
         header: vec![title],
         nodes,
-        edges,
-        regions,
-        labels: Vec::new(),
-        waters: Vec::new(),
         legend,
+        ..GraphMap::default()
     }
-    .render()
+    .render_on(&drawn.base)
 }

@@ -159,7 +159,7 @@ impl Run<'_> {
             }
             None => public_svg,
         };
-        self.attach_picture(&g.rec, svg.as_deref(), lang);
+        self.attach_picture(&g.rec, svg, lang);
     }
 
     /// The public report in `lang` and the table's picture: made once per language for
@@ -240,7 +240,7 @@ impl Run<'_> {
         self.send(&addr, lang, "private", &ctx, &g.rec.id, Some(&token));
         self.for_reader();
         let svg = crate::html::seat_picture(session.as_ref(), seat, lang, None);
-        self.attach_picture(&g.rec, svg.as_deref(), lang);
+        self.attach_picture(&g.rec, svg, lang);
     }
 
     /// What the writer of the mail alone learnt by it (a Spy's look, a card drawn), for
@@ -382,7 +382,7 @@ impl Run<'_> {
         self.send(&addr, lang, "private", &ctx, &g.rec.id, Some(&token));
         self.for_reader();
         let svg = crate::html::seat_picture(session.as_ref(), seat, lang, None);
-        self.attach_picture(&g.rec, svg.as_deref(), lang);
+        self.attach_picture(&g.rec, svg, lang);
     }
 }
 

@@ -1,0 +1,15 @@
+//! The game's pictures, byte for byte, at a few turns of a bot game (see
+//! crates/engine/tests/support/picture_bytes.rs).
+
+#[path = "../../engine/tests/support/picture_bytes.rs"]
+mod picture_bytes;
+
+#[test]
+fn the_pictures_are_byte_for_byte_as_recorded() {
+    picture_bytes::check::<castellan_castrum::Castrum>(
+        env!("CARGO_MANIFEST_DIR"),
+        "castrum",
+        3,
+        Default::default(),
+    );
+}

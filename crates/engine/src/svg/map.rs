@@ -1,0 +1,418 @@
+//! A map of territories joined by borders, as Castle Risk and Risk draw it: where each
+//! territory stands ([`project`], [`spread`]), and the picture, its board's parts drawn
+//! once ([`MapBase`]).
+
+use super::{esc_into, push_content, push_int, push_px, Px, Svg};
+use std::fmt::Write;
+
+/// A territory as a map picture draws it.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// Position in the picture's units (see [`project`] and [`spread`]).
+    pub x: f64,
+    pub y: f64,
+    pub name: String,
+    /// Who holds it, as the text report names them (`None`: nobody).
+    pub owner: Option<String>,
+    /// Fill: the owner's colour ([`NOBODY`] when nobody holds it).
+    pub colour: &'static str,
+    pub armies: u32,
+    /// Index into [`GraphMap::regions`].
+    pub region: usize,
+    /// A castle (or headquarters) of the seat of this colour stands here.
+    pub castle: Option<&'static str>,
+    /// A port: the colour of its water.
+    pub port: Option<&'static str>,
+    /// A private mark only this picture's reader may see ("hidden armies", "your HQ").
+    pub mark: Option<String>,
+}
+
+/// A group of territories (an empire, a continent): tinted behind its members.
+#[derive(Clone, Debug)]
+pub struct Region {
+    pub name: String,
+    pub tint: &'static str,
+}
+
+/// A map of territories joined by borders, as Castle Risk and Risk draw it.
+#[derive(Clone, Debug, Default)]
+pub struct GraphMap {
+    /// Map area, in units; the legend is added below it.
+    pub width: f64,
+    pub height: f64,
+    pub title: String,
+    /// Lines above the map (the game, the turn, whose move).
+    pub header: Vec<String>,
+    pub nodes: Vec<Node>,
+    /// (a, b, dotted): a border, or a crossing drawn dotted.
+    pub edges: Vec<(usize, usize, bool)>,
+    pub regions: Vec<Region>,
+    /// Water and other labels: (x, y, text).
+    pub labels: Vec<(f64, f64, String)>,
+    /// Water drawn under everything: (cx, cy, rx, ry).
+    pub waters: Vec<(f64, f64, f64, f64)>,
+    /// The legend's lines: (swatch colour, text).
+    pub legend: Vec<(&'static str, String)>,
+}
+
+/// Node radius.
+const R: f64 = 13.0;
+const HEAD: f64 = 22.0;
+
+/// Equirectangular projection of (latitude, longitude) points into a `w` × `h` box with a
+/// `margin`, longitude scaled by the cosine of the middle latitude (true shape there), the
+/// box filled each way.
+pub fn project(points: &[(f64, f64)], w: f64, h: f64, margin: f64) -> Vec<(f64, f64)> {
+    let (mut la0, mut la1, mut lo0, mut lo1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+    for &(la, lo) in points {
+        la0 = la0.min(la);
+        la1 = la1.max(la);
+        lo0 = lo0.min(lo);
+        lo1 = lo1.max(lo);
+    }
+    let k = ((la0 + la1) / 2.0).to_radians().cos().max(0.2);
+    let (dx, dy) = (((lo1 - lo0) * k).max(1e-6), (la1 - la0).max(1e-6));
+    let (sx, sy) = ((w - 2.0 * margin) / dx, (h - 2.0 * margin) / dy);
+    points
+        .iter()
+        .map(|&(la, lo)| (margin + (lo - lo0) * k * sx, margin + (la1 - la) * sy))
+        .collect()
+}
+
+/// Push points closer than `min` apart until none is (or after 200 rounds), keeping them
+/// inside `w` × `h`: close cities stay where they are, give or take a node's width.
+pub fn spread(points: &mut [(f64, f64)], min: f64, w: f64, h: f64) {
+    for _ in 0..200 {
+        let mut moved = false;
+        for i in 0..points.len() {
+            for j in (i + 1)..points.len() {
+                let (dx, dy) = (points[j].0 - points[i].0, points[j].1 - points[i].1);
+                let d = (dx * dx + dy * dy).sqrt();
+                if d < min {
+                    let (ux, uy) = if d < 1e-6 {
+                        (1.0, 0.0)
+                    } else {
+                        (dx / d, dy / d)
+                    };
+                    let push = (min - d) / 2.0 + 0.01;
+                    points[i].0 -= ux * push;
+                    points[i].1 -= uy * push;
+                    points[j].0 += ux * push;
+                    points[j].1 += uy * push;
+                    moved = true;
+                }
+            }
+        }
+        for p in points.iter_mut() {
+            p.0 = p.0.clamp(R + 2.0, w - R - 2.0);
+            p.1 = p.1.clamp(R + 2.0, h - R - 12.0);
+        }
+        if !moved {
+            break;
+        }
+    }
+}
+
+/// What of a map's picture depends on its board alone (each territory's place, name and
+/// port, the regions, the borders, the water and its labels), written once
+/// ([`GraphMap::base`]): a board drawn again and again copies it, and draws only the
+/// owners, the armies, the castles, the marks and the legend.
+#[derive(Clone, Debug)]
+pub struct MapBase {
+    /// From the water to the port rings, the discs' group opened.
+    under: String,
+    /// The territories' names, their group opened and closed.
+    names: String,
+    /// How many territories it was drawn for.
+    nodes: usize,
+}
+
+impl GraphMap {
+    /// The picture: header, tinted regions, water, borders, territories (owner's colour,
+    /// army count, name; each territory's circle titled "Name: owner, armies"), castles
+    /// and ports, then the legend. Styles are set once per group of like elements and
+    /// coordinates rounded to the unit, to keep the mail small.
+    pub fn render(&self) -> String {
+        self.render_on(&self.base())
+    }
+
+    /// The parts of [`GraphMap::render`] that depend on the board alone: the same for
+    /// every map with these places, names, ports, regions, edges, labels and waters.
+    pub fn base(&self) -> MapBase {
+        let mut under = String::with_capacity(16 * 1024);
+        self.draw_waters(&mut under);
+        self.draw_regions(&mut under);
+        self.draw_labels(&mut under);
+        self.draw_borders(&mut under);
+        self.draw_ports(&mut under);
+        let mut names = String::with_capacity(64 * self.nodes.len() + 256);
+        self.draw_names(&mut names);
+        MapBase {
+            under,
+            names,
+            nodes: self.nodes.len(),
+        }
+    }
+
+    /// [`GraphMap::render`] with the board's parts taken from `base`, which must come
+    /// from a map of the same board ([`GraphMap::base`]): the same bytes.
+    pub fn render_on(&self, base: &MapBase) -> String {
+        debug_assert_eq!(base.nodes, self.nodes.len(), "a base of another board");
+        let legend_rows = self.legend.len().div_ceil(2);
+        let total_h =
+            HEAD * self.header.len() as f64 + self.height + 18.0 * legend_rows as f64 + 12.0;
+        let capacity = base.under.len()
+            + base.names.len()
+            + 160 * self.nodes.len()
+            + 160 * (self.legend.len() + self.header.len())
+            + 1024;
+        let mut s = Svg::with_capacity(
+            self.width as u32,
+            total_h.ceil() as u32,
+            "#f4f1ea",
+            &self.title,
+            capacity,
+        );
+        for (i, h) in self.header.iter().enumerate() {
+            s.text(
+                10.0,
+                16.0 + HEAD * i as f64,
+                "start",
+                "font-size:15px;font-weight:bold;fill:#222",
+                h,
+            );
+        }
+        let top = HEAD * self.header.len() as f64;
+        let o = &mut s.out;
+        o.push_str("\n<g transform=\"translate(0,");
+        push_px(o, top);
+        o.push_str(")\">");
+        o.push_str(&base.under);
+        self.draw_discs(o);
+        o.push_str(&base.names);
+        self.draw_castles_and_marks(o);
+        self.draw_legend(o, top);
+        o.push_str("\n</svg>");
+        s.out
+    }
+
+    /// The seas and lakes, under everything.
+    fn draw_waters(&self, o: &mut String) {
+        for &(cx, cy, rx, ry) in &self.waters {
+            let _ = write!(
+                o,
+                "\n<ellipse cx=\"{}\" cy=\"{}\" rx=\"{}\" ry=\"{}\" fill=\"#bcd7ea\"/>",
+                Px(cx),
+                Px(cy),
+                Px(rx),
+                Px(ry)
+            );
+        }
+    }
+
+    /// Regions: each member's disc and each inner border in the region's tint, so a
+    /// region reads as one patch.
+    fn draw_regions(&self, o: &mut String) {
+        for (ri, r) in self.regions.iter().enumerate() {
+            let _ = write!(
+                o,
+                "\n<g stroke=\"{t}\" fill=\"{t}\" stroke-linecap=\"round\" stroke-width=\"34\" opacity=\"0.55\">",
+                t = r.tint
+            );
+            for &(a, b, _) in &self.edges {
+                let (na, nb) = (&self.nodes[a], &self.nodes[b]);
+                if na.region == ri && nb.region == ri {
+                    line(o, na.x, na.y, nb.x, nb.y);
+                }
+            }
+            for n in self.nodes.iter().filter(|n| n.region == ri) {
+                o.push_str("\n<circle cx=\"");
+                push_px(o, n.x);
+                o.push_str("\" cy=\"");
+                push_px(o, n.y);
+                o.push_str("\" r=\"19\"/>");
+            }
+            o.push_str("\n</g>");
+        }
+    }
+
+    /// The names written on the map (seas, regions), in italics.
+    fn draw_labels(&self, o: &mut String) {
+        o.push_str(
+            "\n<g text-anchor=\"middle\" font-size=\"12\" font-style=\"italic\" fill=\"#2e6a94\">",
+        );
+        for &(x, y, ref t) in &self.labels {
+            text_at(o, x, y, t);
+        }
+        o.push_str("\n</g>");
+    }
+
+    /// The borders: land first, then the dotted ones (and the round-the-world stubs).
+    fn draw_borders(&self, o: &mut String) {
+        for dotted in [false, true] {
+            o.push_str(if dotted {
+                "\n<g stroke=\"#555\" stroke-width=\"1.6\" stroke-dasharray=\"3 4\">"
+            } else {
+                "\n<g stroke=\"#666\" stroke-width=\"1.4\">"
+            });
+            for &(a, b, d) in &self.edges {
+                let (na, nb) = (&self.nodes[a], &self.nodes[b]);
+                let round_world = (na.x - nb.x).abs() > self.width / 2.0;
+                if round_world && dotted {
+                    // Round the world: a stub from each towards its own edge.
+                    let y = (na.y + nb.y) / 2.0;
+                    let (l, r) = if na.x < nb.x { (na, nb) } else { (nb, na) };
+                    line(o, l.x, l.y, 0.0, y);
+                    line(o, r.x, r.y, self.width, y);
+                } else if !round_world && d == dotted {
+                    line(o, na.x, na.y, nb.x, nb.y);
+                }
+            }
+            o.push_str("\n</g>");
+        }
+    }
+
+    /// Each port's ring, then the territories' discs' group opened.
+    fn draw_ports(&self, o: &mut String) {
+        o.push_str("\n<g fill=\"none\" stroke-width=\"3\">");
+        for n in &self.nodes {
+            if let Some(p) = n.port {
+                let _ = write!(
+                    o,
+                    "\n<circle cx=\"{}\" cy=\"{}\" r=\"{:.1}\" stroke=\"{p}\"/>",
+                    Px(n.x),
+                    Px(n.y),
+                    R + 2.5
+                );
+            }
+        }
+        o.push_str("\n</g>\n<g stroke=\"#222\" stroke-width=\"1\">");
+    }
+
+    /// Each territory's disc in its owner's colour (titled "Name: owner, armies"), then
+    /// its army count.
+    fn draw_discs(&self, o: &mut String) {
+        for n in &self.nodes {
+            o.push_str("\n<circle cx=\"");
+            push_px(o, n.x);
+            o.push_str("\" cy=\"");
+            push_px(o, n.y);
+            o.push_str("\" r=\"13\" fill=\"");
+            o.push_str(n.colour);
+            o.push_str("\">\n<title>");
+            esc_into(o, &n.name);
+            o.push_str(": ");
+            esc_into(o, n.owner.as_deref().unwrap_or("-"));
+            o.push_str(", ");
+            push_int(o, i64::from(n.armies));
+            o.push_str("</title>\n</circle>");
+        }
+        o.push_str(
+            "\n</g>\n<g text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\" fill=\"#fff\">",
+        );
+        for n in &self.nodes {
+            o.push_str("\n<text x=\"");
+            push_px(o, n.x);
+            o.push_str("\" y=\"");
+            push_px(o, n.y + 4.5);
+            o.push_str(if n.owner.is_some() {
+                "\">"
+            } else {
+                "\" fill=\"#222\">"
+            });
+            push_int(o, i64::from(n.armies));
+            o.push_str("</text>");
+        }
+    }
+
+    /// Each territory's name, under its disc.
+    fn draw_names(&self, o: &mut String) {
+        o.push_str("\n</g>\n<g text-anchor=\"middle\" font-size=\"11\" fill=\"#1a1a1a\" stroke=\"#f4f1ea\" stroke-width=\"3\" paint-order=\"stroke\">");
+        for n in &self.nodes {
+            text_at(o, n.x, n.y + R + 11.0, &n.name);
+        }
+        o.push_str("\n</g>");
+    }
+
+    /// Castles and the marks set on a territory (a picture's reader's own, say).
+    fn draw_castles_and_marks(&self, o: &mut String) {
+        for n in &self.nodes {
+            if let Some(c) = n.castle {
+                castle(o, n.x + R, n.y - R + 2.0, c);
+            }
+            if let Some(m) = &n.mark {
+                let _ = write!(
+                    o,
+                    "\n<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"#000\" stroke-width=\"2\" stroke-dasharray=\"2 2\"/>\
+                     \n<text x=\"{}\" y=\"{}\" text-anchor=\"end\" font-size=\"11\" font-weight=\"bold\" fill=\"#000\" stroke=\"#f4f1ea\" stroke-width=\"3\" paint-order=\"stroke\">",
+                    Px(n.x),
+                    Px(n.y),
+                    Px(R + 6.0),
+                    Px(n.x - R - 3.0),
+                    Px(n.y - R),
+                );
+                push_content(o, m);
+                o.push_str("</text>");
+            }
+        }
+        o.push_str("\n</g>");
+    }
+
+    /// The legend under the map, two entries a row.
+    fn draw_legend(&self, o: &mut String, top: f64) {
+        let y0 = top + self.height + 6.0;
+        let col = self.width / 2.0;
+        o.push_str("\n<g font-size=\"12\" fill=\"#222\">");
+        for (i, (c, t)) in self.legend.iter().enumerate() {
+            let (x, y) = (10.0 + col * (i % 2) as f64, y0 + 18.0 * (i / 2) as f64);
+            o.push_str("\n<rect x=\"");
+            push_px(o, x);
+            o.push_str("\" y=\"");
+            push_px(o, y);
+            o.push_str("\" width=\"12\" height=\"12\" fill=\"");
+            o.push_str(c);
+            o.push_str("\" stroke=\"#222\" stroke-width=\"0.8\"/>");
+            text_at(o, x + 17.0, y + 10.5, t);
+        }
+        o.push_str("\n</g>");
+    }
+}
+
+/// A small castle (a crenellated tower) centred on (`x`, `y`).
+fn castle(o: &mut String, x: f64, y: f64, fill: &str) {
+    let (l, t) = (x - 7.0, y - 7.0);
+    o.push_str("\n<path d=\"M");
+    push_px(o, l);
+    o.push(' ');
+    push_px(o, t + 14.0);
+    o.push_str("v-10h3v3h2.5v-3h3v3h2.5v-3h3v10z\" fill=\"");
+    o.push_str(fill);
+    o.push_str("\" stroke=\"#111\" stroke-width=\"1.2\"/>");
+}
+
+/// A text at (`x`, `y`), styled by its group, on a line of its own.
+fn text_at(o: &mut String, x: f64, y: f64, text: &str) {
+    o.push_str("\n<text x=\"");
+    push_px(o, x);
+    o.push_str("\" y=\"");
+    push_px(o, y);
+    o.push_str("\">");
+    push_content(o, text);
+    o.push_str("</text>");
+}
+
+/// A line from (`x1`, `y1`) to (`x2`, `y2`), styled by its group, on a line of its own.
+/// Written piece by piece: a board draws its borders twice, the most written element of
+/// a picture, and `write!` with four coordinates cost four times as much.
+fn line(o: &mut String, x1: f64, y1: f64, x2: f64, y2: f64) {
+    for (name, v) in [
+        ("\n<line x1=\"", x1),
+        ("\" y1=\"", y1),
+        ("\" x2=\"", x2),
+        ("\" y2=\"", y2),
+    ] {
+        o.push_str(name);
+        push_px(o, v);
+    }
+    o.push_str("\"/>");
+}
