@@ -38,40 +38,17 @@ pub fn esc(s: &str) -> Esc<'_> {
 /// in one piece, never a `String` of its own.
 pub struct Esc<'a>(&'a str);
 
-impl std::fmt::Display for Esc<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let s = self.0;
-        let mut plain = 0;
-        // By byte, not by char: a report is mostly plain ASCII, which is only looked at.
-        for (i, b) in s.bytes().enumerate() {
-            let escaped = match b {
-                b'&' => "&amp;",
-                b'<' => "&lt;",
-                b'>' => "&gt;",
-                b'"' => "&quot;",
-                b'\'' => "&#39;",
-                // ASCII, or the rest of a character begun before (0x80..=0xBF).
-                ..=0xBF => continue,
-                // The first byte of a character beyond ASCII: written as its number.
-                _ => "",
-            };
-            f.write_str(&s[plain..i])?;
-            if escaped.is_empty() {
-                let c = s[i..].chars().next().unwrap_or_default();
-                write!(f, "&#{};", c as u32)?;
-                plain = i + c.len_utf8();
-            } else {
-                f.write_str(escaped)?;
-                plain = i + 1;
-            }
-        }
-        f.write_str(&s[plain..])
-    }
+/// A piece of escaped text: a run of plain text as it is, an entity, or a character beyond
+/// ASCII written as its number.
+enum Piece<'a> {
+    Plain(&'a str),
+    Entity(&'static str),
+    Number(u32),
 }
 
-/// `s` escaped as [`esc`] writes it, at the end of `out`: the same bytes without a
-/// formatter in between (a page's text and a picture's names go through here).
-pub fn esc_into(out: &mut String, s: &str) {
+/// `s` cut into the [`Piece`]s of its escaped form, handed to `put` in order. By byte, not
+/// by char: a report is mostly plain ASCII, which is only looked at.
+fn pieces<E>(s: &str, mut put: impl FnMut(Piece<'_>) -> Result<(), E>) -> Result<(), E> {
     let mut plain = 0;
     for (i, b) in s.bytes().enumerate() {
         let escaped = match b {
@@ -80,22 +57,47 @@ pub fn esc_into(out: &mut String, s: &str) {
             b'>' => "&gt;",
             b'"' => "&quot;",
             b'\'' => "&#39;",
+            // ASCII, or the rest of a character begun before (0x80..=0xBF).
             ..=0xBF => continue,
+            // The first byte of a character beyond ASCII: written as its number.
             _ => "",
         };
-        out.push_str(&s[plain..i]);
+        put(Piece::Plain(&s[plain..i]))?;
         if escaped.is_empty() {
             let c = s[i..].chars().next().unwrap_or_default();
-            out.push_str("&#");
-            push_int(out, i64::from(u32::from(c)));
-            out.push(';');
+            put(Piece::Number(u32::from(c)))?;
             plain = i + c.len_utf8();
         } else {
-            out.push_str(escaped);
+            put(Piece::Entity(escaped))?;
             plain = i + 1;
         }
     }
-    out.push_str(&s[plain..]);
+    put(Piece::Plain(&s[plain..]))
+}
+
+impl std::fmt::Display for Esc<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        pieces(self.0, |p| match p {
+            Piece::Plain(t) | Piece::Entity(t) => f.write_str(t),
+            Piece::Number(n) => write!(f, "&#{n};"),
+        })
+    }
+}
+
+/// `s` escaped as [`esc`] writes it, at the end of `out`: the same bytes without a
+/// formatter in between (a page's text and a picture's names go through here).
+pub fn esc_into(out: &mut String, s: &str) {
+    let _ = pieces(s, |p| -> Result<(), std::convert::Infallible> {
+        match p {
+            Piece::Plain(t) | Piece::Entity(t) => out.push_str(t),
+            Piece::Number(n) => {
+                out.push_str("&#");
+                push_int(out, i64::from(n));
+                out.push(';');
+            }
+        }
+        Ok(())
+    });
 }
 
 /// The picture marked with whom it was made for: `data-viewer="public"` or
