@@ -182,3 +182,29 @@ fn doctor_logs_in_to_the_real_servers() {
         .expect(&out);
     assert!(line.contains("password"), "{line}");
 }
+
+/// doctor counts the templates in their language folders, as the judge reads them (the
+/// package's /etc/castellan/templates holds `en/` and `fr/`, nothing at its top).
+#[test]
+fn the_templates_in_language_folders_are_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    for f in ["en/report.txt", "en/answers/join.txt", "fr/report.txt"] {
+        let path = p.join("templates").join(f);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, "{{ game_id }}\n").unwrap();
+    }
+    let yaml = format!(
+        "data_dir: {data}\ntemplates_dir: {templates}\n",
+        data = p.join("data").display(),
+        templates = p.join("templates").display(),
+    );
+    let cfg = p.join("c.yaml");
+    std::fs::write(&cfg, yaml).unwrap();
+    let out = text(&castellan(&["--config", cfg.to_str().unwrap(), "doctor"]));
+    let line = out
+        .lines()
+        .find(|l| l.contains("templates"))
+        .unwrap_or_else(|| panic!("no templates line:\n{out}"));
+    assert!(line.contains("3 template(s) parse"), "{line}\n{out}");
+}

@@ -13,6 +13,14 @@ pub fn load_templates(dir: &Path) -> Result<Templates, ShellError> {
     Templates::with_overrides(files).map_err(ShellError::Templates)
 }
 
+/// How many template files `dir` holds, in its language folders too (what
+/// [`load_templates`] reads).
+pub fn template_files(dir: &Path) -> Result<usize, ShellError> {
+    let mut files = Vec::new();
+    read_templates(dir, "", &mut files)?;
+    Ok(files.len())
+}
+
 /// [`load_templates`] for the running service: a template that does not compile is left
 /// out (the built-in wording is used) and logged, so one bad edit never stops the judge.
 pub fn load_templates_lenient(dir: &Path) -> Result<Templates, ShellError> {

@@ -418,13 +418,7 @@ fn templates(dir: &Path) -> Check {
             "set templates_dir to the templates folder (the package's: /etc/castellan/templates)",
         );
     }
-    let n = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok())
-                .filter(|e| e.path().extension().and_then(|x| x.to_str()) == Some("txt"))
-                .count()
-        })
-        .unwrap_or(0);
+    let n = crate::serve::templates::template_files(dir).unwrap_or(0);
     match crate::serve::templates::load_templates(dir) {
         Ok(_) => ok(
             "templates",
