@@ -266,5 +266,6 @@ fn a_relay_that_hangs_is_a_failure_with_its_fix() {
     assert!(start.elapsed() < Duration::from_secs(30), "{out}");
     assert!(!healthy, "{out}");
     assert!(out.contains("FAIL  smtp"), "{out}");
+    assert!(out.contains("did not answer within"), "{out}");
     drop(held);
 }

@@ -198,6 +198,19 @@ fn smtp(host: &str, port: u16, security: &str) -> Check {
             match r.read_line(&mut line) {
                 Ok(0) => return Err("the server closed the connection".into()),
                 Ok(_) => {}
+                // A relay that takes the connection and says nothing: what hangs a drain.
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    return Err(format!(
+                        "the relay took the connection but did not answer within {} s \
+                         (a relay that hangs: each drain waits outbound.smtp.timeout_seconds)",
+                        NET_TIMEOUT.as_secs()
+                    ))
+                }
                 Err(e) => return Err(e.to_string()),
             }
             all.push_str(&line);
