@@ -42,7 +42,7 @@ pub struct Service {
     /// Answers given since start, by `family/kind[/reason]` (the metrics' refusals).
     pub answers: Arc<std::sync::Mutex<std::collections::BTreeMap<String, u64>>>,
     /// Every change journaled outside sled, for `castellan recover` (src/store/journal/ and src/ops/recover.rs).
-    /// Shared with the drain ([`crate::serve::outbox::Drainer`]), which marks replies sent.
+    /// Shared with the drain (`Drainer`, src/serve/outbox.rs), which marks replies sent.
     pub journal: Arc<crate::store::journal::Journal>,
     /// Replies marked sent (in sled and the journal) since the last flush: the next flush
     /// carries them ([`Service::drain_outbox_deferred`]).

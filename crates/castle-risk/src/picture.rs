@@ -108,7 +108,7 @@ fn board(lang: Lang) -> &'static Board {
     })
 }
 
-/// The picture for `viewer` in `lang`: the board's parts drawn once ([`board`]), the
+/// The picture for `viewer` in `lang`: the board's parts drawn once (`board`), the
 /// owners, armies, castles, marks and legend drawn for this state.
 pub fn picture(g: &CastleRisk, viewer: Viewer, lang: Lang) -> String {
     let seat: Option<Seat> = match viewer {

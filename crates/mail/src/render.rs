@@ -91,7 +91,7 @@ pub fn check(mail: &OutgoingMail) -> Result<(), RenderError> {
 /// Fails only for an address that does not parse.
 ///
 /// The headers are lettre's (its folding and RFC 2047 words), written as its message
-/// builder would; the parts are written by [`wire`] in one pass over each text, into one
+/// builder would; the parts are written by `wire` (render/wire.rs) in one pass over each text, into one
 /// buffer. The bytes are those the builder made (`oracle`, the tests' reference).
 pub fn try_render(mail: &OutgoingMail, date_unix: i64) -> Result<Vec<u8>, RenderError> {
     let headers = headers(mail, date_unix)?;

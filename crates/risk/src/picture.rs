@@ -99,7 +99,7 @@ fn node(t: usize, lang: Lang) -> Node {
     }
 }
 
-/// The picture for `viewer` in `lang`: the board's parts drawn once ([`drawn_board`]),
+/// The picture for `viewer` in `lang`: the board's parts drawn once (`drawn_board`),
 /// the owners, armies, headquarters and legend drawn for this state.
 pub fn picture(s: &Risk, viewer: Viewer, lang: Lang) -> String {
     let drawn = drawn_board(lang);

@@ -14,7 +14,7 @@ pub struct Node {
     pub name: String,
     /// Who holds it, as the text report names them (`None`: nobody).
     pub owner: Option<String>,
-    /// Fill: the owner's colour ([`NOBODY`] when nobody holds it).
+    /// Fill: the owner's colour (`NOBODY` when nobody holds it).
     pub colour: &'static str,
     pub armies: u32,
     /// Index into [`GraphMap::regions`].
