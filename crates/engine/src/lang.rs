@@ -61,6 +61,31 @@ impl std::fmt::Display for Lang {
     }
 }
 
+/// A value made once per language, the first time it is asked for, and kept (a game's
+/// picture parts that depend on the board alone): `static X: PerLang<T> = PerLang::new();`.
+pub struct PerLang<T>([std::sync::OnceLock<T>; 2]);
+
+impl<T> PerLang<T> {
+    pub const fn new() -> PerLang<T> {
+        PerLang([std::sync::OnceLock::new(), std::sync::OnceLock::new()])
+    }
+
+    /// The value for `lang`, made by `make` the first time.
+    pub fn get(&self, lang: Lang, make: impl FnOnce() -> T) -> &T {
+        let i = match lang {
+            Lang::En => 0,
+            Lang::Fr => 1,
+        };
+        self.0[i].get_or_init(make)
+    }
+}
+
+impl<T> Default for PerLang<T> {
+    fn default() -> Self {
+        PerLang::new()
+    }
+}
+
 /// English counts: "1 army", "0 armies", "3 armies" (English singular is 1 alone).
 pub mod en {
     /// "1 army", "0 armies", "3 armies".

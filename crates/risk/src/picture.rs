@@ -7,11 +7,11 @@
 use crate::map::{self, board};
 use crate::{Owner, Risk};
 use castellan_engine::board::Edge;
+use castellan_engine::lang::PerLang;
 use castellan_engine::svg::{
     project, seat_colour, spread, GraphMap, MapBase, Node, Region, NOBODY,
 };
 use castellan_engine::{Lang, Seat, Viewer};
-use std::sync::OnceLock;
 
 const W: f64 = 900.0;
 const H: f64 = 520.0;
@@ -48,12 +48,8 @@ struct Board {
 
 /// The board's parts of the picture in `lang`, drawn the first time they are asked for.
 fn drawn_board(lang: Lang) -> &'static Board {
-    static BOARDS: [OnceLock<Board>; 2] = [OnceLock::new(), OnceLock::new()];
-    let i = match lang {
-        Lang::En => 0,
-        Lang::Fr => 1,
-    };
-    BOARDS[i].get_or_init(|| {
+    static BOARDS: PerLang<Board> = PerLang::new();
+    BOARDS.get(lang, || {
         let b = board();
         let mut edges = Vec::new();
         for a in 0..b.len() {
