@@ -420,7 +420,9 @@ fn latest_report_html(dir: &Path) -> (String, String) {
             .unwrap();
         let Some(html) = m.body_html(0) else { continue };
         if html.contains("data-viewer=\"public\"") {
-            return (html.to_string(), m.body_text(0).unwrap().to_string());
+            // The text part joined back from its format=flowed lines.
+            let text = m.body_text(0).unwrap().replace("\r\n", "\n");
+            return (html.to_string(), castellan_mail::unflow(&text, false));
         }
     }
     panic!("no report with a picture in {}", dir.display());

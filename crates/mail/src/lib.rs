@@ -28,7 +28,9 @@ pub use dsn::{read_dsn, Dsn, DsnRecipient};
 pub use hidden::visible_html;
 pub use imap::{ImapError, ImapInbox, ImapStream, ImapTls};
 pub use maildir::{delivered_name, device_flushes, note_device_flush, sync_dir, Maildir};
-pub use parse::{automatic_reason, castellan_headers, parse, Inbound, ParseError, TRUNCATION_NOTE};
+pub use parse::{
+    automatic_reason, castellan_headers, parse, unflow, Inbound, ParseError, TRUNCATION_NOTE,
+};
 pub use quote::{flatten_html, strip_html_quotes, strip_html_reply, strip_quoted};
 pub use render::{render, try_render, OutgoingMail, RenderError};
 pub use tls::check_ca_file;

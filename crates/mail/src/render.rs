@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 #[cfg(test)]
 mod agrees;
+mod flowed;
 #[cfg(test)]
 mod oracle;
 mod wire;
@@ -86,7 +87,8 @@ pub fn check(mail: &OutgoingMail) -> Result<(), RenderError> {
 /// Renders the mail as it goes on the wire: Message-ID, In-Reply-To, References,
 /// `Auto-Submitted: auto-replied` (RFC 3834: other robots must not answer it),
 /// `X-Auto-Response-Suppress: All` (Exchange: no out-of-office answers), a Date fixed from
-/// `date_unix` (seconds since 1970, UTC; so golden files are stable), UTF-8 text/plain, or
+/// `date_unix` (seconds since 1970, UTC; so golden files are stable), UTF-8 text/plain
+/// as `format=flowed` in lines of at most 78 characters ([`flowed`]), or
 /// `multipart/alternative` (text/plain, then text/html) when the mail has an HTML part.
 /// Fails only for an address that does not parse.
 ///
@@ -96,6 +98,7 @@ pub fn check(mail: &OutgoingMail) -> Result<(), RenderError> {
 pub fn try_render(mail: &OutgoingMail, date_unix: i64) -> Result<Vec<u8>, RenderError> {
     let headers = headers(mail, date_unix)?;
     let html = mail.html.as_deref().unwrap_or("");
+    let body = flowed::flowed(&mail.body);
     // Room for both parts as quoted-printable of French (a growing buffer is copied
     // whole): what 7bit leaves unused costs nothing.
     let mut out = Vec::with_capacity(1024 + (mail.body.len() + html.len()) * 3 / 2);
@@ -111,7 +114,7 @@ pub fn try_render(mail: &OutgoingMail, date_unix: i64) -> Result<Vec<u8>, Render
             out.extend_from_slice(boundary);
             out.extend_from_slice(b"\"\r\n\r\n");
             for (content_type, text, limit) in [
-                (wire::TEXT_PLAIN, mail.body.as_str(), TEXT_LINE),
+                (wire::TEXT_PLAIN, body.as_str(), TEXT_LINE),
                 (wire::TEXT_HTML, html.as_str(), HTML_LINE),
             ] {
                 out.extend_from_slice(b"--");
@@ -124,15 +127,14 @@ pub fn try_render(mail: &OutgoingMail, date_unix: i64) -> Result<Vec<u8>, Render
             out.extend_from_slice(boundary);
             out.extend_from_slice(b"--\r\n");
         }
-        None => wire::part(&mut out, wire::TEXT_PLAIN, &mail.body, TEXT_LINE),
+        None => wire::part(&mut out, wire::TEXT_PLAIN, &body, TEXT_LINE),
     }
     Ok(out)
 }
 
-/// A text part goes 7bit if it is ASCII in lines under 76 characters, else
-/// quoted-printable: what lettre would choose for such text (it would choose base64 only
-/// for binary data).
-const TEXT_LINE: usize = 76;
+/// A text part goes 7bit if it is ASCII (in lines of at most 78 characters, as
+/// [`flowed`] writes them), else quoted-printable.
+const TEXT_LINE: usize = flowed::WIDTH + 1;
 
 /// The HTML part goes 7bit up to the 998 characters a line RFC 5322 (2.1.1) allows. The
 /// 78 it recommends are for a person reading the raw text, which no one does with a page;
@@ -290,12 +292,13 @@ mod tests {
         }
     }
 
-    /// A mail with an HTML part reads back, both parts, as it was given; ASCII in short
-    /// lines goes as 7bit.
+    /// A mail with an HTML part reads back, both parts, as it was given (the text joined
+    /// back from its format=flowed lines of at most 78 characters); ASCII in short lines
+    /// goes as 7bit.
     #[test]
     fn both_parts_read_back_whole() {
         let mut m = sample();
-        m.body = format!("Tour 3 : à vous. {}\nfin", "long ".repeat(30));
+        m.body = format!("Tour 3 : à vous. {}\nfin", "long ".repeat(30).trim_end());
         m.html = Some("<html>\n<body>\n<p>short</p>\n</body>\n</html>".into());
         let bytes = super::render(&m, 0);
         let text = String::from_utf8_lossy(&bytes);
@@ -305,7 +308,9 @@ mod tests {
             "{text}"
         );
         let parsed = mail_parser::MessageParser::default().parse(&bytes).unwrap();
-        assert_eq!(parsed.body_text(0).unwrap().replace("\r\n", "\n"), m.body);
+        let flowed = parsed.body_text(0).unwrap().replace("\r\n", "\n");
+        assert!(flowed.lines().all(|l| l.chars().count() <= 78), "{flowed}");
+        assert_eq!(crate::parse::unflow(&flowed, false), m.body);
         assert_eq!(
             parsed.body_html(0).unwrap().replace("\r\n", "\n"),
             m.html.unwrap()

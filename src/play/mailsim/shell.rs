@@ -248,10 +248,18 @@ pub fn parse_back(raw: &[u8]) -> Result<Outbound, String> {
             Some((h.name().to_string(), v.trim().to_string()))
         })
         .collect();
-    // The parts as they are, not mail-parser's conversions between text and HTML.
+    // The parts as they are, not mail-parser's conversions between text and HTML; the
+    // text joined back from its format=flowed lines, as a reader's client joins it.
     let part = |ids: &[u32], html: bool| {
         let part = msg.parts.get(*ids.first()? as usize)?;
+        let flowed = part
+            .content_type()
+            .and_then(|ct| ct.attribute("format"))
+            .is_some_and(|f| f.eq_ignore_ascii_case("flowed"));
         match (&part.body, html) {
+            (PartType::Text(t), false) if flowed => {
+                Some(castellan_mail::unflow(&t.replace("\r\n", "\n"), false))
+            }
             (PartType::Text(t), false) | (PartType::Html(t), true) => Some(t.replace("\r\n", "\n")),
             _ => None,
         }

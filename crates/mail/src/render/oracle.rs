@@ -9,6 +9,7 @@ use lettre::message::header::{ContentType, HeaderName, HeaderValue, MIME_VERSION
 use lettre::message::{Body, MultiPart, SinglePart};
 use lettre::Message;
 
+use super::flowed::flowed;
 use super::{bracket, mailbox, raw, OutgoingMail, RenderError};
 
 /// Renders the mail as it goes on the wire: Message-ID, In-Reply-To, References,
@@ -57,8 +58,8 @@ pub(super) fn try_render(mail: &OutgoingMail, date_unix: i64) -> Result<Vec<u8>,
             MultiPart::alternative()
                 .singlepart(
                     SinglePart::builder()
-                        .header(ContentType::TEXT_PLAIN)
-                        .body(encoded(&mail.body)),
+                        .header(text_plain())
+                        .body(encoded(&flowed(&mail.body))),
                 )
                 .singlepart(
                     SinglePart::builder()
@@ -67,8 +68,8 @@ pub(super) fn try_render(mail: &OutgoingMail, date_unix: i64) -> Result<Vec<u8>,
                 ),
         ),
         None => builder
-            .header(ContentType::TEXT_PLAIN)
-            .body(encoded(&mail.body)),
+            .header(text_plain())
+            .body(encoded(&flowed(&mail.body))),
     }
     .map_err(|e| RenderError::Build(e.to_string()))?;
     Ok(message.formatted())
@@ -79,7 +80,13 @@ pub(super) fn try_render(mail: &OutgoingMail, date_unix: i64) -> Result<Vec<u8>,
 /// would choose for such text (it would choose base64 only for binary data), written in
 /// one pass: lettre's own encoders took most of the time of rendering a report.
 fn encoded(text: &str) -> Body {
-    encoded_within(text, 76)
+    encoded_within(text, super::TEXT_LINE)
+}
+
+/// The text part's `Content-Type`: UTF-8, format=flowed (RFC 3676).
+fn text_plain() -> ContentType {
+    ContentType::parse("text/plain; charset=utf-8; format=flowed")
+        .expect("a well-formed content type")
 }
 
 /// The HTML part: as [`encoded`], but 7bit up to the 998 characters a line RFC 5322

@@ -5,8 +5,8 @@
 //! of a report (a search for `\n` a line, a copy of the whole text, then lettre's copies);
 //! this about 2 a byte for 7bit, 13 for the quoted-printable of French.
 
-/// `Content-Type` of the text part.
-pub(super) const TEXT_PLAIN: &[u8] = b"text/plain; charset=utf-8";
+/// `Content-Type` of the text part: its text is written by [`super::flowed`].
+pub(super) const TEXT_PLAIN: &[u8] = b"text/plain; charset=utf-8; format=flowed";
 /// `Content-Type` of the HTML part.
 pub(super) const TEXT_HTML: &[u8] = b"text/html; charset=utf-8";
 
