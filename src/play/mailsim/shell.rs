@@ -210,7 +210,7 @@ impl Drop for Shell {
 /// `List-Unsubscribe`: what the renderer passes on of `Outbound::headers`), Message-IDs
 /// in angle brackets as the judge writes them.
 pub fn parse_back(raw: &[u8]) -> Result<Outbound, String> {
-    use mail_parser::{HeaderValue, MessageParser, PartType};
+    use mail_parser::{HeaderValue, MessageParser, MimeHeaders as _, PartType};
     let msg = MessageParser::default()
         .parse(raw)
         .ok_or("mail-parser cannot read it")?;
