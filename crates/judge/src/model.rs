@@ -140,14 +140,30 @@ pub struct Missed {
     pub name: String,
     /// Its bot played (a stand-in), rather than the rules' default.
     pub bot: bool,
-    /// The order lines played.
+    /// The order lines played (in English, as the game writes them).
     pub lines: Vec<String>,
+    /// The same lines in French, when the game words them (the rules' default); a bot's
+    /// lines are told as it wrote them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lines_fr: Vec<String>,
     /// The game master's PROCESS played it before the deadline: not the player's miss.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub processed: bool,
     /// This miss put the seat in civil disorder (docs/rules/absence.md).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub disorder: bool,
+}
+
+impl Missed {
+    /// This miss as a reader of `lang` is told it: the lines played in their language.
+    pub fn in_lang(&self, lang: castellan_engine::Lang) -> Missed {
+        let mut m = self.clone();
+        if lang == castellan_engine::Lang::Fr && !m.lines_fr.is_empty() {
+            m.lines = std::mem::take(&mut m.lines_fr);
+        }
+        m.lines_fr.clear();
+        m
+    }
 }
 
 /// A seat out of the game (eliminated), as the judge saw it go.
