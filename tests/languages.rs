@@ -79,6 +79,22 @@ const ENGLISH: &[&str] = &[
     "password",
     "token",
     "judge's",
+    "seat",
+    "seats",
+    "welcome",
+    "played",
+    "default",
+    "yourself",
+    "answers",
+    "mail",
+    "mails",
+    "draws",
+    "line",
+    "lines",
+    "applied",
+    "hours",
+    "left",
+    "which",
 ];
 
 /// The lines of `text` holding an English word, with the word.
