@@ -85,10 +85,7 @@ pub fn border_lines(g: &CastleRisk, seat: Seat, lang: Lang) -> Vec<String> {
             near.join(", ")
         );
         if let Some(sea) = sea_words(t, lang) {
-            line.push_str(&format!(
-                "{} {sea}",
-                lang.pick("; Admiral:", " ; Amiral :")
-            ));
+            line.push_str(&format!("{} {sea}", lang.pick("; Admiral:", " ; Amiral :")));
         }
         out.push(line);
     }

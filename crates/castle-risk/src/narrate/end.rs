@@ -110,18 +110,34 @@ impl Teller<'_> {
                 self.n(*seat),
                 castellan_engine::lang::en::count(*armies_removed, "army", "armies"),
                 self.n(*by),
-                if tokens.len() == 1 { "the castle token" } else { "the castle tokens" },
+                if tokens.len() == 1 {
+                    "the castle token"
+                } else {
+                    "the castle tokens"
+                },
                 castellan_engine::lang::en::count(cards.len() as i64, "card", "cards"),
-                if *hidden_taken > 0 { " and the unused hidden armies" } else { "" }
+                if *hidden_taken > 0 {
+                    " and the unused hidden armies"
+                } else {
+                    ""
+                }
             ),
             Lang::Fr => format!(
                 "Élimination {} : {} quittent le plateau ; {} prend {} ({tok}), {}{}.",
                 self.de(*seat),
                 armees(*armies_removed),
                 self.n(*by),
-                if tokens.len() == 1 { "le jeton de château" } else { "les jetons de château" },
+                if tokens.len() == 1 {
+                    "le jeton de château"
+                } else {
+                    "les jetons de château"
+                },
                 fr::count(cards.len() as i64, "carte", "cartes"),
-                if *hidden_taken > 0 { " et les armées cachées inutilisées" } else { "" }
+                if *hidden_taken > 0 {
+                    " et les armées cachées inutilisées"
+                } else {
+                    ""
+                }
             ),
         };
         if self.me(*by) {
