@@ -322,7 +322,7 @@ impl Run<'_> {
         if g.rec.status == Status::Forming {
             let s = &mut g.rec.seats[seat];
             s.address = None;
-            s.name = format!("Seat {}", seat + 1);
+            s.name = crate::cmd::create::open_seat_name(seat, g.rec.language);
             let lang = self.seat_lang(&g.rec, seat);
             self.answer(lang, "seat", &SeatAnswer::Reopened { game: id.clone() });
         } else {
