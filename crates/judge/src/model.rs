@@ -514,6 +514,30 @@ pub struct PlayerRecord {
 mod tests {
     use super::*;
 
+    /// "A default order shown in the reader's language": a missed deadline's default is
+    /// told in French to a French reader ("FIN", not "END"); a bot's lines as it wrote them.
+    #[test]
+    fn a_missed_deadline_tells_the_default_in_the_readers_language() {
+        let m = Missed {
+            name: "Anna".into(),
+            bot: false,
+            lines: vec!["PLACE 4 Vienna".into(), "END".into()],
+            lines_fr: vec!["PLACER 4 Vienne".into(), "FIN".into()],
+            processed: false,
+            disorder: false,
+        };
+        let fr = m.in_lang(castellan_engine::Lang::Fr);
+        assert_eq!(fr.lines, ["PLACER 4 Vienne", "FIN"]);
+        assert!(fr.lines_fr.is_empty());
+        assert_eq!(m.in_lang(castellan_engine::Lang::En).lines, m.lines);
+        let bot = Missed {
+            bot: true,
+            lines_fr: Vec::new(),
+            ..m
+        };
+        assert_eq!(bot.in_lang(castellan_engine::Lang::Fr).lines, bot.lines);
+    }
+
     /// A game record that cannot be loaded puts that game alone in quarantine: what a
     /// handler acts on is the error's kind, never its wording. A failure whose text reads
     /// like a quarantine is none, and a game id is given back whole whatever it holds.
