@@ -79,6 +79,22 @@ const ENGLISH: &[&str] = &[
     "password",
     "token",
     "judge's",
+    "seat",
+    "seats",
+    "welcome",
+    "played",
+    "default",
+    "yourself",
+    "answers",
+    "mail",
+    "mails",
+    "draws",
+    "line",
+    "lines",
+    "applied",
+    "hours",
+    "left",
+    "which",
 ];
 
 /// The lines of `text` holding an English word, with the word.
@@ -186,4 +202,74 @@ fn the_english_detector_tells_the_two_languages_apart() {
         "attacks".to_string()
     );
     assert!(english_lines("Tour 3 : à vous de jouer, échéance le 25 novembre.").is_empty());
+}
+
+/// A French game (`language=fr` at its creation) of each of the four games, played to its
+/// end by mail: every mail of it, to every seat and to the game master, welcomes included,
+/// is French. The detector (`ENGLISH`) lists words only an English sentence uses, so names
+/// (Bot1, Castello's "Rouge"), tokens, hashes, addresses and order lines pass; the subject's
+/// " orders" is the bots' own word, and lines quoting a mail ("> ...") are the writer's.
+#[test]
+fn a_french_game_of_each_game_reads_only_french_to_everyone() {
+    let mut leaks_all = Vec::new();
+    for (n, (game, players)) in [
+        ("castle-risk", 3),
+        ("risk", 3),
+        ("castrum", 3),
+        ("castello", 2),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("judge");
+        let j = LocalJudge::open(&Config::default(), &dir, 21 + n as u64).unwrap();
+        let mut bots = MailPlayers::new(&j.svc, "fr-game").unwrap();
+        let options = [("language".to_string(), "fr".to_string())];
+        let id = bots.create_game(&j.svc, game, players, &options).unwrap();
+        j.pass_after(600).unwrap();
+        play_games(
+            &j.svc,
+            &mut bots,
+            std::slice::from_ref(&id),
+            5_000,
+            500,
+            |_| {
+                j.pass_after(600)
+                    .map(|_| ())
+                    .map_err(|e| castellan::play::players::PlayError::Io(e.to_string()))
+            },
+        )
+        .unwrap();
+        let rec = j.svc.store.game(&id).unwrap().unwrap();
+        assert_eq!(rec.status, Status::Finished, "{id} is played to its end");
+        let mut mails = 0;
+        for p in outbox_files(&dir) {
+            let raw = std::fs::read(&p).unwrap();
+            let m = castellan_mail::parse(&raw, usize::MAX).unwrap();
+            mails += 1;
+            let subject = m.subject.trim_end_matches(" orders");
+            for (w, line) in english_lines(&format!("{subject}\n{}", without_orders(&m.body))) {
+                leaks_all.push(format!("{game} to {:?}: {w}: {line}", m.to));
+            }
+        }
+        assert!(mails > 10, "{game}: {mails} mails");
+    }
+    leaks_all.sort();
+    leaks_all.dedup();
+    assert!(
+        leaks_all.is_empty(),
+        "{} English lines:\n{}",
+        leaks_all.len(),
+        leaks_all[..leaks_all.len().min(200)].join("\n")
+    );
+}
+
+/// A mail's body without the lines that quote what the player wrote (order lines are
+/// tokens: the bots write their orders in English).
+fn without_orders(body: &str) -> String {
+    body.lines()
+        .filter(|l| !l.trim_start().starts_with('>'))
+        .collect::<Vec<_>>()
+        .join("\n")
 }

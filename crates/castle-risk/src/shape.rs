@@ -77,9 +77,15 @@ pub fn border_lines(g: &CastleRisk, seat: Seat, lang: Lang) -> Vec<String> {
             .into_iter()
             .map(|(n, e)| held(g, n, e == Edge::Crossing, Some(seat), lang))
             .collect();
-        let mut line = format!("{} {}: {}", tn(t, lang), g.board[t].armies, near.join(", "));
+        let mut line = format!(
+            "{} {}{} {}",
+            tn(t, lang),
+            g.board[t].armies,
+            lang.pick(":", " :"),
+            near.join(", ")
+        );
         if let Some(sea) = sea_words(t, lang) {
-            line.push_str(&format!("; {} {sea}", lang.pick("Admiral:", "Amiral :")));
+            line.push_str(&format!("{} {sea}", lang.pick("; Admiral:", " ; Amiral :")));
         }
         out.push(line);
     }

@@ -391,7 +391,7 @@ pub fn private_view(g: &CastleRisk, s: Seat, lang: Lang) -> String {
     // One line (a report a 6-player game sends stays short): each standing
     // order, "(default)" where the player set none.
     out.push_str(lang.pick("Standing orders: ", "Consignes : "));
-    out.push_str(&standing_text(g, s, lang).join("; "));
+    out.push_str(&standing_text(g, s, lang).join(lang.pick("; ", " ; ")));
     out.push('\n');
     // What the seat is asked (and its choices) is the judge's to say, once, at the top of
     // its mail (Session::pending): the view is the seat's secret state only.

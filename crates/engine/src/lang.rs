@@ -247,6 +247,61 @@ pub mod fr {
         }
     }
 
+    /// The four games' French order words that are no English order word (each game parses
+    /// its own; this list only tells the judge that a mail was written in French, so its
+    /// reply opens in French).
+    const ORDER_WORDS: &[&str] = &[
+        "ABANDONNE",
+        "ABANDONNER",
+        "ACCEPTE",
+        "ACCEPTER",
+        "AMIRAL",
+        "ANNEXER",
+        "ATTAQUE",
+        "CACHER",
+        "CHÂTEAU",
+        "CIBLE",
+        "CLASSE",
+        "CLASSEMENT",
+        "CONSIGNE",
+        "CONSTRUIRE",
+        "CONTRE-ESPION",
+        "DÉFAUSSER",
+        "DÉFENDRE",
+        "DÉFENDS",
+        "DÉPLACE",
+        "DÉPLACER",
+        "DEPLACE",
+        "DEPLACER",
+        "DÉVOILER",
+        "DONNER",
+        "ÉCHANGE",
+        "ÉCHANGER",
+        "ESPION",
+        "FIN",
+        "FORTIFIE",
+        "JOUE",
+        "JOUER",
+        "NULLE",
+        "OCCUPER",
+        "PASSER",
+        "PLACER",
+        "PRENDRE",
+        "QG",
+        "RÉCLAME",
+        "RÈGLE",
+        "RENFORT",
+        "RÉOCCUPER",
+        "TRÊVE",
+    ];
+
+    /// Whether an order line opens with a French order word ("ATTAQUE ...", "fin").
+    pub fn is_order_line(line: &str) -> bool {
+        line.split_whitespace()
+            .next()
+            .is_some_and(|w| ORDER_WORDS.contains(&w.to_uppercase().as_str()))
+    }
+
     /// "que Paris", "qu'Athènes".
     pub fn que(word: &str) -> String {
         if elides(word) {

@@ -115,20 +115,27 @@ impl Run<'_> {
         }
         let bot = s.bot;
         let addr = s.address.clone();
-        let lines = if bot {
-            session.bot_turn(seat, 50)
-        } else {
+        let defaults = |lang| -> Vec<String> {
             session
-                .pending(castellan_engine::Lang::En)
+                .pending(lang)
                 .into_iter()
                 .filter(|p| p.seat == seat)
                 .map(|p| p.default)
                 .collect()
         };
+        let (lines, lines_fr) = if bot {
+            (session.bot_turn(seat, 50), Vec::new())
+        } else {
+            (
+                defaults(castellan_engine::Lang::En),
+                defaults(castellan_engine::Lang::Fr),
+            )
+        };
         g.rec.missed.push(Missed {
             name: name.clone(),
             bot,
             lines,
+            lines_fr,
             processed,
             disorder: newly_disorder,
         });

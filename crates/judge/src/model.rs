@@ -140,14 +140,30 @@ pub struct Missed {
     pub name: String,
     /// Its bot played (a stand-in), rather than the rules' default.
     pub bot: bool,
-    /// The order lines played.
+    /// The order lines played (in English, as the game writes them).
     pub lines: Vec<String>,
+    /// The same lines in French, when the game words them (the rules' default); a bot's
+    /// lines are told as it wrote them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lines_fr: Vec<String>,
     /// The game master's PROCESS played it before the deadline: not the player's miss.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub processed: bool,
     /// This miss put the seat in civil disorder (docs/rules/absence.md).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub disorder: bool,
+}
+
+impl Missed {
+    /// This miss as a reader of `lang` is told it: the lines played in their language.
+    pub fn in_lang(&self, lang: castellan_engine::Lang) -> Missed {
+        let mut m = self.clone();
+        if lang == castellan_engine::Lang::Fr && !m.lines_fr.is_empty() {
+            m.lines = std::mem::take(&mut m.lines_fr);
+        }
+        m.lines_fr.clear();
+        m
+    }
 }
 
 /// A seat out of the game (eliminated), as the judge saw it go.
@@ -497,6 +513,30 @@ pub struct PlayerRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// "A default order shown in the reader's language": a missed deadline's default is
+    /// told in French to a French reader ("FIN", not "END"); a bot's lines as it wrote them.
+    #[test]
+    fn a_missed_deadline_tells_the_default_in_the_readers_language() {
+        let m = Missed {
+            name: "Anna".into(),
+            bot: false,
+            lines: vec!["PLACE 4 Vienna".into(), "END".into()],
+            lines_fr: vec!["PLACER 4 Vienne".into(), "FIN".into()],
+            processed: false,
+            disorder: false,
+        };
+        let fr = m.in_lang(castellan_engine::Lang::Fr);
+        assert_eq!(fr.lines, ["PLACER 4 Vienne", "FIN"]);
+        assert!(fr.lines_fr.is_empty());
+        assert_eq!(m.in_lang(castellan_engine::Lang::En).lines, m.lines);
+        let bot = Missed {
+            bot: true,
+            lines_fr: Vec::new(),
+            ..m
+        };
+        assert_eq!(bot.in_lang(castellan_engine::Lang::Fr).lines, bot.lines);
+    }
 
     /// A game record that cannot be loaded puts that game alone in quarantine: what a
     /// handler acts on is the error's kind, never its wording. A failure whose text reads

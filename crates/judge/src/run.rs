@@ -445,14 +445,14 @@ impl Run<'_> {
         }
     }
 
-    /// The language of the reply to the writer: their seat's in the game the mail was
-    /// about, else French if they wrote French command words, else that game's, else the
-    /// server's.
+    /// The language of the reply to the writer: the one their seat chose (`SET LANGUAGE`)
+    /// in the game the mail was about, else French if they wrote French command or order
+    /// words, else that game's, else the server's.
     pub(crate) fn writer_lang(&self, from: &str) -> Lang {
         for (id, _) in &self.touched {
             if let Some(g) = self.games.get(id) {
-                if let Some(s) = g.rec.seat_of(from) {
-                    return self.seat_lang(&g.rec, s);
+                if let Some(lang) = g.rec.seat_of(from).and_then(|s| g.rec.seats[s].language) {
+                    return lang;
                 }
             }
         }

@@ -104,6 +104,15 @@ fn environment(files: &[(String, String)]) -> Result<Environment<'static>, Strin
     let mut env = Environment::new();
     env.set_keep_trailing_newline(true);
     env.set_undefined_behavior(UndefinedBehavior::SemiStrict);
+    // Counts with their noun, never "(s)": `{{ n | en_count("line", "lines") }}` ("1 line",
+    // "0 lines") and `{{ n | fr_count("ligne", "lignes") }}` ("0 ligne", "2 lignes"), by
+    // the rule of each language (castellan_engine::lang).
+    env.add_filter("en_count", |n: i64, one: String, many: String| {
+        castellan_engine::lang::en::count(n, &one, &many)
+    });
+    env.add_filter("fr_count", |n: i64, one: String, many: String| {
+        castellan_engine::lang::fr::count(n, &one, &many)
+    });
     for (name, src) in files {
         env.add_template_owned(name.clone(), src.clone())
             .map_err(|e| format!("template {name}: {e}"))?;

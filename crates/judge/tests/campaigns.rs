@@ -73,16 +73,16 @@ fn a_campaign_groups_games_scores_them_and_mails_the_standings() {
     // Placings: the winner scores the table's size (2), the other 1.
     assert_eq!((s[0].points, s[1].points), (2, 1));
     assert!(standings[0].body.contains("1. "), "{}", standings[0].body);
-    assert!(standings[0].body.contains(": 2 point(s), 1 won of 1"));
+    assert!(standings[0].body.contains(": 2 points, 1 won of 1"));
     // STANDINGS and HISTORY answer anyone; PALMARÈS in French.
     let out = w.send("zed@example.org", "s", "STANDINGS campaign-1");
     assert!(reply_to(&out, "zed@example.org")
         .body
-        .contains("2 point(s), 1 won of 1"));
+        .contains("2 points, 1 won of 1"));
     let out = w.send("zed@example.org", "s", "PALMARÈS campaign-1");
     assert!(reply_to(&out, "zed@example.org")
         .body
-        .contains("2 point(s), 1 gagnée(s) sur 1"));
+        .contains("2 points, 1 gagnée sur 1"));
     let out = w.send("zed@example.org", "h", "HISTORY campaign-1");
     let h = &reply_to(&out, "zed@example.org").body;
     assert!(h.contains("race-1 joins the campaign"), "{h}");

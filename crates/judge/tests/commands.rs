@@ -69,7 +69,7 @@ fn whole_game_by_mail() {
         let subject = format!("Re: {}", last_private[who].subject);
         let out = w.send(who, &subject, "ADD 3\n");
         let r = reply_to(&out, who);
-        assert!(r.body.contains("1 order line(s) applied"), "{}", r.body);
+        assert!(r.body.contains("1 order line applied"), "{}", r.body);
         assert_eq!(r.subject, subject, "replies keep the thread's subject");
         for a in [ANNA, BOB] {
             if let Some(p) = out.iter().find(|m| m.to == a && m.subject.contains(" #")) {
@@ -218,7 +218,7 @@ fn dice_peeking_a_refused_mail_keeps_the_dice_it_shows() {
     let out = w.send(ANNA, "orders", &format!("GAME race-1 {pw}\nADD 1\nADD 7\n"));
     let b = &reply_to(&out, ANNA).body;
     assert!(b.contains("line 3: \"ADD 7\""), "{b}");
-    assert!(b.contains("A die once rolled stands: line(s) 2"), "{b}");
+    assert!(b.contains("A die once rolled stands: line 2,"), "{b}");
     assert!(b.contains("seat 0 adds 1, die"), "{b}");
     // The die counted: it is in the game's history, and the game is Bob's to play.
     let game = format!("{:?}", w.game("race-1").table);

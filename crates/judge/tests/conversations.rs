@@ -346,12 +346,8 @@ fn every_mail_kind_and_answer_appears_in_a_conversation() {
         ),
         ("en", "SeatAnswer::Over", "race-1 is over."),
         ("fr", "SeatAnswer::Over", "race-1 est finie."),
-        ("en", "OrdersAnswer::Applied", "order line(s) applied"),
-        (
-            "fr",
-            "OrdersAnswer::Applied",
-            "ligne(s) d'ordres appliquée(s)",
-        ),
+        ("en", "OrdersAnswer::Applied", "order line applied"),
+        ("fr", "OrdersAnswer::Applied", "ligne d'ordres appliquée"),
         ("en", "OrdersAnswer::Checked", "CHECK applies nothing"),
         ("fr", "OrdersAnswer::Checked", "VÉRIFIER n'applique rien"),
         (

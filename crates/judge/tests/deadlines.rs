@@ -131,7 +131,7 @@ fn vacation_shifts_the_deadline_within_limits() {
     let before = w.game("race-1");
     let out = w.send(ANNA, "away", &format!("GAME race-1 {pw}\nVACATION 10"));
     assert!(
-        reply_to(&out, ANNA).body.contains("9 vacation day(s) left"),
+        reply_to(&out, ANNA).body.contains("9 vacation days left"),
         "{}",
         out[0].body
     );

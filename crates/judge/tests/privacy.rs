@@ -165,3 +165,74 @@ fn a_french_seat_and_an_english_seat_each_read_their_own_language() {
         .iter()
         .any(|m| m.to == ANNA && m.body.contains(&format!("carte {card}"))));
 }
+
+/// "A game master's LANGUE fr is the game's": in a game created in English, the game
+/// master's `LANGUE fr` turns every mail of the game French, the other seats' reports and
+/// the game master's included; and a seat that writes French is answered in French.
+#[test]
+fn the_game_masters_language_is_the_games_for_every_mail() {
+    let mut w = World::new(judge());
+    let created = started(&mut w);
+    let (gpw, _) = creds(&created, GM);
+    let (apw, _) = creds(&created, ANNA);
+    let (bpw, _) = creds(&created, BOB);
+    let out = w.send(GM, "langue", &format!("PARTIE race-1 {gpw}\nLANGUE fr"));
+    let r = reply_to(&out, GM);
+    assert!(r.body.starts_with("L'arbitre répond"), "{}", r.body);
+    assert!(r.body.contains("Les courriels de la partie"), "{}", r.body);
+    assert_eq!(w.game("race-1").language, Some(castellan_engine::Lang::Fr));
+    assert_eq!(w.game("race-1").seats[1].language, None);
+    let mut seen = 0;
+    for _ in 0..4 {
+        let g = w.game("race-1");
+        let seat = (g.deadline_history - 1) % 2;
+        let (who, pw) = [(ANNA, &apw), (BOB, &bpw)][seat];
+        let out = w.send(who, "orders", &format!("GAME race-1 {pw}\nADD 3"));
+        for m in &out {
+            seen += 1;
+            assert!(
+                !m.body.contains("The judge answers")
+                    && !m.body.contains("Waiting for")
+                    && !m.body.contains("this mail is for you alone"),
+                "{}: {}",
+                m.to,
+                m.body
+            );
+        }
+    }
+    assert!(seen >= 8, "{seen} mails");
+    // Anna chooses English for herself: her mails are English, the game stays French; a
+    // mail of hers in French words is still answered in the language she chose.
+    let out = w.send(
+        ANNA,
+        "language",
+        &format!("GAME race-1 {apw}\nSET LANGUAGE en"),
+    );
+    assert!(reply_to(&out, ANNA).body.starts_with("The judge answers"));
+    let out = w.send(ANNA, "statut", &format!("PARTIE race-1 {apw}\nÉTAT"));
+    assert!(reply_to(&out, ANNA).body.starts_with("The judge answers"));
+    // Bob chose nothing: a mail of his in French command words is answered in French, one
+    // in English in the game's language, French.
+    let out = w.send(BOB, "status", &format!("GAME race-1 {bpw}\nSTATUS"));
+    assert!(reply_to(&out, BOB).body.starts_with("L'arbitre répond"));
+}
+
+/// "A reply to a mail written in French opens in French": in an English game, a seat
+/// that chose no language and writes French command words is answered in French.
+#[test]
+fn a_mail_in_french_is_answered_in_french_in_an_english_game() {
+    let mut w = World::new(judge());
+    let created = started(&mut w);
+    let (bpw, _) = creds(&created, BOB);
+    let out = w.send(BOB, "statut", &format!("PARTIE race-1 {bpw}\nÉTAT"));
+    let r = reply_to(&out, BOB);
+    assert!(r.body.starts_with("L'arbitre répond"), "{}", r.body);
+    let out = w.send(BOB, "status", &format!("GAME race-1 {bpw}\nSTATUS"));
+    assert!(reply_to(&out, BOB).body.starts_with("The judge answers"));
+    assert!(castellan_engine::lang::fr::is_order_line(
+        "attaque Berlin depuis Saxe"
+    ));
+    assert!(castellan_engine::lang::fr::is_order_line("FIN"));
+    assert!(!castellan_engine::lang::fr::is_order_line("PLACE 3 Berlin"));
+    assert!(!castellan_engine::lang::fr::is_order_line("END"));
+}

@@ -36,7 +36,7 @@ fn orders_applied_by_answering(w: &mut World, who: &str, mail: &Outbound, what: 
     let before = w.game("race-1").deadline_history;
     let r = answer_to(w, who, mail, "ADD 1\n");
     assert!(
-        r.body.contains("1 order line(s) applied"),
+        r.body.contains("1 order line applied"),
         "{what}: answering {:?} did not apply the orders:\n{}",
         mail.subject,
         r.body
@@ -279,7 +279,7 @@ fn a_greeting_and_a_sign_off_around_orders_are_not_read() {
     );
     let r = reply_to(&out, ANNA);
     no_refusal(&r.body);
-    assert!(r.body.contains("1 order line(s) applied"), "{}", r.body);
+    assert!(r.body.contains("1 order line applied"), "{}", r.body);
     assert!(r.body.contains("line 1: \"Hi all,\""), "{}", r.body);
     assert!(r.body.contains("line 6: \"Black\""), "{}", r.body);
     assert_eq!(w.game("race-1").deadline_history, before + 1, "played once");
@@ -332,7 +332,7 @@ fn the_answer_to_a_mail_with_a_guessed_token_carries_the_readers_own() {
     assert_eq!(w.game("race-1").deadline_history, before, "nothing applied");
     let again = answer_to(&mut w, ANNA, &r, "ADD 1\n");
     assert!(
-        again.body.contains("1 order line(s) applied"),
+        again.body.contains("1 order line applied"),
         "{}",
         again.body
     );

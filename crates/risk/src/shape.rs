@@ -47,9 +47,10 @@ pub fn border_lines(g: &Risk, seat: Seat, lang: Lang) -> Vec<String> {
             inside.push(format!("{} {}", name_in(t, lang), g.board[t].armies));
         } else {
             lines.push(format!(
-                "{} {}: {}",
+                "{} {}{} {}",
                 name_in(t, lang),
                 g.board[t].armies,
+                lang.pick(":", " :"),
                 near(t, g, Some(seat), lang).join(", ")
             ));
         }

@@ -106,20 +106,38 @@ impl Teller<'_> {
             .join(", ");
         let base = match l {
             Lang::En => format!(
-                "{} is eliminated: {armies_removed} armies leave the board; {} takes the castle token(s) {tok}, {} card(s){}.",
+                "{} is eliminated: {} leave the board; {} takes {} {tok}, {}{}.",
                 self.n(*seat),
+                castellan_engine::lang::en::count(*armies_removed, "army", "armies"),
                 self.n(*by),
-                cards.len(),
-                if *hidden_taken > 0 { " and the unused hidden armies" } else { "" }
+                if tokens.len() == 1 {
+                    "the castle token"
+                } else {
+                    "the castle tokens"
+                },
+                castellan_engine::lang::en::count(cards.len() as i64, "card", "cards"),
+                if *hidden_taken > 0 {
+                    " and the unused hidden armies"
+                } else {
+                    ""
+                }
             ),
             Lang::Fr => format!(
                 "Élimination {} : {} quittent le plateau ; {} prend {} ({tok}), {}{}.",
                 self.de(*seat),
                 armees(*armies_removed),
                 self.n(*by),
-                if tokens.len() == 1 { "le jeton de château" } else { "les jetons de château" },
+                if tokens.len() == 1 {
+                    "le jeton de château"
+                } else {
+                    "les jetons de château"
+                },
                 fr::count(cards.len() as i64, "carte", "cartes"),
-                if *hidden_taken > 0 { " et les armées cachées inutilisées" } else { "" }
+                if *hidden_taken > 0 {
+                    " et les armées cachées inutilisées"
+                } else {
+                    ""
+                }
             ),
         };
         if self.me(*by) {
@@ -172,7 +190,12 @@ fn stalemate(
     let standings = table
         .iter()
         .map(|&(s, t, a)| match lang {
-            Lang::En => format!("{} {t} territories, {a} armies", g.name(s)),
+            Lang::En => format!(
+                "{} {}, {}",
+                g.name(s),
+                castellan_engine::lang::en::count(t as i64, "territory", "territories"),
+                castellan_engine::lang::en::count(a as i64, "army", "armies")
+            ),
             Lang::Fr => format!(
                 "{} {}, {}",
                 g.name(s),

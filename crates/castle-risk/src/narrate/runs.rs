@@ -111,14 +111,15 @@ fn attack_run(g: &CastleRisk, run: &[&Event], lang: Lang) -> Option<String> {
     let mut line = lang.pick(
         format!("{who} attacks {t} from {f}: {rolls}, attacker loses {a}, defender loses {d}"),
         format!(
-            "{who} attaque {} depuis {f} : {rolls}, l'attaquant perd {a}, le défenseur perd {d}",
-            words::le(*to)
+            "{who} attaque {} depuis {} : {rolls}, l'attaquant perd {a}, le défenseur perd {d}",
+            words::le(*to),
+            words::le(*from)
         ),
     );
     if let Some(Event::Conquered { moved, .. }) = run.last().copied() {
         line += &lang.pick(
             format!("; conquers it and moves in {moved} armies."),
-            format!(" ; le conquiert et y fait entrer {}.", armees(*moved)),
+            format!(" ; s'en empare et y fait entrer {}.", armees(*moved)),
         );
     } else {
         line.push('.');

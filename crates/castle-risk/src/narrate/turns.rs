@@ -25,7 +25,11 @@ impl Teller<'_> {
             Event::Drew { seat, cards: c } => match (self.me(*seat), l) {
                 (true, Lang::En) => format!("You draw: {}.", self.hand(c)),
                 (true, Lang::Fr) => format!("Vous tirez : {}.", self.hand(c)),
-                (false, Lang::En) => format!("{} draws {} card(s).", self.n(*seat), c.len()),
+                (false, Lang::En) => format!(
+                    "{} draws {}.",
+                    self.n(*seat),
+                    castellan_engine::lang::en::count(c.len() as i64, "card", "cards")
+                ),
                 (false, Lang::Fr) => format!("{} tire {}.", self.n(*seat), cards(c.len())),
             },
             Event::DiplomatReplaced { seat } => self.pick(
@@ -33,7 +37,11 @@ impl Teller<'_> {
                 format!("{} a tiré un Diplomate, qui ne sert pas à deux joueurs : il est défaussé et remplacé.", self.n(*seat)),
             ),
             Event::DiplomatsPurged { seat, count } => self.pick(
-                format!("{} discards {count} Diplomat(s) and draws as many cards.", self.n(*seat)),
+                format!(
+                    "{} discards {} and draws as many cards.",
+                    self.n(*seat),
+                    castellan_engine::lang::en::count(*count as i64, "Diplomat", "Diplomats")
+                ),
                 format!(
                     "{} défausse {} et tire autant de cartes.",
                     self.n(*seat),
@@ -48,8 +56,10 @@ impl Teller<'_> {
                 .into(),
             Event::Reinforced { seat, cards: k, armies, track } => self.pick(
                 format!(
-                    "{} plays {k} Reinforcements card(s) for {armies} armies (track now at {track}; hidden armies now worth {}).",
+                    "{} plays {} for {} (track now at {track}; hidden armies now worth {}).",
                     self.n(*seat),
+                    castellan_engine::lang::en::count(*k, "Reinforcements card", "Reinforcements cards"),
+                    castellan_engine::lang::en::count(*armies, "army", "armies"),
                     track_number(*track)
                 ),
                 format!(
@@ -236,7 +246,14 @@ fn earnings_detail(parts: &[Earning], lang: Lang) -> String {
                 (Earning::Independents, Lang::Fr) => {
                     format!("tous les territoires indépendants {n}")
                 }
-                (Earning::Tokens(k), Lang::En) => format!("{k} captured castle token(s) {n}"),
+                (Earning::Tokens(k), Lang::En) => format!(
+                    "{} {n}",
+                    castellan_engine::lang::en::count(
+                        i64::from(*k),
+                        "captured castle token",
+                        "captured castle tokens"
+                    )
+                ),
                 (Earning::Tokens(k), Lang::Fr) => format!(
                     "{} {n}",
                     fr::count(

@@ -1,6 +1,6 @@
 //! HELP LIST ORDERS STATUS HISTORY VERIFY: commands that only read.
 
-use crate::audit::audit;
+use crate::audit::audit_in;
 use crate::auth::*;
 use crate::clock::{format_long, format_long_in};
 use crate::cmd::*;
@@ -310,8 +310,7 @@ impl Run<'_> {
                 run.answer(lang, "info", &answer);
                 return Ok(());
             };
-            // The audit's report is in English (docs/dice.md and scripts/verify_dice.py).
-            let (_, report) = audit(&g.rec, s.as_mut());
+            let (_, report) = audit_in(&g.rec, s.as_mut(), lang);
             run.answer(lang, "info", &InfoAnswer::Verify { game: id, report });
             Ok(())
         })?

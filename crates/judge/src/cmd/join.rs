@@ -170,11 +170,14 @@ impl Run<'_> {
         Ok(Err(JoinAnswer::WrongPassword { game }))
     }
 
-    /// Give the first open seat to `from`, with a fresh password and token (mailed).
+    /// Give the first open seat to `from`, with a fresh password and token (mailed). A
+    /// player who joins in French (REJOINDRE) reads the game in French, whatever the game's
+    /// language (as if they had written SET LANGUAGE fr).
     fn seat_joiner(&mut self, g: &mut Loaded, from: &str, name: &str) {
         let pw = self.random_word("password", 8);
         let token = self.random_word("token", 6);
         let hash = crate::password::keyed(&g.rec.salt, &pw);
+        let french = self.french_words && self.game_lang(&g.rec) != castellan_engine::Lang::Fr;
         let Some(seat) = g.rec.seats.iter_mut().find(|s| s.address.is_none()) else {
             return;
         };
@@ -183,6 +186,9 @@ impl Run<'_> {
         seat.password_hash = hash;
         seat.token = token.clone();
         seat.bot = false;
+        if french {
+            seat.language = Some(castellan_engine::Lang::Fr);
+        }
         g.dirty = true;
         let rec = g.rec.clone();
         self.welcome(&rec, name, from, &pw, &token);

@@ -136,7 +136,9 @@ impl Run<'_> {
     }
 
     /// SET LANGUAGE: a player's mails in this language from now on; the game master's
-    /// sets the game's (observers, the game master, seats that chose none).
+    /// sets the game's: every mail of the game (welcomes, reports, notices, the game
+    /// master's own) but those of seats that chose their own. A game master who also holds
+    /// a seat sets both.
     pub(crate) fn set_language(
         &mut self,
         ctx: &Ctx,
@@ -145,15 +147,18 @@ impl Run<'_> {
     ) -> Result<(), StoreError> {
         self.authed(ctx, from, "SET LANGUAGE", |run, g, who| {
             let id = g.rec.id.clone();
-            match who.seat {
-                Some(s) => g.rec.seats[s].language = Some(lang),
-                None => g.rec.language = Some(lang),
+            let whole_game = who.gm || who.seat.is_none();
+            if let Some(s) = who.seat {
+                g.rec.seats[s].language = Some(lang);
+            }
+            if whole_game {
+                g.rec.language = Some(lang);
             }
             g.dirty = true;
             let answer = SeatAnswer::Language {
                 game: id.clone(),
                 language: lang.code(),
-                whole_game: who.seat.is_none(),
+                whole_game,
             };
             run.answer(lang, "seat", &answer);
             run.glog(&id, "language", format!("{from}: {}", lang.code()));
@@ -317,7 +322,7 @@ impl Run<'_> {
         if g.rec.status == Status::Forming {
             let s = &mut g.rec.seats[seat];
             s.address = None;
-            s.name = format!("Seat {}", seat + 1);
+            s.name = crate::cmd::create::open_seat_name(seat, g.rec.language);
             let lang = self.seat_lang(&g.rec, seat);
             self.answer(lang, "seat", &SeatAnswer::Reopened { game: id.clone() });
         } else {

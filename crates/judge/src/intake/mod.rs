@@ -87,7 +87,7 @@ impl Run<'_> {
             self.answer(lang, "intake", &IntakeAnswer::TooManyLines { max });
             return Ok(Read::Stop);
         }
-        if commands::is_french(line) {
+        if commands::is_french(line) || castellan_engine::lang::fr::is_order_line(line) {
             self.french_words = true;
         }
         let parsed = commands::parse(line, &self.j.config);

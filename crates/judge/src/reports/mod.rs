@@ -312,7 +312,7 @@ impl Run<'_> {
         let finished = rec.status == Status::Finished;
         Report {
             dice: compact_dice(&n.rolls),
-            missed: rec.missed.clone(),
+            missed: rec.missed.iter().map(|m| m.in_lang(lang)).collect(),
             game_id: rec.id.clone(),
             game: rec.game.clone(),
             turn,

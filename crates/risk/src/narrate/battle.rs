@@ -139,7 +139,7 @@ pub(crate) fn narrate_attack(s: &Risk, run: &[&Event], l: Lang) -> Option<String
         line += &match l {
             Lang::En => format!("; conquers it and moves in {moved}."),
             Lang::Fr => format!(
-                " ; le conquiert et y fait entrer {}.",
+                " ; s'en empare et y fait entrer {}.",
                 words::armies(*moved, l)
             ),
         };

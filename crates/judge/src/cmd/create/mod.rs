@@ -171,12 +171,12 @@ impl Run<'_> {
                 address: Some(addr.clone()),
                 password_hash: crate::password::keyed(&salt, &pw),
                 token: token.clone(),
-                ..open_seat(0)
+                ..open_seat(0, None)
             });
             welcomes.push((name.clone(), addr.clone(), pw, token));
         }
         for i in setup.players.len()..setup.seats {
-            rec.seats.push(open_seat(i));
+            rec.seats.push(open_seat(i, setup.language));
         }
         (rec, welcomes, gm_pw, join_pw)
     }
@@ -455,13 +455,22 @@ pub(crate) enum CreateError {
     OneChosenPasswordPerMail,
 }
 
+/// The name of open seat `i` in a game of language `lang`.
+pub(crate) fn open_seat_name(i: usize, lang: Option<Lang>) -> String {
+    match lang {
+        Some(Lang::Fr) => format!("Place {}", i + 1),
+        _ => format!("Seat {}", i + 1),
+    }
+}
+
 /// A player's welcome to send: name, address, password, token.
 type NewSeat = (String, String, String, String);
 
-/// An open seat (seat index `i`), before anyone takes it.
-fn open_seat(i: usize) -> SeatRecord {
+/// An open seat (seat index `i`), before anyone takes it: "Seat 2", in a French game
+/// "Place 2".
+pub(crate) fn open_seat(i: usize, lang: Option<Lang>) -> SeatRecord {
     SeatRecord {
-        name: format!("Seat {}", i + 1),
+        name: open_seat_name(i, lang),
         address: None,
         password_hash: String::new(),
         token: String::new(),
