@@ -79,8 +79,8 @@ const MARK: Font = Font {
     bold: true,
 };
 /// The legend's text size and the height of its rows.
-const LEGEND: f64 = 14.0;
-const LEGEND_ROW: f64 = 20.0;
+const LEGEND: f64 = 16.0;
+const LEGEND_ROW: f64 = 22.0;
 
 /// Equirectangular projection of (latitude, longitude) points into a `w` × `h` box with a
 /// `margin`, longitude scaled by the cosine of the middle latitude (true shape there), the
@@ -407,9 +407,28 @@ impl GraphMap {
                 if room.taken.is_empty() {
                     room.taken.clone_from(&base.taken);
                 }
-                let at = room
-                    .by_disc(n.x, n.y, R + 6.0, m, MARK)
-                    .unwrap_or_else(|| room.forced(n.x, n.y, R + 6.0, m, MARK));
+                // By the ring; else further off, with a line from the ring to it.
+                let at = match room.by_disc(n.x, n.y, R + 6.0, m, MARK) {
+                    Some(at) => at,
+                    None => {
+                        let at = room
+                            .near(n.x, n.y - R - 12.0, m, MARK)
+                            .unwrap_or_else(|| room.forced(n.x, n.y, R + 6.0, m, MARK));
+                        let ly = at.lines.first().map_or(n.y, |(y, _)| *y - 4.0);
+                        let (dx, dy) = (at.x - n.x, ly - n.y);
+                        let d = dx.hypot(dy).max(1.0);
+                        o.push_str("\n<g stroke=\"#000\" stroke-width=\"1.2\">");
+                        line(
+                            o,
+                            n.x + dx / d * (R + 6.0),
+                            n.y + dy / d * (R + 6.0),
+                            at.x,
+                            ly,
+                        );
+                        o.push_str("\n</g>");
+                        at
+                    }
+                };
                 let _ = write!(
                     o,
                     "\n<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"#000\" stroke-width=\"2\" stroke-dasharray=\"2 2\"/>\
@@ -432,8 +451,8 @@ impl GraphMap {
     /// swatch colour, row and column, and its lines; and how many rows in all.
     #[allow(clippy::type_complexity)]
     fn legend_rows(&self) -> (Vec<(&'static str, f64, usize, Vec<String>)>, f64) {
-        let half = self.width / 2.0 - 17.0 - 16.0;
-        let full = self.width - 10.0 - 17.0 - 8.0;
+        let half = self.width / 2.0 - 21.0 - 16.0;
+        let full = self.width - 10.0 - 21.0 - 8.0;
         let (mut row, mut col) = (0usize, 0usize);
         let mut out = Vec::new();
         for (c, t) in &self.legend {
@@ -460,18 +479,18 @@ impl GraphMap {
     fn draw_legend(&self, o: &mut String, top: f64, rows: &[(&str, f64, usize, Vec<String>)]) {
         let y0 = top + self.height + 6.0;
         let col = self.width / 2.0;
-        o.push_str("\n<g font-size=\"14\" fill=\"#222\">");
+        o.push_str("\n<g font-size=\"16\" fill=\"#222\">");
         for (c, row, k, lines) in rows {
             let (x, y) = (10.0 + col * *k as f64, y0 + LEGEND_ROW * row);
             o.push_str("\n<rect x=\"");
             push_px(o, x);
             o.push_str("\" y=\"");
             push_px(o, y);
-            o.push_str("\" width=\"13\" height=\"13\" fill=\"");
+            o.push_str("\" width=\"15\" height=\"15\" fill=\"");
             o.push_str(c);
             o.push_str("\" stroke=\"#222\" stroke-width=\"0.8\"/>");
             for (i, l) in lines.iter().enumerate() {
-                text_at(o, x + 19.0, y + 11.5 + LEGEND_ROW * i as f64, l);
+                text_at(o, x + 21.0, y + 13.0 + LEGEND_ROW * i as f64, l);
             }
         }
         o.push_str("\n</g>");

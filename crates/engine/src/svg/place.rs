@@ -130,16 +130,27 @@ impl Room {
     }
 
     /// A label near (`x`, `y`) (its first line's baseline, centred): there if free, else
-    /// the nearest free place a few rows and a few widths around.
+    /// the nearest free place on rings around it, eight ways, up to a dozen rings out.
     pub fn near(&mut self, x: f64, y: f64, text: &str, font: Font) -> Option<Placed> {
         let vs = variants(text, font);
         let top = y - 0.92 * font.size;
         let mut tries = Vec::new();
-        for ring in 0..8 {
+        for ring in 0..12 {
             let ring = f64::from(ring);
-            for (dx, dy) in [(0.0, 0.0), (0.0, 1.0), (0.0, -1.0), (1.0, 0.0), (-1.0, 0.0)] {
+            let ways = [
+                (0.0, 0.0),
+                (0.0, 1.0),
+                (0.0, -1.0),
+                (1.0, 0.0),
+                (-1.0, 0.0),
+                (1.0, 1.0),
+                (-1.0, 1.0),
+                (1.0, -1.0),
+                (-1.0, -1.0),
+            ];
+            for (dx, dy) in ways {
                 for (vi, _) in vs.iter().enumerate() {
-                    tries.push((x + dx * ring * 16.0, top + dy * ring * 8.0, vi));
+                    tries.push((x + dx * ring * 14.0, top + dy * ring * 9.0, vi));
                 }
             }
         }
