@@ -65,18 +65,21 @@ const NAME: Font = Font {
     size: 11.0,
     line: 13.0,
     bold: false,
+    split: true,
 };
 /// The seas' names.
 const SEA: Font = Font {
     size: 12.0,
     line: 14.0,
     bold: false,
+    split: true,
 };
-/// A mark set on a territory.
+/// A mark set on a territory, on one line (it is read as one phrase).
 const MARK: Font = Font {
     size: 11.0,
     line: 13.0,
     bold: true,
+    split: false,
 };
 /// The legend's text size and the height of its rows.
 const LEGEND: f64 = 16.0;
@@ -157,6 +160,8 @@ pub struct MapBase {
 struct Words {
     names: Vec<Placed>,
     seas: Vec<Placed>,
+    /// Lines from a disc to its name set further off: (disc, name).
+    leaders: Vec<(f64, f64, f64, f64)>,
     taken: Vec<Rect>,
 }
 
@@ -177,6 +182,13 @@ impl GraphMap {
         self.draw_waters(&mut under);
         self.draw_regions(&mut under);
         draw_labels(&mut under, &words.seas);
+        if !words.leaders.is_empty() {
+            under.push_str("\n<g stroke=\"#1a1a1a\" stroke-width=\"0.8\">");
+            for &(x1, y1, x2, y2) in &words.leaders {
+                line(&mut under, x1, y1, x2, y2);
+            }
+            under.push_str("\n</g>");
+        }
         self.draw_borders(&mut under);
         self.draw_ports(&mut under);
         let mut names = String::with_capacity(64 * self.nodes.len() + 256);
@@ -210,11 +222,21 @@ impl GraphMap {
         let mut order: Vec<usize> = (0..self.nodes.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(crowd(&self.nodes[i])));
         let mut names = vec![Placed::default(); self.nodes.len()];
+        let mut leaders = Vec::new();
         for i in order {
             let n = &self.nodes[i];
-            names[i] = room
-                .by_disc(n.x, n.y, R, &n.name, NAME)
-                .unwrap_or_else(|| room.forced(n.x, n.y, R, &n.name, NAME));
+            names[i] = match room.by_disc(n.x, n.y, R, &n.name, NAME) {
+                Some(at) => at,
+                // Further off, with a line from the disc to it.
+                None => match room.near(n.x, n.y + R + 10.0, &n.name, NAME) {
+                    Some(at) => {
+                        let ly = at.lines.first().map_or(n.y, |(y, _)| *y - 4.0);
+                        leaders.push((n.x, n.y, at.x, ly));
+                        at
+                    }
+                    None => room.forced(n.x, n.y, R, &n.name, NAME),
+                },
+            };
         }
         let seas = self
             .labels
@@ -227,6 +249,7 @@ impl GraphMap {
         Words {
             names,
             seas,
+            leaders,
             taken: room.taken,
         }
     }

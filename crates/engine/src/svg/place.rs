@@ -6,12 +6,14 @@
 
 use super::text::{text_width, Rect};
 
-/// A label's font size and line height, and whether it is bold.
+/// A label's font size and line height, whether it is bold, and whether it may be cut
+/// in two lines.
 #[derive(Clone, Copy)]
 pub(super) struct Font {
     pub size: f64,
     pub line: f64,
     pub bold: bool,
+    pub split: bool,
 }
 
 /// A label placed: its lines, each centred on `x` at its own baseline.
@@ -29,9 +31,12 @@ pub(super) struct Room {
 }
 
 /// The ways to write `text`: on one line, then cut in two at the space or hyphen that
-/// makes the longer line shortest.
+/// makes the longer line shortest (if the font lets it).
 fn variants(text: &str, font: Font) -> Vec<Vec<String>> {
     let mut out = vec![vec![text.to_string()]];
+    if !font.split {
+        return out;
+    }
     let mut best: Option<(f64, Vec<String>)> = None;
     for (i, c) in text.char_indices() {
         if c != ' ' && c != '-' {
@@ -55,9 +60,16 @@ fn variants(text: &str, font: Font) -> Vec<Vec<String>> {
 }
 
 impl Room {
-    /// Is `r` inside the map and clear of everything taken?
+    /// Is `r` inside the map and clear of everything taken, with a unit to spare each
+    /// way (a picture writes its coordinates rounded to the unit)?
     fn free(&self, r: &Rect) -> bool {
-        r.inside(self.w, self.h) && !self.taken.iter().any(|t| t.hits(r))
+        let wide = Rect {
+            x0: r.x0 - 1.0,
+            y0: r.y0 - 1.0,
+            x1: r.x1 + 1.0,
+            y1: r.y1 + 1.0,
+        };
+        wide.inside(self.w, self.h) && !self.taken.iter().any(|t| t.hits(&wide))
     }
 
     /// The block of `lines` centred on `cx` with its top at `top`: its box and its lines'
@@ -97,7 +109,7 @@ impl Room {
                     .map(|l| text_width(l, font.size, font.bold))
                     .fold(0.0, f64::max);
                 let bh = font.line * (lines.len() - 1) as f64 + 1.18 * font.size;
-                let (below, above) = (y + r + 1.0 + far, y - r - 1.0 - bh - far);
+                let (below, above) = (y + r + 2.5 + far, y - r - 2.5 - bh - far);
                 let mid = y - bh / 2.0;
                 let mut here = vec![
                     (x, below),
@@ -130,27 +142,19 @@ impl Room {
     }
 
     /// A label near (`x`, `y`) (its first line's baseline, centred): there if free, else
-    /// the nearest free place on rings around it, eight ways, up to a dozen rings out.
+    /// the nearest free place on rings around it, sixteen ways, up to twenty rings out.
     pub fn near(&mut self, x: f64, y: f64, text: &str, font: Font) -> Option<Placed> {
         let vs = variants(text, font);
         let top = y - 0.92 * font.size;
         let mut tries = Vec::new();
-        for ring in 0..12 {
+        for ring in 0..20 {
             let ring = f64::from(ring);
-            let ways = [
-                (0.0, 0.0),
-                (0.0, 1.0),
-                (0.0, -1.0),
-                (1.0, 0.0),
-                (-1.0, 0.0),
-                (1.0, 1.0),
-                (-1.0, 1.0),
-                (1.0, -1.0),
-                (-1.0, -1.0),
-            ];
-            for (dx, dy) in ways {
+            let ways = if ring == 0.0 { 1 } else { 16 };
+            for k in 0..ways {
+                let a = std::f64::consts::TAU * f64::from(k) / 16.0;
+                let (dx, dy) = (a.sin() * ring * 12.0, a.cos() * ring * 8.0);
                 for (vi, _) in vs.iter().enumerate() {
-                    tries.push((x + dx * ring * 14.0, top + dy * ring * 9.0, vi));
+                    tries.push((x + dx, top + dy, vi));
                 }
             }
         }
