@@ -451,12 +451,71 @@ fn look(png_path: &Path) -> (u32, u32, f64, usize) {
     )
 }
 
+/// Headless Chromium on `page` in a window `w` × `h`, with `args` (a screenshot, the DOM
+/// dumped): what it wrote on stdout and stderr. Fails, never skips, without Chromium
+/// (scripts/install-test-deps.sh installs Debian's).
+fn chromium(page: &Path, w: u32, h: u32, args: &[String]) -> (String, String) {
+    let out = Command::new("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+        ])
+        .args(args)
+        .arg(format!("--window-size={w},{h}"))
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("chromium did not run ({e}): bash scripts/install-test-deps.sh installs it")
+        });
+    (
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+/// A page showing `html` in a frame `w` × `h` pixels (headless Chromium's window is never
+/// narrower than 500 pixels: a narrower window only crops a page laid out 500 wide, where
+/// a frame lays it out at its own width); with `measure`, a line of script (the mail has
+/// none) that writes the framed document's `scrollWidth` and `clientWidth` into the DOM
+/// once it is laid out, for `--dump-dom` to show.
+fn framed(html: &str, w: u32, h: u32, measure: bool) -> String {
+    const MEASURE: &str = "<script>var f=document.getElementById('f');\
+        f.addEventListener('load',function(){var d=f.contentDocument.documentElement;\
+        document.body.setAttribute('data-scroll-width',d.scrollWidth);\
+        document.body.setAttribute('data-client-width',d.clientWidth);});</script>";
+    format!(
+        "<!DOCTYPE html>\n<html><body style=\"margin:0\"><iframe id=\"f\" \
+         style=\"width:{w}px;height:{h}px;border:0;display:block\" srcdoc=\"{}\"></iframe>{}\
+         </body></html>\n",
+        castellan_engine::svg::esc(html),
+        if measure { MEASURE } else { "" }
+    )
+}
+
+/// How wide the document `html` is laid out in a frame `w` pixels wide, and how wide the
+/// frame shows, as Chromium measures them (`framed`).
+fn laid_out_width(dir: &Path, game: &str, html: &str, w: u32) -> (u32, u32) {
+    let measured = dir.join(format!("{game}-{w}-measure.html"));
+    std::fs::write(&measured, framed(html, w, 900, true)).unwrap();
+    let (dom, err) = chromium(&measured, w.max(500), 900, &["--dump-dom".to_string()]);
+    let read = |name: &str| -> u32 {
+        let at = dom
+            .find(&format!("{name}=\""))
+            .unwrap_or_else(|| panic!("no {name} in the dumped DOM: {err}"));
+        let rest = &dom[at + name.len() + 2..];
+        rest[..rest.find('"').unwrap()].parse().unwrap()
+    };
+    (read("data-scroll-width"), read("data-client-width"))
+}
+
 /// "A test renders one report of each game through headless Chromium, takes a
 /// PNG screenshot, and checks it is not blank and has the expected size". Each game is
 /// played by mail through the real pipeline; its latest public report's HTML part is
-/// saved under target/screenshots/ with its screenshot (GAME.html, GAME.png, and a phone-
-/// width GAME-narrow.png), for a person to look at. Fails, never skips, without Chromium
-/// (scripts/install-test-deps.sh installs Debian's).
+/// saved under target/screenshots/ with its screenshots at a phone's width and a desk's
+/// (GAME.html, GAME-400.png, GAME-1200.png), for a person to look at; at 400 pixels wide
+/// the page must not scroll sideways (the whole board in view, as Chromium lays it out).
 #[test]
 fn a_report_of_each_game_renders_in_chromium_as_a_picture() {
     let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
@@ -479,6 +538,7 @@ fn a_report_of_each_game_renders_in_chromium_as_a_picture() {
             "{game}: HTML part of {} bytes",
             html.len()
         );
+        assert!(!html.contains("<script"), "{game}: a script in the mail");
         elements(&html);
         // The HTML part holds the whole text part.
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -491,36 +551,31 @@ fn a_report_of_each_game_renders_in_chromium_as_a_picture() {
         }
         let page = shots.join(format!("{game}.html"));
         std::fs::write(&page, &html).unwrap();
-        for (suffix, w, h) in [("", 960, 1400), ("-narrow", 400, 900)] {
-            let png = shots.join(format!("{game}{suffix}.png"));
+        for (w, h) in [(400, 1400), (1200, 1400)] {
+            let png = shots.join(format!("{game}-{w}.png"));
             let _ = std::fs::remove_file(&png);
-            let out = Command::new("chromium")
-                .args([
-                    "--headless",
-                    "--no-sandbox",
-                    "--disable-gpu",
-                    "--hide-scrollbars",
-                ])
-                .arg(format!("--screenshot={}", png.display()))
-                .arg(format!("--window-size={w},{h}"))
-                .arg(format!("file://{}", page.display()))
-                .output()
-                .unwrap_or_else(|e| {
-                    panic!(
-                        "chromium did not run ({e}): bash scripts/install-test-deps.sh installs it"
-                    )
-                });
-            assert!(
-                png.exists(),
-                "{game}: no screenshot: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            // A phone's width in a frame of its own (`framed`), a desk's as it is.
+            let shown = if w < 500 {
+                let f = shots.join(format!("{game}-{w}.html"));
+                std::fs::write(&f, framed(&html, w, h, false)).unwrap();
+                f
+            } else {
+                page.clone()
+            };
+            let (_, err) = chromium(&shown, w, h, &[format!("--screenshot={}", png.display())]);
+            assert!(png.exists(), "{game}: no screenshot: {err}");
             let (pw, ph, top, colours) = look(&png);
-            assert_eq!((pw, ph), (w, h), "{game}{suffix}: screenshot size");
+            assert_eq!((pw, ph), (w, h), "{game}-{w}: screenshot size");
             assert!(
                 top < 0.9 && colours > 30,
-                "{game}{suffix}: looks blank ({colours} colours, {top:.2} one colour)"
+                "{game}-{w}: looks blank ({colours} colours, {top:.2} one colour)"
             );
         }
+        let (scroll, client) = laid_out_width(&shots, game, &html, 400);
+        assert_eq!(client, 400, "{game}: the window measured");
+        assert!(
+            scroll <= client,
+            "{game}: at 400 pixels the page is {scroll} wide and scrolls sideways"
+        );
     }
 }

@@ -7,7 +7,7 @@
 use crate::geom::{Sq, COLS, ROWS};
 use crate::words::colour_in;
 use crate::{Castello, Cell, Side};
-use castellan_engine::svg::Svg;
+use castellan_engine::svg::{wrap_to, Svg};
 use castellan_engine::{Lang, Viewer};
 use std::fmt::Write;
 
@@ -16,6 +16,9 @@ const LEFT: f64 = 26.0;
 const TOP: f64 = 46.0;
 const PAWN: [&str; 2] = ["#c0392b", "#1b1b1b"];
 const SECTION: [&str; 3] = ["#f6dcdc", "#efe8d8", "#dcdcdc"];
+/// The legend's text size and the height of its lines.
+const LEGEND: f64 = 15.0;
+const LEGEND_ROW: f64 = 19.0;
 
 fn centre(s: Sq) -> (f64, f64) {
     (
@@ -38,7 +41,9 @@ impl Castello {
     pub(crate) fn picture_in(&self, _viewer: Viewer, lang: Lang) -> String {
         let w = LEFT * 2.0 + COLS as f64 * C;
         let board_h = ROWS as f64 * C;
-        let h = TOP + board_h + 24.0 + 18.0 * 3.0 + 8.0;
+        let legend = self.legend_lines(w, lang);
+        let rows: usize = legend.iter().map(|(_, l)| l.len()).sum();
+        let h = TOP + board_h + 24.0 + LEGEND_ROW * rows as f64 + 8.0;
         let title = match (&self.result, lang) {
             (Some(_), Lang::En) => format!("Castello, after {} moves: game over", self.ply),
             (Some(_), Lang::Fr) => format!("Castello, après {} coups : partie terminée", self.ply),
@@ -65,7 +70,7 @@ impl Castello {
         self.draw_castles(&mut s);
         self.draw_last_move(&mut s);
         self.draw_pawns(&mut s);
-        self.draw_legend(&mut s, TOP + board_h + 36.0, lang);
+        draw_legend(&mut s, TOP + board_h + 40.0, &legend);
         s.finish()
     }
 
@@ -152,9 +157,10 @@ impl Castello {
         s.raw(&rings);
     }
 
-    /// Each side's count, from `y` down, and the last move.
-    fn draw_legend(&self, s: &mut Svg, y: f64, lang: Lang) {
-        let mut y = y;
+    /// The legend's entries: each side's count (with its pawn's colour), then the last
+    /// move; each cut into lines that fit the picture's width `w`.
+    fn legend_lines(&self, w: f64, lang: Lang) -> Vec<(Option<&'static str>, Vec<String>)> {
+        let mut out = Vec::new();
         for seat in Side::BOTH {
             let line = match lang {
                 Lang::En => format!(
@@ -172,24 +178,37 @@ impl Castello {
                     self.castle_count(seat)
                 ),
             };
-            s.raw(&format!(
-                "<circle cx=\"16\" cy=\"{:.0}\" r=\"6\" fill=\"{}\"/>",
-                y - 4.0,
-                PAWN[seat.index()]
-            ));
-            s.text(28.0, y, "start", "font-size:13px;fill:#222", &line);
-            y += 18.0;
+            let lines = wrap_to(&line, w - 30.0 - 8.0, LEGEND, false);
+            out.push((Some(PAWN[seat.index()]), lines));
         }
         if let Some(l) = &self.last {
             let moved = lang.pick("Last move", "Dernier coup");
             let sep = lang.pick(": ", " : ");
-            s.text(
-                10.0,
-                y,
-                "start",
-                "font-size:13px;fill:#222",
-                &format!("{moved}{sep}{}", l.text_in(lang)),
-            );
+            let line = format!("{moved}{sep}{}", l.text_in(lang));
+            out.push((None, wrap_to(&line, w - 10.0 - 8.0, LEGEND, false)));
+        }
+        out
+    }
+}
+
+/// The legend from `y` down: each entry's lines, a pawn's disc before a side's.
+fn draw_legend(s: &mut Svg, y: f64, legend: &[(Option<&str>, Vec<String>)]) {
+    let mut y = y;
+    let style = "font-size:15px;fill:#222";
+    for (pawn, lines) in legend {
+        let x = match pawn {
+            Some(colour) => {
+                s.raw(&format!(
+                    "<circle cx=\"17\" cy=\"{:.0}\" r=\"7\" fill=\"{colour}\"/>",
+                    y - 5.0
+                ));
+                30.0
+            }
+            None => 10.0,
+        };
+        for l in lines {
+            s.text(x, y, "start", style, l);
+            y += LEGEND_ROW;
         }
     }
 }

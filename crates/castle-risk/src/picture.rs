@@ -206,3 +206,32 @@ fn legend(g: &CastleRisk, regions: &[Region], lang: Lang) -> Vec<(&'static str, 
     ));
     legend
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use castellan_engine::svg::check_texts;
+
+    /// A seat's mark ("hidden armies") finds room by any territory, in both languages:
+    /// no text overlaps another or leaves the picture, whichever territory it is on.
+    #[test]
+    fn a_mark_on_any_territory_finds_room() {
+        for lang in [Lang::En, Lang::Fr] {
+            let board = board(lang);
+            for t in 0..places().len() {
+                let mut nodes: Vec<Node> = (0..places().len()).map(|u| node(u, lang)).collect();
+                nodes[t].mark = Some(lang.pick("hidden armies", "armées cachées").to_string());
+                nodes[t].armies = 88;
+                let svg = GraphMap {
+                    width: W,
+                    height: H,
+                    header: vec!["Castle Risk, turn 88".to_string()],
+                    nodes,
+                    ..GraphMap::default()
+                }
+                .render_on(&board.base);
+                assert_eq!(check_texts(&svg), Vec::<String>::new(), "{t} {lang:?}");
+            }
+        }
+    }
+}

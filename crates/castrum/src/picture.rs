@@ -4,7 +4,7 @@
 //! picture adds that seat's own hand.
 
 use crate::*;
-use castellan_engine::svg::{seat_colour, Svg};
+use castellan_engine::svg::{seat_colour, wrap_to, Svg};
 use std::fmt::Write;
 
 const W: f64 = 720.0;
@@ -72,23 +72,6 @@ fn cards(s: &mut Svg, cards: &[Card], x: f64, y: f64, right: f64) {
     }
 }
 
-/// Words cut into lines of at most `n` characters.
-fn wrap(text: &str, n: usize) -> Vec<String> {
-    let mut lines: Vec<String> = vec![String::new()];
-    for w in text.split_whitespace() {
-        let l = lines.last_mut().expect("one line at least");
-        if !l.is_empty() && l.chars().count() + 1 + w.chars().count() > n {
-            lines.push(w.to_string());
-        } else {
-            if !l.is_empty() {
-                l.push(' ');
-            }
-            l.push_str(w);
-        }
-    }
-    lines
-}
-
 /// The picture for `viewer` in `lang`.
 pub fn picture(g: &Castrum, viewer: Viewer, lang: Lang) -> String {
     let me = match viewer {
@@ -110,7 +93,7 @@ pub fn picture(g: &Castrum, viewer: Viewer, lang: Lang) -> String {
             .pick("No event in force.", "Aucun événement en cours.")
             .to_string(),
     };
-    let event = wrap(&event, 90);
+    let event = wrap_to(&event, W - 20.0, 13.0, false);
     let head = 26.0 + 17.0 * event.len() as f64 + 8.0;
     let rows = g.seats() + usize::from(me.is_some());
     let h = head + ROW * rows as f64 + 8.0;
@@ -198,13 +181,16 @@ fn site_row(s: &mut Svg, g: &Castrum, seat: Seat, y: f64, lang: Lang) {
                 castellan_engine::lang::fr::de(g.name(m))
             ),
         };
-        s.text(
-            14.0,
-            y + 58.0,
-            "start",
-            "font-size:11px;font-weight:bold;fill:#a00",
-            &t,
-        );
+        // In the room left of the castle, on as many lines as it takes.
+        for (k, l) in wrap_to(&t, 112.0, 11.0, true).iter().enumerate() {
+            s.text(
+                14.0,
+                y + 55.0 + 13.0 * k as f64,
+                "start",
+                "font-size:11px;font-weight:bold;fill:#a00",
+                l,
+            );
+        }
     }
     let base = y + ROW - 14.0;
     s.raw(&castle(site, colour, base));

@@ -183,9 +183,8 @@ impl Svg {
         let _ = write!(
             out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" width=\"100%\" \
-             style=\"max-width:{w}px;min-width:{min}px;height:auto;display:block;background:{bg};\
-             font-family:Helvetica,Arial,sans-serif\" role=\"img\">\n<title>",
-            min = w.min(600)
+             style=\"max-width:{w}px;height:auto;display:block;background:{bg};\
+             font-family:Helvetica,Arial,sans-serif\" role=\"img\">\n<title>"
         );
         push_content(&mut out, title);
         let _ = write!(
@@ -259,7 +258,10 @@ fn push_int(o: &mut String, n: i64) {
 }
 
 mod map;
+mod place;
+mod text;
 pub use map::{project, spread, GraphMap, MapBase, Node, Region};
+pub use text::{check_texts, text_box, text_boxes, text_width, wrap_to, Rect, TextBox};
 
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,8 @@
 //! The HTML part of a report: the same text as the plain part (escaped, in a `<pre>`) and
 //! the board's picture (inline SVG) drawn by the game. Mail clients block scripts, remote
 //! images and web fonts: the page has none, its styles are inline, it follows the reader's
-//! width (a phone's too) and colours (the picture carries its own light background, so it
+//! width (a phone's too: the picture shrinks to it, never wider than the screen, so nothing
+//! scrolls sideways) and colours (the picture carries its own light background, so it
 //! reads the same in a dark-mode client). It does not depend on the report's layout: the
 //! text goes in whole.
 
@@ -24,7 +25,7 @@ const HEAD_H1: &str = "</title>\n</head>\n<body style=\"margin:0;padding:8px\">\
     <div style=\"max-width:940px;margin:0 auto\">\n\
     <h1 style=\"font-family:Helvetica,Arial,sans-serif;font-size:17px;margin:4px 0 8px\">";
 /// From the heading to the picture.
-const HEAD_PICTURE: &str = "</h1>\n<div style=\"margin:0 0 12px;overflow-x:auto\">\n";
+const HEAD_PICTURE: &str = "</h1>\n<div style=\"margin:0 0 12px\">\n";
 /// From the picture to the text.
 const TEXT_OPEN: &str = "\n</div>\n<pre style=\"white-space:pre-wrap;overflow-wrap:anywhere;\
     font-family:Menlo,Consolas,monospace;font-size:13px;line-height:1.35;margin:0\">\n";
@@ -161,7 +162,7 @@ mod tests {
              <meta name=\"color-scheme\" content=\"light dark\"/><title>{t}</title></head>\
              <body style=\"margin:0;padding:8px\"><div style=\"max-width:940px;margin:0 auto\">\
              <h1 style=\"font-family:Helvetica,Arial,sans-serif;font-size:17px;margin:4px 0 8px\">{t}</h1>\
-             <div style=\"margin:0 0 12px;overflow-x:auto\">",
+             <div style=\"margin:0 0 12px\">",
             code = lang.code(),
             t = esc(title),
         )

@@ -163,3 +163,32 @@ pub fn picture(s: &Risk, viewer: Viewer, lang: Lang) -> String {
     }
     .render_on(&drawn.base)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use castellan_engine::svg::check_texts;
+
+    /// A seat's own mark ("your HQ") finds room by any territory, in both languages: no
+    /// text overlaps another or leaves the picture, whichever territory it is on.
+    #[test]
+    fn a_mark_on_any_territory_finds_room() {
+        for lang in [Lang::En, Lang::Fr] {
+            let drawn = drawn_board(lang);
+            for t in 0..places().len() {
+                let mut nodes: Vec<Node> = (0..places().len()).map(|u| node(u, lang)).collect();
+                nodes[t].mark = Some(lang.pick("your HQ", "votre QG").to_string());
+                nodes[t].armies = 88;
+                let svg = GraphMap {
+                    width: W,
+                    height: H,
+                    header: vec!["Risk, round 88".to_string()],
+                    nodes,
+                    ..GraphMap::default()
+                }
+                .render_on(&drawn.base);
+                assert_eq!(check_texts(&svg), Vec::<String>::new(), "{t} {lang:?}");
+            }
+        }
+    }
+}

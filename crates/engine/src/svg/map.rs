@@ -2,6 +2,8 @@
 //! territory stands ([`project`], [`spread`]), and the picture, its board's parts drawn
 //! once ([`MapBase`]).
 
+use super::place::{Font, Placed, Room};
+use super::text::{text_width, wrap_to, Rect};
 use super::{esc_into, push_content, push_int, push_px, Px, Svg};
 use std::fmt::Write;
 
@@ -58,6 +60,30 @@ pub struct GraphMap {
 /// Node radius.
 const R: f64 = 13.0;
 const HEAD: f64 = 22.0;
+/// The territories' names.
+const NAME: Font = Font {
+    size: 11.0,
+    line: 13.0,
+    bold: false,
+    split: true,
+};
+/// The seas' names.
+const SEA: Font = Font {
+    size: 12.0,
+    line: 14.0,
+    bold: false,
+    split: true,
+};
+/// A mark set on a territory, on one line (it is read as one phrase).
+const MARK: Font = Font {
+    size: 11.0,
+    line: 13.0,
+    bold: true,
+    split: false,
+};
+/// The legend's text size and the height of its rows.
+const LEGEND: f64 = 16.0;
+const LEGEND_ROW: f64 = 22.0;
 
 /// Equirectangular projection of (latitude, longitude) points into a `w` × `h` box with a
 /// `margin`, longitude scaled by the cosine of the middle latitude (true shape there), the
@@ -125,6 +151,18 @@ pub struct MapBase {
     names: String,
     /// How many territories it was drawn for.
     nodes: usize,
+    /// The room the discs and the names take: marks go elsewhere.
+    taken: Vec<Rect>,
+}
+
+/// Where the board's words go: each territory's name, each sea's; and the room they and
+/// the discs take.
+struct Words {
+    names: Vec<Placed>,
+    seas: Vec<Placed>,
+    /// Lines from a disc to its name set further off: (disc, name).
+    leaders: Vec<(f64, f64, f64, f64)>,
+    taken: Vec<Rect>,
 }
 
 impl GraphMap {
@@ -139,18 +177,80 @@ impl GraphMap {
     /// The parts of [`GraphMap::render`] that depend on the board alone: the same for
     /// every map with these places, names, ports, regions, edges, labels and waters.
     pub fn base(&self) -> MapBase {
+        let words = self.words();
         let mut under = String::with_capacity(16 * 1024);
         self.draw_waters(&mut under);
         self.draw_regions(&mut under);
-        self.draw_labels(&mut under);
+        draw_labels(&mut under, &words.seas);
+        if !words.leaders.is_empty() {
+            under.push_str("\n<g stroke=\"#1a1a1a\" stroke-width=\"0.8\">");
+            for &(x1, y1, x2, y2) in &words.leaders {
+                line(&mut under, x1, y1, x2, y2);
+            }
+            under.push_str("\n</g>");
+        }
         self.draw_borders(&mut under);
         self.draw_ports(&mut under);
         let mut names = String::with_capacity(64 * self.nodes.len() + 256);
-        self.draw_names(&mut names);
+        draw_names(&mut names, &words.names);
         MapBase {
             under,
             names,
             nodes: self.nodes.len(),
+            taken: words.taken,
+        }
+    }
+
+    /// Where the names go: the discs' room taken first, then each territory's name by its
+    /// disc (the most crowded first), then each sea's near its place.
+    fn words(&self) -> Words {
+        let discs = self.nodes.iter().map(|n| Rect {
+            x0: n.x - R - 1.0,
+            y0: n.y - R - 1.0,
+            x1: n.x + R + 1.0,
+            y1: n.y + R + 1.0,
+        });
+        let mut room = Room {
+            w: self.width,
+            h: self.height,
+            taken: discs.collect(),
+        };
+        let crowd = |a: &Node| {
+            let near = |b: &&Node| (a.x - b.x).hypot(a.y - b.y) < 80.0;
+            self.nodes.iter().filter(near).count()
+        };
+        let mut order: Vec<usize> = (0..self.nodes.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(crowd(&self.nodes[i])));
+        let mut names = vec![Placed::default(); self.nodes.len()];
+        let mut leaders = Vec::new();
+        for i in order {
+            let n = &self.nodes[i];
+            names[i] = match room.by_disc(n.x, n.y, R, &n.name, NAME) {
+                Some(at) => at,
+                // Further off, with a line from the disc to it.
+                None => match room.near(n.x, n.y + R + 10.0, &n.name, NAME) {
+                    Some(at) => {
+                        let ly = at.lines.first().map_or(n.y, |(y, _)| *y - 4.0);
+                        leaders.push((n.x, n.y, at.x, ly));
+                        at
+                    }
+                    None => room.forced(n.x, n.y, R, &n.name, NAME),
+                },
+            };
+        }
+        let seas = self
+            .labels
+            .iter()
+            .map(|(x, y, t)| {
+                room.near(*x, *y, t, SEA)
+                    .unwrap_or_else(|| room.forced(*x, *y, 0.0, t, SEA))
+            })
+            .collect();
+        Words {
+            names,
+            seas,
+            leaders,
+            taken: room.taken,
         }
     }
 
@@ -158,9 +258,9 @@ impl GraphMap {
     /// from a map of the same board ([`GraphMap::base`]): the same bytes.
     pub fn render_on(&self, base: &MapBase) -> String {
         debug_assert_eq!(base.nodes, self.nodes.len(), "a base of another board");
-        let legend_rows = self.legend.len().div_ceil(2);
+        let (legend, legend_rows) = self.legend_rows();
         let total_h =
-            HEAD * self.header.len() as f64 + self.height + 18.0 * legend_rows as f64 + 12.0;
+            HEAD * self.header.len() as f64 + self.height + LEGEND_ROW * legend_rows + 12.0;
         let capacity = base.under.len()
             + base.names.len()
             + 160 * self.nodes.len()
@@ -190,8 +290,8 @@ impl GraphMap {
         o.push_str(&base.under);
         self.draw_discs(o);
         o.push_str(&base.names);
-        self.draw_castles_and_marks(o);
-        self.draw_legend(o, top);
+        self.draw_castles_and_marks(o, base);
+        self.draw_legend(o, top, &legend);
         o.push_str("\n</svg>");
         s.out
     }
@@ -234,17 +334,6 @@ impl GraphMap {
             }
             o.push_str("\n</g>");
         }
-    }
-
-    /// The names written on the map (seas, regions), in italics.
-    fn draw_labels(&self, o: &mut String) {
-        o.push_str(
-            "\n<g text-anchor=\"middle\" font-size=\"12\" font-style=\"italic\" fill=\"#2e6a94\">",
-        );
-        for &(x, y, ref t) in &self.labels {
-            text_at(o, x, y, t);
-        }
-        o.push_str("\n</g>");
     }
 
     /// The borders: land first, then the dotted ones (and the round-the-world stubs).
@@ -325,57 +414,134 @@ impl GraphMap {
         }
     }
 
-    /// Each territory's name, under its disc.
-    fn draw_names(&self, o: &mut String) {
-        o.push_str("\n</g>\n<g text-anchor=\"middle\" font-size=\"11\" fill=\"#1a1a1a\" stroke=\"#f4f1ea\" stroke-width=\"3\" paint-order=\"stroke\">");
-        for n in &self.nodes {
-            text_at(o, n.x, n.y + R + 11.0, &n.name);
-        }
-        o.push_str("\n</g>");
-    }
-
-    /// Castles and the marks set on a territory (a picture's reader's own, say).
-    fn draw_castles_and_marks(&self, o: &mut String) {
+    /// Castles and the marks set on a territory (a picture's reader's own, say), each
+    /// mark where no name or other mark is.
+    fn draw_castles_and_marks(&self, o: &mut String, base: &MapBase) {
+        let mut room = Room {
+            w: self.width,
+            h: self.height,
+            taken: Vec::new(),
+        };
         for n in &self.nodes {
             if let Some(c) = n.castle {
                 castle(o, n.x + R, n.y - R + 2.0, c);
             }
             if let Some(m) = &n.mark {
+                if room.taken.is_empty() {
+                    room.taken.clone_from(&base.taken);
+                }
+                // By the ring; else further off, with a line from the ring to it.
+                let at = match room.by_disc(n.x, n.y, R + 6.0, m, MARK) {
+                    Some(at) => at,
+                    None => {
+                        let at = room
+                            .near(n.x, n.y - R - 12.0, m, MARK)
+                            .unwrap_or_else(|| room.forced(n.x, n.y, R + 6.0, m, MARK));
+                        let ly = at.lines.first().map_or(n.y, |(y, _)| *y - 4.0);
+                        let (dx, dy) = (at.x - n.x, ly - n.y);
+                        let d = dx.hypot(dy).max(1.0);
+                        o.push_str("\n<g stroke=\"#000\" stroke-width=\"1.2\">");
+                        line(
+                            o,
+                            n.x + dx / d * (R + 6.0),
+                            n.y + dy / d * (R + 6.0),
+                            at.x,
+                            ly,
+                        );
+                        o.push_str("\n</g>");
+                        at
+                    }
+                };
                 let _ = write!(
                     o,
                     "\n<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"#000\" stroke-width=\"2\" stroke-dasharray=\"2 2\"/>\
-                     \n<text x=\"{}\" y=\"{}\" text-anchor=\"end\" font-size=\"11\" font-weight=\"bold\" fill=\"#000\" stroke=\"#f4f1ea\" stroke-width=\"3\" paint-order=\"stroke\">",
+                     \n<g text-anchor=\"middle\" font-size=\"11\" font-weight=\"bold\" fill=\"#000\" stroke=\"#f4f1ea\" stroke-width=\"3\" paint-order=\"stroke\">",
                     Px(n.x),
                     Px(n.y),
                     Px(R + 6.0),
-                    Px(n.x - R - 3.0),
-                    Px(n.y - R),
                 );
-                push_content(o, m);
-                o.push_str("</text>");
+                for (y, l) in &at.lines {
+                    text_at(o, at.x, *y, l);
+                }
+                o.push_str("\n</g>");
             }
         }
         o.push_str("\n</g>");
     }
 
-    /// The legend under the map, two entries a row.
-    fn draw_legend(&self, o: &mut String, top: f64) {
+    /// The legend's entries laid out under the map: two a row where each fits half the
+    /// width, one a row (on as many lines as it takes) where it does not. Each entry's
+    /// swatch colour, row and column, and its lines; and how many rows in all.
+    #[allow(clippy::type_complexity)]
+    fn legend_rows(&self) -> (Vec<(&'static str, f64, usize, Vec<String>)>, f64) {
+        let half = self.width / 2.0 - 21.0 - 16.0;
+        let full = self.width - 10.0 - 21.0 - 8.0;
+        let (mut row, mut col) = (0usize, 0usize);
+        let mut out = Vec::new();
+        for (c, t) in &self.legend {
+            if text_width(t, LEGEND, false) <= half {
+                out.push((*c, row as f64, col, vec![t.clone()]));
+                col += 1;
+                if col == 2 {
+                    (row, col) = (row + 1, 0);
+                }
+            } else {
+                if col == 1 {
+                    (row, col) = (row + 1, 0);
+                }
+                let lines = wrap_to(t, full, LEGEND, false);
+                let n = lines.len();
+                out.push((*c, row as f64, 0, lines));
+                row += n;
+            }
+        }
+        (out, (row + usize::from(col == 1)) as f64)
+    }
+
+    /// The legend under the map, as [`GraphMap::legend_rows`] lays it out.
+    fn draw_legend(&self, o: &mut String, top: f64, rows: &[(&str, f64, usize, Vec<String>)]) {
         let y0 = top + self.height + 6.0;
         let col = self.width / 2.0;
-        o.push_str("\n<g font-size=\"12\" fill=\"#222\">");
-        for (i, (c, t)) in self.legend.iter().enumerate() {
-            let (x, y) = (10.0 + col * (i % 2) as f64, y0 + 18.0 * (i / 2) as f64);
+        o.push_str("\n<g font-size=\"16\" fill=\"#222\">");
+        for (c, row, k, lines) in rows {
+            let (x, y) = (10.0 + col * *k as f64, y0 + LEGEND_ROW * row);
             o.push_str("\n<rect x=\"");
             push_px(o, x);
             o.push_str("\" y=\"");
             push_px(o, y);
-            o.push_str("\" width=\"12\" height=\"12\" fill=\"");
+            o.push_str("\" width=\"15\" height=\"15\" fill=\"");
             o.push_str(c);
             o.push_str("\" stroke=\"#222\" stroke-width=\"0.8\"/>");
-            text_at(o, x + 17.0, y + 10.5, t);
+            for (i, l) in lines.iter().enumerate() {
+                text_at(o, x + 21.0, y + 13.0 + LEGEND_ROW * i as f64, l);
+            }
         }
         o.push_str("\n</g>");
     }
+}
+
+/// The names written on the map (seas), in italics.
+fn draw_labels(o: &mut String, seas: &[Placed]) {
+    o.push_str(
+        "\n<g text-anchor=\"middle\" font-size=\"12\" font-style=\"italic\" fill=\"#2e6a94\">",
+    );
+    for p in seas {
+        for (y, l) in &p.lines {
+            text_at(o, p.x, *y, l);
+        }
+    }
+    o.push_str("\n</g>");
+}
+
+/// Each territory's name where [`GraphMap::words`] put it.
+fn draw_names(o: &mut String, names: &[Placed]) {
+    o.push_str("\n</g>\n<g text-anchor=\"middle\" font-size=\"11\" fill=\"#1a1a1a\" stroke=\"#f4f1ea\" stroke-width=\"3\" paint-order=\"stroke\">");
+    for p in names {
+        for (y, l) in &p.lines {
+            text_at(o, p.x, *y, l);
+        }
+    }
+    o.push_str("\n</g>");
 }
 
 /// A small castle (a crenellated tower) centred on (`x`, `y`).
