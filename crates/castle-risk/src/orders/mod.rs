@@ -6,7 +6,7 @@ use crate::game::{CastleRisk, MarshalPolicy, OccupyWhat, RevealPolicy, SetOrder,
 use crate::map::map;
 use crate::words::{kw, name_error_fr, tn};
 use castellan_engine::assault::{self, AttackPlan, PlanError};
-use castellan_engine::names::{normalize, Names};
+use castellan_engine::names::{normalize, NameError, Names};
 use castellan_engine::words::{refusal, Hints};
 use castellan_engine::{Lang, OrderError, Seat};
 use serde::{Deserialize, Serialize};
@@ -94,17 +94,25 @@ pub fn territory(name: &str) -> Result<T, OrderError> {
 }
 
 fn tres(s: &str, hint: &str, hint_fr: &str) -> Result<T, OrderError> {
+    resolve(s).map_err(|e| name_refused(&e, hint, hint_fr))
+}
+
+/// A territory named in either language, a French article before it dropped.
+fn resolve(s: &str) -> Result<T, NameError> {
     let board = &map().board;
     board.resolve(s).or_else(|e| {
         strip_article(s)
             .and_then(|rest| board.resolve(rest).ok())
-            .ok_or_else(|| {
-                OrderError::new(e.to_string())
-                    .hint(hint.to_string())
-                    .fr(name_error_fr(&e))
-                    .hint_fr(hint_fr.to_string())
-            })
+            .ok_or(e)
     })
+}
+
+/// A name that did not resolve, refused in both languages with the hint given.
+fn name_refused(e: &NameError, hint: &str, hint_fr: &str) -> OrderError {
+    OrderError::new(e.to_string())
+        .hint(hint.to_string())
+        .fr(name_error_fr(e))
+        .hint_fr(hint_fr.to_string())
 }
 
 fn strip_article(s: &str) -> Option<&str> {
@@ -272,7 +280,7 @@ pub fn parse(g: &CastleRisk, seat: Seat, line: &str) -> Result<Order, OrderError
         )?)),
         "SPY" => parse_spy(g, seat, rest),
         "REVEAL" => parse_reveal(rest),
-        "ATTACK" => parse_attack(rest),
+        "ATTACK" => parse_attack(g, seat, rest),
         "SAIL" => parse_sail(rest),
         "END" => parse_end(rest),
         "PASS" => Ok(Order::Occupy(OccupyWhat::Pass)),
