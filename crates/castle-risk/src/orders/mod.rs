@@ -376,6 +376,7 @@ fn parse_spy(g: &CastleRisk, seat: Seat, rest: &[(String, String)]) -> Result<Or
         ),
     )?;
     let mut prefer = Vec::new();
+    let mut errors = Vec::new();
     if cut < rest.len() {
         let list = join(&rest[cut + 1..]);
         for c in list.split([',', ';', ' ']) {
@@ -383,12 +384,15 @@ fn parse_spy(g: &CastleRisk, seat: Seat, rest: &[(String, String)]) -> Result<Or
             if c.is_empty() || matches!(keyword(c).as_str(), "THEN" | "AND" | "OR" | "ET" | "OU") {
                 continue;
             }
-            let card = Card::parse(c)?;
-            if !prefer.contains(&card) {
-                prefer.push(card);
+            match Card::parse(c) {
+                Ok(card) if !prefer.contains(&card) => prefer.push(card),
+                Ok(_) => {}
+                // Every card name that does not read, at once.
+                Err(e) => errors.push(e),
             }
         }
     }
+    castellan_engine::words::all_of(errors)?;
     Ok(Order::Spy { target, prefer })
 }
 
