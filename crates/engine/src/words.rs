@@ -219,7 +219,10 @@ mod tests {
             e.message_in(Lang::En),
             "\"Lvn\" is unknown; \"Pln\" is unknown"
         );
-        assert_eq!(e.message_in(Lang::Fr), "« Lvn » est inconnu ; « Pln » est inconnu");
+        assert_eq!(
+            e.message_in(Lang::Fr),
+            "« Lvn » est inconnu ; « Pln » est inconnu"
+        );
         assert_eq!(e.hint_in(Lang::Fr), Some("écrivez : CLASSE A"));
     }
 

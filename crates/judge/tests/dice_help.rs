@@ -79,8 +79,17 @@ fn verify_carries_the_script_and_its_example_checks_out() {
     let m = reply_to(&out, "olga@example.org");
     carries_the_script(m);
     no_server_file(&m.body);
-    assert!(m.body.contains("Check it yourself: verify_dice.py, attached"), "{}", m.body);
-    assert!(m.body.contains("How the dice are made: send HELP DICE."), "{}", m.body);
+    assert!(
+        m.body
+            .contains("Check it yourself: verify_dice.py, attached"),
+        "{}",
+        m.body
+    );
+    assert!(
+        m.body.contains("How the dice are made: send HELP DICE."),
+        "{}",
+        m.body
+    );
     the_examples_check_out(m, "prints ");
 }
 
@@ -92,7 +101,8 @@ fn audit_in_french_carries_the_script_and_explains_it_in_french() {
     carries_the_script(m);
     no_server_file(&m.body);
     assert!(
-        m.body.contains("Contrôlez-le vous-même : verify_dice.py, joint à ce courriel"),
+        m.body
+            .contains("Contrôlez-le vous-même : verify_dice.py, joint à ce courriel"),
         "{}",
         m.body
     );
@@ -116,15 +126,24 @@ fn help_dice_and_help_orders_are_the_texts_in_the_readers_language() {
     let out = w.send("olga@example.org", "x", "HELP DICE\nHELP ORDERS race");
     let b = &reply_to(&out, "olga@example.org").body;
     no_server_file(b);
-    assert!(b.contains("== HELP DICE ==\nEvery game has a secret"), "{b}");
+    assert!(
+        b.contains("== HELP DICE ==\nEvery game has a secret"),
+        "{b}"
+    );
     assert!(b.contains("ChaCha20") && b.contains("x mod s + 1"), "{b}");
     assert!(b.contains("== ORDERS for race ==\nADD n"), "{b}");
     let out = w.send("zoe@example.org", "x", "AIDE DÉS\nAIDE ORDRES race");
     let b = &reply_to(&out, "zoe@example.org").body;
     no_server_file(b);
-    assert!(b.contains("== AIDE DÉS ==\nChaque partie a un secret"), "{b}");
+    assert!(
+        b.contains("== AIDE DÉS ==\nChaque partie a un secret"),
+        "{b}"
+    );
     assert!(b.contains("== ORDRES de race =="), "{b}");
     let out = w.send("zed@example.org", "x", "GET RULES race\nGET DICE");
     let b = &reply_to(&out, "zed@example.org").body;
-    assert!(b.contains("== ORDERS for race ==") && b.contains("== HELP DICE =="), "{b}");
+    assert!(
+        b.contains("== ORDERS for race ==") && b.contains("== HELP DICE =="),
+        "{b}"
+    );
 }

@@ -104,7 +104,11 @@ pub fn try_render(mail: &OutgoingMail, date_unix: i64) -> Result<Vec<u8>, Render
     let html = mail.html.as_deref().unwrap_or("");
     // Room for both parts as quoted-printable of French (a growing buffer is copied
     // whole): what 7bit leaves unused costs nothing.
-    let files: usize = mail.attachments.iter().map(|a| a.content.len() * 4 / 3 + 256).sum();
+    let files: usize = mail
+        .attachments
+        .iter()
+        .map(|a| a.content.len() * 4 / 3 + 256)
+        .sum();
     let mut out = Vec::with_capacity(1024 + (mail.body.len() + html.len()) * 3 / 2 + files);
     write!(out, "{headers}").expect("writing to a Vec cannot fail");
     if mail.attachments.is_empty() {
@@ -533,7 +537,10 @@ mod tests {
             content_type: "text/x-python".into(),
             content: script.as_bytes().to_vec(),
         }];
-        for html in [None, Some("<html><body><pre>VERIFY</pre></body></html>".to_string())] {
+        for html in [
+            None,
+            Some("<html><body><pre>VERIFY</pre></body></html>".to_string()),
+        ] {
             m.html = html.clone();
             let bytes = render(&m, 0);
             let text = String::from_utf8_lossy(&bytes);
@@ -543,7 +550,11 @@ mod tests {
                 .parse(&bytes[..])
                 .unwrap();
             assert_eq!(
-                parsed.body_text(0).unwrap().trim_end().replace("\r\n", "\n"),
+                parsed
+                    .body_text(0)
+                    .unwrap()
+                    .trim_end()
+                    .replace("\r\n", "\n"),
                 "VERIFY castle-7\nCheck it yourself: verify_dice.py, attached."
             );
             assert_eq!(text.contains("text/html"), html.is_some());

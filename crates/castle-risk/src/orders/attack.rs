@@ -136,12 +136,7 @@ pub(crate) fn attack_example(g: &CastleRisk, seat: Seat, to: &[T], from: &[T]) -
 
 /// "write: ATTACK Bohemia FROM Saxony UNTIL CONQUERED" with an attack the seat can make
 /// ([`attack_example`]); the rules' example when it has none.
-pub(crate) fn attack_hint(
-    g: &CastleRisk,
-    seat: Seat,
-    to: &[T],
-    from: &[T],
-) -> (String, String) {
+pub(crate) fn attack_hint(g: &CastleRisk, seat: Seat, to: &[T], from: &[T]) -> (String, String) {
     match attack_example(g, seat, to, from) {
         Some((to, from)) => (
             format!(

@@ -25,7 +25,6 @@ mod campaign;
 mod create;
 mod gm;
 mod info;
-mod verify;
 mod join;
 mod keyword;
 mod observe;
@@ -33,6 +32,7 @@ mod orders;
 mod press;
 mod record;
 mod seat;
+mod verify;
 
 pub(crate) use create::{capitalise, CreateFailure};
 pub(crate) use gm::Extend;

@@ -103,7 +103,10 @@ mod tests {
             },
         );
         let text = String::from_utf8(out).unwrap();
-        assert!(text.starts_with("Content-Type: application/octet-stream; name=\"xBccab.c.py\"\r\n"), "{text}");
+        assert!(
+            text.starts_with("Content-Type: application/octet-stream; name=\"xBccab.c.py\"\r\n"),
+            "{text}"
+        );
         assert_eq!(text.matches("\r\n").count(), 4, "{text}");
     }
 }

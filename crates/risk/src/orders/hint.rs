@@ -19,7 +19,10 @@ pub(super) fn meant(r: &Result<TerritoryId, NameError>) -> Vec<TerritoryId> {
         Err(NameError::Unknown { suggestions, .. }) => suggestions,
         Err(NameError::Ambiguous { candidates, .. }) => candidates,
     };
-    names.iter().filter_map(|n| board().resolve(n).ok()).collect()
+    names
+        .iter()
+        .filter_map(|n| board().resolve(n).ok())
+        .collect()
 }
 
 /// An attack `seat` could write now: from the first of `from` (the territory named, or what
@@ -34,10 +37,13 @@ pub(crate) fn attack_example(
     from: &[TerritoryId],
 ) -> Option<(TerritoryId, TerritoryId)> {
     let b = board();
-    let foe = |t: TerritoryId| matches!(s.board[t].owner, Owner::Seat(o) if o != seat)
-        || s.board[t].owner == Owner::Neutral;
+    let foe = |t: TerritoryId| {
+        matches!(s.board[t].owner, Owner::Seat(o) if o != seat)
+            || s.board[t].owner == Owner::Neutral
+    };
     let targets = |f: TerritoryId| b.neighbors(f).filter(move |&n| foe(n));
-    let can = |f: &TerritoryId| s.board[*f].owner == Owner::Seat(seat) && targets(*f).next().is_some();
+    let can =
+        |f: &TerritoryId| s.board[*f].owner == Owner::Seat(seat) && targets(*f).next().is_some();
     let from = from.iter().copied().find(can).or_else(|| {
         let mut own: Vec<TerritoryId> = (0..s.board.len()).filter(can).collect();
         own.sort_by_key(|&f| {
