@@ -6,6 +6,7 @@
 use crate::api::OrderError;
 use crate::board::{Board, TerritoryId};
 use crate::dice::DiceBox;
+use crate::names::NameError;
 use crate::Seat;
 
 /// Round-robin draft: seats pick in `order`, again and again, each taking the first
@@ -94,14 +95,9 @@ pub fn territory_list(
     twice: impl Fn(TerritoryId) -> OrderError,
     empty: impl FnOnce() -> OrderError,
 ) -> Result<Vec<TerritoryId>, OrderError> {
-    let parts: Vec<&str> = if text.contains(',') || text.contains(';') {
-        text.split([',', ';']).collect()
-    } else {
-        text.split_whitespace().collect()
-    };
     let mut out = Vec::new();
     let mut errors = Vec::new();
-    for p in parts.iter().map(|p| p.trim()).filter(|p| !p.is_empty()) {
+    for p in list_parts(text) {
         match resolve(p) {
             Ok(t) if out.contains(&t) => errors.push(twice(t)),
             Ok(t) => out.push(t),
@@ -113,6 +109,48 @@ pub fn territory_list(
         return Err(empty());
     }
     Ok(out)
+}
+
+/// The names of a list as written: split on commas or semicolons, else one a word.
+fn list_parts(text: &str) -> Vec<&str> {
+    let parts: Vec<&str> = if text.contains(',') || text.contains(';') {
+        text.split([',', ';']).collect()
+    } else {
+        text.split_whitespace().collect()
+    };
+    parts
+        .into_iter()
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+/// A list as it was likely meant, for a hint ("write: RANK Livonia, Poland, Moscow"): each
+/// name that does not read replaced by the first name its error suggests (read again by
+/// `resolve`), each territory once. `None` when every name read, or one suggests nothing.
+pub fn list_as_meant(
+    text: &str,
+    resolve: impl Fn(&str) -> Result<TerritoryId, NameError>,
+) -> Option<Vec<TerritoryId>> {
+    let mut out = Vec::new();
+    let mut mended = false;
+    for p in list_parts(text) {
+        let t = match resolve(p) {
+            Ok(t) => t,
+            Err(NameError::Unknown { suggestions, .. }) => {
+                mended = true;
+                resolve(suggestions.first()?).ok()?
+            }
+            Err(NameError::Ambiguous { candidates, .. }) => {
+                mended = true;
+                resolve(candidates.first()?).ok()?
+            }
+        };
+        if !out.contains(&t) {
+            out.push(t);
+        }
+    }
+    mended.then_some(out)
 }
 
 /// Territory names separated by commas (or one per word when no comma is given).
@@ -294,6 +332,21 @@ mod tests {
             read("nowhere, alpha, elsewhere"),
             Err("unknown nowhere; unknown elsewhere".to_string())
         );
+    }
+
+    /// A list with names that do not read, as it was likely meant; none when all read or
+    /// one suggests nothing.
+    #[test]
+    fn a_list_as_it_was_likely_meant() {
+        let b = board();
+        let meant = |text: &str| list_as_meant(text, |n| b.resolve(n));
+        let id = |n: &str| b.resolve(n).unwrap();
+        assert_eq!(
+            meant("Alpah, gamma, Dleat, Alpha"),
+            Some(vec![id("Alpha"), id("Gamma"), id("Delta")])
+        );
+        assert_eq!(meant("alpha, gamma"), None);
+        assert_eq!(meant("alpha, zzzzzzzzzz"), None);
     }
 
     #[test]

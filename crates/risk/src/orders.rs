@@ -136,10 +136,20 @@ pub fn parse(s: &Risk, seat: Seat, line: &str) -> Result<Order, OrderError> {
         )),
         "rank" | "draft" | "classe" | "classer" | "classement" => {
             Ok(Order::Rank(territory_list(rest).map_err(|e| {
-                e.hints(
-                    "write: RANK Eastern Australia, Indonesia, Siam",
-                    "écrivez : CLASSE Australie orientale, Indonésie, Siam",
-                )
+                // The line as it was likely meant, else the rules' example.
+                match castellan_engine::claim::list_as_meant(rest, |n| board().resolve(n)) {
+                    Some(meant) => {
+                        let line = |l: Lang| words::names(&meant, l);
+                        e.write(
+                            format!("RANK {}", line(Lang::En)),
+                            format!("CLASSE {}", line(Lang::Fr)),
+                        )
+                    }
+                    None => e.hints(
+                        "write: RANK Eastern Australia, Indonesia, Siam",
+                        "écrivez : CLASSE Australie orientale, Indonésie, Siam",
+                    ),
+                }
             })?))
         }
         "place" | "reinforce" | "placer" | "renforce" | "renforcer" => parse_place(rest),

@@ -263,7 +263,9 @@ pub fn parse(g: &CastleRisk, seat: Seat, line: &str) -> Result<Order, OrderError
             if rest.is_empty() || rest_text.eq_ignore_ascii_case("any") {
                 return Ok(Order::Rank(vec![]));
             }
-            Ok(Order::Rank(territory_list(&rest_text)?))
+            Ok(Order::Rank(
+                territory_list(&rest_text).map_err(|e| as_meant(e, "RANK", &rest_text))?,
+            ))
         }
         "PLACE" => Ok(Order::Place(placements(&rest_text)?)),
         "HIDE" => Ok(Order::Hide(tres(
@@ -465,6 +467,19 @@ fn territory_list(text: &str) -> Result<Vec<T>, OrderError> {
             )
         },
     )
+}
+
+/// A refused list's hint: the line as it was likely meant ("write: RANK Livonia, Poland"),
+/// each misspelt name replaced by what its error suggests; `e` as it is when none can be.
+fn as_meant(e: OrderError, order: &str, text: &str) -> OrderError {
+    let Some(meant) = castellan_engine::claim::list_as_meant(text, resolve) else {
+        return e;
+    };
+    let line = |lang: Lang| {
+        let names: Vec<&str> = meant.iter().map(|t| tn(*t, lang)).collect();
+        format!("{} {}", kw(lang, order), names.join(", "))
+    };
+    e.write(line(Lang::En), line(Lang::Fr))
 }
 
 /// Placements like "5 Livonia, 3 Poland" (or "Livonia 5"), English or French names.
