@@ -6,7 +6,8 @@
 
 Example (turn 3 of castle-7, four six-sided dice then a 3-sided draw):
   verify_dice.py roll castle-7 3 9f2c...e1 6 6 6 6 3
-The algorithm is docs/dice.md; this script is its reference implementation.
+How the dice are made: mail HELP DICE to the judge (docs/dice.md in its sources); this
+script is the reference implementation.
 """
 import hashlib, hmac, struct, sys
 

@@ -387,6 +387,7 @@ mod tests {
                     references: vec![],
                     headers: vec![],
                     html: None,
+                    attachments: vec![],
                 })
                 .collect(),
             log: (0..n)

@@ -164,6 +164,7 @@ mod tests {
             references: Vec::new(),
             headers: Vec::new(),
             html: None,
+            attachments: Vec::new(),
         }
     }
 

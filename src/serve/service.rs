@@ -90,6 +90,7 @@ pub fn to_outgoing(o: &Outbound, from: &str) -> OutgoingMail {
     OutgoingMail {
         headers: o.headers.clone(),
         html: o.html.clone(),
+        attachments: o.attachments.clone(),
         message_id: o.message_id.clone(),
         from: from.to_string(),
         to: o.to.clone(),

@@ -133,6 +133,7 @@ pub(super) fn encode_outbox(item: &OutboxItem) -> Result<Vec<u8>, StoreError> {
                 references: m.references.clone(),
                 headers: m.headers.clone(),
                 html: None,
+                attachments: m.attachments.clone(),
             },
             attempts: item.attempts,
             not_before: item.not_before,

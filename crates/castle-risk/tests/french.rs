@@ -365,9 +365,10 @@ fn refusals_read_in_french() {
             .contains("n'est pas un nom que je connais"),
         "{e:?}"
     );
+    // The example is an attack the player can make: from Prussia, theirs.
     assert_eq!(
         e.hint_in(Lang::Fr),
-        Some("écrivez : ATTAQUE Livonie DEPUIS Pologne JUSQU'À CONQUÊTE")
+        Some("écrivez : ATTAQUE Livonie DEPUIS Prusse JUSQU'À CONQUÊTE")
     );
     let e = g
         .parse(0, "ATTAQUE Pologne DEPUIS Prusse JUSQU'À 3")

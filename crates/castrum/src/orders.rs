@@ -4,7 +4,7 @@
 use crate::words::{list, name_error_fr};
 use crate::*;
 use castellan_engine::names::{normalize, Names};
-use castellan_engine::words::{refusal, Hints};
+use castellan_engine::words::{all_of, refusal, Hints};
 
 /// The order help (ORDERS), in `lang`.
 pub fn help(lang: Lang) -> String {
@@ -70,9 +70,10 @@ fn card(words: &[&str], hint: Hint) -> Result<Card, OrderError> {
         .map_err(|er| refusal(er.to_string(), name_error_fr(&er)).hints(hint.0, hint.1))
 }
 
+/// Cards separated by commas, "+" or "and": every name that does not read is told at once.
 fn cards(words: &[&str], hint: Hint) -> Result<Vec<Card>, OrderError> {
     let text = words.join(" ");
-    let mut out = Vec::new();
+    let mut chunks: Vec<Vec<&str>> = Vec::new();
     for part in text.split([',', ';', '+']) {
         // "Lapides and Mage", "Lapides et Mage"
         let mut chunk: Vec<&str> = Vec::new();
@@ -80,17 +81,25 @@ fn cards(words: &[&str], hint: Hint) -> Result<Vec<Card>, OrderError> {
             let n = normalize(w);
             if n == "and" || n == "et" {
                 if !chunk.is_empty() {
-                    out.push(card(&chunk, hint)?);
-                    chunk.clear();
+                    chunks.push(std::mem::take(&mut chunk));
                 }
             } else {
                 chunk.push(w);
             }
         }
         if !chunk.is_empty() {
-            out.push(card(&chunk, hint)?);
+            chunks.push(chunk);
         }
     }
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    for chunk in &chunks {
+        match card(chunk, hint) {
+            Ok(c) => out.push(c),
+            Err(e) => errors.push(e),
+        }
+    }
+    all_of(errors)?;
     if out.is_empty() {
         return Err(refusal("name the cards", "nommez les cartes").hints(hint.0, hint.1));
     }

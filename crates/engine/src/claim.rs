@@ -6,6 +6,7 @@
 use crate::api::OrderError;
 use crate::board::{Board, TerritoryId};
 use crate::dice::DiceBox;
+use crate::names::NameError;
 use crate::Seat;
 
 /// Round-robin draft: seats pick in `order`, again and again, each taking the first
@@ -86,30 +87,70 @@ pub fn public_index(dice: &mut DiceBox, n: usize) -> usize {
 
 /// The territories of a list as written: names separated by commas or semicolons (or one
 /// a word when there is none), each read by `resolve`, none twice. Each game words the
-/// errors: `twice` for a territory named again, `empty` when none is given.
-pub fn territory_list<E>(
+/// errors: `twice` for a territory named again, `empty` when none is given. Every name that
+/// does not read is told at once (`words::all_of`), not the first alone.
+pub fn territory_list(
     text: &str,
-    mut resolve: impl FnMut(&str) -> Result<TerritoryId, E>,
-    twice: impl Fn(TerritoryId) -> E,
-    empty: impl FnOnce() -> E,
-) -> Result<Vec<TerritoryId>, E> {
+    mut resolve: impl FnMut(&str) -> Result<TerritoryId, OrderError>,
+    twice: impl Fn(TerritoryId) -> OrderError,
+    empty: impl FnOnce() -> OrderError,
+) -> Result<Vec<TerritoryId>, OrderError> {
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    for p in list_parts(text) {
+        match resolve(p) {
+            Ok(t) if out.contains(&t) => errors.push(twice(t)),
+            Ok(t) => out.push(t),
+            Err(e) => errors.push(e),
+        }
+    }
+    crate::words::all_of(errors)?;
+    if out.is_empty() {
+        return Err(empty());
+    }
+    Ok(out)
+}
+
+/// The names of a list as written: split on commas or semicolons, else one a word.
+fn list_parts(text: &str) -> Vec<&str> {
     let parts: Vec<&str> = if text.contains(',') || text.contains(';') {
         text.split([',', ';']).collect()
     } else {
         text.split_whitespace().collect()
     };
+    parts
+        .into_iter()
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+/// A list as it was likely meant, for a hint ("write: RANK Livonia, Poland, Moscow"): each
+/// name that does not read replaced by the first name its error suggests (read again by
+/// `resolve`), each territory once. `None` when every name read, or one suggests nothing.
+pub fn list_as_meant(
+    text: &str,
+    resolve: impl Fn(&str) -> Result<TerritoryId, NameError>,
+) -> Option<Vec<TerritoryId>> {
     let mut out = Vec::new();
-    for p in parts.iter().map(|p| p.trim()).filter(|p| !p.is_empty()) {
-        let t = resolve(p)?;
-        if out.contains(&t) {
-            return Err(twice(t));
+    let mut mended = false;
+    for p in list_parts(text) {
+        let t = match resolve(p) {
+            Ok(t) => t,
+            Err(NameError::Unknown { suggestions, .. }) => {
+                mended = true;
+                resolve(suggestions.first()?).ok()?
+            }
+            Err(NameError::Ambiguous { candidates, .. }) => {
+                mended = true;
+                resolve(candidates.first()?).ok()?
+            }
+        };
+        if !out.contains(&t) {
+            out.push(t);
         }
-        out.push(t);
     }
-    if out.is_empty() {
-        return Err(empty());
-    }
-    Ok(out)
+    mended.then_some(out)
 }
 
 /// Territory names separated by commas (or one per word when no comma is given).
@@ -142,7 +183,8 @@ pub fn parse_placements(board: &Board, text: &str) -> Result<Vec<(TerritoryId, u
 
 /// Placements ("5 Livonia, 3 Poland", or "Livonia 5"), each name read by `resolve` (a game
 /// passes its own, which knows its names in every language); errors in English and French,
-/// with `hint` (English, French) saying how to write it.
+/// with `hint` (English, French) saying how to write it. Every name that does not read is
+/// told at once.
 pub fn parse_placements_with<T: Copy + PartialEq>(
     text: &str,
     hint: (&str, &str),
@@ -150,6 +192,7 @@ pub fn parse_placements_with<T: Copy + PartialEq>(
 ) -> Result<Vec<(T, u32)>, OrderError> {
     let refuse = |en: String, fr: String| OrderError::new(en).fr(fr).hint(hint.0).hint_fr(hint.1);
     let mut out: Vec<(T, u32)> = Vec::new();
+    let mut bad_names = Vec::new();
     for part in text
         .split([',', ';'])
         .map(|p| p.trim())
@@ -175,12 +218,19 @@ pub fn parse_placements_with<T: Copy + PartialEq>(
                 format!("« {part} » : placez au moins une armée"),
             ));
         }
-        let t = resolve(&name)?;
+        let t = match resolve(&name) {
+            Ok(t) => t,
+            Err(e) => {
+                bad_names.push(e);
+                continue;
+            }
+        };
         match out.iter_mut().find(|(x, _)| *x == t) {
             Some(e) => e.1 += n,
             None => out.push((t, n)),
         }
     }
+    crate::words::all_of(bad_names)?;
     if out.is_empty() {
         return Err(refuse(
             "no placement given".into(),
@@ -261,10 +311,14 @@ mod tests {
         let read = |text: &str| {
             territory_list(
                 text,
-                |p| b.resolve(p).map_err(|_| format!("unknown {p}")),
-                |t| format!("twice {t}"),
-                || "none".to_string(),
+                |p| {
+                    b.resolve(p)
+                        .map_err(|_| OrderError::new(format!("unknown {p}")))
+                },
+                |t| OrderError::new(format!("twice {t}")),
+                || OrderError::new("none"),
             )
+            .map_err(|e| e.message)
         };
         let (alpha, gamma) = (b.resolve("alpha").unwrap(), b.resolve("gamma").unwrap());
         assert_eq!(read("alpha; gamma"), Ok(vec![alpha, gamma]));
@@ -273,6 +327,37 @@ mod tests {
         assert_eq!(read("alpha, alpha"), Err(format!("twice {alpha}")));
         assert_eq!(read(" , ;"), Err("none".to_string()));
         assert_eq!(read("alpha, nowhere"), Err("unknown nowhere".to_string()));
+        // Every name that does not read, in one answer.
+        assert_eq!(
+            read("nowhere, alpha, elsewhere"),
+            Err("unknown nowhere; unknown elsewhere".to_string())
+        );
+    }
+
+    /// A list with names that do not read, as it was likely meant; none when all read or
+    /// one suggests nothing.
+    #[test]
+    fn a_list_as_it_was_likely_meant() {
+        let b = board();
+        let meant = |text: &str| list_as_meant(text, |n| b.resolve(n));
+        let id = |n: &str| b.resolve(n).unwrap();
+        assert_eq!(
+            meant("Alpah, gamma, Dleat, Alpha"),
+            Some(vec![id("Alpha"), id("Gamma"), id("Delta")])
+        );
+        assert_eq!(meant("alpha, gamma"), None);
+        assert_eq!(meant("alpha, zzzzzzzzzz"), None);
+    }
+
+    #[test]
+    fn every_bad_name_of_a_placement_is_told_at_once() {
+        let b = board();
+        let e = parse_placements(&b, "5 alpa, 2 gamma, 3 dxltx").unwrap_err();
+        assert!(
+            e.message.contains("\"alpa\"") && e.message.contains("\"dxltx\""),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

@@ -66,6 +66,41 @@ pub fn refuse_bare(m: impl Fn(Lang) -> String) -> OrderError {
     OrderError::new(m(Lang::En)).fr(m(Lang::Fr))
 }
 
+/// Several refusals of one line told at once (every misspelt name of a RANK list, both
+/// names of an ATTACK): their messages joined by "; " in each language, the first hint
+/// given. `Ok` when there is none.
+pub fn all_of(errors: Vec<OrderError>) -> Result<(), OrderError> {
+    let mut errors = errors.into_iter();
+    match errors.next() {
+        Some(first) => Err(joined(first, errors)),
+        None => Ok(()),
+    }
+}
+
+/// `first` and `more` told as one refusal (see [`all_of`]).
+pub fn joined(first: OrderError, more: impl IntoIterator<Item = OrderError>) -> OrderError {
+    more.into_iter().fold(first, |acc, e| {
+        let hint = |l: Lang| acc.hint_in(l).or(e.hint_in(l)).map(str::to_string);
+        let mut out = OrderError::new(format!(
+            "{}; {}",
+            acc.message_in(Lang::En),
+            e.message_in(Lang::En)
+        ))
+        .fr(format!(
+            "{} ; {}",
+            acc.message_in(Lang::Fr),
+            e.message_in(Lang::Fr)
+        ));
+        if let Some(h) = hint(Lang::En) {
+            out = out.hint(h);
+        }
+        if let Some(h) = hint(Lang::Fr) {
+            out = out.hint_fr(h);
+        }
+        out
+    })
+}
+
 /// Hints in both languages on an [`OrderError`].
 pub trait Hints {
     /// The hint in English and French.
@@ -172,6 +207,23 @@ mod tests {
         assert_eq!(e.message_in(Lang::En), "no");
         assert_eq!(e.hint_in(Lang::Fr), Some("écrivez : PASS"));
         assert_eq!(refuse_bare(|l| l.code().into()).message_in(Lang::Fr), "fr");
+    }
+
+    #[test]
+    fn several_refusals_of_a_line_are_told_at_once() {
+        assert_eq!(all_of(vec![]), Ok(()));
+        let one = refusal("\"Lvn\" is unknown", "« Lvn » est inconnu").write("RANK A", "CLASSE A");
+        let two = refusal("\"Pln\" is unknown", "« Pln » est inconnu");
+        let e = all_of(vec![one, two]).unwrap_err();
+        assert_eq!(
+            e.message_in(Lang::En),
+            "\"Lvn\" is unknown; \"Pln\" is unknown"
+        );
+        assert_eq!(
+            e.message_in(Lang::Fr),
+            "« Lvn » est inconnu ; « Pln » est inconnu"
+        );
+        assert_eq!(e.hint_in(Lang::Fr), Some("écrivez : CLASSE A"));
     }
 
     #[test]

@@ -88,12 +88,5 @@ pub fn audit_in(rec: &GameRecord, s: &mut dyn Session, lang: Lang) -> (bool, Str
             Lang::Fr => format!("Clé secrète du tirage des cartes : {key}"),
         });
     }
-    out.push(
-        lang.pick(
-            "Check it yourself: docs/dice.md and scripts/verify_dice.py.",
-            "Vérifiez-le vous-même : docs/dice.md et scripts/verify_dice.py.",
-        )
-        .into(),
-    );
     (ok, out.join("\n"))
 }

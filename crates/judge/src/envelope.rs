@@ -233,4 +233,18 @@ pub struct Outbound {
     /// draws no picture, a reader who chose `SET FORMAT TEXT`, or a mail that is no report).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub html: Option<String>,
+    /// Files the mail carries (VERIFY: the dice script): sent as `multipart/mixed`, the
+    /// text (or text and HTML) first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<Attachment>,
+}
+
+/// A file a mail carries: its name, its `Content-Type` and its bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attachment {
+    /// `verify_dice.py`: letters, digits, `.`, `-` and `_` (others are dropped when sent).
+    pub filename: String,
+    /// `text/x-python`.
+    pub content_type: String,
+    pub content: Vec<u8>,
 }

@@ -420,7 +420,10 @@ impl Judge {
         };
         match audited? {
             None => Err(JudgeError::Refused(format!("{game} has not started"))),
-            Some((true, text)) => Ok(text),
+            // The operator has the files; a player's VERIFY carries the script instead.
+            Some((true, text)) => Ok(format!(
+                "{text}\nCheck it yourself: docs/dice.md and scripts/verify_dice.py."
+            )),
             Some((false, text)) => Err(JudgeError::Refused(text)),
         }
     }

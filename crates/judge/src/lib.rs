@@ -105,9 +105,9 @@ pub use intake::processed_key;
 pub use judge::{AdminCommand, Judge, JudgeError};
 pub use limits::{clean_name, clean_text, reply_budget, MAX_NAME_CHARS};
 pub use model::{
-    game_number, mark_key, spells_an_address, AuthenticationResults, DeadlineSettings, Dsn,
-    DsnRecipient, Env, GameRecord, Inbound, LogLine, MailFormat, OutSeat, Outbound, PlayerRecord,
-    SeatRecord, SenderRecord, Status, StoreError,
+    game_number, mark_key, spells_an_address, Attachment, AuthenticationResults, DeadlineSettings,
+    Dsn, DsnRecipient, Env, GameRecord, Inbound, LogLine, MailFormat, OutSeat, Outbound,
+    PlayerRecord, SeatRecord, SenderRecord, Status, StoreError,
 };
 pub use store::{Changes, MemoryStore, Store};
 pub use stored::StoredGame;

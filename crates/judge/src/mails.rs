@@ -43,6 +43,8 @@ pub(crate) struct Draft {
     /// A confirmation: the one mail an address named by someone else gets before it has
     /// confirmed its seat (optin.rs); no other mail of the game goes to it until then.
     pub(crate) confirm: bool,
+    /// Files it carries (VERIFY's reply: the dice script).
+    pub(crate) attachments: Vec<crate::model::Attachment>,
 }
 
 /// A prompt as the templates show it.

@@ -1,7 +1,9 @@
 //! What the judge keeps: game records, seats, senders, players' records, the log; the
 //! store's errors. (Mails in and out: envelope.rs.)
 
-pub use crate::envelope::{AuthenticationResults, Dsn, DsnRecipient, Inbound, Outbound};
+pub use crate::envelope::{
+    Attachment, AuthenticationResults, Dsn, DsnRecipient, Inbound, Outbound,
+};
 use castellan_engine::Lang;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};

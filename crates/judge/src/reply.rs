@@ -30,6 +30,7 @@ impl Run<'_> {
             for_reader: false,
             svg: None,
             confirm: false,
+            attachments: Vec::new(),
         });
     }
 
@@ -113,6 +114,7 @@ impl Run<'_> {
                 for_reader: false,
                 svg: None,
                 confirm: false,
+                attachments: std::mem::take(&mut self.reply_attachments),
             },
         );
     }

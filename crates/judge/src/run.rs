@@ -59,6 +59,8 @@ pub(crate) struct Run<'a> {
     pub(crate) thread: Option<(String, Vec<String>)>,
     /// HISTORY ... PICTURE: the board of a past turn, for the reply's HTML part.
     pub(crate) reply_picture: Option<String>,
+    /// Files for the reply (VERIFY: the dice script).
+    pub(crate) reply_attachments: Vec<Attachment>,
     /// Games this mail concerned, with the writer's seat (reply subject).
     pub(crate) touched: Vec<(String, Option<usize>)>,
     pub(crate) derive_count: u32,
@@ -134,6 +136,7 @@ impl<'a> Run<'a> {
             sections: Vec::new(),
             thread: None,
             reply_picture: None,
+            reply_attachments: Vec::new(),
             touched: Vec::new(),
             derive_count: 0,
             french_words: false,
@@ -393,6 +396,7 @@ impl<'a> Run<'a> {
                 references: d.references,
                 headers: d.headers,
                 html: d.html,
+                attachments: d.attachments,
             });
         }
         for g in std::mem::take(&mut self.games).into_values() {

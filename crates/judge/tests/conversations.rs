@@ -9,8 +9,8 @@
 //! * `opt-in` (an empty file): the judge runs with `confirm_addresses` on.
 //! * `NN-tick-+49h`: the clock moves to 49 hours after the conversation's start; tick.
 //! * `NN-out-ADDR.txt`: every mail step NN sent to ADDR, in order, each as `To:`,
-//!   `Subject:`, `In-Reply-To:`, extra headers, a blank line and the body, separated by a
-//!   line `=====`.
+//!   `Subject:`, `In-Reply-To:`, extra headers, its attachments (`Attachment: name (type,
+//!   size)`), a blank line and the body, separated by a line `=====`.
 //!
 //! Every mismatch is named (missing, unexpected or different files) in one run;
 //! `CASTELLAN_BLESS=1 cargo test -p castellan-judge --test conversations` rewrites the out
@@ -60,6 +60,15 @@ fn show(m: &Outbound) -> String {
     // List-Unsubscribe is the same on every mail: intake.rs checks it once.
     for (k, v) in m.headers.iter().filter(|(k, _)| k != "List-Unsubscribe") {
         s.push_str(&format!("{k}: {v}\n"));
+    }
+    // A file the mail carries: its name, type and size (commands.rs reads it whole).
+    for a in &m.attachments {
+        s.push_str(&format!(
+            "Attachment: {} ({}, {} bytes)\n",
+            a.filename,
+            a.content_type,
+            a.content.len()
+        ));
     }
     s.push('\n');
     s.push_str(&m.body);
@@ -698,7 +707,6 @@ const NOT_YET_IN_A_CONVERSATION: &[&str] = &[
     "info/neighbours",
     "info/no_such_territory",
     "info/not_started",
-    "info/orders_help",
     "info/orders_which_game",
     "info/which_game",
     "intake/attachments",

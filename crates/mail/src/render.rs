@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 #[cfg(test)]
 mod agrees;
+mod attach;
 mod flowed;
 #[cfg(test)]
 mod oracle;
@@ -40,6 +41,10 @@ pub struct OutgoingMail {
     /// goes out as `multipart/alternative`, the text first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub html: Option<String>,
+    /// Files it carries (VERIFY's reply: the dice script): the mail goes out as
+    /// `multipart/mixed`, the text (or the alternative of text and HTML) first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<castellan_judge::Attachment>,
 }
 
 /// Why a mail cannot be rendered.
@@ -89,8 +94,9 @@ pub fn check(mail: &OutgoingMail) -> Result<(), RenderError> {
 /// `X-Auto-Response-Suppress: All` (Exchange: no out-of-office answers), a Date fixed from
 /// `date_unix` (seconds since 1970, UTC; so golden files are stable), UTF-8 text/plain
 /// as `format=flowed` in lines of at most 78 characters ([`flowed`]), or
-/// `multipart/alternative` (text/plain, then text/html) when the mail has an HTML part.
-/// Fails only for an address that does not parse.
+/// `multipart/alternative` (text/plain, then text/html) when the mail has an HTML part,
+/// inside a `multipart/mixed` with its attachments after it when it has any
+/// (render/attach.rs). Fails only for an address that does not parse.
 ///
 /// The headers are lettre's (its folding and RFC 2047 words), written as its message
 /// builder would; the parts are written by `wire` (render/wire.rs) in one pass over each text, into one
@@ -98,38 +104,79 @@ pub fn check(mail: &OutgoingMail) -> Result<(), RenderError> {
 pub fn try_render(mail: &OutgoingMail, date_unix: i64) -> Result<Vec<u8>, RenderError> {
     let headers = headers(mail, date_unix)?;
     let html = mail.html.as_deref().unwrap_or("");
-    let body = flowed::flowed(&mail.body);
     // Room for both parts as quoted-printable of French (a growing buffer is copied
     // whole): what 7bit leaves unused costs nothing.
-    let mut out = Vec::with_capacity(1024 + (mail.body.len() + html.len()) * 3 / 2);
+    let files: usize = mail
+        .attachments
+        .iter()
+        .map(|a| a.content.len() * 4 / 3 + 256)
+        .sum();
+    let mut out = Vec::with_capacity(1024 + (mail.body.len() + html.len()) * 3 / 2 + files);
     write!(out, "{headers}").expect("writing to a Vec cannot fail");
+    if mail.attachments.is_empty() {
+        body(&mut out, mail);
+        return Ok(out);
+    }
+    let mixed = boundary();
+    multipart(&mut out, b"mixed", &mixed);
+    open_part(&mut out, &mixed);
+    body(&mut out, mail);
+    for a in &mail.attachments {
+        out.extend_from_slice(b"\r\n");
+        open_part(&mut out, &mixed);
+        attach::part(&mut out, a);
+    }
+    out.extend_from_slice(b"\r\n--");
+    out.extend_from_slice(mixed.as_bytes());
+    out.extend_from_slice(b"--\r\n");
+    Ok(out)
+}
+
+/// A boundary as lettre draws one: 40 alphanumerics of the thread's fastrand generator.
+fn boundary() -> String {
+    std::iter::repeat_with(fastrand::alphanumeric)
+        .take(40)
+        .collect()
+}
+
+/// `Content-Type: multipart/<kind>` with its boundary, and the blank line.
+fn multipart(out: &mut Vec<u8>, kind: &[u8], boundary: &str) {
+    out.extend_from_slice(b"Content-Type: multipart/");
+    out.extend_from_slice(kind);
+    out.extend_from_slice(b";\r\n boundary=\"");
+    out.extend_from_slice(boundary.as_bytes());
+    out.extend_from_slice(b"\"\r\n\r\n");
+}
+
+/// A part's delimiter line.
+fn open_part(out: &mut Vec<u8>, boundary: &str) {
+    out.extend_from_slice(b"--");
+    out.extend_from_slice(boundary.as_bytes());
+    out.extend_from_slice(b"\r\n");
+}
+
+/// The mail's text: text/plain alone, or `multipart/alternative` (text/plain, then
+/// text/html) when it has an HTML part.
+fn body(out: &mut Vec<u8>, mail: &OutgoingMail) {
+    let text = flowed::flowed(&mail.body);
     match &mail.html {
         Some(html) => {
-            // lettre's scheme: 40 alphanumerics of the thread's fastrand generator.
-            let boundary: String = std::iter::repeat_with(fastrand::alphanumeric)
-                .take(40)
-                .collect();
-            let boundary = boundary.as_bytes();
-            out.extend_from_slice(b"Content-Type: multipart/alternative;\r\n boundary=\"");
-            out.extend_from_slice(boundary);
-            out.extend_from_slice(b"\"\r\n\r\n");
+            let boundary = boundary();
+            multipart(out, b"alternative", &boundary);
             for (content_type, text, limit) in [
-                (wire::TEXT_PLAIN, body.as_str(), TEXT_LINE),
+                (wire::TEXT_PLAIN, text.as_str(), TEXT_LINE),
                 (wire::TEXT_HTML, html.as_str(), HTML_LINE),
             ] {
-                out.extend_from_slice(b"--");
-                out.extend_from_slice(boundary);
-                out.extend_from_slice(b"\r\n");
-                wire::part(&mut out, content_type, text, limit);
+                open_part(out, &boundary);
+                wire::part(out, content_type, text, limit);
                 out.extend_from_slice(b"\r\n");
             }
             out.extend_from_slice(b"--");
-            out.extend_from_slice(boundary);
+            out.extend_from_slice(boundary.as_bytes());
             out.extend_from_slice(b"--\r\n");
         }
-        None => wire::part(&mut out, wire::TEXT_PLAIN, &body, TEXT_LINE),
+        None => wire::part(out, wire::TEXT_PLAIN, &text, TEXT_LINE),
     }
-    Ok(out)
 }
 
 /// A text part goes 7bit if it is ASCII (in lines of at most 78 characters, as
@@ -374,6 +421,7 @@ mod tests {
             body: "Your move.\n".into(),
             in_reply_to: Some("<m1@example.org>".into()),
             references: vec!["<m0@example.org>".into(), "<m1@example.org>".into()],
+            attachments: Vec::new(),
         }
     }
 
@@ -479,6 +527,53 @@ mod tests {
             text.find("text/html").unwrap(),
         );
         assert!(t < h, "the text part comes first");
+    }
+
+    /// A mail with a file is multipart/mixed: its text first, then the file, which parses
+    /// back byte for byte with its name and type; with an HTML part too, the alternative
+    /// comes first, whole.
+    #[test]
+    fn a_mail_with_an_attachment_is_multipart_mixed_and_the_file_reads_back() {
+        let script = "#!/usr/bin/env python3\nprint('ok')  # é\n".repeat(40);
+        let mut m = sample();
+        m.body = "VERIFY castle-7\nCheck it yourself: verify_dice.py, attached.\n".into();
+        m.attachments = vec![castellan_judge::Attachment {
+            filename: "verify_dice.py".into(),
+            content_type: "text/x-python".into(),
+            content: script.as_bytes().to_vec(),
+        }];
+        for html in [
+            None,
+            Some("<html><body><pre>VERIFY</pre></body></html>".to_string()),
+        ] {
+            m.html = html.clone();
+            let bytes = render(&m, 0);
+            let text = String::from_utf8_lossy(&bytes);
+            assert!(text.contains("Content-Type: multipart/mixed"), "{text}");
+            assert!(text.lines().all(|l| l.len() <= 78), "{text}");
+            let parsed = mail_parser::MessageParser::default()
+                .parse(&bytes[..])
+                .unwrap();
+            assert_eq!(
+                parsed
+                    .body_text(0)
+                    .unwrap()
+                    .trim_end()
+                    .replace("\r\n", "\n"),
+                "VERIFY castle-7\nCheck it yourself: verify_dice.py, attached."
+            );
+            assert_eq!(text.contains("text/html"), html.is_some());
+            if html.is_some() {
+                assert!(parsed.body_html(0).unwrap().contains("<pre>VERIFY</pre>"));
+            }
+            assert_eq!(parsed.attachment_count(), 1);
+            use mail_parser::MimeHeaders;
+            let a = parsed.attachment(0).unwrap();
+            assert_eq!(a.attachment_name(), Some("verify_dice.py"));
+            let ct = a.content_type().unwrap();
+            assert_eq!((ct.ctype(), ct.subtype()), ("text", Some("x-python")));
+            assert_eq!(a.contents(), script.as_bytes());
+        }
     }
 
     #[test]

@@ -185,6 +185,7 @@ fn orders_mail() -> OutgoingMail {
         body: "PLACE 3 Poland\nATTACK Livonia FROM Poland UNTIL CONQUERED\nEND TURN\n".into(),
         in_reply_to: Some("<turn-1.castle-7@castellan.test>".into()),
         references: vec!["<turn-1.castle-7@castellan.test>".into()],
+        attachments: Vec::new(),
     }
 }
 
@@ -266,6 +267,7 @@ async fn smtp_in_imap_read_reply_out() {
             "<turn-1.castle-7@castellan.test>".into(),
             mail.message_id.clone(),
         ],
+        attachments: Vec::new(),
     };
     servers
         .smtp()
@@ -474,6 +476,7 @@ async fn smtp_starttls_trusting_the_ca_file_delivers() {
         body: "Orders accepted.\n".into(),
         in_reply_to: Some("<orders-1@example.org>".into()),
         references: vec!["<orders-1@example.org>".into()],
+        attachments: Vec::new(),
     };
     servers
         .smtp_tls(
@@ -586,6 +589,7 @@ async fn a_mailer_sends_a_batch_over_one_connection() {
         body: "x\n".into(),
         in_reply_to: None,
         references: vec![],
+        attachments: Vec::new(),
     };
     let mut mailer = t.mailer();
     for n in 0..3 {

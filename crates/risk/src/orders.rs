@@ -6,9 +6,11 @@ use crate::map::{self, board};
 use crate::words;
 use crate::*;
 use castellan_engine::board::TerritoryId;
-use castellan_engine::names::normalize;
-use castellan_engine::words::{cap, refusal, refuse, refuse_bare, Hints};
+use castellan_engine::names::{normalize, NameError};
+use castellan_engine::words::{cap, joined, refusal, refuse, refuse_bare, Hints};
 
+mod hint;
+pub(crate) use hint::attack_hint;
 mod text;
 pub use text::{attack_choice, help, text, text_in, trade_text_in};
 
@@ -121,7 +123,7 @@ fn plan_word_en(word: &str) -> String {
 
 const HOW_FR: &str = "après les territoires, écrivez JUSQU'À CONQUÊTE, JUSQU'À 3 RESTANTES, POUR 2 LANCERS, AVEC 2 DÉS, PUIS DÉPLACE 4, DÉPLACE TOUT ou LAISSE 2";
 
-pub fn parse(_s: &Risk, _seat: Seat, line: &str) -> Result<Order, OrderError> {
+pub fn parse(s: &Risk, seat: Seat, line: &str) -> Result<Order, OrderError> {
     let line = line.trim();
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some(first) = words.first() else {
@@ -134,10 +136,20 @@ pub fn parse(_s: &Risk, _seat: Seat, line: &str) -> Result<Order, OrderError> {
         )),
         "rank" | "draft" | "classe" | "classer" | "classement" => {
             Ok(Order::Rank(territory_list(rest).map_err(|e| {
-                e.hints(
-                    "write: RANK Eastern Australia, Indonesia, Siam",
-                    "écrivez : CLASSE Australie orientale, Indonésie, Siam",
-                )
+                // The line as it was likely meant, else the rules' example.
+                match castellan_engine::claim::list_as_meant(rest, |n| board().resolve(n)) {
+                    Some(meant) => {
+                        let line = |l: Lang| words::names(&meant, l);
+                        e.write(
+                            format!("RANK {}", line(Lang::En)),
+                            format!("CLASSE {}", line(Lang::Fr)),
+                        )
+                    }
+                    None => e.hints(
+                        "write: RANK Eastern Australia, Indonesia, Siam",
+                        "écrivez : CLASSE Australie orientale, Indonésie, Siam",
+                    ),
+                }
             })?))
         }
         "place" | "reinforce" | "placer" | "renforce" | "renforcer" => parse_place(rest),
@@ -146,7 +158,7 @@ pub fn parse(_s: &Risk, _seat: Seat, line: &str) -> Result<Order, OrderError> {
             ("write: HQ Alaska", "écrivez : QG Alaska"),
         )?)),
         "trade" | "cards" | "echange" | "echanger" | "cartes" => parse_trade(rest),
-        "attack" | "attaque" | "attaquer" => parse_attack(&words),
+        "attack" | "attaque" | "attaquer" => parse_attack(s, seat, &words),
         "defend" | "defends" | "defendre" => {
             let hint = (
                 "write: DEFEND 2 (or DEFEND 1)",
@@ -242,25 +254,41 @@ fn parse_trade(rest: &str) -> Result<Order, OrderError> {
     Ok(Order::Trade(refs))
 }
 
-fn parse_attack(words: &[&str]) -> Result<Order, OrderError> {
-    let hint = (
-        "write: ATTACK Kamchatka FROM Alaska UNTIL CONQUERED",
-        "écrivez : ATTAQUE Kamchatka DEPUIS Alaska JUSQU'À CONQUÊTE",
-    );
+fn parse_attack(s: &Risk, seat: Seat, words: &[&str]) -> Result<Order, OrderError> {
     let Some(fi) = words.iter().position(|w| is(w, FROM)) else {
+        let hint = hint::attack_hint(s, seat, &[], &[]);
         return Err(refusal(
             "say where you attack FROM",
             "dites d'où vous attaquez (DEPUIS)",
         )
         .hints(hint.0, hint.1));
     };
-    let to = territory(&words[1..fi].join(" "), hint)?;
     let tail = &words[fi + 1..];
     let pi = tail
         .iter()
         .position(|w| is(w, PLAN_WORDS))
         .unwrap_or(tail.len());
-    let from = territory(&tail[..pi].join(" "), hint)?;
+    let (to_text, from_text) = (words[1..fi].join(" "), tail[..pi].join(" "));
+    let missing = |t: &str| t.trim().is_empty();
+    if missing(&to_text) || missing(&from_text) {
+        let hint = hint::attack_hint(s, seat, &[], &[]);
+        let (en, fr) = (hint.0.as_str(), hint.1.as_str());
+        territory(&to_text, (en, fr))?;
+        territory(&from_text, (en, fr))?;
+    }
+    // Both names read before either is refused: a line with both wrong is told both.
+    let (to, from) = match (board().resolve(&to_text), board().resolve(&from_text)) {
+        (Ok(to), Ok(from)) => (to, from),
+        (to, from) => {
+            let (en, fr) = hint::attack_hint(s, seat, &hint::meant(&to), &hint::meant(&from));
+            let refused = |e: NameError| words::name_error(&e, &en, &fr);
+            return Err(match (to, from) {
+                (Err(a), Err(b)) => joined(refused(a), [refused(b)]),
+                (Err(e), _) | (_, Err(e)) => refused(e),
+                (Ok(_), Ok(_)) => unreachable!("matched above"),
+            });
+        }
+    };
     let mut reroll = false;
     let mut commander = false;
     let mut plan_words = Vec::new();

@@ -266,6 +266,20 @@ pub fn parse_back(raw: &[u8]) -> Result<Outbound, String> {
     };
     let body = part(&msg.text_body, false).ok_or("no text/plain part")?;
     let html = part(&msg.html_body, true);
+    let attachments = msg
+        .attachments()
+        .map(|a| {
+            use mail_parser::MimeHeaders;
+            let ct = a.content_type();
+            castellan_judge::Attachment {
+                filename: a.attachment_name().unwrap_or_default().to_string(),
+                content_type: ct
+                    .map(|c| format!("{}/{}", c.ctype(), c.subtype().unwrap_or_default()))
+                    .unwrap_or_default(),
+                content: a.contents().to_vec(),
+            }
+        })
+        .collect();
     Ok(Outbound {
         message_id,
         to,
@@ -275,5 +289,6 @@ pub fn parse_back(raw: &[u8]) -> Result<Outbound, String> {
         references,
         headers,
         html,
+        attachments,
     })
 }

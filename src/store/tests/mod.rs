@@ -35,5 +35,6 @@ fn reply(html_bytes: usize) -> Outbound {
         references: Vec::new(),
         headers: Vec::new(),
         html: Some(html),
+        attachments: Vec::new(),
     }
 }

@@ -1,6 +1,7 @@
 //! Attacks by land and sea: the territories, the General and the engine's attack plan.
 
 use super::*;
+use castellan_engine::words::joined;
 
 /// Where the plan starts, the General (`GENERAL`, `GENERAL AGAIN`, `GENERAL ONCE`) and the
 /// plan's words.
@@ -53,18 +54,36 @@ fn plan_error_fr(e: &PlanError) -> String {
     }
 }
 
-pub(super) fn parse_attack(rest: &[(String, String)]) -> Result<Order, OrderError> {
+pub(super) fn parse_attack(
+    g: &CastleRisk,
+    seat: Seat,
+    rest: &[(String, String)],
+) -> Result<Order, OrderError> {
     let Some(fi) = rest.iter().position(|w| w.1 == "FROM") else {
+        let (en, fr) = attack_hint(g, seat, &[], &[]);
         return Err(refusal(
             "say where the attack comes from",
             "dites d'où part l'attaque",
         )
-        .hints(ATTACK_HINT, ATTACK_HINT_FR));
+        .hints(en, fr));
     };
-    let to = tres(&join(&rest[..fi]), ATTACK_HINT, ATTACK_HINT_FR)?;
     let after = &rest[fi + 1..];
     let (cut, general, again, plan_words) = split_plan(after);
-    let from = tres(&join(&after[..cut]), ATTACK_HINT, ATTACK_HINT_FR)?;
+    // Both names read before either is refused: a line with both wrong is told both.
+    let to = resolve(&join(&rest[..fi]));
+    let from = resolve(&join(&after[..cut]));
+    let (to, from) = match (to, from) {
+        (Ok(to), Ok(from)) => (to, from),
+        (to, from) => {
+            let (en, fr) = attack_hint(g, seat, &meant(&to), &meant(&from));
+            let refused = |e: NameError| name_refused(&e, &en, &fr);
+            return Err(match (to, from) {
+                (Err(a), Err(b)) => joined(refused(a), [refused(b)]),
+                (Err(e), _) | (_, Err(e)) => refused(e),
+                (Ok(_), Ok(_)) => unreachable!("matched above"),
+            });
+        }
+    };
     let plan = plan(&plan_words)?;
     Ok(Order::Attack {
         to,
@@ -73,6 +92,66 @@ pub(super) fn parse_attack(rest: &[(String, String)]) -> Result<Order, OrderErro
         general,
         again,
     })
+}
+
+/// The territory named, or those its name error suggests, as ids.
+fn meant(r: &Result<T, NameError>) -> Vec<T> {
+    let names = match r {
+        Ok(t) => return vec![*t],
+        Err(NameError::Unknown { suggestions, .. }) => suggestions,
+        Err(NameError::Ambiguous { candidates, .. }) => candidates,
+    };
+    names
+        .iter()
+        .filter_map(|n| map().board.resolve(n).ok())
+        .collect()
+}
+
+/// An attack `seat` could write now, for a hint: from the first of `from` (the territory
+/// named, or what a misspelt name may have meant) the seat holds, else from its territory
+/// next to one of `to`, else of most armies (ties: the first), with a neighbour another
+/// player holds; on the first of `to` that is such a neighbour, else on its first. `None`
+/// when the seat has no such territory (the set-up, or nothing left to attack).
+pub(crate) fn attack_example(g: &CastleRisk, seat: Seat, to: &[T], from: &[T]) -> Option<(T, T)> {
+    let board = &map().board;
+    let foe = |t: T| g.board[t].owner.is_some_and(|o| o != seat);
+    let targets = |f: T| board.neighbors(f).filter(move |&n| foe(n));
+    let mine = |t: &T| g.board[*t].owner == Some(seat);
+    let can = |f: &T| mine(f) && targets(*f).next().is_some();
+    let from = from.iter().copied().find(can).or_else(|| {
+        let mut own: Vec<T> = g.board.ids().filter(can).collect();
+        own.sort_by_key(|&f| {
+            let near = to.iter().any(|&t| foe(t) && board.adjacent(f, t));
+            (!near, std::cmp::Reverse(g.board[f].armies))
+        });
+        own.first().copied()
+    })?;
+    let to = to
+        .iter()
+        .copied()
+        .find(|&t| foe(t) && board.adjacent(from, t))
+        .or_else(|| targets(from).next())?;
+    Some((to, from))
+}
+
+/// "write: ATTACK Bohemia FROM Saxony UNTIL CONQUERED" with an attack the seat can make
+/// ([`attack_example`]); the rules' example when it has none.
+pub(crate) fn attack_hint(g: &CastleRisk, seat: Seat, to: &[T], from: &[T]) -> (String, String) {
+    match attack_example(g, seat, to, from) {
+        Some((to, from)) => (
+            format!(
+                "write: ATTACK {} FROM {} UNTIL CONQUERED",
+                tn(to, Lang::En),
+                tn(from, Lang::En)
+            ),
+            format!(
+                "écrivez : ATTAQUE {} DEPUIS {} JUSQU'À CONQUÊTE",
+                tn(to, Lang::Fr),
+                tn(from, Lang::Fr)
+            ),
+        ),
+        None => (ATTACK_HINT.into(), ATTACK_HINT_FR.into()),
+    }
 }
 
 pub(super) fn parse_sail(rest: &[(String, String)]) -> Result<Order, OrderError> {

@@ -6,7 +6,7 @@ use crate::game::{CastleRisk, MarshalPolicy, OccupyWhat, RevealPolicy, SetOrder,
 use crate::map::map;
 use crate::words::{kw, name_error_fr, tn};
 use castellan_engine::assault::{self, AttackPlan, PlanError};
-use castellan_engine::names::{normalize, Names};
+use castellan_engine::names::{normalize, NameError, Names};
 use castellan_engine::words::{refusal, Hints};
 use castellan_engine::{Lang, OrderError, Seat};
 use serde::{Deserialize, Serialize};
@@ -94,17 +94,25 @@ pub fn territory(name: &str) -> Result<T, OrderError> {
 }
 
 fn tres(s: &str, hint: &str, hint_fr: &str) -> Result<T, OrderError> {
+    resolve(s).map_err(|e| name_refused(&e, hint, hint_fr))
+}
+
+/// A territory named in either language, a French article before it dropped.
+fn resolve(s: &str) -> Result<T, NameError> {
     let board = &map().board;
     board.resolve(s).or_else(|e| {
         strip_article(s)
             .and_then(|rest| board.resolve(rest).ok())
-            .ok_or_else(|| {
-                OrderError::new(e.to_string())
-                    .hint(hint.to_string())
-                    .fr(name_error_fr(&e))
-                    .hint_fr(hint_fr.to_string())
-            })
+            .ok_or(e)
     })
+}
+
+/// A name that did not resolve, refused in both languages with the hint given.
+fn name_refused(e: &NameError, hint: &str, hint_fr: &str) -> OrderError {
+    OrderError::new(e.to_string())
+        .hint(hint.to_string())
+        .fr(name_error_fr(e))
+        .hint_fr(hint_fr.to_string())
 }
 
 fn strip_article(s: &str) -> Option<&str> {
@@ -255,7 +263,9 @@ pub fn parse(g: &CastleRisk, seat: Seat, line: &str) -> Result<Order, OrderError
             if rest.is_empty() || rest_text.eq_ignore_ascii_case("any") {
                 return Ok(Order::Rank(vec![]));
             }
-            Ok(Order::Rank(territory_list(&rest_text)?))
+            Ok(Order::Rank(
+                territory_list(&rest_text).map_err(|e| as_meant(e, "RANK", &rest_text))?,
+            ))
         }
         "PLACE" => Ok(Order::Place(placements(&rest_text)?)),
         "HIDE" => Ok(Order::Hide(tres(
@@ -272,7 +282,7 @@ pub fn parse(g: &CastleRisk, seat: Seat, line: &str) -> Result<Order, OrderError
         )?)),
         "SPY" => parse_spy(g, seat, rest),
         "REVEAL" => parse_reveal(rest),
-        "ATTACK" => parse_attack(rest),
+        "ATTACK" => parse_attack(g, seat, rest),
         "SAIL" => parse_sail(rest),
         "END" => parse_end(rest),
         "PASS" => Ok(Order::Occupy(OccupyWhat::Pass)),
@@ -368,6 +378,7 @@ fn parse_spy(g: &CastleRisk, seat: Seat, rest: &[(String, String)]) -> Result<Or
         ),
     )?;
     let mut prefer = Vec::new();
+    let mut errors = Vec::new();
     if cut < rest.len() {
         let list = join(&rest[cut + 1..]);
         for c in list.split([',', ';', ' ']) {
@@ -375,12 +386,15 @@ fn parse_spy(g: &CastleRisk, seat: Seat, rest: &[(String, String)]) -> Result<Or
             if c.is_empty() || matches!(keyword(c).as_str(), "THEN" | "AND" | "OR" | "ET" | "OU") {
                 continue;
             }
-            let card = Card::parse(c)?;
-            if !prefer.contains(&card) {
-                prefer.push(card);
+            match Card::parse(c) {
+                Ok(card) if !prefer.contains(&card) => prefer.push(card),
+                Ok(_) => {}
+                // Every card name that does not read, at once.
+                Err(e) => errors.push(e),
             }
         }
     }
+    castellan_engine::words::all_of(errors)?;
     Ok(Order::Spy { target, prefer })
 }
 
@@ -453,6 +467,19 @@ fn territory_list(text: &str) -> Result<Vec<T>, OrderError> {
             )
         },
     )
+}
+
+/// A refused list's hint: the line as it was likely meant ("write: RANK Livonia, Poland"),
+/// each misspelt name replaced by what its error suggests; `e` as it is when none can be.
+fn as_meant(e: OrderError, order: &str, text: &str) -> OrderError {
+    let Some(meant) = castellan_engine::claim::list_as_meant(text, resolve) else {
+        return e;
+    };
+    let line = |lang: Lang| {
+        let names: Vec<&str> = meant.iter().map(|t| tn(*t, lang)).collect();
+        format!("{} {}", kw(lang, order), names.join(", "))
+    };
+    e.write(line(Lang::En), line(Lang::Fr))
 }
 
 /// Placements like "5 Livonia, 3 Poland" (or "Livonia 5"), English or French names.

@@ -1,6 +1,5 @@
 //! HELP LIST ORDERS STATUS HISTORY VERIFY: commands that only read.
 
-use crate::audit::audit_in;
 use crate::auth::*;
 use crate::clock::{format_long, format_long_in};
 use crate::cmd::*;
@@ -71,7 +70,7 @@ impl Run<'_> {
     /// `work` on the game in context for `command` (STATUS, HISTORY, VERIFY); or, when no
     /// game was named, the answer saying so. `None` when there is nothing (more) to
     /// answer: the unknown game named was answered at GAME.
-    fn game_for<R>(
+    pub(super) fn game_for<R>(
         &mut self,
         ctx: &Ctx,
         from: &str,
@@ -296,26 +295,6 @@ impl Run<'_> {
             self.reply_picture = svg;
         }
     }
-
-    pub(crate) fn verify(&mut self, ctx: &Ctx, from: &str) -> Result<(), StoreError> {
-        let lang = self.writer_lang(from);
-        self.game_for(ctx, from, "VERIFY", |run, g| -> Result<(), StoreError> {
-            let id = g.rec.id.clone();
-            let mut whole = run.whole_session(g)?;
-            let Some(s) = whole.as_mut() else {
-                let answer = InfoAnswer::NotStarted {
-                    command: "VERIFY".into(),
-                    game: id,
-                };
-                run.answer(lang, "info", &answer);
-                return Ok(());
-            };
-            let (_, report) = audit_in(&g.rec, s.as_mut(), lang);
-            run.answer(lang, "info", &InfoAnswer::Verify { game: id, report });
-            Ok(())
-        })?
-        .unwrap_or(Ok(()))
-    }
 }
 
 /// A game as LIST and STATUS show it.
@@ -412,10 +391,27 @@ pub(crate) enum InfoAnswer {
         /// HISTORY ... PICTURE whose picture the reply's budget left out.
         picture_cut: Option<u32>,
     },
+    /// VERIFY: the audit's report (English), and how to check it with the script the
+    /// reply carries (`example`: commands for one turn of this game, when one is revealed).
     Verify {
         game: String,
         report: String,
+        example: Option<DiceExample>,
     },
+    /// HELP DICE: how the dice are made and checked (the template's text).
+    Dice,
+}
+
+/// VERIFY's worked example: one revealed turn's seed, the seed or commitment before it,
+/// and its dice, as `verify_dice.py chain` and `roll` take and print them.
+#[derive(Clone, Debug, serde::Serialize)]
+pub(crate) struct DiceExample {
+    pub game: String,
+    pub turn: u32,
+    pub seed: String,
+    pub previous: String,
+    pub sides: Vec<u8>,
+    pub faces: Vec<u8>,
 }
 
 /// HISTORY's range: none (every turn up to `last`), a turn, or `from-to`.

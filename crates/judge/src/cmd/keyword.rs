@@ -41,16 +41,20 @@ pub enum Keyword {
     Record,
     Campaign,
     Standings,
+    /// GET RULES, GET DICE: HELP ORDERS and HELP DICE as other judges spell them; GET
+    /// followed by anything else is no command.
+    Get,
 }
 
 use Keyword::*;
 
 impl Keyword {
     /// Every keyword, in the order of its variants (a test holds them to it).
-    pub const ALL: [Keyword; 34] = [
+    pub const ALL: [Keyword; 35] = [
         Help, List, Create, Join, Game, Password, Status, Map, Neighbours, Orders, Check, History,
         Press, EndPress, Observe, Resign, Vacation, Verify, Start, Pause, Resume, Extend, Replace,
         Kick, End, SignOff, Set, Language, Stop, Process, Deadline, Record, Campaign, Standings,
+        Get,
     ];
 
     /// The keyword's English words, then its French ones (accepted whatever the reader's
@@ -91,6 +95,7 @@ impl Keyword {
             Record => (&["RECORD"], &["BILAN"]),
             Campaign => (&["CAMPAIGN"], &["CAMPAGNE"]),
             Standings => (&["STANDINGS"], &["PALMARES", "PALMARÈS"]),
+            Get => (&["GET"], &[]),
         }
     }
 
@@ -125,7 +130,7 @@ mod tests {
         }
         assert_eq!(
             Keyword::ALL.len(),
-            Standings as usize + 1,
+            Get as usize + 1,
             "a keyword missing from ALL"
         );
         let mut words = std::collections::BTreeSet::new();

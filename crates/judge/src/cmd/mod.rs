@@ -32,6 +32,7 @@ mod orders;
 mod press;
 mod record;
 mod seat;
+mod verify;
 
 pub(crate) use create::{capitalise, CreateFailure};
 pub(crate) use gm::Extend;
@@ -48,6 +49,8 @@ pub use keyword::Keyword;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     Help,
+    /// HELP DICE (AIDE DÉS, GET DICE): how the dice are made and how to check them.
+    HelpDice,
     List,
     /// CREATE game key=value ...
     Create(String, Vec<String>),
@@ -191,6 +194,19 @@ impl Args<'_> {
     }
 }
 
+/// HELP ORDERS [game] (HELP RULES, AIDE ORDRES, AIDE RÈGLES) is ORDERS [game]; HELP DICE
+/// (AIDE DÉS) the dice's help; `None` for any other topic.
+fn help_topic(a: &Args) -> Option<Command> {
+    let topic = castellan_engine::names::normalize(a.words.first()?);
+    match topic.as_str() {
+        "orders" | "rules" | "ordres" | "regles" => {
+            Some(Command::Orders(a.words.get(1).map(|w| w.to_lowercase())))
+        }
+        "dice" | "des" | "de" => Some(Command::HelpDice),
+        _ => None,
+    }
+}
+
 /// `None` if the line is not a judge command (order text, or chatter outside a game).
 pub fn parse(line: &str, config: &JudgeConfig) -> Option<Result<Command, CmdError>> {
     let line = line.trim();
@@ -211,7 +227,8 @@ pub fn parse(line: &str, config: &JudgeConfig) -> Option<Result<Command, CmdErro
     let bare = a.words.is_empty();
     use Keyword as K;
     Some(match kw {
-        K::Help => Ok(Command::Help),
+        K::Help => Ok(help_topic(&a).unwrap_or(Command::Help)),
+        K::Get => return help_topic(&a).map(Ok),
         K::List => Ok(Command::List),
         K::Create => create::parse(&a),
         K::Join => join::parse(&a),
@@ -279,6 +296,7 @@ impl Run<'_> {
     ) -> Result<(), StoreError> {
         match cmd {
             Command::Help => self.help(from),
+            Command::HelpDice => self.help_dice(from),
             Command::List => self.list(from)?,
             Command::Create(game, args) => {
                 let password = ctx.password.clone();
@@ -437,6 +455,27 @@ mod tests {
 
     fn parse_(line: &str) -> Option<Result<Command, CmdError>> {
         parse(line, &JudgeConfig::default())
+    }
+
+    /// HELP ORDERS and HELP DICE, in either language, and GET as other judges spell them:
+    /// the texts themselves by mail, never a file on the server.
+    #[test]
+    fn help_orders_and_help_dice_in_both_languages() {
+        assert_eq!(parse_("HELP ORDERS"), Some(Ok(Command::Orders(None))));
+        assert_eq!(
+            parse_("help orders castle-risk"),
+            Some(Ok(Command::Orders(Some("castle-risk".into()))))
+        );
+        assert_eq!(parse_("AIDE RÈGLES"), Some(Ok(Command::Orders(None))));
+        assert_eq!(parse_("aide ordres"), Some(Ok(Command::Orders(None))));
+        assert_eq!(parse_("GET RULES"), Some(Ok(Command::Orders(None))));
+        assert_eq!(parse_("HELP DICE"), Some(Ok(Command::HelpDice)));
+        assert_eq!(parse_("AIDE DÉS"), Some(Ok(Command::HelpDice)));
+        assert_eq!(parse_("get dice"), Some(Ok(Command::HelpDice)));
+        // Any other topic: HELP's whole text; GET with another word is no command.
+        assert_eq!(parse_("HELP me please"), Some(Ok(Command::Help)));
+        assert_eq!(parse_("Get well soon"), None);
+        assert_eq!(parse_("GET"), None);
     }
 
     /// Commands by email are case-insensitive.

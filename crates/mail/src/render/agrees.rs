@@ -79,6 +79,7 @@ fn sample() -> OutgoingMail {
             ),
         ],
         html: None,
+        attachments: Vec::new(),
     }
 }
 

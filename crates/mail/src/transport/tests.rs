@@ -38,6 +38,7 @@ fn mail(to: &str) -> OutgoingMail {
         body: "b".into(),
         in_reply_to: None,
         references: vec![],
+        attachments: Vec::new(),
     }
 }
 

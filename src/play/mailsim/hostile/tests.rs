@@ -12,6 +12,7 @@ fn mail(to: &str, subject: &str, irt: Option<&str>) -> Outbound {
         references: Vec::new(),
         headers: Vec::new(),
         html: None,
+        attachments: Vec::new(),
     }
 }
 

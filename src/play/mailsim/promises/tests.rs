@@ -53,6 +53,7 @@ fn mail(to: &str, subject: &str, body: &str, in_reply_to: Option<&str>) -> Outbo
         references: Vec::new(),
         headers: Vec::new(),
         html: None,
+        attachments: Vec::new(),
     }
 }
 

@@ -244,9 +244,11 @@ impl Risk {
         to: TerritoryId,
     ) -> Result<(), OrderError> {
         if !self.owns(seat, from) {
+            // An attack of the seat's own on that target, or from its own position.
+            let hint = crate::orders::attack_hint(self, seat, &[to], &[]);
             return Err(refuse(
                 |l| not_yours(from, l),
-                |l| write(l, &crate::orders::attack_choice(to, from, l)),
+                |l| l.pick(&hint.0, &hint.1).to_string(),
             ));
         }
         self.attack_target(seat, from, to)?;
