@@ -439,12 +439,7 @@ pub fn private_view(s: &Risk, seat: Seat, l: Lang) -> String {
             ));
         }
     }
-    // Once the game is over, the neighbours no longer matter.
-    let borders = if s.won.is_some() {
-        Vec::new()
-    } else {
-        crate::shape::border_lines(s, seat, l)
-    };
+    let borders = crate::shape::border_lines(s, seat, l);
     if !borders.is_empty() {
         out.push(
             l.pick(
