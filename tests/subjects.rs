@@ -71,15 +71,29 @@ fn check_game(game: &str, players: usize) {
                 .parse()
                 .unwrap();
             let turns = body_turns(&body);
-            assert!(!turns.is_empty(), "a turn in the subject, none in the body: {what}");
-            assert!(turns.iter().all(|t| *t == n), "the subject's turn is not the body's: {what}");
+            assert!(
+                !turns.is_empty(),
+                "a turn in the subject, none in the body: {what}"
+            );
+            assert!(
+                turns.iter().all(|t| *t == n),
+                "the subject's turn is not the body's: {what}"
+            );
             let your_move = rest.contains(": your move");
-            assert_eq!(your_move, asked, "\"your move\" and what the body asks differ: {what}");
+            assert_eq!(
+                your_move, asked,
+                "\"your move\" and what the body asks differ: {what}"
+            );
             if let Some((_, who)) = rest.split_once(": ") {
-                if let Some(names) = who.split(" to move").next().filter(|_| who.contains(" to move")) {
+                if let Some(names) = who
+                    .split(" to move")
+                    .next()
+                    .filter(|_| who.contains(" to move"))
+                {
                     for name in names.split(", ") {
                         assert!(
-                            body.lines().any(|l| l.contains("Waiting for:") && l.contains(name))
+                            body.lines()
+                                .any(|l| l.contains("Waiting for:") && l.contains(name))
                                 || !body.contains("Waiting for:"),
                             "the subject waits for {name}, the body does not: {what}"
                         );
@@ -93,8 +107,14 @@ fn check_game(game: &str, players: usize) {
             checked += 1;
         } else {
             // Any other mail (a welcome, an answer) carries no turn's report.
-            assert!(!body.contains("Waiting for:"), "a report under a subject without its turn: {what}");
-            assert!(!asked, "a question under a subject without its turn: {what}");
+            assert!(
+                !body.contains("Waiting for:"),
+                "a report under a subject without its turn: {what}"
+            );
+            assert!(
+                !asked,
+                "a question under a subject without its turn: {what}"
+            );
         }
     }
     assert!(checked > 10, "{game}: only {checked} mails checked");

@@ -77,7 +77,12 @@ pub fn border_lines(g: &CastleRisk, seat: Seat, lang: Lang) -> Vec<String> {
             .into_iter()
             .map(|(n, e)| held(g, n, e == Edge::Crossing, Some(seat), lang))
             .collect();
-        out.push(format!("{} {}: {}", tn(t, lang), g.board[t].armies, near.join(", ")));
+        out.push(format!(
+            "{} {}: {}",
+            tn(t, lang),
+            g.board[t].armies,
+            near.join(", ")
+        ));
     }
     out.extend(words::inside_line(&inside, lang));
     let seas = [

@@ -407,10 +407,20 @@ pub fn private_view(g: &CastleRisk, s: Seat, lang: Lang) -> String {
     let standing = standing_text(g, s, lang);
     if g.turn <= 1 {
         out.push_str(lang.pick("Standing orders: ", "Consignes : "));
-        out.push_str(&standing.into_iter().map(|(t, _)| t).collect::<Vec<_>>().join("; "));
+        out.push_str(
+            &standing
+                .into_iter()
+                .map(|(t, _)| t)
+                .collect::<Vec<_>>()
+                .join("; "),
+        );
         out.push('\n');
     } else {
-        let set: Vec<String> = standing.into_iter().filter(|(_, set)| *set).map(|(t, _)| t).collect();
+        let set: Vec<String> = standing
+            .into_iter()
+            .filter(|(_, set)| *set)
+            .map(|(t, _)| t)
+            .collect();
         if !set.is_empty() {
             out.push_str(lang.pick(
                 "Your standing orders (the others as by default): ",

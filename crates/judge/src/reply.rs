@@ -75,7 +75,10 @@ impl Run<'_> {
         // A reply that carries a report says what the report says (its turn, whose move
         // it is): the subject of the mail it answers would tell an older turn. The thread
         // holds by In-Reply-To and References.
-        let subject = taken.first().map_or(subject, |d| d.subject.as_str()).to_string();
+        let subject = taken
+            .first()
+            .map_or(subject, |d| d.subject.as_str())
+            .to_string();
         let subject = subject.as_str();
         let mut svg = None;
         let mut game = None;

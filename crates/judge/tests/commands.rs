@@ -70,10 +70,16 @@ fn whole_game_by_mail() {
         let out = w.send(who, &subject, "ADD 3\n");
         let r = reply_to(&out, who);
         assert!(r.body.contains("1 order line(s) applied"), "{}", r.body);
-        if r.body.contains("\n========================================\n") {
+        if r.body
+            .contains("\n========================================\n")
+        {
             // A reply that carries a report has the report's subject: its turn and whose
             // move it is (the thread holds by In-Reply-To).
-            let tag = subject.trim_start_matches("Re: ").split("] ").next().unwrap();
+            let tag = subject
+                .trim_start_matches("Re: ")
+                .split("] ")
+                .next()
+                .unwrap();
             assert!(
                 r.subject.starts_with(&format!("{tag}] Turn "))
                     || r.subject.starts_with(&format!("{tag}] Game over")),
