@@ -21,12 +21,17 @@ fn open(dir: &std::path::Path) -> LocalJudge {
     LocalJudge::open(&base, dir, 11).unwrap()
 }
 
+/// A reply to a player's mail (under the subject of the report it carries, if any).
+fn is_reply(body: &str) -> bool {
+    body.starts_with("The judge answers your mail.")
+}
+
 /// Mails the judge wrote since the last look, to `address`, that are not replies.
 fn reports_to(bots: &mut MailPlayers, address: &str) -> usize {
     bots.read_outbox()
         .unwrap()
         .into_iter()
-        .filter(|(_, m)| m.to.iter().any(|t| t == address) && !m.subject.starts_with("Re:"))
+        .filter(|(_, m)| m.to.iter().any(|t| t == address) && !is_reply(&m.body))
         .count()
 }
 
@@ -218,7 +223,7 @@ fn a_question_mid_turn_goes_to_its_answerer_alone() {
         let to = |a: &str| out.iter().filter(|m| m.0 == a).collect::<Vec<_>>();
         let mine = to(&addr(seat));
         assert_eq!(mine.len(), 1, "the attacker gets one reply: {mine:#?}");
-        assert!(mine[0].1.starts_with("Re:"));
+        assert!(is_reply(&mine[0].2));
         let theirs = to(&addr(victim));
         assert_eq!(
             theirs.len(),
@@ -240,7 +245,7 @@ fn a_question_mid_turn_goes_to_its_answerer_alone() {
         let out = new_mails(&mut bots);
         let to = |a: &str| out.iter().filter(|m| m.0 == a).collect::<Vec<_>>();
         assert_eq!(to(&addr(victim)).len(), 1);
-        assert!(to(&addr(victim))[0].1.starts_with("Re:"));
+        assert!(is_reply(&to(&addr(victim))[0].2));
         let back = to(&addr(seat));
         assert_eq!(back.len(), 1, "{out:#?}");
         assert!(back[0].2.contains("You are asked:"), "{}", back[0].2);

@@ -43,9 +43,13 @@ pub fn setup_turns(session: &dyn castellan_engine::Session) -> u32 {
         .unwrap_or(0)
 }
 
-/// What a mail is, from its subject (the demo's mails are English).
-fn kind(subject: &str) -> &'static str {
-    if subject.starts_with("Re:") || subject.contains("] Re:") {
+/// What a mail is, from its subject and its first line (the demo's mails are English;
+/// a reply that carries a report has the report's subject).
+fn kind(subject: &str, body: &str) -> &'static str {
+    if subject.starts_with("Re:")
+        || subject.contains("] Re:")
+        || body.starts_with("The judge answers your mail.")
+    {
         "reply"
     } else if subject.contains("your move") {
         "your_move"
@@ -92,7 +96,7 @@ pub fn measure(
             continue;
         }
         b.to_players += 1;
-        let k = kind(&m.subject);
+        let k = kind(&m.subject, &m.body);
         *b.by_kind.entry(k.to_string()).or_default() += 1;
         // Every turn mail: the table's report, a player's own ("your move"), the end.
         if k == "report" || k == "final" || k == "your_move" {

@@ -53,6 +53,8 @@ impl Rules for Castello {
     const GAME: &'static str = "castello";
     const STATE_VERSION: u32 = 1;
     const PICTURE_ONLY: &'static [&'static str] = &["last_path", "last_captured"];
+    const ROLLS_DICE: bool = false;
+    const DRAWS_HIDDEN: bool = false;
 
     fn seat_range() -> std::ops::RangeInclusive<usize> {
         2..=2

@@ -50,46 +50,63 @@ fn borders(t: T) -> Vec<(T, Edge)> {
 }
 
 /// One compact line per territory `seat` holds, for its private view:
-/// "Prussia 4: Poland (Blue 3), Saxony (yours 2); Admiral: the open sea (...)".
+/// "Prussia 4: Poland (Blue 3), Saxony (yours 2)", then one line for its ports, by sea
+/// ("Your ports (an Admiral sails from them): open sea: Paris, London; Black Sea: ...").
 pub fn border_lines(g: &CastleRisk, seat: Seat, lang: Lang) -> Vec<String> {
     let mut out = Vec::new();
     let mut inside = Vec::new();
+    // Ports by sea: open sea, Black Sea, both.
+    let mut ports: [Vec<&str>; 3] = Default::default();
     for t in 0..g.board.len() {
         if g.board[t].owner != Some(seat) {
             continue;
         }
+        match map().sea[t] {
+            Sea::None => {}
+            Sea::Open => ports[0].push(tn(t, lang)),
+            Sea::Black => ports[1].push(tn(t, lang)),
+            Sea::Both => ports[2].push(tn(t, lang)),
+        }
         let around = borders(t);
-        // Every neighbour its own: one shared line, with its sea if it has one (a
-        // 6-player report stays short).
+        // Every neighbour its own: one shared line (a 6-player report stays short).
         if around.iter().all(|(n, _)| g.board[*n].owner == Some(seat)) {
-            inside.push(match sea_words(t, lang) {
-                Some(sea) => format!(
-                    "{} {} ({} {sea})",
-                    tn(t, lang),
-                    g.board[t].armies,
-                    lang.pick("Admiral:", "Amiral :")
-                ),
-                None => format!("{} {}", tn(t, lang), g.board[t].armies),
-            });
+            inside.push(format!("{} {}", tn(t, lang), g.board[t].armies));
             continue;
         }
         let near: Vec<String> = around
             .into_iter()
             .map(|(n, e)| held(g, n, e == Edge::Crossing, Some(seat), lang))
             .collect();
-        let mut line = format!(
+        out.push(format!(
             "{} {}{} {}",
             tn(t, lang),
             g.board[t].armies,
             lang.pick(":", " :"),
             near.join(", ")
-        );
-        if let Some(sea) = sea_words(t, lang) {
-            line.push_str(&format!("{} {sea}", lang.pick("; Admiral:", " ; Amiral :")));
-        }
-        out.push(line);
+        ));
     }
     out.extend(words::inside_line(&inside, lang));
+    let seas = [
+        lang.pick("open sea", "haute mer"),
+        lang.pick("Black Sea", "mer Noire"),
+        lang.pick("both seas", "les deux mers"),
+    ];
+    let by_sea: Vec<String> = seas
+        .iter()
+        .zip(&ports)
+        .filter(|(_, p)| !p.is_empty())
+        .map(|(sea, p)| format!("{sea}{} {}", lang.pick(":", " :"), p.join(", ")))
+        .collect();
+    if !by_sea.is_empty() {
+        out.push(format!(
+            "{} {}",
+            lang.pick(
+                "Your ports (an Admiral sails from them):",
+                "Vos ports (un Amiral en part) :"
+            ),
+            by_sea.join(lang.pick("; ", " ; "))
+        ));
+    }
     out
 }
 

@@ -244,7 +244,8 @@ fn group_table(g: &CastleRisk, gi: usize, lang: Lang) -> String {
     out
 }
 
-fn standing_text(g: &CastleRisk, s: Seat, lang: Lang) -> Vec<String> {
+/// Each standing order in words, and whether the player set it (else the default).
+fn standing_text(g: &CastleRisk, s: Seat, lang: Lang) -> Vec<(String, bool)> {
     use crate::game::*;
     let st = &g.players[s].standing;
     let set_or = |set: bool| {
@@ -332,7 +333,16 @@ fn standing_text(g: &CastleRisk, s: Seat, lang: Lang) -> Vec<String> {
     if g.options.revision == 0 {
         lines.pop();
     }
-    lines
+    let set = [
+        st.defend.is_some(),
+        st.marshal.is_some(),
+        st.counterspy.is_some(),
+        st.reveal.is_some(),
+        st.annex.is_some(),
+        st.reoccupy.is_some(),
+        st.general_again.is_some(),
+    ];
+    lines.into_iter().zip(set).collect()
 }
 
 /// What only `seat` may know.
@@ -340,10 +350,8 @@ pub fn private_view(g: &CastleRisk, s: Seat, lang: Lang) -> String {
     if s >= g.n() {
         return String::new();
     }
-    let mut out = match lang {
-        Lang::En => format!("Private view for {}\n", g.name(s)),
-        Lang::Fr => format!("Vue privée {}\n", fr::de(g.name(s))),
-    };
+    // No heading naming the seat: the mail that carries the view says whose it is.
+    let mut out = String::new();
     out.push_str(&format!(
         "{}{}\n",
         lang.pick("Hand: ", "Main : "),
@@ -378,7 +386,12 @@ pub fn private_view(g: &CastleRisk, s: Seat, lang: Lang) -> String {
             truces.join(", ")
         ));
     }
-    let borders = crate::shape::border_lines(g, s, lang);
+    // Once the game is over, the neighbours no longer matter.
+    let borders = if g.outcome.is_some() {
+        Vec::new()
+    } else {
+        crate::shape::border_lines(g, s, lang)
+    };
     if !borders.is_empty() {
         out.push_str(lang.pick(
             "Your territories and their neighbours (~ a dotted crossing):\n",
@@ -388,11 +401,35 @@ pub fn private_view(g: &CastleRisk, s: Seat, lang: Lang) -> String {
             out.push_str(&format!("  {l}\n"));
         }
     }
-    // One line (a report a 6-player game sends stays short): each standing
-    // order, "(default)" where the player set none.
-    out.push_str(lang.pick("Standing orders: ", "Consignes : "));
-    out.push_str(&standing_text(g, s, lang).join(lang.pick("; ", " ; ")));
-    out.push('\n');
+    // One line (a report a 6-player game sends stays short): on the first turn every
+    // standing order, "(default)" where the player set none; later only those the player
+    // set (HELP lists them all), so a report does not tell the defaults again and again.
+    let standing = standing_text(g, s, lang);
+    if g.turn <= 1 {
+        out.push_str(lang.pick("Standing orders: ", "Consignes : "));
+        out.push_str(
+            &standing
+                .into_iter()
+                .map(|(t, _)| t)
+                .collect::<Vec<_>>()
+                .join(lang.pick("; ", " ; ")),
+        );
+        out.push('\n');
+    } else {
+        let set: Vec<String> = standing
+            .into_iter()
+            .filter(|(_, set)| *set)
+            .map(|(t, _)| t)
+            .collect();
+        if !set.is_empty() {
+            out.push_str(lang.pick(
+                "Your standing orders (the others as by default): ",
+                "Vos consignes (les autres par défaut) : ",
+            ));
+            out.push_str(&set.join(lang.pick("; ", " ; ")));
+            out.push('\n');
+        }
+    }
     // What the seat is asked (and its choices) is the judge's to say, once, at the top of
     // its mail (Session::pending): the view is the seat's secret state only.
     out

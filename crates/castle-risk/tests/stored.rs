@@ -15,23 +15,25 @@ const V1_VIEWS: &str = include_str!("data/castle-risk-v1.views.txt");
 /// once at the top of the mail (`Session::pending`), so they are left out of the expected
 /// text (`without_prompts`) and checked through `pending` instead.
 ///
-/// Standing orders, one a line in version 1, are one line now: both sides are
-/// brought to that one line to compare.
+/// Standing orders, one a line in version 1, are one line now, and after the first turn
+/// only those a player set (none here); the view has no heading naming its seat (the mail
+/// that carries it does): both are left out of the version-1 text.
 fn without_prompts(text: &str) -> String {
     let mut out = String::new();
     let mut skipping = false;
-    let mut standing: Option<Vec<String>> = None;
+    let mut standing: Option<()> = None;
     for line in text.lines() {
-        if let Some(st) = standing.as_mut() {
-            if let Some(l) = line.strip_prefix("  ") {
-                st.push(l.to_string());
+        if standing.is_some() {
+            if line.starts_with("  ") {
                 continue;
             }
-            out.push_str(&format!("Standing orders: {}\n", st.join("; ")));
             standing = None;
         }
+        if line.starts_with("Private view for ") {
+            continue;
+        }
         if line == "Standing orders:" {
-            standing = Some(Vec::new());
+            standing = Some(());
             continue;
         }
         if line.starts_with("Asked of you") || line == "Nothing is asked of you now." {
@@ -44,9 +46,6 @@ fn without_prompts(text: &str) -> String {
         skipping = false;
         out.push_str(line);
         out.push('\n');
-    }
-    if let Some(st) = standing {
-        out.push_str(&format!("Standing orders: {}\n", st.join("; ")));
     }
     out
 }

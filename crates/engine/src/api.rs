@@ -176,6 +176,13 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
     /// saved before they existed must still verify against its replay (which has them).
     const PICTURE_ONLY: &'static [&'static str] = &[];
 
+    /// Whether the game ever rolls a public die (the reports' dice audit is told only
+    /// then).
+    const ROLLS_DICE: bool = true;
+    /// Whether the game ever draws from the secret stream (hidden cards): the reports
+    /// name the secret stream's commitment, and the last its key, only then.
+    const DRAWS_HIDDEN: bool = true;
+
     /// Seat counts this game supports.
     fn seat_range() -> std::ops::RangeInclusive<usize>;
 

@@ -9,6 +9,9 @@ use castellan_engine::{Prompt, Session};
 pub(crate) struct Section {
     pub(crate) title: String,
     pub(crate) text: String,
+    /// The answer to orders: its events are left to a report the reply carries.
+    #[serde(skip)]
+    pub(crate) events: bool,
 }
 
 /// The answer to a mail (`templates/LANG/reply.txt`): its sections in order.

@@ -63,14 +63,24 @@ impl Run<'_> {
             then: taken.iter().map(|d| d.body.clone()).collect(),
             judge: self.j.config.address.clone(),
         };
+        once_each(&mut ctx.sections, &ctx.then);
         let mut body = self.render_in(lang, "reply.txt", &ctx);
         if !ctx.then.iter().all(|t| body.contains(t.trim())) {
             // An operator's reply.txt that does not show `then`: the reports go as mails
             // of their own rather than be lost.
             ctx.then.clear();
+            ctx.sections = self.sections.clone();
             body = self.render_in(lang, "reply.txt", &ctx);
             self.mails.append(&mut taken);
         }
+        // A reply that carries a report says what the report says (its turn, whose move
+        // it is): the subject of the mail it answers would tell an older turn. The thread
+        // holds by In-Reply-To and References.
+        let subject = taken
+            .first()
+            .map_or(subject, |d| d.subject.as_str())
+            .to_string();
+        let subject = subject.as_str();
         let mut svg = None;
         let mut game = None;
         let mut headers = Vec::new();
@@ -172,6 +182,29 @@ impl Run<'_> {
     }
 }
 
+/// Each event once: a line of an answer (the events an order mail caused) that a report
+/// the reply carries tells again is left to the report.
+fn once_each(sections: &mut [crate::mails::Section], reports: &[String]) {
+    if reports.is_empty() {
+        return;
+    }
+    let told: std::collections::HashSet<&str> = reports
+        .iter()
+        .flat_map(|r| r.lines().map(str::trim))
+        .filter(|l| !l.is_empty())
+        .collect();
+    for s in sections.iter_mut().filter(|s| s.events) {
+        if s.text.lines().any(|l| told.contains(l.trim())) {
+            s.text = s
+                .text
+                .lines()
+                .filter(|l| l.trim().is_empty() || !told.contains(l.trim()))
+                .collect::<Vec<_>>()
+                .join("\n");
+        }
+    }
+}
+
 /// `subject` with the token `t` put into its tag `[id ...]` (the first one naming `id`).
 fn with_token(subject: &str, id: &str, t: &str) -> String {
     let mut from = 0;
@@ -222,7 +255,13 @@ impl Run<'_> {
         self.answered.push(answer_label(family, answer));
         let text = self.render_in(lang, &format!("answers/{family}.txt"), answer);
         let (title, body) = text.split_once('\n').unwrap_or((text.as_str(), ""));
+        let before = self.sections.len();
         self.section(title.trim().to_string(), body.trim_end().to_string());
+        if family == "orders" && self.sections.len() > before {
+            if let Some(s) = self.sections.last_mut() {
+                s.events = true;
+            }
+        }
     }
 
     /// Tell `to` (each in their language) what happened in the game; each mail carries

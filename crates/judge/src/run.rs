@@ -204,7 +204,11 @@ impl<'a> Run<'a> {
         if !self.bounds.admit(&title, title.len() + text.len() + 8) {
             return;
         }
-        self.sections.push(Section { title, text });
+        self.sections.push(Section {
+            title,
+            text,
+            events: false,
+        });
     }
 
     /// Take a game out of the working set (loading it if needed); [`Run::with_game`] gives

@@ -415,11 +415,7 @@ pub fn private_view(s: &Risk, seat: Seat, l: Lang) -> String {
     if seat >= s.n() {
         return String::new();
     }
-    out.push(format!(
-        "{} — {}",
-        pname(s, seat),
-        l.pick("your private view", "votre vue privée")
-    ));
+    // No heading naming the seat: the mail that carries the view says whose it is.
     hand_lines(s, seat, l, &mut out);
     // The ranked list matters while the draft is on; after it, the map says what it gave.
     if let (Some(r), Phase::Claim | Phase::Draft) = (&s.players[seat].rank, s.phase) {

@@ -36,6 +36,10 @@ pub trait Session: Send {
     fn picture(&self, viewer: Viewer, lang: Lang) -> Option<String>;
     /// See [`Rules::picture_shows_secrets`].
     fn picture_shows_secrets(&self, seat: Seat) -> bool;
+    /// The game rolls public dice ([`Rules::ROLLS_DICE`]).
+    fn rolls_dice(&self) -> bool;
+    /// The game draws from the secret stream ([`Rules::DRAWS_HIDDEN`]).
+    fn draws_hidden(&self) -> bool;
     /// The board around one territory (see [`Rules::neighbours`]).
     fn neighbours(&self, name: &str, lang: Lang) -> Option<Result<String, OrderError>>;
     /// The game as it stood at the end of dice turn `turn` (replayed from its seed and
@@ -138,6 +142,12 @@ impl<R: Rules> Session for Table<R> {
     }
     fn picture_shows_secrets(&self, seat: Seat) -> bool {
         self.state.picture_shows_secrets(seat)
+    }
+    fn rolls_dice(&self) -> bool {
+        R::ROLLS_DICE
+    }
+    fn draws_hidden(&self) -> bool {
+        R::DRAWS_HIDDEN
     }
     fn neighbours(&self, name: &str, lang: Lang) -> Option<Result<String, OrderError>> {
         self.state.neighbours(name, lang)

@@ -104,6 +104,11 @@ pub(crate) struct Report {
     pub secret_key: Option<String>,
     pub secret_commitment: String,
     pub commitment: String,
+    /// The game rolls public dice: the dice audit names the chain and its seeds.
+    pub rolls_dice: bool,
+    /// The game draws hidden cards: the secret stream's commitment (at the start) and key
+    /// (at the end).
+    pub draws_hidden: bool,
     pub revealed: Vec<Reveal>,
     pub revealed_last: Option<u32>,
     pub next_turn: u32,
@@ -135,6 +140,8 @@ pub(crate) struct Private {
     /// report tells the table).
     pub out_now: Vec<OutCtx>,
     pub view: String,
+    /// Whom the game waits for (the subject says whose move it is).
+    pub awaiting: Vec<String>,
     pub prompts: Vec<PromptCtx>,
     pub deadline: Option<String>,
     pub deadline_short: Option<String>,
@@ -149,8 +156,8 @@ pub(super) struct Dice {
     pub(super) secret_key: Option<String>,
 }
 
-/// Turns before the current one are over: reveal their seeds (the last one again if
-/// none is new), and the secret key once the game is over.
+/// Turns before the current one are over: reveal their seeds (each once), and the secret
+/// key once the game is over.
 pub(super) fn dice(rec: &GameRecord, session: &mut dyn Session, finished: bool) -> Dice {
     let turn = session.turn();
     let upto = if finished {
@@ -158,12 +165,7 @@ pub(super) fn dice(rec: &GameRecord, session: &mut dyn Session, finished: bool) 
     } else {
         turn.saturating_sub(1)
     };
-    let mut turns: Vec<u32> = ((rec.revealed + 1)..=upto).collect();
-    if turns.is_empty() && rec.revealed > 0 {
-        turns.push(rec.revealed);
-    }
-    let revealed = turns
-        .into_iter()
+    let revealed = ((rec.revealed + 1)..=upto)
         .map(|t| Reveal {
             turn: t,
             seed: session.dice().turn_seed(t).hex(),

@@ -125,7 +125,11 @@ impl Run<'_> {
                 } else {
                     let from = held.unwrap_or(g.rec.reported);
                     let n = t.told_since.since(session.as_ref(), from, lang);
-                    ctx.me = Some(self.private_ctx(g, s, lang, n));
+                    let mut me = self.private_ctx(g, s, lang, n);
+                    // Each event once: what the table reads is not told again as the
+                    // seat's own.
+                    me.happened.retain(|l| !ctx.happened.contains(l));
+                    ctx.me = Some(me);
                 }
                 if g.rec.seats[s].map == MapDetail::Full {
                     ctx.map_changes = None;
@@ -228,6 +232,7 @@ impl Run<'_> {
         let lang = self.seat_lang(&g.rec, seat);
         let n = session.narrate_since(g.rec.reported, lang);
         let mut ctx = self.private_ctx(g, seat, lang, &n);
+        ctx.happened.retain(|l| !n.public.contains(l));
         ctx.context = n.public;
         ctx.out_now = g
             .rec
@@ -276,14 +281,27 @@ impl Run<'_> {
         let zone = s.address.as_deref().and_then(|a| g.rec.zone_of(a));
         let (happened, view, prompts, turn) = match g.session.as_ref() {
             Some(session) => (
-                n.private_for(seat).iter().map(|l| l.to_string()).collect(),
+                n.private_for(seat)
+                    .iter()
+                    .map(|l| l.to_string())
+                    .collect::<Vec<String>>(),
                 session.private_view(seat, lang),
                 prompts_of(session.as_ref(), seat, lang),
                 session.turn(),
             ),
             None => (Vec::new(), String::new(), Vec::new(), 0),
         };
+        // Each fact once: a private line the view says again (Risk's ranked list) is left
+        // to the view.
+        let in_view = |l: &String| view.lines().any(|v| v.trim() == l.trim());
+        let happened = happened.into_iter().filter(|l| !in_view(l)).collect();
+        let awaiting = g
+            .session
+            .as_ref()
+            .map(|x| x.awaiting().iter().map(|a| seat_name(&g.rec, *a)).collect())
+            .unwrap_or_default();
         Private {
+            awaiting,
             game_id: g.rec.id.clone(),
             name: s.name.clone(),
             turn,
@@ -332,6 +350,8 @@ impl Run<'_> {
             secret_key: dice.secret_key.clone(),
             secret_commitment: dice.secret_commitment.clone(),
             commitment: dice.commitment.clone(),
+            rolls_dice: session.rolls_dice(),
+            draws_hidden: session.draws_hidden(),
             revealed: dice.revealed.clone(),
             revealed_last: (dice.revealed_last > 0).then_some(dice.revealed_last),
             next_turn: turn,
