@@ -93,7 +93,7 @@ pub fn check(mail: &OutgoingMail) -> Result<(), RenderError> {
 /// `Auto-Submitted: auto-replied` (RFC 3834: other robots must not answer it),
 /// `X-Auto-Response-Suppress: All` (Exchange: no out-of-office answers), a Date fixed from
 /// `date_unix` (seconds since 1970, UTC; so golden files are stable), UTF-8 text/plain
-/// as `format=flowed` in lines of at most 78 characters ([`flowed`]), or
+/// as `format=flowed` in lines of at most 78 characters (render/flowed.rs), or
 /// `multipart/alternative` (text/plain, then text/html) when the mail has an HTML part,
 /// inside a `multipart/mixed` with its attachments after it when it has any
 /// (render/attach.rs). Fails only for an address that does not parse.
