@@ -195,6 +195,50 @@ impl Board {
     pub fn names(&self) -> &Names<TerritoryId> {
         &self.names
     }
+    /// The territories a name given in an order may mean, for a hint: the one it names,
+    /// else those its [`NameError`] suggests.
+    pub fn meant(&self, named: &Result<TerritoryId, NameError>) -> Vec<TerritoryId> {
+        let names = match named {
+            Ok(t) => return vec![*t],
+            Err(NameError::Unknown { suggestions, .. }) => suggestions,
+            Err(NameError::Ambiguous { candidates, .. }) => candidates,
+        };
+        names.iter().filter_map(|n| self.resolve(n).ok()).collect()
+    }
+
+    /// An attack a seat could write now, for a hint ("write: ATTACK Bohemia FROM Saxony"),
+    /// as `(to, from)`: from the first of `from` (the territory named, or what a misspelt
+    /// name may have meant) the seat holds (`mine`) with a neighbour it may attack (`foe`),
+    /// else from its such territory next to one of `to`, else from the one of most
+    /// `armies` (ties: the first); on the first of `to` next to it that it may attack, else
+    /// on its first such neighbour. `None` when the seat holds no such territory (the
+    /// set-up, or nothing left to attack).
+    pub fn attack_example(
+        &self,
+        to: &[TerritoryId],
+        from: &[TerritoryId],
+        mine: impl Fn(TerritoryId) -> bool,
+        foe: impl Fn(TerritoryId) -> bool,
+        armies: impl Fn(TerritoryId) -> u32,
+    ) -> Option<(TerritoryId, TerritoryId)> {
+        let targets = |f: TerritoryId| self.neighbors(f).filter(|&n| foe(n));
+        let can = |f: &TerritoryId| mine(*f) && targets(*f).next().is_some();
+        let from = from.iter().copied().find(can).or_else(|| {
+            let mut own: Vec<TerritoryId> = (0..self.len()).filter(can).collect();
+            own.sort_by_key(|&f| {
+                let near = to.iter().any(|&t| foe(t) && self.adjacent(f, t));
+                (!near, std::cmp::Reverse(armies(f)))
+            });
+            own.first().copied()
+        })?;
+        let to = to
+            .iter()
+            .copied()
+            .find(|&t| foe(t) && self.adjacent(from, t))
+            .or_else(|| targets(from).next())?;
+        Some((to, from))
+    }
+
     pub fn edge_count(&self) -> usize {
         self.adjacency.iter().map(|a| a.len()).sum::<usize>() / 2
     }

@@ -280,7 +280,7 @@ fn parse_attack(s: &Risk, seat: Seat, words: &[&str]) -> Result<Order, OrderErro
     let (to, from) = match (board().resolve(&to_text), board().resolve(&from_text)) {
         (Ok(to), Ok(from)) => (to, from),
         (to, from) => {
-            let (en, fr) = hint::attack_hint(s, seat, &hint::meant(&to), &hint::meant(&from));
+            let (en, fr) = hint::attack_hint(s, seat, &board().meant(&to), &board().meant(&from));
             let refused = |e: NameError| words::name_error(&e, &en, &fr);
             return Err(match (to, from) {
                 (Err(a), Err(b)) => joined(refused(a), [refused(b)]),

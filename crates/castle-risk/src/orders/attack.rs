@@ -75,7 +75,7 @@ pub(super) fn parse_attack(
     let (to, from) = match (to, from) {
         (Ok(to), Ok(from)) => (to, from),
         (to, from) => {
-            let (en, fr) = attack_hint(g, seat, &meant(&to), &meant(&from));
+            let (en, fr) = attack_hint(g, seat, &map().board.meant(&to), &map().board.meant(&from));
             let refused = |e: NameError| name_refused(&e, &en, &fr);
             return Err(match (to, from) {
                 (Err(a), Err(b)) => joined(refused(a), [refused(b)]),
@@ -94,44 +94,16 @@ pub(super) fn parse_attack(
     })
 }
 
-/// The territory named, or those its name error suggests, as ids.
-fn meant(r: &Result<T, NameError>) -> Vec<T> {
-    let names = match r {
-        Ok(t) => return vec![*t],
-        Err(NameError::Unknown { suggestions, .. }) => suggestions,
-        Err(NameError::Ambiguous { candidates, .. }) => candidates,
-    };
-    names
-        .iter()
-        .filter_map(|n| map().board.resolve(n).ok())
-        .collect()
-}
-
-/// An attack `seat` could write now, for a hint: from the first of `from` (the territory
-/// named, or what a misspelt name may have meant) the seat holds, else from its territory
-/// next to one of `to`, else of most armies (ties: the first), with a neighbour another
-/// player holds; on the first of `to` that is such a neighbour, else on its first. `None`
-/// when the seat has no such territory (the set-up, or nothing left to attack).
+/// An attack `seat` could write now, for a hint ([`castellan_engine::board::Board::attack_example`]):
+/// on a territory another player holds.
 pub(crate) fn attack_example(g: &CastleRisk, seat: Seat, to: &[T], from: &[T]) -> Option<(T, T)> {
-    let board = &map().board;
-    let foe = |t: T| g.board[t].owner.is_some_and(|o| o != seat);
-    let targets = |f: T| board.neighbors(f).filter(move |&n| foe(n));
-    let mine = |t: &T| g.board[*t].owner == Some(seat);
-    let can = |f: &T| mine(f) && targets(*f).next().is_some();
-    let from = from.iter().copied().find(can).or_else(|| {
-        let mut own: Vec<T> = g.board.ids().filter(can).collect();
-        own.sort_by_key(|&f| {
-            let near = to.iter().any(|&t| foe(t) && board.adjacent(f, t));
-            (!near, std::cmp::Reverse(g.board[f].armies))
-        });
-        own.first().copied()
-    })?;
-    let to = to
-        .iter()
-        .copied()
-        .find(|&t| foe(t) && board.adjacent(from, t))
-        .or_else(|| targets(from).next())?;
-    Some((to, from))
+    map().board.attack_example(
+        to,
+        from,
+        |t| g.board[t].owner == Some(seat),
+        |t| g.board[t].owner.is_some_and(|o| o != seat),
+        |t| g.board[t].armies,
+    )
 }
 
 /// "write: ATTACK Bohemia FROM Saxony UNTIL CONQUERED" with an attack the seat can make
