@@ -13,8 +13,9 @@ in a folder of its own, then reads every mail to a player (not the game master's
 - wide lines: text lines of every mail longer than 78 columns that hold more than one
   word (a token, an address or a digest alone on its line is allowed to be longer), of
   all text lines; and the longest line;
-- subjects: mails whose subject says "your move" though the text does not ask its
-  reader, or whose subject's turn is not the turn the text tells.
+- subject lies: mails whose text tells a turn (its report's heading line) that the
+  subject does not name (a reply under "Re: ... orders" or a stale "Turn 1"), or whose
+  subject says "your move" though the report does not wait for its reader.
 
 Nothing here is a test: it prints figures, before and after a change.
 """
@@ -49,6 +50,11 @@ def text_part(msg):
 
 
 TURN = re.compile(r"\bTurn (\d+)\b|\bTour (\d+)\b")
+HEADING = re.compile(r"^\S+ \([^)]*\), (?:turn|tour) (\d+)")
+
+
+def game_over(subject):
+    return "Game over" in subject or "Partie terminée" in subject
 
 
 def measure(outbox, gm):
@@ -76,14 +82,17 @@ def measure(outbox, gm):
         )
         if tells_turn:
             reports.append(len(lines))
-        head = "\n".join(lines[:6])
-        if "your move" in subject and "(you)" not in head and "Your move" not in head:
-            subject_lies.append(subject)
-        m = TURN.search(subject)
-        if m:
-            turn = m.group(1) or m.group(2)
-            t = TURN.search(head) or re.search(r"\bturn (\d+)\b", head)
-            if t and (t.group(1) or t.group(2)) != turn:
+        # The turn a report tells: its heading line, "castle-1 (castle-risk), turn 5...",
+        # wherever it stands (a reply carries its report after the answers).
+        told = next((m for m in map(HEADING.match, lines) if m), None)
+        if told and not game_over(subject):
+            t = TURN.search(subject)
+            if not t or (t.group(1) or t.group(2)) != told.group(1):
+                subject_lies.append(subject)
+        if "your move" in subject:
+            at = lines.index(told.group(0)) if told and told.group(0) in lines else 0
+            near = "\n".join(lines[at : at + 4])
+            if "(you)" not in near and "(vous)" not in near and "Your move" not in near:
                 subject_lies.append(subject)
     return reports, lines_all, wide, longest, subject_lies
 
