@@ -90,7 +90,7 @@ def measure(outbox, gm):
             if not t or (t.group(1) or t.group(2)) != told.group(1):
                 subject_lies.append(subject)
         if "your move" in subject:
-            at = lines.index(told.group(0)) if told and told.group(0) in lines else 0
+            at = next((i for i, l in enumerate(lines) if HEADING.match(l)), 0)
             near = "\n".join(lines[at : at + 4])
             if "(you)" not in near and "(vous)" not in near and "Your move" not in near:
                 subject_lies.append(subject)

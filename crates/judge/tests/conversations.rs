@@ -270,8 +270,8 @@ fn every_mail_kind_and_answer_appears_in_a_conversation() {
     const MARKERS: &[(&str, &str, &str)] = &[
         ("en", "reply", "The judge answers your mail."),
         ("fr", "reply", "L'arbitre répond à votre courriel."),
-        ("en", "report", "Dice audit (docs/dice.md):"),
-        ("fr", "report", "Contrôle des dés : chaîne S0"),
+        ("en", "report", "Dice audit (VERIFY checks it):"),
+        ("fr", "report", "Contrôle des dés (AUDIT le refait) : chaîne S0"),
         ("en", "final report", "The game is over:"),
         ("fr", "final report", "La partie est finie :"),
         ("en", "private", "this mail is for you alone"),
