@@ -38,6 +38,11 @@ fn paragraph(out: &mut String, mut rest: &str) {
     loop {
         let stuffed = needs_stuffing(rest);
         let room = WIDTH - usize::from(stuffed);
+        // Most lines are shorter in bytes than a line's room: no character to count.
+        if rest.len() <= room {
+            push_line(out, stuffed, rest);
+            return;
+        }
         let cut = match cut_within(rest, room) {
             None => {
                 push_line(out, stuffed, rest);
