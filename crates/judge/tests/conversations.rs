@@ -271,7 +271,11 @@ fn every_mail_kind_and_answer_appears_in_a_conversation() {
         ("en", "reply", "The judge answers your mail."),
         ("fr", "reply", "L'arbitre répond à votre courriel."),
         ("en", "report", "Dice audit (VERIFY checks it):"),
-        ("fr", "report", "Contrôle des dés (AUDIT le refait) : chaîne S0"),
+        (
+            "fr",
+            "report",
+            "Contrôle des dés (AUDIT le refait) : chaîne S0",
+        ),
         ("en", "final report", "The game is over:"),
         ("fr", "final report", "La partie est finie :"),
         ("en", "private", "this mail is for you alone"),
