@@ -115,6 +115,26 @@ fn english_lines(text: &str) -> Vec<(String, String)> {
     out
 }
 
+/// The bots play game `id` by mail to its end, a pass of the judge ten minutes after each
+/// round of mail.
+fn play_to_its_end(j: &LocalJudge, bots: &mut MailPlayers, id: &str) {
+    play_games(
+        &j.svc,
+        bots,
+        std::slice::from_ref(&id.to_string()),
+        5_000,
+        500,
+        |_| {
+            j.pass_after(600)
+                .map(|_| ())
+                .map_err(|e| castellan::play::players::PlayError::Io(e.to_string()))
+        },
+    )
+    .unwrap();
+    let rec = j.svc.store.game(id).unwrap().unwrap();
+    assert_eq!(rec.status, Status::Finished, "{id} is played to its end");
+}
+
 fn outbox_files(dir: &Path) -> BTreeSet<PathBuf> {
     std::fs::read_dir(dir.join("mail/outbox"))
         .map(|rd| {
@@ -142,21 +162,7 @@ fn a_french_player_plays_a_whole_castle_risk_game_reading_only_french() {
     bots.send(&j.svc, &rec, 0, "SET LANGUAGE fr\n").unwrap();
     let before = outbox_files(&dir);
     j.pass_after(600).unwrap();
-    play_games(
-        &j.svc,
-        &mut bots,
-        std::slice::from_ref(&id),
-        5_000,
-        500,
-        |_| {
-            j.pass_after(600)
-                .map(|_| ())
-                .map_err(|e| castellan::play::players::PlayError::Io(e.to_string()))
-        },
-    )
-    .unwrap();
-    let rec = j.svc.store.game(&id).unwrap().unwrap();
-    assert_eq!(rec.status, Status::Finished, "{id} is played to its end");
+    play_to_its_end(&j, &mut bots, &id);
 
     let mut french_mails = 0;
     let mut english_mails = 0;
@@ -228,21 +234,7 @@ fn a_french_game_of_each_game_reads_only_french_to_everyone() {
         let options = [("language".to_string(), "fr".to_string())];
         let id = bots.create_game(&j.svc, game, players, &options).unwrap();
         j.pass_after(600).unwrap();
-        play_games(
-            &j.svc,
-            &mut bots,
-            std::slice::from_ref(&id),
-            5_000,
-            500,
-            |_| {
-                j.pass_after(600)
-                    .map(|_| ())
-                    .map_err(|e| castellan::play::players::PlayError::Io(e.to_string()))
-            },
-        )
-        .unwrap();
-        let rec = j.svc.store.game(&id).unwrap().unwrap();
-        assert_eq!(rec.status, Status::Finished, "{id} is played to its end");
+        play_to_its_end(&j, &mut bots, &id);
         let mut mails = 0;
         for p in outbox_files(&dir) {
             let raw = std::fs::read(&p).unwrap();
