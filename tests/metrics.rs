@@ -81,6 +81,19 @@ fn serve_exposes_prometheus_metrics_on_a_loopback_port() {
         .stderr(std::fs::File::create(&serve_log).unwrap())
         .spawn()
         .unwrap();
+    // serve listens for metrics only once it holds the database: until then an `ingest`
+    // could take the database first and handle the mail itself, and serve would count
+    // nothing (CI failed on that race once).
+    let start = Instant::now();
+    while scrape(port).is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "serve never listened for metrics; serve: {:?}, its log: {}",
+            serve.try_wait(),
+            std::fs::read_to_string(&serve_log).unwrap_or_default()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
     // A mail into the Maildir, stored by ingest (serve holds the database) and taken by serve.
     let mut ingest = castellan(&config)
         .arg("ingest")
