@@ -113,6 +113,14 @@ impl Rules for CastleRisk {
         narrate::battle_run(self, run, lang)
     }
 
+    fn narrate_to(&self, run: &[&Event], seat: Seat, lang: Lang) -> Option<String> {
+        narrate::narrate_to(self, run, seat, lang)
+    }
+
+    fn rolls_told(&self, events: &[Event], rolls: &[castellan_engine::Roll]) -> bool {
+        narrate::rolls_told(events, rolls)
+    }
+
     fn public_view(&self, lang: Lang) -> String {
         view::public_view(self, lang)
     }

@@ -105,7 +105,10 @@ impl CastleRisk {
                 let s = order[*next];
                 let due = self.players[s].setup_armies.min(5);
                 let q = match lang {
-                    Lang::En => format!("Place {due} armies on your territories."),
+                    Lang::En => format!(
+                        "Place {} on your territories.",
+                        castellan_engine::lang::en::count(due, "army", "armies")
+                    ),
                     Lang::Fr => format!("Placez {} sur vos territoires.", armees(due)),
                 };
                 vec![self.place_prompt(s, due, q, lang)]
@@ -115,7 +118,7 @@ impl CastleRisk {
                 .map(|s| {
                     let due = self.players[s].setup_armies;
                     let q = match lang {
-                        Lang::En => format!("Send your whole placement of {due} armies; all placements are revealed together."),
+                        Lang::En => format!("Send your whole placement of {}; all placements are revealed together.", castellan_engine::lang::en::count(due, "army", "armies")),
                         Lang::Fr => format!("Envoyez tout votre placement de {} ; tous les placements sont dévoilés ensemble.", armees(due)),
                     };
                     self.place_prompt(s, due, q, lang)
@@ -231,8 +234,9 @@ impl CastleRisk {
             let n = self.to_place;
             let q = match (lang, self.placing_earnings) {
                 (Lang::En, earned) => format!(
-                    "Place your {n} {} armies on your territories.",
-                    if earned { "earned" } else { "reinforcement" }
+                    "Place your {n} {} {} on your territories.",
+                    if earned { "earned" } else { "reinforcement" },
+                    if n == 1 { "army" } else { "armies" }
                 ),
                 (Lang::Fr, true) if n == 1 => {
                     "Placez votre armée reçue sur vos territoires.".into()

@@ -50,6 +50,19 @@ pub fn group_le(g: usize) -> String {
     }
 }
 
+/// One card with its article: "a General", "an Admiral", "a Reinforcements card" / "un
+/// Général", "une carte Renfort".
+pub fn a_card(c: crate::cards::Card, lang: Lang) -> String {
+    use crate::cards::Card;
+    match (c, lang) {
+        (Card::Reinforcements, Lang::En) => "a Reinforcements card".into(),
+        (Card::Reinforcements, Lang::Fr) => "une carte Renfort".into(),
+        (Card::Admiral, Lang::En) => "an Admiral".into(),
+        (_, Lang::En) => format!("a {}", c.name()),
+        (_, Lang::Fr) => format!("un {}", c.name_in(lang)),
+    }
+}
+
 /// "3 armées" in French (the most common count).
 pub fn armees(n: u32) -> String {
     fr::count(n, "armée", "armées")

@@ -207,11 +207,10 @@ fn tuning_stats() {
     }
 }
 
-/// "Dice compact, one line per battle": the rolls of one attack (same
-/// territories, same General and Marshal) are told in one line, "  9 rolls (+1 General):
-/// attacker loses 5, defender loses 4.", and a plain attack by land with its conquest in
-/// one line; the losses the lines tell add up to the losses the battles had, and every
-/// conquest is told.
+/// An attack is told in one line with every roll's dice and the loser named: "Bot2
+/// attacks Ukraine from Smolensk: 6 5 3 against 5 2, 6 6 2 against 2 — Bot2 loses 2, Bot1
+/// loses 5, and takes it, moving in 18."; the losses the lines tell add up to the losses
+/// the battles had, and every conquest is told.
 #[test]
 fn an_attacks_rolls_are_told_in_one_line_and_its_losses_add_up() {
     let (t, _) = bot_game(
@@ -220,23 +219,20 @@ fn an_attacks_rolls_are_told_in_one_line_and_its_losses_add_up() {
         options(ClaimMode::Draft, PlacementMode::Blind),
     );
     let lines = t.narrate_since(0, castellan_engine::Lang::En).public;
+    // Several rolls on one line, each with its dice.
     assert!(lines
         .iter()
-        .any(|l| l.contains(" rolls") && l.contains("attacker loses")));
+        .any(|l| l.contains(" — ") && l.matches(" against ").count() > 1));
     for w in lines.windows(2) {
+        let roll = |l: &str| l.starts_with("  ") && l.contains(" against ");
         assert!(
-            !(w[0].starts_with("  dice ") && w[1].starts_with("  dice ")),
+            !(roll(&w[0]) && roll(&w[1])),
             "two rolls of one run told apart: {w:?}"
         );
     }
     let told: (u32, u32) = lines
         .iter()
-        .filter_map(|l| {
-            let rest = l.split("attacker loses ").nth(1)?;
-            let (a, rest) = rest.split_once(", defender loses ")?;
-            let d: String = rest.chars().take_while(char::is_ascii_digit).collect();
-            Some((a.parse::<u32>().ok()?, d.parse::<u32>().ok()?))
-        })
+        .filter_map(|l| attack_losses(l))
         .fold((0, 0), |s, (a, d)| (s.0 + a, s.1 + d));
     let had = t
         .history
@@ -259,11 +255,36 @@ fn an_attacks_rolls_are_told_in_one_line_and_its_losses_add_up() {
         .flat_map(|e| &e.events)
         .filter(|e| matches!(e, castellan_castle_risk::Event::Conquered { .. }))
         .count();
-    assert_eq!(
-        lines.iter().filter(|l| l.contains(" conquers ")).count(),
-        conquests
-    );
+    let conquered = |l: &&String| l.contains(" conquers ") || l.contains(", and takes it, moving in ");
+    assert_eq!(lines.iter().filter(conquered).count(), conquests);
     assert!(lines
         .iter()
-        .any(|l| l.contains("; conquers it and moves in ")));
+        .any(|l| l.contains(", and takes it, moving in ")));
+}
+
+/// What an attack's line says each side lost: "(attacker, defender)". A line of the
+/// whole attack names the losers after " — " ("Bot2 loses 2, Bot1 loses 5"; the attacker is
+/// the line's first word); a roll told alone says "attacker loses 1, defender loses 0".
+fn attack_losses(l: &str) -> Option<(u32, u32)> {
+    if let Some(rest) = l.split("attacker loses ").nth(1) {
+        let (a, rest) = rest.split_once(", defender loses ")?;
+        let d: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        return Some((a.parse().ok()?, d.parse().ok()?));
+    }
+    let who = l.split(' ').next()?;
+    let (_, rest) = l.split_once(" — ")?;
+    let rest = rest.split(['.', ';']).next()?;
+    let mut lost = (0, 0);
+    for part in rest.split(", ") {
+        let Some((name, n)) = part.rsplit_once(" loses ") else {
+            break;
+        };
+        let n: u32 = n.parse().ok()?;
+        if name == who {
+            lost.0 += n;
+        } else {
+            lost.1 += n;
+        }
+    }
+    Some(lost)
 }

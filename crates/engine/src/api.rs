@@ -247,6 +247,22 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
         None
     }
 
+    /// A run of events (one event, or a run of [`Rules::continues_run`]) told to `seat`
+    /// when it happened to them and someone else did it (the defender of an attack, the
+    /// target of a Spy): "Alice attacked Rhine from Burgundy: you lost 2 (3 → 1)". Public
+    /// facts only. The judge puts it in the seat's "What happened to you" and leaves the
+    /// run's public lines out of that seat's mail. Default: nothing addressed.
+    fn narrate_to(&self, _run: &[&Self::Event], _seat: Seat, _lang: Lang) -> Option<String> {
+        None
+    }
+
+    /// Whether the narration of an entry's `events` shows every one of its `rolls`, each
+    /// on its attack's line: then the report lists them nowhere else (HISTORY and VERIFY
+    /// still give their turn and index). Default: no.
+    fn rolls_told(&self, _events: &[Self::Event], _rolls: &[Roll]) -> bool {
+        false
+    }
+
     /// The board (text map) and everything every player may know, in `lang`.
     fn public_view(&self, lang: Lang) -> String;
 
@@ -335,17 +351,47 @@ pub struct Narration {
     pub public: Vec<String>,
     pub private: Vec<(Seat, String)>,
     pub rolls: Vec<Roll>,
+    /// The rolls no narrated line shows (`Rules::rolls_told`): a report lists them apart.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub untold: Vec<Roll>,
+    /// Public lines retold to the seat they happened to (`Rules::narrate_to`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub addressed: Vec<Addressed>,
     /// Lines after the last order that are not orders (a signature, "thanks!"): ignored,
     /// and named so in the reply. Only [`Table::submit`] fills it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ignored: Vec<(usize, String)>,
 }
 
+/// What happened to a seat, told to them: it stands for the public lines
+/// `first..first + count` in that seat's mail.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Addressed {
+    pub seat: Seat,
+    pub first: usize,
+    pub count: usize,
+    pub line: String,
+}
+
 impl Narration {
     pub fn extend(&mut self, other: Narration) {
+        let shift = self.public.len();
+        self.addressed
+            .extend(other.addressed.into_iter().map(|a| Addressed {
+                first: a.first + shift,
+                ..a
+            }));
         self.public.extend(other.public);
         self.private.extend(other.private);
         self.rolls.extend(other.rolls);
+        self.untold.extend(other.untold);
+    }
+    /// The lines addressed to `seat`, and the public lines they stand for in its mail.
+    pub fn addressed_to(&self, seat: Seat) -> (Vec<&str>, Vec<usize>) {
+        let mine = self.addressed.iter().filter(|a| a.seat == seat);
+        let lines = mine.clone().map(|a| a.line.as_str()).collect();
+        let covered = mine.flat_map(|a| a.first..a.first + a.count).collect();
+        (lines, covered)
     }
     pub fn private_for(&self, seat: Seat) -> Vec<&str> {
         self.private

@@ -27,7 +27,7 @@ pub mod words;
 
 pub use api::{
     load_table, load_table_json, options_from_pairs, order_lines, play_out, Elimination, Entry,
-    LineCheck, LineError, LineVerdict, Narration, OrderError, Outcome, PlayedGame, Prompt,
+    Addressed, LineCheck, LineError, LineVerdict, Narration, OrderError, Outcome, PlayedGame, Prompt,
     PromptKind, PromptKinds, PromptRole, Refused, Rules, Seat, Session, Snapshot, Source,
     StoredEntry, StoredTable, Table, Translation, Viewer,
 };

@@ -164,12 +164,12 @@ pub fn inside_line(inside: &[String], lang: Lang) -> Option<String> {
     })
 }
 
-/// Dice as a narration shows them: "6-5-2".
+/// Dice as every text shows them (reports, HISTORY, VERIFY): "6 5 2".
 pub fn dice_text(d: &[u8]) -> String {
     d.iter()
         .map(|x| x.to_string())
         .collect::<Vec<_>>()
-        .join("-")
+        .join(" ")
 }
 
 #[cfg(test)]
@@ -243,6 +243,6 @@ mod tests {
             inside_line(&s(&["Paris 3", "Lyon 1"]), Lang::En).unwrap(),
             "inside your borders (every neighbour yours): Paris 3, Lyon 1"
         );
-        assert_eq!(dice_text(&[6, 5, 2]), "6-5-2");
+        assert_eq!(dice_text(&[6, 5, 2]), "6 5 2");
     }
 }

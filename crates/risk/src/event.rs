@@ -107,6 +107,10 @@ pub enum Event {
         reroll: Option<(Card, u8, u8)>,
         /// die turned to 6
         commander: Option<u8>,
+        /// Who held the territory attacked, and its armies after this roll (kept since the
+        /// narration names the loser; absent from older builds' battles).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        held: Option<(Owner, u32)>,
     },
     Conquered {
         seat: Seat,

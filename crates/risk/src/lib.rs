@@ -369,6 +369,14 @@ impl Rules for Risk {
         narrate::narrate_attack(self, run, lang)
     }
 
+    fn narrate_to(&self, run: &[&Event], seat: Seat, lang: Lang) -> Option<String> {
+        narrate::narrate_to(self, run, seat, lang)
+    }
+
+    fn rolls_told(&self, events: &[Event], rolls: &[castellan_engine::Roll]) -> bool {
+        narrate::rolls_told(events, rolls)
+    }
+
     fn public_view(&self, lang: Lang) -> String {
         view::public_view(self, lang)
     }

@@ -13,7 +13,7 @@ mod battle;
 mod turn;
 
 use battle::narrate_battle;
-pub(crate) use battle::{narrate_attack, same_attack};
+pub(crate) use battle::{attack_to, narrate_attack, rolls_told, same_attack};
 use turn::narrate_turn;
 
 pub fn narrate(s: &Risk, e: &Event, v: Viewer, l: Lang) -> Option<String> {
@@ -31,6 +31,26 @@ pub fn narrate(s: &Risk, e: &Event, v: Viewer, l: Lang) -> Option<String> {
             Some(narrate_battle(s, e, l))
         }
         _ => narrate_turn(s, e, v, l),
+    }
+}
+
+/// `run` told to `seat` if it happened to them by another's hand: an attack on one of
+/// their territories, their headquarters captured.
+pub fn narrate_to(s: &Risk, run: &[&Event], seat: Seat, l: Lang) -> Option<String> {
+    match run {
+        [Event::HqTaken { seat: by, of, t: x }] if *of == seat && *by != seat => Some(match l {
+            Lang::En => format!(
+                "{} captured your headquarters {} and took its card.",
+                pname(s, *by),
+                map::name(*x)
+            ),
+            Lang::Fr => format!(
+                "{} a capturé votre quartier général, {}, et a pris sa carte.",
+                pname(s, *by),
+                words::le(*x, l)
+            ),
+        }),
+        _ => attack_to(s, run, seat, l),
     }
 }
 
@@ -268,9 +288,9 @@ fn narrate_hq(s: &Risk, e: &Event, v: Viewer, l: Lang) -> String {
             map::name(*x)
         ),
         (Event::HqTaken { seat, of, t: x }, Lang::Fr) => format!(
-            "{} capture le quartier général de {}, {}, et prend sa carte.",
+            "{} capture le quartier général {}, {}, et prend sa carte.",
             n(*seat),
-            n(*of),
+            fr::de(&n(*of)),
             words::le(*x, l)
         ),
         _ => String::new(),

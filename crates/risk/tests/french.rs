@@ -615,6 +615,7 @@ fn every_kind_of_event_reads_in_french_and_the_word_list_catches_its_english() {
             defender_losses: 1,
             reroll: Some((a, 1, 6)),
             commander: Some(2),
+            held: None,
         },
         Event::Conquered {
             seat: 0,

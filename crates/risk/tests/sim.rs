@@ -110,11 +110,10 @@ fn thousands_of_games_finish_and_replay() {
     println!("total games: {total}");
 }
 
-/// "Then what happened: dice compact, one line per battle": an attack's rolls and
-/// its conquest are told in one line ("3 rolls, attacker loses 2, defender loses 4;
-/// conquers it and moves in 5."), never one line a roll; the losses the lines tell add up
-/// to the losses the battles had (each die stays in the report's dice lines and the
-/// audit), and every conquest is told.
+/// An attack's rolls and its conquest are told in one line, each roll with its dice and
+/// the losers named ("P1 attacks Alaska from Kamchatka: 6 5 3 against 4 2, 5 1 against 6 —
+/// P1 loses 1, P2 loses 3, and takes it, moving in 3."), never one line a roll; the losses
+/// the lines tell add up to the losses the battles had, and every conquest is told.
 #[test]
 fn an_attack_is_told_in_one_line_and_its_losses_add_up() {
     let id = "narration-1";
@@ -123,21 +122,18 @@ fn an_attack_is_told_in_one_line_and_its_losses_add_up() {
         Table::<Risk>::new(id, Secret::derive(id.as_bytes()), names, opts(&[])).expect("setup");
     play_out(&mut t, 20_000).unwrap();
     let lines = t.narrate_since(0, castellan_engine::Lang::En).public;
-    assert!(lines.iter().any(|l| l.contains(" rolls, attacker loses ")));
+    assert!(lines
+        .iter()
+        .any(|l| l.contains(" — ") && l.matches(" against ").count() > 1));
     for w in lines.windows(2) {
-        let attack = |l: &str| l.split(": [").next().map(str::to_string);
-        if w[0].contains(": [") && w[1].contains(": [") {
+        let attack = |l: &str| l.split(": ").next().map(str::to_string);
+        if w[0].contains(" against ") && w[1].contains(" against ") {
             assert_ne!(attack(&w[0]), attack(&w[1]), "one attack told twice: {w:?}");
         }
     }
     let told: (u32, u32) = lines
         .iter()
-        .filter_map(|l| {
-            let rest = l.split("attacker loses ").nth(1)?;
-            let (a, rest) = rest.split_once(", defender loses ")?;
-            let d: String = rest.chars().take_while(char::is_ascii_digit).collect();
-            Some((a.parse::<u32>().ok()?, d.parse::<u32>().ok()?))
-        })
+        .filter_map(|l| attack_losses(l))
         .fold((0, 0), |s, (a, d)| (s.0 + a, s.1 + d));
     let had = t
         .history
@@ -159,6 +155,36 @@ fn an_attack_is_told_in_one_line_and_its_losses_add_up() {
         .flat_map(|e| &e.events)
         .filter(|e| matches!(e, castellan_risk::Event::Conquered { .. }))
         .count();
-    let told_conquests = lines.iter().filter(|l| l.contains("conquers")).count();
+    let told_conquests = lines
+        .iter()
+        .filter(|l| l.contains("conquers") || l.contains(", and takes it, moving in "))
+        .count();
     assert_eq!(told_conquests, conquests);
+}
+
+/// What an attack's line says each side lost: "(attacker, defender)". A line of the
+/// whole attack names the losers after " — " ("P1 loses 2, P2 loses 5"; the attacker is the
+/// line's first word); a roll told alone says "attacker loses 1, defender loses 0".
+fn attack_losses(l: &str) -> Option<(u32, u32)> {
+    if let Some(rest) = l.split("attacker loses ").nth(1) {
+        let (a, rest) = rest.split_once(", defender loses ")?;
+        let d: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        return Some((a.parse().ok()?, d.parse().ok()?));
+    }
+    let who = l.split(' ').next()?;
+    let (_, rest) = l.split_once(" — ")?;
+    let rest = rest.split(['.', ';']).next()?;
+    let mut lost = (0, 0);
+    for part in rest.split(", ") {
+        let Some((name, n)) = part.rsplit_once(" loses ") else {
+            break;
+        };
+        let n: u32 = n.parse().ok()?;
+        if name == who {
+            lost.0 += n;
+        } else {
+            lost.1 += n;
+        }
+    }
+    Some(lost)
 }

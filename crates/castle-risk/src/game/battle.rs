@@ -204,6 +204,7 @@ impl CastleRisk {
             marshal: mar,
             attacker_losses: x.attacker_losses,
             defender_losses: x.defender_losses,
+            seats: self.board[p.to].owner.map(|_| (att, def)),
         });
         // General: "éliminée dès que votre adversaire obtient un dé égal ou supérieur
         // à votre dé le plus élevé + 1". Marshal: discarded when the attacker's highest

@@ -62,7 +62,14 @@ impl CastleRisk {
             .count() as u32;
         if cards == 0 || cards > held {
             return Err(err(
-                format!("you hold {held} Reinforcements card(s), not {cards}"),
+                format!(
+                    "you hold {}, not {cards}",
+                    castellan_engine::lang::en::count(
+                        held,
+                        "Reinforcements card",
+                        "Reinforcements cards"
+                    )
+                ),
                 format!(
                     "vous avez {}, pas {cards}",
                     castellan_engine::lang::fr::count(held, "carte Renfort", "cartes Renfort")

@@ -185,6 +185,10 @@ pub enum Event {
         marshal: bool,
         attacker_losses: u32,
         defender_losses: u32,
+        /// The attacker and the defender (kept since the narration names the loser; absent
+        /// from older builds' battles).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seats: Option<(Seat, Seat)>,
     },
     GeneralLost {
         seat: Seat,

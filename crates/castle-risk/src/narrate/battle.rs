@@ -13,8 +13,9 @@ impl Teller<'_> {
                 ship: Some(k),
             } => self.pick(
                 format!(
-                    "{} plays an Admiral: {k} armies sail from {} to attack {}.",
+                    "{} plays an Admiral: {} sail from {} to attack {}.",
                     self.n(*seat),
+                    castellan_engine::lang::en::count(*k, "army", "armies"),
                     tn(*from, l),
                     tn(*to, l)
                 ),
@@ -73,28 +74,14 @@ impl Teller<'_> {
         let l = self.lang;
         match e {
             Event::Battle {
-                attacker,
-                defender,
-                general,
-                marshal,
                 attacker_losses: a,
                 defender_losses: d,
                 ..
             } => {
-                let gen = if *general {
-                    l.pick(" (+1 General)", " (+1 Général)")
-                } else {
-                    ""
-                };
-                let mar = if *marshal {
-                    l.pick(" (+1 Marshal)", " (+1 Maréchal)")
-                } else {
-                    ""
-                };
-                let (x, y) = (dice_text(attacker), dice_text(defender));
+                let roll = super::runs::roll_text(e, l);
                 self.pick(
-                    format!("  dice {x}{gen} against {y}{mar}: attacker loses {a}, defender loses {d}."),
-                    format!("  dés {x}{gen} contre {y}{mar} : l'attaquant perd {a}, le défenseur perd {d}."),
+                    format!("  {roll}: attacker loses {a}, defender loses {d}."),
+                    format!("  {roll} : l'attaquant perd {a}, le défenseur perd {d}."),
                 )
             }
             Event::GeneralLost { seat } => self.pick(
@@ -167,9 +154,10 @@ impl Teller<'_> {
                 ..
             } => self.pick(
                 format!(
-                    "{} conquers {} and moves in {moved} armies{}.",
+                    "{} conquers {} and moves in {}{}.",
                     self.n(*seat),
                     tn(*to, l),
+                    castellan_engine::lang::en::count(*moved, "army", "armies"),
                     if *by_sea { " from the ship" } else { "" }
                 ),
                 format!(

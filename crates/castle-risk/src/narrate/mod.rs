@@ -1,7 +1,8 @@
 //! Narration of events, public and private, in English and French side by side: the
 //! events are typed data (game/events.rs), worded here in the reader's language. This file
 //! tells the setup; `turns.rs` the cards and turns, `battle.rs` an attack event by event,
-//! `runs.rs` runs of like events in one line, `end.rs` eliminations and the end of the game.
+//! `runs.rs` runs of like events in one line (an attack with its dice), `addressed.rs`
+//! what happened to a seat told to that seat, `end.rs` eliminations and the end of the game.
 
 use crate::cards::{hand_text_in, Card};
 use crate::game::{track_number, Awaited, CastleRisk, Earning, EndReason, Event, PlaceWhy, T};
@@ -11,13 +12,15 @@ use castellan_engine::lang::fr;
 use castellan_engine::words::{cap, dice_text};
 use castellan_engine::{Lang, Seat, Viewer};
 
+mod addressed;
 mod battle;
 mod end;
 mod runs;
 mod turns;
 
+pub(crate) use addressed::narrate_to;
 pub(crate) use end::end_reason;
-pub(crate) use runs::{battle_run, same_battle_run};
+pub(crate) use runs::{battle_run, rolls_told, same_battle_run};
 
 /// "3 on Poland, 2 on Paris" / "3 en Pologne, 2 à Paris".
 fn placements(p: &[(T, u32)], lang: Lang) -> String {

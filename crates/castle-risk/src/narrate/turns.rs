@@ -11,7 +11,11 @@ impl Teller<'_> {
             Event::CardsDealt { seat, cards: c } => match (self.me(*seat), l) {
                 (true, Lang::En) => format!("You are dealt: {}.", self.hand(c)),
                 (true, Lang::Fr) => format!("Vous recevez : {}.", self.hand(c)),
-                (false, Lang::En) => format!("{} is dealt {} cards.", self.n(*seat), c.len()),
+                (false, Lang::En) => format!(
+                    "{} is dealt {}.",
+                    self.n(*seat),
+                    castellan_engine::lang::en::count(c.len() as i64, "card", "cards")
+                ),
                 (false, Lang::Fr) => format!("{} reçoit {}.", self.n(*seat), cards(c.len())),
             },
             Event::FirstPlayer { seat } => self.pick(
@@ -109,25 +113,26 @@ impl Teller<'_> {
             ),
             Event::SpyDiscarded { seat, target, card } => match (card, l) {
                 (Some(c), Lang::En) => format!(
-                    "{}'s Spy makes {} discard a {} (shown to all).",
+                    "{}'s Spy makes {} discard {} (shown to all).",
                     self.n(*seat),
                     self.n(*target),
-                    c.name()
+                    words::a_card(*c, l)
                 ),
                 (Some(c), Lang::Fr) => format!(
-                    "L'Espion {} oblige {} à défausser un {} (montré à tous).",
+                    "L'Espion {} oblige {} à défausser {} (montré à tous).",
                     self.de(*seat),
                     self.n(*target),
-                    c.name_in(l)
+                    words::a_card(*c, l)
                 ),
                 (None, Lang::En) => format!("{}'s Spy finds {}'s hand empty.", self.n(*seat), self.n(*target)),
                 (None, Lang::Fr) => format!("L'Espion {} trouve la main {} vide.", self.de(*seat), self.de(*target)),
             },
             Event::HiddenRevealed { seat, t, armies, salt, commitment } => self.pick(
                 format!(
-                    "{} reveals hidden armies in {}: {armies} armies (salt {salt}, commitment {commitment}).",
+                    "{} reveals hidden armies in {}: {} (salt {salt}, commitment {commitment}).",
                     self.n(*seat),
-                    tn(*t, l)
+                    tn(*t, l),
+                    castellan_engine::lang::en::count(*armies, "army", "armies")
                 ),
                 format!(
                     "{} dévoile ses armées cachées {} : {} (sel {salt}, engagement {commitment}).",
@@ -154,8 +159,9 @@ impl Teller<'_> {
                 detail,
             } => match (*earnings > 0, l) {
                 (true, Lang::En) => format!(
-                    "{} ends the turn and earns {earnings} armies ({}).",
+                    "{} ends the turn and earns {} ({}).",
                     self.n(*seat),
+                    castellan_engine::lang::en::count(*earnings, "army", "armies"),
                     earnings_detail(detail, l)
                 ),
                 (true, Lang::Fr) => format!(

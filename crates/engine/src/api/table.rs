@@ -105,8 +105,10 @@ impl<R: Rules> Table<R> {
     }
 
     fn narrate_entry(&self, entry: &Entry<R>, lang: Lang) -> Narration {
+        let told = self.state.rolls_told(&entry.events, &entry.rolls);
         let mut n = Narration {
             rolls: entry.rolls.clone(),
+            untold: if told { Vec::new() } else { entry.rolls.clone() },
             ..Default::default()
         };
         // Runs of like events (one attack's battles) are told in one line when the game
@@ -130,7 +132,21 @@ impl<R: Rules> Table<R> {
         };
         for run in &runs {
             let public = tell(run, Viewer::Public);
+            let first = n.public.len();
             n.public.extend(public.iter().flatten().cloned());
+            let count = n.public.len() - first;
+            if count > 0 {
+                for seat in 0..self.players.len() {
+                    if let Some(line) = self.state.narrate_to(run, seat, lang) {
+                        n.addressed.push(crate::api::Addressed {
+                            seat,
+                            first,
+                            count,
+                            line,
+                        });
+                    }
+                }
+            }
             for seat in 0..self.players.len() {
                 let mine = tell(run, Viewer::Seat(seat));
                 if mine.len() == public.len() {

@@ -5,7 +5,7 @@ use crate::clock::{format_long, format_long_in};
 use crate::cmd::*;
 use crate::mails::{prompts_of, PromptCtx};
 use crate::model::*;
-use crate::reports::RollCtx;
+use crate::reports::compact_dice;
 use crate::run::*;
 use castellan_engine::Lang;
 use serde_json::json;
@@ -384,7 +384,8 @@ pub(crate) enum InfoAnswer {
         from: u32,
         to: u32,
         lines: Vec<String>,
-        rolls: Vec<RollCtx>,
+        /// The dice rolled, compact as a report writes them: "3.1-3.6: 6 5 3 4 2 1".
+        rolls: Vec<String>,
         mine: Vec<String>,
         /// HISTORY ... PICTURE: the turn whose board the reply's HTML part shows.
         picture: Option<u32>,
@@ -526,7 +527,7 @@ fn told_in(
     (a, b): (u32, u32),
     seat: Option<usize>,
     lang: Lang,
-) -> (Vec<String>, Vec<RollCtx>, Vec<String>) {
+) -> (Vec<String>, Vec<String>, Vec<String>) {
     let from_i = turns.iter().position(|t| *t >= a).unwrap_or(turns.len());
     let to_i = turns.iter().position(|t| *t > b).unwrap_or(turns.len());
     let all = s.narrate_since(from_i, lang);
@@ -537,10 +538,7 @@ fn told_in(
         .take(2000)
         .cloned()
         .collect();
-    let rolls = all.rolls[..keep(all.rolls.len(), tail.rolls.len())]
-        .iter()
-        .map(RollCtx::from)
-        .collect();
+    let rolls = compact_dice(&all.rolls[..keep(all.rolls.len(), tail.rolls.len())]);
     let mine = match seat {
         Some(seat) => {
             let mine_all = all.private_for(seat);

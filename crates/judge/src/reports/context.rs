@@ -87,8 +87,9 @@ pub(crate) struct Report {
     pub turn: u32,
     pub happened: Vec<String>,
     pub rolls: Vec<RollCtx>,
-    /// The dice, compact: one line per dice turn, "3.1-3.14: 5 2 6 ..." (a die of other
-    /// than six sides as value/sides).
+    /// The dice no line of "What happened" shows (`Narration::untold`: setup's, a game
+    /// that does not tell its rolls), compact: one line per dice turn, "3.1-3.14: 5 2 6
+    /// ..." (a die of other than six sides as value/sides).
     pub dice: Vec<String>,
     /// Seats that missed a deadline since the last report, and what was played for them.
     pub missed: Vec<Missed>,
@@ -133,6 +134,9 @@ pub(crate) struct Private {
     pub name: String,
     pub turn: u32,
     pub happened: Vec<String>,
+    /// What happened to this seat by another's hand, told to it ("What happened to you"):
+    /// the public lines it stands for are left out of this seat's "What happened".
+    pub addressed: Vec<String>,
     /// A question's mail: what the table has seen happen since the last report (the
     /// attack being answered), which the turn's report will tell everyone.
     pub context: Vec<String>,
@@ -181,7 +185,7 @@ pub(super) fn dice(rec: &GameRecord, session: &mut dyn Session, finished: bool) 
 }
 
 /// The dice of a report, one line per run of one dice turn: "3.1-3.14: 5 2 6 1 ...".
-pub(super) fn compact_dice(rolls: &[castellan_engine::dice::Roll]) -> Vec<String> {
+pub(crate) fn compact_dice(rolls: &[castellan_engine::dice::Roll]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut run: Option<(u32, u32, u32, Vec<String>)> = None;
     for r in rolls {

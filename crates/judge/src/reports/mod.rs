@@ -127,8 +127,16 @@ impl Run<'_> {
                     let n = t.told_since.since(session.as_ref(), from, lang);
                     let mut me = self.private_ctx(g, s, lang, n);
                     // Each event once: what the table reads is not told again as the
-                    // seat's own.
+                    // seat's own, nor what is told to the seat as its own.
                     me.happened.retain(|l| !ctx.happened.contains(l));
+                    let (mine, covered) = n.addressed_to(s);
+                    me.addressed = mine.into_iter().map(str::to_string).collect();
+                    ctx.happened = std::mem::take(&mut ctx.happened)
+                        .into_iter()
+                        .enumerate()
+                        .filter(|(i, _)| !covered.contains(i))
+                        .map(|(_, l)| l)
+                        .collect();
                     ctx.me = Some(me);
                 }
                 if g.rec.seats[s].map == MapDetail::Full {
@@ -306,6 +314,7 @@ impl Run<'_> {
             name: s.name.clone(),
             turn,
             happened,
+            addressed: Vec::new(),
             context: Vec::new(),
             out_now: Vec::new(),
             view,
@@ -329,7 +338,7 @@ impl Run<'_> {
         let turn = session.turn();
         let finished = rec.status == Status::Finished;
         Report {
-            dice: compact_dice(&n.rolls),
+            dice: compact_dice(&n.untold),
             missed: rec.missed.iter().map(|m| m.in_lang(lang)).collect(),
             game_id: rec.id.clone(),
             game: rec.game.clone(),

@@ -67,6 +67,7 @@ impl Risk {
                 defender_losses: e.defender_losses,
                 reroll,
                 commander,
+                held: Some((self.board[b.to].owner, self.board[b.to].armies)),
             });
             if self.board[b.to].armies == 0 {
                 self.conquer(seat, &b, an, dice, ev);

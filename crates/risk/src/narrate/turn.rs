@@ -49,8 +49,9 @@ pub(super) fn narrate_turn(s: &Risk, e: &Event, v: Viewer, l: Lang) -> Option<St
             },
             Lang::En,
         ) => format!(
-            "{} moves {armies} armies from {} to {}.",
+            "{} moves {} from {} to {}.",
             n(*seat),
+            words::armies(*armies, l),
             map::name(*from),
             map::name(*to)
         ),
@@ -119,8 +120,9 @@ fn narrate_armies(s: &Risk, e: &Event, l: Lang) -> String {
             }
         }
         (Event::ArmiesLost { seat, armies }, Lang::En) => format!(
-            "{} loses {armies} armies that cannot be placed (at most {} a territory).",
+            "{} loses {} that cannot be placed (at most {} a territory).",
             n(*seat),
+            words::armies(*armies, l),
             s.cap()
         ),
         (Event::ArmiesLost { seat, armies }, Lang::Fr) => format!(
@@ -182,7 +184,9 @@ fn turn_begins(s: &Risk, e: &Event, l: Lang) -> String {
     let who = pname(s, *seat);
     match l {
         Lang::En => format!(
-            "Round {round}: {who}'s turn. {territories} territories: {base} armies{conts}; {total} to place."
+            "Round {round}: {who}'s turn. {}: {}{conts}; {total} to place.",
+            castellan_engine::lang::en::count(*territories, "territory", "territories"),
+            words::armies(*base, l)
         ),
         Lang::Fr => format!(
             "Manche {round} : au tour de {who}. {} : {}{conts} ; {total} à placer.",
@@ -204,8 +208,8 @@ fn eliminated(s: &Risk, victim: Seat, by: Seat, cs: &[Card], sees: bool, l: Lang
             .join(", ")
     };
     match (l, sees) {
-        (Lang::En, true) => format!("{v} is eliminated by {b}, who takes {k} cards: {list}."),
-        (Lang::En, false) => format!("{v} is eliminated by {b}, who takes {k} cards."),
+        (Lang::En, true) => format!("{v} is eliminated by {b}, who takes {}: {list}.", cards_en(k)),
+        (Lang::En, false) => format!("{v} is eliminated by {b}, who takes {}.", cards_en(k)),
         (Lang::Fr, true) => format!(
             "{v} est éliminé par {b}, qui prend ses cartes ({}) : {list}.",
             k
@@ -242,4 +246,9 @@ fn standing_line(neutral: bool, policy: Policy, l: Lang) -> String {
             }
         ),
     }
+}
+
+/// "1 card", "3 cards".
+fn cards_en(k: usize) -> String {
+    castellan_engine::lang::en::count(k as i64, "card", "cards")
 }

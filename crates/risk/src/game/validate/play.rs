@@ -140,7 +140,7 @@ impl Risk {
             let r = ts.reinforcements;
             return Err(refuse(
                 |l| match l {
-                    Lang::En => format!("you have only {r} armies to place"),
+                    Lang::En => format!("you have only {} to place", words::armies(r, l)),
                     Lang::Fr => format!("vous n'avez que {} à placer", words::armies(r, l)),
                 },
                 |l| self.place_hint(seat, r, l),
@@ -169,7 +169,7 @@ impl Risk {
         let r = self.turn_state.reinforcements;
         refuse(
             |l| match l {
-                Lang::En => format!("place your {r} armies first"),
+                Lang::En => format!("place your {} first", words::armies(r, l)),
                 Lang::Fr if r == 1 => "placez d'abord votre armée".into(),
                 Lang::Fr => format!("placez d'abord vos {r} armées"),
             },
