@@ -13,16 +13,16 @@ impl Teller<'_> {
                 ship: Some(k),
             } => self.pick(
                 format!(
-                    "{} plays an Admiral: {} sail from {} to attack {}.",
+                    "{} plays an Admiral: {} from {} to attack {}.",
                     self.n(*seat),
-                    castellan_engine::lang::en::count(*k, "army", "armies"),
+                    super::runs::sail(*k),
                     tn(*from, l),
                     tn(*to, l)
                 ),
                 format!(
-                    "{} joue un Amiral : {} partent par la mer {} pour attaquer {}.",
+                    "{} joue un Amiral : {} par la mer {} pour attaquer {}.",
                     self.n(*seat),
-                    armees(*k),
+                    super::runs::partent(*k),
                     words::de(*from),
                     words::le(*to)
                 ),

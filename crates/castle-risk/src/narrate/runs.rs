@@ -240,14 +240,14 @@ impl Teller<'_> {
         match (a.declared, a.ship) {
             (true, Some(k)) => self.pick(
                 format!(
-                    "{who} plays an Admiral: {} sail from {} to attack {}",
-                    castellan_engine::lang::en::count(k, "army", "armies"),
+                    "{who} plays an Admiral: {} from {} to attack {}",
+                    sail(k),
                     tn(a.from, l),
                     tn(a.to, l)
                 ),
                 format!(
-                    "{who} joue un Amiral : {} partent par la mer {} pour attaquer {}",
-                    armees(k),
+                    "{who} joue un Amiral : {} par la mer {} pour attaquer {}",
+                    partent(k),
                     words::de(a.from),
                     words::le(a.to)
                 ),
@@ -303,6 +303,24 @@ impl Teller<'_> {
             }
         }
         end
+    }
+}
+
+/// "1 army sails", "3 armies sail".
+pub(super) fn sail(k: u32) -> String {
+    if k == 1 {
+        "1 army sails".into()
+    } else {
+        format!("{k} armies sail")
+    }
+}
+
+/// "1 armée part", "3 armées partent".
+pub(super) fn partent(k: u32) -> String {
+    if k == 1 {
+        "1 armée part".into()
+    } else {
+        format!("{} partent", armees(k))
     }
 }
 

@@ -1,0 +1,115 @@
+//! What happened to a seat by another's hand is told to that seat, once: in a whole demo
+//! game of Castle Risk by mail, a defender's mail opens its news with "What happened to
+//! you" ("You lost Ukraine to Bot2 (5 → 0): ..."), the table's lines it stands for are left
+//! out of that mail's "What happened elsewhere", and no other reader is told it so.
+
+use castellan::config::Config;
+use castellan::play::demo::{run, DemoSettings};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// The lines of the section headed `heading` (indented by two spaces), in order.
+fn section(body: &str, heading: &str) -> Vec<String> {
+    let mut lines = body.lines().skip_while(|l| *l != heading).skip(1);
+    let mut out = Vec::new();
+    for l in lines.by_ref() {
+        match l.strip_prefix("  ") {
+            Some(x) => out.push(x.to_string()),
+            None => break,
+        }
+    }
+    out
+}
+
+/// Each mail of a demo game: (to, body).
+fn demo_mails(game: &str, players: usize) -> Vec<(String, String)> {
+    let dir = tempfile::tempdir().unwrap();
+    let base = Config {
+        templates_dir: PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/crates/judge/templates"
+        )),
+        ..Config::default()
+    };
+    let settings = DemoSettings {
+        game: game.into(),
+        players,
+        seed: 7,
+        options: Vec::new(),
+        dir: dir.path().join("demo"),
+        max_mails: 20_000,
+        minutes_per_pass: 10,
+    };
+    let report = run(&settings, &base).unwrap();
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&report.outbox)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .map(|p| {
+            let m = castellan_mail::parse(&std::fs::read(p).unwrap(), usize::MAX).unwrap();
+            (m.to.join(","), m.body.clone())
+        })
+        .collect()
+}
+
+#[test]
+fn a_defender_is_told_what_happened_to_them_once_and_no_one_else_is() {
+    let mails = demo_mails("castle-risk", 3);
+    let tables: Vec<Vec<String>> = mails
+        .iter()
+        .map(|(_, b)| section(b, "What happened:"))
+        .filter(|s| !s.is_empty())
+        .collect();
+    let mut addressed_to: HashMap<String, String> = HashMap::new();
+    let mut defended = 0;
+    for (to, body) in &mails {
+        let mine = section(body, "What happened to you:");
+        if mine.is_empty() {
+            continue;
+        }
+        if mine.iter().any(|l| l.starts_with("You lost ")) {
+            defended += 1;
+        }
+        for l in &mine {
+            assert!(
+                l.contains("you") || l.contains("You"),
+                "addressed to the reader: {l}\n{body}"
+            );
+            addressed_to.insert(l.clone(), to.clone());
+        }
+        // The table's lines of that report, less those told to the reader as their own:
+        // some report to a reader with nothing addressed reads exactly the two together.
+        let elsewhere = section(body, "What happened elsewhere:");
+        assert!(
+            !body.contains("\nWhat happened:\n"),
+            "with a section of one's own, the table's is \"elsewhere\": {body}"
+        );
+        let whole = tables.iter().any(|t| {
+            t.len() == elsewhere.len() + mine.len() && {
+                let mut rest = t.iter();
+                elsewhere.iter().all(|l| rest.any(|x| x == l))
+            }
+        });
+        assert!(
+            whole,
+            "each event once: the table's report is this mail's lines and its own: {body}"
+        );
+    }
+    assert!(defended > 0, "a demo game has a defender told of a loss");
+    // Told to its seat only: no other reader's mail has the line.
+    for (to, body) in &mails {
+        for (line, seat) in &addressed_to {
+            if seat != to {
+                assert!(!body.contains(line.as_str()), "{to} reads {seat}'s: {line}");
+            }
+        }
+    }
+    // Nobody's table lines speak to "you" of an attack.
+    for t in &tables {
+        assert!(t.iter().all(|l| !l.contains("You lost ")), "{t:?}");
+    }
+}
