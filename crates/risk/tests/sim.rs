@@ -176,7 +176,10 @@ fn attack_losses(l: &str) -> Option<(u32, u32)> {
     let rest = rest.split(['.', ';']).next()?;
     let mut lost = (0, 0);
     for part in rest.split(", ") {
-        let Some((name, n)) = part.rsplit_once(" loses ") else {
+        let Some((name, n)) = part
+            .rsplit_once(" loses ")
+            .or_else(|| part.rsplit_once(" lose "))
+        else {
             break;
         };
         let n: u32 = n.parse().ok()?;

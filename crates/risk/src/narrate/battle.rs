@@ -159,14 +159,15 @@ pub(crate) fn narrate_attack(s: &Risk, run: &[&Event], l: Lang) -> Option<String
         ));
     }
     if a.losses.1 > 0 {
-        let d = match a.defender {
-            Some(o @ (Owner::Seat(_) | Owner::Neutral)) => owner_name(s, o, l),
-            _ => l.pick("the defender", "le défenseur").to_string(),
-        };
-        lost.push(l.pick(
-            format!("{d} loses {}", a.losses.1),
-            format!("{d} perd {}", a.losses.1),
-        ));
+        let k = a.losses.1;
+        lost.push(match (a.defender, l) {
+            (Some(Owner::Seat(d)), Lang::En) => format!("{} loses {k}", pname(s, d)),
+            (Some(Owner::Seat(d)), Lang::Fr) => format!("{} perd {k}", pname(s, d)),
+            (Some(Owner::Neutral), Lang::En) => format!("the neutral armies lose {k}"),
+            (Some(Owner::Neutral), Lang::Fr) => format!("les armées neutres perdent {k}"),
+            (_, Lang::En) => format!("the defender loses {k}"),
+            (_, Lang::Fr) => format!("le défenseur perd {k}"),
+        });
     }
     let lost = lost.join(", ");
     let mut line = match l {
