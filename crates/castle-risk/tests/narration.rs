@@ -9,7 +9,12 @@ use common::*;
 
 /// Apply `line` for seat 0 with dice whose first faces are `faces`; the events, checked to
 /// form one run (the engine tells a run in one line).
-fn attack(owners: &[(&str, usize, u32)], general: bool, line: &str, faces: &[u8]) -> (CastleRisk, Vec<Event>) {
+fn attack(
+    owners: &[(&str, usize, u32)],
+    general: bool,
+    line: &str,
+    faces: &[u8],
+) -> (CastleRisk, Vec<Event>) {
     let mut g = position(2, &["Paris", "London"], owners);
     if general {
         give(&mut g, 0, &[Card::General]);

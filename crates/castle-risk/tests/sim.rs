@@ -255,7 +255,8 @@ fn an_attacks_rolls_are_told_in_one_line_and_its_losses_add_up() {
         .flat_map(|e| &e.events)
         .filter(|e| matches!(e, castellan_castle_risk::Event::Conquered { .. }))
         .count();
-    let conquered = |l: &&String| l.contains(" conquers ") || l.contains(", and takes it, moving in ");
+    let conquered =
+        |l: &&String| l.contains(" conquers ") || l.contains(", and takes it, moving in ");
     assert_eq!(lines.iter().filter(conquered).count(), conquests);
     assert!(lines
         .iter()

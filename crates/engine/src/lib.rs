@@ -26,8 +26,8 @@ pub mod svg;
 pub mod words;
 
 pub use api::{
-    load_table, load_table_json, options_from_pairs, order_lines, play_out, Elimination, Entry,
-    Addressed, LineCheck, LineError, LineVerdict, Narration, OrderError, Outcome, PlayedGame, Prompt,
+    load_table, load_table_json, options_from_pairs, order_lines, play_out, Addressed, Elimination,
+    Entry, LineCheck, LineError, LineVerdict, Narration, OrderError, Outcome, PlayedGame, Prompt,
     PromptKind, PromptKinds, PromptRole, Refused, Rules, Seat, Session, Snapshot, Source,
     StoredEntry, StoredTable, Table, Translation, Viewer,
 };

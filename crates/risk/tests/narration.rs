@@ -70,7 +70,9 @@ fn the_defender_is_told_their_loss_addressed() {
     // A roll that does not take it: the defender's armies before and after.
     assert_eq!(
         g.narrate_to(&run[..1], 1, Lang::En).as_deref(),
-        Some("P0 attacked Alaska from Kamchatka: 6 5 3 against 6 2 — you lost 1 (3 → 2), P0 lost 1.")
+        Some(
+            "P0 attacked Alaska from Kamchatka: 6 5 3 against 6 2 — you lost 1 (3 → 2), P0 lost 1."
+        )
     );
 }
 

@@ -47,7 +47,10 @@ impl Teller<'_> {
                     (_, Lang::Fr) => format!("{who} a perdu {al} et y a fait entrer {}", armees(m)),
                 };
                 self.pick(
-                    format!("You lost {} to {who}{counts}: {rolls}; {they}.", tn(a.to, l)),
+                    format!(
+                        "You lost {} to {who}{counts}: {rolls}; {they}.",
+                        tn(a.to, l)
+                    ),
                     format!(
                         "Vous avez perdu {} au profit {}{counts} : {rolls} ; {they}.",
                         words::le(a.to),
@@ -129,16 +132,15 @@ impl Teller<'_> {
                     self.n(*by)
                 ),
             ),
-            Event::CastleCaptured { victor, loser, t } if *loser == seat && *victor != seat => {
-                self.pick(
+            Event::CastleCaptured { victor, loser, t } if *loser == seat && *victor != seat => self
+                .pick(
                     format!("{} captured your castle in {}.", self.n(*victor), tn(*t, l)),
                     format!(
                         "{} a pris votre château {}.",
                         self.n(*victor),
                         words::en(*t)
                     ),
-                )
-            }
+                ),
             _ => return None,
         })
     }

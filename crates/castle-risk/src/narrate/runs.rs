@@ -39,8 +39,7 @@ pub(crate) fn same_battle_run(run: &[&Event], next: &Event) -> bool {
     let Some(first) = run.first().copied() else {
         return false;
     };
-    if let (Event::Reoccupied { seat: a, .. }, Event::Reoccupied { seat: b, .. }) = (first, next)
-    {
+    if let (Event::Reoccupied { seat: a, .. }, Event::Reoccupied { seat: b, .. }) = (first, next) {
         return a == b;
     }
     let starts = matches!(first, Event::AttackDeclared { .. }) || attack_part(first);
@@ -125,7 +124,10 @@ impl<'e> Attack<'e> {
                     a.battles.push(e);
                 }
                 Event::Conquered {
-                    seat, moved, by_sea, ..
+                    seat,
+                    moved,
+                    by_sea,
+                    ..
                 } => {
                     a.seat = a.seat.or(Some(*seat));
                     a.moved = Some((*moved, *by_sea));
@@ -227,7 +229,11 @@ fn attack_run(g: &CastleRisk, run: &[&Event], lang: Lang) -> Option<String> {
             (None, Lang::Fr) => format!("le défenseur perd {dl}"),
         });
     }
-    let mut line = format!("{head}{} {rolls} — {}", lang.pick(":", " :"), lost.join(", "));
+    let mut line = format!(
+        "{head}{} {rolls} — {}",
+        lang.pick(":", " :"),
+        lost.join(", ")
+    );
     line += &t.attack_end(&a);
     Some(line)
 }

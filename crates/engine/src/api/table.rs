@@ -108,7 +108,11 @@ impl<R: Rules> Table<R> {
         let told = self.state.rolls_told(&entry.events, &entry.rolls);
         let mut n = Narration {
             rolls: entry.rolls.clone(),
-            untold: if told { Vec::new() } else { entry.rolls.clone() },
+            untold: if told {
+                Vec::new()
+            } else {
+                entry.rolls.clone()
+            },
             ..Default::default()
         };
         // Runs of like events (one attack's battles) are told in one line when the game

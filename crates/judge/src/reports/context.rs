@@ -151,6 +151,25 @@ pub(crate) struct Private {
     pub deadline_short: Option<String>,
 }
 
+/// What happened to `seat` by another's hand, told to it in its own section: the table's
+/// lines those stand for leave this seat's "What happened" (each event once a mail).
+/// `n` is the narration `ctx.happened` was made from.
+pub(super) fn told_to_the_seat(
+    ctx: &mut Report,
+    me: &mut Private,
+    n: &castellan_engine::Narration,
+    seat: usize,
+) {
+    let (mine, covered) = n.addressed_to(seat);
+    me.addressed = mine.into_iter().map(str::to_string).collect();
+    ctx.happened = std::mem::take(&mut ctx.happened)
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !covered.contains(i))
+        .map(|(_, l)| l)
+        .collect();
+}
+
 /// The dice facts of a report: seeds revealed now, and the commitments.
 pub(super) struct Dice {
     pub(super) revealed: Vec<Reveal>,

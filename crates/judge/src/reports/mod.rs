@@ -129,14 +129,7 @@ impl Run<'_> {
                     // Each event once: what the table reads is not told again as the
                     // seat's own, nor what is told to the seat as its own.
                     me.happened.retain(|l| !ctx.happened.contains(l));
-                    let (mine, covered) = n.addressed_to(s);
-                    me.addressed = mine.into_iter().map(str::to_string).collect();
-                    ctx.happened = std::mem::take(&mut ctx.happened)
-                        .into_iter()
-                        .enumerate()
-                        .filter(|(i, _)| !covered.contains(i))
-                        .map(|(_, l)| l)
-                        .collect();
+                    told_to_the_seat(&mut ctx, &mut me, n, s);
                     ctx.me = Some(me);
                 }
                 if g.rec.seats[s].map == MapDetail::Full {

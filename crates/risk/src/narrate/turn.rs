@@ -208,7 +208,10 @@ fn eliminated(s: &Risk, victim: Seat, by: Seat, cs: &[Card], sees: bool, l: Lang
             .join(", ")
     };
     match (l, sees) {
-        (Lang::En, true) => format!("{v} is eliminated by {b}, who takes {}: {list}.", cards_en(k)),
+        (Lang::En, true) => format!(
+            "{v} is eliminated by {b}, who takes {}: {list}.",
+            cards_en(k)
+        ),
         (Lang::En, false) => format!("{v} is eliminated by {b}, who takes {}.", cards_en(k)),
         (Lang::Fr, true) => format!(
             "{v} est éliminé par {b}, qui prend ses cartes ({}) : {list}.",
