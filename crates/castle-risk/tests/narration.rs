@@ -51,11 +51,11 @@ fn an_attack_is_told_with_its_dice_and_its_loser_named() {
     );
     assert_eq!(
         told(&g, &ev, Lang::En),
-        "Alice attacks Brittany from Gascony: 6 against 1 — Bruno loses 1, and takes it, moving in 1."
+        "Alice attacks Brittany from Gascony: 6 against 1 — Bruno loses 1, and Alice takes it, moving in 1."
     );
     assert_eq!(
         told(&g, &ev, Lang::Fr),
-        "Alice attaque la Bretagne depuis la Gascogne : 6 contre 1 — Bruno perd 1, et s'en empare en y faisant entrer 1 armée."
+        "Alice attaque la Bretagne depuis la Gascogne : 6 contre 1 — Bruno perd 1, et Alice s'en empare en y faisant entrer 1 armée."
     );
 }
 
@@ -70,7 +70,7 @@ fn a_generals_plus_one_is_shown_on_its_roll() {
     );
     assert_eq!(
         told(&g, &ev, Lang::En),
-        "Alice attacks Brittany from Gascony: 6 (+1 General) against 1 — Bruno loses 1, and takes it, moving in 1."
+        "Alice attacks Brittany from Gascony: 6 (+1 General) against 1 — Bruno loses 1, and Alice takes it, moving in 1."
     );
     let (g, ev) = attack(
         &[("Gascony", 0, 2), ("Marseille", 1, 1)],

@@ -43,11 +43,11 @@ fn an_attack_is_told_with_its_dice_and_its_losers_named() {
     assert!(g.continues_run(&run[..1], run[1]) && g.continues_run(&run[..2], run[2]));
     assert_eq!(
         g.narrate_run(&run, Viewer::Public, Lang::En).unwrap(),
-        "P0 attacks Alaska from Kamchatka: 6 5 3 against 6 2, 6 5 1 against 4 3 — P0 loses 1, P1 loses 3, and takes it, moving in 1."
+        "P0 attacks Alaska from Kamchatka: 6 5 3 against 6 2, 6 5 1 against 4 3 — P0 loses 1, P1 loses 3, and P0 takes it, moving in 1."
     );
     assert_eq!(
         g.narrate_run(&run, Viewer::Public, Lang::Fr).unwrap(),
-        "P0 attaque l'Alaska depuis le Kamchatka : 6 5 3 contre 6 2, 6 5 1 contre 4 3 — P0 perd 1, P1 perd 3, et s'en empare en y faisant entrer 1 armée."
+        "P0 attaque l'Alaska depuis le Kamchatka : 6 5 3 contre 6 2, 6 5 1 contre 4 3 — P0 perd 1, P1 perd 3, et P0 s'en empare en y faisant entrer 1 armée."
     );
 }
 

@@ -203,8 +203,8 @@ pub(crate) fn battle_run(g: &CastleRisk, run: &[&Event], lang: Lang) -> Option<S
     }
 }
 
-/// "Alice attacks Rhine from Burgundy: 6 5 3 against 4 2 — Carol loses 2, and takes it,
-/// moving in 3."
+/// "Alice attacks Rhine from Burgundy: 6 5 3 against 4 2 — Carol loses 2, and Alice takes
+/// it, moving in 3."
 fn attack_run(g: &CastleRisk, run: &[&Event], lang: Lang) -> Option<String> {
     let a = Attack::read(run)?;
     let t = Teller {
@@ -269,18 +269,19 @@ impl Teller<'_> {
         }
     }
 
-    /// How the attack ended and what else came of it: ", and takes it, moving in 3." or
+    /// How the attack ended and what else came of it: ", and Alice takes it, moving in 3." or
     /// "; the attack stops: Burgundy holds 1, Rhine holds 2."; a card beaten after.
     pub(super) fn attack_end(&self, a: &Attack) -> String {
         let l = self.lang;
+        let who = a.seat.map(|s| self.n(s)).unwrap_or_default();
         let mut end = match (a.moved, a.stopped) {
             (Some((m, by_sea)), _) => self.pick(
                 format!(
-                    ", and takes it, moving in {m}{}.",
+                    ", and {who} takes it, moving in {m}{}.",
                     if by_sea { " from the ship" } else { "" }
                 ),
                 format!(
-                    ", et s'en empare en y faisant entrer {}{}.",
+                    ", et {who} s'en empare en y faisant entrer {}{}.",
                     armees(m),
                     if by_sea { " depuis le navire" } else { "" }
                 ),

@@ -147,7 +147,7 @@ impl Attack {
 
 /// One line for an attack: every roll's dice, who lost what, and the conquest if it
 /// ended in one: "P1 attacks Alaska from Kamchatka: 6 5 3 against 4 2 — P2 loses 2, and
-/// takes it, moving in 3."
+/// P1 takes it, moving in 3."
 pub(crate) fn narrate_attack(s: &Risk, run: &[&Event], l: Lang) -> Option<String> {
     let a = Attack::read(run, l)?;
     let (who, to, from) = (pname(s, a.seat), words::le(a.to, l), words::le(a.from, l));
@@ -175,9 +175,9 @@ pub(crate) fn narrate_attack(s: &Risk, run: &[&Event], l: Lang) -> Option<String
         Lang::Fr => format!("{who} attaque {to} depuis {from} : {} — {lost}", a.rolls),
     };
     line += &match (a.moved, l) {
-        (Some(m), Lang::En) => format!(", and takes it, moving in {m}."),
+        (Some(m), Lang::En) => format!(", and {who} takes it, moving in {m}."),
         (Some(m), Lang::Fr) => format!(
-            ", et s'en empare en y faisant entrer {}.",
+            ", et {who} s'en empare en y faisant entrer {}.",
             words::armies(m, l)
         ),
         (None, _) => ".".to_string(),
