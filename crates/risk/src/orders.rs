@@ -123,6 +123,56 @@ fn plan_word_en(word: &str) -> String {
 
 const HOW_FR: &str = "après les territoires, écrivez JUSQU'À CONQUÊTE, JUSQU'À 3 RESTANTES, POUR 2 LANCERS, AVEC 2 DÉS, PUIS DÉPLACE 4, DÉPLACE TOUT ou LAISSE 2";
 
+/// The French words that open an order, each with the English word [`parse`] reads the
+/// same (normalized: lowercase, no accents). "place" is both, and counts as English.
+const FRENCH_ORDER_WORDS: [(&str, &str); 29] = [
+    ("reclame", "claim"),
+    ("reclamer", "claim"),
+    ("prends", "claim"),
+    ("prendre", "claim"),
+    ("classe", "rank"),
+    ("classer", "rank"),
+    ("classement", "rank"),
+    ("placer", "place"),
+    ("renforce", "place"),
+    ("renforcer", "place"),
+    ("qg", "hq"),
+    ("echange", "trade"),
+    ("echanger", "trade"),
+    ("cartes", "trade"),
+    ("attaque", "attack"),
+    ("attaquer", "attack"),
+    ("defends", "defend"),
+    ("defendre", "defend"),
+    ("fortifie", "fortify"),
+    ("fortifier", "fortify"),
+    ("deplace", "fortify"),
+    ("deplacer", "fortify"),
+    ("fin", "end"),
+    ("termine", "end"),
+    ("terminer", "end"),
+    ("passe", "end"),
+    ("passer", "end"),
+    ("regle", "set"),
+    ("regler", "set"),
+];
+
+/// A French order word, normalized, and the English word it stands for.
+fn french_order_word(key: &str) -> Option<&'static str> {
+    FRENCH_ORDER_WORDS
+        .iter()
+        .find(|(fr, _)| *fr == key)
+        .map(|(_, en)| *en)
+}
+
+/// Does `line` open with one of Risk's French order words ("FORTIFIE 3 DEPUIS ...",
+/// "RÉCLAME Alaska")? The words [`parse`] itself reads.
+pub fn reads_as_french(line: &str) -> bool {
+    line.split_whitespace()
+        .next()
+        .is_some_and(|w| french_order_word(&normalize(w)).is_some())
+}
+
 pub fn parse(s: &Risk, seat: Seat, line: &str) -> Result<Order, OrderError> {
     let line = line.trim();
     let words: Vec<&str> = line.split_whitespace().collect();
@@ -130,11 +180,13 @@ pub fn parse(s: &Risk, seat: Seat, line: &str) -> Result<Order, OrderError> {
         return Err(refusal("empty order", "ordre vide").hints("write: END", "écrivez : FIN"));
     };
     let rest = line[first.len()..].trim();
-    match normalize(first).as_str() {
-        "claim" | "take" | "reclame" | "reclamer" | "prends" | "prendre" => Ok(Order::Claim(
-            territory(rest, ("write: CLAIM Alaska", "écrivez : RÉCLAME Alaska"))?,
-        )),
-        "rank" | "draft" | "classe" | "classer" | "classement" => {
+    let key = normalize(first);
+    match french_order_word(&key).unwrap_or(&key) {
+        "claim" | "take" => Ok(Order::Claim(territory(
+            rest,
+            ("write: CLAIM Alaska", "écrivez : RÉCLAME Alaska"),
+        )?)),
+        "rank" | "draft" => {
             Ok(Order::Rank(territory_list(rest).map_err(|e| {
                 // The line as it was likely meant, else the rules' example.
                 match castellan_engine::claim::list_as_meant(rest, |n| board().resolve(n)) {
@@ -152,14 +204,14 @@ pub fn parse(s: &Risk, seat: Seat, line: &str) -> Result<Order, OrderError> {
                 }
             })?))
         }
-        "place" | "reinforce" | "placer" | "renforce" | "renforcer" => parse_place(rest),
-        "hq" | "headquarters" | "qg" => Ok(Order::Hq(territory(
+        "place" | "reinforce" => parse_place(rest),
+        "hq" | "headquarters" => Ok(Order::Hq(territory(
             rest,
             ("write: HQ Alaska", "écrivez : QG Alaska"),
         )?)),
-        "trade" | "cards" | "echange" | "echanger" | "cartes" => parse_trade(rest),
-        "attack" | "attaque" | "attaquer" => parse_attack(s, seat, &words),
-        "defend" | "defends" | "defendre" => {
+        "trade" | "cards" => parse_trade(rest),
+        "attack" => parse_attack(s, seat, &words),
+        "defend" => {
             let hint = (
                 "write: DEFEND 2 (or DEFEND 1)",
                 "écrivez : DÉFENDS 2 (ou DÉFENDS 1)",
@@ -173,10 +225,8 @@ pub fn parse(s: &Risk, seat: Seat, line: &str) -> Result<Order, OrderError> {
                 .hints(hint.0, hint.1)),
             }
         }
-        "fortify" | "move" | "fortifie" | "fortifier" | "deplace" | "deplacer" => {
-            parse_fortify(&words)
-        }
-        "end" | "pass" | "done" | "fin" | "termine" | "terminer" | "passe" | "passer" => {
+        "fortify" | "move" => parse_fortify(&words),
+        "end" | "pass" | "done" => {
             if words.len() > 1 && !is(words[1], &["turn", "tour", "du"]) {
                 return Err(
                     refusal("END takes nothing after it", "FIN ne prend rien après lui")
@@ -185,7 +235,7 @@ pub fn parse(s: &Risk, seat: Seat, line: &str) -> Result<Order, OrderError> {
             }
             Ok(Order::End)
         }
-        "set" | "regle" | "regler" => parse_set(&words),
+        "set" => parse_set(&words),
         _ => {
             let other = first.to_uppercase();
             Err(refuse(

@@ -87,10 +87,12 @@ impl Run<'_> {
             self.answer(lang, "intake", &IntakeAnswer::TooManyLines { max });
             return Ok(Read::Stop);
         }
-        if commands::is_french(line) || castellan_engine::lang::fr::is_order_line(line) {
+        let parsed = commands::parse(line, &self.j.config);
+        if commands::is_french(line)
+            || (parsed.is_none() && self.reads_as_french_order(ctx, line)?)
+        {
             self.french_words = true;
         }
-        let parsed = commands::parse(line, &self.j.config);
         if parsed.is_some() {
             reading.commands += 1;
             let max = self.j.config.max_commands;
@@ -315,6 +317,23 @@ impl Run<'_> {
         if self.sections.is_empty() && !unread {
             self.answer(lang, "intake", &IntakeAnswer::NothingToDo);
         }
+    }
+
+    /// Does `line` read as a French order of the game in context (the game's own words,
+    /// [`castellan_engine::Rules::reads_as_french`])? With no game in context, or one this
+    /// judge does not know, the French order words the games share.
+    fn reads_as_french_order(&mut self, ctx: &Ctx, line: &str) -> Result<bool, StoreError> {
+        let shared = castellan_engine::lang::fr::is_order_line;
+        let Some(id) = &ctx.game else {
+            return Ok(shared(line));
+        };
+        let Some(g) = self.game(id)? else {
+            return Ok(shared(line));
+        };
+        let game = g.rec.game.clone();
+        Ok(self
+            .info(&game)
+            .map_or_else(|| shared(line), |info| (info.reads_as_french)(line)))
     }
 
     /// RESIGN and END are also game orders in some games: when the writer has a seat in
