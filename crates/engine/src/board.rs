@@ -208,7 +208,8 @@ impl Board {
 
     /// An attack a seat could write now, for a hint ("write: ATTACK Bohemia FROM Saxony"),
     /// as `(to, from)`: from the first of `from` (the territory named, or what a misspelt
-    /// name may have meant) the seat holds (`mine`) with a neighbour it may attack (`foe`),
+    /// name may have meant) the seat holds (`mine`) with at least 2 `armies` (one attacks,
+    /// one stays) and a neighbour it may attack (`foe`),
     /// else from its such territory next to one of `to`, else from the one of most
     /// `armies` (ties: the first); on the first of `to` next to it that it may attack, else
     /// on its first such neighbour. `None` when the seat holds no such territory (the
@@ -222,7 +223,7 @@ impl Board {
         armies: impl Fn(TerritoryId) -> u32,
     ) -> Option<(TerritoryId, TerritoryId)> {
         let targets = |f: TerritoryId| self.neighbors(f).filter(|&n| foe(n));
-        let can = |f: &TerritoryId| mine(*f) && targets(*f).next().is_some();
+        let can = |f: &TerritoryId| mine(*f) && armies(*f) >= 2 && targets(*f).next().is_some();
         let from = from.iter().copied().find(can).or_else(|| {
             let mut own: Vec<TerritoryId> = (0..self.len()).filter(can).collect();
             own.sort_by_key(|&f| {

@@ -319,21 +319,23 @@ impl Run<'_> {
         }
     }
 
-    /// Does `line` read as a French order of the game in context (the game's own words,
-    /// [`castellan_engine::Rules::reads_as_french`])? With no game in context, or one this
-    /// judge does not know, the French order words the games share.
+    /// Does `line` read as a French order: one of the French order words the games share
+    /// (as before any game is named), or one of the game in context's own French words
+    /// ([`castellan_engine::Rules::reads_as_french`])?
     fn reads_as_french_order(&mut self, ctx: &Ctx, line: &str) -> Result<bool, StoreError> {
-        let shared = castellan_engine::lang::fr::is_order_line;
+        if castellan_engine::lang::fr::is_order_line(line) {
+            return Ok(true);
+        }
         let Some(id) = &ctx.game else {
-            return Ok(shared(line));
+            return Ok(false);
         };
         let Some(g) = self.game(id)? else {
-            return Ok(shared(line));
+            return Ok(false);
         };
         let game = g.rec.game.clone();
         Ok(self
             .info(&game)
-            .map_or_else(|| shared(line), |info| (info.reads_as_french)(line)))
+            .is_some_and(|info| (info.reads_as_french)(line)))
     }
 
     /// RESIGN and END are also game orders in some games: when the writer has a seat in
