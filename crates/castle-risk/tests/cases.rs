@@ -181,7 +181,8 @@ fn every_hint_is_a_line_the_seat_can_write_now() {
     });
 }
 
-/// The line after `word` in a hint, up to a parenthesis; `None` for a later step's.
+/// The line after `word` in a hint, up to a parenthesis or a semicolon; `None` for a later
+/// step's.
 fn written<'h>(hint: &'h str, word: &str) -> Option<&'h str> {
     let i = hint.rfind(word)?;
     let before = &hint[..i];
@@ -189,5 +190,5 @@ fn written<'h>(hint: &'h str, word: &str) -> Option<&'h str> {
         return None;
     }
     let line = &hint[i + word.len()..];
-    Some(line.split(" (").next().unwrap_or(line).trim())
+    Some(line.split([';', '(']).next().unwrap_or(line).trim())
 }
