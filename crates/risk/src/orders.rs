@@ -9,7 +9,7 @@ use castellan_engine::board::TerritoryId;
 use castellan_engine::names::{normalize, NameError};
 use castellan_engine::words::{cap, joined, refusal, refuse, refuse_bare, Hints};
 
-mod hint;
+pub(crate) mod hint;
 pub(crate) use hint::attack_hint;
 mod text;
 pub use text::{attack_choice, help, text, text_in, trade_text_in};
@@ -182,10 +182,15 @@ pub fn parse(s: &Risk, seat: Seat, line: &str) -> Result<Order, OrderError> {
     let rest = line[first.len()..].trim();
     let key = normalize(first);
     match french_order_word(&key).unwrap_or(&key) {
-        "claim" | "take" => Ok(Order::Claim(territory(
-            rest,
-            ("write: CLAIM Alaska", "écrivez : RÉCLAME Alaska"),
-        )?)),
+        "claim" | "take" => {
+            let hint = hint::territory_hint(
+                s,
+                seat,
+                ("CLAIM", "RÉCLAME"),
+                ("write: CLAIM Alaska", "écrivez : RÉCLAME Alaska"),
+            );
+            Ok(Order::Claim(territory(rest, (&hint.0, &hint.1))?))
+        }
         "rank" | "draft" => {
             Ok(Order::Rank(territory_list(rest).map_err(|e| {
                 // The line as it was likely meant, else the rules' example.
@@ -204,12 +209,17 @@ pub fn parse(s: &Risk, seat: Seat, line: &str) -> Result<Order, OrderError> {
                 }
             })?))
         }
-        "place" | "reinforce" => parse_place(rest),
-        "hq" | "headquarters" => Ok(Order::Hq(territory(
-            rest,
-            ("write: HQ Alaska", "écrivez : QG Alaska"),
-        )?)),
-        "trade" | "cards" => parse_trade(rest),
+        "place" | "reinforce" => parse_place(s, seat, rest),
+        "hq" | "headquarters" => {
+            let hint = hint::territory_hint(
+                s,
+                seat,
+                ("HQ", "QG"),
+                ("write: HQ Alaska", "écrivez : QG Alaska"),
+            );
+            Ok(Order::Hq(territory(rest, (&hint.0, &hint.1))?))
+        }
+        "trade" | "cards" => parse_trade(s, seat, rest),
         "attack" => parse_attack(s, seat, &words),
         "defend" => {
             let hint = (
@@ -225,7 +235,7 @@ pub fn parse(s: &Risk, seat: Seat, line: &str) -> Result<Order, OrderError> {
                 .hints(hint.0, hint.1)),
             }
         }
-        "fortify" | "move" => parse_fortify(&words),
+        "fortify" | "move" => parse_fortify(s, seat, &words),
         "end" | "pass" | "done" => {
             if words.len() > 1 && !is(words[1], &["turn", "tour", "du"]) {
                 return Err(
@@ -255,24 +265,30 @@ pub fn parse(s: &Risk, seat: Seat, line: &str) -> Result<Order, OrderError> {
     }
 }
 
-fn parse_place(rest: &str) -> Result<Order, OrderError> {
+fn parse_place(s: &Risk, seat: Seat, rest: &str) -> Result<Order, OrderError> {
     let (own_txt, neu_txt) = match find_word(rest, NEUTRAL) {
         Some((i, j)) => (&rest[..i], rest[j..].trim()),
         None => (rest, ""),
     };
-    let hint = (
-        "write: PLACE 3 Alaska, 2 Peru",
-        "écrivez : PLACE 3 Alaska, 2 Pérou",
+    // The armies the seat places now, on a territory of its own.
+    let hint = hint::place_hint(
+        s,
+        seat,
+        (
+            "write: PLACE 3 Alaska, 2 Peru",
+            "écrivez : PLACE 3 Alaska, 2 Pérou",
+        ),
     );
+    let hint = (hint.0.as_str(), hint.1.as_str());
     let own = if own_txt.trim().is_empty() {
         vec![]
     } else {
-        placements(own_txt)?
+        placements(own_txt, hint)?
     };
     let neutral = if neu_txt.is_empty() {
         vec![]
     } else {
-        placements(neu_txt)?
+        placements(neu_txt, hint)?
     };
     if own.is_empty() && neutral.is_empty() {
         return Err(refusal("no armies to place", "aucune armée à placer").hints(hint.0, hint.1));
@@ -280,11 +296,10 @@ fn parse_place(rest: &str) -> Result<Order, OrderError> {
     Ok(Order::Place { own, neutral })
 }
 
-fn parse_trade(rest: &str) -> Result<Order, OrderError> {
-    let hint = (
-        "write: TRADE Alaska, Peru, WILD",
-        "écrivez : ÉCHANGE Alaska, Pérou, PASSE-PARTOUT",
-    );
+fn parse_trade(s: &Risk, seat: Seat, rest: &str) -> Result<Order, OrderError> {
+    // A set the seat holds, else the rules' example.
+    let hint = hint::trade_hint(s, seat);
+    let hint = (hint.0.as_str(), hint.1.as_str());
     let parts: Vec<&str> = rest
         .split([',', ';'])
         .map(|p| p.trim())
@@ -306,7 +321,9 @@ fn parse_trade(rest: &str) -> Result<Order, OrderError> {
 
 fn parse_attack(s: &Risk, seat: Seat, words: &[&str]) -> Result<Order, OrderError> {
     let Some(fi) = words.iter().position(|w| is(w, FROM)) else {
-        let hint = hint::attack_hint(s, seat, &[], &[]);
+        // An attack the seat can make, on the target it named if it can.
+        let to = board().meant(&board().resolve(&words[1..].join(" ")));
+        let hint = hint::attack_hint(s, seat, &to, &[]);
         return Err(refusal(
             "say where you attack FROM",
             "dites d'où vous attaquez (DEPUIS)",
@@ -368,11 +385,19 @@ fn parse_attack(s: &Risk, seat: Seat, words: &[&str]) -> Result<Order, OrderErro
     })
 }
 
-fn parse_fortify(words: &[&str]) -> Result<Order, OrderError> {
-    let hint = (
-        "write: FORTIFY 3 FROM Ontario TO Quebec",
-        "écrivez : FORTIFIE 3 DEPUIS Ontario VERS Québec",
+fn parse_fortify(s: &Risk, seat: Seat, words: &[&str]) -> Result<Order, OrderError> {
+    // A move the seat can make, near the names it gave where they read.
+    let named = |a: Option<usize>, b: Option<usize>| match (a, b) {
+        (Some(a), Some(b)) if a < b => board().meant(&board().resolve(&words[a + 1..b].join(" "))),
+        (Some(a), None) => board().meant(&board().resolve(&words[a + 1..].join(" "))),
+        _ => vec![],
+    };
+    let (fi, ti) = (
+        words.iter().position(|w| is(w, FROM)),
+        words.iter().position(|w| is(w, TO)),
     );
+    let hint = hint::fortify_hint(s, seat, &named(ti, None), &named(fi, ti));
+    let hint = (hint.0.as_str(), hint.1.as_str());
     let n = match words.get(1).map(|w| w.parse::<u32>()) {
         Some(Ok(n)) => n,
         _ => {
@@ -460,12 +485,20 @@ fn territory_list(text: &str) -> Result<Vec<TerritoryId>, OrderError> {
     )
 }
 
-/// Placements like "5 Alaska, 3 Peru" (or "Alaska 5"): armies per territory.
-fn placements(text: &str) -> Result<Placements, OrderError> {
-    let hint = (
-        "write the armies then the territory, separated by commas: 5 Livonia, 3 Poland",
-        "écrivez les armées puis le territoire, séparés par des virgules : 5 Alaska, 3 Pérou",
+/// Placements like "5 Alaska, 3 Peru" (or "Alaska 5"): armies per territory; `example`
+/// the placement the seat can write now ([`hint::place_hint`]).
+fn placements(text: &str, example: (&str, &str)) -> Result<Placements, OrderError> {
+    let (en, fr) = (
+        format!(
+            "{} (the armies, then the territory; several separated by commas)",
+            example.0
+        ),
+        format!(
+            "{} (les armées, puis le territoire ; plusieurs séparés par des virgules)",
+            example.1
+        ),
     );
+    let hint = (en.as_str(), fr.as_str());
     castellan_engine::claim::parse_placements_with(text, hint, |name| {
         board()
             .resolve(name)
