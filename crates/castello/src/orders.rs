@@ -232,3 +232,36 @@ pub(crate) fn order_help(lang: Lang) -> String {
         .join("\n"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The French forms of the whole-line orders and of the move words read as French and
+    /// parse as the order; the English forms do not read as French.
+    #[test]
+    fn french_orders_read_as_french() {
+        for line in [
+            "ABANDON",
+            "J'abandonne",
+            "PROPOSER LA NULLE",
+            "nulle",
+            "Accepte nulle",
+        ] {
+            assert!(reads_as_french(line), "{line}");
+            assert!(words::keyword_order(&words::fold(line)).is_some(), "{line}");
+        }
+        assert!(reads_as_french("DÉPLACE E4-E5"));
+        assert!(reads_as_french("joue E4-E5"));
+        for line in [
+            "RESIGN",
+            "OFFER DRAW",
+            "ACCEPT DRAW",
+            "MOVE E4-E5",
+            "E4-E5",
+            "Bonjour",
+        ] {
+            assert!(!reads_as_french(line), "{line}");
+        }
+    }
+}

@@ -418,3 +418,36 @@ pub fn order_text_in(g: &Castrum, o: &Order, lang: Lang) -> String {
         Order::SetWorks(v) => format!("{} {}", k("SET WORKS", "CONSIGNE ŒUVRES"), list(v)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every French order word reads as French and is read by the parser as its English
+    /// word; the English words do not read as French.
+    #[test]
+    fn french_order_words_read_as_french() {
+        for (fr, en) in FRENCH_ORDER_WORDS {
+            assert!(reads_as_french(&format!("{fr} Lapides")), "{fr}");
+            assert_eq!(order_word(fr), en);
+        }
+        for line in [
+            "CONSTRUIS muraille",
+            "Bâtir tour",
+            "pas de défense",
+            "DÉFAUSSER Mage",
+        ] {
+            assert!(reads_as_french(line), "{line}");
+        }
+        for line in [
+            "BUILD wall",
+            "NO DEFENCE",
+            "PLAY Lapides",
+            "END",
+            "DEFENSE",
+            "Bonjour",
+        ] {
+            assert!(!reads_as_french(line), "{line}");
+        }
+    }
+}

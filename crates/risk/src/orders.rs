@@ -527,3 +527,37 @@ fn find_word(text: &str, forms: &[&str]) -> Option<(usize, usize)> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every French order word reads as French and opens an order the parser knows (not
+    /// a line it leaves unread); the English words do not read as French.
+    #[test]
+    fn french_order_words_read_as_french_and_parse() {
+        let players = ["Ann".to_string(), "Bob".to_string(), "Cy".to_string()];
+        let s = Risk::new(&players, &Options::default());
+        for (fr, _) in FRENCH_ORDER_WORDS {
+            assert!(reads_as_french(&format!("{fr} 2")), "{fr}");
+            let parsed = parse(&s, 0, &format!("{fr} 2"));
+            assert!(!matches!(parsed, Err(e) if e.not_an_order), "{fr}");
+        }
+        for line in [
+            "FORTIFIER 3 DEPUIS Alaska VERS Alberta",
+            "Réclame Alaska",
+            "QG Pérou",
+        ] {
+            assert!(reads_as_french(line), "{line}");
+        }
+        for line in [
+            "FORTIFY 3 FROM Alaska TO Alberta",
+            "CLAIM Alaska",
+            "PLACE 3 Peru",
+            "END",
+            "Bonjour",
+        ] {
+            assert!(!reads_as_french(line), "{line}");
+        }
+    }
+}

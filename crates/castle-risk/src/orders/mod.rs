@@ -12,12 +12,14 @@ use castellan_engine::{Lang, OrderError, Seat};
 use serde::{Deserialize, Serialize};
 
 mod attack;
+mod french;
 pub(crate) mod hint;
 mod set;
 mod write;
 
 pub(crate) use attack::attack_hint_now;
 use attack::{parse_attack, parse_sail};
+pub use french::reads_as_french;
 use set::parse_set;
 pub use set::parse_standing;
 pub use write::{order_text, order_text_in, plan_text};
@@ -180,72 +182,6 @@ fn keyword(w: &str) -> String {
         _ => return w.to_uppercase(),
     };
     k.to_string()
-}
-
-/// The order words [`parse`] reads (after [`keyword`]).
-const ORDER_KEYS: [&str; 18] = [
-    "CASTLE",
-    "CLAIM",
-    "RANK",
-    "PLACE",
-    "HIDE",
-    "REINFORCE",
-    "TRUCE",
-    "SPY",
-    "REVEAL",
-    "ATTACK",
-    "SAIL",
-    "END",
-    "PASS",
-    "OCCUPY",
-    "ANNEX",
-    "DEFEND",
-    "COUNTERSPY",
-    "SET",
-];
-
-/// The English forms of the order words (normalized): every other form [`keyword`] reads
-/// as an order word is French ("place" and "defense" are both, and count as English).
-const ENGLISH_ORDER_WORDS: [&str; 27] = [
-    "castle",
-    "claim",
-    "rank",
-    "ranking",
-    "place",
-    "hide",
-    "reinforce",
-    "truce",
-    "diplomat",
-    "spy",
-    "reveal",
-    "attack",
-    "sail",
-    "admiral",
-    "end",
-    "done",
-    "endturn",
-    "occupy",
-    "reoccupy",
-    "pass",
-    "annex",
-    "defend",
-    "defense",
-    "defence",
-    "counterspy",
-    "set",
-    "no",
-];
-
-/// Does `line` open with one of this game's French order words ("ATTAQUER ...",
-/// "RENFORCER 2", "PAS DE CONTRE-ESPION")? Read by [`parse`]'s own [`keyword`], so a French
-/// word the parser learns is a French word here.
-pub fn reads_as_french(line: &str) -> bool {
-    let ws = words(line);
-    let Some((written, key)) = ws.first() else {
-        return false;
-    };
-    let order = ORDER_KEYS.contains(&key.as_str()) || (key == "NO" && no_counterspy(&ws[1..]));
-    order && !ENGLISH_ORDER_WORDS.contains(&normalize(written).as_str())
 }
 
 /// Split a line into words, keeping the original spelling next to the keyword reading.
