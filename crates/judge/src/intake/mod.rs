@@ -88,7 +88,10 @@ impl Run<'_> {
             return Ok(Read::Stop);
         }
         let parsed = commands::parse(line, &self.j.config);
+        // French command words, the French order words the games share, or (on a line that
+        // is no command) the game in context's own French order words.
         if commands::is_french(line)
+            || castellan_engine::lang::fr::is_order_line(line)
             || (parsed.is_none() && self.reads_as_french_order(ctx, line)?)
         {
             self.french_words = true;
@@ -319,13 +322,9 @@ impl Run<'_> {
         }
     }
 
-    /// Does `line` read as a French order: one of the French order words the games share
-    /// (as before any game is named), or one of the game in context's own French words
-    /// ([`castellan_engine::Rules::reads_as_french`])?
+    /// Does `line` read as a French order of the game in context, by the game's own words
+    /// ([`castellan_engine::Rules::reads_as_french`])? `false` with no game in context.
     fn reads_as_french_order(&mut self, ctx: &Ctx, line: &str) -> Result<bool, StoreError> {
-        if castellan_engine::lang::fr::is_order_line(line) {
-            return Ok(true);
-        }
         let Some(id) = &ctx.game else {
             return Ok(false);
         };
