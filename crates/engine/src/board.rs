@@ -264,6 +264,29 @@ mod tests {
         assert_eq!(board.edge_count(), 1);
     }
 
+    /// The attack a hint suggests is one the seat can make: from a territory of its own
+    /// with at least 2 armies (one attacks, one stays), on a neighbour it may attack.
+    #[test]
+    fn an_attack_example_starts_from_two_armies() {
+        let mut b = BoardBuilder::default();
+        let g = b.group("g", "G", 0);
+        for (k, n) in [("a", "A"), ("b", "B"), ("c", "C")] {
+            b.territory(k, n, g).unwrap();
+        }
+        b.edge("a", "b", Edge::Land);
+        b.edge("b", "c", Edge::Land);
+        let board = b.build().unwrap();
+        // The seat holds A (1 army) and C (3); B is the foe's.
+        let armies = |t: TerritoryId| [1, 5, 3][t];
+        let example = |to: &[TerritoryId], from: &[TerritoryId]| {
+            board.attack_example(to, from, |t| t != 1, |t| t == 1, armies)
+        };
+        assert_eq!(example(&[1], &[0]), Some((1, 2)), "not from A's one army");
+        let armies = |_: TerritoryId| 1;
+        let none = board.attack_example(&[1], &[0], |t| t != 1, |t| t == 1, armies);
+        assert_eq!(none, None, "no attack from one army anywhere");
+    }
+
     #[test]
     fn disconnected_or_unknown_boards_are_refused() {
         let mut b = BoardBuilder::default();
