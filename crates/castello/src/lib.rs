@@ -80,6 +80,10 @@ impl Rules for Castello {
         self.parse_order(seat, line)
     }
 
+    fn reads_as_french(line: &str) -> bool {
+        orders::reads_as_french(line)
+    }
+
     fn apply(
         &mut self,
         seat: Seat,

@@ -91,6 +91,36 @@ impl Castello {
     }
 }
 
+/// The English forms of the whole-line orders ([`words::keyword_order`]) and of the words
+/// that may lead a move ([`words::is_move_word`]); their other forms are French.
+const ENGLISH_ORDER_FORMS: [&str; 9] = [
+    "RESIGN",
+    "I RESIGN",
+    "OFFER DRAW",
+    "DRAW",
+    "PROPOSE DRAW",
+    "ACCEPT DRAW",
+    "ACCEPT",
+    "MOVE",
+    "PLAY",
+];
+
+/// Does `line` read as one of Castello's orders written in French ("ABANDON", "PROPOSE
+/// NULLE", "DÉPLACE E4-E5")? The words the order parser itself reads.
+pub fn reads_as_french(line: &str) -> bool {
+    let toks: Vec<String> = line
+        .split_whitespace()
+        .map(|w| words::fold(w.trim_end_matches(['.', '!'])))
+        .collect();
+    let french = |form: &str| !ENGLISH_ORDER_FORMS.contains(&form);
+    let joined = toks.join(" ");
+    if words::keyword_order(&joined).is_some() {
+        return french(&joined);
+    }
+    toks.first()
+        .is_some_and(|w| words::is_move_word(w) && french(w))
+}
+
 /// The side a seat plays, or the error for a seat Castello does not have.
 pub(crate) fn side_of(seat: Seat) -> Result<Side, OrderError> {
     Side::of_seat(seat).ok_or_else(|| {
@@ -200,5 +230,38 @@ pub(crate) fn order_help(lang: Lang) -> String {
             "s'écrivent aussi en anglais (RESIGN, OFFER DRAW, ACCEPT DRAW, MOVE).",
         ]
         .join("\n"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The French forms of the whole-line orders and of the move words read as French and
+    /// parse as the order; the English forms do not read as French.
+    #[test]
+    fn french_orders_read_as_french() {
+        for line in [
+            "ABANDON",
+            "J'abandonne",
+            "PROPOSER LA NULLE",
+            "nulle",
+            "Accepte nulle",
+        ] {
+            assert!(reads_as_french(line), "{line}");
+            assert!(words::keyword_order(&words::fold(line)).is_some(), "{line}");
+        }
+        assert!(reads_as_french("DÉPLACE E4-E5"));
+        assert!(reads_as_french("joue E4-E5"));
+        for line in [
+            "RESIGN",
+            "OFFER DRAW",
+            "ACCEPT DRAW",
+            "MOVE E4-E5",
+            "E4-E5",
+            "Bonjour",
+        ] {
+            assert!(!reads_as_french(line), "{line}");
+        }
     }
 }

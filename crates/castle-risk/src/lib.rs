@@ -75,6 +75,10 @@ impl Rules for CastleRisk {
         orders::parse(self, seat, line)
     }
 
+    fn reads_as_french(line: &str) -> bool {
+        orders::reads_as_french(line)
+    }
+
     /// Its words and names, and an attack's target (game/battle.rs).
     fn check_past_chance(&self, seat: Seat, line: &str) -> Option<Result<(), OrderError>> {
         Some(orders::parse(self, seat, line).and_then(|o| self.attack_past_chance(seat, &o)))

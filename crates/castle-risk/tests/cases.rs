@@ -5,7 +5,7 @@
 mod case_files;
 mod common;
 
-use castellan_castle_risk::game::Hidden;
+use castellan_castle_risk::game::{Hidden, Interrupt};
 use castellan_castle_risk::{Card, CastleRisk};
 use castellan_engine::testing::cases;
 use castellan_engine::{DiceBox, Rules};
@@ -40,6 +40,23 @@ struct Position {
     hidden: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     played: Vec<String>,
+    /// Territories a castle's capture left empty, and who takes them now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    vacated: Option<Vacated>,
+}
+
+/// Territories emptied by the capture of a castle (they hold no army), as the game holds
+/// them: the victor re-occupying (`castle`: the castle taken), or a player annexing
+/// (`next`).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Vacated {
+    victor: String,
+    territories: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    castle: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    next: Option<String>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -88,6 +105,27 @@ fn build(p: &Position) -> (CastleRisk, DiceBox) {
             used: false,
         });
     }
+    if let Some(v) = &p.vacated {
+        let vacated: Vec<usize> = v.territories.iter().map(|x| t(x)).collect();
+        for &x in &vacated {
+            g.board[x].owner = None;
+            g.board[x].armies = 0;
+        }
+        let victor = seat_of(&v.victor);
+        g.interrupt = Some(match (&v.castle, &v.next) {
+            (Some(c), None) => Interrupt::Reoccupy {
+                victor,
+                vacated,
+                castle: t(c),
+            },
+            (None, Some(n)) => Interrupt::Annex {
+                victor,
+                vacated,
+                next: seat_of(n),
+            },
+            _ => panic!("vacated: a castle (re-occupation) or next (annexation)"),
+        });
+    }
     let mut d = any_dice();
     for played in &p.played {
         let (who, line) = played.split_once(": ").expect("Name: line");
@@ -105,4 +143,52 @@ fn rule_cases() {
     case_files::check(env!("CARGO_MANIFEST_DIR"), |files, bless| {
         cases::run(files, build, bless)
     });
+}
+
+/// The line a refusal's hint says to write ("write: OCCUPY Bohemia FROM Saxony", in
+/// English and French) is one the seat can write in that position: it is accepted there.
+/// A hint for a later step ("conquer it first, then write: REVEAL") is not tried.
+#[test]
+fn every_hint_is_a_line_the_seat_can_write_now() {
+    case_files::check(env!("CARGO_MANIFEST_DIR"), |files, _| {
+        let mut tried = 0;
+        for (name, text) in files {
+            let case: cases::Case<Position> = serde_yaml::from_str(text).unwrap();
+            let Some(refused) = &case.refused else {
+                continue;
+            };
+            // A RANK line's hint is the list as meant: a position here is in play, when
+            // no RANK is taken.
+            if name == "names-every-bad-name-of-a-list.yaml" {
+                continue;
+            }
+            let hints = [(&refused.hint, "write: "), (&refused.hint_fr, "écrivez : ")];
+            for (hint, word) in hints {
+                let Some(line) = hint.as_deref().and_then(|h| written(h, word)) else {
+                    continue;
+                };
+                let (mut g, mut d) = build(&case.position);
+                d.enter_turn(g.turn());
+                let done = g
+                    .parse(case.seat, line)
+                    .and_then(|o| g.apply(case.seat, &o, &mut d));
+                assert!(done.is_ok(), "{name}: the hint's line {line:?}: {done:?}");
+                tried += 1;
+            }
+        }
+        assert!(tried >= 10, "{tried} hints tried");
+        Vec::new()
+    });
+}
+
+/// The line after `word` in a hint, up to a parenthesis or a semicolon; `None` for a later
+/// step's.
+fn written<'h>(hint: &'h str, word: &str) -> Option<&'h str> {
+    let i = hint.rfind(word)?;
+    let before = &hint[..i];
+    if before.contains("then ") || before.contains("puis ") {
+        return None;
+    }
+    let line = &hint[i + word.len()..];
+    Some(line.split([';', '(']).next().unwrap_or(line).trim())
 }

@@ -391,6 +391,10 @@ impl Rules for Castrum {
         orders::parse(self, seat, line)
     }
 
+    fn reads_as_french(line: &str) -> bool {
+        orders::reads_as_french(line)
+    }
+
     fn apply(
         &mut self,
         seat: Seat,

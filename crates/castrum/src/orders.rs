@@ -111,13 +111,65 @@ const DISCARD_HINT: Hint = (
     "écrivez : DÉFAUSSER Mage, Lapides",
 );
 
+/// The French words that open an order, each with the English word [`parse`] reads the
+/// same (normalized: lowercase, no accents).
+const FRENCH_ORDER_WORDS: [(&str, &str); 27] = [
+    ("jouer", "play"),
+    ("joue", "play"),
+    ("poser", "play"),
+    ("pose", "play"),
+    ("defausser", "discard"),
+    ("defausse", "discard"),
+    ("construire", "build"),
+    ("construis", "build"),
+    ("batir", "build"),
+    ("batis", "build"),
+    ("echanger", "exchange"),
+    ("echange", "exchange"),
+    ("fin", "end"),
+    ("passe", "end"),
+    ("passer", "end"),
+    ("terminer", "end"),
+    ("termine", "end"),
+    ("defendre", "defend"),
+    ("defends", "defend"),
+    ("accepter", "accept"),
+    ("accepte", "accept"),
+    ("donner", "give"),
+    ("donne", "give"),
+    ("ceder", "give"),
+    ("cede", "give"),
+    ("regler", "set"),
+    ("consigne", "set"),
+];
+
+/// A line's first word as [`parse`] reads it: a French order word as its English word.
+fn order_word(first: &str) -> String {
+    let key = normalize(first);
+    FRENCH_ORDER_WORDS
+        .iter()
+        .find(|(fr, _)| *fr == key)
+        .map_or(key, |(_, en)| en.to_string())
+}
+
+/// Does `line` open with one of Castrum's French order words ("CONSTRUIRE muraille",
+/// "DÉFAUSSER Mage", "PAS DE DÉFENSE")? The words [`parse`] itself reads.
+pub fn reads_as_french(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some(first) = words.first() else {
+        return false;
+    };
+    let key = normalize(first);
+    FRENCH_ORDER_WORDS.iter().any(|(fr, _)| *fr == key) || (key == "pas" && no_defence(&words[1..]))
+}
+
 /// Parse one order line written by `seat` (English or French keywords).
 pub fn parse(g: &Castrum, seat: Seat, line: &str) -> Result<Order, OrderError> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some(first) = words.first() else {
         return Err(refusal("empty order", "ordre vide").write("PLAY Lapides", "JOUER Lapides"));
     };
-    let key = normalize(first);
+    let key = order_word(first);
     let rest = &words[1..];
     let only = |o: Order| {
         if rest.is_empty() {
@@ -132,26 +184,22 @@ pub fn parse(g: &Castrum, seat: Seat, line: &str) -> Result<Order, OrderError> {
         }
     };
     match key.as_str() {
-        "play" | "jouer" | "joue" | "poser" | "pose" => parse_play(g, seat, rest),
-        "discard" | "defausser" | "defausse" => Ok(Order::Discard(cards(rest, DISCARD_HINT)?)),
-        "build" | "construire" | "construis" | "batir" | "batis" => parse_build(rest),
-        "exchange" | "echanger" | "echange" => Ok(Order::Exchange(card(
+        "play" => parse_play(g, seat, rest),
+        "discard" => Ok(Order::Discard(cards(rest, DISCARD_HINT)?)),
+        "build" => parse_build(rest),
+        "exchange" => Ok(Order::Exchange(card(
             rest,
             ("write: EXCHANGE Lapides x2", "écrivez : ÉCHANGER Lapides x2"),
         )?)),
-        "end" | "fin" | "pass" | "done" | "passe" | "passer" | "terminer" | "termine" => {
-            only(Order::End)
-        }
-        "defend" | "defendre" | "defends" | "defense" | "defence" => parse_defend(g, rest),
-        "accept" | "allow" | "accepter" | "accepte" | "nodefence" | "nodefense" => {
-            only(Order::Accept)
-        }
+        "end" | "pass" | "done" => only(Order::End),
+        "defend" | "defense" | "defence" => parse_defend(g, rest),
+        "accept" | "allow" | "nodefence" | "nodefense" => only(Order::Accept),
         "no" | "pas" if no_defence(rest) => Ok(Order::Accept),
-        "give" | "donner" | "donne" | "ceder" | "cede" => Ok(Order::Give(card(
+        "give" => Ok(Order::Give(card(
             rest,
             ("write: GIVE Rustici", "écrivez : DONNER Rustici"),
         )?)),
-        "set" | "regler" | "consigne" => parse_set(rest),
+        "set" => parse_set(rest),
         _ => Err(refusal(
             format!("\"{first}\" is not a Castrum order"),
             format!("« {first} » n'est pas un ordre de Castrum"),
@@ -368,5 +416,38 @@ pub fn order_text_in(g: &Castrum, o: &Order, lang: Lang) -> String {
         ),
         Order::SetWorks(v) if v.is_empty() => k("SET WORKS ASK", "CONSIGNE ŒUVRES DEMANDER"),
         Order::SetWorks(v) => format!("{} {}", k("SET WORKS", "CONSIGNE ŒUVRES"), list(v)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every French order word reads as French and is read by the parser as its English
+    /// word; the English words do not read as French.
+    #[test]
+    fn french_order_words_read_as_french() {
+        for (fr, en) in FRENCH_ORDER_WORDS {
+            assert!(reads_as_french(&format!("{fr} Lapides")), "{fr}");
+            assert_eq!(order_word(fr), en);
+        }
+        for line in [
+            "CONSTRUIS muraille",
+            "Bâtir tour",
+            "pas de défense",
+            "DÉFAUSSER Mage",
+        ] {
+            assert!(reads_as_french(line), "{line}");
+        }
+        for line in [
+            "BUILD wall",
+            "NO DEFENCE",
+            "PLAY Lapides",
+            "END",
+            "DEFENSE",
+            "Bonjour",
+        ] {
+            assert!(!reads_as_french(line), "{line}");
+        }
     }
 }

@@ -203,6 +203,15 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
     /// Parse one order line written by `seat`.
     fn parse(&self, seat: Seat, line: &str) -> Result<Self::Order, OrderError>;
 
+    /// Does `line` read as an order of this game written in French (its first word one of
+    /// the game's own French order words, legal or not)? The judge answers a mail holding
+    /// such a line in French ([`GameInfo::reads_as_french`]). Each game answers from its
+    /// own order parser's words; the default is the words the games share
+    /// ([`crate::lang::fr::is_order_line`]).
+    fn reads_as_french(line: &str) -> bool {
+        crate::lang::fr::is_order_line(line)
+    }
+
     /// CHECK of a line that follows, in the same mail, a line rolling dice or drawing a
     /// hidden card, asked of the state before them: `Some` when the game checks what those
     /// cannot change (its words and names, an attack on a territory the seat already holds:

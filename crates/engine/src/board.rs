@@ -208,7 +208,8 @@ impl Board {
 
     /// An attack a seat could write now, for a hint ("write: ATTACK Bohemia FROM Saxony"),
     /// as `(to, from)`: from the first of `from` (the territory named, or what a misspelt
-    /// name may have meant) the seat holds (`mine`) with a neighbour it may attack (`foe`),
+    /// name may have meant) the seat holds (`mine`) with at least 2 `armies` (one attacks,
+    /// one stays) and a neighbour it may attack (`foe`),
     /// else from its such territory next to one of `to`, else from the one of most
     /// `armies` (ties: the first); on the first of `to` next to it that it may attack, else
     /// on its first such neighbour. `None` when the seat holds no such territory (the
@@ -222,7 +223,7 @@ impl Board {
         armies: impl Fn(TerritoryId) -> u32,
     ) -> Option<(TerritoryId, TerritoryId)> {
         let targets = |f: TerritoryId| self.neighbors(f).filter(|&n| foe(n));
-        let can = |f: &TerritoryId| mine(*f) && targets(*f).next().is_some();
+        let can = |f: &TerritoryId| mine(*f) && armies(*f) >= 2 && targets(*f).next().is_some();
         let from = from.iter().copied().find(can).or_else(|| {
             let mut own: Vec<TerritoryId> = (0..self.len()).filter(can).collect();
             own.sort_by_key(|&f| {
@@ -261,6 +262,29 @@ mod tests {
         assert_eq!(board.resolve("beta"), Ok(1));
         assert_eq!(board.resolve("BETA"), Ok(1));
         assert_eq!(board.edge_count(), 1);
+    }
+
+    /// The attack a hint suggests is one the seat can make: from a territory of its own
+    /// with at least 2 armies (one attacks, one stays), on a neighbour it may attack.
+    #[test]
+    fn an_attack_example_starts_from_two_armies() {
+        let mut b = BoardBuilder::default();
+        let g = b.group("g", "G", 0);
+        for (k, n) in [("a", "A"), ("b", "B"), ("c", "C")] {
+            b.territory(k, n, g).unwrap();
+        }
+        b.edge("a", "b", Edge::Land);
+        b.edge("b", "c", Edge::Land);
+        let board = b.build().unwrap();
+        // The seat holds A (1 army) and C (3); B is the foe's.
+        let armies = |t: TerritoryId| [1, 5, 3][t];
+        let example = |to: &[TerritoryId], from: &[TerritoryId]| {
+            board.attack_example(to, from, |t| t != 1, |t| t == 1, armies)
+        };
+        assert_eq!(example(&[1], &[0]), Some((1, 2)), "not from A's one army");
+        let armies = |_: TerritoryId| 1;
+        let none = board.attack_example(&[1], &[0], |t| t != 1, |t| t == 1, armies);
+        assert_eq!(none, None, "no attack from one army anywhere");
     }
 
     #[test]

@@ -328,6 +328,10 @@ impl Rules for Risk {
         orders::parse(self, seat, line)
     }
 
+    fn reads_as_french(line: &str) -> bool {
+        orders::reads_as_french(line)
+    }
+
     /// Its words and names, and an attack's target (game/validate.rs).
     fn check_past_chance(&self, seat: Seat, line: &str) -> Option<Result<(), OrderError>> {
         Some(orders::parse(self, seat, line).and_then(|o| self.validate_past_chance(seat, &o)))

@@ -9,7 +9,7 @@ use castellan_engine::board::TerritoryId;
 use castellan_engine::names::{normalize, NameError};
 use castellan_engine::words::{cap, joined, refusal, refuse, refuse_bare, Hints};
 
-mod hint;
+pub(crate) mod hint;
 pub(crate) use hint::attack_hint;
 mod text;
 pub use text::{attack_choice, help, text, text_in, trade_text_in};
@@ -123,6 +123,56 @@ fn plan_word_en(word: &str) -> String {
 
 const HOW_FR: &str = "après les territoires, écrivez JUSQU'À CONQUÊTE, JUSQU'À 3 RESTANTES, POUR 2 LANCERS, AVEC 2 DÉS, PUIS DÉPLACE 4, DÉPLACE TOUT ou LAISSE 2";
 
+/// The French words that open an order, each with the English word [`parse`] reads the
+/// same (normalized: lowercase, no accents). "place" is both, and counts as English.
+const FRENCH_ORDER_WORDS: [(&str, &str); 29] = [
+    ("reclame", "claim"),
+    ("reclamer", "claim"),
+    ("prends", "claim"),
+    ("prendre", "claim"),
+    ("classe", "rank"),
+    ("classer", "rank"),
+    ("classement", "rank"),
+    ("placer", "place"),
+    ("renforce", "place"),
+    ("renforcer", "place"),
+    ("qg", "hq"),
+    ("echange", "trade"),
+    ("echanger", "trade"),
+    ("cartes", "trade"),
+    ("attaque", "attack"),
+    ("attaquer", "attack"),
+    ("defends", "defend"),
+    ("defendre", "defend"),
+    ("fortifie", "fortify"),
+    ("fortifier", "fortify"),
+    ("deplace", "fortify"),
+    ("deplacer", "fortify"),
+    ("fin", "end"),
+    ("termine", "end"),
+    ("terminer", "end"),
+    ("passe", "end"),
+    ("passer", "end"),
+    ("regle", "set"),
+    ("regler", "set"),
+];
+
+/// A French order word, normalized, and the English word it stands for.
+fn french_order_word(key: &str) -> Option<&'static str> {
+    FRENCH_ORDER_WORDS
+        .iter()
+        .find(|(fr, _)| *fr == key)
+        .map(|(_, en)| *en)
+}
+
+/// Does `line` open with one of Risk's French order words ("FORTIFIE 3 DEPUIS ...",
+/// "RÉCLAME Alaska")? The words [`parse`] itself reads.
+pub fn reads_as_french(line: &str) -> bool {
+    line.split_whitespace()
+        .next()
+        .is_some_and(|w| french_order_word(&normalize(w)).is_some())
+}
+
 pub fn parse(s: &Risk, seat: Seat, line: &str) -> Result<Order, OrderError> {
     let line = line.trim();
     let words: Vec<&str> = line.split_whitespace().collect();
@@ -130,11 +180,18 @@ pub fn parse(s: &Risk, seat: Seat, line: &str) -> Result<Order, OrderError> {
         return Err(refusal("empty order", "ordre vide").hints("write: END", "écrivez : FIN"));
     };
     let rest = line[first.len()..].trim();
-    match normalize(first).as_str() {
-        "claim" | "take" | "reclame" | "reclamer" | "prends" | "prendre" => Ok(Order::Claim(
-            territory(rest, ("write: CLAIM Alaska", "écrivez : RÉCLAME Alaska"))?,
-        )),
-        "rank" | "draft" | "classe" | "classer" | "classement" => {
+    let key = normalize(first);
+    match french_order_word(&key).unwrap_or(&key) {
+        "claim" | "take" => {
+            let hint = hint::territory_hint(
+                s,
+                seat,
+                ("CLAIM", "RÉCLAME"),
+                ("write: CLAIM Alaska", "écrivez : RÉCLAME Alaska"),
+            );
+            Ok(Order::Claim(territory(rest, (&hint.0, &hint.1))?))
+        }
+        "rank" | "draft" => {
             Ok(Order::Rank(territory_list(rest).map_err(|e| {
                 // The line as it was likely meant, else the rules' example.
                 match castellan_engine::claim::list_as_meant(rest, |n| board().resolve(n)) {
@@ -152,14 +209,19 @@ pub fn parse(s: &Risk, seat: Seat, line: &str) -> Result<Order, OrderError> {
                 }
             })?))
         }
-        "place" | "reinforce" | "placer" | "renforce" | "renforcer" => parse_place(rest),
-        "hq" | "headquarters" | "qg" => Ok(Order::Hq(territory(
-            rest,
-            ("write: HQ Alaska", "écrivez : QG Alaska"),
-        )?)),
-        "trade" | "cards" | "echange" | "echanger" | "cartes" => parse_trade(rest),
-        "attack" | "attaque" | "attaquer" => parse_attack(s, seat, &words),
-        "defend" | "defends" | "defendre" => {
+        "place" | "reinforce" => parse_place(s, seat, rest),
+        "hq" | "headquarters" => {
+            let hint = hint::territory_hint(
+                s,
+                seat,
+                ("HQ", "QG"),
+                ("write: HQ Alaska", "écrivez : QG Alaska"),
+            );
+            Ok(Order::Hq(territory(rest, (&hint.0, &hint.1))?))
+        }
+        "trade" | "cards" => parse_trade(s, seat, rest),
+        "attack" => parse_attack(s, seat, &words),
+        "defend" => {
             let hint = (
                 "write: DEFEND 2 (or DEFEND 1)",
                 "écrivez : DÉFENDS 2 (ou DÉFENDS 1)",
@@ -173,10 +235,8 @@ pub fn parse(s: &Risk, seat: Seat, line: &str) -> Result<Order, OrderError> {
                 .hints(hint.0, hint.1)),
             }
         }
-        "fortify" | "move" | "fortifie" | "fortifier" | "deplace" | "deplacer" => {
-            parse_fortify(&words)
-        }
-        "end" | "pass" | "done" | "fin" | "termine" | "terminer" | "passe" | "passer" => {
+        "fortify" | "move" => parse_fortify(s, seat, &words),
+        "end" | "pass" | "done" => {
             if words.len() > 1 && !is(words[1], &["turn", "tour", "du"]) {
                 return Err(
                     refusal("END takes nothing after it", "FIN ne prend rien après lui")
@@ -185,7 +245,7 @@ pub fn parse(s: &Risk, seat: Seat, line: &str) -> Result<Order, OrderError> {
             }
             Ok(Order::End)
         }
-        "set" | "regle" | "regler" => parse_set(&words),
+        "set" => parse_set(&words),
         _ => {
             let other = first.to_uppercase();
             Err(refuse(
@@ -205,24 +265,30 @@ pub fn parse(s: &Risk, seat: Seat, line: &str) -> Result<Order, OrderError> {
     }
 }
 
-fn parse_place(rest: &str) -> Result<Order, OrderError> {
+fn parse_place(s: &Risk, seat: Seat, rest: &str) -> Result<Order, OrderError> {
     let (own_txt, neu_txt) = match find_word(rest, NEUTRAL) {
         Some((i, j)) => (&rest[..i], rest[j..].trim()),
         None => (rest, ""),
     };
-    let hint = (
-        "write: PLACE 3 Alaska, 2 Peru",
-        "écrivez : PLACE 3 Alaska, 2 Pérou",
+    // The armies the seat places now, on a territory of its own.
+    let hint = hint::place_hint(
+        s,
+        seat,
+        (
+            "write: PLACE 3 Alaska, 2 Peru",
+            "écrivez : PLACE 3 Alaska, 2 Pérou",
+        ),
     );
+    let hint = (hint.0.as_str(), hint.1.as_str());
     let own = if own_txt.trim().is_empty() {
         vec![]
     } else {
-        placements(own_txt)?
+        placements(own_txt, hint)?
     };
     let neutral = if neu_txt.is_empty() {
         vec![]
     } else {
-        placements(neu_txt)?
+        placements(neu_txt, hint)?
     };
     if own.is_empty() && neutral.is_empty() {
         return Err(refusal("no armies to place", "aucune armée à placer").hints(hint.0, hint.1));
@@ -230,11 +296,10 @@ fn parse_place(rest: &str) -> Result<Order, OrderError> {
     Ok(Order::Place { own, neutral })
 }
 
-fn parse_trade(rest: &str) -> Result<Order, OrderError> {
-    let hint = (
-        "write: TRADE Alaska, Peru, WILD",
-        "écrivez : ÉCHANGE Alaska, Pérou, PASSE-PARTOUT",
-    );
+fn parse_trade(s: &Risk, seat: Seat, rest: &str) -> Result<Order, OrderError> {
+    // A set the seat holds, else the rules' example.
+    let hint = hint::trade_hint(s, seat);
+    let hint = (hint.0.as_str(), hint.1.as_str());
     let parts: Vec<&str> = rest
         .split([',', ';'])
         .map(|p| p.trim())
@@ -256,7 +321,9 @@ fn parse_trade(rest: &str) -> Result<Order, OrderError> {
 
 fn parse_attack(s: &Risk, seat: Seat, words: &[&str]) -> Result<Order, OrderError> {
     let Some(fi) = words.iter().position(|w| is(w, FROM)) else {
-        let hint = hint::attack_hint(s, seat, &[], &[]);
+        // An attack the seat can make, on the target it named if it can.
+        let to = board().meant(&board().resolve(&words[1..].join(" ")));
+        let hint = hint::attack_hint(s, seat, &to, &[]);
         return Err(refusal(
             "say where you attack FROM",
             "dites d'où vous attaquez (DEPUIS)",
@@ -318,11 +385,19 @@ fn parse_attack(s: &Risk, seat: Seat, words: &[&str]) -> Result<Order, OrderErro
     })
 }
 
-fn parse_fortify(words: &[&str]) -> Result<Order, OrderError> {
-    let hint = (
-        "write: FORTIFY 3 FROM Ontario TO Quebec",
-        "écrivez : FORTIFIE 3 DEPUIS Ontario VERS Québec",
+fn parse_fortify(s: &Risk, seat: Seat, words: &[&str]) -> Result<Order, OrderError> {
+    // A move the seat can make, near the names it gave where they read.
+    let named = |a: Option<usize>, b: Option<usize>| match (a, b) {
+        (Some(a), Some(b)) if a < b => board().meant(&board().resolve(&words[a + 1..b].join(" "))),
+        (Some(a), None) => board().meant(&board().resolve(&words[a + 1..].join(" "))),
+        _ => vec![],
+    };
+    let (fi, ti) = (
+        words.iter().position(|w| is(w, FROM)),
+        words.iter().position(|w| is(w, TO)),
     );
+    let hint = hint::fortify_hint(s, seat, &named(ti, None), &named(fi, ti));
+    let hint = (hint.0.as_str(), hint.1.as_str());
     let n = match words.get(1).map(|w| w.parse::<u32>()) {
         Some(Ok(n)) => n,
         _ => {
@@ -410,12 +485,20 @@ fn territory_list(text: &str) -> Result<Vec<TerritoryId>, OrderError> {
     )
 }
 
-/// Placements like "5 Alaska, 3 Peru" (or "Alaska 5"): armies per territory.
-fn placements(text: &str) -> Result<Placements, OrderError> {
-    let hint = (
-        "write the armies then the territory, separated by commas: 5 Livonia, 3 Poland",
-        "écrivez les armées puis le territoire, séparés par des virgules : 5 Alaska, 3 Pérou",
+/// Placements like "5 Alaska, 3 Peru" (or "Alaska 5"): armies per territory; `example`
+/// the placement the seat can write now ([`hint::place_hint`]).
+fn placements(text: &str, example: (&str, &str)) -> Result<Placements, OrderError> {
+    let (en, fr) = (
+        format!(
+            "{} (the armies, then the territory; several separated by commas)",
+            example.0
+        ),
+        format!(
+            "{} (les armées, puis le territoire ; plusieurs séparés par des virgules)",
+            example.1
+        ),
     );
+    let hint = (en.as_str(), fr.as_str());
     castellan_engine::claim::parse_placements_with(text, hint, |name| {
         board()
             .resolve(name)
@@ -443,4 +526,38 @@ fn find_word(text: &str, forms: &[&str]) -> Option<(usize, usize)> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every French order word reads as French and opens an order the parser knows (not
+    /// a line it leaves unread); the English words do not read as French.
+    #[test]
+    fn french_order_words_read_as_french_and_parse() {
+        let players = ["Ann".to_string(), "Bob".to_string(), "Cy".to_string()];
+        let s = Risk::new(&players, &Options::default());
+        for (fr, _) in FRENCH_ORDER_WORDS {
+            assert!(reads_as_french(&format!("{fr} 2")), "{fr}");
+            let parsed = parse(&s, 0, &format!("{fr} 2"));
+            assert!(!matches!(parsed, Err(e) if e.not_an_order), "{fr}");
+        }
+        for line in [
+            "FORTIFIER 3 DEPUIS Alaska VERS Alberta",
+            "Réclame Alaska",
+            "QG Pérou",
+        ] {
+            assert!(reads_as_french(line), "{line}");
+        }
+        for line in [
+            "FORTIFY 3 FROM Alaska TO Alberta",
+            "CLAIM Alaska",
+            "PLACE 3 Peru",
+            "END",
+            "Bonjour",
+        ] {
+            assert!(!reads_as_french(line), "{line}");
+        }
+    }
 }

@@ -99,3 +99,45 @@ fn rule_cases() {
         cases::run(files, build, bless)
     });
 }
+
+/// The line a refusal's hint says to write ("write: FORTIFY 4 FROM Alaska TO Alberta", in
+/// English and French) is one the seat can write in that position: it is accepted there.
+#[test]
+fn every_hint_is_a_line_the_seat_can_write_now() {
+    use castellan_engine::Rules;
+    case_files::check(env!("CARGO_MANIFEST_DIR"), |files, _| {
+        let mut tried = 0;
+        for (name, text) in files {
+            let case: cases::Case<Position> = serde_yaml::from_str(text).unwrap();
+            let Some(refused) = &case.refused else {
+                continue;
+            };
+            let hints = [(&refused.hint, "write: "), (&refused.hint_fr, "écrivez : ")];
+            for (hint, word) in hints {
+                let Some(line) = hint.as_deref().and_then(|h| written(h, word)) else {
+                    continue;
+                };
+                // A list as it was likely meant, or a placeholder, is no line to try.
+                if line.starts_with("RANK") || line.starts_with("CLASSE") || line.contains('<') {
+                    continue;
+                }
+                let (mut g, mut d) = build(&case.position);
+                d.enter_turn(g.turn());
+                let done = g
+                    .parse(case.seat, line)
+                    .and_then(|o| g.apply(case.seat, &o, &mut d));
+                assert!(done.is_ok(), "{name}: the hint's line {line:?}: {done:?}");
+                tried += 1;
+            }
+        }
+        assert!(tried >= 10, "{tried} hints tried");
+        Vec::new()
+    });
+}
+
+/// The line after `word` in a hint, up to a parenthesis or a semicolon.
+fn written<'h>(hint: &'h str, word: &str) -> Option<&'h str> {
+    let i = hint.rfind(word)?;
+    let line = &hint[i + word.len()..];
+    Some(line.split([';', '(']).next().unwrap_or(line).trim())
+}

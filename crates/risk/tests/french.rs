@@ -399,7 +399,7 @@ fn a_refused_order_is_explained_in_french() {
         (
             "ATTAQUE Alberta DEPUIS Alaska",
             "est déjà à vous",
-            "attaquez",
+            "écrivez : ATTAQUE Territoires du Nord-Ouest DEPUIS Alaska",
         ),
         (
             "ATTACK Kamchatka FROM Peru",
@@ -409,7 +409,7 @@ fn a_refused_order_is_explained_in_french() {
         (
             "FORTIFIE 9 DEPUIS Alaska VERS Alberta",
             "L'Alaska a 5 armées",
-            "écrivez : FORTIFIE 1",
+            "écrivez : FORTIFIE 4 DEPUIS Alaska VERS Alberta",
         ),
         ("RÉCLAME Atlantide", "n'est pas un nom", "écrivez : RÉCLAME"),
         (

@@ -71,12 +71,18 @@ impl CastleRisk {
         dice: &mut DiceBox,
     ) -> Result<Vec<Event>, OrderError> {
         self.in_turn(seat, "ATTACK")?;
-        self.check_attack(seat, from, to)?;
+        // An attack the seat can make now, near the one it wrote.
+        let hint = || crate::orders::attack_hint_now(self, seat, &[to], &[from]);
+        self.check_attack(seat, from, to)
+            .map_err(|e| match hint() {
+                Some((en, fr)) => e.hints(en, fr),
+                None => e,
+            })?;
         if !map().board.adjacent(from, to) {
             return Err(self.not_adjacent(seat, from, to));
         }
         if self.board[from].armies < 2 {
-            return Err(refusal(
+            let e = refusal(
                 format!(
                     "{} has only {} army: attack from a territory with at least 2",
                     Self::tname(from),
@@ -87,7 +93,11 @@ impl CastleRisk {
                     cap(&words::le(from)),
                     armees(self.board[from].armies)
                 ),
-            ));
+            );
+            return Err(match hint() {
+                Some((en, fr)) => e.hints(en, fr),
+                None => e,
+            });
         }
         if general && !self.hand_has(seat, Card::General) && !self.engaged(seat, Card::General) {
             return Err(err(
@@ -160,7 +170,13 @@ impl CastleRisk {
         dice: &mut DiceBox,
     ) -> Result<Vec<Event>, OrderError> {
         self.in_turn(seat, "SAIL")?;
-        self.check_attack(seat, from, to)?;
+        self.check_attack(seat, from, to)
+            .map_err(
+                |e| match crate::orders::hint::sail_hint_now(self, seat, &[to], &[from]) {
+                    Some((en, fr)) => e.hints(en, fr),
+                    None => e,
+                },
+            )?;
         self.check_sail(seat, armies, from, to, general)?;
         self.check_dice(from, to, plan.dice, armies, true)?;
         self.take_from_hand(seat, Card::Admiral);
@@ -185,21 +201,23 @@ impl CastleRisk {
         to: T,
         general: bool,
     ) -> Result<(), OrderError> {
+        // A crossing the seat can make now, near the one it wrote (without an Admiral, an
+        // attack by land).
+        let hinted =
+            |e: OrderError| match crate::orders::hint::sail_hint_now(self, seat, &[to], &[from]) {
+                Some((en, fr)) => e.hints(en, fr),
+                None => e,
+            };
         if !self.hand_has(seat, Card::Admiral) {
-            return Err(
-                refusal("you hold no Admiral", "vous n'avez pas d'Amiral").hints(
-                    format!("attack by land: ATTACK {} FROM ...", Self::tname(to)),
-                    format!(
-                        "attaquez par la terre : ATTAQUE {} DEPUIS ...",
-                        tn(to, Lang::Fr)
-                    ),
-                ),
-            );
+            return Err(hinted(refusal(
+                "you hold no Admiral",
+                "vous n'avez pas d'Amiral",
+            )));
         }
         let (sf, st) = (map().sea[from], map().sea[to]);
         if sf == Sea::None || st == Sea::None {
             let land = if sf == Sea::None { from } else { to };
-            return Err(refusal(
+            return Err(hinted(refusal(
                 format!(
                     "{} has no coast: an Admiral sails only between coastal territories",
                     Self::tname(land)
@@ -208,10 +226,10 @@ impl CastleRisk {
                     "{} n'a pas de côte : un Amiral ne navigue qu'entre territoires côtiers",
                     cap(&words::le(land))
                 ),
-            ));
+            )));
         }
         if !shares_sea(sf, st) {
-            return Err(refusal(
+            return Err(hinted(refusal(
                 format!(
                     "{} and {} are not on the same sea (the Black Sea only reaches the Black Sea)",
                     Self::tname(from),
@@ -222,11 +240,11 @@ impl CastleRisk {
                     cap(&words::le(from)),
                     words::le(to)
                 ),
-            ));
+            )));
         }
         if armies == 0 || armies >= self.board[from].armies {
-            let can = self.board[from].armies.saturating_sub(1).max(1);
-            return Err(err(
+            let can = self.board[from].armies.saturating_sub(1);
+            let e = err(
                 format!(
                     "{} armies cannot board from {}: it holds {} and must keep one",
                     armies,
@@ -249,7 +267,9 @@ impl CastleRisk {
                     tn(from, Lang::Fr),
                     tn(to, Lang::Fr)
                 ),
-            ));
+            );
+            // One army alone cannot board: a crossing from another port, if any.
+            return Err(if can == 0 { hinted(e) } else { e });
         }
         if general && !self.hand_has(seat, Card::General) && !self.engaged(seat, Card::General) {
             return Err(err(

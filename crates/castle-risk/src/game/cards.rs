@@ -116,10 +116,14 @@ impl CastleRisk {
             ));
         }
         if with == seat || !self.players.get(with).is_some_and(|p| p.alive) {
-            return Err(refusal(
+            let e = refusal(
                 "a truce is made with another player still in the game",
                 "une trêve se fait avec un autre joueur encore en jeu",
-            ));
+            );
+            return Err(match crate::orders::hint::other_player(self, seat) {
+                Some(o) => e.hints(format!("write: TRUCE {o}"), format!("écrivez : TRÊVE {o}")),
+                None => e,
+            });
         }
         if !self.hand_has(seat, Card::Diplomat) {
             return Err(refusal(
@@ -151,10 +155,14 @@ impl CastleRisk {
     ) -> Result<Vec<Event>, OrderError> {
         self.in_turn(seat, "SPY")?;
         if target == seat || !self.players.get(target).is_some_and(|p| p.alive) {
-            return Err(refusal(
+            let e = refusal(
                 "spy on another player still in the game",
                 "espionnez un autre joueur encore en jeu",
-            ));
+            );
+            return Err(match crate::orders::hint::other_player(self, seat) {
+                Some(o) => e.hints(format!("write: SPY {o}"), format!("écrivez : ESPION {o}")),
+                None => e,
+            });
         }
         if !self.hand_has(seat, Card::Spy) {
             return Err(refusal("you hold no Spy", "vous n'avez pas d'Espion"));
@@ -272,14 +280,24 @@ impl CastleRisk {
             .filter(|&i| t.is_none_or(|t| self.players[seat].hidden[i].territory == t))
             .collect();
         let Some(&i) = slots.first() else {
+            let held = crate::orders::hint::reveal_example(self, seat);
             return Err(match t {
-                Some(t) => refusal(
-                    format!("you have no unused hidden armies in {}", Self::tname(t)),
-                    format!(
-                        "vous n'avez pas d'armées cachées inutilisées {}",
-                        words::en(t)
-                    ),
-                ),
+                Some(t) => {
+                    let e = refusal(
+                        format!("you have no unused hidden armies in {}", Self::tname(t)),
+                        format!(
+                            "vous n'avez pas d'armées cachées inutilisées {}",
+                            words::en(t)
+                        ),
+                    );
+                    match held {
+                        Some(h) => e.hints(
+                            format!("write: REVEAL {}", Self::tname(h)),
+                            format!("écrivez : DÉVOILER {}", tn(h, Lang::Fr)),
+                        ),
+                        None => e,
+                    }
+                }
                 None => refusal(
                     "your hidden armies are already used",
                     "vos armées cachées ont déjà servi",

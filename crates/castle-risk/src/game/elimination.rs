@@ -204,11 +204,12 @@ impl CastleRisk {
                     .collect::<Vec<_>>()
                     .join(", ")
             };
+            let (en, fr) = crate::orders::hint::occupy_hint(self, seat);
             return Err(err(
                 format!("{} is not a vacated territory", Self::tname(t)),
                 format!("{} n'est pas un territoire libéré", cap(&words::le(t))),
-                format!("vacated: {}", names(Lang::En)),
-                format!("libérés : {}", names(Lang::Fr)),
+                format!("vacated: {}; {en}", names(Lang::En)),
+                format!("libérés : {} ; {fr}", names(Lang::Fr)),
             ));
         }
         match from {
@@ -227,7 +228,11 @@ impl CastleRisk {
     /// A territory a seat may take one army from (re-occupation, annexation).
     pub(crate) fn check_source(&self, seat: Seat, f: T) -> Result<T, OrderError> {
         if self.board[f].owner != Some(seat) || self.board[f].armies < 2 {
-            return Err(refusal(
+            let (en, fr) = match self.interrupt {
+                Some(Interrupt::Reoccupy { .. }) => crate::orders::hint::occupy_hint(self, seat),
+                _ => crate::orders::hint::annex_hint(self, seat),
+            };
+            return Err(err(
                 format!(
                     "take the army from one of your territories with at least 2 armies, not {}",
                     Self::tname(f)
@@ -236,6 +241,8 @@ impl CastleRisk {
                     "prenez l'armée sur un de vos territoires qui en a au moins 2, pas {}",
                     words::le(f)
                 ),
+                en,
+                fr,
             ));
         }
         Ok(f)

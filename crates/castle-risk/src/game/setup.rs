@@ -430,6 +430,7 @@ impl CastleRisk {
             ));
         }
         if self.castle_owner_at(t).is_some() {
+            let (en, fr) = crate::orders::hint::hide_hint(self, seat);
             return Err(err(
                 format!(
                     "{} holds a castle: hidden armies go anywhere but on a castle",
@@ -439,8 +440,8 @@ impl CastleRisk {
                     "{} a un château : les armées cachées vont partout sauf sur un château",
                     cap(&words::le(t))
                 ),
-                "choose a territory without a castle",
-                "choisissez un territoire sans château",
+                format!("choose a territory without a castle: {en}"),
+                format!("choisissez un territoire sans château : {fr}"),
             ));
         }
         let salt = dice.secret_salt();

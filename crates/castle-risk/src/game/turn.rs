@@ -108,15 +108,15 @@ impl CastleRisk {
             ));
         }
         if self.to_place > 0 {
-            let t = self.players[seat].castle.unwrap_or(0);
+            let (en, fr) = crate::orders::hint::place_hint(self, seat);
             return Err(err(
                 format!(
                     "place your {} first",
                     castellan_engine::lang::en::count(self.to_place, "army", "armies")
                 ),
                 format!("placez d'abord vos {}", armees(self.to_place)),
-                format!("write: PLACE {} {}", self.to_place, Self::tname(t)),
-                format!("écrivez : PLACER {} {}", self.to_place, tn(t, Lang::Fr)),
+                en,
+                fr,
             ));
         }
         Ok(())
@@ -182,12 +182,12 @@ impl CastleRisk {
         }
         let total: u32 = placements.iter().map(|p| p.1).sum();
         if total > self.to_place {
-            let at = placements[0].0;
+            let (en, fr) = crate::orders::hint::place_hint(self, seat);
             return Err(err(
                 format!("you have {} armies to place, not {total}", self.to_place),
                 format!("vous avez {} à placer, pas {total}", armees(self.to_place)),
-                format!("write: PLACE {} {}", self.to_place, Self::tname(at)),
-                format!("écrivez : PLACER {} {}", self.to_place, tn(at, Lang::Fr)),
+                en,
+                fr,
             ));
         }
         for &(t, k) in placements {

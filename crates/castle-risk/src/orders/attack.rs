@@ -95,13 +95,17 @@ pub(super) fn parse_attack(
 }
 
 /// An attack `seat` could write now, for a hint ([`castellan_engine::board::Board::attack_example`]):
-/// on a territory another player holds.
+/// on a territory another player holds, one the seat has no truce with.
 pub(crate) fn attack_example(g: &CastleRisk, seat: Seat, to: &[T], from: &[T]) -> Option<(T, T)> {
     map().board.attack_example(
         to,
         from,
         |t| g.board[t].owner == Some(seat),
-        |t| g.board[t].owner.is_some_and(|o| o != seat),
+        |t| {
+            g.board[t]
+                .owner
+                .is_some_and(|o| o != seat && !g.truce_between(seat, o))
+        },
         |t| g.board[t].armies,
     )
 }
@@ -109,28 +113,54 @@ pub(crate) fn attack_example(g: &CastleRisk, seat: Seat, to: &[T], from: &[T]) -
 /// "write: ATTACK Bohemia FROM Saxony UNTIL CONQUERED" with an attack the seat can make
 /// ([`attack_example`]); the rules' example when it has none.
 pub(crate) fn attack_hint(g: &CastleRisk, seat: Seat, to: &[T], from: &[T]) -> (String, String) {
-    match attack_example(g, seat, to, from) {
-        Some((to, from)) => (
-            format!(
-                "write: ATTACK {} FROM {} UNTIL CONQUERED",
-                tn(to, Lang::En),
-                tn(from, Lang::En)
-            ),
-            format!(
-                "écrivez : ATTAQUE {} DEPUIS {} JUSQU'À CONQUÊTE",
-                tn(to, Lang::Fr),
-                tn(from, Lang::Fr)
-            ),
-        ),
-        None => (ATTACK_HINT.into(), ATTACK_HINT_FR.into()),
-    }
+    attack_hint_now(g, seat, to, from).unwrap_or((ATTACK_HINT.into(), ATTACK_HINT_FR.into()))
 }
 
-pub(super) fn parse_sail(rest: &[(String, String)]) -> Result<Order, OrderError> {
-    let hint = (
-        "write: SAIL 6 FROM Marseille TO Naples",
-        "écrivez : AMIRAL 6 DEPUIS Marseille VERS Naples",
-    );
+/// "write: ATTACK Bohemia FROM Saxony UNTIL CONQUERED" with an attack the seat can make
+/// ([`attack_example`]); `None` when it can make none (a refusal then keeps its own words).
+pub(crate) fn attack_hint_now(
+    g: &CastleRisk,
+    seat: Seat,
+    to: &[T],
+    from: &[T],
+) -> Option<(String, String)> {
+    let (to, from) = attack_example(g, seat, to, from)?;
+    Some((
+        format!(
+            "write: ATTACK {} FROM {} UNTIL CONQUERED",
+            tn(to, Lang::En),
+            tn(from, Lang::En)
+        ),
+        format!(
+            "écrivez : ATTAQUE {} DEPUIS {} JUSQU'À CONQUÊTE",
+            tn(to, Lang::Fr),
+            tn(from, Lang::Fr)
+        ),
+    ))
+}
+
+pub(super) fn parse_sail(
+    g: &CastleRisk,
+    seat: Seat,
+    rest: &[(String, String)],
+) -> Result<Order, OrderError> {
+    // The hint: a crossing the seat can make, near the names it gave where they read.
+    let names = |r: &[(String, String)]| {
+        let fi = r.iter().position(|w| w.1 == "FROM")?;
+        let ti = r.iter().position(|w| w.1 == "TO").filter(|&ti| ti > fi)?;
+        let after = &r[ti + 1..];
+        let (cut, ..) = split_plan(after);
+        Some((
+            resolve(&join(&after[..cut])),
+            resolve(&join(&r[fi + 1..ti])),
+        ))
+    };
+    let (to, from) = match names(rest) {
+        Some((to, from)) => (map().board.meant(&to), map().board.meant(&from)),
+        None => (vec![], vec![]),
+    };
+    let hint = super::hint::sail_hint(g, seat, &to, &from);
+    let hint = (hint.0.as_str(), hint.1.as_str());
     let armies = number(
         rest.first(),
         (
@@ -175,8 +205,8 @@ pub(super) fn parse_sail(rest: &[(String, String)]) -> Result<Order, OrderError>
             "l'attaque d'un Amiral va jusqu'au bout et tous les survivants débarquent",
         )
         .hints(
-            "only WITH n DICE and GENERAL may follow: SAIL 6 FROM Marseille TO Naples WITH 2 DICE",
-            "seuls AVEC n DÉS et GÉNÉRAL peuvent suivre : AMIRAL 6 DEPUIS Marseille VERS Naples AVEC 2 DÉS",
+            format!("only WITH n DICE and GENERAL may follow; {}", hint.0),
+            format!("seuls AVEC n DÉS et GÉNÉRAL peuvent suivre ; {}", hint.1),
         ));
     }
     Ok(Order::Sail {

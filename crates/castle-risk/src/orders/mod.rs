@@ -12,10 +12,14 @@ use castellan_engine::{Lang, OrderError, Seat};
 use serde::{Deserialize, Serialize};
 
 mod attack;
+mod french;
+pub(crate) mod hint;
 mod set;
 mod write;
 
+pub(crate) use attack::attack_hint_now;
 use attack::{parse_attack, parse_sail};
+pub use french::reads_as_french;
 use set::parse_set;
 pub use set::parse_standing;
 pub use write::{order_text, order_text_in, plan_text};
@@ -249,16 +253,14 @@ pub fn parse(g: &CastleRisk, seat: Seat, line: &str) -> Result<Order, OrderError
     let rest = &ws[1..];
     let rest_text = join(rest);
     match first.1.as_str() {
-        "CASTLE" => Ok(Order::Castle(tres(
-            &rest_text,
-            "write: CASTLE Paris",
-            "écrivez : CHÂTEAU Paris",
-        )?)),
-        "CLAIM" => Ok(Order::Claim(tres(
-            &rest_text,
-            "write: CLAIM Livonia",
-            "écrivez : PRENDRE Livonie",
-        )?)),
+        "CASTLE" => {
+            let (en, fr) = hint::castle_hint(g, seat);
+            Ok(Order::Castle(tres(&rest_text, &en, &fr)?))
+        }
+        "CLAIM" => {
+            let (en, fr) = hint::claim_hint(g);
+            Ok(Order::Claim(tres(&rest_text, &en, &fr)?))
+        }
         "RANK" => {
             if rest.is_empty() || rest_text.eq_ignore_ascii_case("any") {
                 return Ok(Order::Rank(vec![]));
@@ -267,32 +269,30 @@ pub fn parse(g: &CastleRisk, seat: Seat, line: &str) -> Result<Order, OrderError
                 territory_list(&rest_text).map_err(|e| as_meant(e, "RANK", &rest_text))?,
             ))
         }
-        "PLACE" => Ok(Order::Place(placements(&rest_text)?)),
-        "HIDE" => Ok(Order::Hide(tres(
-            &rest_text,
-            "write: HIDE Livonia",
-            "écrivez : CACHER Livonie",
-        )?)),
-        "REINFORCE" => parse_reinforce(rest),
-        "TRUCE" => Ok(Order::Truce(player(
-            g,
-            seat,
-            &rest_text,
-            ("write: TRUCE Bob", "écrivez : TRÊVE Bob"),
-        )?)),
+        "PLACE" => Ok(Order::Place(placements(g, seat, &rest_text)?)),
+        "HIDE" => {
+            let (en, fr) = hint::hide_hint(g, seat);
+            Ok(Order::Hide(tres(&rest_text, &en, &fr)?))
+        }
+        "REINFORCE" => parse_reinforce(g, seat, rest),
+        "TRUCE" => {
+            let other = hint::other_player(g, seat).unwrap_or("Bob");
+            let (en, fr) = (
+                format!("write: TRUCE {other}"),
+                format!("écrivez : TRÊVE {other}"),
+            );
+            Ok(Order::Truce(player(g, seat, &rest_text, (&en, &fr))?))
+        }
         "SPY" => parse_spy(g, seat, rest),
-        "REVEAL" => parse_reveal(rest),
+        "REVEAL" => parse_reveal(g, seat, rest),
         "ATTACK" => parse_attack(g, seat, rest),
-        "SAIL" => parse_sail(rest),
+        "SAIL" => parse_sail(g, seat, rest),
         "END" => parse_end(rest),
         "PASS" => Ok(Order::Occupy(OccupyWhat::Pass)),
-        "OCCUPY" => parse_occupy(rest),
+        "OCCUPY" => parse_occupy(g, seat, rest),
         "ANNEX" => {
-            let hint = (
-                "write: ANNEX Livonia FROM Poland",
-                "écrivez : ANNEXER Livonie DEPUIS Pologne",
-            );
-            let (t, from) = target_from(rest, hint.0, hint.1)?;
+            let (en, fr) = hint::annex_hint(g, seat);
+            let (t, from) = target_from(rest, &en, &fr)?;
             Ok(Order::Annex { t, from })
         }
         "DEFEND" => parse_defend(rest),
@@ -320,15 +320,25 @@ fn unknown_order(other: &str, written: &str) -> OrderError {
 }
 
 /// "REINFORCE" (one card) or "REINFORCE 2".
-fn parse_reinforce(rest: &[(String, String)]) -> Result<Order, OrderError> {
+fn parse_reinforce(
+    g: &CastleRisk,
+    seat: Seat,
+    rest: &[(String, String)],
+) -> Result<Order, OrderError> {
+    let held = g.players[seat]
+        .hand
+        .iter()
+        .filter(|c| **c == Card::Reinforcements)
+        .count()
+        .max(1);
     let n = match rest.first() {
         None => 1,
         Some(_) => number(
             rest.first(),
             ("REINFORCE", "RENFORT"),
             (
-                "write: REINFORCE 2 (the number of cards)",
-                "écrivez : RENFORT 2 (le nombre de cartes)",
+                &format!("write: REINFORCE {held} (the number of cards)"),
+                &format!("écrivez : RENFORT {held} (le nombre de cartes)"),
             ),
         )?,
     };
@@ -336,15 +346,16 @@ fn parse_reinforce(rest: &[(String, String)]) -> Result<Order, OrderError> {
 }
 
 /// "REVEAL" (the answer to a Spy) or "REVEAL Livonia".
-fn parse_reveal(rest: &[(String, String)]) -> Result<Order, OrderError> {
+fn parse_reveal(
+    g: &CastleRisk,
+    seat: Seat,
+    rest: &[(String, String)],
+) -> Result<Order, OrderError> {
     if rest.is_empty() {
         return Ok(Order::Reveal(None));
     }
-    Ok(Order::Reveal(Some(tres(
-        &join(rest),
-        "write: REVEAL Livonia",
-        "écrivez : DÉVOILER Livonie",
-    )?)))
+    let (en, fr) = hint::reveal_hint(g, seat);
+    Ok(Order::Reveal(Some(tres(&join(rest), &en, &fr)?)))
 }
 
 /// "END" or "END TURN" ("FIN", "FIN TOUR"), nothing else after it.
@@ -368,13 +379,14 @@ fn parse_spy(g: &CastleRisk, seat: Seat, rest: &[(String, String)]) -> Result<Or
         .iter()
         .position(|w| w.1 == "DISCARD")
         .unwrap_or(rest.len());
+    let other = hint::other_player(g, seat).unwrap_or("Bob");
     let target = player(
         g,
         seat,
         &join(&rest[..cut]),
         (
-            "write: SPY Bob DISCARD Admiral, General",
-            "écrivez : ESPION Bob DÉFAUSSER Amiral, Général",
+            &format!("write: SPY {other} DISCARD Admiral, General"),
+            &format!("écrivez : ESPION {other} DÉFAUSSER Amiral, Général"),
         ),
     )?;
     let mut prefer = Vec::new();
@@ -398,18 +410,19 @@ fn parse_spy(g: &CastleRisk, seat: Seat, rest: &[(String, String)]) -> Result<Or
     Ok(Order::Spy { target, prefer })
 }
 
-fn parse_occupy(rest: &[(String, String)]) -> Result<Order, OrderError> {
+fn parse_occupy(
+    g: &CastleRisk,
+    seat: Seat,
+    rest: &[(String, String)],
+) -> Result<Order, OrderError> {
     if rest.len() == 1 && rest[0].1 == "ALL" {
         return Ok(Order::Occupy(OccupyWhat::All));
     }
     if rest.len() == 1 && rest[0].1 == "NONE" {
         return Ok(Order::Occupy(OccupyWhat::Pass));
     }
-    let (t, from) = target_from(
-        rest,
-        "write: OCCUPY Livonia FROM Poland",
-        "écrivez : OCCUPER Livonie DEPUIS Pologne",
-    )?;
+    let (en, fr) = hint::occupy_hint(g, seat);
+    let (t, from) = target_from(rest, &en, &fr)?;
     Ok(Order::Occupy(OccupyWhat::One { t, from }))
 }
 
@@ -482,13 +495,26 @@ fn as_meant(e: OrderError, order: &str, text: &str) -> OrderError {
     e.write(line(Lang::En), line(Lang::Fr))
 }
 
-/// Placements like "5 Livonia, 3 Poland" (or "Livonia 5"), English or French names.
-fn placements(text: &str) -> Result<Vec<(T, u32)>, OrderError> {
-    let hint = (
-        "write the armies then the territory, separated by commas: 5 Livonia, 3 Poland",
-        "écrivez les armées puis le territoire, séparés par des virgules : 5 Livonie, 3 Pologne",
-    );
-    castellan_engine::claim::parse_placements_with(text, hint, |name| tres(name, hint.0, hint.1))
+/// Placements like "5 Livonia, 3 Poland" (or "Livonia 5"), English or French names; the
+/// hint's example the armies `seat` has to place and where ([`hint::place_example`]).
+fn placements(g: &CastleRisk, seat: Seat, text: &str) -> Result<Vec<(T, u32)>, OrderError> {
+    let (en, fr) = match hint::place_example(g, seat) {
+        Some((n, t)) => (
+            format!(
+                "write: PLACE {n} {} (the armies, then the territory; several separated by commas)",
+                tn(t, Lang::En)
+            ),
+            format!(
+                "écrivez : PLACER {n} {} (les armées, puis le territoire ; plusieurs séparés par des virgules)",
+                tn(t, Lang::Fr)
+            ),
+        ),
+        None => (
+            "write the armies then the territory, separated by commas: 5 Livonia, 3 Poland".into(),
+            "écrivez les armées puis le territoire, séparés par des virgules : 5 Livonie, 3 Pologne".into(),
+        ),
+    };
+    castellan_engine::claim::parse_placements_with(text, (&en, &fr), |name| tres(name, &en, &fr))
 }
 
 fn target_from(

@@ -347,6 +347,9 @@ pub struct GameInfo {
     pub simulate: SimulateFn,
     /// The options this game accepts with their defaults, as JSON.
     pub options: fn() -> serde_json::Value,
+    /// Does a line read as one of this game's orders written in French
+    /// ([`Rules::reads_as_french`])? A mail holding one is answered in French.
+    pub reads_as_french: fn(&str) -> bool,
 }
 
 fn create_table<R: Rules>(
@@ -390,5 +393,6 @@ pub fn game_info<R: Rules>() -> GameInfo {
         prompt_kinds: PromptKind::all_of::<R::Ask>,
         simulate: simulate_table::<R>,
         options: || serde_json::to_value(R::Options::default()).unwrap_or_default(),
+        reads_as_french: R::reads_as_french,
     }
 }

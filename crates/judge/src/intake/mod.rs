@@ -87,10 +87,15 @@ impl Run<'_> {
             self.answer(lang, "intake", &IntakeAnswer::TooManyLines { max });
             return Ok(Read::Stop);
         }
-        if commands::is_french(line) || castellan_engine::lang::fr::is_order_line(line) {
+        let parsed = commands::parse(line, &self.j.config);
+        // French command words, the French order words the games share, or (on a line that
+        // is no command) the game in context's own French order words.
+        if commands::is_french(line)
+            || castellan_engine::lang::fr::is_order_line(line)
+            || (parsed.is_none() && self.reads_as_french_order(ctx, line)?)
+        {
             self.french_words = true;
         }
-        let parsed = commands::parse(line, &self.j.config);
         if parsed.is_some() {
             reading.commands += 1;
             let max = self.j.config.max_commands;
@@ -315,6 +320,21 @@ impl Run<'_> {
         if self.sections.is_empty() && !unread {
             self.answer(lang, "intake", &IntakeAnswer::NothingToDo);
         }
+    }
+
+    /// Does `line` read as a French order of the game in context, by the game's own words
+    /// ([`castellan_engine::Rules::reads_as_french`])? `false` with no game in context.
+    fn reads_as_french_order(&mut self, ctx: &Ctx, line: &str) -> Result<bool, StoreError> {
+        let Some(id) = &ctx.game else {
+            return Ok(false);
+        };
+        let Some(g) = self.game(id)? else {
+            return Ok(false);
+        };
+        let game = g.rec.game.clone();
+        Ok(self
+            .info(&game)
+            .is_some_and(|info| (info.reads_as_french)(line)))
     }
 
     /// RESIGN and END are also game orders in some games: when the writer has a seat in

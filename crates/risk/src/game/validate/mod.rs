@@ -143,14 +143,20 @@ impl Risk {
 
     fn validate_claim(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
         let Order::Claim(t) = order else {
+            let (en, fr) = crate::orders::hint::territory_hint(
+                self,
+                seat,
+                ("CLAIM", "RÉCLAME"),
+                (
+                    "write: CLAIM <a free territory>",
+                    "écrivez : RÉCLAME <un territoire libre>",
+                ),
+            );
             return Err(refusal(
                 "territories are being claimed",
                 "les territoires sont en train d'être réclamés",
             )
-            .hints(
-                "write: CLAIM <a free territory>",
-                "écrivez : RÉCLAME <un territoire libre>",
-            ));
+            .hints(en, fr));
         };
         if seat != self.to_move {
             return Err(not_your_turn(
@@ -236,10 +242,16 @@ impl Risk {
     }
 
     fn validate_hq(&self, seat: Seat, order: &Order) -> Result<(), OrderError> {
-        let hint = (
-            "write: HQ <one of your territories>",
-            "écrivez : QG <un de vos territoires>",
+        let hint = crate::orders::hint::territory_hint(
+            self,
+            seat,
+            ("HQ", "QG"),
+            (
+                "write: HQ <one of your territories>",
+                "écrivez : QG <un de vos territoires>",
+            ),
         );
+        let hint = (hint.0.as_str(), hint.1.as_str());
         let Order::Hq(t) = order else {
             return Err(refusal(
                 "headquarters are being chosen",

@@ -53,14 +53,17 @@ impl Risk {
                 }
                 Ok(())
             }
-            _ => Err(refusal(
-                "that order is for the setting up of the game",
-                "cet ordre sert à la mise en place de la partie",
-            )
-            .hints(
-                "write: PLACE, TRADE, ATTACK, FORTIFY or END",
-                "écrivez : PLACE, ÉCHANGE, ATTAQUE, FORTIFIE ou FIN",
-            )),
+            _ => {
+                let (en, fr) = crate::orders::hint::play_hint(self, seat);
+                Err(refusal(
+                    "that order is for the setting up of the game",
+                    "cet ordre sert à la mise en place de la partie",
+                )
+                .hints(
+                    format!("in play: PLACE, TRADE, ATTACK, FORTIFY or END; {en}"),
+                    format!("en jeu : PLACE, ÉCHANGE, ATTAQUE, FORTIFIE ou FIN ; {fr}"),
+                ))
+            }
         }
     }
 
@@ -123,14 +126,26 @@ impl Risk {
             ));
         }
         if ts.stage != Stage::Reinforce || ts.reinforcements == 0 && !must_trade {
-            return Err(refusal(
+            let e = refusal(
                 "you have no armies left to place",
                 "il ne vous reste aucune armée à placer",
-            )
-            .hints(
-                "write: ATTACK <territory> FROM <yours>, FORTIFY or END",
-                "écrivez : ATTAQUE <territoire> DEPUIS <le vôtre>, FORTIFIE ou FIN",
-            ));
+            );
+            // An attack the seat can make now, if any.
+            return Err(
+                match crate::orders::hint::attack_example(self, seat, &[], &[]) {
+                    Some(_) => {
+                        let (en, fr) = crate::orders::attack_hint(self, seat, &[], &[]);
+                        e.hints(
+                            format!("{en} (or FORTIFY, or END)"),
+                            format!("{fr} (ou FORTIFIE, ou FIN)"),
+                        )
+                    }
+                    None => e.hints(
+                        "write: ATTACK <territory> FROM <yours>, FORTIFY or END",
+                        "écrivez : ATTAQUE <territoire> DEPUIS <le vôtre>, FORTIFIE ou FIN",
+                    ),
+                },
+            );
         }
         if must_trade {
             return Err(self.trade_first(seat));
@@ -191,12 +206,17 @@ impl Risk {
                     Lang::En => format!("{} is already yours", map::name(to)),
                     Lang::Fr => format!("{} est déjà à vous", cap(&words::le(to, l))),
                 },
-                |l| {
-                    l.pick(
-                        "attack a territory you do not hold",
-                        "attaquez un territoire que vous ne tenez pas",
-                    )
-                    .into()
+                |l| match crate::orders::hint::attack_example(self, seat, &[], &[from]) {
+                    Some(_) => {
+                        let (en, fr) = crate::orders::attack_hint(self, seat, &[], &[from]);
+                        l.pick(&en, &fr).to_string()
+                    }
+                    None => l
+                        .pick(
+                            "attack a territory you do not hold",
+                            "attaquez un territoire que vous ne tenez pas",
+                        )
+                        .into(),
                 },
             ));
         }
@@ -264,12 +284,17 @@ impl Risk {
                         cap(&words::le(from, l))
                     ),
                 },
-                |l| {
-                    l.pick(
-                        "attack from a territory with 2 armies or more",
-                        "attaquez depuis un territoire de 2 armées ou plus",
-                    )
-                    .into()
+                |l| match crate::orders::hint::attack_example(self, seat, &[to], &[]) {
+                    Some(_) => {
+                        let (en, fr) = crate::orders::attack_hint(self, seat, &[to], &[]);
+                        l.pick(&en, &fr).to_string()
+                    }
+                    None => l
+                        .pick(
+                            "attack from a territory with 2 armies or more",
+                            "attaquez depuis un territoire de 2 armées ou plus",
+                        )
+                        .into(),
                 },
             ));
         }
@@ -305,19 +330,13 @@ impl Risk {
         to: TerritoryId,
         armies: u32,
     ) -> Result<(), OrderError> {
-        let hint = |l: Lang| {
-            write(
-                l,
-                &crate::orders::text_in(
-                    &Order::Fortify {
-                        from,
-                        to,
-                        armies: 1,
-                    },
-                    l,
-                ),
-            )
-        };
+        // A move the seat can make now, near the one it wrote.
+        let (en, fr) =
+            crate::orders::hint::fortify_hint_now(self, seat, &[to], &[from]).unwrap_or((
+                "no move of yours can be made now: write: END".into(),
+                "aucun déplacement ne vous est possible maintenant : écrivez : FIN".into(),
+            ));
+        let hint = |l: Lang| l.pick(&en, &fr).to_string();
         if !self.owns(seat, from) || !self.owns(seat, to) {
             return Err(refuse(
                 |l| {
@@ -404,12 +423,14 @@ impl Risk {
                     not_bordering(from, to, l)
                 ),
             },
-            |l| {
-                l.pick(
-                    "move between adjacent territories of yours",
-                    "déplacez entre deux de vos territoires adjacents",
-                )
-                .into()
+            |l| match crate::orders::hint::fortify_hint_now(self, seat, &[to], &[from]) {
+                Some((en, fr)) => l.pick(&en, &fr).to_string(),
+                None => l
+                    .pick(
+                        "move between adjacent territories of yours",
+                        "déplacez entre deux de vos territoires adjacents",
+                    )
+                    .into(),
             },
         ))
     }
