@@ -166,12 +166,12 @@ pub fn compact_lines(g: &CastleRisk, seat: Seat, lang: Lang) -> Vec<String> {
     vec![
         match lang {
             Lang::En => format!(
-                "Yours, {} territories, {armies} armies (> you can attack, ~ across a dotted crossing; * a port, ^ on the Black Sea): {}.",
+                "Yours, {} territories, {armies} armies (> can attack, ~ dotted crossing, * ^ ports): {}.",
                 mine.len(),
                 list.join("; ")
             ),
             Lang::Fr => format!(
-                "À vous, {} territoires, {armies} armées (> vous pouvez attaquer, ~ par une traversée en pointillé ; * un port, ^ sur la mer Noire) : {}.",
+                "À vous, {} territoires, {armies} armées (> peut attaquer, ~ pointillé, * ^ ports) : {}.",
                 mine.len(),
                 list.join(" ; ")
             ),

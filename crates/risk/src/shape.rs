@@ -97,12 +97,12 @@ pub fn compact_lines(g: &Risk, seat: Seat, lang: Lang) -> Vec<String> {
     vec![
         match lang {
             Lang::En => format!(
-                "Yours, {} territories, {armies} armies (> you can attack, ~ by a sea lane): {}.",
+                "Yours, {} territories, {armies} armies (> can attack, ~ sea lane): {}.",
                 mine.len(),
                 list.join("; ")
             ),
             Lang::Fr => format!(
-                "À vous, {} territoires, {armies} armées (> vous pouvez attaquer, ~ par une route maritime) : {}.",
+                "À vous, {} territoires, {armies} armées (> peut attaquer, ~ route maritime) : {}.",
                 mine.len(),
                 list.join(" ; ")
             ),

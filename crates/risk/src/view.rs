@@ -347,6 +347,10 @@ fn map_lines(s: &Risk, l: Lang, out: &mut Vec<String>) {
             } else {
                 String::new()
             };
+            // A free territory (setup) is named alone: no holder, no army.
+            if s.board[t].owner == Owner::Nobody && s.board[t].armies == 0 {
+                return map::name_in(t, l).to_string();
+            }
             format!("{} {}{hq}", map::name_in(t, l), s.board[t].armies)
         };
         let name = map::continent_in(gi, l);
@@ -425,6 +429,9 @@ fn player_lines(s: &Risk, l: Lang, out: &mut Vec<String>) {
     }
 }
 
+/// The standing order a seat starts with (`game::setup`): defend with 2 dice.
+const DEFAULT_STAND: Policy = Policy::Dice(2);
+
 pub fn private_view(s: &Risk, seat: Seat, l: Lang) -> String {
     let mut out = Vec::new();
     if seat >= s.n() {
@@ -463,17 +470,17 @@ pub fn private_view(s: &Risk, seat: Seat, l: Lang) -> String {
         (Policy::Dice(d), Lang::Fr) => format!("{} quand c'est permis", fr::count(d, "dé", "dés")),
         (Policy::Ask, _) => l.pick("ask me", "me demander").into(),
     };
-    out.push(match l {
-        Lang::En => format!(
-            "Standing order: defend with {}.",
-            pol(s.players[seat].stand_defend)
-        ),
-        Lang::Fr => format!(
-            "Ordre permanent en défense : {}.",
-            pol(s.players[seat].stand_defend)
-        ),
-    });
-    if s.two_player() {
+    // The standing orders while the game starts, then only those the player changed (a
+    // report does not tell the defaults again and again; HELP lists them).
+    let first = s.phase != Phase::Play || s.round <= 1;
+    let defend = s.players[seat].stand_defend;
+    if first || defend != DEFAULT_STAND {
+        out.push(match l {
+            Lang::En => format!("Standing order: defend with {}.", pol(defend)),
+            Lang::Fr => format!("Ordre permanent en défense : {}.", pol(defend)),
+        });
+    }
+    if s.two_player() && (first || s.players[seat].stand_neutral != DEFAULT_STAND) {
         out.push(match l {
             Lang::En => format!(
                 "Standing order: defend neutral territories with {}.",

@@ -41,7 +41,9 @@ pub(crate) fn changed_lines(before: &str, now: &str) -> Option<Vec<usize>> {
         return None;
     }
     let old: std::collections::HashSet<&str> = before.lines().collect();
-    let changed: Vec<usize> = (0..lines.len())
+    // The map's first line, its title ("RISK — round 3, Bob to play"), says what the
+    // report's first lines say: not told again among the changes.
+    let changed: Vec<usize> = (1..lines.len())
         .filter(|i| !lines[*i].trim().is_empty() && !old.contains(lines[*i]))
         .collect();
     let shown: usize = changed.iter().map(|i| screen_lines(lines[*i])).sum();
