@@ -151,3 +151,73 @@ fn map_and_neighbours_by_mail_answer_for_one_territory() {
     let reply = bots.reply_to(&named.message_id).unwrap().expect("a reply");
     assert!(reply.contains("Ukraine (Russian Empire)"), "{reply}");
 }
+
+/// A report is read on a phone: a player's private view tells the board around them in
+/// short ("Yours (...)", the attacks they can make), never a line per territory with its
+/// neighbours; a bare NEIGHBOURS (VOISINS) answers with that whole list, in the writer's
+/// language.
+#[test]
+fn neighbours_alone_lists_the_writers_territories_with_their_neighbours() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = open(dir.path());
+    let mut bots = MailPlayers::new(&j.svc, "borders").unwrap();
+    let game = bots
+        .create_game(
+            &j.svc,
+            "castle-risk",
+            3,
+            &[("claim".into(), "random".into())],
+        )
+        .unwrap();
+    j.pass_after(600).unwrap();
+    // The setup played by mail, until every seat holds territories.
+    for _ in 0..200 {
+        let rec = j.svc.store.game(&game).unwrap().unwrap();
+        let s = load_session(&rec).unwrap().unwrap();
+        if (0..3).all(|seat| s.borders(seat, castellan_engine::Lang::En).is_some()) {
+            break;
+        }
+        bots.play_one(&j.svc, &game, 500)
+            .unwrap()
+            .expect("the game waits");
+        j.pass_after(60).unwrap();
+    }
+    let reports: Vec<String> = bots
+        .read_outbox()
+        .unwrap()
+        .into_iter()
+        .map(|(_, m)| m.body)
+        .filter(|b| b.contains("Your private view:"))
+        .collect();
+    assert!(reports.iter().any(|r| r.contains("\nYours, ")));
+    for r in &reports {
+        assert!(!r.contains("Your territories and their neighbours"), "{r}");
+        if r.contains("\nYours, ") {
+            assert!(r.contains("\nNEIGHBOURS: each of yours"), "{r}");
+        }
+    }
+    let rec = j.svc.store.game(&game).unwrap().unwrap();
+    let bare = bots.send(&j.svc, &rec, 0, "NEIGHBOURS\n").unwrap();
+    let fr = bots
+        .send(&j.svc, &rec, 1, "SET LANGUAGE fr\nVOISINS\n")
+        .unwrap();
+    j.pass_after(600).unwrap();
+    let reply = bots.reply_to(&bare.message_id).unwrap().expect("a reply");
+    assert!(reply.contains(&format!("NEIGHBOURS in {game}")), "{reply}");
+    assert!(
+        reply.contains("Your territories and their neighbours (~ a dotted crossing):"),
+        "{reply}"
+    );
+    let rec = j.svc.store.game(&game).unwrap().unwrap();
+    let session = load_session(&rec).unwrap().unwrap();
+    let text = session.borders(0, castellan_engine::Lang::En).unwrap();
+    for line in text.lines().skip(1) {
+        assert!(reply.contains(line.trim()), "{line} in {reply}");
+    }
+    let reply = bots.reply_to(&fr.message_id).unwrap().expect("a reply");
+    assert!(reply.contains(&format!("VOISINS dans {game}")), "{reply}");
+    assert!(
+        reply.contains("Vos territoires et leurs voisins (~ une traversée en pointillé) :"),
+        "{reply}"
+    );
+}

@@ -117,12 +117,49 @@ fn territories(svg: &str) -> Vec<(String, String, u32)> {
 }
 
 /// The text line of `name` in a text map: the words after the name, if its line is there.
-fn text_words<'a>(text: &'a str, name: &str) -> Option<Vec<&'a str>> {
-    text.lines().find_map(|l| {
-        let rest = l.trim_start().strip_prefix(name)?;
-        rest.starts_with(char::is_whitespace)
-            .then(|| rest.split_whitespace().collect())
-    })
+/// Every territory of a text map told an empire (a continent) a paragraph, as (name,
+/// holder, armies): "Europe (bonus 5). Bob: Ukraine 3, Iceland 4. Ann: Peru 1." or
+/// "Asia (bonus 7), held by Bob: China 2, ..." (Castle Risk: "FRENCH EMPIRE (4 for all).
+/// ...", ports marked `*` `^`, "(castle)" after the armies; French alike). A free
+/// territory (setup) is named alone: held by "-", no army.
+fn text_facts(text: &str) -> Vec<(String, String, u32)> {
+    let heads = [
+        "(bonus ",
+        " (4 for all)",
+        " (4 pour l'empire entier)",
+        "(INDEPENDENT)",
+        "(INDÉPENDANTS)",
+    ];
+    let held = [", all held by ", ", tout à ", ", held by ", ", tenue par "];
+    let mut out = Vec::new();
+    for line in text.lines().filter(|l| heads.iter().any(|h| l.contains(h))) {
+        let line = line.trim_end_matches('.');
+        let colon = |p: &str| -> (String, String) {
+            let (who, list) = p.split_once(" : ").or_else(|| p.split_once(": ")).unwrap();
+            (who.to_string(), list.to_string())
+        };
+        let parts: Vec<(String, String)> =
+            match held.iter().find_map(|h| line.find(h).map(|i| i + h.len())) {
+                Some(i) => vec![colon(&line[i..])],
+                None => line[line.find("). ").unwrap() + 3..]
+                    .split(". ")
+                    .map(colon)
+                    .collect(),
+            };
+        for (who, list) in parts {
+            let free = ["nobody", "personne", "nobody's", "à personne"].contains(&who.as_str());
+            for e in list.split(", ") {
+                let e = e.split(" (").next().unwrap();
+                let (name, armies) = match e.rsplit_once(' ') {
+                    Some((n, a)) if a.parse::<u32>().is_ok() => (n, a.parse().unwrap()),
+                    _ => (e, 0),
+                };
+                let who = if free { "-".to_string() } else { who.clone() };
+                out.push((name.trim_end_matches(['*', '^']).to_string(), who, armies));
+            }
+        }
+    }
+    out
 }
 
 /// "For each game, the HTML and the text part name the same owners and counts
@@ -136,18 +173,26 @@ fn map_pictures_name_the_owners_and_armies_of_the_text_map() {
             let text = s.public_view(lang);
             let ts = territories(&svg);
             assert_eq!(ts.len(), count, "{game}: every territory drawn once");
+            let facts = text_facts(&text);
+            assert_eq!(
+                facts.len(),
+                count,
+                "{game}: every territory told once\n{text}"
+            );
             let mut owned = 0;
             for (name, owner, armies) in &ts {
-                let words = text_words(&text, name)
+                let (_, who, n) = facts
+                    .iter()
+                    .find(|f| f.0 == *name)
                     .unwrap_or_else(|| panic!("{game}: {name} is not in the text map\n{text}"));
-                let nobody = owner == "-" && words.contains(&"-");
+                let nobody = owner == "-" && who == "-";
                 assert!(
-                    nobody || words.contains(&owner.as_str()),
-                    "{game}: {name} held by {owner} in the picture, {words:?} in the text"
+                    nobody || who == owner,
+                    "{game}: {name} held by {owner} in the picture, {who} in the text"
                 );
-                assert!(
-                    words.contains(&armies.to_string().as_str()),
-                    "{game}: {name} has {armies} in the picture, {words:?} in the text"
+                assert_eq!(
+                    n, armies,
+                    "{game}: {name}'s armies in the picture and the text"
                 );
                 owned += usize::from(!nobody);
             }

@@ -45,6 +45,8 @@ impl Rules for CastleRisk {
     const GAME: &'static str = "castle-risk";
     const STATE_VERSION: u32 = game::STATE_VERSION;
     const OLDEST_STATE_VERSION: u32 = 1;
+    /// The map is an empire (a continent) a paragraph: a report shows those that changed.
+    const MAP_IN_PARAGRAPHS: bool = true;
 
     /// Events versions 1 and 2 stored as sentences become typed data.
     fn upgrade_json(table: serde_json::Value) -> serde_json::Value {
@@ -182,6 +184,10 @@ impl Rules for CastleRisk {
 
     fn neighbours(&self, name: &str, lang: Lang) -> Option<Result<String, OrderError>> {
         Some(orders::territory(name).map(|t| shape::neighbours_text(self, t, lang)))
+    }
+
+    fn borders(&self, seat: Seat, lang: Lang) -> Option<String> {
+        shape::borders_text(self, seat, lang)
     }
 }
 

@@ -49,24 +49,13 @@ fn borders(t: T) -> Vec<(T, Edge)> {
     map().board.edges_of(t).to_vec()
 }
 
-/// One compact line per territory `seat` holds, for its private view:
+/// One compact line per territory `seat` holds (a bare NEIGHBOURS):
 /// "Prussia 4: Poland (Blue 3), Saxony (yours 2)", then one line for its ports, by sea
 /// ("Your ports (an Admiral sails from them): open sea: Paris, London; Black Sea: ...").
 pub fn border_lines(g: &CastleRisk, seat: Seat, lang: Lang) -> Vec<String> {
     let mut out = Vec::new();
     let mut inside = Vec::new();
-    // Ports by sea: open sea, Black Sea, both.
-    let mut ports: [Vec<&str>; 3] = Default::default();
-    for t in 0..g.board.len() {
-        if g.board[t].owner != Some(seat) {
-            continue;
-        }
-        match map().sea[t] {
-            Sea::None => {}
-            Sea::Open => ports[0].push(tn(t, lang)),
-            Sea::Black => ports[1].push(tn(t, lang)),
-            Sea::Both => ports[2].push(tn(t, lang)),
-        }
+    for t in (0..g.board.len()).filter(|&t| g.board[t].owner == Some(seat)) {
         let around = borders(t);
         // Every neighbour its own: one shared line (a 6-player report stays short).
         if around.iter().all(|(n, _)| g.board[*n].owner == Some(seat)) {
@@ -86,6 +75,22 @@ pub fn border_lines(g: &CastleRisk, seat: Seat, lang: Lang) -> Vec<String> {
         ));
     }
     out.extend(words::inside_line(&inside, lang));
+    out.extend(ports_line(g, seat, lang));
+    out
+}
+
+/// "Your ports (an Admiral sails from them): open sea: Paris, London; Black Sea: ...".
+fn ports_line(g: &CastleRisk, seat: Seat, lang: Lang) -> Option<String> {
+    // Ports by sea: open sea, Black Sea, both.
+    let mut ports: [Vec<&str>; 3] = Default::default();
+    for t in (0..g.board.len()).filter(|&t| g.board[t].owner == Some(seat)) {
+        match map().sea[t] {
+            Sea::None => {}
+            Sea::Open => ports[0].push(tn(t, lang)),
+            Sea::Black => ports[1].push(tn(t, lang)),
+            Sea::Both => ports[2].push(tn(t, lang)),
+        }
+    }
     let seas = [
         lang.pick("open sea", "haute mer"),
         lang.pick("Black Sea", "mer Noire"),
@@ -97,17 +102,104 @@ pub fn border_lines(g: &CastleRisk, seat: Seat, lang: Lang) -> Vec<String> {
         .filter(|(_, p)| !p.is_empty())
         .map(|(sea, p)| format!("{sea}{} {}", lang.pick(":", " :"), p.join(", ")))
         .collect();
-    if !by_sea.is_empty() {
-        out.push(format!(
+    (!by_sea.is_empty()).then(|| {
+        format!(
             "{} {}",
             lang.pick(
                 "Your ports (an Admiral sails from them):",
                 "Vos ports (un Amiral en part) :"
             ),
             by_sea.join(lang.pick("; ", " ; "))
-        ));
+        )
+    })
+}
+
+/// The private view's short form of the board around `seat` (a report read on a phone):
+/// its territories with their armies in one paragraph, its ports marked as on the map,
+/// and after each territory of 2 armies or more what it can attack (each neighbour not
+/// its own, with its holder and armies); then how to get every territory's neighbours
+/// (`border_lines`, by NEIGHBOURS). "Yours, 3 territories, 9 armies (...): Paris* 1;
+/// Burgundy 6 (castle) > Rhine (Bob 2), Marseille* (Bob 1); Brittany* 2."
+pub fn compact_lines(g: &CastleRisk, seat: Seat, lang: Lang) -> Vec<String> {
+    let mine: Vec<T> = (0..g.board.len())
+        .filter(|&t| g.board[t].owner == Some(seat))
+        .collect();
+    if mine.is_empty() {
+        return Vec::new();
     }
-    out
+    let armies: u32 = mine.iter().map(|&t| g.board[t].armies).sum();
+    let list: Vec<String> = mine
+        .iter()
+        .map(|&t| {
+            let port = match map().sea[t] {
+                Sea::None => "",
+                Sea::Open => "*",
+                Sea::Black => "^",
+                Sea::Both => "*^",
+            };
+            let castle = if g.players[seat].castle == Some(t) {
+                lang.pick(" (castle)", " (château)")
+            } else {
+                ""
+            };
+            let targets: Vec<String> = if g.board[t].armies >= 2 {
+                borders(t)
+                    .into_iter()
+                    .filter(|(n, _)| g.board[*n].owner != Some(seat))
+                    .map(|(n, e)| held(g, n, e == Edge::Crossing, Some(seat), lang))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let targets = if targets.is_empty() {
+                String::new()
+            } else {
+                format!(" > {}", targets.join(", "))
+            };
+            format!(
+                "{}{port} {}{castle}{targets}",
+                tn(t, lang),
+                g.board[t].armies
+            )
+        })
+        .collect();
+    vec![
+        match lang {
+            Lang::En => format!(
+                "Yours, {} territories, {armies} armies (> can attack, ~ dotted crossing, * ^ ports): {}.",
+                mine.len(),
+                list.join("; ")
+            ),
+            Lang::Fr => format!(
+                "À vous, {} territoires, {armies} armées (> peut attaquer, ~ pointillé, * ^ ports) : {}.",
+                mine.len(),
+                list.join(" ; ")
+            ),
+        },
+        lang.pick(
+            "NEIGHBOURS: each of yours with all its neighbours.",
+            "VOISINS : chacun des vôtres avec tous ses voisins.",
+        )
+        .to_string(),
+    ]
+}
+
+/// Every territory `seat` holds with its neighbours (the answer to a bare NEIGHBOURS): a
+/// heading, then `border_lines`. None when the seat holds nothing.
+pub fn borders_text(g: &CastleRisk, seat: Seat, lang: Lang) -> Option<String> {
+    let lines = border_lines(g, seat, lang);
+    (!lines.is_empty()).then(|| {
+        let mut out = lang
+            .pick(
+                "Your territories and their neighbours (~ a dotted crossing):\n",
+                "Vos territoires et leurs voisins (~ une traversée en pointillé) :\n",
+            )
+            .to_string();
+        for l in lines {
+            out.push_str(&format!("  {l}\n"));
+        }
+        out
+    })
 }
 
 /// The answer to `MAP Prussia` / `NEIGHBOURS Prussia`.

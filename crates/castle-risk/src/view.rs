@@ -48,6 +48,8 @@ pub fn public_view(g: &CastleRisk, lang: Lang) -> String {
     for s in 0..g.n() {
         out.push_str(&player_line(g, s, lang));
     }
+    out.push_str(&tokens_line(g, lang));
+    out.push_str(&hidden_line_public(g, lang));
     if !g.truces.is_empty() {
         out.push_str(lang.pick("Truces:\n", "Trêves :\n"));
         for t in &g.truces {
@@ -65,8 +67,8 @@ pub fn public_view(g: &CastleRisk, lang: Lang) -> String {
         out.push_str(&group_table(g, gi, lang));
     }
     out.push_str(lang.pick(
-        "\n(All 11 independents together earn 6.)\n",
-        "\n(Les 11 territoires indépendants ensemble rapportent 6.)\n",
+        "\n(All 11 independents together earn 6. * a port on the open sea, ^ on the Black Sea.)\n",
+        "\n(Les 11 territoires indépendants ensemble rapportent 6. * un port sur la haute mer, ^ sur la mer Noire.)\n",
     ));
     if let Some(o) = &g.outcome {
         out.push_str(&format!(
@@ -110,7 +112,9 @@ fn phase_text(g: &CastleRisk, lang: Lang) -> String {
     lang.pick(en, fr).to_string()
 }
 
-/// "  Alice: castle in Paris, 5 territories, 20 armies, 3 cards; tokens: ...; hidden ..."
+/// "  Alice: castle in Paris, 5 territories, 20 armies, 3 cards" (what changes every
+/// turn, on one line; the tokens and hidden armies, which seldom change, on their own:
+/// `tokens_line`, `hidden_line_public`).
 fn player_line(g: &CastleRisk, s: Seat, lang: Lang) -> String {
     let terr = g.territories_of(s);
     let armies: u32 = terr.iter().map(|t| g.board[*t].armies).sum();
@@ -130,71 +134,78 @@ fn player_line(g: &CastleRisk, s: Seat, lang: Lang) -> String {
         ),
         (false, _) => lang.pick("eliminated", "hors jeu").to_string(),
     };
-    let tokens: Vec<String> = g.players[s]
-        .tokens
-        .iter()
-        .map(|e| words::group(*e, lang))
-        .collect();
-    let hidden: Vec<String> = g.players[s]
-        .hidden
-        .iter()
-        .map(|h| match (h.used, lang) {
-            (true, Lang::En) => format!("used in {}", tn(h.territory)),
-            (true, Lang::Fr) => format!("utilisées {}", words::en(h.territory)),
-            (false, _) => format!(
-                "{} {}",
-                lang.pick("committed", "engagement"),
-                &h.commitment[..12.min(h.commitment.len())]
-            ),
+    format!("  {}{} {state}\n", g.name(s), lang.pick(":", " :"))
+}
+
+/// "Tokens: Alice Ottoman Empire; Bruno Russian Empire, French Empire." (a seat not named
+/// holds none).
+fn tokens_line(g: &CastleRisk, lang: Lang) -> String {
+    let held: Vec<String> = (0..g.n())
+        .filter(|&s| !g.players[s].tokens.is_empty())
+        .map(|s| {
+            let tokens: Vec<String> = g.players[s]
+                .tokens
+                .iter()
+                .map(|e| words::group(*e, lang))
+                .collect();
+            format!("{} {}", g.name(s), tokens.join(", "))
         })
         .collect();
-    let none = |l: &[String], fem: bool| {
-        if l.is_empty() {
-            lang.pick("none", if fem { "aucune" } else { "aucun" })
-                .to_string()
+    format!(
+        "{} {}.\n",
+        lang.pick("Tokens:", "Jetons :"),
+        if held.is_empty() {
+            lang.pick("none", "aucun").to_string()
         } else {
-            l.join(", ")
+            held.join(lang.pick("; ", " ; "))
         }
-    };
-    match lang {
-        Lang::En => format!(
-            "  {}: {state}; tokens: {}; hidden armies: {}\n",
-            g.name(s),
-            none(&tokens, false),
-            if hidden.is_empty() {
-                "none".into()
-            } else {
-                hidden.join("; ")
-            }
-        ),
-        Lang::Fr => format!(
-            "  {} : {state} ; jetons : {} ; armées cachées : {}\n",
-            g.name(s),
-            none(&tokens, false),
-            if hidden.is_empty() {
-                "aucune".into()
-            } else {
-                hidden.join(" ; ")
-            }
-        ),
-    }
+    )
+}
+
+/// "Hidden armies: Alice used in Rhine; Bruno committed ba3477b24b71." (a seat not named
+/// has none).
+fn hidden_line_public(g: &CastleRisk, lang: Lang) -> String {
+    let told: Vec<String> = (0..g.n())
+        .filter(|&s| !g.players[s].hidden.is_empty())
+        .map(|s| {
+            let hidden: Vec<String> = g.players[s]
+                .hidden
+                .iter()
+                .map(|h| match (h.used, lang) {
+                    (true, Lang::En) => format!("used in {}", tn(h.territory)),
+                    (true, Lang::Fr) => format!("utilisées {}", words::en(h.territory)),
+                    (false, _) => format!(
+                        "{} {}",
+                        lang.pick("committed", "engagement"),
+                        &h.commitment[..12.min(h.commitment.len())]
+                    ),
+                })
+                .collect();
+            format!("{} {}", g.name(s), hidden.join(", "))
+        })
+        .collect();
+    format!(
+        "{} {}.\n",
+        lang.pick("Hidden armies:", "Armées cachées :"),
+        if told.is_empty() {
+            lang.pick("none", "aucune").to_string()
+        } else {
+            told.join(lang.pick("; ", " ; "))
+        }
+    )
 }
 
 fn tn_in(t: T, lang: Lang) -> &'static str {
     words::tn(t, lang)
 }
 
-/// One empire (or independent group): its header and a line per territory.
+/// One empire (or independent group) in one paragraph: its header, then its territories
+/// by holder, each with its armies and marks: "FRENCH EMPIRE (4 for all). Bot2: Paris* 1,
+/// Marseille* 3. Bot3: Burgundy 2 (castle)." (`*` a port on the open sea, `^` on the
+/// Black Sea: the legend after the last group); held by one, "... , all held by Bot2:
+/// Paris* 1, ...".
 fn group_table(g: &CastleRisk, gi: usize, lang: Lang) -> String {
-    let m = map();
-    let grp = &m.board.groups[gi];
-    let w = g
-        .players
-        .iter()
-        .map(|p| p.name.len())
-        .max()
-        .unwrap_or(4)
-        .max(6);
+    let grp = &map().board.groups[gi];
     let holder = grp.members.first().and_then(|t| g.board[*t].owner);
     let all = holder.is_some() && grp.members.iter().all(|t| g.board[*t].owner == holder);
     let bonus = if gi < EMPIRES.len() {
@@ -202,46 +213,55 @@ fn group_table(g: &CastleRisk, gi: usize, lang: Lang) -> String {
     } else {
         ""
     };
-    let mut out = format!(
-        "\n{}{bonus}{}\n",
-        words::group(gi, lang).to_uppercase(),
-        if all {
-            let h = g.name(holder.unwrap_or(0));
-            lang.pick(format!("  [all held by {h}]"), format!("  [tout à {h}]"))
-        } else {
-            String::new()
-        }
-    );
-    for &t in &grp.members {
-        let owner = g.board[t]
-            .owner
-            .map(|s| g.name(s).to_string())
-            .unwrap_or_else(|| "-".into());
-        let mut marks = Vec::new();
-        if let Some(c) = g.castle_owner_at(t) {
-            marks.push(match lang {
-                Lang::En => format!("CASTLE of {}", g.name(c)),
-                Lang::Fr => format!("CHÂTEAU {}", fr::de(g.name(c))),
-            });
-        }
-        let port = match m.sea[t] {
-            Sea::None => None,
-            Sea::Black => Some(lang.pick("port: Black Sea", "port : mer Noire")),
-            Sea::Both => {
-                Some(lang.pick("port: open sea + Black Sea", "port : haute mer + mer Noire"))
-            }
-            Sea::Open => Some("port"),
+    let name = words::group(gi, lang).to_uppercase();
+    let colon = lang.pick(":", " :");
+    if all {
+        let h = g.name(holder.unwrap_or(0));
+        let list: Vec<String> = grp.members.iter().map(|&t| entry(g, t, lang)).collect();
+        let held = match lang {
+            Lang::En => format!(", all held by {h}"),
+            Lang::Fr => format!(", tout à {h}"),
         };
-        marks.extend(port.map(|p| p.to_string()));
-        out.push_str(&format!(
-            "  {:<17} {:<w$} {:>3}  {}\n",
-            tn_in(t, lang),
-            owner,
-            g.board[t].armies,
-            marks.join(", ")
-        ));
+        return format!("\n{name}{bonus}{held}{colon} {}.\n", list.join(", "));
     }
-    out
+    // Holders in seat order, then the territories nobody holds.
+    let holders = (0..g.n()).map(Some).chain([None]);
+    let parts: Vec<String> = holders
+        .filter_map(|h| {
+            let list: Vec<String> = grp
+                .members
+                .iter()
+                .filter(|t| g.board[**t].owner == h)
+                .map(|&t| entry(g, t, lang))
+                .collect();
+            let who = match h {
+                Some(s) => g.name(s).to_string(),
+                None => lang.pick("nobody's", "à personne").to_string(),
+            };
+            (!list.is_empty()).then(|| format!("{who}{colon} {}.", list.join(", ")))
+        })
+        .collect();
+    format!("\n{name}{bonus}. {}\n", parts.join(" "))
+}
+
+/// "Paris* 1", "Smolensk 9 (castle)", "Bulgaria^ 23 (castle of Bot1)": a territory in a
+/// group's paragraph (its holder named before it).
+fn entry(g: &CastleRisk, t: T, lang: Lang) -> String {
+    let port = match map().sea[t] {
+        Sea::None => "",
+        Sea::Open => "*",
+        Sea::Black => "^",
+        Sea::Both => "*^",
+    };
+    let castle = match g.castle_owner_at(t) {
+        Some(c) if g.board[t].owner == Some(c) => lang.pick(" (castle)", " (château)").to_string(),
+        Some(c) => match lang {
+            Lang::En => format!(" (castle of {})", g.name(c)),
+            Lang::Fr => format!(" (château {})", fr::de(g.name(c))),
+        },
+        None => String::new(),
+    };
+    format!("{}{port} {}{castle}", tn_in(t, lang), g.board[t].armies)
 }
 
 /// Each standing order in words, and whether the player set it (else the default).
@@ -386,19 +406,12 @@ pub fn private_view(g: &CastleRisk, s: Seat, lang: Lang) -> String {
             truces.join(", ")
         ));
     }
-    // Once the game is over, the neighbours no longer matter.
-    let borders = if g.outcome.is_some() {
-        Vec::new()
-    } else {
-        crate::shape::border_lines(g, s, lang)
-    };
-    if !borders.is_empty() {
-        out.push_str(lang.pick(
-            "Your territories and their neighbours (~ a dotted crossing):\n",
-            "Vos territoires et leurs voisins (~ une traversée en pointillé) :\n",
-        ));
-        for l in borders {
-            out.push_str(&format!("  {l}\n"));
+    // Once the game is over, the neighbours no longer matter. The board around the seat
+    // in short (every neighbour of every territory: NEIGHBOURS).
+    if g.outcome.is_none() {
+        for l in crate::shape::compact_lines(g, s, lang) {
+            out.push_str(&l);
+            out.push('\n');
         }
     }
     // One line (a report a 6-player game sends stays short): on the first turn every

@@ -87,19 +87,21 @@ fn neighbours_name_every_border_with_its_holder_and_armies() {
     );
 }
 
-/// Each player's private view lists, for each territory they hold, its neighbours and who
+/// A bare NEIGHBOURS lists, for each territory the writer holds, its neighbours and who
 /// holds them: one line per territory on a border (or a coast), and one shared line for
-/// those whose every neighbour is their own (a 6-player report stays short); none
-/// for a territory held by another.
+/// those whose every neighbour is their own; none for a territory held by another.
 #[test]
-fn the_private_view_lists_each_held_territory_with_its_neighbours() {
+fn neighbours_alone_lists_each_held_territory_with_its_neighbours() {
     let t = midgame();
     let g = &t.state;
     for seat in 0..3 {
-        let view = g.private_view(seat, Lang::En);
         let held: Vec<usize> = (0..g.board.len())
             .filter(|&x| g.board[x].owner == Some(seat))
             .collect();
+        let Some(view) = g.borders(seat, Lang::En) else {
+            assert!(held.is_empty(), "seat {seat} holds territories");
+            continue;
+        };
         let section: Vec<&str> = view
             .lines()
             .skip_while(|l| !l.starts_with("Your territories and their neighbours"))
@@ -128,5 +130,99 @@ fn the_private_view_lists_each_held_territory_with_its_neighbours() {
                 assert!(all_mine, "{name} is on a border: {view}");
             }
         }
+        let fr = g.borders(seat, Lang::Fr).unwrap();
+        assert!(fr.starts_with("Vos territoires et leurs voisins"), "{fr}");
+    }
+}
+
+/// A report is read on a phone: the private view tells the board around the seat in
+/// short, never a line per territory with its neighbours. Every territory the seat holds
+/// is named once with its armies in one paragraph, each of 2 armies or more followed by
+/// what it can attack (each neighbour not its own); one line says how to get the whole
+/// list.
+#[test]
+fn the_private_view_tells_the_board_around_the_seat_in_short() {
+    let t = midgame();
+    let g = &t.state;
+    for seat in 0..3 {
+        for (lang, yours, sep, ask) in [
+            (Lang::En, "Yours, ", "; ", "NEIGHBOURS: "),
+            (Lang::Fr, "À vous, ", " ; ", "VOISINS : "),
+        ] {
+            let view = g.private_view(seat, lang);
+            assert!(
+                !view.contains("neighbours (~") && !view.contains("voisins (~"),
+                "{view}"
+            );
+            let held: Vec<usize> = (0..g.board.len())
+                .filter(|&x| g.board[x].owner == Some(seat))
+                .collect();
+            if held.is_empty() {
+                continue;
+            }
+            assert!(view.lines().any(|l| l.starts_with(ask)), "{view}");
+            let line = view.lines().find(|l| l.starts_with(yours)).expect(yours);
+            let list = &line[line.find("):").or(line.find(") :")).unwrap() + 2..];
+            let list = list.trim_start_matches([':', ' ']).trim_end_matches('.');
+            let entries: Vec<&str> = list.split(sep).collect();
+            assert_eq!(entries.len(), held.len(), "{line}");
+            for x in &held {
+                let name = map().tname(*x, lang);
+                let mine: Vec<&&str> = entries
+                    .iter()
+                    .filter(|e| {
+                        let head = e.split(" > ").next().unwrap().trim_end_matches(" (castle)");
+                        let head = head.trim_end_matches(" (château)");
+                        let (n, a) = head.rsplit_once(' ').unwrap();
+                        n.trim_end_matches(['*', '^']) == name
+                            && a == g.board[*x].armies.to_string()
+                    })
+                    .collect();
+                assert_eq!(mine.len(), 1, "{name} once in {line}");
+                let targets = mine[0].split_once(" > ").map_or("", |(_, t)| t);
+                for (n, _) in map().board.edges_of(*x) {
+                    let foreign = g.board[*n].owner != Some(seat);
+                    let named = targets.contains(map().tname(*n, lang));
+                    assert_eq!(
+                        named,
+                        foreign && g.board[*x].armies >= 2,
+                        "{name}: {n} in {line}"
+                    );
+                }
+            }
+            // No territory's line with its neighbours, whatever its name.
+            for x in &held {
+                let head = format!("  {} {}", map().tname(*x, lang), g.board[*x].armies);
+                assert!(!view.lines().any(|l| l.starts_with(&head)), "{view}");
+            }
+        }
+    }
+}
+
+/// The text map tells each empire in one paragraph (a report read on a phone), and
+/// still every fact: each territory exactly once, with its holder, its armies and its
+/// castle, in English and French.
+#[test]
+fn the_text_map_holds_every_territory_once_with_its_holder_and_armies() {
+    let t = midgame();
+    let g = &t.state;
+    for lang in [Lang::En, Lang::Fr] {
+        let view = g.public_view(lang);
+        let facts = common::map_facts(&view, lang);
+        assert_eq!(facts.len(), g.board.len(), "{view}");
+        for x in 0..g.board.len() {
+            let name = map().tname(x, lang);
+            let found: Vec<_> = facts.iter().filter(|f| f.0 == name).collect();
+            assert_eq!(found.len(), 1, "{name} once in {view}");
+            let (_, who, armies, castle) = found[0];
+            assert_eq!(who, g.name(g.board[x].owner.unwrap()), "{name}");
+            assert_eq!(*armies, g.board[x].armies, "{name}");
+            assert_eq!(*castle, g.castle_owner_at(x).is_some(), "{name}");
+        }
+        // One line an empire or group: nine, not one a territory.
+        let groups = view.lines().filter(|l| {
+            l.contains("). ") || l.contains(", all held by ") || l.contains(", tout à ")
+        });
+        assert_eq!(groups.count(), 9, "{view}");
     }
 }

@@ -182,6 +182,11 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
     /// Whether the game ever draws from the secret stream (hidden cards): the reports
     /// name the secret stream's commitment, and the last its key, only then.
     const DRAWS_HIDDEN: bool = true;
+    /// Whether the text map (the public view) is a list of paragraphs each readable
+    /// alone (an empire, a continent, a player's row): a report then shows only those
+    /// that changed since the last one (`SET MAP FULL`: the whole map). `false`: the whole
+    /// map in every report (a board drawn in lines, read only whole).
+    const MAP_IN_PARAGRAPHS: bool = false;
 
     /// Seat counts this game supports.
     fn seat_range() -> std::ops::RangeInclusive<usize>;
@@ -328,6 +333,14 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
     /// in `lang`, from public facts only (`MAP Prussia`, `NEIGHBOURS Prussia` by mail).
     /// `None`: this game has no map of territories.
     fn neighbours(&self, _name: &str, _lang: Lang) -> Option<Result<String, OrderError>> {
+        None
+    }
+
+    /// Every territory seat `seat` holds with all its neighbours and who holds them, in
+    /// `lang`, from public facts only (a bare `NEIGHBOURS` by mail: the private view
+    /// tells the board around the seat in short). `None`: no map of territories, or the
+    /// seat holds none.
+    fn borders(&self, _seat: Seat, _lang: Lang) -> Option<String> {
         None
     }
 }

@@ -294,6 +294,8 @@ impl Rules for Risk {
     type Ask = Ask;
     const GAME: &'static str = "risk";
     const STATE_VERSION: u32 = STATE_VERSION;
+    /// The map is an empire (a continent) a paragraph: a report shows those that changed.
+    const MAP_IN_PARAGRAPHS: bool = true;
     /// A version-1 state is converted (game/stored.rs).
     const OLDEST_STATE_VERSION: u32 = 1;
 
@@ -448,5 +450,9 @@ impl Rules for Risk {
 
     fn neighbours(&self, name: &str, lang: Lang) -> Option<Result<String, OrderError>> {
         Some(orders::territory_named(name).map(|t| shape::neighbours_text(self, t, lang)))
+    }
+
+    fn borders(&self, seat: Seat, lang: Lang) -> Option<String> {
+        shape::borders_text(self, seat, lang)
     }
 }

@@ -33,7 +33,7 @@ fn near(t: TerritoryId, g: &Risk, me: Option<Seat>, lang: Lang) -> Vec<String> {
 }
 
 /// One compact line per territory `seat` holds on a border (a neighbour not its own),
-/// for its private view; the territories whose every neighbour is its own share one last
+/// for a bare NEIGHBOURS; the territories whose every neighbour is its own share one last
 /// line (a 6-player report stays short).
 pub fn border_lines(g: &Risk, seat: Seat, lang: Lang) -> Vec<String> {
     let mut lines = Vec::new();
@@ -57,6 +57,80 @@ pub fn border_lines(g: &Risk, seat: Seat, lang: Lang) -> Vec<String> {
     }
     lines.extend(words::inside_line(&inside, lang));
     lines
+}
+
+/// The private view's short form of the board around `seat` (a report read on a phone):
+/// its territories with their armies in one paragraph, after each of 2 armies or more
+/// what it can attack (each neighbour not its own, with its holder and armies); then how
+/// to get every territory's neighbours (`border_lines`, by NEIGHBOURS). "Yours, 3
+/// territories, 9 armies (...): Peru 1; Brazil 6 > North Africa (Bob 2), Venezuela
+/// (Bob 1); Argentina 2."
+pub fn compact_lines(g: &Risk, seat: Seat, lang: Lang) -> Vec<String> {
+    let mine: Vec<TerritoryId> = (0..g.board.len())
+        .filter(|&t| g.board[t].owner == Owner::Seat(seat))
+        .collect();
+    if mine.is_empty() {
+        return Vec::new();
+    }
+    let armies: u32 = mine.iter().map(|&t| g.board[t].armies).sum();
+    let list: Vec<String> = mine
+        .iter()
+        .map(|&t| {
+            let targets: Vec<String> = if g.board[t].armies >= 2 {
+                board()
+                    .edges_of(t)
+                    .iter()
+                    .filter(|(n, _)| g.board[*n].owner != Owner::Seat(seat))
+                    .map(|(n, e)| held(g, *n, *e == Edge::Crossing, Some(seat), lang))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let targets = if targets.is_empty() {
+                String::new()
+            } else {
+                format!(" > {}", targets.join(", "))
+            };
+            format!("{} {}{targets}", name_in(t, lang), g.board[t].armies)
+        })
+        .collect();
+    vec![
+        match lang {
+            Lang::En => format!(
+                "Yours, {} territories, {armies} armies (> can attack, ~ sea lane): {}.",
+                mine.len(),
+                list.join("; ")
+            ),
+            Lang::Fr => format!(
+                "À vous, {} territoires, {armies} armées (> peut attaquer, ~ route maritime) : {}.",
+                mine.len(),
+                list.join(" ; ")
+            ),
+        },
+        lang.pick(
+            "NEIGHBOURS: each of yours with all its neighbours.",
+            "VOISINS : chacun des vôtres avec tous ses voisins.",
+        )
+        .to_string(),
+    ]
+}
+
+/// Every territory `seat` holds with its neighbours (the answer to a bare NEIGHBOURS): a
+/// heading, then `border_lines`. None when the seat holds nothing.
+pub fn borders_text(g: &Risk, seat: Seat, lang: Lang) -> Option<String> {
+    let lines = border_lines(g, seat, lang);
+    (!lines.is_empty()).then(|| {
+        let mut out = lang
+            .pick(
+                "Your territories and their neighbours (~ a sea lane):\n",
+                "Vos territoires et leurs voisins (~ une route maritime) :\n",
+            )
+            .to_string();
+        for l in lines {
+            out.push_str(&format!("  {l}\n"));
+        }
+        out
+    })
 }
 
 /// The answer to `MAP Alberta` / `NEIGHBOURS Alberta`.

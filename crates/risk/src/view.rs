@@ -331,39 +331,58 @@ pub fn public_view(s: &Risk, l: Lang) -> String {
     out.join("\n")
 }
 
-/// The world map: continents, then territories with armies and owner.
+/// The world map: a paragraph per continent, its territories by holder with their armies:
+/// "Europe (bonus 5). Bot2: Ukraine 3, Iceland 4. Bot3: Scandinavia 2."; held by one,
+/// "North America (bonus 5), held by Bot1: Alaska 2, Alberta 1, ...".
 fn map_lines(s: &Risk, l: Lang, out: &mut Vec<String>) {
     let b = board();
-    let width = (0..b.len())
-        .map(|t| map::name_in(t, l).chars().count())
-        .max()
-        .unwrap_or(10);
+    let colon = l.pick(":", " :");
     for (gi, g) in b.groups.iter().enumerate() {
-        let holder = (0..s.n()).find(|&p| s.continents_of(p).contains(&gi));
-        out.push(format!(
-            "\n{} (bonus {}){}",
-            map::continent_in(gi, l),
-            g.bonus,
-            holder
-                .map(|p| format!("{}{}", l.pick(" — held by ", " — tenue par "), pname(s, p)))
-                .unwrap_or_default()
-        ));
-        for &t in &g.members {
+        let entry = |t: usize| {
             let hq = if s.hq_revealed {
                 (0..s.n())
                     .find(|&p| s.players[p].hq == Some(t))
-                    .map(|p| format!("  [{} {}]", l.pick("HQ of", "QG de"), pname(s, p)))
+                    .map(|p| format!(" ({} {})", l.pick("HQ of", "QG de"), pname(s, p)))
                     .unwrap_or_default()
             } else {
                 String::new()
             };
+            // A free territory (setup) is named alone: no holder, no army.
+            if s.board[t].owner == Owner::Nobody && s.board[t].armies == 0 {
+                return map::name_in(t, l).to_string();
+            }
+            format!("{} {}{hq}", map::name_in(t, l), s.board[t].armies)
+        };
+        let name = map::continent_in(gi, l);
+        let holder = (0..s.n()).find(|&p| s.continents_of(p).contains(&gi));
+        if let Some(p) = holder {
+            let list: Vec<String> = g.members.iter().map(|&t| entry(t)).collect();
             out.push(format!(
-                "  {:width$}  {:>3}  {}{hq}",
-                map::name_in(t, l),
-                s.board[t].armies,
-                owner_name(s, s.board[t].owner, l),
+                "\n{name} (bonus {}){} {}{colon} {}.",
+                g.bonus,
+                l.pick(", held by", ", tenue par"),
+                pname(s, p),
+                list.join(", ")
             ));
+            continue;
         }
+        // Holders in seat order, then the neutral armies, then the territories nobody holds.
+        let owners = (0..s.n())
+            .map(Owner::Seat)
+            .chain([Owner::Neutral, Owner::Nobody]);
+        let parts: Vec<String> = owners
+            .filter_map(|o| {
+                let list: Vec<String> = g
+                    .members
+                    .iter()
+                    .filter(|&&t| s.board[t].owner == o)
+                    .map(|&t| entry(t))
+                    .collect();
+                (!list.is_empty())
+                    .then(|| format!("{}{colon} {}.", owner_name(s, o, l), list.join(", ")))
+            })
+            .collect();
+        out.push(format!("\n{name} (bonus {}). {}", g.bonus, parts.join(" ")));
     }
 }
 
@@ -410,6 +429,9 @@ fn player_lines(s: &Risk, l: Lang, out: &mut Vec<String>) {
     }
 }
 
+/// The standing order a seat starts with (`game::setup`): defend with 2 dice.
+const DEFAULT_STAND: Policy = Policy::Dice(2);
+
 pub fn private_view(s: &Risk, seat: Seat, l: Lang) -> String {
     let mut out = Vec::new();
     if seat >= s.n() {
@@ -439,33 +461,26 @@ pub fn private_view(s: &Risk, seat: Seat, l: Lang) -> String {
             ));
         }
     }
-    let borders = crate::shape::border_lines(s, seat, l);
-    if !borders.is_empty() {
-        out.push(
-            l.pick(
-                "Your territories and their neighbours (~ a sea lane):",
-                "Vos territoires et leurs voisins (~ une route maritime) :",
-            )
-            .to_string(),
-        );
-        out.extend(borders.into_iter().map(|b| format!("  {b}")));
+    // The board around the seat in short (every neighbour of every territory: NEIGHBOURS).
+    if s.won.is_none() {
+        out.extend(crate::shape::compact_lines(s, seat, l));
     }
     let pol = |p: Policy| match (p, l) {
         (Policy::Dice(d), Lang::En) => format!("{d} dice when allowed"),
         (Policy::Dice(d), Lang::Fr) => format!("{} quand c'est permis", fr::count(d, "dé", "dés")),
         (Policy::Ask, _) => l.pick("ask me", "me demander").into(),
     };
-    out.push(match l {
-        Lang::En => format!(
-            "Standing order: defend with {}.",
-            pol(s.players[seat].stand_defend)
-        ),
-        Lang::Fr => format!(
-            "Ordre permanent en défense : {}.",
-            pol(s.players[seat].stand_defend)
-        ),
-    });
-    if s.two_player() {
+    // The standing orders while the game starts, then only those the player changed (a
+    // report does not tell the defaults again and again; HELP lists them).
+    let first = s.phase != Phase::Play || s.round <= 1;
+    let defend = s.players[seat].stand_defend;
+    if first || defend != DEFAULT_STAND {
+        out.push(match l {
+            Lang::En => format!("Standing order: defend with {}.", pol(defend)),
+            Lang::Fr => format!("Ordre permanent en défense : {}.", pol(defend)),
+        });
+    }
+    if s.two_player() && (first || s.players[seat].stand_neutral != DEFAULT_STAND) {
         out.push(match l {
             Lang::En => format!(
                 "Standing order: defend neutral territories with {}.",

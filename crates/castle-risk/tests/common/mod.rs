@@ -103,3 +103,64 @@ pub fn dice_with(count: usize, want: impl Fn(&[u8]) -> bool) -> DiceBox {
 pub fn any_dice() -> DiceBox {
     DiceBox::new("any", Secret::derive(b"any"))
 }
+
+/// A territory as the text map shows it: (name, holder, armies, castle).
+pub type MapFact = (String, String, u32, bool);
+
+/// Every territory of a public view's map, read back from its paragraphs, one an empire:
+/// "FRENCH EMPIRE (4 for all). Alice: Paris* 1, Burgundy 2 (castle). Bruno: Gascony* 1."
+/// or "SPAIN (INDEPENDENT), all held by Bruno: Barcelona* 1, Madrid* 1." (and in French).
+pub fn map_facts(view: &str, lang: castellan_engine::Lang) -> Vec<MapFact> {
+    let fr = lang == castellan_engine::Lang::Fr;
+    let (groups, held, colon, castle) = if fr {
+        (
+            [" (4 pour l'empire entier)", " (INDÉPENDANTS)"],
+            ", tout à ",
+            " : ",
+            " (château)",
+        )
+    } else {
+        (
+            [" (4 for all)", " (INDEPENDENT)"],
+            ", all held by ",
+            ": ",
+            " (castle)",
+        )
+    };
+    let mut out = Vec::new();
+    for line in view.lines() {
+        if !groups.iter().any(|g| line.contains(g)) {
+            continue;
+        }
+        let rest = line.trim_end_matches('.');
+        let parts: Vec<(String, &str)> = if let Some(i) = rest.find(held) {
+            let (who, list) = rest[i + held.len()..]
+                .split_once(colon)
+                .expect("held by one: a list");
+            vec![(who.to_string(), list)]
+        } else {
+            let body = &rest[rest.find("). ").expect("a group's header") + 3..];
+            body.split(". ")
+                .map(|p| {
+                    let (who, list) = p.split_once(colon).expect("a holder's list");
+                    (who.to_string(), list)
+                })
+                .collect()
+        };
+        for (who, list) in parts {
+            for e in list.split(", ") {
+                let has_castle = e.ends_with(castle);
+                let e = e.trim_end_matches(castle);
+                let (name, armies) = e.rsplit_once(' ').expect("a territory and its armies");
+                let name = name.trim_end_matches(['*', '^']).to_string();
+                out.push((
+                    name,
+                    who.clone(),
+                    armies.parse().expect("armies"),
+                    has_castle,
+                ));
+            }
+        }
+    }
+    out
+}

@@ -40,8 +40,13 @@ pub trait Session: Send {
     fn rolls_dice(&self) -> bool;
     /// The game draws from the secret stream ([`Rules::DRAWS_HIDDEN`]).
     fn draws_hidden(&self) -> bool;
+    /// A report may show only the map's paragraphs that changed
+    /// ([`Rules::MAP_IN_PARAGRAPHS`]).
+    fn map_in_paragraphs(&self) -> bool;
     /// The board around one territory (see [`Rules::neighbours`]).
     fn neighbours(&self, name: &str, lang: Lang) -> Option<Result<String, OrderError>>;
+    /// Every territory of a seat with its neighbours (see [`Rules::borders`]).
+    fn borders(&self, seat: Seat, lang: Lang) -> Option<String>;
     /// The game as it stood at the end of dice turn `turn` (replayed from its seed and
     /// history; the whole game if `turn` is past its end): `castellan render --turn N`.
     fn at_turn(&self, turn: u32) -> Result<Box<dyn Session>, String>;
@@ -149,8 +154,14 @@ impl<R: Rules> Session for Table<R> {
     fn draws_hidden(&self) -> bool {
         R::DRAWS_HIDDEN
     }
+    fn map_in_paragraphs(&self) -> bool {
+        R::MAP_IN_PARAGRAPHS
+    }
     fn neighbours(&self, name: &str, lang: Lang) -> Option<Result<String, OrderError>> {
         self.state.neighbours(name, lang)
+    }
+    fn borders(&self, seat: Seat, lang: Lang) -> Option<String> {
+        self.state.borders(seat, lang)
     }
     fn at_turn(&self, turn: u32) -> Result<Box<dyn Session>, String> {
         Ok(Box::new(self.replay_to(turn)?))

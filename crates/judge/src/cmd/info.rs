@@ -7,7 +7,7 @@ use crate::mails::{prompts_of, PromptCtx};
 use crate::model::*;
 use crate::reports::compact_dice;
 use crate::run::*;
-use castellan_engine::Lang;
+use castellan_engine::{Lang, Session};
 use serde_json::json;
 
 impl Run<'_> {
@@ -119,7 +119,8 @@ impl Run<'_> {
         .unwrap_or(Ok(()))
     }
 
-    /// NEIGHBOURS / MAP territory: public facts only, so no password is needed.
+    /// NEIGHBOURS / MAP territory: public facts only, so no password is needed. A bare
+    /// NEIGHBOURS from a seat: each territory it holds with its neighbours.
     pub(crate) fn neighbours(
         &mut self,
         ctx: &Ctx,
@@ -133,11 +134,19 @@ impl Run<'_> {
             |run, g| -> Result<(), StoreError> {
                 let lang = run.addr_lang(&g.rec, from);
                 let game = g.rec.id.clone();
+                let seat = g.rec.seat_of(from);
+                let borders = |s: &dyn Session| seat.and_then(|seat| s.borders(seat, lang));
                 let answer = match g.session.as_ref() {
                     None => InfoAnswer::NotStarted {
                         command: "NEIGHBOURS".into(),
                         game,
                     },
+                    // A bare NEIGHBOURS from a seat: every territory it holds with its
+                    // neighbours (its reports tell the board around it in short).
+                    Some(s) if name.trim().is_empty() && borders(s.as_ref()).is_some() => {
+                        let text = borders(s.as_ref()).unwrap_or_default();
+                        InfoAnswer::Neighbours { game, text }
+                    }
                     Some(s) => match s.neighbours(name, lang) {
                         None => InfoAnswer::NoTerritories { game },
                         Some(Ok(text)) => InfoAnswer::Neighbours { game, text },

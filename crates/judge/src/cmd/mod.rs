@@ -66,7 +66,7 @@ pub enum Command {
     /// STATUS / MAP [game-id]
     Status(Option<String>),
     /// NEIGHBOURS [game-id] territory, MAP territory (VOISINS, CARTE): the board around
-    /// one territory.
+    /// one territory; a bare NEIGHBOURS [game-id]: around each of the writer's.
     Neighbours(Option<String>, String),
     /// ORDERS [game or game-id]
     Orders(Option<String>),
@@ -368,12 +368,14 @@ impl Run<'_> {
     }
 }
 
-/// NEIGHBOURS [game-id] territory: a first word that looks like a game id names the game.
+/// NEIGHBOURS [game-id] [territory]: a first word that looks like a game id names the
+/// game; no territory: each of the writer's own with its neighbours.
 fn neighbours(a: &Args) -> Command {
     match a.words.as_slice() {
         [id, rest @ ..] if looks_like_id(id) && !rest.is_empty() => {
             Command::Neighbours(Some(id.to_lowercase()), rest.join(" "))
         }
+        [id] if looks_like_id(id) => Command::Neighbours(Some(id.to_lowercase()), String::new()),
         words => Command::Neighbours(None, words.join(" ")),
     }
 }

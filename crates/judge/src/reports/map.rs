@@ -14,25 +14,40 @@ pub(super) fn map_text(session: &dyn Session, lang: Lang) -> String {
     out
 }
 
-/// Maps shorter than this are shown whole: a short map is read at a glance.
-const SHORT_MAP_LINES: usize = 40;
+/// Maps shorter than this, in lines on a reader's screen, are shown whole: a short map
+/// is read at a glance. (Only a map of paragraphs is told by its changes at all:
+/// `Session::map_in_paragraphs`.)
+const SHORT_MAP_LINES: usize = 15;
+
+/// The columns of a mail's text (format=flowed wraps a longer line).
+const COLUMNS: usize = 78;
+
+/// About how many lines `line` fills on a reader's screen: a map's paragraph (an empire,
+/// a continent) wraps at the mail's 78 columns.
+fn screen_lines(line: &str) -> usize {
+    line.chars().count().div_ceil(COLUMNS).max(1)
+}
 
 /// The indices of `now`'s lines that the last report's map (`before`) did not have; `None`
 /// when the whole map should be shown: no map before (the first report), a short map, or
-/// more than three lines in four changed.
+/// more than three lines in four changed (both counted on the reader's screen).
 pub(crate) fn changed_lines(before: &str, now: &str) -> Option<Vec<usize>> {
     if before.is_empty() {
         return None;
     }
     let lines: Vec<&str> = now.lines().collect();
-    if lines.len() < SHORT_MAP_LINES {
+    let total: usize = lines.iter().map(|l| screen_lines(l)).sum();
+    if total < SHORT_MAP_LINES {
         return None;
     }
     let old: std::collections::HashSet<&str> = before.lines().collect();
-    let changed: Vec<usize> = (0..lines.len())
+    // The map's first line, its title ("RISK — round 3, Bob to play"), says what the
+    // report's first lines say: not told again among the changes.
+    let changed: Vec<usize> = (1..lines.len())
         .filter(|i| !lines[*i].trim().is_empty() && !old.contains(lines[*i]))
         .collect();
-    (changed.len() * 4 <= lines.len() * 3).then_some(changed)
+    let shown: usize = changed.iter().map(|i| screen_lines(lines[*i])).sum();
+    (shown * 4 <= total * 3).then_some(changed)
 }
 
 /// The lines of `map` at `changed`, each indented line under the heading above it (the
@@ -102,5 +117,34 @@ mod map_tests {
         assert_eq!(changed_lines(&b, &map(&all)), None);
         // A short map is shown whole.
         assert_eq!(changed_lines(&map(&before[..5]), &map(&after[..5])), None);
+    }
+
+    /// A map told one paragraph an empire (Castle Risk, Risk) has few lines but fills a
+    /// screen: its length is counted as the reader sees it, wrapped at 78 columns, so a
+    /// report shows only the paragraphs that changed.
+    #[test]
+    fn a_map_of_long_paragraphs_is_measured_as_the_reader_sees_it() {
+        let para = |name: &str, n: u32| {
+            let list: Vec<String> = (0..30).map(|i| format!("{name}{i} {n}")).collect();
+            format!("{name} EMPIRE. Bot1: {}.", list.join(", "))
+        };
+        let map = |ns: [u32; 8]| {
+            let mut s = String::from("BOARD (turn 3)\n");
+            for (i, n) in ns.iter().enumerate() {
+                s.push_str(&para(&format!("E{i}"), *n));
+                s.push('\n');
+            }
+            s
+        };
+        let before = map([1; 8]);
+        let after = map([1, 1, 2, 1, 1, 1, 1, 1]);
+        assert!(after.lines().count() < 10);
+        assert!(screen_lines(after.lines().nth(3).unwrap()) >= 4);
+        let c = changed_lines(&before, &after).expect("a long map with one empire changed");
+        assert_eq!(c, vec![3]);
+        let shown = with_headings(&after, &c).unwrap();
+        assert_eq!(shown, vec![para("E2", 2)]);
+        // Most of it changed: the whole map.
+        assert_eq!(changed_lines(&before, &map([2; 8])), None);
     }
 }

@@ -34,7 +34,9 @@ impl Run<'_> {
         };
         let game_lang = self.game_lang(&g.rec);
         let view_now = map_text(session.as_ref(), game_lang);
-        let changed = if finished {
+        // A map drawn in lines (Castello's board) is read only whole; a map of paragraphs
+        // (an empire each) is told by what changed.
+        let changed = if finished || !session.map_in_paragraphs() {
             None
         } else {
             changed_lines(&g.rec.reported_view, &view_now)
