@@ -68,6 +68,9 @@ pub struct Service {
     /// The service's own threads (the journal's fsync, replies written ahead), started at
     /// the first batch and kept: no thread is started per batch.
     pub(crate) workers: std::sync::OnceLock<crate::serve::workers::Workers>,
+    /// Journal entries past what the database committed, to roll forward before anything
+    /// else commits (src/serve/rollforward.rs).
+    pub(crate) pending: std::sync::Mutex<Vec<crate::store::journal::Entry>>,
 }
 
 /// How many threads judge a batch's mails side by side (src/serve/optimistic.rs): the cores.
@@ -111,7 +114,8 @@ impl Service {
         )?;
         let templates = load_templates_lenient(&config.templates_dir)?;
         let judge = Judge::new(config.judge.clone(), crate::games::all(), templates);
-        Ok(Service {
+        let pending = journal.take_pending();
+        let svc = Service {
             config,
             store,
             judge,
@@ -127,7 +131,18 @@ impl Service {
             group: GROUP,
             batch_times: Default::default(),
             workers: Default::default(),
-        })
+            pending: std::sync::Mutex::new(pending),
+        };
+        // What the journal holds past the database (its mails maybe acknowledged already)
+        // is applied now; if it cannot be (a full disk), it stays pending, and every path
+        // that commits rolls it forward first.
+        if let Err(e) = svc.roll_forward() {
+            tracing::error!(
+                "journal entries past the database not rolled forward yet: {}",
+                e.0
+            );
+        }
+        Ok(svc)
     }
 
     /// [`Service::open`], trying again while another process holds the database (an
@@ -266,6 +281,7 @@ impl Service {
 
     /// [`Service::handle_unflushed`], with the mail's log line (src/serve/maillog.rs).
     fn handle_unflushed_line(&self, raw: &[u8]) -> Result<(Handled, MailLine), StoreError> {
+        self.roll_forward()?;
         let inbound = match self.screen(raw)? {
             Ok(inbound) => inbound,
             Err(Handled::Duplicate) => {
@@ -349,7 +365,7 @@ impl Service {
 
     /// A mail's changes committed (not flushed), with its journal entry `seq`; its replies
     /// handed to `prestager`, if any.
-    fn commit_judged(
+    pub(super) fn commit_judged(
         &self,
         changes: &Changes,
         env: Env,
@@ -399,6 +415,7 @@ impl Service {
 
     /// Apply a judge result (tick, admin) durably: journaled whole, committed, flushed.
     pub fn commit(&self, changes: &Changes) -> Result<(), StoreError> {
+        self.roll_forward()?;
         let seq = self.journal_changes(changes)?;
         self.store
             .commit_unflushed_seq(changes, seq)
@@ -428,6 +445,7 @@ impl Service {
     /// Deadlines: reminders, defaults, stand-ins. A tick that changes something is
     /// journaled (its time and entropy) before it is committed.
     pub fn tick(&self) -> Result<usize, StoreError> {
+        self.roll_forward()?;
         let env = self.env();
         let changes = self.judge.tick(&self.store, &env)?;
         let n = changes.outbox.len();
@@ -507,6 +525,6 @@ impl Drop for Service {
     }
 }
 
-fn tick_is_empty(c: &Changes) -> bool {
+pub(super) fn tick_is_empty(c: &Changes) -> bool {
     c.games.is_empty() && c.outbox.is_empty() && c.log.is_empty()
 }

@@ -172,4 +172,30 @@ mod tests {
         assert_eq!(seqs(&path), [5, 6, 7]);
         assert_eq!(j.prune(3).segments, 0);
     }
+
+    /// The entries above the database's number that are not marked aborted are pending
+    /// (to be rolled forward), in order, whatever was aborted after them; nothing is marked
+    /// aborted at open.
+    #[test]
+    fn entries_past_the_database_are_pending_not_aborted_at_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let db = dir.path().join("db");
+        let j = Journal::open(&path, 0, &db).unwrap();
+        for n in 1..=5 {
+            assert_eq!(tick(&j), n);
+        }
+        j.abort(Some(4));
+        drop(j);
+        let j = Journal::open(&path, 1, &db).unwrap();
+        let pending: Vec<u64> = j.take_pending().iter().filter_map(Entry::seq).collect();
+        assert_eq!(pending, [2, 3, 5]);
+        assert!(j.take_pending().is_empty(), "taken once");
+        assert_eq!(tick(&j), 6, "no number given twice");
+        drop(j);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.matches(r#""kind":"aborted""#).count(), 1, "{text}");
+        let j = Journal::open(&path, 6, &db).unwrap();
+        assert!(j.take_pending().is_empty());
+    }
 }
