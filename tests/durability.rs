@@ -100,7 +100,12 @@ fn the_journal_entry_reaches_the_device_before_the_message_is_acknowledged() {
     let journal_sync = lines[..ack]
         .iter()
         .rposition(|l| l.contains("fdatasync(") && l.contains("journal.jsonl>"))
-        .unwrap_or_else(|| panic!("no fdatasync of the journal before the acknowledgement:\n{}", all()));
+        .unwrap_or_else(|| {
+            panic!(
+                "no fdatasync of the journal before the acknowledgement:\n{}",
+                all()
+            )
+        });
     let delivered = lines[..journal_sync]
         .iter()
         .any(|l| l.contains("rename") && l.contains("/tmp/") && l.contains("/new/"));

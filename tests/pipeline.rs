@@ -420,7 +420,12 @@ fn a_crash_between_commit_and_acknowledgement_applies_the_mail_exactly_once() {
         !sent.path.exists(),
         "the mail is acknowledged before its commit"
     );
-    let name = sent.path.file_name().unwrap().to_string_lossy().into_owned();
+    let name = sent
+        .path
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
     let cur = sent.path.parent().unwrap().with_file_name("cur");
     let moved = std::fs::read_dir(&cur)
         .unwrap()

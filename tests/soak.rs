@@ -249,7 +249,9 @@ impl Soak {
             .flatten()
             .filter_map(|e| {
                 let text = std::fs::read_to_string(e.path()).ok()?;
-                let id = text.lines().find_map(|l| l.strip_prefix("Message-ID: <soak-"))?;
+                let id = text
+                    .lines()
+                    .find_map(|l| l.strip_prefix("Message-ID: <soak-"))?;
                 id.strip_suffix("@example.org>")?.parse().ok()
             })
             .collect()

@@ -271,11 +271,10 @@ impl Service {
             })?;
             lap(&mut times.journal);
             let waits = self.judge_and_commit(
-                inbox,
                 &read,
                 &envs,
                 (seqs, unsynced),
-                prestager.as_ref(),
+                (inbox, prestager.as_ref()),
                 held,
                 &mut out,
             )?;
@@ -365,15 +364,14 @@ impl Service {
     /// entries `seqs` written but not yet synced), judged side by side and committed in
     /// order (src/serve/optimistic.rs); each one taken goes into `out.taken`, one kept for a
     /// game in quarantine into `held`. The journal's fsync runs on a thread of its own
-    /// meanwhile, and ends before anything is committed. Returns the time spent in the
-    /// group commits and waiting for that fsync.
+    /// meanwhile, and ends before anything is committed (or acknowledged in `inbox`).
+    /// Returns the time spent in the group commits and waiting for that fsync.
     fn judge_and_commit<'a>(
         &self,
-        inbox: &Maildir,
         read: &'a [Read<'a>],
         envs: &[Env],
         (seqs, unsynced): (Vec<Option<u64>>, Option<crate::store::journal::Unsynced>),
-        prestager: Option<&crate::serve::prestage::Prestager>,
+        (inbox, prestager): (&Maildir, Option<&crate::serve::prestage::Prestager>),
         held: &mut std::collections::HashSet<PathBuf>,
         out: &mut Taken<'a>,
     ) -> Result<(std::time::Duration, std::time::Duration), ShellError> {
@@ -579,7 +577,10 @@ impl Service {
                     .collect();
                 self.store.commit_group_encoded(&items)
             }
-            Err(e) => Err(StoreError::new(format!("{}: {e}", c.inbox.root().display()))),
+            Err(e) => Err(StoreError::new(format!(
+                "{}: {e}",
+                c.inbox.root().display()
+            ))),
         };
         c.spent.spent += start.elapsed();
         let keys = match committed {

@@ -1,23 +1,26 @@
 //! The imperative shell around the judge: raw mail in, one durable transaction per
-//! message, acknowledgement after the flush, and the outbox drained with retries.
+//! message, acknowledgement once its journal entry is durable, and the outbox drained with
+//! retries.
 //!
-//! Order of effects for one inbound message (the crash-safety argument):
-//! 1. parse (mail crate) → 2. `Judge::handle` (pure) → 3. commit: the mail marked
-//!    processed, game records, log and every reply in the outbox, in one sled transaction
-//!    → 4. flush: sled's flush, then fdatasync of its files and fsync of its folder
-//!    (`SledStore::flush`) → 5. acknowledge (Maildir new/ → cur/ and an fsync of both
-//!    folders, IMAP \Seen, MTA exit 0).
+//! Order of effects for one inbound message of the Maildir (the crash-safety argument):
+//! 1. parse (mail crate) → 2. journal entry (file name, time, entropy) on the device →
+//! 3. `Judge::handle` (pure) → 4. acknowledge (Maildir new/ → cur/, not fsynced) →
+//! 5. commit: the mail marked processed, game records, log and every reply in the outbox,
+//!    in one sled transaction that records the entry's number → 6. flush: sled's flush,
+//!    then fdatasync of its files and fsync of its folder, or one `syncfs`
+//!    (`SledStore::flush`) → 7. replies sent (only those a flush made durable).
 //!
-//! The Maildir is taken in batches (group commit): steps 1-3 for each message of the
-//! batch in order, one flush (4) for the whole batch, then 5 for each. Nothing is
-//! acknowledged and no reply leaves before the flush.
+//! The Maildir is taken in batches (group commit): one journal fsync for the batch (2),
+//! steps 3-5 for each message in order, in groups, one flush (6) for the whole batch.
 //!
-//! A crash before 4 leaves the messages unacknowledged: they are handled again from
-//! scratch (a transaction sled kept is recognised by its `processed_key` (Message-ID, sender, content digest) and not applied twice).
-//! A crash between 3 and 4 leaves it unacknowledged but processed: it is acknowledged
-//! without being applied again. Replies are sent from the outbox after the commit and
-//! removed only once the transport accepted them, so a crash can resend a reply (with the
-//! same Message-ID) but never lose one.
+//! A crash before 2 leaves the messages unacknowledged: handled again from scratch. A
+//! crash between 2 and 5 leaves journal entries past the database: they are pending, and
+//! rolled forward at the next open (src/serve/rollforward.rs: the same time and entropy,
+//! so the same state and replies), the mail read from cur/ or new/ (a transaction sled
+//! kept is recognised by its `processed_key` (Message-ID, sender, content digest) and not
+//! applied twice). Replies are sent from the outbox after the flush and removed only once
+//! the transport accepted them, so a crash can resend a reply (with the same Message-ID)
+//! but never lose one. IMAP (`handle_raw`) still acknowledges (`\Seen`) after the flush.
 
 use crate::config::{Config, OutboundKind};
 use crate::error::ShellError;

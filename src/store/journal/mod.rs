@@ -10,10 +10,11 @@
 //! tree (`SledStore::journal_seq`).
 //!
 //! Order of effects, for each entry: the entry is appended and fsynced (write-ahead), then
-//! the judge runs and the transaction commits (sled may make it durable at any time from
-//! here), then sled is flushed and a `done` line written, then the mail is acknowledged.
-//! An entry whose transaction never committed (a crash, a full disk, an unloadable record)
-//! is marked `aborted` and never replayed; an inbox batch writes its entries first and
+//! the mail is acknowledged (an inbox batch's, before its group's commit), then the
+//! transaction commits (sled may make it durable at any time from here), then sled is
+//! flushed and a `done` line written. An entry that applies nothing (a duplicate, a mail
+//! not acknowledged when its batch failed, a game in quarantine) is marked `aborted` and
+//! never replayed; an inbox batch writes its entries first and
 //! fsyncs them while its mails are judged (the fsync ends before any of them is committed,
 //! and before any of them is acknowledged). An entry above the database's number that is
 //! not marked aborted is **pending**: its mail may be acknowledged already, so it is rolled
@@ -45,7 +46,7 @@ use std::sync::Mutex;
 
 mod segments;
 pub use segments::{numbered_files, read_all, segments, Pruned};
-use segments::{read_file, segment_path};
+use segments::{read_file, scan, segment_path, Marks};
 
 /// One line of the journal.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -139,56 +140,6 @@ impl Unsynced {
 pub struct Journal {
     path: PathBuf,
     inner: Option<Mutex<Inner>>,
-}
-
-/// What a scan of the journal found.
-#[derive(Debug, Default, Clone)]
-struct Marks {
-    /// The numbered entries above the database's number, in order.
-    after: Vec<Entry>,
-    /// Every `aborted` range read.
-    aborted: Vec<(u64, u64)>,
-    last_seq: u64,
-    last_done: u64,
-    aborted_to: u64,
-    first_seq: Option<u64>,
-    /// A segment's `start` line was read.
-    start: bool,
-}
-
-/// `reader`'s lines into `marks`, keeping the numbered entries above `db_seq`.
-fn scan(reader: &mut dyn BufRead, marks: &mut Marks, db_seq: u64) -> std::io::Result<()> {
-    let mut line = String::new();
-    loop {
-        line.clear();
-        if reader.read_line(&mut line)? == 0 {
-            return Ok(());
-        }
-        let Ok(e) = serde_json::from_str::<Entry>(line.trim_end()) else {
-            continue;
-        };
-        if let Some(s) = e.seq() {
-            marks.last_seq = marks.last_seq.max(s);
-            marks.first_seq = Some(marks.first_seq.map_or(s, |f| f.min(s)));
-            if s > db_seq {
-                marks.after.push(e);
-                continue;
-            }
-        }
-        match e {
-            Entry::Done { seq } => marks.last_done = marks.last_done.max(seq),
-            Entry::Aborted { from, to } => {
-                marks.aborted_to = marks.aborted_to.max(to);
-                marks.aborted.push((from, to));
-            }
-            Entry::Start { after, done } => {
-                marks.last_seq = marks.last_seq.max(after);
-                marks.last_done = marks.last_done.max(done);
-                marks.start = true;
-            }
-            _ => {}
-        }
-    }
 }
 
 /// How much of the journal's end is read at open (the whole file when that holds no
