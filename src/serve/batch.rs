@@ -9,7 +9,7 @@ use super::maillog::MailLine;
 use super::service::{Handled, Service};
 use crate::error::ShellError;
 use crate::serve::optimistic::{Ahead, Key, Recording, Writes};
-use crate::serve::workers::Workers;
+use crate::serve::workers::{JournalSync, Workers};
 use crate::store::fault::fault_point;
 use castellan_judge::{Changes, Env, StoreError};
 use castellan_mail::{Maildir, Transport};
@@ -82,49 +82,6 @@ const BATCH_BYTES: usize = 8 * 1024 * 1024;
 /// writing of its replies ahead (src/serve/prestage.rs) until it is committed: measured, 16 did
 /// better than 8 or 64 at 64 tables.
 pub const GROUP: usize = 16;
-
-/// The fsync of a batch's journal entries under way: its answer, or the entries to sync
-/// here if no thread took it.
-enum JournalSync {
-    Running(std::sync::mpsc::Receiver<(crate::store::journal::Unsynced, std::io::Result<()>)>),
-    Here(crate::store::journal::Unsynced),
-}
-
-impl JournalSync {
-    /// Handed to `workers` (or kept, to run at [`JournalSync::wait`], if no thread takes
-    /// it).
-    fn start(unsynced: crate::store::journal::Unsynced, workers: &Workers) -> JournalSync {
-        type Slot = std::sync::Arc<std::sync::Mutex<Option<crate::store::journal::Unsynced>>>;
-        let take = |slot: &Slot| slot.lock().unwrap_or_else(|e| e.into_inner()).take();
-        let (tx, rx) = std::sync::mpsc::channel();
-        let slot: Slot = std::sync::Arc::new(std::sync::Mutex::new(Some(unsynced)));
-        let taken = slot.clone();
-        let given = workers.run(move || {
-            if let Some(u) = take(&taken) {
-                let synced = u.sync();
-                let _ = tx.send((u, synced));
-            }
-        });
-        // Not given, the job was dropped unrun: the entries are still in the slot.
-        match (!given).then(|| take(&slot)).flatten() {
-            Some(u) => JournalSync::Here(u),
-            None => JournalSync::Running(rx),
-        }
-    }
-
-    /// The entries and whether they are on the device.
-    fn wait(self) -> Result<(crate::store::journal::Unsynced, std::io::Result<()>), StoreError> {
-        match self {
-            JournalSync::Running(rx) => rx
-                .recv()
-                .map_err(|_| StoreError::new("the journal's fsync failed")),
-            JournalSync::Here(u) => {
-                let synced = u.sync();
-                Ok((u, synced))
-            }
-        }
-    }
-}
 
 /// The time a batch spent committing, and its journal entries' fsync running meanwhile.
 #[derive(Default)]

@@ -210,31 +210,8 @@ impl Journal {
             scan(&mut std::io::BufReader::new(&mut file), &mut marks, db_seq).map_err(io)?;
             whole = true;
         }
-        // A segment closed and no `start` line after it (a crash in between): the marks
-        // go on from that segment, so no number is given twice. Entries past the database
-        // in closed segments (one closed while they were pending) are pending too, first.
         if whole {
-            let closed = segments(path);
-            let mut earlier = Marks::default();
-            for (i, (last, seg)) in closed.iter().enumerate() {
-                let newest_alone = !marks.start && i + 1 == closed.len();
-                if *last <= db_seq && !newest_alone {
-                    continue;
-                }
-                let f = std::fs::File::open(seg).map_err(io)?;
-                let mut before = Marks::default();
-                scan(&mut std::io::BufReader::new(f), &mut before, db_seq).map_err(io)?;
-                earlier.after.append(&mut before.after);
-                earlier.aborted.append(&mut before.aborted);
-                if newest_alone {
-                    marks.last_seq = marks.last_seq.max(before.last_seq);
-                    marks.last_done = marks.last_done.max(before.last_done);
-                    marks.aborted_to = marks.aborted_to.max(before.aborted_to);
-                }
-            }
-            earlier.after.append(&mut marks.after);
-            marks.after = earlier.after;
-            marks.aborted.append(&mut earlier.aborted);
+            read_closed(path, db_seq, &mut marks).map_err(io)?;
         }
         if db_seq < marks.last_done {
             return Err(err(format!(
@@ -567,6 +544,35 @@ impl Journal {
         }
         Ok(())
     }
+}
+
+/// What the closed segments beside the journal at `path` add to `marks`, the current
+/// file read whole: a segment closed and no `start` line after it (a crash in between)
+/// gives its marks, so that no number is given twice; entries past the database in closed
+/// segments (one closed while they were pending) are pending too, before the file's.
+fn read_closed(path: &Path, db_seq: u64, marks: &mut Marks) -> std::io::Result<()> {
+    let closed = segments(path);
+    let mut earlier = Marks::default();
+    for (i, (last, seg)) in closed.iter().enumerate() {
+        let newest_alone = !marks.start && i + 1 == closed.len();
+        if *last <= db_seq && !newest_alone {
+            continue;
+        }
+        let f = std::fs::File::open(seg)?;
+        let mut before = Marks::default();
+        scan(&mut std::io::BufReader::new(f), &mut before, db_seq)?;
+        earlier.after.append(&mut before.after);
+        earlier.aborted.append(&mut before.aborted);
+        if newest_alone {
+            marks.last_seq = marks.last_seq.max(before.last_seq);
+            marks.last_done = marks.last_done.max(before.last_done);
+            marks.aborted_to = marks.aborted_to.max(before.aborted_to);
+        }
+    }
+    earlier.after.append(&mut marks.after);
+    marks.after = earlier.after;
+    marks.aborted.append(&mut earlier.aborted);
+    Ok(())
 }
 
 /// `entries` as journal lines, one JSON line each.
