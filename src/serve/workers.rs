@@ -86,48 +86,6 @@ impl Drop for Workers {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every job given runs once, on the pool's own threads (no thread started per job).
-    #[test]
-    fn jobs_run_on_the_pool_s_threads() {
-        let w = Workers::start(2);
-        assert_eq!(w.threads(), 2);
-        let (tx, rx) = mpsc::channel();
-        for i in 0..50 {
-            let tx = tx.clone();
-            assert!(w.run(move || {
-                let name = std::thread::current().name().map(str::to_string);
-                tx.send((i, name)).unwrap();
-            }));
-        }
-        drop(tx);
-        let mut got: Vec<(i32, Option<String>)> = rx.iter().collect();
-        got.sort();
-        assert_eq!(got.len(), 50);
-        assert!(got.iter().enumerate().all(|(i, (n, _))| *n == i as i32));
-        let names: std::collections::BTreeSet<_> = got.into_iter().filter_map(|(_, n)| n).collect();
-        assert!(!names.is_empty() && names.len() <= 2, "{names:?}");
-        assert!(names.iter().all(|n| n.starts_with("castellan-worker-")));
-    }
-
-    /// A job that panics leaves the pool working: the next job runs.
-    #[test]
-    fn a_panicking_job_does_not_stop_the_pool() {
-        let w = Workers::start(1);
-        let (tx, rx) = mpsc::channel::<u8>();
-        let lost = tx.clone();
-        assert!(w.run(move || {
-            let _keep = lost;
-            panic!("a job gone wrong");
-        }));
-        assert!(w.run(move || tx.send(7).unwrap()));
-        assert_eq!(rx.recv().unwrap(), 7);
-    }
-}
-
 /// The fsync of a batch's journal entries under way: its answer, or the entries to sync
 /// here if no thread took it.
 pub(super) enum JournalSync {
@@ -173,5 +131,47 @@ impl JournalSync {
                 Ok((u, synced))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every job given runs once, on the pool's own threads (no thread started per job).
+    #[test]
+    fn jobs_run_on_the_pool_s_threads() {
+        let w = Workers::start(2);
+        assert_eq!(w.threads(), 2);
+        let (tx, rx) = mpsc::channel();
+        for i in 0..50 {
+            let tx = tx.clone();
+            assert!(w.run(move || {
+                let name = std::thread::current().name().map(str::to_string);
+                tx.send((i, name)).unwrap();
+            }));
+        }
+        drop(tx);
+        let mut got: Vec<(i32, Option<String>)> = rx.iter().collect();
+        got.sort();
+        assert_eq!(got.len(), 50);
+        assert!(got.iter().enumerate().all(|(i, (n, _))| *n == i as i32));
+        let names: std::collections::BTreeSet<_> = got.into_iter().filter_map(|(_, n)| n).collect();
+        assert!(!names.is_empty() && names.len() <= 2, "{names:?}");
+        assert!(names.iter().all(|n| n.starts_with("castellan-worker-")));
+    }
+
+    /// A job that panics leaves the pool working: the next job runs.
+    #[test]
+    fn a_panicking_job_does_not_stop_the_pool() {
+        let w = Workers::start(1);
+        let (tx, rx) = mpsc::channel::<u8>();
+        let lost = tx.clone();
+        assert!(w.run(move || {
+            let _keep = lost;
+            panic!("a job gone wrong");
+        }));
+        assert!(w.run(move || tx.send(7).unwrap()));
+        assert_eq!(rx.recv().unwrap(), 7);
     }
 }
