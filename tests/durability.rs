@@ -46,16 +46,19 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
         .unwrap_or_default()
 }
 
-/// "Durable means on the device": under strace, `castellan ingest` fdatasyncs
-/// sled's log file, or syncs the database's whole filesystem (`syncfs`, when the batch's
-/// replies were written ahead: one call for both), sled's own flush only calling
-/// sync_file_range, after handling the message and before it renames the message from
-/// new/ to cur/ (the acknowledgement). The
-/// move itself is not fsynced: a move a power cut undoes leaves a message already handled
-/// in new/, which is then a duplicate (tests/pipeline.rs,
+/// "Durable means on the device": under strace, `castellan ingest` fdatasyncs the
+/// journal's entry for the message (its file name, time and entropy: what makes it again)
+/// after the message was delivered and before it renames it from new/ to cur/ (the
+/// acknowledgement); the database is flushed after it (a sync of sled's log file, or of
+/// its whole filesystem (`syncfs`) when the replies were written ahead), and the reply
+/// is made visible in the outbox only after that flush. A kill between the
+/// acknowledgement and the commit rolls the entry forward (tests/recover.rs,
+/// `a_crash_between_acknowledgement_and_commit_is_rolled_forward_at_the_next_open`). The
+/// move itself is not fsynced: a move a power cut undoes leaves a message already
+/// journaled in new/, which is then a duplicate (tests/pipeline.rs,
 /// `a_crash_between_commit_and_acknowledgement_applies_the_mail_exactly_once`).
 #[test]
-fn the_database_reaches_the_device_before_the_message_is_acknowledged() {
+fn the_journal_entry_reaches_the_device_before_the_message_is_acknowledged() {
     let tmp = tempfile::tempdir().unwrap();
     let cfg = write_config(tmp.path());
     let msg = tmp.path().join("msg.eml");
@@ -89,33 +92,43 @@ fn the_database_reaches_the_device_before_the_message_is_acknowledged() {
         .lines()
         .map(str::to_string)
         .collect();
+    let all = || lines.join("\n");
     let ack = lines
         .iter()
         .position(|l| l.contains("rename") && l.contains("/new/") && l.contains("/cur/"))
-        .unwrap_or_else(|| {
-            panic!(
-                "no acknowledgement (rename new/ -> cur/):\n{}",
-                lines.join("\n")
-            )
-        });
-    let db_sync = lines[..ack]
+        .unwrap_or_else(|| panic!("no acknowledgement (rename new/ -> cur/):\n{}", all()));
+    let journal_sync = lines[..ack]
         .iter()
-        .rposition(|l| {
-            (l.contains("fdatasync(") || l.contains("fsync(") || l.contains("syncfs("))
-                && l.contains("/db>")
-        })
+        .rposition(|l| l.contains("fdatasync(") && l.contains("journal.jsonl>"))
         .unwrap_or_else(|| {
             panic!(
-                "no fsync of sled's db file before the acknowledgement:\n{}",
-                lines.join("\n")
+                "no fdatasync of the journal before the acknowledgement:\n{}",
+                all()
             )
         });
-    let handled = lines[..db_sync]
+    let delivered = lines[..journal_sync]
         .iter()
         .any(|l| l.contains("rename") && l.contains("/tmp/") && l.contains("/new/"));
     assert!(
-        handled,
-        "the message was delivered to new/ before the database sync"
+        delivered,
+        "the message was delivered to new/ before the journal sync"
+    );
+    let db_sync = ack
+        + lines[ack..]
+            .iter()
+            .position(|l| {
+                (l.contains("fdatasync(") || l.contains("fsync(") || l.contains("syncfs("))
+                    && l.contains("/db>")
+            })
+            .unwrap_or_else(|| panic!("no sync of the database after the commit:\n{}", all()));
+    let reply_shown = lines
+        .iter()
+        .position(|l| l.contains("rename") && l.contains("/outbox/") && l.contains(".eml"))
+        .unwrap_or_else(|| panic!("no reply renamed into the outbox:\n{}", all()));
+    assert!(
+        reply_shown > db_sync,
+        "the reply is visible only after the database's flush:\n{}",
+        all()
     );
 }
 
@@ -185,13 +198,13 @@ fn serve_five_under_strace(dir: &Path, filter: &[&str], fault: Option<&str>) -> 
         .collect()
 }
 
-/// Group commit: `serve --once` handles the messages waiting in the Maildir as
-/// one batch, makes it durable with one flush of the database, and only then acknowledges
-/// them: every acknowledgement comes after that sync, and no sync of ours separates two
-/// acknowledgements (with one flush per message, they would alternate). Group commit
-/// too: the journal's write-ahead entries of the batch take one fsync, not one each.
+/// Group commit: `serve --once` handles the messages waiting in the Maildir as one
+/// batch: their journal entries made durable with one fdatasync, then every message
+/// acknowledged with no sync of ours between two acknowledgements (with one sync per
+/// message, they would alternate), then the batch made durable with one flush of the
+/// database (the acknowledgement does not wait for it: the journal makes each mail again).
 #[test]
-fn a_batch_of_messages_is_made_durable_with_one_flush_before_any_is_acknowledged() {
+fn a_batch_of_messages_is_acknowledged_after_one_journal_sync_and_flushed_once() {
     let tmp = tempfile::tempdir().unwrap();
     let new = tmp.path().join("mail/inbox/new");
     let lines = serve_five_under_strace(
@@ -204,6 +217,8 @@ fn a_batch_of_messages_is_made_durable_with_one_flush_before_any_is_acknowledged
         .filter_map(|l| {
             if (l.contains("fdatasync(") || l.contains("syncfs(")) && l.contains("/db>") {
                 Some("sync")
+            } else if l.contains("fdatasync(") && l.contains("journal.jsonl>") {
+                Some("journal")
             } else if l.contains("rename") && l.contains("/new/") && l.contains("/cur/") {
                 Some("ack")
             } else {
@@ -216,9 +231,10 @@ fn a_batch_of_messages_is_made_durable_with_one_flush_before_any_is_acknowledged
         .position(|e| *e == "ack")
         .expect("acknowledged");
     let last_ack = events.iter().rposition(|e| *e == "ack").unwrap();
-    assert!(
-        first_ack > 0,
-        "a sync comes before the first acknowledgement: {events:?}"
+    assert_eq!(
+        events[..first_ack],
+        ["journal"],
+        "one journal sync, and nothing else, before the first acknowledgement: {events:?}"
     );
     assert_eq!(
         events[first_ack..=last_ack]
@@ -230,7 +246,12 @@ fn a_batch_of_messages_is_made_durable_with_one_flush_before_any_is_acknowledged
     );
     assert!(
         events[first_ack..=last_ack].iter().all(|e| *e == "ack"),
-        "no flush between the acknowledgements of one batch: {events:?}"
+        "no sync between the acknowledgements of one batch: {events:?}"
+    );
+    assert_eq!(
+        events.get(last_ack + 1),
+        Some(&"sync"),
+        "the batch's flush of the database after its acknowledgements: {events:?}"
     );
     assert_eq!(std::fs::read_dir(&new).unwrap().count(), 0);
     // The replies were written ahead while the batch was handled, and the batch's one

@@ -456,11 +456,12 @@ fn concurrent_ingests_leave_no_message_behind() {
     }
 }
 
-/// A crash after the journal entry is written and before its transaction: the entry is
-/// marked aborted at the next open, the mail is handled again, and `recover` applies it
+/// A crash after the journal entry is on the device and before its mail is acknowledged
+/// or committed: the entry is pending, rolled forward at the next open (its time and
+/// entropy, not aborted), the mail found in new/ then a duplicate, and `recover` applies it
 /// once (not twice, and not lost).
 #[test]
-fn a_crash_after_the_journal_entry_is_aborted_and_recover_applies_the_mail_once() {
+fn a_crash_after_the_journal_entry_is_rolled_forward_and_recover_applies_the_mail_once() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     let cfg = write_config(dir);
@@ -471,18 +472,63 @@ fn a_crash_after_the_journal_entry_is_aborted_and_recover_applies_the_mail_once(
     assert!(ingest(&cfg, dir, 3, &[]).status.success());
     assert_eq!(waiting_in_new(dir), 0);
     let journal = std::fs::read_to_string(dir.join("journal.jsonl")).unwrap();
-    assert!(journal.contains(r#""kind":"aborted""#), "{journal}");
+    assert!(!journal.contains(r#""kind":"aborted""#), "{journal}");
+    for i in 1..=3 {
+        assert_eq!(sent_replies_to(dir, i), 1, "message {i} answered once");
+    }
     std::fs::remove_dir_all(dir.join("db")).unwrap();
     let out = castellan(&cfg).arg("recover").output().unwrap();
     assert!(out.status.success(), "{out:?}");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("3 mail(s)") && text.contains("1 entr"),
+        text.contains("3 mail(s)") && text.contains("0 entr") && text.contains("3 reply"),
         "{text}"
     );
     for i in 1..=3 {
         assert!(handled(dir, i), "message {i}");
     }
+}
+
+/// A crash between the acknowledgement (the mail moved to cur/, its journal entry on the
+/// device) and the commit: the database never saw the mail and nothing is left in new/.
+/// The next open rolls the entry forward (the mail read from cur/, at its journaled time and
+/// entropy): the mail is applied once and answered with exactly one set of replies, and
+/// `recover` makes the same replies (same Message-IDs: the one sent is not queued again).
+#[test]
+fn a_crash_between_acknowledgement_and_commit_is_rolled_forward_at_the_next_open() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let cfg = write_config(dir);
+    assert!(ingest(&cfg, dir, 1, &[]).status.success());
+    let out = ingest(&cfg, dir, 2, &[("CASTELLAN_FAULT", "after-acknowledge")]);
+    assert!(!out.status.success(), "the crash happened");
+    assert_eq!(waiting_in_new(dir), 0, "acknowledged before the crash");
+    assert!(!handled(dir, 2), "not committed before the crash");
+    assert_eq!(sent_replies_to(dir, 2), 0);
+    // The next open (any command that opens the service: here one that only lists the
+    // outbox) rolls it forward; its reply waits in the outbox, the next pass sends it.
+    let out = castellan(&cfg).arg("outbox").output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(handled(dir, 2), "rolled forward");
+    assert_eq!(sent_replies_to(dir, 2), 0);
+    assert!(ingest(&cfg, dir, 3, &[]).status.success());
+    assert_eq!(sent_replies_to(dir, 2), 1, "one set of replies");
+    // Delivered again by an MTA that did not see the exit: a duplicate, not applied again.
+    assert!(ingest(&cfg, dir, 2, &[]).status.success());
+    for i in 1..=3 {
+        assert_eq!(sent_replies_to(dir, i), 1, "message {i} answered once");
+    }
+    let journal = std::fs::read_to_string(dir.join("journal.jsonl")).unwrap();
+    assert!(!journal.contains(r#""kind":"aborted""#), "{journal}");
+    std::fs::remove_dir_all(dir.join("db")).unwrap();
+    let out = castellan(&cfg).arg("recover").output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("3 mail(s)") && text.contains("0 entr") && text.contains("3 reply"),
+        "{text}"
+    );
+    assert_eq!(opened(&dir.join("db")).outbox().unwrap().len(), 0, "{text}");
 }
 
 /// "Faults degrade, never stop": `serve` (and `serve --once`) started while an
@@ -527,6 +573,19 @@ fn replies_to(dir: &Path, n: u32) -> usize {
     std::fs::read_dir(dir.join("mail/outbox"))
         .unwrap()
         .filter_map(|e| std::fs::read_to_string(e.unwrap().path()).ok())
+        .filter(|text| text.contains(&wanted))
+        .count()
+}
+
+/// The replies made visible in the file outbox that answer message `n` (a crashed batch
+/// may leave a hidden file it wrote ahead, which `serve` sweeps later and nothing sends).
+fn sent_replies_to(dir: &Path, n: u32) -> usize {
+    let wanted = format!("In-Reply-To: <recover-{n}@example.org>");
+    std::fs::read_dir(dir.join("mail/outbox"))
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .filter_map(|e| std::fs::read_to_string(e.path()).ok())
         .filter(|text| text.contains(&wanted))
         .count()
 }

@@ -1,10 +1,14 @@
 //! The kill -9 soak: the real binary killed at random moments during `serve`,
 //! `ingest` and `recover`, with injected disk-full (`CASTELLAN_FAULT=disk-full-journal`,
-//! `disk-full-flush`) and a database deleted or zeroed now and then (then `recover`).
+//! `disk-full-flush`), crashes between a mail's acknowledgement and its commit
+//! (`after-acknowledge`) and a database deleted or zeroed now and then (then `recover`).
 //! The MTA's part is played by the test: a mail whose `ingest` did not exit 0 is delivered
-//! again later. At the end: 0 accepted mails lost, 0 applied twice (each mail has exactly
-//! one reply Message-ID: a resend keeps its Message-ID, a second application would make a
-//! new one), 0 replies lost, 0 databases that do not open after `recover`.
+//! again later. A mail is acknowledged once its journal entry is durable, so what was
+//! acknowledged and not committed is a pending entry, rolled forward at the next open or
+//! pass. At the end: 0 accepted mails lost, 0 acknowledged mails (in cur/) not applied
+//! (no pending entry left behind), 0 applied twice (each mail has exactly one reply
+//! Message-ID: a resend keeps its Message-ID, a second application would make a new one),
+//! 0 replies lost, 0 databases that do not open after `recover`.
 //!
 //! Short form in the suite; `cargo test -p castellan --test soak -- --ignored` runs the
 //! long one.
@@ -134,6 +138,7 @@ impl Soak {
             let fault = match self.rng.below(8) {
                 0 => Some("disk-full-journal"),
                 1 => Some("disk-full-flush"),
+                2 => Some("after-acknowledge"),
                 _ => None,
             };
             let kill = (self.rng.below(4) == 0).then(|| self.rng.below(150));
@@ -237,6 +242,21 @@ impl Soak {
             .success());
     }
 
+    /// The soak's mails acknowledged (in the inbox's cur/), by number.
+    fn acknowledged(&self) -> BTreeSet<u32> {
+        std::fs::read_dir(self.dir.join("mail/inbox/cur"))
+            .unwrap()
+            .flatten()
+            .filter_map(|e| {
+                let text = std::fs::read_to_string(e.path()).ok()?;
+                let id = text
+                    .lines()
+                    .find_map(|l| l.strip_prefix("Message-ID: <soak-"))?;
+                id.strip_suffix("@example.org>")?.parse().ok()
+            })
+            .collect()
+    }
+
     /// Reply Message-IDs by the mail they answer (from the file outbox).
     fn replies(&self) -> BTreeMap<String, BTreeSet<String>> {
         let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
@@ -266,6 +286,7 @@ fn soak(rounds: usize, seed: u64) {
     }
     s.finish();
     let replies = s.replies();
+    let acknowledged = s.acknowledged();
     let store = castellan::store::SledStore::open(&tmp.path().join("db")).unwrap();
     let mut lost = Vec::new();
     let mut twice = Vec::new();
@@ -281,6 +302,15 @@ fn soak(rounds: usize, seed: u64) {
             Some(_) => twice.push(n),
         }
     }
+    let not_applied: Vec<u32> = acknowledged
+        .iter()
+        .copied()
+        .filter(|n| {
+            !store
+                .handled_message_id(&format!("<soak-{n}@example.org>"))
+                .unwrap()
+        })
+        .collect();
     let waiting = store.outbox().unwrap().len();
     eprintln!(
         "soak seed {seed}: {} rounds, {} mails accepted, {} kills, {} exits 75",
@@ -291,6 +321,12 @@ fn soak(rounds: usize, seed: u64) {
     );
     assert!(s.accepted.len() > rounds / 4, "the soak accepted mail");
     assert_eq!(lost, Vec::<u32>::new(), "accepted mails lost");
+    assert!(!acknowledged.is_empty(), "the soak acknowledged mail");
+    assert_eq!(
+        not_applied,
+        Vec::<u32>::new(),
+        "acknowledged mails never applied (a pending entry left behind)"
+    );
     assert_eq!(twice, Vec::<u32>::new(), "mails applied twice");
     assert_eq!(no_reply, Vec::<u32>::new(), "replies lost");
     assert_eq!(waiting, 0, "every reply sent");

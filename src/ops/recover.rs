@@ -23,7 +23,7 @@ fn err(e: impl std::fmt::Display) -> StoreError {
 }
 
 /// The mail a journal entry names, from the Maildir (cur/ or new/).
-fn find_mail(inbox: &Path, file: &str) -> Option<PathBuf> {
+pub(crate) fn find_mail(inbox: &Path, file: &str) -> Option<PathBuf> {
     let new = inbox.join("new").join(file);
     if new.is_file() {
         return Some(new);
@@ -41,7 +41,7 @@ fn find_mail(inbox: &Path, file: &str) -> Option<PathBuf> {
         .map(|e| e.path())
 }
 
-fn entropy_of(hex_text: &str) -> Result<[u8; 32], String> {
+pub(crate) fn entropy_of(hex_text: &str) -> Result<[u8; 32], String> {
     let v = hex::decode(hex_text).map_err(|e| e.to_string())?;
     v.try_into()
         .map_err(|_| "entropy is not 32 bytes".to_string())
@@ -258,6 +258,7 @@ fn replaying_service(
         group: 1,
         batch_times: Default::default(),
         workers: Default::default(),
+        pending: Default::default(),
     })
 }
 

@@ -72,6 +72,8 @@ impl Service {
     /// backup holds are removed (src/store/journal/ `Journal::rotate`, `Journal::prune`), so
     /// the journal on disk, and what `recover` reads, stay within the backups kept.
     pub fn rolling_backup(&self) -> Result<Option<PathBuf>, ShellError> {
+        // No entry left pending (src/serve/rollforward.rs) in the segment about to close.
+        self.roll_forward()?;
         let made = rolling(&self.store, &self.config, (self.clock)())?;
         if made.is_some() {
             self.flush()?;

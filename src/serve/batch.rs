@@ -1,13 +1,15 @@
 //! The inbox taken in batches (group commit): each batch read and journaled ahead, its
 //! mails judged side by side (src/serve/optimistic.rs) and committed in order in groups of
-//! [`GROUP`], their replies written ahead (src/serve/prestage.rs), the batch flushed once, and
-//! only then each message acknowledged.
+//! [`GROUP`], their replies written ahead (src/serve/prestage.rs), the batch flushed once.
+//! Each message is acknowledged once its journal entry is on the device, right before its
+//! group's commit: the journal holds what makes the mail again, and an entry the database
+//! did not commit is rolled forward (src/serve/rollforward.rs), never dropped.
 
 use super::maillog::MailLine;
 use super::service::{Handled, Service};
 use crate::error::ShellError;
 use crate::serve::optimistic::{Ahead, Key, Recording, Writes};
-use crate::serve::workers::Workers;
+use crate::serve::workers::{JournalSync, Workers};
 use crate::store::fault::fault_point;
 use castellan_judge::{Changes, Env, StoreError};
 use castellan_mail::{Maildir, Transport};
@@ -81,49 +83,6 @@ const BATCH_BYTES: usize = 8 * 1024 * 1024;
 /// better than 8 or 64 at 64 tables.
 pub const GROUP: usize = 16;
 
-/// The fsync of a batch's journal entries under way: its answer, or the entries to sync
-/// here if no thread took it.
-enum JournalSync {
-    Running(std::sync::mpsc::Receiver<(crate::store::journal::Unsynced, std::io::Result<()>)>),
-    Here(crate::store::journal::Unsynced),
-}
-
-impl JournalSync {
-    /// Handed to `workers` (or kept, to run at [`JournalSync::wait`], if no thread takes
-    /// it).
-    fn start(unsynced: crate::store::journal::Unsynced, workers: &Workers) -> JournalSync {
-        type Slot = std::sync::Arc<std::sync::Mutex<Option<crate::store::journal::Unsynced>>>;
-        let take = |slot: &Slot| slot.lock().unwrap_or_else(|e| e.into_inner()).take();
-        let (tx, rx) = std::sync::mpsc::channel();
-        let slot: Slot = std::sync::Arc::new(std::sync::Mutex::new(Some(unsynced)));
-        let taken = slot.clone();
-        let given = workers.run(move || {
-            if let Some(u) = take(&taken) {
-                let synced = u.sync();
-                let _ = tx.send((u, synced));
-            }
-        });
-        // Not given, the job was dropped unrun: the entries are still in the slot.
-        match (!given).then(|| take(&slot)).flatten() {
-            Some(u) => JournalSync::Here(u),
-            None => JournalSync::Running(rx),
-        }
-    }
-
-    /// The entries and whether they are on the device.
-    fn wait(self) -> Result<(crate::store::journal::Unsynced, std::io::Result<()>), StoreError> {
-        match self {
-            JournalSync::Running(rx) => rx
-                .recv()
-                .map_err(|_| StoreError::new("the journal's fsync failed")),
-            JournalSync::Here(u) => {
-                let synced = u.sync();
-                Ok((u, synced))
-            }
-        }
-    }
-}
-
 /// The time a batch spent committing, and its journal entries' fsync running meanwhile.
 #[derive(Default)]
 struct Committing {
@@ -140,11 +99,14 @@ struct Committing {
 /// the log's queue id) and the mail.
 type Read<'p> = (&'p PathBuf, String, castellan_judge::Inbound);
 
-/// The messages of a batch that are taken (acknowledged once it is flushed), and the log
-/// line of each mail, logged then.
+/// The messages of a batch that are taken (acknowledged before their group's commit, or at
+/// the batch's end for those with nothing to commit), and the log line of each mail,
+/// logged once the batch is flushed.
 #[derive(Default)]
 struct Taken<'p> {
     taken: Vec<&'p PathBuf>,
+    /// How many of `taken` are acknowledged.
+    acked: usize,
     lines: Vec<MailLine>,
 }
 
@@ -159,6 +121,7 @@ impl<'p> Taken<'p> {
 /// it waits in the open group (not committed yet), and the mails taken.
 struct Committer<'a, 'p> {
     spent: Committing,
+    inbox: &'p Maildir,
     prestager: Option<&'p crate::serve::prestage::Prestager<'p>>,
     written: Writes,
     pending: Writes,
@@ -178,15 +141,33 @@ struct Pending<'a> {
     tickets: Vec<crate::serve::prestage::Ticket>,
     seq: Option<u64>,
     path: &'a PathBuf,
+    /// Its file name and its time and entropy: its journal entry, kept pending if its
+    /// commit fails.
+    file: &'a str,
+    env: Env,
+}
+
+impl Pending<'_> {
+    /// Its journal entry, if it has one.
+    fn entry(&self) -> Option<crate::store::journal::Entry> {
+        self.seq.map(|seq| crate::store::journal::Entry::Mail {
+            seq,
+            file: self.file.to_string(),
+            at: self.env.now,
+            entropy: hex::encode(self.env.entropy),
+        })
+    }
 }
 
 impl Service {
-    /// Handle every message waiting in the Maildir inbox, in batches of [`BATCH`]: each
-    /// message of a batch is handled and committed in order, the batch is made durable
-    /// with one flush, and only then is each acknowledged (moved to cur/). Returns how
-    /// many were taken. Mail delivered meanwhile (another `ingest`) is taken too: the
-    /// inbox is listed again until it is empty.
+    /// Handle every message waiting in the Maildir inbox, in batches of [`BATCH`]: the
+    /// batch's journal entries made durable, then each message of a batch acknowledged
+    /// (moved to cur/) and committed in order, in groups; the batch is made durable with
+    /// one flush. Returns how many were taken. Mail delivered meanwhile (another `ingest`)
+    /// is taken too: the inbox is listed again until it is empty. Journal entries still
+    /// pending (a commit that failed) are rolled forward first.
     pub fn process_maildir(&self) -> Result<usize, ShellError> {
+        self.roll_forward()?;
         let dir = self.config.inbox_path();
         let inbox = Maildir::open(&dir).map_err(|e| ShellError::io(&dir, e))?;
         let mut n = 0;
@@ -250,7 +231,7 @@ impl Service {
                 &read,
                 &envs,
                 (seqs, unsynced),
-                prestager.as_ref(),
+                (inbox, prestager.as_ref()),
                 held,
                 &mut out,
             )?;
@@ -267,11 +248,13 @@ impl Service {
             }
             fault_point("after-commit");
             lap(&mut times.flush);
-            // Every message of the batch moved to cur/, not fsynced: the processed marks
-            // (flushed) say it was handled, and the journal's entry finds it in new/ or
-            // cur/ (src/store/journal/ and src/ops/recover.rs), so a move a power cut undoes costs only a second
-            // look at the message, which is then a duplicate.
-            let paths: Vec<&std::path::Path> = out.taken.iter().map(|p| p.as_path()).collect();
+            // The rest of the batch's messages (nothing to commit: duplicates, not mail)
+            // moved to cur/, not fsynced, as the others were before their commit: the
+            // journal's entry finds a mail in new/ or cur/ (src/serve/rollforward.rs,
+            // src/ops/recover.rs), so a move a power cut undoes costs only a second look at
+            // the message, which is then a duplicate.
+            let paths: Vec<&std::path::Path> =
+                out.taken[out.acked..].iter().map(|p| p.as_path()).collect();
             if let Err(e) = inbox.acknowledge_all_unsynced(&paths) {
                 crate::serve::prestage::discard(ahead);
                 return Err(ShellError::io(inbox.root(), e));
@@ -338,14 +321,14 @@ impl Service {
     /// entries `seqs` written but not yet synced), judged side by side and committed in
     /// order (src/serve/optimistic.rs); each one taken goes into `out.taken`, one kept for a
     /// game in quarantine into `held`. The journal's fsync runs on a thread of its own
-    /// meanwhile, and ends before anything is committed. Returns the time spent in the
-    /// group commits and waiting for that fsync.
+    /// meanwhile, and ends before anything is committed (or acknowledged in `inbox`).
+    /// Returns the time spent in the group commits and waiting for that fsync.
     fn judge_and_commit<'a>(
         &self,
         read: &'a [Read<'a>],
         envs: &[Env],
         (seqs, unsynced): (Vec<Option<u64>>, Option<crate::store::journal::Unsynced>),
-        prestager: Option<&crate::serve::prestage::Prestager>,
+        (inbox, prestager): (&Maildir, Option<&crate::serve::prestage::Prestager>),
         held: &mut std::collections::HashSet<PathBuf>,
         out: &mut Taken<'a>,
     ) -> Result<(std::time::Duration, std::time::Duration), ShellError> {
@@ -367,17 +350,32 @@ impl Service {
                     journal: unsynced.map(|u| JournalSync::start(u, self.workers())),
                     ..Default::default()
                 },
+                inbox,
                 prestager,
                 written: Writes::default(),
                 pending: Writes::default(),
                 group: Vec::new(),
                 out,
             };
-            let mails = read.iter().zip(envs).zip(seqs).enumerate();
+            let mails = read.iter().zip(envs).zip(seqs.iter().copied()).enumerate();
             for (i, ((mail, env), seq)) in mails {
                 let judged =
                     self.judge_one(&mut c, ahead.as_mut().and_then(|a| a.take(i)), mail, env);
-                self.settle(&mut c, judged, mail, env, seq, held)?;
+                // The mails after a failure, or after a game put in quarantine (whose
+                // notice was committed under a later entry), were neither acknowledged nor
+                // committed: their entries aborted, they wait in new/ for the next listing.
+                let rest = || seqs[i + 1..].iter().for_each(|s| self.journal.abort(*s));
+                match self.settle(&mut c, judged, mail, env, seq, held) {
+                    Ok(false) => {}
+                    Ok(true) => {
+                        rest();
+                        break;
+                    }
+                    Err(e) => {
+                        rest();
+                        return Err(e);
+                    }
+                }
             }
             self.commit_group(&mut c)?;
             Ok((c.spent.spent, c.spent.journal_wait))
@@ -432,8 +430,9 @@ impl Service {
     /// What [`Service::judge_one`] made of a mail, taken: judged, it joins the open group
     /// (committed once full) with its replies written ahead meanwhile; applied before, it is
     /// taken at once; about a game in quarantine, it stays in new/ for a later pass (the
-    /// game marked and its game master told, once) while the rest of the batch goes on. Any
-    /// other failure aborts the group's journal entries and ends the batch.
+    /// game marked and its game master told, once), and the batch ends there (true: the
+    /// rest waits for the next listing). Any other failure aborts the journal entries of
+    /// the mails not acknowledged and ends the batch.
     fn settle<'a>(
         &self,
         c: &mut Committer<'a, '_>,
@@ -442,7 +441,7 @@ impl Service {
         env: &Env,
         seq: Option<u64>,
         held: &mut std::collections::HashSet<PathBuf>,
-    ) -> Result<(), ShellError> {
+    ) -> Result<bool, ShellError> {
         let (path, file, inbound) = mail;
         match judged {
             Ok(Some((changes, encoded))) => {
@@ -453,6 +452,8 @@ impl Service {
                     encoded,
                     seq,
                     path,
+                    file,
+                    env: *env,
                 });
                 if c.group.len() >= self.group {
                     self.commit_group(c)?;
@@ -475,6 +476,10 @@ impl Service {
                 if !told.is_empty() {
                     c.written.add(&told, |id| !self.store.has_game(id));
                     self.commit_journaled(&told)?;
+                    // Committed under an entry after the batch's: nothing of the batch
+                    // commits after it, so the database's number stays that of its last
+                    // commit.
+                    return Ok(true);
                 }
             }
             Err(e) => {
@@ -485,13 +490,14 @@ impl Service {
                 return Err(e.into());
             }
         }
-        Ok(())
+        Ok(false)
     }
 
-    /// The mails of the open group committed in one transaction, in order; their replies
-    /// handed to the prestager and their files and log lines to `out`. If it fails, none
-    /// is, and their journal entries are marked aborted. The batch's journal entries are on
-    /// the device first.
+    /// The mails of the open group acknowledged, then committed in one transaction, in
+    /// order; their replies handed to the prestager and their files and log lines to
+    /// `out`. The batch's journal entries are on the device first. If the acknowledgement
+    /// or the commit fails, none is committed and their journal entries stay pending: they
+    /// are rolled forward before anything else commits (src/serve/rollforward.rs).
     fn commit_group(&self, c: &mut Committer<'_, '_>) -> Result<(), StoreError> {
         c.pending = Writes::default();
         if let Some(journal) = c.spent.journal.take() {
@@ -508,19 +514,36 @@ impl Service {
             return Ok(());
         }
         let start = std::time::Instant::now();
-        let items: Vec<_> = c
-            .group
+        // Acknowledged now: their entries are on the device, and from here on an entry
+        // the database lacks is rolled forward, not aborted. The mails taken before
+        // with nothing to commit (duplicates) go with them.
+        let paths: Vec<&std::path::Path> = c.out.taken[c.out.acked..]
             .iter()
-            .map(|j| (&j.changes, j.seq, j.encoded.as_ref()))
+            .chain(c.group.iter().map(|j| &j.path))
+            .map(|p| p.as_path())
             .collect();
-        let committed = self.store.commit_group_encoded(&items);
+        let acked = c.inbox.acknowledge_all_unsynced(&paths);
+        fault_point("after-acknowledge");
+        let committed = match acked {
+            Ok(_) => {
+                c.out.acked = c.out.taken.len();
+                let items: Vec<_> = c
+                    .group
+                    .iter()
+                    .map(|j| (&j.changes, j.seq, j.encoded.as_ref()))
+                    .collect();
+                self.store.commit_group_encoded(&items)
+            }
+            Err(e) => Err(StoreError::new(format!(
+                "{}: {e}",
+                c.inbox.root().display()
+            ))),
+        };
         c.spent.spent += start.elapsed();
         let keys = match committed {
             Ok(keys) => keys,
             Err(e) => {
-                for j in c.group.drain(..) {
-                    self.journal.abort(j.seq);
-                }
+                self.keep_pending(c.group.drain(..).filter_map(|j| j.entry()));
                 return Err(e);
             }
         };
@@ -531,6 +554,7 @@ impl Service {
             self.count_answers(&j.changes);
             c.out.take(j.path, j.line);
         }
+        c.out.acked = c.out.taken.len();
         Ok(())
     }
 

@@ -3,6 +3,7 @@
 //! * [`service`]: parse → judge → commit → acknowledge, for one mail or a batch.
 //! * `batch`: the inbox in batches, committed in groups; `outbox`: replies sent, with retries.
 //! * [`optimistic`]: a batch's mails judged side by side, committed in order.
+//! * `rollforward`: journal entries past the database replayed at open and before a pass.
 //! * [`prestage`]: a batch's replies rendered and written (hidden) while it is handled.
 //! * [`pass`]: one pass (every inbox, the deadlines, the outbox), with IMAP polling.
 //! * [`admin_socket`]: the running daemon's admin socket (`game ...`, `outbox`, ... while it runs).
@@ -24,6 +25,7 @@ mod outbox;
 pub mod pass;
 pub mod prestage;
 pub mod reload;
+mod rollforward;
 pub mod runtime;
 pub mod service;
 pub mod templates;

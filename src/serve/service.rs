@@ -1,23 +1,26 @@
 //! The imperative shell around the judge: raw mail in, one durable transaction per
-//! message, acknowledgement after the flush, and the outbox drained with retries.
+//! message, acknowledgement once its journal entry is durable, and the outbox drained with
+//! retries.
 //!
-//! Order of effects for one inbound message (the crash-safety argument):
-//! 1. parse (mail crate) → 2. `Judge::handle` (pure) → 3. commit: the mail marked
-//!    processed, game records, log and every reply in the outbox, in one sled transaction
-//!    → 4. flush: sled's flush, then fdatasync of its files and fsync of its folder
-//!    (`SledStore::flush`) → 5. acknowledge (Maildir new/ → cur/ and an fsync of both
-//!    folders, IMAP \Seen, MTA exit 0).
+//! Order of effects for one inbound message of the Maildir (the crash-safety argument):
+//! 1. parse (mail crate) → 2. journal entry (file name, time, entropy) on the device →
+//! 3. `Judge::handle` (pure) → 4. acknowledge (Maildir new/ → cur/, not fsynced) →
+//! 5. commit: the mail marked processed, game records, log and every reply in the outbox,
+//!    in one sled transaction that records the entry's number → 6. flush: sled's flush,
+//!    then fdatasync of its files and fsync of its folder, or one `syncfs`
+//!    (`SledStore::flush`) → 7. replies sent (only those a flush made durable).
 //!
-//! The Maildir is taken in batches (group commit): steps 1-3 for each message of the
-//! batch in order, one flush (4) for the whole batch, then 5 for each. Nothing is
-//! acknowledged and no reply leaves before the flush.
+//! The Maildir is taken in batches (group commit): one journal fsync for the batch (2),
+//! steps 3-5 for each message in order, in groups, one flush (6) for the whole batch.
 //!
-//! A crash before 4 leaves the messages unacknowledged: they are handled again from
-//! scratch (a transaction sled kept is recognised by its `processed_key` (Message-ID, sender, content digest) and not applied twice).
-//! A crash between 3 and 4 leaves it unacknowledged but processed: it is acknowledged
-//! without being applied again. Replies are sent from the outbox after the commit and
-//! removed only once the transport accepted them, so a crash can resend a reply (with the
-//! same Message-ID) but never lose one.
+//! A crash before 2 leaves the messages unacknowledged: handled again from scratch. A
+//! crash between 2 and 5 leaves journal entries past the database: they are pending, and
+//! rolled forward at the next open (src/serve/rollforward.rs: the same time and entropy,
+//! so the same state and replies), the mail read from cur/ or new/ (a transaction sled
+//! kept is recognised by its `processed_key` (Message-ID, sender, content digest) and not
+//! applied twice). Replies are sent from the outbox after the flush and removed only once
+//! the transport accepted them, so a crash can resend a reply (with the same Message-ID)
+//! but never lose one. IMAP (`handle_raw`) still acknowledges (`\Seen`) after the flush.
 
 use crate::config::{Config, OutboundKind};
 use crate::error::ShellError;
@@ -68,6 +71,9 @@ pub struct Service {
     /// The service's own threads (the journal's fsync, replies written ahead), started at
     /// the first batch and kept: no thread is started per batch.
     pub(crate) workers: std::sync::OnceLock<crate::serve::workers::Workers>,
+    /// Journal entries past what the database committed, to roll forward before anything
+    /// else commits (src/serve/rollforward.rs).
+    pub(crate) pending: std::sync::Mutex<Vec<crate::store::journal::Entry>>,
 }
 
 /// How many threads judge a batch's mails side by side (src/serve/optimistic.rs): the cores.
@@ -111,7 +117,8 @@ impl Service {
         )?;
         let templates = load_templates_lenient(&config.templates_dir)?;
         let judge = Judge::new(config.judge.clone(), crate::games::all(), templates);
-        Ok(Service {
+        let pending = journal.take_pending();
+        let svc = Service {
             config,
             store,
             judge,
@@ -127,7 +134,18 @@ impl Service {
             group: GROUP,
             batch_times: Default::default(),
             workers: Default::default(),
-        })
+            pending: std::sync::Mutex::new(pending),
+        };
+        // What the journal holds past the database (its mails maybe acknowledged already)
+        // is applied now; if it cannot be (a full disk), it stays pending, and every path
+        // that commits rolls it forward first.
+        if let Err(e) = svc.roll_forward() {
+            tracing::error!(
+                "journal entries past the database not rolled forward yet: {}",
+                e.0
+            );
+        }
+        Ok(svc)
     }
 
     /// [`Service::open`], trying again while another process holds the database (an
@@ -266,6 +284,7 @@ impl Service {
 
     /// [`Service::handle_unflushed`], with the mail's log line (src/serve/maillog.rs).
     fn handle_unflushed_line(&self, raw: &[u8]) -> Result<(Handled, MailLine), StoreError> {
+        self.roll_forward()?;
         let inbound = match self.screen(raw)? {
             Ok(inbound) => inbound,
             Err(Handled::Duplicate) => {
@@ -349,7 +368,7 @@ impl Service {
 
     /// A mail's changes committed (not flushed), with its journal entry `seq`; its replies
     /// handed to `prestager`, if any.
-    fn commit_judged(
+    pub(super) fn commit_judged(
         &self,
         changes: &Changes,
         env: Env,
@@ -399,6 +418,7 @@ impl Service {
 
     /// Apply a judge result (tick, admin) durably: journaled whole, committed, flushed.
     pub fn commit(&self, changes: &Changes) -> Result<(), StoreError> {
+        self.roll_forward()?;
         let seq = self.journal_changes(changes)?;
         self.store
             .commit_unflushed_seq(changes, seq)
@@ -428,6 +448,7 @@ impl Service {
     /// Deadlines: reminders, defaults, stand-ins. A tick that changes something is
     /// journaled (its time and entropy) before it is committed.
     pub fn tick(&self) -> Result<usize, StoreError> {
+        self.roll_forward()?;
         let env = self.env();
         let changes = self.judge.tick(&self.store, &env)?;
         let n = changes.outbox.len();
@@ -507,6 +528,6 @@ impl Drop for Service {
     }
 }
 
-fn tick_is_empty(c: &Changes) -> bool {
+pub(super) fn tick_is_empty(c: &Changes) -> bool {
     c.games.is_empty() && c.outbox.is_empty() && c.log.is_empty()
 }

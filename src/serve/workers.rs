@@ -6,6 +6,7 @@
 //! A job that panics is caught and logged: the thread goes on with the next one, and the
 //! caller sees its answer missing (its channel closes).
 
+use castellan_judge::StoreError;
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -81,6 +82,54 @@ impl Drop for Workers {
             .drain(..)
         {
             let _ = t.join();
+        }
+    }
+}
+
+/// The fsync of a batch's journal entries under way: its answer, or the entries to sync
+/// here if no thread took it.
+pub(super) enum JournalSync {
+    Running(std::sync::mpsc::Receiver<(crate::store::journal::Unsynced, std::io::Result<()>)>),
+    Here(crate::store::journal::Unsynced),
+}
+
+impl JournalSync {
+    /// Handed to `workers` (or kept, to run at [`JournalSync::wait`], if no thread takes
+    /// it).
+    pub(super) fn start(
+        unsynced: crate::store::journal::Unsynced,
+        workers: &Workers,
+    ) -> JournalSync {
+        type Slot = std::sync::Arc<std::sync::Mutex<Option<crate::store::journal::Unsynced>>>;
+        let take = |slot: &Slot| slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let slot: Slot = std::sync::Arc::new(std::sync::Mutex::new(Some(unsynced)));
+        let taken = slot.clone();
+        let given = workers.run(move || {
+            if let Some(u) = take(&taken) {
+                let synced = u.sync();
+                let _ = tx.send((u, synced));
+            }
+        });
+        // Not given, the job was dropped unrun: the entries are still in the slot.
+        match (!given).then(|| take(&slot)).flatten() {
+            Some(u) => JournalSync::Here(u),
+            None => JournalSync::Running(rx),
+        }
+    }
+
+    /// The entries and whether they are on the device.
+    pub(super) fn wait(
+        self,
+    ) -> Result<(crate::store::journal::Unsynced, std::io::Result<()>), StoreError> {
+        match self {
+            JournalSync::Running(rx) => rx
+                .recv()
+                .map_err(|_| StoreError::new("the journal's fsync failed")),
+            JournalSync::Here(u) => {
+                let synced = u.sync();
+                Ok((u, synced))
+            }
         }
     }
 }

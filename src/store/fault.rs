@@ -19,8 +19,10 @@ pub fn fault_delay(name: &str) {
     }
 }
 
-/// Fault injection for the crash tests: `CASTELLAN_FAULT=after-commit` kills the process
-/// right after the commit, before the message is acknowledged (a real crash, not a mock).
+/// Fault injection for the crash tests: `CASTELLAN_FAULT=after-journal` kills the process
+/// once a batch's journal entries are on the device, `after-acknowledge` once its group's
+/// mails are acknowledged and before their commit, `after-commit` after the batch's commit
+/// and flush (a real crash, not a mock).
 pub fn fault_point(name: &str) {
     if std::env::var("CASTELLAN_FAULT").ok().as_deref() == Some(name) {
         eprintln!("castellan: injected crash at {name}");

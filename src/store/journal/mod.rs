@@ -10,12 +10,16 @@
 //! tree (`SledStore::journal_seq`).
 //!
 //! Order of effects, for each entry: the entry is appended and fsynced (write-ahead), then
-//! the judge runs and the transaction commits (sled may make it durable at any time from
-//! here), then sled is flushed and a `done` line written, then the mail is acknowledged.
-//! An entry whose transaction never committed (a crash, a full disk, an unloadable record)
-//! is marked `aborted`, at once or when the database is next opened (its number is above
-//! the database's), and is never replayed. An inbox batch writes its entries first and
-//! fsyncs them while its mails are judged: the fsync ends before any of them is committed.
+//! the mail is acknowledged (an inbox batch's, before its group's commit), then the
+//! transaction commits (sled may make it durable at any time from here), then sled is
+//! flushed and a `done` line written. An entry that applies nothing (a duplicate, a mail
+//! not acknowledged when its batch failed, a game in quarantine) is marked `aborted` and
+//! never replayed; an inbox batch writes its entries first and
+//! fsyncs them while its mails are judged (the fsync ends before any of them is committed,
+//! and before any of them is acknowledged). An entry above the database's number that is
+//! not marked aborted is **pending**: its mail may be acknowledged already, so it is rolled
+//! forward (replayed as `recover` replays it, its time and entropy) when the database is
+//! next opened or at the next pass (src/serve/rollforward.rs), never dropped.
 //!
 //! **Replies** already sent are journaled as `sent` lines (Message-ID); `recover` drops
 //! those from the rebuilt outbox, so they are not sent again. The lines are written at
@@ -42,7 +46,7 @@ use std::sync::Mutex;
 
 mod segments;
 pub use segments::{numbered_files, read_all, segments, Pruned};
-use segments::{read_file, segment_path};
+use segments::{read_file, scan, segment_path, Marks};
 
 /// One line of the journal.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -106,6 +110,9 @@ struct Inner {
     pending_abort: Vec<(u64, u64)>,
     /// Lines written since the last fsync.
     dirty: bool,
+    /// The entries found pending at open (above the database's number, not aborted), in
+    /// order, until [`Journal::take_pending`] takes them.
+    pending: Vec<Entry>,
 }
 
 /// Journal entries written by [`Journal::write_all`], not yet known to be on the device.
@@ -135,44 +142,6 @@ pub struct Journal {
     inner: Option<Mutex<Inner>>,
 }
 
-/// What a scan of the journal found.
-#[derive(Debug, Default, Clone, Copy)]
-struct Marks {
-    last_seq: u64,
-    last_done: u64,
-    aborted_to: u64,
-    first_seq: Option<u64>,
-    /// A segment's `start` line was read.
-    start: bool,
-}
-
-fn scan(reader: &mut dyn BufRead, marks: &mut Marks) -> std::io::Result<()> {
-    let mut line = String::new();
-    loop {
-        line.clear();
-        if reader.read_line(&mut line)? == 0 {
-            return Ok(());
-        }
-        let Ok(e) = serde_json::from_str::<Entry>(line.trim_end()) else {
-            continue;
-        };
-        if let Some(s) = e.seq() {
-            marks.last_seq = marks.last_seq.max(s);
-            marks.first_seq = Some(marks.first_seq.map_or(s, |f| f.min(s)));
-        }
-        match e {
-            Entry::Done { seq } => marks.last_done = marks.last_done.max(seq),
-            Entry::Aborted { to, .. } => marks.aborted_to = marks.aborted_to.max(to),
-            Entry::Start { after, done } => {
-                marks.last_seq = marks.last_seq.max(after);
-                marks.last_done = marks.last_done.max(done);
-                marks.start = true;
-            }
-            _ => {}
-        }
-    }
-}
-
 /// How much of the journal's end is read at open (the whole file when that holds no
 /// numbered entry).
 const TAIL: u64 = 256 * 1024;
@@ -187,8 +156,9 @@ impl Journal {
 
     /// Open (or create) the journal of a database whose last committed entry is `db_seq`.
     /// A line cut by a crash is dropped (it was never fsynced, so never committed); the
-    /// entries above `db_seq` are marked aborted; a database behind the journal's last
-    /// `done` went back in time and is refused.
+    /// entries above `db_seq` not marked aborted are pending ([`Journal::take_pending`]:
+    /// the service rolls them forward); a database behind the journal's last `done` went
+    /// back in time and is refused.
     pub fn open(path: &Path, db_seq: u64, db_path: &Path) -> Result<Journal, StoreError> {
         let io = |e: std::io::Error| err(format!("journal {}: {e}", path.display()));
         let mut file = std::fs::OpenOptions::new()
@@ -230,25 +200,18 @@ impl Journal {
             let mut skip = Vec::new();
             reader.read_until(b'\n', &mut skip).map_err(io)?;
         }
-        scan(&mut reader, &mut marks).map_err(io)?;
+        scan(&mut reader, &mut marks, db_seq).map_err(io)?;
         let mut whole = start == 0;
-        if start > 0 && (marks.first_seq.is_none() || marks.last_done == 0) {
+        // The tail may begin after the first entry above the database's: read it whole.
+        let cut_short = marks.first_seq.is_some_and(|f| f > db_seq + 1) && marks.last_seq > db_seq;
+        if start > 0 && (marks.first_seq.is_none() || marks.last_done == 0 || cut_short) {
             marks = Marks::default();
             file.seek(SeekFrom::Start(0)).map_err(io)?;
-            scan(&mut std::io::BufReader::new(&mut file), &mut marks).map_err(io)?;
+            scan(&mut std::io::BufReader::new(&mut file), &mut marks, db_seq).map_err(io)?;
             whole = true;
         }
-        // A segment closed and no `start` line after it (a crash in between): the marks
-        // go on from that segment, so no number is given twice.
-        if whole && !marks.start {
-            if let Some((_, last)) = segments(path).pop() {
-                let f = std::fs::File::open(&last).map_err(io)?;
-                let mut before = Marks::default();
-                scan(&mut std::io::BufReader::new(f), &mut before).map_err(io)?;
-                marks.last_seq = marks.last_seq.max(before.last_seq);
-                marks.last_done = marks.last_done.max(before.last_done);
-                marks.aborted_to = marks.aborted_to.max(before.aborted_to);
-            }
+        if whole {
+            read_closed(path, db_seq, &mut marks).map_err(io)?;
         }
         if db_seq < marks.last_done {
             return Err(err(format!(
@@ -267,20 +230,20 @@ impl Journal {
                 marks.last_seq
             );
         }
-        let mut inner = Inner {
+        let aborted = |s: u64| marks.aborted.iter().any(|(f, t)| (*f..=*t).contains(&s));
+        let pending: Vec<Entry> = std::mem::take(&mut marks.after)
+            .into_iter()
+            .filter(|e| e.seq().is_some_and(|s| s > db_seq && !aborted(s)))
+            .collect();
+        let inner = Inner {
             file,
             len,
             last_done: marks.last_done,
             next_seq: marks.last_seq.max(db_seq) + 1,
             pending_abort: Vec::new(),
             dirty: false,
+            pending,
         };
-        let from = (db_seq + 1).max(marks.aborted_to + 1);
-        if marks.last_seq >= from {
-            inner.pending_abort.push((from, marks.last_seq));
-            Journal::write_pending(&mut inner).map_err(io)?;
-            Journal::sync(&mut inner).map_err(io)?;
-        }
         Ok(Journal {
             path: path.to_path_buf(),
             inner: Some(Mutex::new(inner)),
@@ -421,6 +384,14 @@ impl Journal {
                 Err(err(format!("journal {}: {e}", self.path.display())))
             }
         }
+    }
+
+    /// The entries found pending when the journal was opened (above the database's number,
+    /// not marked aborted), in order: to be rolled forward before anything else commits.
+    pub fn take_pending(&self) -> Vec<Entry> {
+        self.lock()
+            .map(|mut inner| std::mem::take(&mut inner.pending))
+            .unwrap_or_default()
     }
 
     /// The entry `seq` did not commit: it is never replayed.
@@ -573,6 +544,35 @@ impl Journal {
         }
         Ok(())
     }
+}
+
+/// What the closed segments beside the journal at `path` add to `marks`, the current
+/// file read whole: a segment closed and no `start` line after it (a crash in between)
+/// gives its marks, so that no number is given twice; entries past the database in closed
+/// segments (one closed while they were pending) are pending too, before the file's.
+fn read_closed(path: &Path, db_seq: u64, marks: &mut Marks) -> std::io::Result<()> {
+    let closed = segments(path);
+    let mut earlier = Marks::default();
+    for (i, (last, seg)) in closed.iter().enumerate() {
+        let newest_alone = !marks.start && i + 1 == closed.len();
+        if *last <= db_seq && !newest_alone {
+            continue;
+        }
+        let f = std::fs::File::open(seg)?;
+        let mut before = Marks::default();
+        scan(&mut std::io::BufReader::new(f), &mut before, db_seq)?;
+        earlier.after.append(&mut before.after);
+        earlier.aborted.append(&mut before.aborted);
+        if newest_alone {
+            marks.last_seq = marks.last_seq.max(before.last_seq);
+            marks.last_done = marks.last_done.max(before.last_done);
+            marks.aborted_to = marks.aborted_to.max(before.aborted_to);
+        }
+    }
+    earlier.after.append(&mut marks.after);
+    marks.after = earlier.after;
+    marks.aborted.append(&mut earlier.aborted);
+    Ok(())
 }
 
 /// `entries` as journal lines, one JSON line each.

@@ -5,6 +5,60 @@ use crate::error::ShellError;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
+/// What a scan of the journal found.
+#[derive(Debug, Default, Clone)]
+pub(super) struct Marks {
+    /// The numbered entries above the database's number, in order.
+    pub(super) after: Vec<Entry>,
+    /// Every `aborted` range read.
+    pub(super) aborted: Vec<(u64, u64)>,
+    pub(super) last_seq: u64,
+    pub(super) last_done: u64,
+    pub(super) aborted_to: u64,
+    pub(super) first_seq: Option<u64>,
+    /// A segment's `start` line was read.
+    pub(super) start: bool,
+}
+
+/// `reader`'s lines into `marks`, keeping the numbered entries above `db_seq`.
+pub(super) fn scan(
+    reader: &mut dyn BufRead,
+    marks: &mut Marks,
+    db_seq: u64,
+) -> std::io::Result<()> {
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if reader.read_line(&mut line)? == 0 {
+            return Ok(());
+        }
+        let Ok(e) = serde_json::from_str::<Entry>(line.trim_end()) else {
+            continue;
+        };
+        if let Some(s) = e.seq() {
+            marks.last_seq = marks.last_seq.max(s);
+            marks.first_seq = Some(marks.first_seq.map_or(s, |f| f.min(s)));
+            if s > db_seq {
+                marks.after.push(e);
+                continue;
+            }
+        }
+        match e {
+            Entry::Done { seq } => marks.last_done = marks.last_done.max(seq),
+            Entry::Aborted { from, to } => {
+                marks.aborted_to = marks.aborted_to.max(to);
+                marks.aborted.push((from, to));
+            }
+            Entry::Start { after, done } => {
+                marks.last_seq = marks.last_seq.max(after);
+                marks.last_done = marks.last_done.max(done);
+                marks.start = true;
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The closed segment of the journal at `journal` whose last entry is `last`.
 pub(super) fn segment_path(journal: &Path, last: u64) -> PathBuf {
     journal.with_file_name(format!("journal-{last:020}.jsonl"))
@@ -171,5 +225,31 @@ mod tests {
         assert_eq!(j.prune(4).segments, 1);
         assert_eq!(seqs(&path), [5, 6, 7]);
         assert_eq!(j.prune(3).segments, 0);
+    }
+
+    /// The entries above the database's number that are not marked aborted are pending
+    /// (to be rolled forward), in order, whatever was aborted after them; nothing is marked
+    /// aborted at open.
+    #[test]
+    fn entries_past_the_database_are_pending_not_aborted_at_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let db = dir.path().join("db");
+        let j = Journal::open(&path, 0, &db).unwrap();
+        for n in 1..=5 {
+            assert_eq!(tick(&j), n);
+        }
+        j.abort(Some(4));
+        drop(j);
+        let j = Journal::open(&path, 1, &db).unwrap();
+        let pending: Vec<u64> = j.take_pending().iter().filter_map(Entry::seq).collect();
+        assert_eq!(pending, [2, 3, 5]);
+        assert!(j.take_pending().is_empty(), "taken once");
+        assert_eq!(tick(&j), 6, "no number given twice");
+        drop(j);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.matches(r#""kind":"aborted""#).count(), 1, "{text}");
+        let j = Journal::open(&path, 6, &db).unwrap();
+        assert!(j.take_pending().is_empty());
     }
 }
