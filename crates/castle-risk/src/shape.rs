@@ -163,43 +163,27 @@ pub fn compact_lines(g: &CastleRisk, seat: Seat, lang: Lang) -> Vec<String> {
             )
         })
         .collect();
-    vec![
-        match lang {
-            Lang::En => format!(
-                "Yours, {} territories, {armies} armies (> can attack, ~ dotted crossing, * ^ ports): {}.",
-                mine.len(),
-                list.join("; ")
-            ),
-            Lang::Fr => format!(
-                "À vous, {} territoires, {armies} armées (> peut attaquer, ~ pointillé, * ^ ports) : {}.",
-                mine.len(),
-                list.join(" ; ")
-            ),
-        },
-        lang.pick(
-            "NEIGHBOURS: each of yours with all its neighbours.",
-            "VOISINS : chacun des vôtres avec tous ses voisins.",
-        )
-        .to_string(),
-    ]
+    castellan_engine::words::yours_lines(
+        lang,
+        armies,
+        (
+            "> can attack, ~ dotted crossing, * ^ ports",
+            "> peut attaquer, ~ pointillé, * ^ ports",
+        ),
+        &list,
+    )
 }
 
 /// Every territory `seat` holds with its neighbours (the answer to a bare NEIGHBOURS): a
 /// heading, then `border_lines`. None when the seat holds nothing.
 pub fn borders_text(g: &CastleRisk, seat: Seat, lang: Lang) -> Option<String> {
-    let lines = border_lines(g, seat, lang);
-    (!lines.is_empty()).then(|| {
-        let mut out = lang
-            .pick(
-                "Your territories and their neighbours (~ a dotted crossing):\n",
-                "Vos territoires et leurs voisins (~ une traversée en pointillé) :\n",
-            )
-            .to_string();
-        for l in lines {
-            out.push_str(&format!("  {l}\n"));
-        }
-        out
-    })
+    castellan_engine::words::borders_block(
+        lang.pick(
+            "Your territories and their neighbours (~ a dotted crossing):",
+            "Vos territoires et leurs voisins (~ une traversée en pointillé) :",
+        ),
+        border_lines(g, seat, lang),
+    )
 }
 
 /// The answer to `MAP Prussia` / `NEIGHBOURS Prussia`.

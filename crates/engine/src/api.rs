@@ -270,9 +270,10 @@ pub trait Rules: Clone + Debug + Serialize + DeserializeOwned + Send + 'static {
         None
     }
 
-    /// Whether the narration of an entry's `events` shows every one of its `rolls`, each
-    /// on its attack's line: then the report lists them nowhere else (HISTORY and VERIFY
-    /// still give their turn and index). Default: no.
+    /// Whether the narration of an entry's `events` tells every one of its `rolls`, each
+    /// on its attack's line (or, for a long attack, its count and last roll:
+    /// `words::rolls_line`): then the report lists them nowhere else (HISTORY and VERIFY
+    /// give every die with its turn and index). Default: no.
     fn rolls_told(&self, _events: &[Self::Event], _rolls: &[Roll]) -> bool {
         false
     }

@@ -165,6 +165,72 @@ pub fn inside_line(inside: &[String], lang: Lang) -> Option<String> {
 }
 
 /// Dice as every text shows them (reports, HISTORY, VERIFY): "6 5 2".
+/// The private view's paragraph of a seat's territories, as Castle Risk and Risk write it:
+/// "Yours, 3 territories, 7 armies (legend): a; b." (counts agreed), then the line that says
+/// how to get each territory's neighbours (NEIGHBOURS). `legend` is the marks' key in
+/// English and French; `list` each territory as the game writes it.
+pub fn yours_lines(lang: Lang, armies: u32, legend: (&str, &str), list: &[String]) -> Vec<String> {
+    let n = list.len() as i64;
+    vec![
+        match lang {
+            Lang::En => format!(
+                "Yours, {}, {} ({}): {}.",
+                crate::lang::en::count(n, "territory", "territories"),
+                crate::lang::en::count(armies, "army", "armies"),
+                legend.0,
+                list.join("; ")
+            ),
+            Lang::Fr => format!(
+                "À vous, {}, {} ({}) : {}.",
+                crate::lang::fr::count(n, "territoire", "territoires"),
+                crate::lang::fr::count(armies, "armée", "armées"),
+                legend.1,
+                list.join(" ; ")
+            ),
+        },
+        lang.pick(
+            "NEIGHBOURS: each of yours with all its neighbours.",
+            "VOISINS : chacun des vôtres avec tous ses voisins.",
+        )
+        .to_string(),
+    ]
+}
+
+/// The answer to a bare NEIGHBOURS: `heading` (its own line) then each of `lines`
+/// indented; none when the seat holds nothing.
+pub fn borders_block(heading: &str, lines: Vec<String>) -> Option<String> {
+    (!lines.is_empty()).then(|| {
+        let mut out = format!("{heading}\n");
+        for l in lines {
+            out.push_str(&format!("  {l}\n"));
+        }
+        out
+    })
+}
+
+/// Most rolls an attack's line shows one by one (`rolls_line`).
+pub const ROLLS_SHOWN: usize = 4;
+
+/// An attack's rolls in words, in order: "6 5 3 against 4 2, 5 1 against 6". Past
+/// [`ROLLS_SHOWN`] (an attack "until conquered" can roll forty times), their number and the
+/// last roll, every die being in HISTORY's answer: "37 rolls, the last 6 6 4 against 5 2
+/// (HISTORY: every die)".
+pub fn rolls_line(rolls: &[String], lang: Lang) -> String {
+    match rolls {
+        [.., last] if rolls.len() > ROLLS_SHOWN => match lang {
+            Lang::En => format!(
+                "{} rolls, the last {last} (HISTORY: every die)",
+                rolls.len()
+            ),
+            Lang::Fr => format!(
+                "{} jets, le dernier {last} (HISTORIQUE : chaque dé)",
+                rolls.len()
+            ),
+        },
+        _ => rolls.join(", "),
+    }
+}
+
 pub fn dice_text(d: &[u8]) -> String {
     d.iter()
         .map(|x| x.to_string())
@@ -175,6 +241,44 @@ pub fn dice_text(d: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An attack's line shows each roll up to `ROLLS_SHOWN`; a longer one, its count and
+    /// its last roll, and where every die is (HISTORY).
+    #[test]
+    fn a_long_attack_shows_its_count_and_last_roll() {
+        let r = |n: usize| -> Vec<String> { (1..=n).map(|i| format!("{i} against 1")).collect() };
+        assert_eq!(rolls_line(&r(2), Lang::En), "1 against 1, 2 against 1");
+        assert_eq!(
+            rolls_line(&r(ROLLS_SHOWN), Lang::En).matches(", ").count(),
+            ROLLS_SHOWN - 1
+        );
+        assert_eq!(
+            rolls_line(&r(37), Lang::En),
+            "37 rolls, the last 37 against 1 (HISTORY: every die)"
+        );
+        assert_eq!(
+            rolls_line(&r(5), Lang::Fr),
+            "5 jets, le dernier 5 against 1 (HISTORIQUE : chaque dé)"
+        );
+    }
+
+    /// The private view's counts agree with their number ("1 territory, 1 army", never
+    /// "1 territories, 1 armies"), in both languages.
+    #[test]
+    fn the_yours_paragraph_agrees_its_counts() {
+        let one = yours_lines(Lang::En, 1, ("marks", "marques"), &["Paris 1".into()]);
+        assert_eq!(one[0], "Yours, 1 territory, 1 army (marks): Paris 1.");
+        let two = yours_lines(Lang::En, 5, ("m", "m"), &["A 2".into(), "B 3".into()]);
+        assert_eq!(two[0], "Yours, 2 territories, 5 armies (m): A 2; B 3.");
+        let fr = yours_lines(Lang::Fr, 1, ("m", "marques"), &["Paris 1".into()]);
+        assert_eq!(fr[0], "À vous, 1 territoire, 1 armée (marques) : Paris 1.");
+        assert!(fr[1].starts_with("VOISINS"));
+        assert_eq!(borders_block("H:", Vec::new()), None);
+        assert_eq!(
+            borders_block("H:", vec!["a".into(), "b".into()]).as_deref(),
+            Some("H:\n  a\n  b\n")
+        );
+    }
 
     fn s(v: &[&str]) -> Vec<String> {
         v.iter().map(|x| x.to_string()).collect()

@@ -94,43 +94,27 @@ pub fn compact_lines(g: &Risk, seat: Seat, lang: Lang) -> Vec<String> {
             format!("{} {}{targets}", name_in(t, lang), g.board[t].armies)
         })
         .collect();
-    vec![
-        match lang {
-            Lang::En => format!(
-                "Yours, {} territories, {armies} armies (> can attack, ~ sea lane): {}.",
-                mine.len(),
-                list.join("; ")
-            ),
-            Lang::Fr => format!(
-                "À vous, {} territoires, {armies} armées (> peut attaquer, ~ route maritime) : {}.",
-                mine.len(),
-                list.join(" ; ")
-            ),
-        },
-        lang.pick(
-            "NEIGHBOURS: each of yours with all its neighbours.",
-            "VOISINS : chacun des vôtres avec tous ses voisins.",
-        )
-        .to_string(),
-    ]
+    castellan_engine::words::yours_lines(
+        lang,
+        armies,
+        (
+            "> can attack, ~ sea lane",
+            "> peut attaquer, ~ route maritime",
+        ),
+        &list,
+    )
 }
 
 /// Every territory `seat` holds with its neighbours (the answer to a bare NEIGHBOURS): a
 /// heading, then `border_lines`. None when the seat holds nothing.
 pub fn borders_text(g: &Risk, seat: Seat, lang: Lang) -> Option<String> {
-    let lines = border_lines(g, seat, lang);
-    (!lines.is_empty()).then(|| {
-        let mut out = lang
-            .pick(
-                "Your territories and their neighbours (~ a sea lane):\n",
-                "Vos territoires et leurs voisins (~ une route maritime) :\n",
-            )
-            .to_string();
-        for l in lines {
-            out.push_str(&format!("  {l}\n"));
-        }
-        out
-    })
+    castellan_engine::words::borders_block(
+        lang.pick(
+            "Your territories and their neighbours (~ a sea lane):",
+            "Vos territoires et leurs voisins (~ une route maritime) :",
+        ),
+        border_lines(g, seat, lang),
+    )
 }
 
 /// The answer to `MAP Alberta` / `NEIGHBOURS Alberta`.

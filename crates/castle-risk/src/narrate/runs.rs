@@ -185,13 +185,11 @@ pub(super) fn roll_text(e: &Event, lang: Lang) -> String {
     )
 }
 
-/// Every roll of an attack, in order: "6 5 3 against 4 2, 5 1 against 6".
+/// Every roll of an attack, in order: "6 5 3 against 4 2, 5 1 against 6" (a long attack:
+/// its count and last roll, `castellan_engine::words::rolls_line`).
 pub(super) fn rolls_text(a: &Attack, lang: Lang) -> String {
-    a.battles
-        .iter()
-        .map(|e| roll_text(e, lang))
-        .collect::<Vec<_>>()
-        .join(", ")
+    let rolls: Vec<String> = a.battles.iter().map(|e| roll_text(e, lang)).collect();
+    castellan_engine::words::rolls_line(&rolls, lang)
 }
 
 /// One line for a run: an attack with every roll's dice and who lost what, or every
@@ -369,8 +367,9 @@ fn reoccupy_run(g: &CastleRisk, run: &[&Event], lang: Lang) -> Option<String> {
     ))
 }
 
-/// Whether an entry's narration shows each of its rolls: every die rolled is a battle's,
-/// and each battle is told on its attack's line.
+/// Whether an entry's narration tells each of its rolls: every die rolled is a battle's,
+/// and each battle is told on its attack's line (past `ROLLS_SHOWN` rolls, the line says
+/// HISTORY gives every die).
 pub(crate) fn rolls_told(events: &[Event], rolls: &[castellan_engine::Roll]) -> bool {
     let shown: usize = events
         .iter()

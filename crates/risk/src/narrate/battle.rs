@@ -140,7 +140,7 @@ impl Attack {
                 _ => {}
             }
         }
-        a.rolls = rolls.join(", ");
+        a.rolls = castellan_engine::words::rolls_line(&rolls, l);
         Some(a)
     }
 }
@@ -241,8 +241,9 @@ pub(crate) fn attack_to(s: &Risk, run: &[&Event], seat: Seat, l: Lang) -> Option
     })
 }
 
-/// Whether an entry's narration shows each of its rolls: every die is a battle's (its
-/// re-roll included), and each battle is told with its dice.
+/// Whether an entry's narration tells each of its rolls: every die is a battle's (its
+/// re-roll included), and each battle is told with its dice on its attack's line (past
+/// `ROLLS_SHOWN` rolls, the line says HISTORY gives every die).
 pub(crate) fn rolls_told(events: &[Event], rolls: &[castellan_engine::Roll]) -> bool {
     let shown: usize = events
         .iter()
