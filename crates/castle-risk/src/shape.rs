@@ -118,8 +118,10 @@ fn ports_line(g: &CastleRisk, seat: Seat, lang: Lang) -> Option<String> {
 /// its territories with their armies in one paragraph, its ports marked as on the map,
 /// and after each territory of 2 armies or more what it can attack (each neighbour not
 /// its own, with its holder and armies); then how to get every territory's neighbours
-/// (`border_lines`, by NEIGHBOURS). "Yours, 3 territories, 9 armies (...): Paris* 1;
-/// Burgundy 6 (castle) > Rhine (Bob 2), Marseille* (Bob 1); Brittany* 2."
+/// (`border_lines`, by NEIGHBOURS); a territory whose every neighbour is its own, neither
+/// its castle nor a port, is counted, not listed. "Yours, 4 territories, 10 armies
+/// (...): Paris* 1; Burgundy 6 (castle) > Rhine (Bob 2), Marseille* (Bob 1); Brittany* 2;
+/// inside your borders: 1 territory, 1 army."
 pub fn compact_lines(g: &CastleRisk, seat: Seat, lang: Lang) -> Vec<String> {
     let mine: Vec<T> = (0..g.board.len())
         .filter(|&t| g.board[t].owner == Some(seat))
@@ -128,7 +130,20 @@ pub fn compact_lines(g: &CastleRisk, seat: Seat, lang: Lang) -> Vec<String> {
         return Vec::new();
     }
     let armies: u32 = mine.iter().map(|&t| g.board[t].armies).sum();
-    let list: Vec<String> = mine
+    // A territory whose every neighbour is the seat's is counted, not listed, unless it
+    // holds the castle or is a port (an Admiral sails from it).
+    let (listed, inside): (Vec<T>, Vec<T>) = mine.iter().partition(|&&t| {
+        g.players[seat].castle == Some(t)
+            || map().sea[t] != Sea::None
+            || borders(t)
+                .into_iter()
+                .any(|(n, _)| g.board[n].owner != Some(seat))
+    });
+    let inside = (
+        inside.len(),
+        inside.iter().map(|&t| g.board[t].armies).sum(),
+    );
+    let list: Vec<String> = listed
         .iter()
         .map(|&t| {
             let port = match map().sea[t] {
@@ -165,12 +180,13 @@ pub fn compact_lines(g: &CastleRisk, seat: Seat, lang: Lang) -> Vec<String> {
         .collect();
     castellan_engine::words::yours_lines(
         lang,
-        armies,
+        (mine.len(), armies),
         (
             "> can attack, ~ dotted crossing, * ^ ports",
             "> peut attaquer, ~ pointillé, * ^ ports",
         ),
         &list,
+        inside,
     )
 }
 

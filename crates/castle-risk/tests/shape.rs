@@ -137,9 +137,10 @@ fn neighbours_alone_lists_each_held_territory_with_its_neighbours() {
 
 /// A report is read on a phone: the private view tells the board around the seat in
 /// short, never a line per territory with its neighbours. Every territory the seat holds
-/// is named once with its armies in one paragraph, each of 2 armies or more followed by
-/// what it can attack (each neighbour not its own); one line says how to get the whole
-/// list.
+/// on a border, its castle and its ports are named once with their armies in one
+/// paragraph, each of 2 armies or more followed by what it can attack (each neighbour not
+/// its own); the others are counted with their armies; one line says how to get the
+/// whole list.
 #[test]
 fn the_private_view_tells_the_board_around_the_seat_in_short() {
     let t = midgame();
@@ -164,9 +165,30 @@ fn the_private_view_tells_the_board_around_the_seat_in_short() {
             let line = view.lines().find(|l| l.starts_with(yours)).expect(yours);
             let list = &line[line.find("):").or(line.find(") :")).unwrap() + 2..];
             let list = list.trim_start_matches([':', ' ']).trim_end_matches('.');
-            let entries: Vec<&str> = list.split(sep).collect();
-            assert_eq!(entries.len(), held.len(), "{line}");
-            for x in &held {
+            let mut entries: Vec<&str> = list.split(sep).collect();
+            // Inside the borders (every neighbour the seat's), neither its castle nor a
+            // port: counted in the last entry, not listed.
+            let (listed, inside): (Vec<usize>, Vec<usize>) = held.iter().partition(|&&x| {
+                g.players[seat].castle == Some(x)
+                    || map().sea[x] != castellan_castle_risk::map::Sea::None
+                    || map()
+                        .board
+                        .edges_of(x)
+                        .iter()
+                        .any(|(n, _)| g.board[*n].owner != Some(seat))
+            });
+            if !inside.is_empty() {
+                let armies: u32 = inside.iter().map(|&x| g.board[x].armies).sum();
+                let last = entries.pop().unwrap();
+                let n = inside.len();
+                assert!(
+                    last.contains(&format!(": {n} territ"))
+                        && last.contains(&format!(", {armies} ar")),
+                    "{n} inside with {armies} armies: {line}"
+                );
+            }
+            assert_eq!(entries.len(), listed.len(), "{line}");
+            for x in &listed {
                 let name = map().tname(*x, lang);
                 let mine: Vec<&&str> = entries
                     .iter()

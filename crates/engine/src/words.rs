@@ -166,26 +166,48 @@ pub fn inside_line(inside: &[String], lang: Lang) -> Option<String> {
 
 /// Dice as every text shows them (reports, HISTORY, VERIFY): "6 5 2".
 /// The private view's paragraph of a seat's territories, as Castle Risk and Risk write it:
-/// "Yours, 3 territories, 7 armies (legend): a; b." (counts agreed), then the line that says
-/// how to get each territory's neighbours (NEIGHBOURS). `legend` is the marks' key in
-/// English and French; `list` each territory as the game writes it.
-pub fn yours_lines(lang: Lang, armies: u32, legend: (&str, &str), list: &[String]) -> Vec<String> {
-    let n = list.len() as i64;
+/// "Yours, 9 territories, 27 armies (legend): a; b; inside your borders: 7 territories,
+/// 20 armies." (counts agreed), then the line that says how to get each territory's
+/// neighbours (NEIGHBOURS). `total` and `armies` count every territory of the seat;
+/// `list` is each one the reader must see, as the game writes it (its borders, and what
+/// the game marks), `inside` the count and armies of the others (every neighbour theirs).
+pub fn yours_lines(
+    lang: Lang,
+    (total, armies): (usize, u32),
+    legend: (&str, &str),
+    list: &[String],
+    inside: (usize, u32),
+) -> Vec<String> {
+    let mut parts = list.to_vec();
+    if inside.0 > 0 {
+        parts.push(match lang {
+            Lang::En => format!(
+                "inside your borders: {}, {}",
+                crate::lang::en::count(inside.0 as i64, "territory", "territories"),
+                crate::lang::en::count(inside.1, "army", "armies")
+            ),
+            Lang::Fr => format!(
+                "à l'intérieur de vos frontières : {}, {}",
+                crate::lang::fr::count(inside.0 as i64, "territoire", "territoires"),
+                crate::lang::fr::count(inside.1, "armée", "armées")
+            ),
+        });
+    }
     vec![
         match lang {
             Lang::En => format!(
                 "Yours, {}, {} ({}): {}.",
-                crate::lang::en::count(n, "territory", "territories"),
+                crate::lang::en::count(total as i64, "territory", "territories"),
                 crate::lang::en::count(armies, "army", "armies"),
                 legend.0,
-                list.join("; ")
+                parts.join("; ")
             ),
             Lang::Fr => format!(
                 "À vous, {}, {} ({}) : {}.",
-                crate::lang::fr::count(n, "territoire", "territoires"),
+                crate::lang::fr::count(total as i64, "territoire", "territoires"),
                 crate::lang::fr::count(armies, "armée", "armées"),
                 legend.1,
-                list.join(" ; ")
+                parts.join(" ; ")
             ),
         },
         lang.pick(
@@ -263,15 +285,40 @@ mod tests {
     }
 
     /// The private view's counts agree with their number ("1 territory, 1 army", never
-    /// "1 territories, 1 armies"), in both languages.
+    /// "1 territories, 1 armies"), in both languages; the territories inside the borders
+    /// are counted, not listed.
     #[test]
     fn the_yours_paragraph_agrees_its_counts() {
-        let one = yours_lines(Lang::En, 1, ("marks", "marques"), &["Paris 1".into()]);
+        let one = yours_lines(
+            Lang::En,
+            (1, 1),
+            ("marks", "m"),
+            &["Paris 1".into()],
+            (0, 0),
+        );
         assert_eq!(one[0], "Yours, 1 territory, 1 army (marks): Paris 1.");
-        let two = yours_lines(Lang::En, 5, ("m", "m"), &["A 2".into(), "B 3".into()]);
-        assert_eq!(two[0], "Yours, 2 territories, 5 armies (m): A 2; B 3.");
-        let fr = yours_lines(Lang::Fr, 1, ("m", "marques"), &["Paris 1".into()]);
-        assert_eq!(fr[0], "À vous, 1 territoire, 1 armée (marques) : Paris 1.");
+        let two = yours_lines(
+            Lang::En,
+            (3, 6),
+            ("m", "m"),
+            &["A 2".into(), "B 3".into()],
+            (1, 1),
+        );
+        assert_eq!(
+            two[0],
+            "Yours, 3 territories, 6 armies (m): A 2; B 3; inside your borders: 1 territory, 1 army."
+        );
+        let fr = yours_lines(
+            Lang::Fr,
+            (3, 9),
+            ("m", "marques"),
+            &["Paris 1".into()],
+            (2, 8),
+        );
+        assert_eq!(
+            fr[0],
+            "À vous, 3 territoires, 9 armées (marques) : Paris 1 ; à l'intérieur de vos frontières : 2 territoires, 8 armées."
+        );
         assert!(fr[1].starts_with("VOISINS"));
         assert_eq!(borders_block("H:", Vec::new()), None);
         assert_eq!(

@@ -62,9 +62,10 @@ pub fn border_lines(g: &Risk, seat: Seat, lang: Lang) -> Vec<String> {
 /// The private view's short form of the board around `seat` (a report read on a phone):
 /// its territories with their armies in one paragraph, after each of 2 armies or more
 /// what it can attack (each neighbour not its own, with its holder and armies); then how
-/// to get every territory's neighbours (`border_lines`, by NEIGHBOURS). "Yours, 3
-/// territories, 9 armies (...): Peru 1; Brazil 6 > North Africa (Bob 2), Venezuela
-/// (Bob 1); Argentina 2."
+/// to get every territory's neighbours (`border_lines`, by NEIGHBOURS); a territory
+/// whose every neighbour is its own is counted, not listed. "Yours, 4 territories, 10
+/// armies (...): Peru 1; Brazil 6 > North Africa (Bob 2), Venezuela (Bob 1); inside your
+/// borders: 1 territory, 3 armies."
 pub fn compact_lines(g: &Risk, seat: Seat, lang: Lang) -> Vec<String> {
     let mine: Vec<TerritoryId> = (0..g.board.len())
         .filter(|&t| g.board[t].owner == Owner::Seat(seat))
@@ -73,7 +74,18 @@ pub fn compact_lines(g: &Risk, seat: Seat, lang: Lang) -> Vec<String> {
         return Vec::new();
     }
     let armies: u32 = mine.iter().map(|&t| g.board[t].armies).sum();
-    let list: Vec<String> = mine
+    // A territory whose every neighbour is the seat's is counted, not listed.
+    let (frontier, inside): (Vec<TerritoryId>, Vec<TerritoryId>) = mine.iter().partition(|&&t| {
+        board()
+            .edges_of(t)
+            .iter()
+            .any(|(n, _)| g.board[*n].owner != Owner::Seat(seat))
+    });
+    let inside = (
+        inside.len(),
+        inside.iter().map(|&t| g.board[t].armies).sum(),
+    );
+    let list: Vec<String> = frontier
         .iter()
         .map(|&t| {
             let targets: Vec<String> = if g.board[t].armies >= 2 {
@@ -96,12 +108,13 @@ pub fn compact_lines(g: &Risk, seat: Seat, lang: Lang) -> Vec<String> {
         .collect();
     castellan_engine::words::yours_lines(
         lang,
-        armies,
+        (mine.len(), armies),
         (
             "> can attack, ~ sea lane",
             "> peut attaquer, ~ route maritime",
         ),
         &list,
+        inside,
     )
 }
 

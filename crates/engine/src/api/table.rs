@@ -29,6 +29,18 @@ fn is_zero(n: &usize) -> bool {
 }
 
 impl<R: Rules> Table<R> {
+    /// A line parsed as `seat`'s order; a seat the table does not have is refused here, so
+    /// no game's parser (nor its hints, which read the seat's hand and position) sees it.
+    fn parse_as(&self, seat: Seat, line: &str) -> Result<R::Order, OrderError> {
+        if seat >= self.players.len() {
+            return Err(crate::words::refusal(
+                format!("there is no seat {seat} at this table"),
+                format!("il n'y a pas de siège {seat} à cette table"),
+            ));
+        }
+        self.state.parse(seat, line)
+    }
+
     /// Create a game. `master` is the game's secret (the judge draws it from the OS).
     pub fn new(
         game_id: &str,
@@ -233,7 +245,7 @@ impl<R: Rules> Table<R> {
                 unchecked.push((line_no, line));
                 continue;
             }
-            let parsed = scratch.state.parse(seat, &line);
+            let parsed = scratch.parse_as(seat, &line);
             match &parsed {
                 Err(e) if e.not_an_order && stood.is_none() && !applied.is_empty() => {
                     tail.push((line_no, line, e.clone()));
@@ -334,7 +346,7 @@ impl<R: Rules> Table<R> {
                     Some(Err(e)) => refused(e),
                 }
             } else {
-                match scratch.state.parse(seat, &line) {
+                match scratch.parse_as(seat, &line) {
                     Err(e) => refused(e),
                     Ok(order) => {
                         let before = scratch.state.clone();
