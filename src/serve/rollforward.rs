@@ -28,7 +28,7 @@ enum Rolled {
 }
 
 impl Service {
-    /// The pending journal entries ([`Service::keep_pending`], and those the journal found
+    /// The pending journal entries (`Service::keep_pending`, and those the journal found
     /// at open) replayed in order, then the database flushed. On a failure (a full disk)
     /// the entry that failed and those after it stay pending, for the next call; the
     /// error is returned, so that nothing journaled after them commits first.

@@ -3,7 +3,7 @@
 
 use super::*;
 
-/// The order words [`super::parse`] reads (after [`super::keyword`]).
+/// The order words [`super::parse`] reads (after `super::keyword`).
 const ORDER_KEYS: [&str; 18] = [
     "CASTLE",
     "CLAIM",
@@ -58,7 +58,7 @@ const ENGLISH_ORDER_WORDS: [&str; 27] = [
 ];
 
 /// Does `line` open with one of this game's French order words ("ATTAQUER ...",
-/// "RENFORCER 2", "PAS DE CONTRE-ESPION")? Read by [`super::parse`]'s own [`super::keyword`], so a French
+/// "RENFORCER 2", "PAS DE CONTRE-ESPION")? Read by [`super::parse`]'s own `super::keyword`, so a French
 /// word the parser learns is a French word here.
 pub fn reads_as_french(line: &str) -> bool {
     let ws = words(line);
