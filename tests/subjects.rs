@@ -2,9 +2,7 @@
 //! subject: the turn its body is about, "your move" to the seat asked and to no other, and
 //! whom the game waits for.
 
-use castellan::config::Config;
-use castellan::play::demo::{run, DemoSettings};
-use std::path::PathBuf;
+mod demo_mails;
 
 /// The number after `word` ("turn 3") each time it follows it in `text`.
 fn turns_after(text: &str, word: &str) -> Vec<u32> {
@@ -28,33 +26,9 @@ fn body_turns(body: &str) -> Vec<u32> {
 }
 
 fn check_game(game: &str, players: usize) {
-    let dir = tempfile::tempdir().unwrap();
-    let base = Config {
-        templates_dir: PathBuf::from(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/crates/judge/templates"
-        )),
-        ..Config::default()
-    };
-    let settings = DemoSettings {
-        game: game.into(),
-        players,
-        seed: 7,
-        options: Vec::new(),
-        dir: dir.path().join("demo"),
-        max_mails: 20_000,
-        minutes_per_pass: 10,
-    };
-    let report = run(&settings, &base).unwrap();
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&report.outbox)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "eml"))
-        .collect();
-    paths.sort();
+    let mails = demo_mails::demo_mails(game, players);
     let mut checked = 0;
-    for p in &paths {
-        let m = castellan_mail::parse(&std::fs::read(p).unwrap(), usize::MAX).unwrap();
+    for m in &mails {
         let (subject, body) = (m.subject.clone(), m.body.clone());
         let what = format!("{game}: {subject}\n{body}");
         // The subject after its tag "[game #token] " (and a "Re: " before it).

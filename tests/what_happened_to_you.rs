@@ -3,10 +3,9 @@
 //! you" ("You lost Ukraine to Bot2 (5 → 0): ..."), the table's lines it stands for are left
 //! out of that mail's "What happened elsewhere", and no other reader is told it so.
 
-use castellan::config::Config;
-use castellan::play::demo::{run, DemoSettings};
+mod demo_mails;
+
 use std::collections::HashMap;
-use std::path::PathBuf;
 
 /// The lines of the section headed `heading` (indented by two spaces), in order.
 fn section(body: &str, heading: &str) -> Vec<String> {
@@ -23,36 +22,9 @@ fn section(body: &str, heading: &str) -> Vec<String> {
 
 /// Each mail of a demo game: (to, body).
 fn demo_mails(game: &str, players: usize) -> Vec<(String, String)> {
-    let dir = tempfile::tempdir().unwrap();
-    let base = Config {
-        templates_dir: PathBuf::from(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/crates/judge/templates"
-        )),
-        ..Config::default()
-    };
-    let settings = DemoSettings {
-        game: game.into(),
-        players,
-        seed: 7,
-        options: Vec::new(),
-        dir: dir.path().join("demo"),
-        max_mails: 20_000,
-        minutes_per_pass: 10,
-    };
-    let report = run(&settings, &base).unwrap();
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&report.outbox)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "eml"))
-        .collect();
-    paths.sort();
-    paths
-        .iter()
-        .map(|p| {
-            let m = castellan_mail::parse(&std::fs::read(p).unwrap(), usize::MAX).unwrap();
-            (m.to.join(","), m.body.clone())
-        })
+    demo_mails::demo_mails(game, players)
+        .into_iter()
+        .map(|m| (m.to.join(","), m.body))
         .collect()
 }
 
