@@ -147,8 +147,10 @@ fn recover_rebuilds_a_deleted_database_exactly_from_the_backup_and_the_journal()
     assert!(r.mails > 10, "{r:?}");
     let after = dump(&opened(&config.database_path()));
     same_handlings(&after, &before);
-    // And the service opens and goes on.
-    castellan::serve::service::Service::open(config, clock(&now)).unwrap();
+    // And the service opens and goes on (once sled lets go of the store just dropped, as
+    // `opened` waits: CI met it busy once).
+    castellan::serve::service::Service::open_waiting(config, clock(&now), Duration::from_secs(10))
+        .unwrap();
 }
 
 /// Constant cost over months: with a rolling backup every hour of a game's
@@ -267,7 +269,12 @@ fn cut_journal_and_recover(dir: &Path, prune_handled: bool) -> (Config, BTreeSet
     assert!(r.from_seq >= held, "{r:?}");
     let after = dump(&opened(&config.database_path()));
     same_handlings(&after, &before);
-    castellan::serve::service::Service::open(config.clone(), clock(&now)).unwrap();
+    castellan::serve::service::Service::open_waiting(
+        config.clone(),
+        clock(&now),
+        Duration::from_secs(10),
+    )
+    .unwrap();
     (config, handled)
 }
 
